@@ -1,0 +1,67 @@
+// Builds vectors/agdx/made/ from the reference fixtures (byte for byte where they embed them).
+// Run: npx tsx scripts/make-vectors.ts   (deterministic; the output is committed).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fromHex, toBase64, toHex } from '../src/core/bytes';
+import { readSingle, untag } from '../src/core/cbor/reader';
+
+const laser = 'vectors/agdx/laser-wire-0.0.1/';
+const out = 'vectors/agdx/made/';
+mkdirSync(out, { recursive: true });
+const read = (name: string) => new Uint8Array(readFileSync(laser + name));
+
+// The command envelope inside the laser record's payload, verbatim.
+const record = readSingle(read('agent_record.bin'));
+if (!record.ok || record.value.kind !== 'map') throw new Error('agent_record.bin does not read');
+const payloadItem = untag(record.value.entries.find((e) => untag(e.key).kind === 'text' && (untag(e.key) as { value: string }).value === 'payload')!.value);
+if (payloadItem.kind !== 'bytes') throw new Error('payload is not bytes');
+const payload = payloadItem.value;
+
+for (const era of ['v07', 'v06']) {
+  const block = fromHex(readFileSync(`vectors/agdx/iggy/record_headers_${era}.hex`, 'utf8'))!;
+  const joined = new Uint8Array(block.length + payload.length);
+  joined.set(block);
+  joined.set(payload, block.length);
+  writeFileSync(`${out}iggy_headers_${era}_payload.bin`, joined);
+}
+
+// The same message in the Iggy ≤ 0.4 HTTP shape: headers keyed by name, no header object.
+const v06 = JSON.parse(readFileSync('vectors/agdx/iggy/record_http_v06.json', 'utf8'));
+const m = v06.messages[0];
+const v04 = {
+  partition_id: v06.partition_id,
+  current_offset: v06.current_offset,
+  messages: [{ offset: m.header.offset, state: 'available', timestamp: m.header.timestamp, id: 0, checksum: 0, headers: m.user_headers, payload: toBase64(payload) }],
+};
+writeFileSync(`${out}record_http_v04.json`, JSON.stringify(v04, null, 2) + '\n');
+
+// The JSON view of the command: byte strings as arrays of integers.
+const cmd = readSingle(payload);
+if (!cmd.ok || cmd.value.kind !== 'map') throw new Error('payload does not read');
+const view: Record<string, unknown> = {};
+for (const e of cmd.value.entries) {
+  const k = untag(e.key) as { value: string };
+  const v = untag(e.value);
+  if (v.kind === 'bytes') view[k.value] = Array.from(v.value);
+  else if (v.kind === 'text') view[k.value] = v.value;
+  else if (v.kind === 'uint') view[k.value] = Number(v.value);
+  else if (v.kind === 'map') view[k.value] = Object.fromEntries(v.entries.map((x) => [(untag(x.key) as { value: string }).value, (untag(x.value) as { value: string }).value]));
+}
+writeFileSync(`${out}command.json`, JSON.stringify(view, null, 2) + '\n');
+
+// Hex and base64 text of the command.
+writeFileSync(`${out}command.hex.txt`, toHex(payload) + '\n');
+writeFileSync(`${out}command.b64.txt`, toBase64(payload) + '\n');
+
+// A CBOR sequence (RFC 8742) of a conversation's envelopes, then a truncated one.
+const seq = ['agent_command.bin', 'agent_chunk_open.bin', 'agent_chunk.bin', 'agent_chunk_terminal.bin', 'agent_response.bin', 'agent_invalid_command_no_correlation.bin'].map(read);
+const truncated = read('agent_event.bin').subarray(0, 60);
+const parts = [...seq, truncated];
+const total = parts.reduce((n, p) => n + p.length, 0);
+const cborseq = new Uint8Array(total);
+let o = 0;
+for (const p of parts) {
+  cborseq.set(p, o);
+  o += p.length;
+}
+writeFileSync(`${out}conversation.cborseq`, cborseq);
+console.log('wrote', out);

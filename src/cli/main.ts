@@ -1,0 +1,74 @@
+// envelope-inspector: the command line over src/core, for CI pipelines and terminals.
+import { readFile } from 'node:fs/promises';
+import { inspect, type InputFile } from '../core/inspect';
+import { buildReport, exitStatus } from '../core/report';
+import { formatSummary } from './summary';
+
+const USAGE = `usage: envelope-inspector inspect [--json] FILE...
+  FILE     an AGDX envelope, CBOR sequence, laser record, Iggy export (JSON or header block + payload),
+           or hex/base64 text of one; - reads standard input
+  --json   print the report@1 JSON document instead of a readable summary
+exit status: 0 every record decoded, valid and not badly signed; 1 otherwise; 2 usage or I/O error`;
+
+export class UsageError extends Error {}
+
+export interface CliIo {
+  readFile(path: string): Promise<Uint8Array>;
+  readStdin(): Promise<Uint8Array>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export function parseArgs(argv: string[]): { json: boolean; files: string[] } {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h') throw new UsageError(USAGE);
+  if (command !== 'inspect') throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; expected inspect` : 'no command given; expected inspect');
+  let json = false;
+  const files: string[] = [];
+  let onlyFiles = false;
+  for (const arg of rest) {
+    if (!onlyFiles && arg === '--') onlyFiles = true;
+    else if (!onlyFiles && arg === '--json') json = true;
+    else if (!onlyFiles && arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
+    else files.push(arg);
+  }
+  if (files.length === 0) throw new UsageError('no FILE given');
+  return { json, files };
+}
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  let args: { json: boolean; files: string[] };
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(e.message === USAGE ? USAGE : `envelope-inspector: ${e.message}\n${USAGE.split('\n')[0]}`);
+    return 2;
+  }
+  const inputs: InputFile[] = [];
+  for (const path of args.files) {
+    try {
+      inputs.push({ name: path === '-' ? '<stdin>' : path, bytes: path === '-' ? await io.readStdin() : await io.readFile(path) });
+    } catch (e) {
+      io.stderr(`envelope-inspector: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return 2;
+    }
+  }
+  const result = inspect(inputs);
+  const report = buildReport(result);
+  io.stdout(args.json ? JSON.stringify(report, null, 2) : formatSummary(report));
+  return exitStatus(report);
+}
+
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+export const nodeIo: CliIo = {
+  readFile: async (path) => new Uint8Array(await readFile(path)),
+  readStdin,
+  stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+};

@@ -1,0 +1,175 @@
+// One envelope, start to finish: decode, canonical check, matrix and caps, headers, body,
+// signature shape, and the field tree. A failure stays with this record.
+import type { Span } from '../bytes';
+import { firstDifference, toCrockford } from '../bytes';
+import type { CborItem } from '../cbor/reader';
+import { untag } from '../cbor/reader';
+import type { BodyView, DecodeError, FieldNode, Finding, SignatureVerdict } from '../model';
+import { readBody } from './bodies';
+import { encodeEnvelope } from './canonical';
+import type { DecodedEnvelope, Envelope } from './envelope';
+import { decodeEnvelope } from './envelope';
+import { checkHeaders, observedHeaders, type ObservedHeaders } from './headers';
+import type { Header } from './iggy';
+import { checkSignatureShape } from './signature';
+import { envelopeTree } from './tree';
+import { validateEnvelope } from './validate';
+
+export interface EnvelopeAnalysis {
+  decoded: boolean;
+  error: DecodeError | null;
+  decodedEnvelope: DecodedEnvelope | null;
+  kind: string | null;
+  id: string | null;
+  conversation: string | null;
+  source: string | null;
+  target: string | null;
+  findings: Finding[];
+  signature: SignatureVerdict;
+  tree: FieldNode[];
+  body: BodyView | null;
+  observed: ObservedHeaders | null;
+}
+
+export interface EnvelopeOptions {
+  /** The item came from a JSON view: byte strings may be arrays of integers, no canonical check. */
+  jsonView?: boolean;
+  /** The record's log headers, when it has them. */
+  headers?: Header[];
+  /** The laser record's partition key (the conversation's Crockford id). */
+  partitionKey?: string;
+}
+
+const UNSIGNED_UNKNOWN: SignatureVerdict = {
+  status: 'unsigned',
+  scheme: null,
+  key_id: null,
+  signer: null,
+  trusted: false,
+  context_match: null,
+  reason: 'the record did not decode, so its signature could not be read',
+};
+
+export function failedAnalysis(error: DecodeError): EnvelopeAnalysis {
+  return {
+    decoded: false,
+    error,
+    decodedEnvelope: null,
+    kind: null,
+    id: null,
+    conversation: null,
+    source: null,
+    target: null,
+    findings: [],
+    signature: UNSIGNED_UNKNOWN,
+    tree: [],
+    body: null,
+    observed: null,
+  };
+}
+
+/** Analyses the envelope `item` whose spans index `bytes`. */
+export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: EnvelopeOptions = {}): EnvelopeAnalysis {
+  const jsonView = options.jsonView ?? false;
+  const res = decodeEnvelope(item, { jsonView });
+  if (!res.ok) return failedAnalysis(res.error);
+  const decoded = res.value;
+  const env = decoded.envelope;
+  const spanOf = (path: string): Span | null => decoded.locations.get(path)?.value ?? null;
+  const findings: Finding[] = [];
+
+  if (!jsonView) {
+    const canonical = encodeEnvelope(env, true);
+    const received = bytes.subarray(item.start, item.end);
+    const at = firstDifference(received, canonical);
+    if (at >= 0) {
+      const offset = item.start + at;
+      findings.push({
+        rule: 'agdx/noncanonical',
+        severity: 'warning',
+        path: fieldAt(decoded, offset),
+        message: `the bytes decode but differ from the canonical encoding from byte ${offset} (${noncanonicalReason(decoded, item)})`,
+        span: [offset, Math.min(offset + 1, item.end)],
+      });
+    }
+  }
+  for (const u of decoded.unknown) {
+    findings.push({ rule: 'agdx/unknown-field', severity: 'info', path: u.name, message: `${u.name} is not a field of AGDX v1 (kept and shown, ignored by the reference)`, span: u.value });
+  }
+  findings.push(...validateEnvelope(decoded));
+  const observed = options.headers ? observedHeaders(options.headers) : null;
+  if (options.headers) findings.push(...checkHeaders(env, options.headers, options.partitionKey));
+
+  let body: BodyView | null = null;
+  let bodyNode: FieldNode | undefined;
+  const bodyLoc = decoded.locations.get('body');
+  if (env.body && bodyLoc) {
+    const bodyItem = untag(bodyLoc.item);
+    // A chunked or JSON-view body has no single content range in these bytes: read a copy.
+    const direct = bodyItem.kind === 'bytes' && bodyItem.contentStart >= 0;
+    const reading = direct
+      ? readBody(bytes, bodyItem.contentStart, bodyItem.end, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null })
+      : readBody(env.body, 0, env.body.length, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null });
+    body = direct ? reading.view : { ...reading.view, span: bodyLoc.value };
+    if (direct && reading.node) bodyNode = reading.node;
+    findings.push(...(direct ? reading.findings : reading.findings.map((f) => ({ ...f, span: bodyLoc.value }))));
+  }
+
+  const sig = checkSignatureShape(env, observed, spanOf);
+  findings.push(...sig.findings);
+
+  return {
+    decoded: true,
+    error: null,
+    decodedEnvelope: decoded,
+    kind: env.kind,
+    id: env.record ? toCrockford(env.record) : null,
+    conversation: toCrockford(env.conversation),
+    source: env.source,
+    target: env.target ?? null,
+    findings,
+    signature: sig.verdict,
+    tree: envelopeTree(decoded, item, bodyNode),
+    body,
+    observed,
+  };
+}
+
+/** The field whose key or value holds `offset`, for pointing a finding at it. */
+function fieldAt(decoded: DecodedEnvelope, offset: number): string | null {
+  let best: string | null = null;
+  let bestSize = Infinity;
+  for (const [path, loc] of decoded.locations) {
+    for (const s of [loc.key, loc.value]) {
+      if (offset >= s[0] && offset < s[1] && s[1] - s[0] < bestSize) {
+        best = path;
+        bestSize = s[1] - s[0];
+      }
+    }
+  }
+  return best;
+}
+
+/** Names what made the bytes non-canonical, as far as the items tell. */
+function noncanonicalReason(decoded: DecodedEnvelope, item: CborItem): string {
+  const reasons = new Set<string>();
+  if (decoded.unknown.length) reasons.add('unknown fields');
+  if (decoded.nulls.length) reasons.add(`explicit null for ${decoded.nulls.join(', ')}`);
+  if (decoded.explicitFalse.length) reasons.add('last written as false');
+  const walk = (it: CborItem): void => {
+    if (it.kind === 'tag') {
+      reasons.add('tags');
+      return walk(it.item);
+    }
+    if (!it.minimal) reasons.add(it.kind === 'map' || it.kind === 'array' || it.kind === 'bytes' || it.kind === 'text' ? (('indefinite' in it && it.indefinite) ? 'indefinite lengths' : 'non-minimal heads') : 'non-minimal heads');
+    if (it.kind === 'float') reasons.add('floats (width or int/float)');
+    if (it.kind === 'array') it.items.forEach(walk);
+    if (it.kind === 'map') it.entries.forEach((e) => (walk(e.key), walk(e.value)));
+  };
+  walk(item);
+  const env: Envelope = decoded.envelope;
+  if ((env.body?.length ?? 1) === 0 || decoded.locations.has('body') && !env.body) reasons.add('an empty body');
+  if (decoded.locations.has('must_understand') && env.must_understand === undefined) reasons.add('must_understand written as 0');
+  reasons.delete('floats (width or int/float)');
+  return reasons.size ? [...reasons].join(', ') : 'field order or encoding';
+}

@@ -1,0 +1,219 @@
+// Bodies and capsules: AgentErrorBody, AgentCard, BodyRef, quarantine agent ids, and bodies by
+// content type. Each reader gives a tree (with spans into the record's bytes) and findings.
+import type { Span } from '../bytes';
+import { toHex, utf8OrNull } from '../bytes';
+import type { CborItem } from '../cbor/reader';
+import { readItemAt, untag } from '../cbor/reader';
+import { toDiagnostic } from '../cbor/diagnostic';
+import type { BodyView, FieldNode, Finding } from '../model';
+import { CONTENT_TYPES, ERROR_CODES, HEALTH, codeName } from './dictionaries';
+import { FieldError, readBool, readBytes, readSmallUint, readText, readUint, structEntries } from './fields';
+import { cborNode } from './tree';
+
+export interface CapsuleReading {
+  tree: FieldNode;
+  summary: string;
+  findings: Finding[];
+}
+
+const spanOf = (item: CborItem): Span => [item.start, item.end];
+
+/** AgentErrorBody: code u8, message?, retryable (absent = false), detail map?. */
+export function readErrorBody(item: CborItem, path: string): CapsuleReading {
+  const { fields } = structEntries(item, 'an error body');
+  const code = fields.get('code');
+  if (!code) throw new FieldError('agdx/field-type', 'an error body requires code', item.start);
+  const codeValue = readSmallUint(code.value, `${path}.code`, 255);
+  const message = fields.get('message') ? readText(fields.get('message')!.value, `${path}.message`) : undefined;
+  const retryable = fields.get('retryable') ? readBool(fields.get('retryable')!.value, `${path}.retryable`) : false;
+  const describe = (p: string, it: CborItem): Partial<FieldNode> | undefined => {
+    if (p === `${path}.code` && untag(it).kind === 'uint') return { display: `${codeName(ERROR_CODES, codeValue)} (${codeValue})` };
+    return undefined;
+  };
+  const tree = cborNode(item, path, path.split('.').pop()!, null, describe);
+  tree.display = `${codeName(ERROR_CODES, codeValue)}${message ? `: ${message}` : ''}${retryable ? ' (retryable)' : ''}`;
+  return { tree, summary: tree.display, findings: [] };
+}
+
+/** AgentCard: name?, version?, capabilities? (≤ 64), ttl_micros?. */
+export function readCard(item: CborItem, path: string): CapsuleReading {
+  const { fields } = structEntries(item, 'an agent card');
+  const findings: Finding[] = [];
+  const name = fields.get('name') ? readText(fields.get('name')!.value, `${path}.name`) : undefined;
+  const version = fields.get('version') ? readText(fields.get('version')!.value, `${path}.version`) : undefined;
+  const caps = fields.get('capabilities');
+  let count = 0;
+  if (caps) {
+    const list = untag(caps.value);
+    if (list.kind !== 'array') throw new FieldError('agdx/field-type', 'capabilities must be an array', caps.value.start);
+    count = list.items.length;
+    if (count > 64) {
+      findings.push({ rule: 'agdx/cap/capabilities', severity: 'error', path: `${path}.capabilities`, message: `the card lists ${count} capabilities, more than 64`, span: spanOf(caps.value) });
+    }
+    list.items.forEach((c, i) => {
+      const { fields: cf } = structEntries(c, `capability ${i}`);
+      if (!cf.get('skill_id')) throw new FieldError('agdx/field-type', `capability ${i} requires skill_id`, c.start);
+      readText(cf.get('skill_id')!.value, `${path}.capabilities[${i}].skill_id`);
+      for (const k of ['cost_class', 'latency_class', 'health'] as const) {
+        if (cf.get(k)) readSmallUint(cf.get(k)!.value, `${path}.capabilities[${i}].${k}`, 255);
+      }
+      if (cf.get('max_concurrency')) readSmallUint(cf.get('max_concurrency')!.value, `${path}.capabilities[${i}].max_concurrency`, 0xffffffff);
+      if (cf.get('load')) readSmallUint(cf.get('load')!.value, `${path}.capabilities[${i}].load`, 0xffff);
+    });
+  }
+  const ttl = fields.get('ttl_micros') ? readUint(fields.get('ttl_micros')!.value, `${path}.ttl_micros`) : undefined;
+  const describe = (p: string, it: CborItem): Partial<FieldNode> | undefined => {
+    const v = untag(it);
+    if (p.endsWith('.health') && v.kind === 'uint') return { display: `${codeName(HEALTH, Number(v.value))} (${v.value})` };
+    if (p.endsWith('.load') && v.kind === 'uint') return { display: `${Number(v.value) / 10}% (${v.value} per mille)` };
+    if (p === `${path}.ttl_micros` && v.kind === 'uint') return { display: `${Number(v.value) / 1e6} s (${v.value} µs)` };
+    return undefined;
+  };
+  const tree = cborNode(item, path, path.split('.').pop()!, null, describe);
+  tree.display = `${name ?? '(unnamed)'}${version ? ` ${version}` : ''}, ${count} capabilit${count === 1 ? 'y' : 'ies'}${ttl !== undefined ? `, ttl ${Number(ttl) / 1e6} s` : ''}`;
+  return { tree, summary: tree.display, findings };
+}
+
+/** BodyRef: reference text (1..1024 bytes), size_bytes u64, sha256 bstr 32, encryption u8?. */
+export function readBodyRef(item: CborItem, path: string): CapsuleReading {
+  const { fields } = structEntries(item, 'a body reference');
+  const findings: Finding[] = [];
+  const ref = fields.get('reference');
+  if (!ref) throw new FieldError('agdx/field-type', 'a body reference requires reference', item.start);
+  const reference = readText(ref.value, `${path}.reference`);
+  const n = new TextEncoder().encode(reference).length;
+  if (n < 1 || n > 1024) {
+    findings.push({ rule: 'agdx/cap/body_ref', severity: 'error', path: `${path}.reference`, message: `reference is ${n} bytes; it must be 1..1024`, span: spanOf(ref.value) });
+  }
+  if (!fields.get('size_bytes')) throw new FieldError('agdx/field-type', 'a body reference requires size_bytes', item.start);
+  const size = readUint(fields.get('size_bytes')!.value, `${path}.size_bytes`);
+  const sha = fields.get('sha256');
+  if (!sha) throw new FieldError('agdx/field-type', 'a body reference requires sha256', item.start);
+  readBytes(sha.value, `${path}.sha256`, { jsonView: false }, 32);
+  if (fields.get('encryption')) readSmallUint(fields.get('encryption')!.value, `${path}.encryption`, 255);
+  const tree = cborNode(item, path, path.split('.').pop()!, null, (p) =>
+    p === `${path}.reference` ? { hint: 'A reference is shown as text and never followed.' } : undefined,
+  );
+  tree.display = `${reference} (${size} bytes)`;
+  return { tree, summary: tree.display, findings };
+}
+
+export interface BodyContext {
+  kind: string;
+  operation?: string;
+  /** The agdx.ct header when the record has headers. */
+  contentType: number | null;
+}
+
+export interface BodyReading {
+  view: BodyView;
+  node: FieldNode | null;
+  findings: Finding[];
+}
+
+/**
+ * Reads a body. `bytes` holds the whole record; the body's content sits at [start, end), so the
+ * nested CBOR keeps spans into the same bytes as the envelope.
+ */
+export function readBody(bytes: Uint8Array, start: number, end: number, ctx: BodyContext): BodyReading {
+  const content = bytes.subarray(start, end);
+  const span: Span = [start, end];
+  const findings: Finding[] = [];
+  const warn = (codec: string, message: string, at: Span = span) =>
+    findings.push({ rule: `agdx/body/${codec}`, severity: 'warning', path: 'body', message, span: at });
+  const ctName = ctx.contentType !== null ? codeName(CONTENT_TYPES, ctx.contentType) : null;
+  const ctReason = ctx.contentType !== null ? `${ctName} (agdx.ct = ${ctx.contentType})` : null;
+
+  const nestedCbor = (): CborItem | string => {
+    const r = readItemAt(bytes.subarray(0, end), start);
+    if (!r.ok) return `${r.error.message} (${r.error.code} at byte ${r.error.offset})`;
+    if (r.value.end !== end) return `${end - r.value.end} bytes after the CBOR item (at byte ${r.value.end})`;
+    return r.value;
+  };
+  const capsule = (rendering: string, reason: string, read: (item: CborItem, path: string) => CapsuleReading): BodyReading => {
+    const item = nestedCbor();
+    if (typeof item === 'string') {
+      warn('cbor', `the ${rendering.replace('_', ' ')} body is not CBOR: ${item}`);
+      return { view: { rendering: 'hex', reason, text: toHex(content), span }, node: null, findings };
+    }
+    try {
+      const r = read(item, 'body');
+      findings.push(...r.findings);
+      return { view: { rendering, reason, text: `${r.summary}\n${toDiagnostic(item)}`, span }, node: r.tree, findings };
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      warn('cbor', `the body is CBOR but not a valid ${rendering.replace('_', ' ')}: ${e.message}`, [e.offset, end]);
+      return { view: { rendering: 'cbor', reason, text: toDiagnostic(item), span }, node: cborNode(item, 'body', 'body', null), findings };
+    }
+  };
+
+  if (ctx.kind === 'error') return capsule('error_body', 'AgentErrorBody (error kind)', readErrorBody);
+  if (ctx.kind === 'status' && ctx.operation === 'card') return capsule('card', 'AgentCard (status card)', readCard);
+  if (ctx.kind === 'status' && (ctx.operation === 'quarantine' || ctx.operation === 'unquarantine')) {
+    const id = utf8OrNull(content);
+    if (id === null) warn('agent_id', `the ${ctx.operation} body is not UTF-8`);
+    return { view: { rendering: 'agent_id', reason: `agent id (${ctx.operation})`, text: id ?? toHex(content), span }, node: null, findings };
+  }
+  switch (ctx.contentType) {
+    case 1:
+      return jsonBody(content, span, ctReason!, findings, true);
+    case 3: {
+      const item = nestedCbor();
+      if (typeof item === 'string') {
+        warn('cbor', `the body does not parse as CBOR: ${item}`);
+        return { view: { rendering: 'hex', reason: ctReason!, text: toHex(content), span }, node: null, findings };
+      }
+      return { view: { rendering: 'cbor', reason: ctReason!, text: toDiagnostic(item), span }, node: cborNode(item, 'body', 'body', null), findings };
+    }
+    case 8:
+      return capsule('body_ref', ctReason!, readBodyRef);
+    case 0: {
+      const text = utf8OrNull(content);
+      return { view: { rendering: text !== null ? 'text' : 'hex', reason: ctReason!, text: text ?? toHex(content), span }, node: null, findings };
+    }
+    case null:
+      return guessBody(bytes, content, span, end);
+    default:
+      // msgpack, bson, avro, protobuf, arrow, any, or an unknown code: no schema here.
+      return { view: { rendering: 'hex', reason: `${ctReason}: shown as hex (no decoder for it here)`, text: toHex(content), span }, node: null, findings };
+  }
+}
+
+function jsonBody(content: Uint8Array, span: Span, reason: string, findings: Finding[], declared: boolean): BodyReading {
+  const text = utf8OrNull(content);
+  if (text !== null) {
+    try {
+      const pretty = JSON.stringify(JSON.parse(text), null, 2);
+      return { view: { rendering: 'json', reason, text: pretty, span }, node: null, findings };
+    } catch (e) {
+      if (declared) findings.push({ rule: 'agdx/body/json', severity: 'warning', path: 'body', message: `the body does not parse as JSON: ${(e as Error).message}`, span });
+    }
+  } else if (declared) {
+    findings.push({ rule: 'agdx/body/json', severity: 'warning', path: 'body', message: 'the body is not UTF-8, so not JSON', span });
+  }
+  return { view: { rendering: text !== null ? 'text' : 'hex', reason, text: text ?? toHex(content), span }, node: null, findings };
+}
+
+/** No agdx.ct (a bare envelope): JSON if it parses, else CBOR if it parses whole, else text or hex. */
+function guessBody(bytes: Uint8Array, content: Uint8Array, span: Span, end: number): BodyReading {
+  const text = utf8OrNull(content);
+  if (text !== null && /^\s*[[{"]/.test(text)) {
+    try {
+      return { view: { rendering: 'json', reason: 'no agdx.ct header: read as JSON because it parses', text: JSON.stringify(JSON.parse(text), null, 2), span }, node: null, findings: [] };
+    } catch {
+      /* not JSON: fall through */
+    }
+  }
+  if (text === null) {
+    const r = readItemAt(bytes.subarray(0, end), span[0]);
+    if (r.ok && r.value.end === end) {
+      return { view: { rendering: 'cbor', reason: 'no agdx.ct header: read as CBOR because it parses', text: toDiagnostic(r.value), span }, node: cborNode(r.value, 'body', 'body', null), findings: [] };
+    }
+  }
+  return {
+    view: { rendering: text !== null ? 'text' : 'hex', reason: 'no agdx.ct header: shown as raw', text: text ?? toHex(content), span },
+    node: null,
+    findings: [],
+  };
+}
+

@@ -1,0 +1,335 @@
+// The AGDX v1 envelope (agdx-v1.md): its fields in wire order, and a decoder as lenient as the
+// Rust reference (laser-wire 0.0.1), which keeps each field's bytes for the hex view and findings.
+import type { Span } from '../bytes';
+import type { CborItem } from '../cbor/reader';
+import { untag } from '../cbor/reader';
+import {
+  FieldError,
+  describeItem,
+  fieldError,
+  isNullItem,
+  readBool,
+  readBytes,
+  readSmallUint,
+  readText,
+  readUint,
+  structEntries,
+  type ReadContext,
+} from './fields';
+
+export const KINDS = ['command', 'response', 'event', 'chunk', 'status', 'error'] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** Field names in declaration (wire) order. */
+export const ENVELOPE_FIELDS = [
+  'kind',
+  'record',
+  'conversation',
+  'source',
+  'target',
+  'cause',
+  'cause_at',
+  'correlation',
+  'channel',
+  'idempotency_key',
+  'deadline_micros',
+  'sequence',
+  'last',
+  'finish_reason',
+  'task_state',
+  'operation',
+  'tool',
+  'usage',
+  'metadata',
+  'must_understand',
+  'body',
+  'signature',
+] as const;
+export type EnvelopeField = (typeof ENVELOPE_FIELDS)[number];
+
+export const USAGE_FIELDS = [
+  'input_tokens',
+  'output_tokens',
+  'reasoning_output_tokens',
+  'cache_read_input_tokens',
+  'cache_creation_input_tokens',
+] as const;
+
+export type MetaValue =
+  | { type: 'text'; value: string }
+  | { type: 'int'; value: number | bigint }
+  | { type: 'float'; value: number }
+  | { type: 'bool'; value: boolean }
+  | { type: 'null' }
+  | { type: 'list'; items: MetaValue[] };
+
+export interface Usage {
+  input_tokens: number | bigint;
+  output_tokens: number | bigint;
+  reasoning_output_tokens?: number | bigint;
+  cache_read_input_tokens?: number | bigint;
+  cache_creation_input_tokens?: number | bigint;
+}
+
+export interface SignatureContext {
+  content_type?: number;
+  agent_version?: number;
+}
+
+export interface SignatureCapsule {
+  scheme: number;
+  key_id: Uint8Array;
+  bytes: Uint8Array;
+  context?: SignatureContext;
+}
+
+export interface Envelope {
+  kind: Kind;
+  record?: Uint8Array;
+  conversation: Uint8Array;
+  source: string;
+  target?: string;
+  cause?: Uint8Array;
+  cause_at?: Uint8Array;
+  correlation?: Uint8Array;
+  channel?: Uint8Array;
+  idempotency_key?: string;
+  deadline_micros?: number | bigint;
+  sequence?: number | bigint;
+  /** Present only when true on the wire (the reference never writes false). */
+  last?: boolean;
+  finish_reason?: string;
+  task_state?: number;
+  operation?: string;
+  tool?: string;
+  usage?: Usage;
+  /** Sorted bytewise by key, as a BTreeMap is. */
+  metadata?: Map<string, MetaValue>;
+  must_understand?: number | bigint;
+  body?: Uint8Array;
+  signature?: SignatureCapsule;
+}
+
+/** Where a field was found: the key's bytes, the value's bytes, and the item (for the tree). */
+export interface FieldLocation {
+  key: Span;
+  value: Span;
+  item: CborItem;
+}
+
+export interface UnknownField {
+  name: string;
+  key: Span;
+  value: Span;
+  item: CborItem;
+}
+
+export interface DecodedEnvelope {
+  envelope: Envelope;
+  /** Keyed by dotted path: `kind`, `usage.input_tokens`, `metadata.role`, `signature.key_id`. */
+  locations: Map<string, FieldLocation>;
+  unknown: UnknownField[];
+  /** Fields written as explicit null (absent to the reference, not canonical). */
+  nulls: string[];
+  /** The `last` field was written as false (absent to the reference, not canonical). */
+  explicitFalse: string[];
+}
+
+export type EnvelopeResult = { ok: true; value: DecodedEnvelope } | { ok: false; error: { code: string; message: string; offset: number } };
+
+const span = (item: CborItem): Span => [item.start, item.end];
+
+function readMetaValue(item: CborItem, path: string, inList: boolean): MetaValue {
+  const it = untag(item);
+  switch (it.kind) {
+    case 'text':
+      return { type: 'text', value: it.value };
+    case 'uint':
+    case 'nint':
+      return { type: 'int', value: it.value };
+    case 'float':
+      return { type: 'float', value: it.value };
+    case 'simple':
+      if (it.value === 20 || it.value === 21) return { type: 'bool', value: it.value === 21 };
+      if (it.value === 22 || it.value === 23) return { type: 'null' };
+      break;
+    case 'array':
+      if (!inList) return { type: 'list', items: it.items.map((x, i) => readMetaValue(x, `${path}[${i}]`, true)) };
+      break;
+  }
+  return fieldError(
+    'agdx/field-type',
+    `${path} must be text, an integer, a float, a bool, null${inList ? '' : ' or a list of these'}; found ${describeItem(it)}`,
+    item.start,
+  );
+}
+
+/** Decodes one envelope from its CBOR item (or the item made from its JSON view). */
+export function decodeEnvelope(item: CborItem, ctx: ReadContext = { jsonView: false }): EnvelopeResult {
+  try {
+    return { ok: true, value: decode(item, ctx) };
+  } catch (e) {
+    if (e instanceof FieldError) return { ok: false, error: { code: e.code, message: e.message, offset: e.offset } };
+    throw e;
+  }
+}
+
+function decode(item: CborItem, ctx: ReadContext): DecodedEnvelope {
+  const { fields, others } = structEntries(item, 'an envelope');
+  const locations = new Map<string, FieldLocation>();
+  const unknown: UnknownField[] = others.map((o) => ({ name: o.name, key: span(o.key), value: span(o.value), item: o.value }));
+  const nulls: string[] = [];
+  const explicitFalse: string[] = [];
+  const known = new Set<string>(ENVELOPE_FIELDS);
+  const present = new Map<string, CborItem>();
+
+  for (const f of fields.values()) {
+    if (!known.has(f.name)) {
+      unknown.push({ name: f.name, key: span(f.key), value: span(f.value), item: f.value });
+      continue;
+    }
+    locations.set(f.name, { key: span(f.key), value: span(f.value), item: f.value });
+    if (isNullItem(f.value)) nulls.push(f.name);
+    else present.set(f.name, f.value);
+  }
+
+  for (const required of ['kind', 'conversation', 'source'] as const) {
+    if (!present.has(required)) {
+      fieldError('agdx/missing-field', `the envelope has no ${required}`, item.start);
+    }
+  }
+  const kindItem = present.get('kind')!;
+  const kind = readText(kindItem, 'kind');
+  if (!(KINDS as readonly string[]).includes(kind)) {
+    fieldError('agdx/unknown-kind', `unknown kind ${JSON.stringify(kind)}; expected one of ${KINDS.join(', ')}`, kindItem.start);
+  }
+  const env: Envelope = {
+    kind: kind as Kind,
+    conversation: readBytes(present.get('conversation')!, 'conversation', ctx, 16),
+    source: readText(present.get('source')!, 'source'),
+  };
+  const get = (name: EnvelopeField) => present.get(name);
+  let v: CborItem | undefined;
+  if ((v = get('record'))) env.record = readBytes(v, 'record', ctx, 16);
+  if ((v = get('target'))) env.target = readText(v, 'target');
+  if ((v = get('cause'))) env.cause = readBytes(v, 'cause', ctx, 16);
+  if ((v = get('cause_at'))) env.cause_at = readBytes(v, 'cause_at', ctx, 20);
+  if ((v = get('correlation'))) env.correlation = readBytes(v, 'correlation', ctx, 16);
+  if ((v = get('channel'))) env.channel = readBytes(v, 'channel', ctx, 16);
+  if ((v = get('idempotency_key'))) env.idempotency_key = readText(v, 'idempotency_key');
+  if ((v = get('deadline_micros'))) env.deadline_micros = readUint(v, 'deadline_micros');
+  if ((v = get('sequence'))) env.sequence = readUint(v, 'sequence');
+  if ((v = get('last'))) {
+    if (readBool(v, 'last')) env.last = true;
+    else explicitFalse.push('last');
+  }
+  if ((v = get('finish_reason'))) env.finish_reason = readText(v, 'finish_reason');
+  if ((v = get('task_state'))) env.task_state = readSmallUint(v, 'task_state', 255);
+  if ((v = get('operation'))) env.operation = readText(v, 'operation');
+  if ((v = get('tool'))) env.tool = readText(v, 'tool');
+  if ((v = get('usage'))) env.usage = readUsage(v, locations, unknown);
+  if ((v = get('metadata'))) env.metadata = readMetadata(v, locations);
+  if ((v = get('must_understand'))) {
+    const mu = readUint(v, 'must_understand');
+    if (mu !== 0) env.must_understand = mu;
+  }
+  if ((v = get('body'))) {
+    const body = readBytes(v, 'body', ctx);
+    if (body.length > 0) env.body = body;
+  }
+  if ((v = get('signature'))) env.signature = readSignature(v, ctx, locations, unknown);
+  return { envelope: env, locations, unknown, nulls, explicitFalse };
+}
+
+function readUsage(item: CborItem, locations: Map<string, FieldLocation>, unknown: UnknownField[]): Usage {
+  const { fields, others } = structEntries(item, 'usage');
+  for (const o of others) unknown.push({ name: `usage.${o.name}`, key: span(o.key), value: span(o.value), item: o.value });
+  const out: Partial<Usage> = {};
+  for (const f of fields.values()) {
+    const path = `usage.${f.name}`;
+    if (!(USAGE_FIELDS as readonly string[]).includes(f.name)) {
+      unknown.push({ name: path, key: span(f.key), value: span(f.value), item: f.value });
+      continue;
+    }
+    locations.set(path, { key: span(f.key), value: span(f.value), item: f.value });
+    if (isNullItem(f.value)) continue;
+    out[f.name as keyof Usage] = readUint(f.value, path);
+  }
+  for (const required of ['input_tokens', 'output_tokens'] as const) {
+    if (out[required] === undefined) fieldError('agdx/field-type', `usage has no ${required} (required)`, item.start);
+  }
+  return out as Usage;
+}
+
+function readMetadata(item: CborItem, locations: Map<string, FieldLocation>): Map<string, MetaValue> {
+  const it = untag(item);
+  if (it.kind !== 'map') fieldError('agdx/field-type', `metadata must be a map, found ${describeItem(it)}`, item.start);
+  const entries: [string, MetaValue][] = [];
+  const seen = new Set<string>();
+  for (const e of it.entries) {
+    const key = readText(e.key, 'a metadata key');
+    if (seen.has(key)) fieldError('agdx/duplicate-field', `duplicate metadata key ${JSON.stringify(key)}`, e.key.start);
+    seen.add(key);
+    const path = `metadata.${key}`;
+    locations.set(path, { key: span(e.key), value: span(e.value), item: e.value });
+    entries.push([key, readMetaValue(e.value, path, false)]);
+  }
+  entries.sort((a, b) => compareUtf8(a[0], b[0]));
+  return new Map(entries);
+}
+
+function readSignature(item: CborItem, ctx: ReadContext, locations: Map<string, FieldLocation>, unknown: UnknownField[]): SignatureCapsule {
+  const { fields, others } = structEntries(item, 'signature');
+  for (const o of others) unknown.push({ name: `signature.${o.name}`, key: span(o.key), value: span(o.value), item: o.value });
+  const sig: Partial<SignatureCapsule> = {};
+  for (const f of fields.values()) {
+    const path = `signature.${f.name}`;
+    if (!['scheme', 'key_id', 'bytes', 'context'].includes(f.name)) {
+      unknown.push({ name: path, key: span(f.key), value: span(f.value), item: f.value });
+      continue;
+    }
+    locations.set(path, { key: span(f.key), value: span(f.value), item: f.value });
+    if (isNullItem(f.value)) continue;
+    // Lengths are checked by the signature verdict (malformed), not here, so a bad capsule is shown.
+    if (f.name === 'scheme') sig.scheme = readSmallUint(f.value, path, 255);
+    else if (f.name === 'key_id') sig.key_id = readBytes(f.value, path, ctx);
+    else if (f.name === 'bytes') sig.bytes = readBytes(f.value, path, ctx);
+    else sig.context = readSignatureContext(f.value, locations, unknown);
+  }
+  for (const required of ['scheme', 'key_id', 'bytes'] as const) {
+    if (sig[required] === undefined) fieldError('agdx/field-type', `signature has no ${required} (required)`, item.start);
+  }
+  return sig as SignatureCapsule;
+}
+
+function readSignatureContext(item: CborItem, locations: Map<string, FieldLocation>, unknown: UnknownField[]): SignatureContext {
+  const { fields, others } = structEntries(item, 'signature.context');
+  for (const o of others) unknown.push({ name: `signature.context.${o.name}`, key: span(o.key), value: span(o.value), item: o.value });
+  const out: SignatureContext = {};
+  for (const f of fields.values()) {
+    const path = `signature.context.${f.name}`;
+    if (f.name !== 'content_type' && f.name !== 'agent_version') {
+      unknown.push({ name: path, key: span(f.key), value: span(f.value), item: f.value });
+      continue;
+    }
+    locations.set(path, { key: span(f.key), value: span(f.value), item: f.value });
+    if (isNullItem(f.value)) continue;
+    if (f.name === 'content_type') out.content_type = readSmallUint(f.value, path, 255);
+    else out.agent_version = readSmallUint(f.value, path, 0xffffffff);
+  }
+  return out;
+}
+
+const utf8 = new TextEncoder();
+
+/** Bytewise comparison of the UTF-8 encodings (a Rust BTreeMap<String, _> order). */
+export function compareUtf8(a: string, b: string): number {
+  // For strings without surrogates, UTF-16 code unit order equals UTF-8 byte order except
+  // around the surrogate range; compare bytes to be exact.
+  if (a === b) return 0;
+  const x = utf8.encode(a);
+  const y = utf8.encode(b);
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}

@@ -1,0 +1,122 @@
+// Typed readers over CBOR items with the Rust reference's leniency: tags are skipped, explicit
+// null means absent, non-minimal heads and indefinite lengths are accepted. A JSON view renders a
+// byte string as an array of small integers; `jsonView` lets those stand for byte strings.
+import type { CborItem } from '../cbor/reader';
+import { untag } from '../cbor/reader';
+
+export class FieldError {
+  constructor(
+    readonly code: string,
+    readonly message: string,
+    readonly offset: number,
+  ) {}
+}
+
+export function fieldError(code: string, message: string, offset: number): never {
+  throw new FieldError(code, message, offset);
+}
+
+export function describeItem(item: CborItem): string {
+  const it = untag(item);
+  switch (it.kind) {
+    case 'uint':
+    case 'nint':
+      return 'an integer';
+    case 'bytes':
+      return `a byte string of ${it.value.length} bytes`;
+    case 'text':
+      return 'a text string';
+    case 'array':
+      return `an array of ${it.items.length}`;
+    case 'map':
+      return `a map of ${it.entries.length}`;
+    case 'float':
+      return 'a float';
+    case 'simple':
+      return it.value === 20 || it.value === 21 ? 'a bool' : it.value === 22 ? 'null' : `simple(${it.value})`;
+    default:
+      return 'a tag';
+  }
+}
+
+export interface ReadContext {
+  jsonView: boolean;
+}
+
+export function readText(item: CborItem, field: string): string {
+  const it = untag(item);
+  if (it.kind !== 'text') fieldError('agdx/field-type', `${field} must be a text string, found ${describeItem(it)}`, item.start);
+  return it.value;
+}
+
+export function readBytes(item: CborItem, field: string, ctx: ReadContext, length?: number): Uint8Array {
+  const it = untag(item);
+  let value: Uint8Array;
+  if (it.kind === 'bytes') value = it.value;
+  else if (ctx.jsonView && it.kind === 'array') {
+    value = new Uint8Array(it.items.length);
+    it.items.forEach((x, i) => {
+      const v = untag(x);
+      if (v.kind !== 'uint' || typeof v.value !== 'number' || v.value > 255) {
+        fieldError('agdx/field-type', `${field}[${i}] must be a byte (0..255)`, x.start);
+      }
+      value[i] = v.value as number;
+    });
+  } else fieldError('agdx/field-type', `${field} must be a byte string, found ${describeItem(it)}`, item.start);
+  if (length !== undefined && value.length !== length) {
+    fieldError('agdx/field-type', `${field} must be ${length} bytes, found ${value.length}`, item.start);
+  }
+  return value;
+}
+
+/** An unsigned integer no larger than `max` (2^64 - 1 by default). */
+export function readUint(item: CborItem, field: string, max: bigint = 0xffffffffffffffffn): number | bigint {
+  const it = untag(item);
+  if (it.kind !== 'uint') fieldError('agdx/field-type', `${field} must be an unsigned integer, found ${describeItem(it)}`, item.start);
+  if (BigInt(it.value) > max) fieldError('agdx/field-type', `${field} ${it.value} is larger than ${max}`, item.start);
+  return it.value;
+}
+
+export function readSmallUint(item: CborItem, field: string, max: number): number {
+  return Number(readUint(item, field, BigInt(max)));
+}
+
+export function readBool(item: CborItem, field: string): boolean {
+  const it = untag(item);
+  if (it.kind !== 'simple' || (it.value !== 20 && it.value !== 21)) {
+    fieldError('agdx/field-type', `${field} must be a bool, found ${describeItem(it)}`, item.start);
+  }
+  return it.value === 21;
+}
+
+export interface MapField {
+  name: string;
+  key: CborItem;
+  value: CborItem;
+}
+
+/**
+ * The entries of a struct-like map, keyed by text. Duplicate keys fail (as in the reference);
+ * entries whose value is null are dropped (explicit null = absent); non-text keys are returned apart.
+ */
+export function structEntries(item: CborItem, what: string): { fields: Map<string, MapField>; others: MapField[] } {
+  const it = untag(item);
+  if (it.kind !== 'map') fieldError('agdx/not-a-map', `${what} must be a map, found ${describeItem(it)}`, item.start);
+  const fields = new Map<string, MapField>();
+  const others: MapField[] = [];
+  for (const e of it.entries) {
+    const k = untag(e.key);
+    if (k.kind !== 'text') {
+      others.push({ name: `(${describeItem(k)})`, key: e.key, value: e.value });
+      continue;
+    }
+    if (fields.has(k.value)) fieldError('agdx/duplicate-field', `duplicate field ${JSON.stringify(k.value)} in ${what}`, e.key.start);
+    fields.set(k.value, { name: k.value, key: e.key, value: e.value });
+  }
+  return { fields, others };
+}
+
+export function isNullItem(item: CborItem): boolean {
+  const it = untag(item);
+  return it.kind === 'simple' && (it.value === 22 || it.value === 23);
+}

@@ -1,0 +1,56 @@
+// The signature verdict of an AGDX record (report.md `signature`). Shape checks and context
+// matching live here; key lookup and Ed25519 verification plug in through `verify`.
+import type { Span } from '../bytes';
+import { toHex } from '../bytes';
+import type { Finding, SignatureVerdict } from '../model';
+import type { Envelope } from './envelope';
+import type { ObservedHeaders } from './headers';
+
+export interface SignatureCheck {
+  verdict: SignatureVerdict;
+  findings: Finding[];
+}
+
+/** Context match: the signed context against the observed agdx.ct / agdx.av; null when either is absent. */
+export function contextMatch(env: Envelope, observed: ObservedHeaders | null): boolean | null {
+  const ctx = env.signature?.context;
+  if (!ctx || !observed) return null;
+  if (ctx.content_type !== undefined && observed.ct !== null && ctx.content_type !== observed.ct) return false;
+  if (ctx.agent_version !== undefined && observed.av !== null && ctx.agent_version !== observed.av) return false;
+  if ((ctx.content_type !== undefined && observed.ct === null) || (ctx.agent_version !== undefined && observed.av === null)) return null;
+  return true;
+}
+
+/**
+ * Everything about the signature that needs no key: unsigned, unsupported scheme, malformed
+ * lengths. For a well-shaped Ed25519 signature with no registry to look the key up in, the
+ * verdict is unknown_key: a signature is never reported valid without a key that checks it.
+ */
+export function checkSignatureShape(env: Envelope, observed: ObservedHeaders | null, spanOf: (path: string) => Span | null): SignatureCheck {
+  const sig = env.signature;
+  if (!sig) {
+    return { verdict: { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, reason: 'the record carries no signature' }, findings: [] };
+  }
+  const keyId = toHex(sig.key_id);
+  const base = { key_id: keyId, signer: null, trusted: false, context_match: contextMatch(env, observed) };
+  if (sig.scheme !== 1) {
+    return {
+      verdict: { ...base, status: 'unsupported', scheme: null, reason: `signature scheme ${sig.scheme} is not one this inspector knows (1 = Ed25519); passed through unchecked` },
+      findings: [],
+    };
+  }
+  const problems: Finding[] = [];
+  if (sig.key_id.length !== 8) {
+    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.key_id', message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`, span: spanOf('signature.key_id') });
+  }
+  if (sig.bytes.length !== 64) {
+    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.bytes', message: `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`, span: spanOf('signature.bytes') });
+  }
+  if (problems.length) {
+    return { verdict: { ...base, status: 'malformed', scheme: 'ed25519', reason: problems.map((p) => p.message).join('; ') }, findings: problems };
+  }
+  return {
+    verdict: { ...base, status: 'unknown_key', scheme: 'ed25519', reason: `no registered key has key id ${keyId}` },
+    findings: [],
+  };
+}

@@ -1,0 +1,160 @@
+// Byte helpers shared by every decoder: hex, base64, Crockford base32 ids, UTF-8 and spans.
+
+/** A half-open byte range `[start, end)` into the bytes a record was read from. */
+export type Span = [number, number];
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]];
+  return out;
+}
+
+/** Parses hex, ignoring whitespace and an optional 0x prefix; null when it is not hex. */
+export function fromHex(text: string): Uint8Array | null {
+  let clean = text.replace(/\s+/g, '');
+  if (clean.startsWith('0x') || clean.startsWith('0X')) clean = clean.slice(2);
+  if (clean.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(clean)) return null;
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.substr(i * 2, 2), 16);
+  return out;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_LOOKUP = (() => {
+  const t = new Int16Array(128).fill(-1);
+  for (let i = 0; i < 64; i++) t[B64.charCodeAt(i)] = i;
+  t['-'.charCodeAt(0)] = 62; // base64url
+  t['_'.charCodeAt(0)] = 63;
+  return t;
+})();
+
+export function toBase64(bytes: Uint8Array, url = false): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i] << 16;
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + (url ? '' : '==');
+  } else if (rest === 2) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + (url ? '' : '=');
+  }
+  return url ? out.replace(/\+/g, '-').replace(/\//g, '_') : out;
+}
+
+/** Parses standard or url-safe base64 (padding optional, whitespace ignored); null when invalid. */
+export function fromBase64(text: string): Uint8Array | null {
+  const clean = text.replace(/\s+/g, '').replace(/=+$/, '');
+  if (clean.length % 4 === 1) return null;
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const c = clean.charCodeAt(i);
+    const v = c < 128 ? B64_LOOKUP[c] : -1;
+    if (v < 0) return null;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A 16-byte id as 26 Crockford base32 characters (the ULID display form). */
+export function toCrockford(bytes: Uint8Array): string {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  let out = '';
+  const chars = Math.ceil((bytes.length * 8) / 5);
+  for (let i = 0; i < chars; i++) {
+    out = CROCKFORD[Number(n & 31n)] + out;
+    n >>= 5n;
+  }
+  return out;
+}
+
+/** The millisecond timestamp in a ULID's first 48 bits (a hint only: ids need not be ULIDs). */
+export function ulidTimeMs(id: Uint8Array): number {
+  let ms = 0;
+  for (let i = 0; i < 6 && i < id.length; i++) ms = ms * 256 + id[i];
+  return ms;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+/** Decodes UTF-8, or returns null when the bytes are not valid UTF-8. */
+export function utf8OrNull(bytes: Uint8Array): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Decodes UTF-8, replacing invalid sequences with U+FFFD (for display only). */
+export function utf8Lossy(bytes: Uint8Array): string {
+  return lenientUtf8.decode(bytes);
+}
+
+export function utf8Encode(text: string): Uint8Array {
+  return utf8Encoder.encode(text);
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Index of the first differing byte, or -1 when equal. A length difference counts at the shorter end. */
+export function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let len = 0;
+  for (const p of parts) len += p.length;
+  const out = new Uint8Array(len);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** Reads an unsigned big-endian integer of any width as a bigint. */
+export function readUintBE(bytes: Uint8Array, start = 0, end = bytes.length): bigint {
+  let n = 0n;
+  for (let i = start; i < end; i++) n = (n << 8n) | BigInt(bytes[i]);
+  return n;
+}
+
+/** Reads an unsigned little-endian integer of any width as a bigint. */
+export function readUintLE(bytes: Uint8Array, start = 0, end = bytes.length): bigint {
+  let n = 0n;
+  for (let i = end - 1; i >= start; i--) n = (n << 8n) | BigInt(bytes[i]);
+  return n;
+}
+
+/** Whether a string holds a control character (C0, DEL or C1), which agent ids may not. */
+export function hasControlChar(text: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}

@@ -1,0 +1,101 @@
+// JSON inputs: Iggy HTTP exports of polled messages (three eras) and the JSON view of envelopes.
+import { headerViews, headersFromJson } from '../agdx/iggy';
+import { analyzeEnvelope } from '../agdx/analyze';
+import { classifyCbor } from '../agdx/classify';
+import { fromBase64 } from '../bytes';
+import { readSingle } from '../cbor/reader';
+import type { JsonValue } from '../json/lossless';
+import { getMember, toPlain } from '../json/lossless';
+import { jsonToCborItem } from '../json/to-cbor';
+import type { LogPosition } from '../model';
+import type { RecordResult } from '../records';
+import { blankRecord, envelopeRecord, failedRecord, type Place } from './build';
+import { headersNode, recordsFromItem } from './cbor-input';
+
+export type JsonShape = 'iggy-json' | 'agdx-json' | null;
+
+function isObject(v: JsonValue | undefined): v is Extract<JsonValue, { type: 'object' }> {
+  return v?.type === 'object';
+}
+
+function looksLikeEnvelope(v: JsonValue): boolean {
+  return isObject(v) && (getMember(v, 'kind') !== undefined || (getMember(v, 'conversation') !== undefined && getMember(v, 'source') !== undefined));
+}
+
+export function jsonShape(root: JsonValue): JsonShape {
+  const messages = isObject(root) ? getMember(root, 'messages') : root.type === 'array' && root.items.some((m) => isObject(m) && getMember(m, 'payload')) ? root : undefined;
+  if (messages?.type === 'array') return 'iggy-json';
+  if (looksLikeEnvelope(root) || (root.type === 'array' && root.items.length > 0 && root.items.every(looksLikeEnvelope))) return 'agdx-json';
+  return null;
+}
+
+const asBigInt = (v: JsonValue | undefined): bigint | null => (v?.type === 'number' && v.big !== null ? v.big : null);
+
+/** Every message of an Iggy HTTP export as an agdx.record (or what its payload turns out to be). */
+export function readIggyExport(input: number, text: Uint8Array, root: JsonValue): { records: RecordResult[]; era: string } {
+  const messages = (isObject(root) ? getMember(root, 'messages') : root) as Extract<JsonValue, { type: 'array' }>;
+  const partition = isObject(root) ? asBigInt(getMember(root, 'partition_id')) : null;
+  const records: RecordResult[] = [];
+  const eras = new Set<string>();
+  for (const m of messages.items) {
+    const index = records.length;
+    const textPlace: Place = { input, view: text, viewOrigin: 'input' };
+    if (!isObject(m)) {
+      records.push(failedRecord(textPlace, index, 'agdx.record', [m.start, m.end], { code: 'input/unrecognized', message: 'a message of the export is not an object', offset: m.start }));
+      continue;
+    }
+    const header = getMember(m, 'header');
+    const userHeaders = getMember(m, 'user_headers');
+    const era = isObject(header) ? (userHeaders?.type === 'array' ? '>=0.7' : '0.5-0.6') : '<=0.4';
+    eras.add(era);
+    const meta = isObject(header) ? header : m;
+    const offset = asBigInt(getMember(meta, 'offset'));
+    const timestamp = asBigInt(getMember(meta, 'timestamp'));
+    const position: LogPosition | null = offset !== null ? { stream: null, topic: null, partition: partition !== null ? Number(partition) : 0, offset } : null;
+    const rawHeaders = era === '<=0.4' ? getMember(m, 'headers') : userHeaders;
+    const { headers, problems } = headersFromJson(rawHeaders ? toPlain(rawHeaders) : null);
+    const payloadText = getMember(m, 'payload');
+    const payload = payloadText?.type === 'string' ? fromBase64(payloadText.value) : null;
+    const common = {
+      inputSpan: [m.start, m.end] as [number, number],
+      logTimeMicros: timestamp,
+      logPosition: position,
+      headers: headerViews(headers),
+    };
+    if (!payload) {
+      records.push({
+        ...failedRecord(textPlace, index, 'agdx.record', null, { code: 'json/invalid', message: payloadText ? 'payload is not base64' : 'the message has no payload', offset: (payloadText ?? m).start }),
+        ...common,
+      });
+      continue;
+    }
+    const place: Place = { input, view: payload, viewOrigin: 'payload' };
+    const base: RecordResult = {
+      ...blankRecord(place, index, 'agdx.record', null),
+      ...common,
+      tree: [headersNode(headers, null)],
+      findings: problems.map((p) => ({ rule: 'agdx/header/av', severity: 'warning' as const, path: 'headers', message: `a user header could not be read: ${p}`, span: null })),
+    };
+    const item = readSingle(payload);
+    if (!item.ok) {
+      records.push({ ...base, error: item.error, summary: `${item.error.code}: ${item.error.message}` });
+      continue;
+    }
+    if (classifyCbor(item.value).format === 'agdx.envelope') {
+      records.push(envelopeRecord(base, analyzeEnvelope(payload, item.value, { headers })));
+    } else {
+      // Not an envelope (a dead letter from agent.dlq, say): it keeps its own format.
+      for (const r of recordsFromItem(place, item.value, index)) records.push({ ...r, ...common });
+    }
+  }
+  return { records, era: [...eras].join('+') || 'empty' };
+}
+
+/** The JSON view of one envelope, or an array of them. Byte strings may be arrays of integers. */
+export function readJsonEnvelopes(input: number, text: Uint8Array, root: JsonValue): RecordResult[] {
+  const place: Place = { input, view: text, viewOrigin: 'input' };
+  const items = root.type === 'array' ? root.items : [root];
+  return items.map((v, index) =>
+    envelopeRecord(blankRecord(place, index, 'agdx.envelope', [v.start, v.end]), analyzeEnvelope(text, jsonToCborItem(v), { jsonView: true })),
+  );
+}

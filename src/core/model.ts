@@ -1,0 +1,90 @@
+// The shapes every layer shares: records, findings, verdicts and the views built for a person.
+import type { Span } from './bytes';
+
+export type { Span };
+
+export type RecordFormat =
+  | 'agdx.envelope'
+  | 'agdx.record'
+  | 'agdx.dead_letter'
+  | 'agdx.capsule'
+  | 'agdx.control'
+  | 'agentdna.workflow'
+  | 'agentdna.envelope'
+  | 'agentdna.card'
+  | 'unknown';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  /** A stable rule id from report.md, e.g. `agdx/matrix/correlation`. */
+  rule: string;
+  severity: Severity;
+  /** The field the finding is about (dotted path), or null for the record as a whole. */
+  path: string | null;
+  message: string;
+  span: Span | null;
+}
+
+export interface DecodeError {
+  code: string;
+  message: string;
+  offset: number | null;
+}
+
+export type SignatureStatus = 'unsigned' | 'valid' | 'invalid' | 'unknown_key' | 'unsupported' | 'malformed';
+
+export interface SignatureVerdict {
+  status: SignatureStatus;
+  scheme: 'ed25519' | 'ecdsa-secp256k1' | null;
+  key_id: string | null;
+  signer: string | null;
+  trusted: boolean;
+  context_match: boolean | null;
+  /** Why, in words (not part of report@1's required fields). */
+  reason: string;
+}
+
+/** One node of the field tree: what a field says, where its bytes are, and what it means. */
+export interface FieldNode {
+  /** Dotted path, the same one findings use (`metadata.priority`, `signature.key_id`). */
+  path: string;
+  label: string;
+  /** The value as a person reads it (ids in Crockford, codes by name). */
+  display: string;
+  /** CBOR or JSON type, e.g. `bstr 16`, `uint`, `text`. */
+  type: string;
+  /** The bytes of the value (and of its key, when it has one). */
+  span: Span | null;
+  keySpan: Span | null;
+  /** A second reading shown on hover: hex of an id, the ULID time, the meaning of the field. */
+  hint?: string;
+  children?: FieldNode[];
+}
+
+export interface HeaderView {
+  name: string;
+  kind: string;
+  display: string;
+  hex: string;
+  span: Span | null;
+}
+
+export interface BodyView {
+  /** How the body was read: json, cbor (diagnostic), text, hex, error_body, card, body_ref, agent_id. */
+  rendering: string;
+  /** The content type that chose the rendering, e.g. `json (agdx.ct = 1)` or `error body (kind)`. */
+  reason: string;
+  text: string;
+  span: Span | null;
+}
+
+/** Where the bytes that a record's spans index come from. */
+export type ViewOrigin = 'input' | 'payload' | 'decoded-text';
+
+export interface LogPosition {
+  stream: number | null;
+  topic: number | null;
+  partition: number;
+  offset: bigint;
+}

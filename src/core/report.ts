@@ -1,0 +1,81 @@
+// report@1 (report.md): the public JSON document the CLI and the app's export both write.
+import type { Finding, SignatureVerdict, Span } from './model';
+import type { InspectResult, RecordResult } from './records';
+
+export const REPORT_SCHEMA = 'envelope-inspector/report@1';
+export const GENERATOR = 'envelope-inspector 0.1.0';
+
+export interface ReportRecord {
+  input: number;
+  index: number;
+  format: string;
+  span: Span | null;
+  input_span?: Span | null;
+  decoded: boolean;
+  error: { code: string; message: string; offset: number | null } | null;
+  kind: string | null;
+  id: string | null;
+  conversation: string | null;
+  source: string | null;
+  target: string | null;
+  valid: boolean;
+  findings: Finding[];
+  signature: SignatureVerdict;
+  log_time_micros?: string | null;
+  parent?: number | null;
+}
+
+export interface Report {
+  schema: typeof REPORT_SCHEMA;
+  generator: string;
+  inputs: { name: string; bytes: number; sha256: string; format: string }[];
+  records: ReportRecord[];
+  workflows: unknown[];
+  graph: {
+    nodes: number;
+    edges: { from: string; to: string; via: string }[];
+    missing: { from: string; ref: string; via: string }[];
+    cycles: string[][];
+    streams: unknown[];
+  };
+}
+
+function reportRecord(r: RecordResult): ReportRecord {
+  const out: ReportRecord = {
+    input: r.input,
+    index: r.index,
+    format: r.format,
+    span: r.span,
+    decoded: r.decoded,
+    error: r.error,
+    kind: r.kind,
+    id: r.id,
+    conversation: r.conversation,
+    source: r.source,
+    target: r.target,
+    valid: r.valid,
+    findings: r.findings,
+    signature: r.signature,
+  };
+  if (r.inputSpan) out.input_span = r.inputSpan;
+  if (r.logTimeMicros !== null) out.log_time_micros = r.logTimeMicros.toString();
+  if (r.parent !== null) out.parent = r.parent;
+  return out;
+}
+
+export function buildReport(result: InspectResult): Report {
+  return {
+    schema: REPORT_SCHEMA,
+    generator: GENERATOR,
+    inputs: result.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })),
+    records: result.records.map(reportRecord),
+    workflows: [],
+    // The causal graph arrives with the graph model; until then the section is present and empty.
+    graph: { nodes: 0, edges: [], missing: [], cycles: [], streams: [] },
+  };
+}
+
+/** Exit status per report.md: 0 all decoded, valid, no invalid signature; 1 otherwise. */
+export function exitStatus(report: Report): 0 | 1 {
+  return report.records.every((r) => r.decoded && r.valid && r.signature.status !== 'invalid' && r.signature.status !== 'malformed') ? 0 : 1;
+}

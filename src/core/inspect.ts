@@ -2,7 +2,7 @@
 // One importer per format behind this one dispatcher; a failure stays with its record or input.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromBase64, fromHex, toHex, utf8OrNull } from './bytes';
-import { readItemAt } from './cbor/reader';
+import { readItemAt, untag } from './cbor/reader';
 import { readJson } from './json/lossless';
 import { failedRecord, type Place } from './import/build';
 import { readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
@@ -58,11 +58,15 @@ function sniff(place: Place, textDepth: number): Sniffed {
   const headerBlock = readHeaderBlockInput(place);
   if (headerBlock) return headerBlock;
   const first = readItemAt(bytes, 0);
-  if (!first.ok && !startsLikeMap(bytes)) {
+  // Every AGDX item is a CBOR map; a first item that is anything else means this is not AGDX CBOR.
+  if (first.ok ? untag(first.value).kind !== 'map' : !startsLikeMap(bytes)) {
+    const cbor = first.ok
+      ? `CBOR reads a ${untag(first.value).kind} first, where an AGDX envelope, record or capsule is a map`
+      : `CBOR failed with ${first.error.code} at byte ${first.error.offset}: ${first.error.message}`;
     const error = {
       code: 'input/unrecognized',
-      message: `tried text (JSON, hex, base64), an Iggy user-header block and CBOR; CBOR failed with ${first.error.code} at byte ${first.error.offset}: ${first.error.message}`,
-      offset: first.error.offset,
+      message: `tried text (JSON, hex, base64), an Iggy user-header block and CBOR; ${cbor}`,
+      offset: first.ok ? 0 : first.error.offset,
     };
     return { format: 'unknown', records: [failedRecord(place, 0, 'unknown', [0, bytes.length], error)] };
   }

@@ -1,6 +1,7 @@
 // Shared pieces for importers: turning an envelope analysis or a failure into a RecordResult.
 import type { EnvelopeAnalysis } from '../agdx/analyze';
-import type { DecodeError, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../model';
+import { formatMicros } from '../agdx/tree';
+import type { DecodeError, FieldNode, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../model';
 import { isValid, type RecordResult } from '../records';
 
 export interface Place {
@@ -53,6 +54,17 @@ export function failedRecord(place: Place, index: number, format: RecordFormat, 
   return { ...blankRecord(place, index, format, span), error, summary: `${error.code}: ${error.message}` };
 }
 
+/** Marks the deadline in the tree as expired when it is before the record's log time. */
+function markDeadline(tree: FieldNode[], deadline: number | bigint | undefined, logTime: bigint | null): FieldNode[] {
+  if (deadline === undefined || logTime === null) return tree;
+  const expired = BigInt(deadline) < logTime;
+  return tree.map((n) =>
+    n.path === 'deadline_micros'
+      ? { ...n, display: `${n.display} — ${expired ? 'expired' : 'not yet due'} at the log time ${formatMicros(logTime)}` }
+      : n,
+  );
+}
+
 /** Fills a record from an envelope analysis. */
 export function envelopeRecord(base: RecordResult, a: EnvelopeAnalysis): RecordResult {
   const env = a.decodedEnvelope?.envelope ?? null;
@@ -68,7 +80,7 @@ export function envelopeRecord(base: RecordResult, a: EnvelopeAnalysis): RecordR
     findings: [...base.findings, ...a.findings],
     valid: isValid(a.decoded, [...base.findings, ...a.findings]),
     signature: a.signature,
-    tree: [...base.tree, ...a.tree],
+    tree: [...base.tree, ...markDeadline(a.tree, env?.deadline_micros, base.logTimeMicros)],
     body: a.body,
     envelope: env,
     summary: a.decoded

@@ -7,7 +7,7 @@ import { DEAD_LETTER_REASONS, codeName } from '../agdx/dictionaries';
 import { FieldError, readBytes, readSmallUint, readText, readUint, structEntries } from '../agdx/fields';
 import { headerViews, normaliseKind, readHeaderBlock, type Header } from '../agdx/iggy';
 import { checkSignatureShape } from '../agdx/signature';
-import { cborNode, formatLogPosition } from '../agdx/tree';
+import { cborNode, formatLogPosition, formatMicros } from '../agdx/tree';
 import { toDiagnostic } from '../cbor/diagnostic';
 import type { CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
@@ -217,7 +217,7 @@ const CONTROL_DESCRIPTIONS: Record<string, string> = {
 function control(place: Place, item: CborItem, index: number, kind: string): RecordResult {
   const tree = cborNode(item, '', kind, null, (path, it) => {
     const v = untag(it);
-    if (path.endsWith('_micros') && v.kind === 'uint') return { display: `${new Date(Number(v.value) / 1000).toISOString()} (${v.value} µs)` };
+    if (path.endsWith('_micros') && v.kind === 'uint') return { display: `${formatMicros(v.value)} (${v.value} µs)` };
     return undefined;
   });
   const flat = toDiagnostic(item, 160);

@@ -1,0 +1,152 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import type { Span } from '../../core/model';
+import type { RecordDetail } from '../../worker/protocol';
+import { inspectorClient } from '../worker-client';
+import { Badges } from './Badges';
+import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
+import { Findings } from './Findings';
+import { HexView } from './HexView';
+
+function Section({ title, children, id }: { title: string; children: React.ReactNode; id?: string }) {
+  return (
+    <section aria-labelledby={id} className="rounded border border-slate-200 p-3 dark:border-slate-800">
+      <h3 id={id} className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+const ORIGIN_WORDS = {
+  input: 'offsets into the input file',
+  payload: 'offsets into the message payload (decoded from base64)',
+  'decoded-text': 'offsets into the bytes decoded from the pasted hex or base64 text',
+};
+
+function SignatureSummary({ detail }: { detail: RecordDetail }) {
+  const s = detail.signature;
+  const words: Record<string, string> = {
+    unsigned: 'Not signed',
+    valid: 'Signature holds',
+    invalid: 'Signature does NOT hold',
+    unknown_key: 'Signed with a key this inspector does not know',
+    unsupported: 'Signed with a scheme this inspector does not support',
+    malformed: 'Signature malformed',
+  };
+  return (
+    <div className="text-xs" data-testid="signature">
+      <p className="font-medium">{words[s.status]}</p>
+      <p className="text-slate-600 dark:text-slate-300">{s.reason}</p>
+      {s.key_id && (
+        <p className="mt-1 font-mono">
+          scheme {s.scheme ?? '?'} · key id {s.key_id}
+          {s.context_match !== null && ` · context ${s.context_match ? 'matches' : 'does NOT match'} the headers`}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function DetailPanel({ recordKey }: { recordKey: number }) {
+  const query = useQuery({ queryKey: ['detail', recordKey], queryFn: () => inspectorClient().detail(recordKey) });
+  if (query.isPending) return <p className="p-4 text-sm text-slate-500">Loading record…</p>;
+  if (query.isError) return <p className="p-4 text-sm text-red-600">Could not load the record: {query.error.message}</p>;
+  if (!query.data) return <p className="p-4 text-sm text-slate-500">This record is no longer loaded.</p>;
+  return <RecordDetailView key={recordKey} detail={query.data} />;
+}
+
+function RecordDetailView({ detail }: { detail: RecordDetail }) {
+  const [selection, setSelection] = useState<{ path: string | null; span: Span | null; finding: number | null }>({ path: null, span: null, finding: null });
+  const selectField = useCallback((path: string, span: Span | null) => setSelection({ path, span, finding: null }), []);
+  const selectFinding = useCallback(
+    (i: number) => {
+      const f = detail.findings[i];
+      const node = f.path ? nodeByPath(detail.tree, f.path) : null;
+      setSelection({ path: node?.path ?? f.path, span: f.span ?? node?.span ?? null, finding: i });
+    },
+    [detail],
+  );
+  const selectByte = useCallback(
+    (offset: number) => {
+      const node = nodeAtOffset(detail.tree, offset);
+      setSelection(node ? { path: node.path, span: node.span, finding: null } : { path: null, span: [offset, offset + 1], finding: null });
+    },
+    [detail],
+  );
+  const s = detail.summary;
+  const headerLine = useMemo(() => [s.format, s.kind, s.id].filter(Boolean).join(' · '), [s]);
+
+  return (
+    <article aria-label="Record detail" className="flex flex-col gap-3 p-3">
+      <header>
+        <h2 className="text-base font-semibold">{headerLine}</h2>
+        <p className="text-xs text-slate-600 dark:text-slate-300">
+          {detail.inputName} · record #{s.index}
+          {detail.parent !== null && ' · found inside the dead letter before it'}
+          {detail.logPosition && ` · ${detail.logPosition}`}
+          {detail.logTimeMicros && ` · logged ${new Date(Number(BigInt(detail.logTimeMicros) / 1000n)).toISOString()}`}
+        </p>
+        <p className="mt-1 text-sm">{s.summary}</p>
+        <div className="mt-1">
+          <Badges record={s} />
+        </div>
+      </header>
+      {detail.error && (
+        <div role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          <span className="font-mono">{detail.error.code}</span>: {detail.error.message}
+          {detail.error.offset !== null && <> at byte {detail.error.offset}</>}
+        </div>
+      )}
+      <Section title={`Findings (${detail.findings.length})`}>
+        <Findings findings={detail.findings} selected={selection.finding} onSelect={selectFinding} />
+      </Section>
+      <Section title="Signature">
+        <SignatureSummary detail={detail} />
+      </Section>
+      <div className="grid gap-3 xl:grid-cols-2">
+        <Section title="Fields">
+          <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} />
+        </Section>
+        <Section title="Bytes">
+          <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">
+            {detail.hex.length} bytes, {ORIGIN_WORDS[detail.viewOrigin]}
+            {detail.hexTruncated && ' (the first 1 MiB)'}. Click a byte to select its field.
+          </p>
+          <HexView bytes={detail.hex} offset={detail.hexOffset} highlight={selection.span} onByte={selectByte} label="Hex view" />
+        </Section>
+      </div>
+      {detail.body && (
+        <Section title={`Body · ${detail.body.rendering}`}>
+          <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">{detail.body.reason}</p>
+          <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900" aria-label="Body">
+            {detail.body.text}
+          </pre>
+        </Section>
+      )}
+      {detail.headers && (
+        <Section title="Iggy headers">
+          <table className="w-full text-xs" aria-label="Headers">
+            <thead className="text-left text-slate-500 dark:text-slate-400">
+              <tr>
+                <th className="font-medium">Name</th>
+                <th className="font-medium">Kind</th>
+                <th className="font-medium">Value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {detail.headers.map((h) => (
+                <tr key={h.name} title={`hex ${h.hex}`}>
+                  <td className="py-0.5 font-mono">{h.name}</td>
+                  <td className="py-0.5">{h.kind}</td>
+                  <td className="py-0.5 font-mono break-all">{h.display}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Section>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,72 @@
+// The page never decodes: nothing the UI imports (as a value, transitively) reaches a decoder.
+// The worker is started by URL, not imported, so it is the only way to the core's decoders.
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(__dirname, '../..');
+const DECODERS = ['src/core/cbor/', 'src/core/agdx/', 'src/core/json/', 'src/core/import/', 'src/core/inspect.ts'];
+
+/** Relative value imports of a module (type-only imports and `import type` specifiers skipped). */
+export function valueImports(source: string): string[] {
+  const out: string[] = [];
+  const re = /^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  for (const m of source.matchAll(re)) {
+    const spec = m[4] ?? m[5] ?? m[6];
+    if (m[2]) continue; // import type … / export type …
+    const clause = m[3] ?? '';
+    // `import { type A, type B } from` imports nothing at run time.
+    if (/^\{[^}]*\}$/.test(clause.trim()) && clause.replace(/[{}\s]/g, '').split(',').every((s) => s === '' || s.startsWith('type'))) continue;
+    out.push(spec);
+  }
+  return out.filter((s) => s.startsWith('.'));
+}
+
+function resolveModule(from: string, spec: string): string | null {
+  const base = resolve(dirname(from), spec);
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`]) {
+    if (existsSync(candidate) && !candidate.endsWith('/')) {
+      try {
+        readFileSync(candidate);
+        return candidate;
+      } catch {
+        /* a directory */
+      }
+    }
+  }
+  return null;
+}
+
+function reachable(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [entry];
+  while (stack.length) {
+    const file = stack.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!/\.tsx?$/.test(file)) continue;
+    for (const spec of valueImports(readFileSync(file, 'utf8'))) {
+      const target = resolveModule(file, spec);
+      if (target) stack.push(target);
+    }
+  }
+  return seen;
+}
+
+describe('the UI never decodes on the main thread', () => {
+  it('reaches no decoder from the page entry', () => {
+    const files = [...reachable(resolve(root, 'src/ui/main.tsx'))].map((f) => relative(root, f));
+    expect(files).toContain('src/ui/App.tsx');
+    const decoders = files.filter((f) => DECODERS.some((d) => f.startsWith(d)));
+    expect(decoders).toEqual([]);
+  });
+
+  it('the import scanner sees value imports and skips type-only ones', () => {
+    expect(valueImports(`import { a } from './x';\nimport type { B } from './y';\nimport { type C } from './z';\nimport './side';\nconst m = import('./lazy');`)).toEqual(['./x', './side', './lazy']);
+  });
+
+  it('would catch a decoder imported by the UI', () => {
+    const worker = [...reachable(resolve(root, 'src/worker/inspector.worker.ts'))].map((f) => relative(root, f));
+    expect(worker.some((f) => DECODERS.some((d) => f.startsWith(d)))).toBe(true);
+  });
+});

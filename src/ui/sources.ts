@@ -1,0 +1,34 @@
+// Every way in (drop, picker, paste, samples) becomes the same list of named byte buffers, which
+// go to the worker through one load path.
+import type { InputPayload } from '../worker/protocol';
+
+export async function fromFiles(files: Iterable<File>): Promise<InputPayload[]> {
+  return Promise.all([...files].map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer() })));
+}
+
+let pasteCount = 0;
+export function fromText(text: string, name?: string): InputPayload {
+  pasteCount++;
+  return { name: name ?? `pasted text ${pasteCount}`, bytes: new TextEncoder().encode(text).buffer as ArrayBuffer };
+}
+
+export interface Sample {
+  file: string;
+  title: string;
+}
+
+export async function sampleList(): Promise<Sample[]> {
+  const res = await fetch(`${import.meta.env.BASE_URL}samples/index.json`);
+  if (!res.ok) throw new Error(`samples/index.json: HTTP ${res.status}`);
+  return (await res.json()) as Sample[];
+}
+
+export async function fromSamples(samples: Sample[]): Promise<InputPayload[]> {
+  return Promise.all(
+    samples.map(async (s) => {
+      const res = await fetch(`${import.meta.env.BASE_URL}samples/${s.file}`);
+      if (!res.ok) throw new Error(`samples/${s.file}: HTTP ${res.status}`);
+      return { name: s.file, bytes: await res.arrayBuffer() };
+    }),
+  );
+}

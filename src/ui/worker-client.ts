@@ -1,0 +1,56 @@
+// The page's side of the worker protocol: a promise per request. The page never decodes.
+import type { InputPayload, RecordDetail, Request, Response } from '../worker/protocol';
+
+type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void };
+type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+export class InspectorClient {
+  private worker: Worker;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+
+  constructor() {
+    this.worker = new Worker(new URL('../worker/inspector.worker.ts', import.meta.url), { type: 'module', name: 'inspector' });
+    this.worker.onmessage = (e: MessageEvent<Response>) => {
+      const p = this.pending.get(e.data.id);
+      if (!p) return;
+      this.pending.delete(e.data.id);
+      if (e.data.type === 'failed') p.reject(new Error(e.data.message));
+      else p.resolve(e.data);
+    };
+    this.worker.onerror = (e) => {
+      for (const p of this.pending.values()) p.reject(new Error(`the inspector worker failed: ${e.message}`));
+      this.pending.clear();
+    };
+  }
+
+  private send(body: RequestBody, transfer: Transferable[] = []): Promise<Response> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...body, id } as Request, transfer);
+    });
+  }
+
+  async load(inputs: InputPayload[]) {
+    const r = await this.send({ type: 'load', inputs }, inputs.map((i) => i.bytes));
+    if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
+    return r;
+  }
+
+  async detail(key: number): Promise<RecordDetail | null> {
+    const r = await this.send({ type: 'detail', key });
+    if (r.type !== 'detail') throw new Error(`unexpected reply ${r.type}`);
+    return r.detail;
+  }
+
+  async clear(): Promise<void> {
+    await this.send({ type: 'clear' });
+  }
+}
+
+let client: InspectorClient | null = null;
+export function inspectorClient(): InspectorClient {
+  client ??= new InspectorClient();
+  return client;
+}

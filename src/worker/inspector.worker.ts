@@ -1,0 +1,35 @@
+// The worker entry: every decode happens here, never on the page's main thread.
+/// <reference lib="webworker" />
+import type { Request, Response } from './protocol';
+import { InspectorSession } from './session';
+
+const session = new InspectorSession();
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+
+function reply(message: Response, transfer: Transferable[] = []): void {
+  scope.postMessage(message, transfer);
+}
+
+scope.onmessage = (event: MessageEvent<Request>) => {
+  const req = event.data;
+  try {
+    switch (req.type) {
+      case 'load': {
+        const { inputs, records } = session.load(req.inputs);
+        reply({ type: 'loaded', id: req.id, inputs, records });
+        return;
+      }
+      case 'detail': {
+        const detail = session.detail(req.key);
+        reply({ type: 'detail', id: req.id, detail });
+        return;
+      }
+      case 'clear':
+        session.clear();
+        reply({ type: 'cleared', id: req.id });
+        return;
+    }
+  } catch (e) {
+    reply({ type: 'failed', id: req.id, message: (e as Error)?.message ?? String(e) });
+  }
+};

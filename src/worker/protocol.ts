@@ -1,0 +1,77 @@
+// The typed messages between the page and the inspector worker. The page sends bytes (transferred,
+// not copied) and asks for details; the worker answers with compact summaries and, on demand, the
+// full detail of one record. Only plain data crosses: no classes, no functions.
+import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../core/model';
+
+export interface InputPayload {
+  name: string;
+  bytes: ArrayBuffer;
+}
+
+export interface InputSummary {
+  /** Global input number across everything loaded in this session. */
+  input: number;
+  name: string;
+  bytes: number;
+  sha256: string;
+  format: string;
+  records: number;
+  /** The input's own failure (nothing in it could be read), if any. */
+  error: DecodeError | null;
+}
+
+export interface RecordSummary {
+  /** Global record number: the key for details and selection. */
+  key: number;
+  input: number;
+  index: number;
+  format: RecordFormat;
+  kind: string | null;
+  id: string | null;
+  idHex: string | null;
+  conversation: string | null;
+  source: string | null;
+  target: string | null;
+  decoded: boolean;
+  valid: boolean;
+  errorCode: string | null;
+  signature: SignatureVerdict['status'];
+  trusted: boolean;
+  errors: number;
+  warnings: number;
+  summary: string;
+}
+
+export interface RecordDetail {
+  key: number;
+  summary: RecordSummary;
+  inputName: string;
+  span: Span | null;
+  inputSpan: Span | null;
+  error: DecodeError | null;
+  findings: Finding[];
+  signature: SignatureVerdict;
+  tree: FieldNode[];
+  headers: HeaderView[] | null;
+  body: BodyView | null;
+  viewOrigin: ViewOrigin;
+  /** The bytes shown in the hex view, and the offset (in span coordinates) of the first one. */
+  hexOffset: number;
+  hex: Uint8Array;
+  /** The view holds more bytes than were sent. */
+  hexTruncated: boolean;
+  logTimeMicros: string | null;
+  logPosition: string | null;
+  parent: number | null;
+}
+
+export type Request =
+  | { type: 'load'; id: number; inputs: InputPayload[] }
+  | { type: 'detail'; id: number; key: number }
+  | { type: 'clear'; id: number };
+
+export type Response =
+  | { type: 'loaded'; id: number; inputs: InputSummary[]; records: RecordSummary[] }
+  | { type: 'detail'; id: number; detail: RecordDetail | null }
+  | { type: 'cleared'; id: number }
+  | { type: 'failed'; id: number; message: string };

@@ -65,3 +65,38 @@ for (const p of parts) {
 }
 writeFileSync(`${out}conversation.cborseq`, cborseq);
 console.log('wrote', out);
+
+// Signed records for the signature tests (test-only seeds: 32 × 0x07 as in typescript_signature.json, 32 × 0x09).
+import * as ed from '@noble/ed25519';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { decodeEnvelope } from '../src/core/agdx/envelope';
+import { encodeEnvelope } from '../src/core/agdx/canonical';
+import { signingInput } from '../src/core/agdx/verify';
+import { keyId } from '../src/core/keys/keys';
+ed.hashes.sha512 = sha512;
+const command = decodeEnvelope(cmd.value);
+if (!command.ok) throw new Error('command does not decode');
+const signWith = (seed: number, context?: { content_type?: number; agent_version?: number }) => {
+  const secret = new Uint8Array(32).fill(seed);
+  const pub = ed.getPublicKey(secret);
+  const env = { ...command.value.envelope, signature: { scheme: 1, key_id: fromHex(keyId(pub))!, bytes: new Uint8Array(64), ...(context ? { context } : {}) } };
+  env.signature.bytes = ed.sign(signingInput(env), secret);
+  return { env, pub };
+};
+const bySource = signWith(7);
+const byOther = signWith(9);
+writeFileSync(`${out}signed_command.bin`, encodeEnvelope(bySource.env));
+writeFileSync(`${out}signed_by_other_agent.bin`, encodeEnvelope(byOther.env));
+const withContext = signWith(7, { content_type: 3, agent_version: 1 });
+// An Iggy 0.7 export whose headers say agdx.ct = 1 while the signature's context says 3: relabelled.
+const v07 = JSON.parse(readFileSync('vectors/agdx/iggy/record_http_v07.json', 'utf8'));
+v07.messages[0].payload = toBase64(encodeEnvelope(withContext.env));
+v07.messages[0].header.payload_length = encodeEnvelope(withContext.env).length;
+writeFileSync(`${out}signed_context_mismatch_http_v07.json`, JSON.stringify(v07, null, 2) + '\n');
+writeFileSync(
+  `${out}keys.json`,
+  JSON.stringify({ keys: [
+    { agent: 'source-agent', public_key: toHex(bySource.pub), kind: 'agent', not_before_micros: 0, not_after_micros: 0, revoked: false },
+    { agent: 'other-agent', public_key: toHex(byOther.pub), kind: 'agent', not_before_micros: 0, not_after_micros: 0, revoked: false },
+  ] }, null, 2) + '\n',
+);

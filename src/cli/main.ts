@@ -1,13 +1,15 @@
 // envelope-inspector: the command line over src/core, for CI pipelines and terminals.
 import { readFile } from 'node:fs/promises';
 import { inspect, type InputFile } from '../core/inspect';
+import { parseKeys, type RegisteredKey } from '../core/keys/keys';
 import { buildReport, exitStatus } from '../core/report';
 import { formatSummary } from './summary';
 
-const USAGE = `usage: envelope-inspector inspect [--json] FILE...
+const USAGE = `usage: envelope-inspector inspect [--json] [--keys FILE]... FILE...
   FILE     an AGDX envelope, CBOR sequence, laser record, Iggy export (JSON or header block + payload),
            or hex/base64 text of one; - reads standard input
   --json   print the report@1 JSON document instead of a readable summary
+  --keys   a key file (report.md), JWK/JWKS, PEM or hex public key to verify signatures against; repeatable
 exit status: 0 every record decoded, valid and not badly signed; 1 otherwise; 2 usage or I/O error`;
 
 export class UsageError extends Error {}
@@ -19,25 +21,38 @@ export interface CliIo {
   stderr(text: string): void;
 }
 
-export function parseArgs(argv: string[]): { json: boolean; files: string[] } {
+export interface CliArgs {
+  json: boolean;
+  keyFiles: string[];
+  files: string[];
+}
+
+export function parseArgs(argv: string[]): CliArgs {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') throw new UsageError(USAGE);
   if (command !== 'inspect') throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; expected inspect` : 'no command given; expected inspect');
   let json = false;
   const files: string[] = [];
+  const keyFiles: string[] = [];
   let onlyFiles = false;
-  for (const arg of rest) {
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
     if (!onlyFiles && arg === '--') onlyFiles = true;
     else if (!onlyFiles && arg === '--json') json = true;
+    else if (!onlyFiles && (arg === '--keys' || arg.startsWith('--keys='))) {
+      const value = arg === '--keys' ? rest[++i] : arg.slice('--keys='.length);
+      if (!value) throw new UsageError('--keys needs a FILE');
+      keyFiles.push(value);
+    }
     else if (!onlyFiles && arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
     else files.push(arg);
   }
   if (files.length === 0) throw new UsageError('no FILE given');
-  return { json, files };
+  return { json, keyFiles, files };
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  let args: { json: boolean; files: string[] };
+  let args: CliArgs;
   try {
     args = parseArgs(argv);
   } catch (e) {
@@ -54,7 +69,22 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return 2;
     }
   }
-  const result = inspect(inputs);
+  const keys: RegisteredKey[] = [];
+  for (const path of args.keyFiles) {
+    let parsed;
+    try {
+      parsed = parseKeys(await io.readFile(path));
+    } catch (e) {
+      io.stderr(`envelope-inspector: cannot read keys ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return 2;
+    }
+    if (parsed.problems.length) {
+      io.stderr(`envelope-inspector: bad keys in ${path}: ${parsed.problems.join('; ')}`);
+      return 2;
+    }
+    keys.push(...parsed.keys);
+  }
+  const result = inspect(inputs, { keys });
   const report = buildReport(result);
   io.stdout(args.json ? JSON.stringify(report, null, 2) : formatSummary(report));
   return exitStatus(report);

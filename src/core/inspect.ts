@@ -7,6 +7,8 @@ import { readJson } from './json/lossless';
 import { failedRecord, type Place } from './import/build';
 import { readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
 import { jsonShape, readIggyExport, readJsonEnvelopes } from './import/json-input';
+import { applyKeys } from './agdx/verify';
+import type { RegisteredKey } from './keys/keys';
 import type { InputResult, InspectResult, RecordResult } from './records';
 
 export interface InputFile {
@@ -110,7 +112,12 @@ export function inspectInput(index: number, file: InputFile): { input: InputResu
   return { input, records: sniffed.records };
 }
 
-export function inspect(files: InputFile[]): InspectResult {
+export interface InspectOptions {
+  /** The key registry signatures are checked against (none: signed records are unknown_key). */
+  keys?: RegisteredKey[];
+}
+
+export function inspect(files: InputFile[], options: InspectOptions = {}): InspectResult {
   const inputs: InputResult[] = [];
   const records: RecordResult[] = [];
   files.forEach((file, i) => {
@@ -118,5 +125,6 @@ export function inspect(files: InputFile[]): InspectResult {
     inputs.push(r.input);
     records.push(...r.records);
   });
+  if (options.keys?.length) applyKeys(records, options.keys);
   return { inputs, records };
 }

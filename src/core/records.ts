@@ -1,5 +1,6 @@
 // A record as the inspector concluded it: the report@1 fields plus what a person needs to see it.
 import type { Envelope } from './agdx/envelope';
+import type { ObservedHeaders } from './agdx/headers';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, LogPosition, RecordFormat, SignatureVerdict, Span, ViewOrigin } from './model';
 
 export interface RecordResult {
@@ -34,6 +35,8 @@ export interface RecordResult {
   /** The record this one was found inside (a dead letter's payload), as an index in the same input. */
   parent: number | null;
   envelope: Envelope | null;
+  /** agdx.ct / agdx.av as the record's headers give them (null without headers). */
+  observed: ObservedHeaders | null;
 }
 
 export interface InputResult {

@@ -47,6 +47,7 @@ export function blankRecord(place: Place, index: number, format: RecordFormat, s
     logPosition: null,
     parent: null,
     envelope: null,
+    observed: null,
   };
 }
 
@@ -83,6 +84,7 @@ export function envelopeRecord(base: RecordResult, a: EnvelopeAnalysis): RecordR
     tree: [...base.tree, ...markDeadline(a.tree, env?.deadline_micros, base.logTimeMicros)],
     body: a.body,
     envelope: env,
+    observed: a.observed,
     summary: a.decoded
       ? `${a.kind}${env?.operation ? ` ${env.operation}` : ''} ${a.source}${a.target ? ` → ${a.target}` : ''}`
       : `${a.error!.code}: ${a.error!.message}`,

@@ -1,7 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { RegisteredKey } from '../core/keys/keys';
 import type { InputPayload, InputSummary, RecordSummary } from '../worker/protocol';
 import { DetailPanel } from './components/DetailPanel';
+import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
+import { loadStoredKeys, storeKeys } from './keys-store';
 import { RecordList } from './components/RecordList';
 import { fromFiles, fromSamples, fromText, sampleList, type Sample } from './sources';
 import { inspectorClient } from './worker-client';
@@ -18,6 +22,25 @@ export function App() {
   const [dragging, setDragging] = useState(false);
   const [samples, setSamples] = useState<Sample[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [keys, setKeys] = useState<RegisteredKey[]>(loadStoredKeys);
+  const [keysOpen, setKeysOpen] = useState(false);
+  const queryClient = useQueryClient();
+
+  // The registry goes to the worker before anything loads, and again on every change: every
+  // record is re-verified there, and the page updates the verdicts that changed.
+  const keysSent = useRef<Promise<unknown>>(Promise.resolve());
+  useEffect(() => {
+    storeKeys(keys);
+    keysSent.current = inspectorClient()
+      .setKeys(keys)
+      .then((changed) => {
+        if (changed.length) {
+          const byKey = new Map(changed.map((c) => [c.key, c]));
+          setRecords((prev) => prev.map((r) => byKey.get(r.key) ?? r));
+        }
+        return queryClient.invalidateQueries({ queryKey: ['detail'] });
+      });
+  }, [keys, queryClient]);
 
   /** The one load path: every source ends here, and the worker does the decoding. */
   const load = useCallback(async (payloads: Promise<InputPayload[]> | InputPayload[]) => {
@@ -26,6 +49,7 @@ export function App() {
       const list = await payloads;
       if (list.length === 0) return;
       setStatus(`Reading ${list.length} input${list.length === 1 ? '' : 's'}…`);
+      await keysSent.current;
       const r = await inspectorClient().load(list);
       setInputs((prev) => [...prev, ...r.inputs]);
       setRecords((prev) => [...prev, ...r.records]);
@@ -130,6 +154,9 @@ export function App() {
             ))}
           </ul>
         </details>
+        <button type="button" onClick={() => setKeysOpen(true)} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
+          Keys ({keys.length})
+        </button>
         <button type="button" onClick={clear} disabled={inputs.length === 0} className="rounded px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-40 dark:hover:bg-slate-800">
           Clear
         </button>
@@ -163,6 +190,7 @@ export function App() {
           load([fromText(text)]);
         }}
       />
+      {keysOpen && <KeyRegistry keys={keys} onChange={setKeys} onClose={() => setKeysOpen(false)} />}
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-teal-700/20 text-lg font-semibold text-teal-900 ring-4 ring-inset ring-teal-600 dark:text-teal-100">
           Drop to inspect

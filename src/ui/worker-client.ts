@@ -1,5 +1,6 @@
 // The page's side of the worker protocol: a promise per request. The page never decodes.
-import type { InputPayload, RecordDetail, Request, Response } from '../worker/protocol';
+import type { RegisteredKey } from '../core/keys/keys';
+import type { InputPayload, RecordDetail, RecordSummary, Request, Response } from '../worker/protocol';
 
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void };
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -42,6 +43,13 @@ export class InspectorClient {
     const r = await this.send({ type: 'detail', key });
     if (r.type !== 'detail') throw new Error(`unexpected reply ${r.type}`);
     return r.detail;
+  }
+
+  /** Sends the key registry; every record is re-verified. Returns the summaries whose verdict changed. */
+  async setKeys(keys: RegisteredKey[]): Promise<RecordSummary[]> {
+    const r = await this.send({ type: 'keys', keys });
+    if (r.type !== 'keys') throw new Error(`unexpected reply ${r.type}`);
+    return r.records;
   }
 
   async clear(): Promise<void> {

@@ -24,6 +24,9 @@ scope.onmessage = (event: MessageEvent<Request>) => {
         reply({ type: 'detail', id: req.id, detail });
         return;
       }
+      case 'keys':
+        reply({ type: 'keys', id: req.id, records: session.setKeys(req.keys) });
+        return;
       case 'clear':
         session.clear();
         reply({ type: 'cleared', id: req.id });

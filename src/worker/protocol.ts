@@ -1,6 +1,7 @@
 // The typed messages between the page and the inspector worker. The page sends bytes (transferred,
 // not copied) and asks for details; the worker answers with compact summaries and, on demand, the
 // full detail of one record. Only plain data crosses: no classes, no functions.
+import type { RegisteredKey } from '../core/keys/keys';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 
 export interface InputPayload {
@@ -63,15 +64,23 @@ export interface RecordDetail {
   logTimeMicros: string | null;
   logPosition: string | null;
   parent: number | null;
+  /** The signed message in its three segments, when the record carries a signature. */
+  signing: { domain: Uint8Array; context: Uint8Array; envelope: Uint8Array } | null;
+  /** The received bytes against their canonical encoding, when they differ (CBOR only). */
+  canonical: { received: Uint8Array; canonical: Uint8Array; offset: number; firstDifference: number } | null;
+  /** The signed context and the headers it is checked against. */
+  context: { signed: { content_type?: number; agent_version?: number } | null; observed: { av: number | null; ct: number | null } | null };
 }
 
 export type Request =
   | { type: 'load'; id: number; inputs: InputPayload[] }
   | { type: 'detail'; id: number; key: number }
-  | { type: 'clear'; id: number };
+  | { type: 'clear'; id: number }
+  | { type: 'keys'; id: number; keys: RegisteredKey[] };
 
 export type Response =
   | { type: 'loaded'; id: number; inputs: InputSummary[]; records: RecordSummary[] }
   | { type: 'detail'; id: number; detail: RecordDetail | null }
   | { type: 'cleared'; id: number }
+  | { type: 'keys'; id: number; records: RecordSummary[] }
   | { type: 'failed'; id: number; message: string };

@@ -1,6 +1,9 @@
 // What the worker holds: every loaded input and record, and the summaries and details built from
 // them. Kept apart from the worker entry so it can be tested without a Worker.
-import { toHex } from '../core/bytes';
+import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
+import { applyKeys } from '../core/agdx/verify';
+import { firstDifference, toHex } from '../core/bytes';
+import type { RegisteredKey } from '../core/keys/keys';
 import { inspectInput } from '../core/inspect';
 import type { RecordResult } from '../core/records';
 import type { InputPayload, InputSummary, RecordDetail, RecordSummary } from './protocol';
@@ -14,6 +17,22 @@ export class InspectorSession {
   private summaries: RecordSummary[] = [];
   /** Record key of the first record of each input, so a record's global input number is known. */
   private inputOf: number[] = [];
+  private keys: RegisteredKey[] = [];
+
+  /** Replaces the key registry and re-verifies every record; returns the summaries that changed. */
+  setKeys(keys: RegisteredKey[]): RecordSummary[] {
+    this.keys = keys;
+    applyKeys(this.records, keys);
+    const changed: RecordSummary[] = [];
+    this.records.forEach((r, key) => {
+      if (!r.envelope) return;
+      const s = summarize(key, r);
+      const old = this.summaries[key];
+      if (old.signature !== s.signature || old.trusted !== s.trusted) changed.push(s);
+      this.summaries[key] = s;
+    });
+    return changed;
+  }
 
   load(payloads: InputPayload[]): { inputs: InputSummary[]; records: RecordSummary[] } {
     const newInputs: InputSummary[] = [];
@@ -21,6 +40,7 @@ export class InspectorSession {
     for (const p of payloads) {
       const inputNumber = this.inputs.length;
       const { input, records } = inspectInput(inputNumber, { name: p.name, bytes: new Uint8Array(p.bytes) });
+      if (this.keys.length) applyKeys(records, this.keys);
       const only = records.length === 1 ? records[0] : null;
       const summary: InputSummary = {
         input: inputNumber,
@@ -68,6 +88,9 @@ export class InspectorSession {
       logTimeMicros: r.logTimeMicros?.toString() ?? null,
       logPosition: r.logPosition ? `partition ${r.logPosition.partition}, offset ${r.logPosition.offset}` : null,
       parent: r.parent !== null ? key - (r.index - r.parent) : null,
+      signing: r.envelope?.signature ? signingInputSegments(r.envelope) : null,
+      canonical: canonicalDiff(r),
+      context: { signed: r.envelope?.signature?.context ?? null, observed: r.observed },
     };
   }
 
@@ -77,6 +100,13 @@ export class InspectorSession {
     this.summaries = [];
     this.inputOf = [];
   }
+}
+
+function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {
+  if (!r.envelope || !r.span || !r.findings.some((f) => f.rule === 'agdx/noncanonical')) return null;
+  const received = r.view.slice(r.span[0], r.span[1]);
+  const canonical = encodeEnvelope(r.envelope);
+  return { received, canonical, offset: r.span[0], firstDifference: firstDifference(received, canonical) };
 }
 
 export function summarize(key: number, r: RecordResult): RecordSummary {

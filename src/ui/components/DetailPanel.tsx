@@ -7,6 +7,7 @@ import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
+import { SignaturePanel } from './SignaturePanel';
 
 function Section({ title, children, id }: { title: string; children: React.ReactNode; id?: string }) {
   return (
@@ -24,30 +25,6 @@ const ORIGIN_WORDS = {
   payload: 'offsets into the message payload (decoded from base64)',
   'decoded-text': 'offsets into the bytes decoded from the pasted hex or base64 text',
 };
-
-function SignatureSummary({ detail }: { detail: RecordDetail }) {
-  const s = detail.signature;
-  const words: Record<string, string> = {
-    unsigned: 'Not signed',
-    valid: 'Signature holds',
-    invalid: 'Signature does NOT hold',
-    unknown_key: 'Signed with a key this inspector does not know',
-    unsupported: 'Signed with a scheme this inspector does not support',
-    malformed: 'Signature malformed',
-  };
-  return (
-    <div className="text-xs" data-testid="signature">
-      <p className="font-medium">{words[s.status]}</p>
-      <p className="text-slate-600 dark:text-slate-300">{s.reason}</p>
-      {s.key_id && (
-        <p className="mt-1 font-mono">
-          scheme {s.scheme ?? '?'} · key id {s.key_id}
-          {s.context_match !== null && ` · context ${s.context_match ? 'matches' : 'does NOT match'} the headers`}
-        </p>
-      )}
-    </div>
-  );
-}
 
 export function DetailPanel({ recordKey }: { recordKey: number }) {
   const query = useQuery({ queryKey: ['detail', recordKey], queryFn: () => inspectorClient().detail(recordKey) });
@@ -103,7 +80,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
         <Findings findings={detail.findings} selected={selection.finding} onSelect={selectFinding} />
       </Section>
       <Section title="Signature">
-        <SignatureSummary detail={detail} />
+        <SignaturePanel detail={detail} />
       </Section>
       <div className="grid gap-3 xl:grid-cols-2">
         <Section title="Fields">

@@ -1,0 +1,73 @@
+// The content hash and the signed message (agentdna.md, "Content hash" and "Signed message").
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toHex, utf8Encode } from '../bytes';
+import type { JsonValue } from '../json/lossless';
+import { compareCodePoints, PyDict, pythonDumps, type PyValue } from './python-json';
+
+export const DEFAULT_STATUS_CODE = 1000n;
+
+/** The six content fields; undefined = absent from the envelope (then AgentDNA's default applies). */
+export interface ContentFields {
+  from: JsonValue | string | undefined;
+  payload: JsonValue | string | undefined;
+  epoch: JsonValue | bigint | undefined;
+  status_code?: JsonValue | bigint | undefined;
+  run_id?: JsonValue | string | undefined;
+  to?: JsonValue | string | undefined;
+}
+
+export function sha256Hex(text: string): string {
+  return toHex(sha256(utf8Encode(text)));
+}
+
+/**
+ * The JSON AgentDNA hashes: `{"from_", "payload", "epoch", "status_code", "run_id", "to"}` with the
+ * dataclass defaults for absent optional fields (status_code 1000, run_id "", to ""). Null when a
+ * required field (from, payload, epoch) is absent: AgentDNA cannot build the envelope at all.
+ */
+export function contentJson(f: ContentFields): string | null {
+  if (f.from === undefined || f.payload === undefined || f.epoch === undefined) return null;
+  const dict = new PyDict([
+    ['from_', f.from as PyValue],
+    ['payload', f.payload as PyValue],
+    ['epoch', f.epoch as PyValue],
+    ['status_code', (f.status_code ?? DEFAULT_STATUS_CODE) as PyValue],
+    ['run_id', (f.run_id ?? '') as PyValue],
+    ['to', (f.to ?? '') as PyValue],
+  ]);
+  return pythonDumps(dict);
+}
+
+export function contentHash(f: ContentFields): string | null {
+  const json = contentJson(f);
+  return json === null ? null : sha256Hex(json);
+}
+
+export type SignedMessage =
+  | { ok: true; message: string; combinedJson: string | null; parents: string[] }
+  | { ok: false; reason: string; parentIndex: number };
+
+/**
+ * The message the signer signed. No parents: the content hash itself. With parents:
+ * sha256_hex(dumps({"content_hash": h, "parents": sorted(parent hashes)})). Parents enter only by
+ * the hash they claim; one without a hash (empty, absent or not a string) makes the message impossible.
+ */
+export function signedMessage(contentHashHex: string, parentHashes: ReadonlyArray<unknown>): SignedMessage {
+  if (parentHashes.length === 0) return { ok: true, message: contentHashHex, combinedJson: null, parents: [] };
+  for (let i = 0; i < parentHashes.length; i++) {
+    const h = parentHashes[i];
+    if (typeof h !== 'string') {
+      return { ok: false, reason: h === undefined ? `parent ${i} has no hash` : `parent ${i} has a hash that is not a string`, parentIndex: i };
+    }
+    if (h === '') return { ok: false, reason: `parent ${i} has an empty hash`, parentIndex: i };
+  }
+  const sorted = [...(parentHashes as string[])].sort(compareCodePoints);
+  const combinedJson = pythonDumps(new PyDict([['content_hash', contentHashHex], ['parents', sorted]]));
+  return { ok: true, message: sha256Hex(combinedJson), combinedJson, parents: sorted };
+}
+
+/** The ECDSA input under each rule: the first 32 bytes of ASCII(msg), or sha256(ASCII(msg)). */
+export function signedBytes(message: string, rule: 'truncate' | 'sha256'): Uint8Array {
+  const bytes = utf8Encode(message);
+  return rule === 'truncate' ? bytes.slice(0, 32) : sha256(bytes);
+}

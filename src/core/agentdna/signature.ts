@@ -1,0 +1,130 @@
+// Offline signature verification of an AgentDNA message for a Rubix DID: parse the DER as ECPy
+// does, recover the candidate public keys from (r, s, e), derive each one's DID and compare with the
+// signer's. e = the first 32 bytes of ASCII(msg) (the truncation rule); when that fails,
+// e = sha256(ASCII(msg)) (the rule rubix-py 1.2 may use). Never throws.
+import { toHex } from '../bytes';
+import { deriveDid, looksLikeRubixDid } from './did';
+import { bigintHex, readDerLenient, readHexLikePython, recoverCandidates, scalarsInRange, uncompressedKey } from './ecdsa';
+import { signedBytes } from './hash';
+
+export type SigStatus = 'valid' | 'invalid' | 'malformed' | 'unsigned';
+export type SigRule = 'truncate' | 'sha256';
+export const RULES: readonly SigRule[] = ['truncate', 'sha256'];
+
+export interface RecoveredKey {
+  rule: SigRule;
+  recovery: number;
+  /** 65-byte uncompressed point, hex. */
+  public_key: string;
+  did: string;
+  /** This key's DID is the signer's, or the key was offered for the signer in a key file. */
+  matches: boolean;
+}
+
+export interface SignatureCheck {
+  status: SigStatus;
+  /** The rule that held; null unless valid. */
+  rule: SigRule | null;
+  did_match: boolean;
+  /** How the key was tied to the signer: derived DID, or a key file for a DID made another way. */
+  key_source: 'did' | 'key-file' | null;
+  /** The 32 bytes signed under the rule that held (the truncation rule's when none held), hex. */
+  signed_bytes_hex: string | null;
+  r: string | null;
+  s: string | null;
+  high_s: boolean | null;
+  recovered: RecoveredKey[];
+  /** Accepted by ECPy but not strict DER / lower-case hex. */
+  der_issues: string[];
+  reason: string;
+}
+
+/** Keys offered for DIDs made another way: DID → 33- or 65-byte secp256k1 keys. */
+export type ExtraKeys = Map<string, Uint8Array[]>;
+
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+function base(status: SigStatus, reason: string, derIssues: string[] = []): SignatureCheck {
+  return { status, rule: null, did_match: false, key_source: null, signed_bytes_hex: null, r: null, s: null, high_s: null, recovered: [], der_issues: derIssues, reason };
+}
+
+/**
+ * Checks a signature given as AgentDNA stores it (hex text). `message` null means the signed
+ * message could not be formed (reason in `messageProblem`).
+ */
+export function checkSignatureText(
+  signer: string | null,
+  message: string | null,
+  signature: unknown,
+  extraKeys?: ExtraKeys,
+  messageProblem = 'the signed message cannot be formed',
+): SignatureCheck {
+  if (signature === undefined || signature === null || signature === '') {
+    return base('unsigned', signature === '' ? 'the signature is empty' : 'no signature');
+  }
+  if (typeof signature !== 'string') return base('malformed', 'the signature is not a string of hex');
+  const hex = readHexLikePython(signature);
+  if (hex.bytes === null) return base('malformed', `the signature is ${hex.reason}`);
+  return checkSignatureBytes(signer, message, hex.bytes, extraKeys, messageProblem, hex.issues);
+}
+
+/** Checks DER signature bytes over `message` (ASCII text) for `signer` (a DID). */
+export function checkSignatureBytes(
+  signer: string | null,
+  message: string | null,
+  der: Uint8Array,
+  extraKeys?: ExtraKeys,
+  messageProblem = 'the signed message cannot be formed',
+  hexIssues: string[] = [],
+): SignatureCheck {
+  const read = readDerLenient(der);
+  const issues = [...hexIssues, ...read.issues];
+  if (!read.ok) return base('malformed', `the DER does not parse as ECPy reads it: ${read.reason}`, issues);
+  const out = base('invalid', '', issues);
+  out.r = bigintHex(read.r);
+  out.s = bigintHex(read.s);
+  const range = scalarsInRange(read.r, read.s);
+  if (range !== null) {
+    out.reason = `${range}: no key verifies it (ECPy returns False)`;
+    return out;
+  }
+  out.high_s = read.s > HALF_N;
+  if (message === null) {
+    out.reason = `${messageProblem}, so the signature cannot be checked`;
+    return out;
+  }
+  const offered = signer !== null ? (extraKeys?.get(signer) ?? []).map(uncompressedKey).filter((k): k is Uint8Array => k !== null) : [];
+  const offeredHex = new Set(offered.map(toHex));
+  for (const rule of RULES) {
+    const e = signedBytes(message, rule);
+    if (rule === 'truncate') out.signed_bytes_hex = toHex(e);
+    for (const c of recoverCandidates(read.r, read.s, e)) {
+      const did = deriveDid(c.publicKey)?.did ?? '';
+      const keyHex = toHex(c.publicKey);
+      const byDid = signer !== null && did === signer;
+      const byFile = !byDid && offeredHex.has(keyHex);
+      out.recovered.push({ rule, recovery: c.recovery, public_key: keyHex, did, matches: byDid || byFile });
+      if ((byDid || byFile) && out.status !== 'valid') {
+        out.status = 'valid';
+        out.rule = rule;
+        out.did_match = true;
+        out.key_source = byDid ? 'did' : 'key-file';
+        out.signed_bytes_hex = toHex(e);
+      }
+    }
+    if (out.status === 'valid') break;
+  }
+  if (out.status === 'valid') {
+    const ruleText = out.rule === 'truncate' ? 'e = the first 32 bytes of the ASCII message' : 'e = sha256 of the ASCII message (the truncation rule failed)';
+    const how = out.key_source === 'did' ? `a key recovered from the signature derives the signer's DID ${signer}` : `a key recovered from the signature is the key the key file gives for ${signer}`;
+    out.reason = `valid: ${how}; ${ruleText}${out.high_s ? '; s is high (accepted: AgentDNA does not normalise s)' : ''}`;
+  } else if (signer === null) {
+    out.reason = 'the envelope names no signer (from is absent or not a string), so no recovered key can be bound to one';
+  } else {
+    const didNote = looksLikeRubixDid(signer)
+      ? `none of the ${out.recovered.length} keys recovered under either rule derives ${signer}`
+      : `the signer "${signer}" is not a Rubix DID (bafybmi…, 59 characters) and no key file offers a key for it`;
+    out.reason = `invalid: ${didNote}. A DID made another way (older account types) needs its key in a key file.`;
+  }
+  return out;
+}

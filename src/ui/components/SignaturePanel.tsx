@@ -1,0 +1,109 @@
+import { memo } from 'react';
+import type { RecordDetail } from '../../worker/protocol';
+
+const hex2 = (b: number) => b.toString(16).padStart(2, '0');
+
+const WORDS: Record<string, string> = {
+  unsigned: 'Not signed.',
+  valid: 'The signature holds.',
+  invalid: 'The signature does NOT hold.',
+  unknown_key: 'Signed with a key that is not in your registry: it cannot be checked.',
+  unsupported: 'Signed with a scheme this inspector does not support: passed through unchecked.',
+  malformed: 'The signature is malformed: its lengths do not fit its scheme.',
+};
+
+const SEGMENT_STYLES = [
+  { name: 'domain', cls: 'bg-teal-200 dark:bg-teal-800' },
+  { name: 'context', cls: 'bg-violet-200 dark:bg-violet-800' },
+  { name: 'envelope', cls: 'bg-amber-100 dark:bg-amber-900' },
+] as const;
+
+const MAX_SHOWN = 4096;
+
+/** The signed message laid out in its three segments: domain, encoded context, canonical envelope. */
+function SigningInput({ signing }: { signing: NonNullable<RecordDetail['signing']> }) {
+  const parts = [signing.domain, signing.context, signing.envelope];
+  let shown = 0;
+  return (
+    <div>
+      <p className="mb-1 flex flex-wrap gap-3 text-[11px]">
+        {SEGMENT_STYLES.map((s, i) => (
+          <span key={s.name} className="inline-flex items-center gap-1">
+            <span className={`inline-block h-3 w-3 rounded-sm ${s.cls}`} /> {s.name} ({parts[i].length} bytes)
+          </span>
+        ))}
+      </p>
+      <div aria-label="Signing input" className="max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-[11px] leading-5 break-all dark:bg-slate-900">
+        {parts.map((bytes, i) => {
+          const take = Math.max(0, Math.min(bytes.length, MAX_SHOWN - shown));
+          shown += take;
+          return (
+            <span key={i} data-segment={SEGMENT_STYLES[i].name} className={SEGMENT_STYLES[i].cls}>
+              {Array.from(bytes.subarray(0, take), hex2).join(' ')}
+              {take > 0 ? ' ' : ''}
+            </span>
+          );
+        })}
+        {shown < parts.reduce((n, p) => n + p.length, 0) && <span>… (first {MAX_SHOWN} bytes)</span>}
+      </div>
+    </div>
+  );
+}
+
+/** Received bytes against the canonical encoding, from the row of the first difference. */
+function CanonicalDiff({ diff }: { diff: NonNullable<RecordDetail['canonical']> }) {
+  const start = Math.max(0, Math.floor(diff.firstDifference / 16) * 16 - 16);
+  const rows = (bytes: Uint8Array, other: Uint8Array) =>
+    Array.from(bytes.subarray(start, start + 64), (b, i) => (
+      <span key={i} className={other[start + i] !== b ? 'bg-red-300 text-black dark:bg-red-700 dark:text-white' : ''}>
+        {hex2(b)}{' '}
+      </span>
+    ));
+  return (
+    <div className="mt-2 text-[11px]" aria-label="Canonical diff">
+      <p className="mb-1">
+        The received bytes are not canonical: they first differ at byte {diff.offset + diff.firstDifference} ({diff.received.length} received, {diff.canonical.length} canonical). The signature is checked against the
+        canonical bytes, as the reference does.
+      </p>
+      <div className="grid grid-cols-[5rem_1fr] gap-x-2 font-mono">
+        <span className="text-slate-500">received</span>
+        <span className="break-all">{rows(diff.received, diff.canonical)}</span>
+        <span className="text-slate-500">canonical</span>
+        <span className="break-all">{rows(diff.canonical, diff.received)}</span>
+      </div>
+    </div>
+  );
+}
+
+export const SignaturePanel = memo(function SignaturePanel({ detail }: { detail: RecordDetail }) {
+  const s = detail.signature;
+  const ctx = detail.context;
+  return (
+    <div className="flex flex-col gap-2 text-xs" data-testid="signature" data-status={s.status}>
+      <p className="text-sm font-medium">{WORDS[s.status]}</p>
+      <p className="text-slate-700 dark:text-slate-300">{s.reason}</p>
+      {s.status !== 'unsigned' && (
+        <dl className="grid grid-cols-[8rem_1fr] gap-x-2 gap-y-0.5">
+          <dt className="text-slate-500">Scheme</dt>
+          <dd>{s.scheme ?? 'unknown'}</dd>
+          <dt className="text-slate-500">Key id</dt>
+          <dd className="font-mono">{s.key_id ?? '—'}</dd>
+          <dt className="text-slate-500">Signer</dt>
+          <dd>{s.signer ?? (s.status === 'valid' ? 'a key registered for no agent' : 'no registered key matched')}</dd>
+          <dt className="text-slate-500">Trusted</dt>
+          <dd data-testid="trust">{s.trusted ? 'yes' : 'no'}</dd>
+          <dt className="text-slate-500">Context</dt>
+          <dd>
+            {ctx.signed
+              ? `signed content_type ${ctx.signed.content_type ?? '—'}, agent_version ${ctx.signed.agent_version ?? '—'}; headers agdx.ct ${ctx.observed?.ct ?? '—'}, agdx.av ${ctx.observed?.av ?? '—'}: ${
+                  s.context_match === null ? 'not compared (no headers)' : s.context_match ? 'match' : 'MISMATCH (the codec was relabelled)'
+                }`
+              : 'none signed'}
+          </dd>
+        </dl>
+      )}
+      {detail.signing && <SigningInput signing={detail.signing} />}
+      {detail.canonical && <CanonicalDiff diff={detail.canonical} />}
+    </div>
+  );
+});

@@ -57,7 +57,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     args = parseArgs(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(e.message === USAGE ? USAGE : `envelope-inspector: ${e.message}\n${USAGE.split('\n')[0]}`);
+    if (e.message === USAGE) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    io.stderr(`envelope-inspector: ${e.message} (${USAGE.split('\n')[0]})`);
     return 2;
   }
   const inputs: InputFile[] = [];

@@ -3,11 +3,14 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromBase64, fromHex, toHex, utf8OrNull } from './bytes';
 import { readItemAt, untag } from './cbor/reader';
+import { agentdnaShape, readAgentDna, type WorkflowReport } from './agentdna';
 import { readJson } from './json/lossless';
 import { failedRecord, type Place } from './import/build';
 import { readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
 import { jsonShape, readIggyExport, readJsonEnvelopes } from './import/json-input';
 import { applyKeys } from './agdx/verify';
+import { buildAgdxGraph } from './graph';
+import { annotateGraphFindings } from './graphs';
 import type { RegisteredKey } from './keys/keys';
 import type { InputResult, InspectResult, RecordResult } from './records';
 
@@ -19,6 +22,8 @@ export interface InputFile {
 interface Sniffed {
   format: string;
   records: RecordResult[];
+  /** AgentDNA workflows, `record` indexing `records`. */
+  workflows?: WorkflowReport[];
 }
 
 const TEXTUAL = /^[\s\x20-\x7e\u00a0-\uffff]*$/;
@@ -26,7 +31,7 @@ const TEXTUAL = /^[\s\x20-\x7e\u00a0-\uffff]*$/;
 /** Text that may be hex: hex digits and whitespace, an optional 0x, an even count of digits. */
 function asHex(text: string): Uint8Array | null {
   const t = text.trim();
-  if (t.length < 2 || !/^(0x)?[0-9a-fA-F\s]+$/.test(t)) return null;
+  if (t.length < 2 || !/^(0[xX])?[0-9a-fA-F\s]+$/.test(t)) return null;
   return fromHex(t);
 }
 
@@ -36,7 +41,7 @@ function asBase64(text: string): Uint8Array | null {
   return fromBase64(t);
 }
 
-function sniff(place: Place, textDepth: number): Sniffed {
+function sniff(place: Place, textDepth: number, extraKeys?: Map<string, Uint8Array[]>): Sniffed {
   const bytes = place.view;
   if (bytes.length === 0) {
     return { format: 'empty', records: [failedRecord(place, 0, 'unknown', null, { code: 'input/unrecognized', message: 'the input is empty', offset: 0 })] };
@@ -44,13 +49,13 @@ function sniff(place: Place, textDepth: number): Sniffed {
   const text = startsLikeMap(bytes) ? null : utf8OrNull(bytes);
   if (text !== null && TEXTUAL.test(text)) {
     const t = text.trimStart();
-    if (t.startsWith('{') || t.startsWith('[')) return sniffJson(place);
+    if (t.startsWith('{') || t.startsWith('[')) return sniffJson(place, extraKeys);
     if (textDepth < 2) {
       for (const [name, decode] of [['hex', asHex], ['base64', asBase64]] as const) {
         const decoded = decode(text);
         if (decoded && decoded.length > 0) {
-          const inner = sniff({ input: place.input, view: decoded, viewOrigin: 'decoded-text' }, textDepth + 1);
-          if (inner.records.some((r) => r.format !== 'unknown')) return { format: `${name}(${inner.format})`, records: inner.records };
+          const inner = sniff({ input: place.input, view: decoded, viewOrigin: 'decoded-text' }, textDepth + 1, extraKeys);
+          if (inner.records.some((r) => r.format !== 'unknown')) return { ...inner, format: `${name}(${inner.format})` };
         }
       }
     }
@@ -76,10 +81,12 @@ function sniff(place: Place, textDepth: number): Sniffed {
   return { format: count > 1 || records.length > count + 1 ? 'cbor-seq' : 'cbor', records };
 }
 
-function sniffJson(place: Place): Sniffed {
+function sniffJson(place: Place, extraKeys?: Map<string, Uint8Array[]>): Sniffed {
   const parsed = readJson(place.view);
   if (!parsed.ok) {
-    return { format: 'json', records: [failedRecord(place, 0, 'unknown', null, { code: parsed.error.code, message: parsed.error.message, offset: parsed.error.offset })] };
+    // report.md has a single JSON decode code: JSON nested too deeply to read is json/invalid.
+    const code = parsed.error.code === 'json/too-deep' ? 'json/invalid' : parsed.error.code;
+    return { format: 'json', records: [failedRecord(place, 0, 'unknown', null, { code, message: parsed.error.message, offset: parsed.error.offset })] };
   }
   const shape = jsonShape(parsed.value);
   if (shape === 'iggy-json') {
@@ -87,29 +94,44 @@ function sniffJson(place: Place): Sniffed {
     return { format: `iggy-json(${era})`, records };
   }
   if (shape === 'agdx-json') return { format: 'agdx-json', records: readJsonEnvelopes(place.input, place.view, parsed.value) };
+  const dna = agentdnaShape(parsed.value);
+  if (dna) {
+    const { records, workflows } = readAgentDna(place.input, place.view, parsed.value, { extraKeys });
+    return { format: `agentdna-${dna}`, records, workflows };
+  }
   const error = {
     code: 'input/unrecognized',
-    message: 'JSON, but neither an Iggy export (an object with messages) nor the JSON view of an envelope (an object with kind, conversation and source)',
+    message: 'JSON, but neither an Iggy export (an object with messages), the JSON view of an AGDX envelope (kind, conversation, source), nor an AgentDNA workflow, envelope or card',
     offset: parsed.value.start,
   };
   return { format: 'json', records: [failedRecord(place, 0, 'unknown', [parsed.value.start, parsed.value.end], error)] };
 }
 
+/** secp256k1 keys from the registry, by DID: for AgentDNA DIDs not made from the key (report.md key files). */
+export function didKeys(keys: RegisteredKey[] | undefined): Map<string, Uint8Array[]> | undefined {
+  const map = new Map<string, Uint8Array[]>();
+  for (const k of keys ?? []) {
+    if (k.algorithm !== 'secp256k1' || !k.agent || k.revoked) continue;
+    map.set(k.agent, [...(map.get(k.agent) ?? []), k.publicKey]);
+  }
+  return map.size ? map : undefined;
+}
+
 /** Inspects one input; never throws for any bytes. */
-export function inspectInput(index: number, file: InputFile): { input: InputResult; records: RecordResult[] } {
+export function inspectInput(index: number, file: InputFile, keys?: RegisteredKey[]): { input: InputResult; records: RecordResult[]; workflows: WorkflowReport[] } {
   if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
   const input: InputResult = { name: file.name, bytes: file.bytes.length, sha256: toHex(sha256(file.bytes)), format: 'unknown' };
   const place: Place = { input: index, view: file.bytes, viewOrigin: 'input' };
   let sniffed: Sniffed;
   try {
-    sniffed = sniff(place, 0);
+    sniffed = sniff(place, 0, didKeys(keys));
   } catch (e) {
     // A bug of ours must not take the other inputs down: report it against this input.
     const error = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: null };
     sniffed = { format: 'unknown', records: [failedRecord(place, 0, 'unknown', null, error)] };
   }
   input.format = sniffed.format;
-  return { input, records: sniffed.records };
+  return { input, records: sniffed.records, workflows: sniffed.workflows ?? [] };
 }
 
 export interface InspectOptions {
@@ -120,11 +142,15 @@ export interface InspectOptions {
 export function inspect(files: InputFile[], options: InspectOptions = {}): InspectResult {
   const inputs: InputResult[] = [];
   const records: RecordResult[] = [];
+  const workflows: WorkflowReport[] = [];
   files.forEach((file, i) => {
-    const r = inspectInput(i, file);
+    const r = inspectInput(i, file, options.keys);
     inputs.push(r.input);
+    // A workflow's `record` indexes the records of its input: make it index all records.
+    for (const w of r.workflows) workflows.push({ ...w, record: w.record + records.length });
     records.push(...r.records);
   });
   if (options.keys?.length) applyKeys(records, options.keys);
-  return { inputs, records };
+  annotateGraphFindings(records, buildAgdxGraph(records));
+  return { inputs, records, workflows };
 }

@@ -1,5 +1,6 @@
 // A record as the inspector concluded it: the report@1 fields plus what a person needs to see it.
 import type { Envelope } from './agdx/envelope';
+import type { WorkflowReport } from './agentdna';
 import type { ObservedHeaders } from './agdx/headers';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, LogPosition, RecordFormat, SignatureVerdict, Span, ViewOrigin } from './model';
 
@@ -29,6 +30,8 @@ export interface RecordResult {
   tree: FieldNode[];
   headers: HeaderView[] | null;
   body: BodyView | null;
+  /** The body's content bytes in `view`, when it is one definite byte string (for redaction). */
+  bodySpan: Span | null;
   /** Iggy's append time of the message (epoch µs), when known. */
   logTimeMicros: bigint | null;
   logPosition: LogPosition | null;
@@ -50,6 +53,8 @@ export interface InputResult {
 export interface InspectResult {
   inputs: InputResult[];
   records: RecordResult[];
+  /** AgentDNA workflows; `record` indexes `records`. */
+  workflows: WorkflowReport[];
 }
 
 /** Valid: decoded and no finding of severity error. */

@@ -1,5 +1,7 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
 import type { Finding, SignatureVerdict, Span } from './model';
+import { toReportGraph, type ReportGraph } from './graph';
+import { buildGraphs } from './graphs';
 import type { InspectResult, RecordResult } from './records';
 
 export const REPORT_SCHEMA = 'envelope-inspector/report@1';
@@ -31,13 +33,7 @@ export interface Report {
   inputs: { name: string; bytes: number; sha256: string; format: string }[];
   records: ReportRecord[];
   workflows: unknown[];
-  graph: {
-    nodes: number;
-    edges: { from: string; to: string; via: string }[];
-    missing: { from: string; ref: string; via: string }[];
-    cycles: string[][];
-    streams: unknown[];
-  };
+  graph: ReportGraph;
 }
 
 function reportRecord(r: RecordResult): ReportRecord {
@@ -63,15 +59,15 @@ function reportRecord(r: RecordResult): ReportRecord {
   return out;
 }
 
-export function buildReport(result: InspectResult): Report {
+export function buildReport(result: Omit<InspectResult, 'workflows'> & { workflows?: InspectResult['workflows'] }): Report {
+  const graphs = buildGraphs(result.records, result.workflows ?? []);
   return {
     schema: REPORT_SCHEMA,
     generator: GENERATOR,
     inputs: result.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })),
     records: result.records.map(reportRecord),
-    workflows: [],
-    // The causal graph arrives with the graph model; until then the section is present and empty.
-    graph: { nodes: 0, edges: [], missing: [], cycles: [], streams: [] },
+    workflows: result.workflows ?? [],
+    graph: toReportGraph(graphs.agdx, graphs.agentdna),
   };
 }
 

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { RegisteredKey } from '../core/keys/keys';
-import type { InputPayload, InputSummary, RecordSummary } from '../worker/protocol';
+import type { InputPayload, InputSummary, RecordSummary, SharedView } from '../worker/protocol';
 import { DetailPanel } from './components/DetailPanel';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
+import { SharePanel } from './components/SharePanel';
 import { loadStoredKeys, storeKeys } from './keys-store';
 import { RecordList } from './components/RecordList';
 import { fromFiles, fromSamples, fromText, sampleList, type Sample } from './sources';
@@ -12,10 +13,54 @@ import { inspectorClient } from './worker-client';
 
 const VISITED_KEY = 'envelope-inspector.visited';
 
+export type Tab = 'records' | 'graph';
+
+/** New records are appended; records the worker re-judged (graph findings, keys) are replaced. */
+function mergeRecords(prev: RecordSummary[], incoming: RecordSummary[]): RecordSummary[] {
+  const next = prev.slice();
+  for (const r of incoming) {
+    if (r.key < next.length) next[r.key] = r;
+    else next.push(r);
+  }
+  return next;
+}
+
+// React Flow and the graph view load only when the graph tab opens (a small initial bundle).
+const GraphView = lazy(() => import('./graph/GraphView'));
+
 export function App() {
   const [inputs, setInputs] = useState<InputSummary[]>([]);
   const [records, setRecords] = useState<RecordSummary[]>([]);
-  const [selected, setSelected] = useState<number | null>(null);
+  const [selected, setSelectedState] = useState<number | null>(null);
+  const [tab, setTabState] = useState<Tab>('records');
+  const [viewport, setViewport] = useState<SharedView['viewport']>(null);
+  const [filters] = useState<Record<string, string>>({});
+  const [shareOpen, setShareOpen] = useState(false);
+  const [banner, setBanner] = useState<string | null>(null);
+  const [loadVersion, setLoadVersion] = useState(0);
+
+  // Each view (selection, tab) is a history entry, so back and forward move between views.
+  const viewRef = useRef<{ selected: number | null; tab: Tab }>({ selected: null, tab: 'records' });
+  const showView = useCallback((next: { selected?: number | null; tab?: Tab }, mode: 'push' | 'replace' | 'none') => {
+    const cur = viewRef.current;
+    const view = { selected: next.selected !== undefined ? next.selected : cur.selected, tab: next.tab ?? cur.tab };
+    if (view.selected === cur.selected && view.tab === cur.tab && mode === 'push') return;
+    viewRef.current = view;
+    if (mode === 'push') history.pushState(view, '');
+    else if (mode === 'replace') history.replaceState(view, '');
+    setSelectedState(view.selected);
+    setTabState(view.tab);
+  }, []);
+  const setSelected = useCallback((key: number | null) => showView({ selected: key }, 'push'), [showView]);
+  const setTab = useCallback((t: Tab) => showView({ tab: t }, 'push'), [showView]);
+  useEffect(() => {
+    const onPop = (e: PopStateEvent) => {
+      const st = e.state as { selected?: number | null; tab?: Tab } | null;
+      showView({ selected: st?.selected ?? null, tab: st?.tab ?? 'records' }, 'none');
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, [showView]);
   const [status, setStatus] = useState<string>('');
   const [problem, setProblem] = useState<string | null>(null);
   const [pasteOpen, setPasteOpen] = useState(false);
@@ -42,6 +87,12 @@ export function App() {
       });
   }, [keys, queryClient]);
 
+  const applyView = useCallback((view: SharedView) => {
+    showView({ selected: view.selectedKey, tab: view.tab === 'graph' ? 'graph' : 'records' }, 'replace');
+    setViewport(view.viewport);
+    setBanner(view.redacted ? 'This view was shared with its bodies redacted: signatures over them cannot be re-checked here.' : null);
+  }, [showView]);
+
   /** The one load path: every source ends here, and the worker does the decoding. */
   const load = useCallback(async (payloads: Promise<InputPayload[]> | InputPayload[]) => {
     setProblem(null);
@@ -52,26 +103,52 @@ export function App() {
       await keysSent.current;
       const r = await inspectorClient().load(list);
       setInputs((prev) => [...prev, ...r.inputs]);
-      setRecords((prev) => [...prev, ...r.records]);
-      setSelected((prev) => prev ?? r.records[0]?.key ?? null);
+      setRecords((prev) => mergeRecords(prev, r.records));
+      setLoadVersion((v) => v + 1);
+      if (r.view) applyView(r.view);
+      else if (viewRef.current.selected === null && r.records.length) showView({ selected: r.records[0].key }, 'replace');
+      if (r.problems.length) setProblem(r.problems.join('; '));
+      void queryClient.invalidateQueries({ queryKey: ['detail'] });
       setStatus(`Loaded ${r.records.length} record${r.records.length === 1 ? '' : 's'} from ${r.inputs.length} input${r.inputs.length === 1 ? '' : 's'}.`);
     } catch (e) {
       setProblem((e as Error).message);
       setStatus('');
     }
-  }, []);
+  }, [queryClient]);
 
   useEffect(() => {
     sampleList().then(setSamples, () => setSamples([]));
   }, []);
 
-  // The bundled samples load on the first visit, so a newcomer sees something at once.
+  // A permalink opens its view (checked against this browser's own keys); otherwise the bundled
+  // samples load on the first visit, so a newcomer sees something at once.
+  const started = useRef(false);
   useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    if (/^#v\d+\./.test(location.hash)) {
+      (async () => {
+        await keysSent.current;
+        setStatus('Opening the shared view…');
+        const r = await inspectorClient().open(location.hash);
+        if (r.error) {
+          setProblem(r.error);
+          setStatus('');
+          return;
+        }
+        setInputs(r.inputs);
+        setRecords(r.records);
+        setLoadVersion((v) => v + 1);
+        if (r.view) applyView(r.view);
+        setStatus(`Opened a shared view: ${r.records.length} records from ${r.inputs.length} inputs, checked against your keys.`);
+      })().catch((e) => setProblem((e as Error).message));
+      return;
+    }
     const params = new URLSearchParams(location.search);
     if (params.get('samples') === 'none' || localStorage.getItem(VISITED_KEY)) return;
     localStorage.setItem(VISITED_KEY, '1');
     load(sampleList().then(fromSamples));
-  }, [load]);
+  }, [load, applyView]);
 
   // Drop anywhere on the page.
   useEffect(() => {
@@ -112,7 +189,8 @@ export function App() {
     await inspectorClient().clear();
     setInputs([]);
     setRecords([]);
-    setSelected(null);
+    showView({ selected: null, tab: 'records' }, 'replace');
+    setBanner(null);
     setStatus('Cleared.');
   }, []);
 
@@ -157,6 +235,9 @@ export function App() {
         <button type="button" onClick={() => setKeysOpen(true)} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
           Keys ({keys.length})
         </button>
+        <button type="button" onClick={() => setShareOpen(true)} disabled={inputs.length === 0} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-40 dark:border-slate-700 dark:hover:bg-slate-800">
+          Share
+        </button>
         <button type="button" onClick={clear} disabled={inputs.length === 0} className="rounded px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-40 dark:hover:bg-slate-800">
           Clear
         </button>
@@ -164,6 +245,11 @@ export function App() {
           {status}
         </p>
       </header>
+      {banner && (
+        <p role="note" className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          {banner}
+        </p>
+      )}
       {problem && (
         <p role="alert" className="border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
           {problem}
@@ -180,7 +266,30 @@ export function App() {
             <RecordList inputs={inputs} records={records} selected={selected} onSelect={setSelected} />
           )}
         </div>
-        <div className="min-h-0 overflow-auto">{selected !== null ? <DetailPanel recordKey={selected} /> : <p className="p-6 text-sm text-slate-500">Select a record to see its fields, bytes and findings.</p>}</div>
+        <div className="flex min-h-0 flex-col">
+          <div role="tablist" aria-label="View" className="flex gap-1 border-b border-slate-200 px-3 pt-2 dark:border-slate-800">
+            {(['records', 'graph'] as const).map((t) => (
+              <button
+                key={t}
+                type="button"
+                role="tab"
+                aria-selected={tab === t}
+                onClick={() => setTab(t)}
+                className={`rounded-t px-3 py-1.5 text-sm ${tab === t ? 'border border-b-0 border-slate-200 bg-white font-medium dark:border-slate-800 dark:bg-slate-950' : 'text-slate-500 hover:text-slate-900 dark:hover:text-slate-100'}`}
+              >
+                {t === 'records' ? 'Record' : 'Graph'}
+              </button>
+            ))}
+          </div>
+          {tab === 'graph' && (
+            <div role="tabpanel" aria-label="Graph" className="h-[58%] min-h-64 border-b border-slate-200 dark:border-slate-800">
+              <Suspense fallback={<p className="p-4 text-sm text-slate-500">Loading the graph view…</p>}>
+                <GraphView version={loadVersion} selected={selected} onSelect={setSelected} viewport={viewport} onViewport={setViewport} />
+              </Suspense>
+            </div>
+          )}
+          <div className="min-h-0 flex-1 overflow-auto">{selected !== null ? <DetailPanel recordKey={selected} /> : <p className="p-6 text-sm text-slate-500">Select a record to see its fields, bytes and findings.</p>}</div>
+        </div>
       </main>
       <PasteDialog
         open={pasteOpen}
@@ -190,6 +299,7 @@ export function App() {
           load([fromText(text)]);
         }}
       />
+      {shareOpen && <SharePanel view={{ selectedKey: selected, tab, viewport, filters }} version={loadVersion} onClose={() => setShareOpen(false)} />}
       {keysOpen && <KeyRegistry keys={keys} onChange={setKeys} onClose={() => setKeysOpen(false)} />}
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-teal-700/20 text-lg font-semibold text-teal-900 ring-4 ring-inset ring-teal-600 dark:text-teal-100">

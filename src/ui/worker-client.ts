@@ -1,6 +1,6 @@
 // The page's side of the worker protocol: a promise per request. The page never decodes.
 import type { RegisteredKey } from '../core/keys/keys';
-import type { InputPayload, RecordDetail, RecordSummary, Request, Response } from '../worker/protocol';
+import type { InputPayload, RecordDetail, RecordSummary, Request, Response, SharedView } from '../worker/protocol';
 
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void };
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -50,6 +50,31 @@ export class InspectorClient {
     const r = await this.send({ type: 'keys', keys });
     if (r.type !== 'keys') throw new Error(`unexpected reply ${r.type}`);
     return r.records;
+  }
+
+  /** Opens a permalink fragment in place of what is loaded. */
+  async open(fragment: string) {
+    const r = await this.send({ type: 'open', fragment });
+    if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
+    return r;
+  }
+
+  async share(view: Omit<SharedView, 'redacted'>, redact: boolean, bundle: boolean) {
+    const r = await this.send({ type: 'share', view, redact, bundle });
+    if (r.type !== 'shared') throw new Error(`unexpected reply ${r.type}`);
+    return r;
+  }
+
+  async graph(expanded: string[]) {
+    const r = await this.send({ type: 'graph', expanded });
+    if (r.type !== 'graph') throw new Error(`unexpected reply ${r.type}`);
+    return r.graph;
+  }
+
+  async report() {
+    const r = await this.send({ type: 'report' });
+    if (r.type !== 'report') throw new Error(`unexpected reply ${r.type}`);
+    return r;
   }
 
   async clear(): Promise<void> {

@@ -10,13 +10,27 @@ function reply(message: Response, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
 }
 
-scope.onmessage = (event: MessageEvent<Request>) => {
+scope.onmessage = async (event: MessageEvent<Request>) => {
   const req = event.data;
   try {
     switch (req.type) {
       case 'load': {
-        const { inputs, records } = session.load(req.inputs);
-        reply({ type: 'loaded', id: req.id, inputs, records });
+        reply({ type: 'loaded', id: req.id, ...(await session.load(req.inputs)) });
+        return;
+      }
+      case 'open': {
+        reply({ type: 'loaded', id: req.id, ...(await session.open(req.fragment)) });
+        return;
+      }
+      case 'graph':
+        reply({ type: 'graph', id: req.id, graph: session.graph(req.expanded) });
+        return;
+      case 'report':
+        reply({ type: 'report', id: req.id, ...session.report() });
+        return;
+      case 'share': {
+        const shared = await session.share({ ...req.view, selected: null }, req.redact, req.bundle);
+        reply({ type: 'shared', id: req.id, ...shared }, shared.bundle ? [shared.bundle.buffer] : []);
         return;
       }
       case 'detail': {

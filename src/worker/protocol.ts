@@ -1,6 +1,8 @@
 // The typed messages between the page and the inspector worker. The page sends bytes (transferred,
 // not copied) and asks for details; the worker answers with compact summaries and, on demand, the
 // full detail of one record. Only plain data crosses: no classes, no functions.
+import type { WorkflowReport } from '../core/agentdna';
+import type { GraphRender } from './graph-render';
 import type { RegisteredKey } from '../core/keys/keys';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 
@@ -41,6 +43,17 @@ export interface RecordSummary {
   errors: number;
   warnings: number;
   summary: string;
+  /** The record's body was blanked before it was shared: its signature cannot be re-checked. */
+  redacted: boolean;
+}
+
+/** The view a permalink or bundle carried, with the selection resolved to a record key. */
+export interface SharedView {
+  selectedKey: number | null;
+  tab: string;
+  viewport: { x: number; y: number; zoom: number } | null;
+  filters: Record<string, string>;
+  redacted: boolean;
 }
 
 export interface RecordDetail {
@@ -68,6 +81,8 @@ export interface RecordDetail {
   signing: { domain: Uint8Array; context: Uint8Array; envelope: Uint8Array } | null;
   /** The received bytes against their canonical encoding, when they differ (CBOR only). */
   canonical: { received: Uint8Array; canonical: Uint8Array; offset: number; firstDifference: number } | null;
+  /** The AgentDNA workflow (or bare envelope) this record is, with every envelope's verdict. */
+  workflow: WorkflowReport | null;
   /** The signed context and the headers it is checked against. */
   context: { signed: { content_type?: number; agent_version?: number } | null; observed: { av: number | null; ct: number | null } | null };
 }
@@ -76,10 +91,17 @@ export type Request =
   | { type: 'load'; id: number; inputs: InputPayload[] }
   | { type: 'detail'; id: number; key: number }
   | { type: 'clear'; id: number }
-  | { type: 'keys'; id: number; keys: RegisteredKey[] };
+  | { type: 'keys'; id: number; keys: RegisteredKey[] }
+  | { type: 'open'; id: number; fragment: string }
+  | { type: 'report'; id: number }
+  | { type: 'graph'; id: number; expanded: string[] }
+  | { type: 'share'; id: number; view: Omit<SharedView, 'redacted'>; redact: boolean; bundle: boolean };
 
 export type Response =
-  | { type: 'loaded'; id: number; inputs: InputSummary[]; records: RecordSummary[] }
+  | { type: 'loaded'; id: number; inputs: InputSummary[]; records: RecordSummary[]; view: SharedView | null; problems: string[]; error?: string | null }
+  | { type: 'report'; id: number; json: string; markdown: string }
+  | { type: 'graph'; id: number; graph: GraphRender }
+  | { type: 'shared'; id: number; fragment: string; bundle: Uint8Array | null; problems: string[] }
   | { type: 'detail'; id: number; detail: RecordDetail | null }
   | { type: 'cleared'; id: number }
   | { type: 'keys'; id: number; records: RecordSummary[] }

@@ -29,16 +29,16 @@ describe('the app (worker session) and the CLI agree', () => {
   it('gives the same signature verdicts for the same files and keys', async () => {
     const session = new InspectorSession();
     session.setKeys(parseKeys(read(keysPath)).keys);
-    const { records } = session.load(files.map((f) => ({ name: f, bytes: read(f).buffer as ArrayBuffer })));
+    const { records } = await session.load(files.map((f) => ({ name: f, bytes: read(f).buffer as ArrayBuffer })));
     const report = await cliReport(['inspect', '--json', '--keys', keysPath, ...files]);
     expect(records.map((r) => [r.signature, r.trusted, r.valid, r.decoded])).toEqual(report.records.map((r) => [r.signature.status, r.signature.trusted, r.valid, r.decoded]));
     expect(records.map((r) => r.signature)).toEqual(['valid', 'valid', 'valid', 'unknown_key', 'unsigned', 'unsigned', 'unsigned']);
     expect(records.map((r) => r.trusted)).toEqual([true, false, false, false, false, false, false]);
   });
 
-  it('re-verifies loaded records when the keys change, and reports what changed', () => {
+  it('re-verifies loaded records when the keys change, and reports what changed', async () => {
     const session = new InspectorSession();
-    session.load([{ name: 'signed', bytes: read('vectors/agdx/made/signed_command.bin').buffer as ArrayBuffer }]);
+    await session.load([{ name: 'signed', bytes: read('vectors/agdx/made/signed_command.bin').buffer as ArrayBuffer }]);
     expect(session.detail(0)!.signature.status).toBe('unknown_key');
     const changed = session.setKeys(parseKeys(read(keysPath)).keys);
     expect(changed.map((c) => [c.key, c.signature, c.trusted])).toEqual([[0, 'valid', true]]);

@@ -2,11 +2,19 @@
 // them. Kept apart from the worker entry so it can be tested without a Worker.
 import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys } from '../core/agdx/verify';
+import { buildAgdxGraph } from '../core/graph';
+import { annotateGraphFindings } from '../core/graphs';
 import { firstDifference, toHex } from '../core/bytes';
+import type { WorkflowReport } from '../core/agentdna';
 import type { RegisteredKey } from '../core/keys/keys';
 import { inspectInput } from '../core/inspect';
 import type { RecordResult } from '../core/records';
-import type { InputPayload, InputSummary, RecordDetail, RecordSummary } from './protocol';
+import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
+import { redactInput } from '../core/share/redact';
+import { buildReport } from '../core/report';
+import { reportToMarkdown } from '../core/report-markdown';
+import { renderGraph, type GraphRender } from './graph-render';
+import type { InputPayload, InputSummary, RecordDetail, RecordSummary, SharedView } from './protocol';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;
@@ -18,6 +26,8 @@ export class InspectorSession {
   /** Record key of the first record of each input, so a record's global input number is known. */
   private inputOf: number[] = [];
   private keys: RegisteredKey[] = [];
+  /** AgentDNA workflows, `record` being the record key. */
+  private workflows: WorkflowReport[] = [];
 
   /** Replaces the key registry and re-verifies every record; returns the summaries that changed. */
   setKeys(keys: RegisteredKey[]): RecordSummary[] {
@@ -26,7 +36,7 @@ export class InspectorSession {
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
       if (!r.envelope) return;
-      const s = summarize(key, r);
+      const s = summarize(key, r, this.redactedInputs.has(this.inputOf[key]));
       const old = this.summaries[key];
       if (old.signature !== s.signature || old.trusted !== s.trusted) changed.push(s);
       this.summaries[key] = s;
@@ -34,35 +44,110 @@ export class InspectorSession {
     return changed;
   }
 
-  load(payloads: InputPayload[]): { inputs: InputSummary[]; records: RecordSummary[] } {
-    const newInputs: InputSummary[] = [];
-    const newRecords: RecordSummary[] = [];
+  /** The bytes of each input as loaded, for sharing. */
+  private inputBytes: Uint8Array[] = [];
+  private redactedInputs = new Set<number>();
+
+  /**
+   * Loads inputs. A bundle file among them opens its view: its inputs load in its place and the
+   * view it carries comes back with the result.
+   */
+  async load(payloads: InputPayload[]): Promise<LoadResult> {
+    const out: LoadResult = { inputs: [], records: [], view: null, problems: [] };
     for (const p of payloads) {
-      const inputNumber = this.inputs.length;
-      const { input, records } = inspectInput(inputNumber, { name: p.name, bytes: new Uint8Array(p.bytes) });
-      if (this.keys.length) applyKeys(records, this.keys);
-      const only = records.length === 1 ? records[0] : null;
-      const summary: InputSummary = {
-        input: inputNumber,
-        name: input.name,
-        bytes: input.bytes,
-        sha256: input.sha256,
-        format: input.format,
-        records: records.length,
-        error: only && only.format === 'unknown' ? only.error : null,
-      };
-      this.inputs.push(summary);
-      newInputs.push(summary);
-      for (const r of records) {
-        const key = this.records.length;
-        this.records.push(r);
-        this.inputOf.push(inputNumber);
-        const s = summarize(key, r);
-        this.summaries.push(s);
-        newRecords.push(s);
+      const bytes = new Uint8Array(p.bytes);
+      if (!isBundle(bytes)) {
+        this.loadOne(p.name, bytes, false, out);
+        continue;
       }
+      const opened = await decodeBundle(bytes);
+      if (!opened.ok) out.problems.push(`${p.name}: ${opened.error.message}`);
+      else out.view = this.loadShared(opened, out);
     }
-    return { inputs: newInputs, records: newRecords };
+    this.regraph(out);
+    return out;
+  }
+
+  /**
+   * Graph findings depend on every record loaded (a cause may point into another input): redo them
+   * and add the summaries of earlier records whose verdict changed to what goes to the page.
+   */
+  private regraph(out: LoadResult): void {
+    annotateGraphFindings(this.records, buildAgdxGraph(this.records));
+    const sent = new Set(out.records.map((r) => r.key));
+    out.records = out.records.map((r) => summarize(r.key, this.records[r.key], r.redacted));
+    this.records.forEach((r, key) => {
+      if (sent.has(key)) return;
+      const s = summarize(key, r, this.summaries[key].redacted);
+      const old = this.summaries[key];
+      if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) out.records.push(s);
+    });
+    for (const s of out.records) this.summaries[s.key] = s;
+  }
+
+  /** Opens a permalink fragment: everything loaded before is replaced by the link's inputs. */
+  async open(fragment: string): Promise<LoadResult & { error: string | null }> {
+    const opened = await decodePermalink(fragment);
+    const out: LoadResult = { inputs: [], records: [], view: null, problems: [] };
+    if (!opened.ok) return { ...out, error: opened.error.message };
+    this.clear();
+    out.view = this.loadShared(opened, out);
+    this.regraph(out);
+    return { ...out, error: null };
+  }
+
+  private loadShared(opened: Extract<ShareResult, { ok: true }>, out: LoadResult): SharedView {
+    const { state } = opened;
+    const firstInput = this.inputs.length;
+    for (const input of state.inputs) this.loadOne(input.name, input.bytes, state.redacted, out);
+    const sel = state.view.selected;
+    const record = sel ? this.records.findIndex((r, key) => this.inputOf[key] === firstInput + sel.input && r.index === sel.index) : -1;
+    return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted };
+  }
+
+  /** A permalink fragment and its length, or a bundle file, for what is loaded and the view. */
+  async share(view: ViewState & { selectedKey: number | null }, redact: boolean, bundle: boolean): Promise<{ fragment: string; bundle: Uint8Array | null; problems: string[] }> {
+    const problems: string[] = [];
+    const inputs = this.inputs.map((input, i) => {
+      if (!redact) return { name: input.name, bytes: this.inputBytes[i] };
+      const r = redactInput(this.inputBytes[i], this.records.filter((_, key) => this.inputOf[key] === i));
+      problems.push(...r.problems.map((p) => `${input.name}: ${p}`));
+      return { name: input.name, bytes: r.bytes };
+    });
+    const key = view.selectedKey;
+    const selected = key !== null && this.records[key] ? { input: this.inputOf[key], index: this.records[key].index } : null;
+    const state: ShareState = { inputs, redacted: redact || this.redactedInputs.size > 0, view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters } };
+    if (problems.length) return { fragment: '', bundle: null, problems };
+    return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems };
+  }
+
+  private loadOne(name: string, bytes: Uint8Array, redacted: boolean, out: LoadResult): void {
+    const inputNumber = this.inputs.length;
+    this.inputBytes.push(bytes);
+    if (redacted) this.redactedInputs.add(inputNumber);
+    const { input, records, workflows } = inspectInput(inputNumber, { name, bytes }, this.keys);
+    for (const w of workflows) this.workflows.push({ ...w, record: w.record + this.records.length });
+    if (this.keys.length) applyKeys(records, this.keys);
+    const only = records.length === 1 ? records[0] : null;
+    const summary: InputSummary = {
+      input: inputNumber,
+      name: input.name,
+      bytes: input.bytes,
+      sha256: input.sha256,
+      format: input.format,
+      records: records.length,
+      error: only && only.format === 'unknown' ? only.error : null,
+    };
+    this.inputs.push(summary);
+    out.inputs.push(summary);
+    for (const r of records) {
+      const key = this.records.length;
+      this.records.push(r);
+      this.inputOf.push(inputNumber);
+      const s = summarize(key, r, redacted);
+      this.summaries.push(s);
+      out.records.push(s);
+      }
   }
 
   detail(key: number): RecordDetail | null {
@@ -77,7 +162,9 @@ export class InspectorSession {
       inputSpan: r.inputSpan,
       error: r.error,
       findings: r.findings,
-      signature: r.signature,
+      signature: this.redactedInputs.has(this.inputOf[key]) && r.envelope?.signature && r.envelope.body
+        ? { ...r.signature, reason: `bodies were redacted before this view was shared, so the signature cannot be re-checked (this verdict is over the blanked body): ${r.signature.reason}` }
+        : r.signature,
       tree: r.tree,
       headers: r.headers,
       body: r.body,
@@ -90,8 +177,20 @@ export class InspectorSession {
       parent: r.parent !== null ? key - (r.index - r.parent) : null,
       signing: r.envelope?.signature ? signingInputSegments(r.envelope) : null,
       canonical: canonicalDiff(r),
+      workflow: this.workflows.find((w) => w.record === key) ?? null,
       context: { signed: r.envelope?.signature?.context ?? null, observed: r.observed },
     };
+  }
+
+  /** report@1 for everything loaded (the same document the CLI writes), and its Markdown summary. */
+  report(): { json: string; markdown: string } {
+    const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows });
+    return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
+  }
+
+  /** Both graphs, laid out, as the page draws them. */
+  graph(expanded: string[]): GraphRender {
+    return renderGraph(this.records, this.workflows, this.summaries, expanded);
   }
 
   clear(): void {
@@ -99,6 +198,9 @@ export class InspectorSession {
     this.records = [];
     this.summaries = [];
     this.inputOf = [];
+    this.inputBytes = [];
+    this.workflows = [];
+    this.redactedInputs.clear();
   }
 }
 
@@ -109,7 +211,15 @@ function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {
   return { received, canonical, offset: r.span[0], firstDifference: firstDifference(received, canonical) };
 }
 
-export function summarize(key: number, r: RecordResult): RecordSummary {
+export interface LoadResult {
+  inputs: InputSummary[];
+  records: RecordSummary[];
+  /** The view a bundle or link carried, when one was opened. */
+  view: SharedView | null;
+  problems: string[];
+}
+
+export function summarize(key: number, r: RecordResult, redacted = false): RecordSummary {
   let errors = 0;
   let warnings = 0;
   for (const f of r.findings) {
@@ -135,5 +245,6 @@ export function summarize(key: number, r: RecordResult): RecordSummary {
     errors,
     warnings,
     summary: r.summary,
+    redacted: redacted && !!r.envelope?.body,
   };
 }

@@ -28,6 +28,8 @@ export interface EnvelopeAnalysis {
   signature: SignatureVerdict;
   tree: FieldNode[];
   body: BodyView | null;
+  /** The body's content bytes, when it is one definite byte string in these bytes. */
+  bodySpan: Span | null;
   observed: ObservedHeaders | null;
 }
 
@@ -64,6 +66,7 @@ export function failedAnalysis(error: DecodeError): EnvelopeAnalysis {
     signature: UNSIGNED_UNKNOWN,
     tree: [],
     body: null,
+    bodySpan: null,
     observed: null,
   };
 }
@@ -102,6 +105,7 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
 
   let body: BodyView | null = null;
   let bodyNode: FieldNode | undefined;
+  let bodySpan: Span | null = null;
   const bodyLoc = decoded.locations.get('body');
   if (env.body && bodyLoc) {
     const bodyItem = untag(bodyLoc.item);
@@ -111,6 +115,7 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
       ? readBody(bytes, bodyItem.contentStart, bodyItem.end, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null })
       : readBody(env.body, 0, env.body.length, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null });
     body = direct ? reading.view : { ...reading.view, span: bodyLoc.value };
+    if (direct && bodyItem.kind === 'bytes') bodySpan = [bodyItem.contentStart, bodyItem.end];
     if (direct && reading.node) bodyNode = reading.node;
     findings.push(...(direct ? reading.findings : reading.findings.map((f) => ({ ...f, span: bodyLoc.value }))));
   }
@@ -131,6 +136,7 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
     signature: sig.verdict,
     tree: envelopeTree(decoded, item, bodyNode),
     body,
+    bodySpan,
     observed,
   };
 }

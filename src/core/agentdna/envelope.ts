@@ -63,7 +63,7 @@ export function lastEntries(obj: JsonObject): { fields: Map<string, JsonEntry>; 
 }
 
 /** Whether an object has the shape of an AgentDNA envelope (a sender and a payload or parents). */
-export function looksLikeEnvelope(v: JsonValue | undefined): v is JsonObject {
+export function looksLikeEnvelope(v: JsonValue | undefined): boolean {
   if (v?.type !== 'object') return false;
   const keys = new Set(v.entries.map((e) => e.key));
   const hasFrom = keys.has('from') || keys.has('from_');
@@ -81,7 +81,7 @@ export function readEnvelopeTree(tip: JsonObject, path: string): EnvelopeNode {
     const node = work.pop()!;
     const pe = node.parentEnvelope?.value;
     if (!pe || !truthy(pe)) continue;
-    const base = `${node.path}.parent_envelope`;
+    const base = node.path ? `${node.path}.parent_envelope` : 'parent_envelope';
     if (pe.type === 'object') {
       // AgentDNA: "Fallback in case a legacy linear dictionary is passed"
       node.legacy.push('parent_envelope is a single object, not a list (the 1.0 linear chain)');

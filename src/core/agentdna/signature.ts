@@ -117,14 +117,14 @@ export function checkSignatureBytes(
   if (out.status === 'valid') {
     const ruleText = out.rule === 'truncate' ? 'e = the first 32 bytes of the ASCII message' : 'e = sha256 of the ASCII message (the truncation rule failed)';
     const how = out.key_source === 'did' ? `a key recovered from the signature derives the signer's DID ${signer}` : `a key recovered from the signature is the key the key file gives for ${signer}`;
-    out.reason = `valid: ${how}; ${ruleText}${out.high_s ? '; s is high (accepted: AgentDNA does not normalise s)' : ''}`;
+    out.reason = `${how}; ${ruleText}${out.high_s ? '; s is high (accepted: AgentDNA does not normalise s)' : ''}`;
   } else if (signer === null) {
     out.reason = 'the envelope names no signer (from is absent or not a string), so no recovered key can be bound to one';
   } else {
     const didNote = looksLikeRubixDid(signer)
       ? `none of the ${out.recovered.length} keys recovered under either rule derives ${signer}`
       : `the signer "${signer}" is not a Rubix DID (bafybmi…, 59 characters) and no key file offers a key for it`;
-    out.reason = `invalid: ${didNote}. A DID made another way (older account types) needs its key in a key file.`;
+    out.reason = `${didNote}. A DID made another way (older account types) needs its key in a key file.`;
   }
   return out;
 }

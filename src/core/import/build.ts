@@ -43,6 +43,7 @@ export function blankRecord(place: Place, index: number, format: RecordFormat, s
     tree: [],
     headers: null,
     body: null,
+    bodySpan: null,
     logTimeMicros: null,
     logPosition: null,
     parent: null,
@@ -83,6 +84,7 @@ export function envelopeRecord(base: RecordResult, a: EnvelopeAnalysis): RecordR
     signature: a.signature,
     tree: [...base.tree, ...markDeadline(a.tree, env?.deadline_micros, base.logTimeMicros)],
     body: a.body,
+    bodySpan: a.bodySpan,
     envelope: env,
     observed: a.observed,
     summary: a.decoded

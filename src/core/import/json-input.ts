@@ -74,7 +74,7 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue)
       ...blankRecord(place, index, 'agdx.record', null),
       ...common,
       tree: [headersNode(headers, null)],
-      findings: problems.map((p) => ({ rule: 'agdx/header/av', severity: 'warning' as const, path: 'headers', message: `a user header could not be read: ${p}`, span: null })),
+      findings: problems.map((p) => ({ rule: 'agdx/header/unreadable', severity: 'warning' as const, path: 'headers', message: `a user header could not be read: ${p}`, span: null })),
     };
     const item = readSingle(payload);
     if (!item.ok) {

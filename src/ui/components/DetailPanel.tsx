@@ -8,6 +8,7 @@ import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
 import { SignaturePanel } from './SignaturePanel';
+import { WorkflowPanel } from './WorkflowPanel';
 
 function Section({ title, children, id }: { title: string; children: React.ReactNode; id?: string }) {
   return (
@@ -79,6 +80,11 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
       <Section title={`Findings (${detail.findings.length})`}>
         <Findings findings={detail.findings} selected={selection.finding} onSelect={selectFinding} />
       </Section>
+      {detail.workflow && (
+        <Section title="AgentDNA workflow">
+          <WorkflowPanel workflow={detail.workflow} />
+        </Section>
+      )}
       <Section title="Signature">
         <SignaturePanel detail={detail} />
       </Section>

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, vector } from './fixtures';
+
+const synthetic = (name: string) => vector(`agentdna/synthetic/synthetic_${name}.serialized.json`);
+const expected = JSON.parse(readFileSync(vector('agentdna/synthetic/synthetic_expected.json'), 'utf8'));
+const traces = JSON.parse(readFileSync(vector('agentdna/synthetic/synthetic_traces.json'), 'utf8'));
+
+test('a valid and a tampered workflow show AgentDNA\'s mode verdicts and mark the tampered envelope', async ({ inspector, page }) => {
+  await inspector.open();
+  await inspector.dropFiles([synthetic('valid_fanin_dag'), synthetic('tampered_intermediate_payload_only')]);
+
+  await inspector.records('synthetic_valid_fanin_dag.serialized.json').click();
+  for (const mode of ['light', 'heavy', 'boundary']) await expect(page.getByTestId(`mode-${mode}`)).toHaveText(String(expected.valid_fanin_dag[mode]));
+  await expect(page.getByRole('list', { name: 'Envelopes' }).locator('[data-tampered]')).toHaveCount(0);
+
+  const tamperedRow = inspector.records('synthetic_tampered_intermediate_payload_only.serialized.json');
+  await expect(tamperedRow.getByLabel(/Valid: no/)).toBeVisible();
+  await tamperedRow.click();
+  for (const mode of ['light', 'heavy', 'boundary']) {
+    await expect(page.getByTestId(`mode-${mode}`)).toHaveText(String(expected.tampered_intermediate_payload_only[mode]));
+  }
+  // Light and boundary pass (1000) although an intermediate envelope was changed: the inspector marks it.
+  const marked = page.getByRole('list', { name: 'Envelopes' }).locator('[data-tampered]');
+  await expect(marked).toHaveCount(1);
+  await expect(marked).toContainText('Hash mismatch');
+});
+
+test('the hashed content and the signed bytes are visible for a selected envelope', async ({ inspector, page }) => {
+  await inspector.open();
+  await inspector.dropFiles([synthetic('valid_single_root')]);
+  await inspector.records('synthetic_valid_single_root.serialized.json').click();
+  const root = traces['root(user)'];
+  await page.getByRole('list', { name: 'Envelopes' }).getByRole('button').first().click();
+  await expect(page.getByTestId('content-json')).toHaveText(root.content_json);
+  await expect(page.getByTestId('signed-bytes')).toHaveText(root['ecdsa_e_hex (leftmost 32 bytes of ascii message)']);
+  await expect(page.getByLabel('Envelope detail')).toContainText(root.signer_did);
+});

@@ -1,0 +1,379 @@
+// The command line: `run(argv, io)` with a fake io, report@1 over the fixtures, exit statuses,
+// usage and I/O errors, standard input, the readable summary, and the real bin once.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Report, ReportRecord } from '../core/report';
+import { run, type CliIo } from './main';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const rel = (p: string) => `vectors/agdx/${p}`;
+const abs = (p: string) => fileURLToPath(new URL(`../../vectors/agdx/${p}`, import.meta.url));
+
+interface Fake {
+  io: CliIo;
+  out: string[];
+  err: string[];
+  reads: string[];
+}
+
+/** A CliIo over the real files (paths relative to the repo root), capturing stdout and stderr. */
+function fakeIo(stdin?: Uint8Array): Fake {
+  const out: string[] = [];
+  const err: string[] = [];
+  const reads: string[] = [];
+  return {
+    out,
+    err,
+    reads,
+    io: {
+      readFile: async (path) => {
+        reads.push(path);
+        return new Uint8Array(await readFile(path.startsWith('/') ? path : ROOT + path));
+      },
+      readStdin: async () => {
+        if (!stdin) throw new Error('no stdin in this test');
+        return stdin;
+      },
+      stdout: (text) => out.push(text),
+      stderr: (text) => err.push(text),
+    },
+  };
+}
+
+async function runJson(files: string[], stdin?: Uint8Array): Promise<{ code: number; report: Report; fake: Fake }> {
+  const fake = fakeIo(stdin);
+  const code = await run(['inspect', '--json', ...files], fake.io);
+  expect(fake.err).toEqual([]);
+  expect(fake.out).toHaveLength(1);
+  return { code, report: JSON.parse(fake.out[0]) as Report, fake };
+}
+
+const ALL: string[] = ['laser-wire-0.0.1/', 'iggy/', 'made/'].flatMap((dir) =>
+  readdirSync(abs(dir))
+    .filter((f) => !/^(ORIGIN\.md|LICENSE|NOTICE)$/.test(f))
+    .map((f) => rel(dir + f)),
+);
+
+/** Expected verdicts per file: one entry per record, in order. */
+type V = { format: string; decoded: boolean; valid: boolean; kind?: string | null; code?: string; errors?: string[] };
+const ENV = (kind: string): V => ({ format: 'agdx.envelope', decoded: true, valid: true, kind, errors: [] });
+const BAD = (kind: string, rule: string): V => ({ format: 'agdx.envelope', decoded: true, valid: false, kind, errors: [rule] });
+const REC: V = { format: 'agdx.record', decoded: true, valid: true, kind: 'command', errors: [] };
+const CAP = (kind: string): V => ({ format: 'agdx.capsule', decoded: true, valid: true, kind, errors: [] });
+const CTL = (kind: string): V => ({ format: 'agdx.control', decoded: true, valid: true, kind, errors: [] });
+
+const VERDICTS: Record<string, V[]> = {
+  'laser-wire-0.0.1/agent_command.bin': [ENV('command')],
+  'laser-wire-0.0.1/agent_command_signed.bin': [ENV('command')],
+  'laser-wire-0.0.1/agent_response.bin': [ENV('response')],
+  'laser-wire-0.0.1/agent_event.bin': [ENV('event')],
+  'laser-wire-0.0.1/agent_chunk.bin': [ENV('chunk')],
+  'laser-wire-0.0.1/agent_chunk_open.bin': [ENV('chunk')],
+  'laser-wire-0.0.1/agent_chunk_terminal.bin': [ENV('chunk')],
+  'laser-wire-0.0.1/agent_status_task.bin': [ENV('status')],
+  'laser-wire-0.0.1/agent_status_card.bin': [ENV('status')],
+  'laser-wire-0.0.1/agent_status_run_metadata.bin': [ENV('status')],
+  'laser-wire-0.0.1/agent_error.bin': [ENV('error')],
+  'laser-wire-0.0.1/agent_must_understand.bin': [BAD('event', 'agdx/must-understand')],
+  'laser-wire-0.0.1/agent_invalid_command_no_correlation.bin': [BAD('command', 'agdx/matrix/correlation')],
+  'laser-wire-0.0.1/agent_invalid_error_last.bin': [BAD('error', 'agdx/matrix/last')],
+  'laser-wire-0.0.1/agent_invalid_event_task_state.bin': [BAD('event', 'agdx/matrix/task_state')],
+  'laser-wire-0.0.1/agent_invalid_response_channel.bin': [BAD('response', 'agdx/matrix/channel')],
+  'laser-wire-0.0.1/agent_invalid_status_bad_operation.bin': [BAD('status', 'agdx/matrix/operation')],
+  'laser-wire-0.0.1/agent_invalid_status_no_operation.bin': [BAD('status', 'agdx/matrix/operation')],
+  'laser-wire-0.0.1/agent_invalid_chunk_no_sequence.bin': [BAD('chunk', 'agdx/matrix/sequence')],
+  'laser-wire-0.0.1/agent_invalid_chunk_open_no_operation.bin': [BAD('chunk', 'agdx/matrix/operation')],
+  'laser-wire-0.0.1/agent_invalid_chunk_late_deadline.bin': [BAD('chunk', 'agdx/matrix/deadline_micros')],
+  'laser-wire-0.0.1/agent_record.bin': [REC],
+  'laser-wire-0.0.1/agent_dead_letter.bin': [{ format: 'agdx.dead_letter', decoded: true, valid: true, kind: null, errors: [] }, ENV('command')],
+  'laser-wire-0.0.1/agent_error_body.bin': [CAP('error_body')],
+  'laser-wire-0.0.1/agent_card.bin': [CAP('card')],
+  'laser-wire-0.0.1/agent_body_ref.bin': [CAP('body_ref')],
+  'laser-wire-0.0.1/agent_signature.bin': [CAP('signature')],
+  'laser-wire-0.0.1/agent_presence.bin': [CAP('presence')],
+  'laser-wire-0.0.1/agent_submit.bin': [CTL('submit')],
+  'laser-wire-0.0.1/agent_list_page.bin': [CTL('list_page')],
+  'laser-wire-0.0.1/agent_reply_status.bin': [CTL('reply_status')],
+  'laser-wire-0.0.1/agent_reply_list_page.bin': [CTL('reply_list_page')],
+  'laser-wire-0.0.1/agent_reply_error.bin': [CTL('reply_error')],
+  'laser-wire-0.0.1/typescript_signature.json': [{ format: 'unknown', decoded: false, valid: false, code: 'input/unrecognized' }],
+  'iggy/record_http_v07.json': [REC],
+  'iggy/record_http_v06.json': [REC],
+  // A header block alone: nothing to decode.
+  'iggy/record_headers_v07.hex': [{ format: 'agdx.record', decoded: false, valid: false, code: 'input/unrecognized' }],
+  'iggy/record_headers_v06.hex': [{ format: 'agdx.record', decoded: false, valid: false, code: 'input/unrecognized' }],
+  'made/record_http_v04.json': [REC],
+  'made/iggy_headers_v07_payload.bin': [REC],
+  'made/iggy_headers_v06_payload.bin': [REC],
+  'made/command.json': [ENV('command')],
+  'made/command.hex.txt': [ENV('command')],
+  'made/command.b64.txt': [ENV('command')],
+  'made/conversation.cborseq': [
+    ENV('command'),
+    ENV('chunk'),
+    ENV('chunk'),
+    ENV('chunk'),
+    ENV('response'),
+    BAD('command', 'agdx/matrix/correlation'),
+    { format: 'agdx.envelope', decoded: false, valid: false, code: 'cbor/truncated' },
+  ],
+};
+
+const VALID_FILES = Object.entries(VERDICTS)
+  .filter(([, vs]) => vs.every((v) => v.decoded && v.valid))
+  .map(([f]) => rel(f));
+
+function checkVerdicts(report: Report, file: string, records: ReportRecord[]) {
+  const expected = VERDICTS[file];
+  expect(records.map((r) => r.index), file).toEqual(expected.map((_, i) => i));
+  records.forEach((r, i) => {
+    const v = expected[i];
+    const where = `${file} #${i}`;
+    expect(r.format, where).toBe(v.format);
+    expect(r.decoded, where).toBe(v.decoded);
+    expect(r.valid, where).toBe(v.valid);
+    if (v.kind !== undefined) expect(r.kind, where).toBe(v.kind);
+    if (v.code) expect(r.error?.code, where).toBe(v.code);
+    else expect(r.error, where).toBeNull();
+    if (v.errors) expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.rule), where).toEqual(v.errors);
+  });
+  expect(report.inputs[records[0].input].name).toBe(rel(file));
+}
+
+describe('inspect --json', () => {
+  it('over all fixture files: report@1 with the verdicts, exit 1', async () => {
+    // Every file named in the verdict table is a fixture.
+    for (const f of Object.keys(VERDICTS)) expect(ALL, f).toContain(rel(f));
+    const { code, report } = await runJson(ALL);
+    expect(code).toBe(1);
+    expect(report.schema).toBe('envelope-inspector/report@1');
+    expect(report.generator).toMatch(/^envelope-inspector /);
+    expect(report.inputs.map((i) => i.name)).toEqual(ALL);
+    for (const input of report.inputs) {
+      expect(input.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(typeof input.bytes).toBe('number');
+      expect(typeof input.format).toBe('string');
+    }
+    expect(report.workflows).toEqual([]);
+    expect(report.graph).toMatchObject({ edges: expect.any(Array), missing: expect.any(Array), cycles: expect.any(Array), streams: expect.any(Array) });
+    ALL.forEach((path, i) => {
+      const records = report.records.filter((r) => r.input === i);
+      expect(records.length, path).toBeGreaterThan(0);
+      const file = path.slice('vectors/agdx/'.length);
+      if (VERDICTS[file]) checkVerdicts(report, file, records);
+    });
+    // The report's record fields (report.md).
+    for (const r of report.records) {
+      for (const k of ['input', 'index', 'format', 'span', 'decoded', 'error', 'kind', 'id', 'conversation', 'source', 'valid', 'findings', 'signature']) {
+        expect(r, k).toHaveProperty(k);
+      }
+      for (const k of ['status', 'scheme', 'key_id', 'signer', 'trusted', 'context_match']) expect(r.signature, k).toHaveProperty(k);
+    }
+  });
+
+  it('the placeholder signature is an unknown key (never valid) and the ids are Crockford', async () => {
+    const { report } = await runJson([rel('laser-wire-0.0.1/agent_command_signed.bin')]);
+    expect(report.records[0]).toMatchObject({
+      id: '01J0Y1ZAG00000000000000001',
+      conversation: '01J0Y1ZAG00000000000000002',
+      source: 'source-agent',
+      signature: { status: 'unknown_key', scheme: 'ed25519', key_id: '0102030405060708', trusted: false },
+    });
+  });
+
+  it('over only valid fixtures: exit 0', async () => {
+    expect(VALID_FILES.length).toBeGreaterThan(30);
+    const { code, report } = await runJson(VALID_FILES);
+    expect(code).toBe(0);
+    expect(report.records.every((r) => r.decoded && r.valid)).toBe(true);
+  });
+
+  it.each([
+    'laser-wire-0.0.1/agent_invalid_error_last.bin',
+    'laser-wire-0.0.1/agent_must_understand.bin',
+    'laser-wire-0.0.1/typescript_signature.json',
+    'made/conversation.cborseq',
+  ])('one bad file among valid ones makes the exit 1: %s', async (bad) => {
+    const { code } = await runJson([rel('laser-wire-0.0.1/agent_command.bin'), rel(bad)]);
+    expect(code).toBe(1);
+  });
+
+  it('a dead letter keeps its payload as a child record in the report', async () => {
+    const { report } = await runJson([rel('laser-wire-0.0.1/agent_dead_letter.bin')]);
+    expect(report.records.map((r) => [r.index, r.format, r.parent ?? null])).toEqual([
+      [0, 'agdx.dead_letter', null],
+      [1, 'agdx.envelope', 0],
+    ]);
+  });
+
+  it('an Iggy export keeps the message span and log time', async () => {
+    const { report } = await runJson([rel('iggy/record_http_v07.json')]);
+    expect(report.records[0].log_time_micros).toBe('1717171717000000');
+    expect(report.records[0].input_span).toEqual(expect.any(Array));
+  });
+
+  it('`-` reads standard input', async () => {
+    const stdin = new Uint8Array(readFileSync(abs('laser-wire-0.0.1/agent_event.bin')));
+    const { code, report, fake } = await runJson(['-'], stdin);
+    expect(code).toBe(0);
+    expect(fake.reads).toEqual([]);
+    expect(report.inputs).toEqual([expect.objectContaining({ name: '<stdin>', bytes: stdin.length, format: 'cbor' })]);
+    expect(report.records[0]).toMatchObject({ kind: 'event', decoded: true, valid: true });
+  });
+
+  it('`-` among files', async () => {
+    const stdin = new Uint8Array(readFileSync(abs('laser-wire-0.0.1/agent_invalid_event_task_state.bin')));
+    const { code, report } = await runJson([rel('laser-wire-0.0.1/agent_event.bin'), '-'], stdin);
+    expect(code).toBe(1);
+    expect(report.inputs.map((i) => i.name)).toEqual([rel('laser-wire-0.0.1/agent_event.bin'), '<stdin>']);
+  });
+
+  it('`--` ends the options', async () => {
+    const fake = fakeIo();
+    const code = await run(['inspect', '--json', '--', '--json'], fake.io);
+    // `--json` after `--` is a file name, and it does not exist.
+    expect(code).toBe(2);
+    expect(fake.reads).toEqual(['--json']);
+  });
+});
+
+describe('usage and I/O errors: exit 2 with a reason on stderr', () => {
+  function oneLineReason(fake: Fake, pattern: RegExp) {
+    expect(fake.out).toEqual([]);
+    expect(fake.err).toHaveLength(1);
+    const first = fake.err[0].split('\n')[0];
+    expect(first).toMatch(/^envelope-inspector: /);
+    expect(first).toMatch(pattern);
+  }
+
+  it('a missing file: one line naming it', async () => {
+    const fake = fakeIo();
+    const code = await run(['inspect', '--json', rel('laser-wire-0.0.1/agent_command.bin'), 'no/such/file.bin'], fake.io);
+    expect(code).toBe(2);
+    oneLineReason(fake, /no\/such\/file\.bin/);
+    expect(fake.err[0]).toMatch(/ENOENT/);
+    expect(fake.err[0].trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('an unknown option', async () => {
+    const fake = fakeIo();
+    expect(await run(['inspect', '--jsno', rel('laser-wire-0.0.1/agent_command.bin')], fake.io)).toBe(2);
+    oneLineReason(fake, /unknown option --jsno/);
+    expect(fake.reads).toEqual([]);
+  });
+
+  it('no files', async () => {
+    const fake = fakeIo();
+    expect(await run(['inspect', '--json'], fake.io)).toBe(2);
+    oneLineReason(fake, /no FILE/);
+    const bare = fakeIo();
+    expect(await run(['inspect'], bare.io)).toBe(2);
+    oneLineReason(bare, /no FILE/);
+  });
+
+  it('no command or an unknown command', async () => {
+    const none = fakeIo();
+    expect(await run([], none.io)).toBe(2);
+    oneLineReason(none, /no command/);
+    const other = fakeIo();
+    expect(await run(['verify', 'x.bin'], other.io)).toBe(2);
+    oneLineReason(other, /unknown command "verify"/);
+  });
+
+  it('--help prints the usage on standard output and exits 0', async () => {
+    const fake = fakeIo();
+    expect(await run(['--help'], fake.io)).toBe(0);
+    expect(fake.out.join('\n')).toMatch(/^usage: envelope-inspector inspect/);
+    expect(fake.err).toEqual([]);
+  });
+
+  it('a failing standard input', async () => {
+    const fake = fakeIo();
+    expect(await run(['inspect', '-'], fake.io)).toBe(2);
+    oneLineReason(fake, /cannot read -/);
+  });
+});
+
+describe('readable summary', () => {
+  it('lists each input, each record and each finding', async () => {
+    const files = [
+      rel('laser-wire-0.0.1/agent_command.bin'),
+      rel('laser-wire-0.0.1/agent_invalid_error_last.bin'),
+      rel('laser-wire-0.0.1/agent_dead_letter.bin'),
+      rel('made/conversation.cborseq'),
+    ];
+    const fake = fakeIo();
+    const code = await run(['inspect', ...files], fake.io);
+    expect(code).toBe(1);
+    expect(fake.err).toEqual([]);
+    expect(fake.out).toHaveLength(1);
+    const text = fake.out[0];
+    expect(() => JSON.parse(text)).toThrow();
+    // The same conclusions as the JSON report.
+    const { report } = await runJson(files);
+    for (const input of report.inputs) expect(text).toContain(input.name);
+    const lines = text.split('\n');
+    for (const r of report.records) {
+      const head = lines.find((l) => l.startsWith(`  #${r.index}  ${r.format}`) && (!r.kind || l.includes(r.kind)) && (!r.id || l.includes(r.id)));
+      expect(head, `record ${r.input}#${r.index}`).toBeDefined();
+      for (const f of r.findings) expect(text).toContain(f.rule);
+      if (r.error) expect(text).toContain(`error ${r.error.code}`);
+    }
+    expect(text).toMatch(/decoded: yes\s+valid: yes/);
+    expect(text).toMatch(/decoded: yes\s+valid: NO/);
+    expect(text).toMatch(/decoded: NO/);
+    expect(text).toContain('agdx/matrix/last (last)');
+    expect(text).toContain('cbor/truncated');
+    const total = report.records.length;
+    const bad = report.records.filter((r) => !r.decoded || !r.valid).length;
+    expect(text).toContain(`${total} records in ${files.length} inputs: ${total - bad} valid, ${bad} invalid or undecoded`);
+  });
+
+  it('a valid file alone: exit 0', async () => {
+    const fake = fakeIo();
+    expect(await run(['inspect', rel('laser-wire-0.0.1/agent_response.bin')], fake.io)).toBe(0);
+    expect(fake.out[0]).toContain('1 record in 1 input: 1 valid, 0 invalid or undecoded');
+  });
+});
+
+describe('the real bin', () => {
+  it('node bin/envelope-inspector.mjs inspect --json agent_command.bin', () => {
+    const stdout = execFileSync('node', ['bin/envelope-inspector.mjs', 'inspect', '--json', 'vectors/agdx/laser-wire-0.0.1/agent_command.bin'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const report = JSON.parse(stdout) as Report;
+    expect(report.schema).toBe('envelope-inspector/report@1');
+    expect(report.inputs[0]).toMatchObject({ name: 'vectors/agdx/laser-wire-0.0.1/agent_command.bin', bytes: 266, format: 'cbor' });
+    expect(report.records).toHaveLength(1);
+    expect(report.records[0]).toMatchObject({
+      format: 'agdx.envelope',
+      decoded: true,
+      valid: true,
+      kind: 'command',
+      id: '01J0Y1ZAG00000000000000001',
+      conversation: '01J0Y1ZAG00000000000000002',
+      source: 'source-agent',
+      target: 'target-agent',
+      findings: [],
+    });
+  }, 60_000);
+
+  it('exit statuses of the real process: 1 for an invalid record, 2 with one stderr line for a missing file', () => {
+    const invalid = spawnSync('node', ['bin/envelope-inspector.mjs', 'inspect', '--json', 'vectors/agdx/laser-wire-0.0.1/agent_invalid_error_last.bin'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(invalid.status).toBe(1);
+    expect(JSON.parse(invalid.stdout).records[0].valid).toBe(false);
+    const missing = spawnSync('node', ['bin/envelope-inspector.mjs', 'inspect', 'no-such-file.bin'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(missing.status).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^envelope-inspector: cannot read no-such-file\.bin: ENOENT$/)]);
+  }, 60_000);
+});

@@ -1,0 +1,556 @@
+// AgentDNA JSON for the pipeline: recognise the shape (IntentWorkflow, bare envelope, card, card
+// history), verify every envelope offline, and turn each document into RecordResults (with a field
+// tree, a body view and findings whose spans index the JSON text) plus one WorkflowReport per
+// workflow for report@1's `workflows` section. Pure: no DOM, no Node APIs. Never throws for any input.
+import { utf8Encode } from '../bytes';
+import { blankRecord, failedRecord, type Place } from '../import/build';
+import type { JsonEntry, JsonValue } from '../json/lossless';
+import { readJson } from '../json/lossless';
+import type { BodyView, FieldNode, Finding, RecordFormat, SignatureVerdict, Span } from '../model';
+import { isValid, type RecordResult } from '../records';
+import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from './cards';
+import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, type EnvelopeNode, type JsonObject } from './envelope';
+import type { ExtraKeys } from './signature';
+import {
+  analyzeWorkflow,
+  envelopeReport,
+  statusName,
+  verdictLine,
+  type EnvelopeReport,
+  type ModeName,
+  type ModeVerdict,
+  type WorkflowAnalysis,
+} from './workflow';
+
+export { pythonDumps, pyFloatRepr, pyString, compareCodePoints, PyDict } from './python-json';
+export { contentJson, contentHash, signedMessage, signedBytes, sha256Hex } from './hash';
+export { deriveDid, didOf, pubKeyPem, cardIdOf, looksLikeRubixDid } from './did';
+export { readDerLenient, readHexLikePython, recoverCandidates, verifyWithKey, uncompressedKey } from './ecdsa';
+export { checkSignatureText, checkSignatureBytes, type SignatureCheck, type SigStatus, type SigRule, type ExtraKeys } from './signature';
+export { analyzeWorkflow, statusName, type EnvelopeReport, type ModeVerdict, type WorkflowAnalysis, type EnvelopeVerdict } from './workflow';
+export { readEnvelopeTree, type EnvelopeNode } from './envelope';
+export { readCard, isCardObject, lineDiff, type CardInfo } from './cards';
+
+export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
+
+/** report@1 `workflows[]` entry; everything after `envelopes` is added detail for the UI. */
+export interface WorkflowReport {
+  /** Index of the workflow's record within the records returned by readAgentDna. */
+  record: number;
+  modes: { light: number; heavy: number; boundary: number };
+  /** Each distinct envelope, breadth-first from the tip. */
+  envelopes: EnvelopeReport[];
+  /** The tip's hash (as claimed, else computed). */
+  tip: string;
+  mode_details: Record<ModeName, ModeVerdict>;
+  /** parent_envelope edges between distinct envelopes (indexes into `envelopes`). */
+  edges: { from: string; to: string; via: 'parent_envelope'; from_index: number; to_index: number }[];
+  /** AgentDNA cannot parse the document at all (its modes raise instead of returning a code). */
+  parse_error: string | null;
+  legacy: boolean;
+}
+
+export interface ReadAgentDnaOptions {
+  /** Keys for DIDs made another way (the report's key file: agent = DID; 33- or 65-byte secp256k1 keys). */
+  extraKeys?: Map<string, Uint8Array[]>;
+}
+
+export interface AgentDnaResult {
+  records: RecordResult[];
+  workflows: WorkflowReport[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes
+// ---------------------------------------------------------------------------------------------
+
+function isWorkflowObject(v: JsonValue | undefined): boolean {
+  if (v?.type !== 'object') return false;
+  const { fields } = lastEntries(v);
+  const type = fields.get('type')?.value;
+  if (type?.type === 'string' && type.value === 'intent_workflow') return true;
+  const env = fields.get('envelope')?.value;
+  return env !== undefined && looksLikeEnvelope(env);
+}
+
+/** A state wrapper (`{data: …}`) holding a card or a workflow. */
+function stateInner(v: JsonValue): JsonEntry | undefined {
+  const data = stateData(v);
+  if (!data) return undefined;
+  if (data.value.type === 'object') return isCardObject(data.value) || isWorkflowObject(data.value) ? data : undefined;
+  return data; // a JSON string: checked when read
+}
+
+/** Which AgentDNA document this is, or null when it is none. */
+export function agentdnaShape(root: JsonValue): AgentDnaShape | null {
+  try {
+    if (root.type === 'object') {
+      if (isWorkflowObject(root)) return 'workflow';
+      if (looksLikeEnvelope(root)) return 'envelope';
+      if (isCardObject(root) || stateInner(root)) return 'card';
+      return null;
+    }
+    if (root.type === 'array' && root.items.length > 0) {
+      const ok = root.items.every((item) => isCardObject(item) || isWorkflowObject(item) || stateInner(item) !== undefined);
+      return ok ? 'cards' : null;
+    }
+  } catch {
+    // fall through
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views: field tree, body
+// ---------------------------------------------------------------------------------------------
+
+const DISPLAY_MAX = 300;
+const TREE_DEPTH = 48;
+
+const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+const truncate = (s: string, max = DISPLAY_MAX) => (s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s);
+/** A DID or hash for one-line displays: its start and end. */
+const shortId = (s: string) => (s.length > 24 ? `${s.slice(0, 12)}…${s.slice(-6)}` : s);
+
+function jsonType(v: JsonValue): string {
+  switch (v.type) {
+    case 'number': return v.isInteger ? 'integer' : 'float';
+    case 'bool': return 'bool';
+    default: return v.type;
+  }
+}
+
+function display(v: JsonValue): string {
+  switch (v.type) {
+    case 'string': return truncate(v.value);
+    case 'number': return v.text;
+    case 'bool': return v.value ? 'true' : 'false';
+    case 'null': return 'null';
+    case 'object': return `{${v.entries.length} member${v.entries.length === 1 ? '' : 's'}}`;
+    case 'array': return `[${v.items.length} item${v.items.length === 1 ? '' : 's'}]`;
+  }
+}
+
+function jsonTree(v: JsonValue, path: string, label: string, keySpan: Span | null, depth = 0, hint?: string): FieldNode {
+  const node: FieldNode = { path, label, display: display(v), type: jsonType(v), span: [v.start, v.end], keySpan };
+  if (hint) node.hint = hint;
+  if (depth < TREE_DEPTH) {
+    if (v.type === 'object' && v.entries.length > 0) {
+      node.children = v.entries.map((e) => jsonTree(e.value, join(path, e.key), e.key, [e.keyStart, e.keyEnd], depth + 1));
+    } else if (v.type === 'array' && v.items.length > 0) {
+      node.children = v.items.map((item, i) => jsonTree(item, `${path}[${i}]`, `[${i}]`, null, depth + 1));
+    }
+  }
+  return node;
+}
+
+/** Pretty JSON from the lossless tree (numbers keep their source text). */
+function pretty(v: JsonValue, indent = '', depth = 0): string {
+  if (depth > 256) return JSON.stringify(display(v));
+  switch (v.type) {
+    case 'string': return JSON.stringify(v.value);
+    case 'number': return v.text;
+    case 'bool': return v.value ? 'true' : 'false';
+    case 'null': return 'null';
+    case 'array': {
+      if (v.items.length === 0) return '[]';
+      const inner = indent + '  ';
+      return `[\n${v.items.map((i) => inner + pretty(i, inner, depth + 1)).join(',\n')}\n${indent}]`;
+    }
+    case 'object': {
+      if (v.entries.length === 0) return '{}';
+      const inner = indent + '  ';
+      return `{\n${v.entries.map((e) => `${inner}${JSON.stringify(e.key)}: ${pretty(e.value, inner, depth + 1)}`).join(',\n')}\n${indent}}`;
+    }
+  }
+}
+
+function epochHint(v: JsonValue): string | undefined {
+  if (v.type !== 'number') return 'epoch is not a number';
+  const d = new Date(v.value * 1000);
+  return Number.isNaN(d.getTime()) ? 'Unix seconds (out of range)' : `Unix seconds: ${d.toISOString()}`;
+}
+
+function fieldHint(n: EnvelopeNode, e: JsonEntry, a: WorkflowAnalysis): string | undefined {
+  const v = a.byPath.get(n.path)!;
+  if (n.fields.get(e.key) !== e) return 'a duplicate key: ignored (json.loads keeps the last occurrence)';
+  switch (e.key) {
+    case 'from':
+    case 'from_': {
+      if (e.key === 'from' && n.fields.has('from_')) return 'ignored: from_ is present and wins';
+      const s = v.signature;
+      if (s.status === 'valid') return s.key_source === 'did' ? 'the signing key derives this DID (offline: recovered key → pubKey.pem → CID)' : 'the signing key is the one the key file gives for this sender';
+      return 'the signer: no key recovered from the signature is bound to it';
+    }
+    case 'hash':
+      return v.hashOk ? 'equals the content hash' : `content hash: ${v.contentHash ?? '(cannot be computed)'}`;
+    case 'signature': {
+      const s = v.signature;
+      const rs = s.r ? `DER r=${s.r}, s=${s.s}${s.high_s ? ' (high-S)' : ''}` : '';
+      return [`${s.status}: ${s.reason}`, rs, ...s.der_issues].filter(Boolean).join('\n');
+    }
+    case 'status_code':
+      return statusName(v.statusCode);
+    case 'epoch':
+      return epochHint(e.value);
+    case 'payload':
+      return e.value.type === 'string' ? (readJson(utf8Encode(e.value.value), { maxDepth: 64 }).ok ? 'a string holding JSON (hashed as the string)' : 'a string') : 'not a string: hashed as JSON (content blocks)';
+    case 'to':
+      return 'the recipient (hashed; absent means "")';
+    case 'run_id':
+      return 'the run id (hashed; absent means "")';
+    default:
+      return n.unknownKeys.includes(e.key) ? 'not an Envelope field: AgentDNA drops it, it is neither hashed nor signed' : undefined;
+  }
+}
+
+function envelopeTree(n: EnvelopeNode, a: WorkflowAnalysis, label: string, keySpan: Span | null): FieldNode {
+  const v = a.byPath.get(n.path)!;
+  const parentsByPath = new Map(n.parents.map((p) => [p.path, p]));
+  const children: FieldNode[] = n.value.entries.map((e) => {
+    const p = join(n.path, e.key);
+    const ks: Span = [e.keyStart, e.keyEnd];
+    if (e.key === 'parent_envelope' && n.fields.get(e.key) === e) {
+      const pv = e.value;
+      const node: FieldNode = { path: p, label: e.key, display: display(pv), type: jsonType(pv), span: [pv.start, pv.end], keySpan: ks };
+      if (pv.type === 'object' && parentsByPath.has(p)) {
+        node.hint = 'a single parent object (1.0 linear chain): read as a list of one';
+        node.children = [envelopeTree(parentsByPath.get(p)!, a, 'parent', null)];
+      } else if (pv.type === 'array') {
+        node.hint = pv.items.length === 0 ? 'no parents: the signed message is the content hash' : `the signed message covers the parents' claimed hashes, sorted`;
+        node.children = pv.items.map((item, i) => {
+          const ip = `${p}[${i}]`;
+          const parent = parentsByPath.get(ip);
+          if (parent) return envelopeTree(parent, a, `[${i}]`, null);
+          const bad = n.badParents.some((b) => b.path === ip);
+          return jsonTree(item, ip, `[${i}]`, null, 1, bad ? 'not an envelope: AgentDNA cannot read this parent' : 'falsy: dropped by AgentDNA (parse_envelope skips it)');
+        });
+      } else {
+        node.hint = pv.type === 'null' ? 'no parents' : 'not a list of envelopes';
+      }
+      return node;
+    }
+    return jsonTree(e.value, p, e.key, ks, 1, fieldHint(n, e, a));
+  });
+  const from = str(n.from) ?? '?';
+  const to = str(n.to);
+  const payload = n.payload?.value;
+  const preview = payload === undefined ? '(no payload)' : truncate(payload.type === 'string' ? payload.value : display(payload), 60);
+  const also = v.occurrences.length > 1 ? ` · the same envelope also occurs at ${v.occurrences.filter((o) => o !== n).map((o) => o.path || '(top)').join(', ')}` : '';
+  return {
+    path: n.path,
+    label,
+    display: `${shortId(from)}${to ? ` → ${shortId(to)}` : ''}: ${preview}`,
+    type: 'envelope',
+    span: n.span,
+    keySpan,
+    hint: verdictLine(v) + also,
+    children,
+  };
+}
+
+function payloadBody(tip: EnvelopeNode): BodyView | null {
+  const p = tip.payload?.value;
+  if (!p) return null;
+  const span: Span = [p.start, p.end];
+  if (p.type === 'string') {
+    const inner = readJson(utf8Encode(p.value));
+    if (inner.ok && (inner.value.type === 'object' || inner.value.type === 'array')) {
+      return { rendering: 'json', reason: "the tip envelope's payload (a string holding JSON)", text: pretty(inner.value), span };
+    }
+    return { rendering: 'text', reason: "the tip envelope's payload", text: p.value, span };
+  }
+  return { rendering: 'json', reason: "the tip envelope's payload (not a string: content blocks or other JSON)", text: pretty(p), span };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records
+// ---------------------------------------------------------------------------------------------
+
+function recordSignature(a: WorkflowAnalysis): SignatureVerdict {
+  const tipV = a.byPath.get(a.tip.path)!;
+  const s = tipV.signature;
+  const others = a.verdicts.filter((v) => v !== tipV && v.signature.status !== 'valid');
+  let status: SignatureVerdict['status'] = s.status;
+  let reason = `tip ${s.status}: ${s.reason}`;
+  if (others.length > 0) {
+    const list = others.map((v) => `${v.node.path} ${v.signature.status}`).join(', ');
+    if (s.status === 'valid') status = 'invalid';
+    reason += `; not valid elsewhere in the chain: ${list}`;
+  } else if (a.verdicts.length > 1 && s.status === 'valid') {
+    reason += `; all ${a.verdicts.length} envelopes of the chain are validly signed`;
+  }
+  return {
+    status,
+    scheme: 'ecdsa-secp256k1',
+    key_id: null,
+    signer: s.did_match ? str(a.tip.from) : null,
+    trusted: s.did_match && status === 'valid',
+    context_match: null,
+    reason,
+  };
+}
+
+const UNSIGNED_CARD: SignatureVerdict = {
+  status: 'unsigned',
+  scheme: null,
+  key_id: null,
+  signer: null,
+  trusted: false,
+  context_match: null,
+  reason: 'a card carries no signature of its own: the provenance layer records its states',
+};
+
+interface Built {
+  record: RecordResult;
+  workflow: Omit<WorkflowReport, 'record'> | null;
+}
+
+function workflowFindings(root: JsonObject): { findings: Finding[]; legacy: boolean } {
+  const { fields } = lastEntries(root);
+  const findings: Finding[] = [];
+  const version = fields.get('version');
+  const remarks = fields.get('remarks');
+  const reasons: string[] = [];
+  if (remarks) reasons.push('it has `remarks`');
+  if (version && !(version.value.type === 'string' && version.value.value === '2.0')) reasons.push(`its version is ${display(version.value)}, not "2.0"`);
+  if (reasons.length > 0) {
+    if (!fields.has('id')) reasons.push('it has no `id`');
+    const span = remarks ? ([remarks.keyStart, remarks.value.end] as Span) : version ? ([version.keyStart, version.value.end] as Span) : null;
+    findings.push({ rule: 'agentdna/legacy', severity: 'warning', path: remarks ? 'remarks' : 'version', message: `a 1.0-style IntentWorkflow (${reasons.join(', ')}): shown and checked as far as it goes; AgentDNA 2.0 does not write this shape`, span });
+  }
+  return { findings, legacy: reasons.length > 0 };
+}
+
+function workflowTree(root: JsonObject, tip: EnvelopeNode | null, a: WorkflowAnalysis | null): FieldNode[] {
+  const { fields } = lastEntries(root);
+  return root.entries.map((e) => {
+    const ks: Span = [e.keyStart, e.keyEnd];
+    if (e.key === 'envelope' && fields.get('envelope') === e && tip && a) return envelopeTree(tip, a, 'envelope', ks);
+    const hint =
+      e.key === 'id' ? 'the workflow (provenance card) id; not signed'
+        : e.key === 'info' ? 'workflow-level information; not signed'
+          : e.key === 'remarks' ? '1.0 field: not part of AgentDNA 2.0'
+            : e.key === 'type' || e.key === 'version' ? 'not signed' : undefined;
+    return jsonTree(e.value, e.key, e.key, ks, 1, hint);
+  });
+}
+
+/** A workflow (or bare envelope) as a record and its workflow report. */
+function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'workflow' | 'envelope', format: RecordFormat, kind: string | null, extraKeys: ExtraKeys | undefined): Built {
+  const span: Span = [root.start, root.end];
+  const base = blankRecord(place, index, format, span);
+  let envObj: JsonObject;
+  let wf: { findings: Finding[]; legacy: boolean } = { findings: [], legacy: false };
+  if (shape === 'workflow') {
+    const { fields } = lastEntries(root);
+    wf = workflowFindings(root);
+    const env = fields.get('envelope');
+    if (!env || env.value.type !== 'object') {
+      const error = {
+        code: 'agentdna/shape',
+        message: env ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"` : 'the workflow has no envelope',
+        offset: env ? env.value.start : root.start,
+      };
+      const record: RecordResult = { ...base, kind, error, findings: wf.findings, tree: workflowTree(root, null, null), summary: `${error.code}: ${error.message}` };
+      return { record, workflow: null };
+    }
+    envObj = env.value;
+  } else {
+    envObj = root;
+  }
+  const tip = readEnvelopeTree(envObj, shape === 'workflow' ? 'envelope' : '');
+  const a = analyzeWorkflow(tip, extraKeys);
+  const findings = [...wf.findings, ...a.findings];
+  const tipV = a.byPath.get(tip.path)!;
+  const tipHash = tipV.claimedHash ?? tipV.contentHash ?? '';
+  const tree = shape === 'workflow' ? workflowTree(root, tip, a) : [envelopeTree(tip, a, 'envelope', null)];
+  const m = a.modes;
+  const modesLine = `light ${m.light.code} · heavy ${m.heavy.code} · boundary ${m.boundary.code}`;
+  const what = shape === 'workflow' ? (kind === 'workflow' ? 'workflow provenance card' : 'IntentWorkflow') : 'envelope';
+  const record: RecordResult = {
+    ...base,
+    decoded: true,
+    kind,
+    id: tipHash || null,
+    source: str(tip.from),
+    target: str(tip.to),
+    findings,
+    valid: isValid(true, findings),
+    signature: recordSignature(a),
+    tree,
+    body: payloadBody(tip),
+    summary: `${what} ${tipHash ? tipHash.slice(0, 12) + '…' : '(no hash)'} from ${shortId(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
+  };
+  const envelopes = a.verdicts.map(envelopeReport);
+  const edges: WorkflowReport['edges'] = [];
+  const seen = new Set<string>();
+  for (const v of a.verdicts) {
+    for (const p of v.node.parents) {
+      const pv = a.byPath.get(p.path)!;
+      const key = `${v.index}>${pv.index}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      edges.push({ from: envelopes[v.index].hash, to: envelopes[pv.index].hash, via: 'parent_envelope', from_index: v.index, to_index: pv.index });
+    }
+  }
+  return {
+    record,
+    workflow: {
+      modes: { light: m.light.code, heavy: m.heavy.code, boundary: m.boundary.code },
+      envelopes,
+      tip: tipHash,
+      mode_details: m,
+      edges,
+      parse_error: a.parseError,
+      legacy: wf.legacy || a.verdicts.some((v) => v.node.legacy.length > 0),
+    },
+  };
+}
+
+function cardTree(card: CardInfo): FieldNode[] {
+  const { fields } = lastEntries(card.value);
+  return card.value.entries.map((e) => {
+    const ks: Span = [e.keyStart, e.keyEnd];
+    let hint: string | undefined;
+    if (fields.get(e.key) !== e) hint = 'a duplicate key: ignored (json.loads keeps the last occurrence)';
+    else if (e === card.didEntry && card.did !== null) hint = `the actor's DID; its provenance card id is ${card.cardId} (CIDv0 of sha256 of the DID)`;
+    else if (e === card.typeEntry) hint = card.legacy ?? (card.kind === 'actor_card' ? 'an agent card' : card.kind === 'user_card' ? 'a user card' : undefined);
+    else if (card.policy && e === card.policy.entry) {
+      const p = card.policy;
+      hint = p.bytes === null ? p.problem ?? undefined : `base64 of a ${p.bytes.length}-byte policy document${p.text !== null ? ' (UTF-8 text: see the body)' : ' (not UTF-8)'}${p.problem ? `; ${p.problem}` : ''}`;
+    }
+    return jsonTree(e.value, e.key, e.key, ks, 1, hint);
+  });
+}
+
+function buildCard(place: Place, index: number, card: CardInfo, span: Span, version: number | null, previous: CardInfo | null): RecordResult {
+  const base = blankRecord(place, index, 'agentdna.card', span);
+  const findings: Finding[] = [];
+  if (card.legacy) {
+    findings.push({ rule: 'agentdna/legacy', severity: 'warning', path: card.typeEntry ? 'type' : null, message: `${card.legacy}`, span: card.typeEntry ? [card.typeEntry.value.start, card.typeEntry.value.end] : span });
+  }
+  if (card.policy?.problem) {
+    const pe = card.policy.entry;
+    findings.push({ rule: 'agentdna/card-policy', severity: card.policy.bytes === null ? 'error' : 'warning', path: 'policy', message: card.policy.problem, span: [pe.value.start, pe.value.end] });
+  }
+  let body: BodyView | null = null;
+  let change = '';
+  if (card.policy) {
+    let text = policyDisplay(card.policy);
+    if (version !== null) {
+      const prevText = previous?.policy?.text ?? null;
+      if (previous === null) {
+        text = `policy, version ${version} (the first of this card)\n\n${text}`;
+        change = 'first version';
+      } else if (prevText === null || card.policy.text === null) {
+        text = `policy, version ${version}\n\n${text}\n\n(the previous version cannot be compared as text)`;
+      } else if (prevText === card.policy.text) {
+        text = `policy, version ${version}: unchanged from version ${version - 1}\n\n${text}`;
+        change = 'policy unchanged';
+      } else {
+        const d = lineDiff(prevText, card.policy.text);
+        text = `policy, version ${version}: ${d.added} line(s) added, ${d.removed} removed since version ${version - 1}\n\n${text}\n\n--- diff from version ${version - 1} ---\n${d.text}`;
+        change = `policy +${d.added} −${d.removed} lines`;
+      }
+    }
+    body = { rendering: 'text', reason: 'the policy document (base64-decoded)', text, span: [card.policy.entry.value.start, card.policy.entry.value.end] };
+  } else if (card.metadata) {
+    body = { rendering: 'json', reason: "the card's metadata", text: pretty(card.metadata.value), span: [card.metadata.value.start, card.metadata.value.end] };
+  }
+  return {
+    ...base,
+    decoded: true,
+    kind: card.kind,
+    id: card.cardId,
+    source: card.did,
+    findings,
+    valid: isValid(true, findings),
+    signature: UNSIGNED_CARD,
+    tree: cardTree(card),
+    body,
+    summary: `${card.kind} ${shortId(card.did ?? '(no DID)')}${version !== null ? ` v${version}` : ''}${change ? `: ${change}` : ''}`,
+  };
+}
+
+class Collector {
+  records: RecordResult[] = [];
+  workflows: WorkflowReport[] = [];
+  add(b: Built): void {
+    this.records.push(b.record);
+    if (b.workflow) this.workflows.push({ record: this.records.length - 1, ...b.workflow });
+  }
+}
+
+/** One item of a card history (or a single card / state): a card, a state wrapping one, or a workflow. */
+function readItem(out: Collector, input: number, text: Uint8Array, item: JsonValue, previous: Map<string, { card: CardInfo; version: number }>, extraKeys: ExtraKeys | undefined, inHistory: boolean): void {
+  const index = out.records.length;
+  const textPlace: Place = { input, view: text, viewOrigin: 'input' };
+  let place = textPlace;
+  let value: JsonValue = item;
+  let inputSpan: Span | null = null;
+  const data = stateData(item);
+  if (data) {
+    if (data.value.type === 'string') {
+      const bytes = utf8Encode(data.value.value);
+      const parsed = readJson(bytes);
+      inputSpan = [data.value.start, data.value.end];
+      place = { input, view: bytes, viewOrigin: 'decoded-text' };
+      if (!parsed.ok) {
+        out.add({ record: { ...failedRecord(place, index, 'agentdna.card', null, { code: parsed.error.code, message: `the state's data is not JSON: ${parsed.error.message}`, offset: parsed.error.offset }), inputSpan }, workflow: null });
+        return;
+      }
+      value = parsed.value;
+    } else {
+      value = data.value;
+    }
+  }
+  let built: Built;
+  if (isWorkflowObject(value)) {
+    built = buildWorkflow(place, index, value as JsonObject, 'workflow', inHistory || data ? 'agentdna.card' : 'agentdna.workflow', inHistory || data ? 'workflow' : null, extraKeys);
+  } else if (isCardObject(value)) {
+    const card = readCard(value as JsonObject);
+    const key = `${card.kind.replace(/_nft$|_card$/, '')}:${card.did ?? ''}`;
+    const prev = inHistory ? previous.get(key) : undefined;
+    const version = inHistory ? (prev ? prev.version + 1 : 1) : null;
+    built = { record: buildCard(place, index, card, [value.start, value.end], version, prev?.card ?? null), workflow: null };
+    if (inHistory) previous.set(key, { card, version: version! });
+  } else if (looksLikeEnvelope(value)) {
+    built = buildWorkflow(place, index, value as JsonObject, 'envelope', 'agentdna.envelope', null, extraKeys);
+  } else {
+    const error = { code: 'agentdna/shape', message: 'neither a card, a card state, nor a workflow', offset: value.start };
+    built = { record: failedRecord(place, index, 'agentdna.card', [value.start, value.end], error), workflow: null };
+  }
+  if (inputSpan) built.record = { ...built.record, inputSpan };
+  out.add(built);
+}
+
+/**
+ * Reads an AgentDNA document (see agentdnaShape) into records and workflow reports. `text` is the
+ * JSON input, `root` its lossless tree; spans index `text` (or, for a card state whose data is a
+ * JSON string, that string's UTF-8 bytes: the record's view, with inputSpan naming the string).
+ */
+export function readAgentDna(input: number, text: Uint8Array, root: JsonValue, options?: ReadAgentDnaOptions): AgentDnaResult {
+  const out = new Collector();
+  const place: Place = { input, view: text, viewOrigin: 'input' };
+  const extraKeys = options?.extraKeys;
+  const rootSpan: Span = [root.start, root.end];
+  try {
+    const shape = agentdnaShape(root);
+    if (shape === 'workflow') out.add(buildWorkflow(place, 0, root as JsonObject, 'workflow', 'agentdna.workflow', null, extraKeys));
+    else if (shape === 'envelope') out.add(buildWorkflow(place, 0, root as JsonObject, 'envelope', 'agentdna.envelope', null, extraKeys));
+    else if (shape === 'card') readItem(out, input, text, root, new Map(), extraKeys, false);
+    else if (shape === 'cards' && root.type === 'array') {
+      const previous = new Map<string, { card: CardInfo; version: number }>();
+      for (const item of root.items) readItem(out, input, text, item, previous, extraKeys, true);
+    } else {
+      const error = { code: 'agentdna/shape', message: 'JSON, but not an AgentDNA IntentWorkflow, envelope, card or card history', offset: root.start };
+      out.add({ record: failedRecord(place, 0, 'unknown', rootSpan, error), workflow: null });
+    }
+  } catch (e) {
+    // A bug of ours must not take the input down: report it as this document's failure.
+    const error = { code: 'agentdna/shape', message: `internal error while reading this AgentDNA document: ${(e as Error)?.message ?? String(e)}`, offset: null };
+    return { records: [failedRecord(place, 0, 'unknown', null, error)], workflows: [] };
+  }
+  return { records: out.records, workflows: out.workflows };
+}

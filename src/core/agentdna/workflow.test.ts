@@ -1,0 +1,512 @@
+// Workflows end to end: the synthetic vectors give exactly AgentDNA's codes in all three modes,
+// every traced intermediate string is reproduced, tampering is pinned to the tampered envelope, and
+// the upstream fixtures, cards and old documents are shown without throwing.
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { fromHex, toHex, toBase64, utf8Encode } from '../bytes';
+import { readJson, type JsonValue } from '../json/lossless';
+import type { RecordResult } from '../records';
+import { signedBytes } from './hash';
+import { agentdnaShape, readAgentDna, type AgentDnaResult, type WorkflowReport } from './index';
+
+const VECTORS = new URL('../../../vectors/agentdna/', import.meta.url);
+const bytesOf = (rel: string) => new Uint8Array(readFileSync(new URL(rel, VECTORS)));
+const jsonOf = (rel: string) => JSON.parse(readFileSync(new URL(rel, VECTORS), 'utf8'));
+
+function parse(bytes: Uint8Array): JsonValue {
+  const r = readJson(bytes);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+function read(bytes: Uint8Array, extraKeys?: Map<string, Uint8Array[]>): AgentDnaResult {
+  return readAgentDna(0, bytes, parse(bytes), { extraKeys });
+}
+function readText(text: string): AgentDnaResult {
+  return read(utf8Encode(text));
+}
+const rules = (r: RecordResult) => r.findings.map((f) => f.rule);
+const slice = (bytes: Uint8Array, span: [number, number] | null) => (span ? new TextDecoder().decode(bytes.subarray(span[0], span[1])) : null);
+
+const expected = jsonOf('synthetic/synthetic_expected.json') as Record<string, { light: number; heavy: number; boundary: number }>;
+const traces = jsonOf('synthetic/synthetic_traces.json') as Record<string, Record<string, string | null>>;
+const keys = jsonOf('synthetic/synthetic_keys.json') as Record<string, { private_key_hex: string; did: string }>;
+const E_KEY = 'ecdsa_e_hex (leftmost 32 bytes of ascii message)';
+const synthetic = (name: string) => bytesOf(`synthetic/synthetic_${name}.serialized.json`);
+
+const HASH = {
+  root: '5e6c188d81c650d88310b0d8d549c320bf8e200c4feee89b405f59e9bc1f1978',
+  orchW1: '6631438886cad3c5e70345725ef8c4a44d51ee2e865cb4c7f606141425541e64',
+  orchW2: '77c21b19c1f2af8e5d7edf5872cb45fa081f573b9f8c8efa247222ccfa935528',
+  w1: '3ad5e0bfb6ab4f3b830a756ee689bf52d06536787eea217651af88d78ed650d3',
+  w2: '84ff75ac7c856d1c70d527eb8904f04e37033d8fb0d705640d2508663ce4f21d',
+  tip: 'c9c4b641dc414a6c184a8635174f9db62d2293a50faf141a9da4560d1bced1e6',
+};
+
+function env(w: WorkflowReport, hash: string) {
+  const e = w.envelopes.find((x) => x.hash === hash);
+  if (!e) throw new Error(`no envelope ${hash}`);
+  return e;
+}
+
+describe('synthetic workflows: AgentDNA codes in all three modes (synthetic_expected.json)', () => {
+  for (const [name, codes] of Object.entries(expected)) {
+    it(name, () => {
+      const bytes = synthetic(name);
+      expect(agentdnaShape(parse(bytes))).toBe('workflow');
+      const { records, workflows } = read(bytes);
+      expect(records).toHaveLength(1);
+      expect(workflows).toHaveLength(1);
+      expect(workflows[0].record).toBe(0);
+      expect(workflows[0].modes).toEqual(codes);
+      expect(records[0].format).toBe('agentdna.workflow');
+      expect(records[0].decoded).toBe(true);
+      for (const m of ['light', 'heavy', 'boundary'] as const) {
+        expect(workflows[0].mode_details[m].notChecked.length).toBeGreaterThan(20);
+        expect(workflows[0].mode_details[m].raised).toBe(false);
+      }
+    });
+  }
+});
+
+describe('every intermediate string of synthetic_traces.json is reproduced', () => {
+  const bytes = synthetic('valid_fanin_dag');
+  const { records, workflows } = read(bytes);
+  const w = workflows[0];
+
+  it('the fan-in DAG has six distinct envelopes, all hash-ok, validly signed and bound to their DIDs', () => {
+    expect(w.envelopes).toHaveLength(6);
+    expect(w.tip).toBe(HASH.tip);
+    for (const e of w.envelopes) {
+      expect(e.hash_ok, e.path).toBe(true);
+      expect(e.signature, e.path).toBe('valid');
+      expect(e.did_match, e.path).toBe(true);
+      expect(e.rule, e.path).toBe('truncate');
+    }
+    // the root is reached twice (fan-in) but is one envelope
+    expect(env(w, HASH.root).paths).toHaveLength(2);
+    expect(w.edges).toHaveLength(6);
+  });
+
+  for (const [step, t] of Object.entries(traces)) {
+    it(step, () => {
+      const e = env(w, t.content_hash!);
+      expect(e.content_json).toBe(t.content_json);
+      expect(e.content_hash).toBe(t.content_hash);
+      expect(e.claimed_hash).toBe(t.content_hash);
+      expect(e.combined_json).toBe(t.combined_json);
+      expect(e.message).toBe(t.signed_message_ascii_hex);
+      expect(e.signed_bytes_hex).toBe(t[E_KEY]);
+      expect(toHex(signedBytes(e.message!, 'truncate'))).toBe(t[E_KEY]);
+      expect(e.signature_hex).toBe(t.signature_der_hex);
+      expect(e.from).toBe(t.signer_did);
+      const signer = e.recovered.find((k) => k.matches)!;
+      expect(signer.public_key).toBe(t.signer_pubkey_uncompressed_hex);
+      expect(signer.did).toBe(t.signer_did);
+    });
+  }
+
+  it('the record: id is the tip hash, source its sender, signature valid and trusted; findings only the 4001 warning', () => {
+    const r = records[0];
+    expect(r.id).toBe(HASH.tip);
+    expect(r.source).toBe(traces['orch fan-in'].signer_did);
+    expect(r.target).toBe(keys['agentdna-test-user'].did);
+    expect(r.signature.scheme).toBe('ecdsa-secp256k1');
+    expect(r.signature.status).toBe('valid');
+    expect(r.signature.signer).toBe(r.source);
+    expect(r.signature.trusted).toBe(true);
+    expect(r.valid).toBe(true);
+    expect(rules(r)).toEqual(['agentdna/status-code']);
+    const f = r.findings[0];
+    expect(f.severity).toBe('warning');
+    expect(f.message).toMatch(/4001: MCP tool execution failed/);
+    expect(slice(bytes, f.span)).toBe('4001');
+    expect(r.body?.text).toBe('Orchestrator completed the task');
+    expect(slice(bytes, r.body!.span)).toBe('"Orchestrator completed the task"');
+  });
+
+  it('the field tree has each envelope as a node whose hint gives its verdict, with spans into the text', () => {
+    const r = records[0];
+    const envelope = r.tree.find((n) => n.label === 'envelope')!;
+    expect(envelope.type).toBe('envelope');
+    expect(envelope.hint).toMatch(/hash ✓ · signature valid \(truncation rule, DID bound\)/);
+    const parents = envelope.children!.find((n) => n.label === 'parent_envelope')!;
+    expect(parents.children).toHaveLength(2);
+    expect(parents.children![1].path).toBe('envelope.parent_envelope[1]');
+    expect(parents.children![1].hint).toMatch(/status 4001/);
+    const hash = envelope.children!.find((n) => n.label === 'hash')!;
+    expect(slice(bytes, hash.span)).toBe(`"${HASH.tip}"`);
+    expect(slice(bytes, hash.keySpan)).toBe('"hash"');
+  });
+});
+
+describe('tampering is pinned to the tampered envelope', () => {
+  it('tampered tip payload: the tip fails its hash and signature; the signature still holds over the stored hash', () => {
+    const bytes = synthetic('tampered_tip_payload');
+    const { records, workflows } = read(bytes);
+    const tip = env(workflows[0], HASH.tip);
+    expect(tip.hash_ok).toBe(false);
+    expect(tip.signature).toBe('invalid');
+    expect(tip.claimed_hash_signature).toBe('valid');
+    for (const e of workflows[0].envelopes.filter((x) => x !== tip)) expect(e.hash_ok && e.signature === 'valid').toBe(true);
+    const f = records[0].findings.find((x) => x.rule === 'agentdna/hash')!;
+    expect(f.path).toBe('envelope.hash');
+    expect(slice(bytes, f.span)).toBe(`"${HASH.tip}"`);
+    expect(f.message).toMatch(/changed after signing/);
+    expect(records[0].valid).toBe(false);
+    expect(records[0].signature.status).toBe('invalid');
+    expect(records[0].signature.trusted).toBe(false);
+  });
+
+  it('tampered intermediate payload (hash kept): only that envelope fails; light and boundary never look at it', () => {
+    const { records, workflows } = read(synthetic('tampered_intermediate_payload_only'));
+    const w = workflows[0];
+    const bad = env(w, HASH.orchW1);
+    expect(bad.hash_ok).toBe(false);
+    expect(bad.signature).toBe('invalid');
+    expect(bad.paths).toEqual(['envelope.parent_envelope[0].parent_envelope[0]']);
+    expect(w.envelopes.filter((e) => !(e.hash_ok && e.signature === 'valid'))).toEqual([bad]);
+    expect(w.mode_details.heavy.failedAt).toBe('envelope.parent_envelope[0].parent_envelope[0]');
+    expect(w.mode_details.boundary.notChecked).toMatch(/in between/);
+    expect(records[0].valid).toBe(false);
+    // The tip is validly signed, but the chain is not: the record's answer says so.
+    expect(records[0].signature.status).toBe('invalid');
+    expect(records[0].signature.reason).toMatch(/not valid elsewhere/);
+  });
+
+  it('tampered parent rehashed: the parent hash is right but its signature fails, and so does the tip (its message has the new parent hash)', () => {
+    const { workflows } = read(synthetic('tampered_parent_payload_rehashed'));
+    const w = workflows[0];
+    const parent = w.envelopes.find((e) => e.path === 'envelope.parent_envelope[0]')!;
+    expect(parent.hash_ok).toBe(true);
+    expect(parent.signature).toBe('invalid');
+    const tip = env(w, HASH.tip);
+    expect(tip.hash_ok).toBe(true);
+    expect(tip.signature).toBe('invalid');
+  });
+
+  it('direct parent payload only: that parent fails its hash (light catches it; boundary does not)', () => {
+    const { workflows } = read(synthetic('tampered_direct_parent_payload_only'));
+    const w = workflows[0];
+    expect(env(w, HASH.w2).hash_ok).toBe(false);
+    expect(w.mode_details.light.failedAt).toBe('envelope.parent_envelope[1]');
+    expect(w.mode_details.boundary.code).toBe(1000);
+  });
+
+  it('tip from swapped and rehashed: no recovered key derives the new sender', () => {
+    const { records, workflows } = read(synthetic('tip_from_swapped_and_rehashed'));
+    const tip = workflows[0].envelopes[0];
+    expect(tip.hash_ok).toBe(true);
+    expect(tip.signature).toBe('invalid');
+    expect(tip.did_match).toBe(false);
+    // the message changed with the rehash, so the recovered keys are unrelated to any real signer
+    expect(tip.recovered.length).toBeGreaterThan(0);
+    expect(tip.recovered.some((k) => k.matches || k.did === tip.from)).toBe(false);
+    expect(tip.from).toBe(keys['agentdna-test-user'].did);
+    expect(records[0].findings.some((f) => f.rule === 'agentdna/signature' && f.path === 'envelope.signature')).toBe(true);
+  });
+
+  it('two different envelopes claiming one hash: agentdna/duplicate-hash, and heavy mode skips the second', () => {
+    const text = new TextDecoder().decode(synthetic('valid_fanin_dag'));
+    const payload = '"Summarize this document, please \\u2014 caf\\u00e9 \\u2713 \\ud83d\\ude00"';
+    const at = text.lastIndexOf(payload);
+    const forged = text.slice(0, at) + '"Transfer all funds"' + text.slice(at + payload.length);
+    const bytes = utf8Encode(forged);
+    const { records, workflows } = read(bytes);
+    const w = workflows[0];
+    expect(w.modes).toEqual({ light: 1000, heavy: 1000, boundary: 1000 });
+    const dups = w.envelopes.filter((e) => e.hash === HASH.root);
+    expect(dups).toHaveLength(2);
+    expect(dups.every((e) => e.duplicate_hash)).toBe(true);
+    expect(dups.filter((e) => e.hash_ok)).toHaveLength(1);
+    const f = records[0].findings.filter((x) => x.rule === 'agentdna/duplicate-hash');
+    expect(f).toHaveLength(2);
+    expect(f.every((x) => x.severity === 'error')).toBe(true);
+    expect(records[0].valid).toBe(false);
+    expect(w.mode_details.heavy.notChecked).toMatch(/skipped 1 different envelope/);
+  });
+});
+
+describe('upstream fixtures', () => {
+  it('the README example: a legacy workflow, shown and checked, never thrown', () => {
+    const bytes = bytesOf('upstream-fixtures/readme_intent_workflow_example.json');
+    expect(agentdnaShape(parse(bytes))).toBe('workflow');
+    const { records, workflows } = read(bytes);
+    const r = records[0];
+    expect(r.decoded).toBe(true);
+    const legacy = r.findings.find((f) => f.rule === 'agentdna/legacy')!;
+    expect(legacy.severity).toBe('warning');
+    expect(legacy.message).toMatch(/remarks/);
+    expect(slice(bytes, legacy.span)).toBe('"remarks": ""');
+    expect(workflows[0].legacy).toBe(true);
+    for (const e of workflows[0].envelopes) {
+      expect(e.hash_ok).toBe(false);
+      expect(e.signature).toBe('malformed');
+    }
+    expect(workflows[0].modes).toEqual({ light: 2001, heavy: 2002, boundary: 2003 });
+    expect(r.body?.rendering).toBe('json');
+    expect(r.body?.text).toContain('"status": "completed"');
+  });
+
+  it('middleware NewSchema: no hash, to, run_id or id; fake signatures are malformed; defaults enter the hash', () => {
+    const bytes = bytesOf('upstream-fixtures/middleware_TestParseIntentWorkflow_NewSchema.json');
+    const { records, workflows } = read(bytes);
+    const w = workflows[0];
+    expect(w.envelopes).toHaveLength(3);
+    expect(w.envelopes.map((e) => e.signature)).toEqual(['malformed', 'malformed', 'malformed']);
+    expect(w.envelopes[0].content_json).toBe('{"epoch":1720000003,"from_":"agentA","payload":"final reply","run_id":"","status_code":1000,"to":""}');
+    expect(w.modes).toEqual({ light: 2001, heavy: 2002, boundary: 2003 });
+    expect(records[0].signature.status).toBe('malformed');
+    expect(rules(records[0])).toContain('agentdna/hash');
+    expect(rules(records[0])).not.toContain('agentdna/legacy');
+  });
+
+  it('middleware RawJSONIsVerbatim: unknown keys shown (never hashed), unsigned envelopes, no throw', () => {
+    const bytes = bytesOf('upstream-fixtures/middleware_TestEnvelopeRawJSONIsVerbatim.json');
+    expect(agentdnaShape(parse(bytes))).toBe('workflow');
+    const { records, workflows } = read(bytes);
+    const w = workflows[0];
+    expect(w.envelopes.map((e) => e.signature)).toEqual(['unsigned', 'unsigned']);
+    const unknown = records[0].findings.filter((f) => f.rule === 'agentdna/unknown-field');
+    expect(unknown.map((f) => f.path)).toEqual(['envelope.extra', 'envelope.parent_envelope[0].unknown_field']);
+    expect(unknown.every((f) => f.severity === 'info')).toBe(true);
+    expect(w.envelopes[1].content_json).toBe('{"epoch":1,"from_":"user","payload":"hi","run_id":"","status_code":1000,"to":""}');
+    expect(records[0].signature.status).toBe('unsigned');
+    expect(records[0].valid).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Documents built here, signed with the synthetic keys
+// ---------------------------------------------------------------------------------------------
+
+type Obj = Record<string, unknown>;
+function sign(keyName: string, message: string): string {
+  const sk = fromHex(keys[keyName].private_key_hex)!;
+  return toHex(secp256k1.sign(signedBytes(message, 'truncate'), sk, { prehash: false, lowS: false, format: 'der' }));
+}
+/** Builds a signed envelope through the module itself (hash, message), as AgentDNA's build() does. */
+function build(keyName: string, fields: Obj, parents: Obj[] = []): Obj {
+  const draft = { from: keys[keyName].did, ...fields, parent_envelope: parents.length ? parents : null };
+  const { workflows } = readText(JSON.stringify(draft));
+  const e = workflows[0].envelopes[0];
+  return { ...draft, hash: e.content_hash, signature: sign(keyName, e.message ?? e.content_hash!) };
+}
+
+describe('shapes and edge cases', () => {
+  it('a bare envelope is an agentdna.envelope record with its own workflow report', () => {
+    const doc = JSON.parse(new TextDecoder().decode(synthetic('valid_single_root'))).envelope;
+    const bytes = utf8Encode(JSON.stringify(doc));
+    expect(agentdnaShape(parse(bytes))).toBe('envelope');
+    const { records, workflows } = read(bytes);
+    expect(records[0].format).toBe('agentdna.envelope');
+    expect(records[0].id).toBe(HASH.root);
+    expect(records[0].valid).toBe(true);
+    expect(workflows[0].modes).toEqual({ light: 1000, heavy: 1000, boundary: 1000 });
+    expect(workflows[0].mode_details.boundary.notChecked).toMatch(/also the root/);
+    expect(records[0].tree[0].path).toBe('');
+  });
+
+  it('a payload of content blocks is hashed as JSON and verifies', () => {
+    const e = build('agentdna-test-worker-1', { payload: [{ type: 'text', text: 'hi' }], epoch: 1 });
+    const { records, workflows } = readText(JSON.stringify(e));
+    expect(workflows[0].envelopes[0].content_json).toBe(`{"epoch":1,"from_":"${keys['agentdna-test-worker-1'].did}","payload":[{"text":"hi","type":"text"}],"run_id":"","status_code":1000,"to":""}`);
+    expect(workflows[0].envelopes[0].signature).toBe('valid');
+    expect(records[0].body?.rendering).toBe('json');
+  });
+
+  it('floats keep their Python form: epoch 1.0 is hashed as 1.0, not 1', () => {
+    const e = build('agentdna-test-worker-1', { payload: 'x', epoch: 7 });
+    const text = JSON.stringify(e).replace('"epoch":7', '"epoch":7.0');
+    const { workflows } = readText(text);
+    expect(workflows[0].envelopes[0].content_json).toContain('"epoch":7.0');
+    expect(workflows[0].envelopes[0].hash_ok).toBe(false);
+  });
+
+  it('a parent without a hash makes the message impossible: agentdna/parent-hash, and AgentDNA raises', () => {
+    const root = build('agentdna-test-user', { payload: 'hello', epoch: 1 });
+    delete root.hash;
+    const child = build('agentdna-test-orchestrator', { payload: 'next', epoch: 2 }, [{ ...root, hash: 'placeholder' }]);
+    child.parent_envelope = [root];
+    const bytes = utf8Encode(JSON.stringify({ id: 'Qm', type: 'intent_workflow', version: '2.0', info: {}, envelope: child }));
+    const { records, workflows } = read(bytes);
+    const f = records[0].findings.find((x) => x.rule === 'agentdna/parent-hash')!;
+    expect(f.severity).toBe('error');
+    expect(f.message).toMatch(/envelope\.parent_envelope\[0\] has no hash/);
+    expect(workflows[0].envelopes[0].message).toBeNull();
+    expect(workflows[0].envelopes[0].signature).toBe('invalid');
+    expect(workflows[0].mode_details.light.raised).toBe(true);
+    expect(workflows[0].modes.light).toBe(2001);
+  });
+
+  it('a signed chain of two verifies; a high-S signature is accepted', () => {
+    const root = build('agentdna-test-user', { payload: 'q', epoch: 10, to: keys['agentdna-test-worker-2'].did });
+    const tip = build('agentdna-test-worker-2', { payload: 'a', epoch: 11, status_code: 1000, run_id: 'r1' }, [root]);
+    const { records, workflows } = readText(JSON.stringify({ id: 'Qm1', type: 'intent_workflow', version: '2.0', info: { k: 1 }, envelope: tip }));
+    expect(workflows[0].modes).toEqual({ light: 1000, heavy: 1000, boundary: 1000 });
+    expect(records[0].valid).toBe(true);
+    expect(workflows[0].envelopes[0].combined_json).toBe(`{"content_hash":"${workflows[0].envelopes[0].content_hash}","parents":["${root.hash}"]}`);
+  });
+
+  it('a much older document (object actors, a single parent object, no hash) is shown and marked unverifiable', () => {
+    const old = {
+      type: 'intent_workflow',
+      version: '1.0',
+      envelope: {
+        from: { id: 'agent-1', type: 'agent' },
+        to: { id: 'user-1', type: 'user' },
+        payload: 'done',
+        epoch: 5,
+        signature: '3006020101020101',
+        parent_envelope: { from: { id: 'user-1', type: 'user' }, payload: 'do it', epoch: 4, signature: '' },
+      },
+    };
+    const bytes = utf8Encode(JSON.stringify(old));
+    const { records, workflows } = read(bytes);
+    const r = records[0];
+    expect(r.decoded).toBe(true);
+    expect(r.valid).toBe(false);
+    const legacy = r.findings.filter((f) => f.rule === 'agentdna/legacy');
+    expect(legacy.length).toBeGreaterThanOrEqual(2);
+    expect(legacy.map((f) => f.message).join(' ')).toMatch(/object \(1\.0 actors\)/);
+    expect(legacy.map((f) => f.message).join(' ')).toMatch(/single object/);
+    expect(r.findings.find((f) => f.rule === 'agentdna/hash')!.message).toMatch(/no hash/);
+    expect(workflows[0].envelopes).toHaveLength(2);
+    expect(workflows[0].legacy).toBe(true);
+    expect(r.source).toBeNull();
+  });
+
+  it('a workflow whose envelope is not an object is a decode error, not a throw', () => {
+    const { records, workflows } = readText('{"type":"intent_workflow","version":"2.0","id":"x","envelope":null}');
+    expect(records[0].decoded).toBe(false);
+    expect(records[0].error?.code).toBe('agentdna/shape');
+    expect(workflows).toEqual([]);
+  });
+
+  it('duplicate keys: Python keeps the last one, and the inspector says so', () => {
+    const e = build('agentdna-test-worker-1', { payload: 'real', epoch: 3 });
+    const text = JSON.stringify(e).replace('"payload":"real"', '"payload":"decoy","payload":"real"');
+    const { records, workflows } = readText(text);
+    expect(workflows[0].envelopes[0].signature).toBe('valid');
+    expect(workflows[0].envelopes[0].hash_ok).toBe(true);
+    expect(rules(records[0])).toContain('agentdna/duplicate-key');
+  });
+
+  it('other JSON (AGDX envelope views, plain objects) is not AgentDNA', () => {
+    expect(agentdnaShape(parse(utf8Encode('{"kind":"command","conversation":"01J","source":"a"}')))).toBeNull();
+    expect(agentdnaShape(parse(utf8Encode('[1,2]')))).toBeNull();
+    expect(agentdnaShape(parse(utf8Encode('"x"')))).toBeNull();
+    const { records } = readText('{"hello":1}');
+    expect(records[0].format).toBe('unknown');
+    expect(records[0].error?.code).toBe('agentdna/shape');
+  });
+
+  it('never throws for random JSON', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (v) => {
+        const bytes = utf8Encode(JSON.stringify(v) ?? 'null');
+        const root = parse(bytes);
+        agentdnaShape(root);
+        const r = readAgentDna(0, bytes, root);
+        expect(r.records.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 300 },
+    );
+    // envelope-shaped random documents
+    const field = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }));
+    const envelope = fc.letrec((tie) => ({
+      env: fc.record(
+        { from: field, payload: field, epoch: field, status_code: field, hash: field, signature: field, to: field, parent_envelope: fc.oneof(fc.constant(null), field, fc.array(tie('env'), { maxLength: 2 }), tie('env')) },
+        { requiredKeys: [] },
+      ),
+    })).env;
+    fc.assert(
+      fc.property(envelope, (e) => {
+        const bytes = utf8Encode(JSON.stringify({ type: 'intent_workflow', envelope: e }));
+        const r = readAgentDna(0, bytes, parse(bytes));
+        expect(r.records).toHaveLength(1);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('cards', () => {
+  const agentDid = keys['agentdna-test-worker-1'].did;
+  const userDid = keys['agentdna-test-user'].did;
+  const b64 = (s: string) => toBase64(utf8Encode(s));
+
+  it('a user card and an agent card with a base64 policy', () => {
+    const user = readText(JSON.stringify({ type: 'user_card', id: userDid }));
+    expect(agentdnaShape(parse(utf8Encode(JSON.stringify({ type: 'user_card', id: userDid }))))).toBe('card');
+    expect(user.records[0].format).toBe('agentdna.card');
+    expect(user.records[0].kind).toBe('user_card');
+    expect(user.records[0].source).toBe(userDid);
+    expect(user.records[0].id).toMatch(/^Qm/);
+    expect(user.records[0].valid).toBe(true);
+
+    const policy = '# Policy\nallow: read\n';
+    const text = JSON.stringify({ type: 'actor_card', id: agentDid, policy: b64(policy) });
+    const agent = readText(text);
+    const r = agent.records[0];
+    expect(r.kind).toBe('actor_card');
+    expect(r.body?.text).toContain('allow: read');
+    expect(slice(utf8Encode(text), r.body!.span)).toBe(`"${b64(policy)}"`);
+    expect(r.tree.find((n) => n.label === 'policy')!.hint).toMatch(/base64 of a 21-byte policy document/);
+  });
+
+  it('a history of card states gives one record per version with the policy diff', () => {
+    const states = [
+      { type: 'actor_card', id: agentDid, policy: b64('allow: read\ndeny: write\n') },
+      { type: 'actor_card', id: agentDid, metadata: {}, policy: b64('allow: read\nallow: write\n') },
+      { type: 'actor_card', id: agentDid, metadata: {}, policy: b64('allow: read\nallow: write\n') },
+    ];
+    const text = JSON.stringify(states);
+    expect(agentdnaShape(parse(utf8Encode(text)))).toBe('cards');
+    const { records } = readText(text);
+    expect(records.map((r) => r.index)).toEqual([0, 1, 2]);
+    expect(records[0].summary).toMatch(/v1: first version/);
+    expect(records[1].summary).toMatch(/v2: policy \+1 −1 lines/);
+    expect(records[1].body?.text).toContain('-deny: write');
+    expect(records[1].body?.text).toContain('+allow: write');
+    expect(records[2].summary).toMatch(/unchanged/);
+  });
+
+  it('states as the provenance layer returns them ({data: "<JSON>"}), including a workflow provenance card', () => {
+    const wf = new TextDecoder().decode(synthetic('valid_single_root'));
+    const states = [{ data: JSON.stringify({ type: 'user_card', id: userDid }) }, { data: wf }];
+    const bytes = utf8Encode(JSON.stringify(states));
+    expect(agentdnaShape(parse(bytes))).toBe('cards');
+    const { records, workflows } = read(bytes);
+    expect(records).toHaveLength(2);
+    expect(records[0].kind).toBe('user_card');
+    expect(records[0].viewOrigin).toBe('decoded-text');
+    const card = records[1];
+    expect(card.format).toBe('agentdna.card');
+    expect(card.kind).toBe('workflow');
+    expect(card.id).toBe(HASH.root);
+    expect(card.viewOrigin).toBe('decoded-text');
+    expect(slice(card.view, card.span)).toBe(wf);
+    expect(card.inputSpan).not.toBeNull();
+    expect(workflows).toHaveLength(1);
+    expect(workflows[0].record).toBe(1);
+    expect(workflows[0].modes).toEqual({ light: 1000, heavy: 1000, boundary: 1000 });
+  });
+
+  it('older user_nft / agent_nft shapes are read and marked legacy', () => {
+    const { records } = readText(JSON.stringify([
+      { type: 'user_nft', user_did: userDid, metadata: { name: 'n' } },
+      { type: 'agent_nft', agent_did: agentDid, agent_metadata: {}, policy: b64('p') },
+    ]));
+    expect(records.map((r) => r.kind)).toEqual(['user_nft', 'agent_nft']);
+    expect(records.map((r) => r.source)).toEqual([userDid, agentDid]);
+    expect(records.every((r) => r.findings.some((f) => f.rule === 'agentdna/legacy'))).toBe(true);
+  });
+
+  it('a policy that is not base64 is an error on the card', () => {
+    const { records } = readText(JSON.stringify({ type: 'actor_card', id: agentDid, policy: '***' }));
+    expect(records[0].findings.map((f) => f.rule)).toEqual(['agentdna/card-policy']);
+    expect(records[0].valid).toBe(false);
+  });
+});

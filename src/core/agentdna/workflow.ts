@@ -1,0 +1,480 @@
+// The inspector's truth about every envelope of a workflow, and AgentDNA's three verification
+// modes (agentdna.md, "Verification modes") computed from it.
+import type { Finding, Span } from '../model';
+import { allOccurrences, spanOf, str, type EnvelopeNode } from './envelope';
+import { contentHash as computeContentHash, contentJson as computeContentJson, signedMessage, type SignedMessage } from './hash';
+import { PyDict, pythonDumps, type PyValue } from './python-json';
+import { checkSignatureText, type ExtraKeys, type RecoveredKey, type SigRule, type SigStatus, type SignatureCheck } from './signature';
+
+/** What AgentDNA's verify_envelope would do with one envelope. */
+export interface AgentDnaOutcome {
+  ok: boolean;
+  /** AgentDNA raises instead of returning (the workflow cannot be parsed, or the message cannot be formed). */
+  raises: boolean;
+  reason: string;
+}
+
+export interface EnvelopeVerdict {
+  /** Index in the workflow's distinct envelopes (breadth-first from the tip). */
+  index: number;
+  /** Every place this same envelope occurs in the document (fan-in repeats a parent). */
+  occurrences: EnvelopeNode[];
+  node: EnvelopeNode;
+  /** The hash the envelope claims (string), or null when absent or not a string. */
+  claimedHash: string | null;
+  contentJson: string | null;
+  contentHash: string | null;
+  hashOk: boolean;
+  /** Required fields that are absent (from, payload, epoch): AgentDNA cannot build the envelope. */
+  missing: string[];
+  message: SignedMessage | null;
+  signature: SignatureCheck;
+  agentdna: AgentDnaOutcome;
+  statusCode: bigint | null;
+  /** Another, different envelope of this workflow claims the same hash. */
+  duplicateHash: boolean;
+  /** When the content does not match the stored hash: does the signature hold over the stored one? */
+  claimedHashSignature: SigStatus | null;
+  /** Identity of the envelope's signed content, for de-duplication. */
+  identity: string;
+}
+
+export type ModeName = 'light' | 'heavy' | 'boundary';
+export const MODE_FAILURE: Record<ModeName, number> = { light: 2001, heavy: 2002, boundary: 2003 };
+
+export interface ModeVerdict {
+  code: number;
+  /** AgentDNA raises an exception here rather than returning a code (shown as the mode's failure code). */
+  raised: boolean;
+  /** Paths of the envelopes this mode verified fully (verify_envelope). */
+  verified: string[];
+  /** Paths of the envelopes whose hash alone this mode compared (light: the tip's direct parents). */
+  hashOnly: string[];
+  /** The first envelope that failed this mode, if any. */
+  failedAt: string | null;
+  reason: string;
+  /** What this mode did not look at. */
+  notChecked: string;
+}
+
+export interface WorkflowAnalysis {
+  tip: EnvelopeNode;
+  verdicts: EnvelopeVerdict[];
+  /** Verdict of each occurrence, by occurrence path. */
+  byPath: Map<string, EnvelopeVerdict>;
+  modes: Record<ModeName, ModeVerdict>;
+  findings: Finding[];
+  /** AgentDNA cannot parse the workflow at all (every mode raises). */
+  parseError: string | null;
+}
+
+export const STATUS_NAMES: Record<string, string> = {
+  '1000': 'ok',
+  '1001': 'agent not whitelisted',
+  '1002': 'agent whitelist check could not be completed',
+  '2001': 'verification failed in light mode',
+  '2002': 'verification failed in heavy mode',
+  '2003': 'verification failed in boundary mode',
+  '2999': 'verification failed for an unknown reason',
+  '2004': 'verification failed for an unknown reason (2004 in an older release)',
+  '4001': 'MCP tool execution failed (the workflow goes on)',
+  '4002': 'middleware error',
+};
+
+export function statusName(code: bigint | null): string {
+  if (code === null) return 'not an integer';
+  return STATUS_NAMES[code.toString()] ?? "a deployment's own policy denial code";
+}
+
+function short(h: string | null): string {
+  if (h === null) return '(none)';
+  return h.length > 16 ? `${h.slice(0, 12)}…` : h;
+}
+
+/** The claimed hash as Python would compare it (absent → "" default). */
+function claimedKey(n: EnvelopeNode): string {
+  if (!n.hash) return 's:';
+  const v = n.hash.value;
+  return v.type === 'string' ? `s:${v.value}` : `j:${pythonDumps(v)}`;
+}
+
+function identityOf(n: EnvelopeNode): string {
+  const entries: Array<readonly [string, PyValue]> = [];
+  for (const [k, e] of n.fields) if (k !== 'parent_envelope' && k !== 'from' && k !== 'from_') entries.push([k, e.value]);
+  if (n.from) entries.push(['from_', n.from.value]);
+  const parents = n.parents.map((p) => (p.hash ? p.hash.value : null) as PyValue);
+  return pythonDumps(new PyDict([['fields', new PyDict(entries)], ['parents', parents], ['bad_parents', n.badParents.length > 0]]));
+}
+
+function statusCodeOf(n: EnvelopeNode): bigint | null {
+  const v = n.statusCode?.value;
+  if (v === undefined) return 1000n;
+  return v.type === 'number' && v.isInteger ? v.big : null;
+}
+
+function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: ExtraKeys | undefined): EnvelopeVerdict {
+  const missing: string[] = [];
+  if (!n.from) missing.push('from');
+  if (!n.payload) missing.push('payload');
+  if (!n.epoch) missing.push('epoch');
+  const fields = {
+    from: n.from?.value,
+    payload: n.payload?.value,
+    epoch: n.epoch?.value,
+    status_code: n.statusCode?.value,
+    run_id: n.runId?.value,
+    to: n.to?.value,
+  };
+  const contentJson = computeContentJson(fields);
+  const contentHash = contentJson === null ? null : computeContentHash(fields);
+  const claimedHash = str(n.hash);
+  const hashOk = contentHash !== null && claimedHash === contentHash;
+
+  let message: SignedMessage | null = null;
+  let messageProblem = 'the signed message cannot be formed';
+  if (contentHash === null) {
+    messageProblem = `the content hash cannot be computed (missing ${missing.join(', ')})`;
+  } else if (n.badParents.length > 0) {
+    const b = n.badParents[0];
+    message = { ok: false, reason: `parent ${b.index} (${b.path}) is not an envelope object`, parentIndex: b.index };
+    messageProblem = message.reason;
+  } else {
+    message = signedMessage(
+      contentHash,
+      n.parents.map((p) => (p.hash === undefined ? undefined : p.hash.value.type === 'string' ? p.hash.value.value : p.hash.value)),
+    );
+    if (!message.ok) {
+      const p = n.parents[message.parentIndex];
+      message = { ...message, reason: message.reason.replace(/^parent \d+/, `the parent ${p.path}`) };
+      messageProblem = message.reason;
+    }
+  }
+  const signer = str(n.from);
+  const sigValue = n.signature === undefined ? undefined : n.signature.value.type === 'string' ? n.signature.value.value : n.signature.value.type === 'null' ? null : n.signature.value;
+  const signature = checkSignatureText(signer, message?.ok ? message.message : null, sigValue, extraKeys, messageProblem);
+
+  // When the content was changed after signing, the signature may still hold over the stored hash.
+  let claimedHashSignature: SigStatus | null = null;
+  if (!hashOk && claimedHash !== null && /^[0-9a-f]{64}$/.test(claimedHash) && signature.status === 'invalid' && !(message && !message.ok)) {
+    const m = n.badParents.length > 0 ? null : signedMessage(claimedHash, n.parents.map((p) => str(p.hash) ?? undefined));
+    if (m?.ok) claimedHashSignature = checkSignatureText(signer, m.message, sigValue, extraKeys).status;
+  }
+
+  // AgentDNA's verify_envelope, step by step.
+  let agentdna: AgentDnaOutcome;
+  const fromV = n.from?.value;
+  if (missing.length > 0) {
+    agentdna = { ok: false, raises: true, reason: `Envelope(**data) fails: ${missing.join(', ')} missing` };
+  } else if (n.badParents.length > 0) {
+    agentdna = { ok: false, raises: true, reason: `parse_envelope fails on ${n.badParents[0].path}` };
+  } else if (fromV?.type === 'string' && fromV.value === '') {
+    agentdna = { ok: false, raises: false, reason: 'from is empty' };
+  } else if (sigValue === undefined || sigValue === '') {
+    agentdna = { ok: false, raises: false, reason: 'the signature is empty' };
+  } else if (!hashOk) {
+    agentdna = { ok: false, raises: false, reason: claimedHash === null ? 'the stored hash is absent or not a string' : 'the stored hash is not the content hash' };
+  } else if (typeof sigValue !== 'string') {
+    agentdna = { ok: false, raises: true, reason: 'bytes.fromhex fails on a signature that is not a string' };
+  } else if (signature.status === 'malformed' && signature.reason.startsWith('the signature is not hex')) {
+    agentdna = { ok: false, raises: false, reason: 'the signature is not hex' };
+  } else if (message !== null && !message.ok) {
+    agentdna = { ok: false, raises: true, reason: `the signed message cannot be formed: ${message.reason}` };
+  } else {
+    agentdna = { ok: signature.status === 'valid', raises: false, reason: signature.status === 'valid' ? 'verified' : `signature ${signature.status}` };
+  }
+
+  return {
+    index,
+    occurrences: [n],
+    node: n,
+    claimedHash,
+    contentJson,
+    contentHash,
+    hashOk,
+    missing,
+    message,
+    signature,
+    agentdna,
+    statusCode: statusCodeOf(n),
+    duplicateHash: false,
+    claimedHashSignature,
+    identity,
+  };
+}
+
+/** Verifies every envelope of the DAG under `tip` and computes the three modes. */
+export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys): WorkflowAnalysis {
+  const occurrences = allOccurrences(tip);
+  const verdicts: EnvelopeVerdict[] = [];
+  const byIdentity = new Map<string, EnvelopeVerdict>();
+  const byPath = new Map<string, EnvelopeVerdict>();
+  for (const n of occurrences) {
+    const id = identityOf(n);
+    let v = byIdentity.get(id);
+    if (v) {
+      v.occurrences.push(n);
+    } else {
+      v = evaluate(n, verdicts.length, id, extraKeys);
+      byIdentity.set(id, v);
+      verdicts.push(v);
+    }
+    byPath.set(n.path, v);
+  }
+
+  // Two different envelopes claiming the same hash.
+  const firstByHash = new Map<string, EnvelopeVerdict>();
+  for (const v of verdicts) {
+    if (v.claimedHash === null || v.claimedHash === '') continue;
+    const first = firstByHash.get(v.claimedHash);
+    if (first === undefined) firstByHash.set(v.claimedHash, v);
+    else {
+      first.duplicateHash = true;
+      v.duplicateHash = true;
+    }
+  }
+
+  const parseProblem = verdicts.find((v) => v.missing.length > 0 || v.node.badParents.length > 0);
+  const parseError = parseProblem ? `AgentDNA cannot parse this workflow: ${parseProblem.agentdna.reason} at ${parseProblem.node.path || 'the top'}` : null;
+
+  const modes = {
+    light: lightMode(tip, byPath, occurrences.length, parseError),
+    heavy: heavyMode(tip, byPath, parseError),
+    boundary: boundaryMode(tip, byPath, occurrences.length, parseError),
+  };
+
+  return { tip, verdicts, byPath, modes, findings: findingsFor(verdicts), parseError };
+}
+
+function label(n: EnvelopeNode): string {
+  return n.path || '(the envelope)';
+}
+
+function runChecks(name: ModeName, steps: Array<{ node: EnvelopeNode; full: boolean }>, byPath: Map<string, EnvelopeVerdict>, parseError: string | null, notChecked: string): ModeVerdict {
+  const verified: string[] = [];
+  const hashOnly: string[] = [];
+  if (parseError !== null) {
+    return { code: MODE_FAILURE[name], raised: true, verified, hashOnly, failedAt: null, reason: `${parseError}; AgentDNA raises an error instead of returning a code`, notChecked };
+  }
+  for (const { node, full } of steps) {
+    const v = byPath.get(node.path)!;
+    (full ? verified : hashOnly).push(node.path);
+    if (full) {
+      if (!v.agentdna.ok) {
+        return {
+          code: MODE_FAILURE[name],
+          raised: v.agentdna.raises,
+          verified,
+          hashOnly,
+          failedAt: node.path,
+          reason: `${label(node)}: ${v.agentdna.reason}${v.agentdna.raises ? ' (AgentDNA raises an error here)' : ''}`,
+          notChecked,
+        };
+      }
+    } else if (!v.hashOk) {
+      return { code: MODE_FAILURE[name], raised: false, verified, hashOnly, failedAt: node.path, reason: `${label(node)}: the stored hash is not the content hash`, notChecked };
+    }
+  }
+  return { code: 1000, raised: false, verified, hashOnly, failedAt: null, reason: 'passed', notChecked };
+}
+
+function lightMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, total: number, parseError: string | null): ModeVerdict {
+  const parents = tip.parents;
+  const deeper = total - 1 - parents.length;
+  const notChecked =
+    `Light verified the tip's signature and compared only the hashes of its ${parents.length} direct parent(s): ` +
+    `no parent signature was checked${deeper > 0 ? `, and ${deeper} deeper envelope occurrence(s) were not looked at` : ''}.`;
+  return runChecks('light', [{ node: tip, full: true }, ...parents.map((p) => ({ node: p, full: false }))], byPath, parseError, notChecked);
+}
+
+function heavyMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, parseError: string | null): ModeVerdict {
+  // IntentWorkflow.unwrap: breadth-first from the tip, de-duplicated by the hash each envelope claims.
+  const seen = new Map<string, EnvelopeNode>();
+  const checked: EnvelopeNode[] = [];
+  const skippedDifferent: EnvelopeNode[] = [];
+  const queue = [tip];
+  for (let i = 0; i < queue.length; i++) {
+    const cur = queue[i];
+    const key = claimedKey(cur);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      if (byPath.get(first.path) !== byPath.get(cur.path)) skippedDifferent.push(cur);
+      continue;
+    }
+    seen.set(key, cur);
+    checked.push(cur);
+    queue.push(...cur.parents);
+  }
+  // unwrap() sorts newest first by (epoch, hash); the first failure ends the check either way.
+  const notChecked =
+    skippedDifferent.length > 0
+      ? `Heavy verified each envelope once per claimed hash and skipped ${skippedDifferent.length} different envelope(s) that reuse a hash already seen (${skippedDifferent.map(label).join(', ')}), and everything under them.`
+      : 'Heavy verified every envelope reachable from the tip, but only once per claimed hash: a different envelope reusing a hash would be skipped (none does here).';
+  return runChecks('heavy', checked.map((node) => ({ node, full: true })), byPath, parseError, notChecked);
+}
+
+function boundaryMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, total: number, parseError: string | null): ModeVerdict {
+  let root = tip;
+  while (root.parents.length > 0) root = root.parents[0];
+  const steps = [{ node: tip, full: true }];
+  if (root !== tip) steps.push({ node: root, full: true });
+  const between = total - steps.length;
+  const notChecked =
+    root === tip
+      ? 'Boundary verified the tip, which is also the root: there is nothing else.'
+      : between === 0
+        ? 'Boundary verified the tip and the root (reached through each first parent); there is nothing in between.'
+        : `Boundary verified the tip and the root (reached through each first parent) only: ${between} envelope occurrence(s) in between and on other branches were not checked, neither their hashes nor their signatures.`;
+  return runChecks('boundary', steps, byPath, parseError, notChecked);
+}
+
+function findingsFor(verdicts: EnvelopeVerdict[]): Finding[] {
+  const out: Finding[] = [];
+  const at = (n: EnvelopeNode, key: string) => (n.path ? `${n.path}.${key}` : key);
+  for (const v of verdicts) {
+    const n = v.node;
+    const where = v.occurrences.length > 1 ? ` (occurs ${v.occurrences.length} times)` : '';
+    if (v.missing.length > 0) {
+      out.push({ rule: 'agentdna/hash', severity: 'error', path: n.path || null, message: `${label(n)}: no content hash can be computed: ${v.missing.join(', ')} missing${where}`, span: n.span });
+    } else if (!v.hashOk) {
+      const msg = n.hash === undefined
+        ? `${label(n)}: no hash; the content hash is ${v.contentHash}${n.legacy.length ? ' (a document this old cannot be verified)' : ''}`
+        : v.claimedHash === null
+          ? `${label(n)}: the hash is not a string; the content hash is ${v.contentHash}`
+          : `${label(n)}: the stored hash ${v.claimedHash} is not the content hash ${v.contentHash}${v.claimedHashSignature === 'valid' ? ' — the signature holds over the stored hash, so the content was changed after signing' : ''}`;
+      out.push({ rule: 'agentdna/hash', severity: 'error', path: at(n, 'hash'), message: msg + where, span: spanOf(n.hash) ?? n.span });
+    }
+    if (v.message && !v.message.ok) {
+      const bad = n.badParents[0];
+      const parent = bad ? undefined : n.parents[v.message.parentIndex];
+      const span: Span | null = bad ? [bad.value.start, bad.value.end] : parent ? (spanOf(parent.hash) ?? parent.span) : n.span;
+      out.push({ rule: 'agentdna/parent-hash', severity: 'error', path: n.path || null, message: `${label(n)}: ${v.message.reason}, so the signed message cannot be formed${where}`, span });
+    }
+    const sig = v.signature;
+    if (sig.status === 'invalid' || sig.status === 'malformed' || sig.status === 'unsigned') {
+      out.push({ rule: 'agentdna/signature', severity: 'error', path: at(n, 'signature'), message: `${label(n)}: signature ${sig.status}: ${sig.reason}${where}`, span: spanOf(n.signature) ?? n.span });
+    }
+    if (sig.der_issues.length > 0) {
+      out.push({ rule: 'agentdna/signature/der', severity: 'warning', path: at(n, 'signature'), message: `${label(n)}: accepted by ECPy but not strict DER: ${sig.der_issues.join('; ')}`, span: spanOf(n.signature) });
+    }
+    if (v.statusCode !== 1000n) {
+      const raw = n.statusCode ? pythonDumps(n.statusCode.value) : '1000';
+      out.push({ rule: 'agentdna/status-code', severity: 'warning', path: at(n, 'status_code'), message: `${label(n)}: status_code ${raw}: ${statusName(v.statusCode)}`, span: spanOf(n.statusCode) });
+    }
+    if (v.duplicateHash) {
+      out.push({ rule: 'agentdna/duplicate-hash', severity: 'error', path: at(n, 'hash'), message: `${label(n)}: another, different envelope of this workflow claims the same hash ${short(v.claimedHash)}; heavy mode verifies only the first one it meets`, span: spanOf(n.hash) });
+    }
+    if (n.legacy.length > 0) {
+      out.push({ rule: 'agentdna/legacy', severity: 'warning', path: n.path || null, message: `${label(n)}: a 1.0-style envelope: ${n.legacy.join('; ')}; it cannot be verified as a 2.0 envelope`, span: n.span });
+    }
+    for (const k of n.duplicateKeys) {
+      const e = n.fields.get(k)!;
+      out.push({ rule: 'agentdna/duplicate-key', severity: 'warning', path: at(n, k), message: `${label(n)}: "${k}" appears more than once; AgentDNA (Python) uses the last one, other readers may use the first`, span: [e.keyStart, e.value.end] });
+    }
+    for (const k of n.unknownKeys) {
+      const e = n.fields.get(k)!;
+      out.push({ rule: 'agentdna/unknown-field', severity: 'info', path: at(n, k), message: `${label(n)}: "${k}" is not an Envelope field: AgentDNA drops it, it is neither hashed nor signed`, span: [e.keyStart, e.value.end] });
+    }
+  }
+  return out;
+}
+
+/** One line for an envelope's verdict (tree hints, summaries). */
+export function verdictLine(v: EnvelopeVerdict): string {
+  const parts: string[] = [];
+  parts.push(v.hashOk ? 'hash ✓' : v.contentHash === null ? 'hash: cannot compute' : 'hash ✗ (content does not match)');
+  const s = v.signature;
+  parts.push(
+    s.status === 'valid'
+      ? `signature valid (${s.rule === 'truncate' ? 'truncation rule' : 'sha256 rule'}, ${s.key_source === 'did' ? 'DID bound' : 'key file'})`
+      : `signature ${s.status}`,
+  );
+  parts.push(`status ${v.statusCode === null ? '?' : v.statusCode.toString()} ${statusName(v.statusCode)}`);
+  if (v.duplicateHash) parts.push('duplicate hash');
+  return parts.join(' · ');
+}
+
+export interface EnvelopeReport {
+  hash: string;
+  hash_ok: boolean;
+  signature: SigStatus;
+  did_match: boolean;
+  // --- added fields (report@1 allows them) ---
+  path: string;
+  paths: string[];
+  spans: Span[];
+  from: string | null;
+  to: string | null;
+  epoch: string | null;
+  /** The payload as text: the string itself, or the JSON of a content-block array. */
+  payload: string | null;
+  status_code: string | null;
+  status_name: string;
+  claimed_hash: string | null;
+  content_hash: string | null;
+  /** The exact JSON that was hashed. */
+  content_json: string | null;
+  /** The parents' claimed hashes, sorted as signed. */
+  parents: string[];
+  combined_json: string | null;
+  /** The signed message (ASCII), or null when it cannot be formed. */
+  message: string | null;
+  message_problem: string | null;
+  rule: SigRule | null;
+  /** The 32 bytes the signature is over (under the rule that held), hex. */
+  signed_bytes_hex: string | null;
+  signature_hex: string | null;
+  r: string | null;
+  s: string | null;
+  high_s: boolean | null;
+  key_source: 'did' | 'key-file' | null;
+  recovered: RecoveredKey[];
+  der_issues: string[];
+  signature_reason: string;
+  claimed_hash_signature: SigStatus | null;
+  duplicate_hash: boolean;
+  agentdna_ok: boolean;
+  agentdna_reason: string;
+  legacy: string[];
+}
+
+export function envelopeReport(v: EnvelopeVerdict): EnvelopeReport {
+  const n = v.node;
+  const num = (e: typeof n.epoch) => (e ? (e.value.type === 'number' ? e.value.text : pythonDumps(e.value)) : null);
+  return {
+    hash: v.claimedHash ?? v.contentHash ?? '',
+    hash_ok: v.hashOk,
+    signature: v.signature.status,
+    did_match: v.signature.did_match,
+    path: n.path,
+    paths: v.occurrences.map((o) => o.path),
+    spans: v.occurrences.map((o) => o.span),
+    from: str(n.from),
+    to: str(n.to),
+    epoch: num(n.epoch),
+    payload: n.payload ? (n.payload.value.type === 'string' ? n.payload.value.value : pythonDumps(n.payload.value)) : null,
+    status_code: n.statusCode ? num(n.statusCode) : '1000',
+    status_name: statusName(v.statusCode),
+    claimed_hash: v.claimedHash,
+    content_hash: v.contentHash,
+    content_json: v.contentJson,
+    parents: v.message?.ok ? v.message.parents : n.parents.map((p) => str(p.hash) ?? ''),
+    combined_json: v.message?.ok ? v.message.combinedJson : null,
+    message: v.message?.ok ? v.message.message : null,
+    message_problem: v.message === null ? (v.contentHash === null ? 'the content hash cannot be computed' : null) : v.message.ok ? null : v.message.reason,
+    rule: v.signature.rule,
+    signed_bytes_hex: v.signature.signed_bytes_hex,
+    signature_hex: str(n.signature),
+    r: v.signature.r,
+    s: v.signature.s,
+    high_s: v.signature.high_s,
+    key_source: v.signature.key_source,
+    recovered: v.signature.recovered,
+    der_issues: v.signature.der_issues,
+    signature_reason: v.signature.reason,
+    claimed_hash_signature: v.claimedHashSignature,
+    duplicate_hash: v.duplicateHash,
+    agentdna_ok: v.agentdna.ok,
+    agentdna_reason: v.agentdna.reason,
+    legacy: n.legacy,
+  };
+}

@@ -1,0 +1,302 @@
+// The graph model: what the graph view draws and what report@1's `graph` section says. Pure data,
+// no DOM. Two graphs share these shapes: the AGDX causal graph (records, chunk streams, ghosts,
+// folds) and the AgentDNA parent_envelope DAG.
+//
+// Direction: every edge points from the child (the later record) to its parent (what it was
+// caused by, answers or continues), as report.md's `{ from: <child>, to: <parent> }` does.
+import type { Usage } from '../agdx/envelope';
+import type { Finding } from '../model';
+
+/** The causal links an AGDX envelope names itself. */
+export type CausalVia = 'cause' | 'cause_at';
+
+/**
+ * Why an edge exists:
+ * - `cause` / `cause_at`: the envelope names its causal parent by record id / log position;
+ * - `correlation`: a response, an error, a status task update or a chunk stream pairs with its command;
+ * - `sequence`: a chunk continues the previous chunk of its stream (only drawn for an unfolded stream),
+ *   or an error carrying a stream's channel ends it;
+ * - `parent_envelope`: an AgentDNA envelope names a parent envelope (by hash).
+ */
+export type EdgeVia = CausalVia | 'correlation' | 'sequence' | 'parent_envelope';
+
+export interface GraphEdge {
+  /** Unique within its graph: `<from>><to>:<via>`. */
+  id: string;
+  /** The child. */
+  from: string;
+  /** The parent. */
+  to: string;
+  via: EdgeVia;
+  /** How many record-level edges this drawn edge stands for (more than 1 once folded). */
+  count: number;
+  /** What a person should know about how the edge was resolved, or null. */
+  note: string | null;
+}
+
+/** A parent named by a child and absent from the input. */
+export interface MissingParent {
+  /** The child's node id (record level). */
+  from: string;
+  /** The absent parent as the child names it: a Crockford record id, a log position, an AgentDNA hash. */
+  ref: string;
+  via: CausalVia | 'parent_envelope';
+}
+
+export type StreamTerminal = 'last' | 'error' | 'gap' | 'abandoned' | null;
+
+/** One chunk stream after reassembly (agdx-v1.md "Chunk streams"). */
+export interface ReassembledStream {
+  /** The stream node's id: `stream:<conversation>:<channel>:<correlation or ->`. */
+  id: string;
+  conversation: string;
+  // --- report@1 fields (report.md `graph.streams`) ---
+  correlation: string | null;
+  channel: string;
+  /** Chunk records of the stream, everything received (duplicates and dropped ones included). */
+  chunks: number;
+  duplicates: number;
+  /** Records dropped because they come after the first terminal (a gap ends the stream too). */
+  after_terminal: number;
+  /** The sequence numbers missing at the first gap (at most MAX_GAP_LIST of them; see note). */
+  gaps: number[];
+  terminal: StreamTerminal;
+  // --- extras ---
+  /** The opening chunk's operation: chat, reasoning or tool_args (null without an opening chunk). */
+  purpose: string | null;
+  /** The reassembled text of a chat or reasoning stream (bodies in sequence order, UTF-8), else null. */
+  text: string | null;
+  /** The terminal chunk's finish_reason as written (null for a synthetic terminal: gap, abandoned). */
+  finish_reason: string | null;
+  /** Whole-stream usage, from the terminal record. */
+  usage: Usage | null;
+  /** The opening chunk's abandonment deadline (epoch µs). */
+  deadline_micros: bigint | null;
+  /** Chunks applied, in sequence order (record indices). */
+  applied: number[];
+  /** Every chunk record of the stream, in log order (record indices). */
+  recordIndices: number[];
+  /** Errors carrying the stream's channel, in log order (record indices). */
+  errorIndices: number[];
+  /** The record that ended the stream (the last chunk or the error), or null. */
+  terminalIndex: number | null;
+  /** Why the terminal is what it is when that is not obvious (deadline checks, truncations). */
+  note: string | null;
+}
+
+export type NodeKind = 'record' | 'stream' | 'ghost' | 'fold' | 'envelope';
+
+interface NodeBase {
+  id: string;
+  kind: NodeKind;
+  /** One line for the node's face. */
+  label: string;
+  /** The AGDX conversation (Crockford) the node belongs to; null for AgentDNA nodes. */
+  group: string | null;
+  /**
+   * A stable ordering key (compare as strings): log time, then input, then position. The layout
+   * orders nodes by it, so adding a record does not reshuffle the others.
+   */
+  sortKey: string;
+  /** The record the UI selects for this node (a stream's opening chunk, a fold's first member), or null. */
+  recordIndex: number | null;
+  /** Member of a cycle of cause / cause_at (or parent_envelope) edges. */
+  cycle: boolean;
+}
+
+/** An AGDX record that decoded with an envelope. */
+export interface RecordNode extends NodeBase {
+  kind: 'record';
+  recordIndex: number;
+  /** The envelope's record id (Crockford), or null (a chunk may have none). */
+  recordId: string | null;
+  /** AGDX kind: command, response, event, chunk, status, error. */
+  recordKind: string;
+  conversation: string;
+  correlation: string | null;
+  channel: string | null;
+  source: string;
+  target: string | null;
+  valid: boolean;
+  /** Another record of the input carries the same record id (the node id is then disambiguated). */
+  duplicateId: boolean;
+  /** The id of the chunk stream this record belongs to when it is shown unfolded, else null. */
+  stream: string | null;
+  /** Bridge ids repeated in metadata `bridge_hops` (a routing loop), or null. */
+  loop: string[] | null;
+  /** The graph's findings about this record (also listed in AgdxGraph.findings). */
+  findings: Finding[];
+}
+
+/** A chunk stream folded into one node. */
+export interface StreamNode extends NodeBase {
+  kind: 'stream';
+  recordIndex: number;
+  stream: ReassembledStream;
+}
+
+/** A parent named by some child but absent from the input. */
+export interface GhostNode extends NodeBase {
+  kind: 'ghost';
+  recordIndex: null;
+  /** How children name it (one ghost may be named by record id and by log position). */
+  refs: { via: CausalVia | 'parent_envelope'; ref: string }[];
+  note: string | null;
+}
+
+/** A large fan-out (children of one kind under one parent) folded into one node. */
+export interface FoldNode extends NodeBase {
+  kind: 'fold';
+  /** The parent whose children were folded. */
+  parent: string;
+  /** The kind of the folded children (an AGDX kind, or `stream`). */
+  childKind: string;
+  count: number;
+  /** The folded nodes (drawn-node ids: record nodes or stream nodes). */
+  members: string[];
+  recordIndices: number[];
+  /** Members that need a look: invalid, in a cycle, with a graph finding, or a stream that did not end with last. */
+  attention: number;
+}
+
+/** An AgentDNA envelope. */
+export interface EnvelopeNode extends NodeBase {
+  kind: 'envelope';
+  recordIndex: number;
+  hash: string;
+  from: string;
+  to: string | null;
+  epoch: number | null;
+  hashOk: boolean;
+  signature: string;
+  didMatch: boolean;
+  /** Where in the document (the first occurrence). */
+  path: string;
+  /** Every place this same envelope occurs (fan-in repeats a parent). */
+  occurrences: { recordIndex: number; path: string }[];
+  /** Drawn red: the content does not match its hash, or the signature is not valid. */
+  tampered: boolean;
+  /** A different envelope claims the same hash as another node. */
+  duplicate: boolean;
+}
+
+export type AgdxNode = RecordNode | StreamNode | GhostNode | FoldNode;
+export type AgentDnaNode = EnvelopeNode | GhostNode;
+export type GraphNode = AgdxNode | EnvelopeNode;
+
+/** A graph finding, to be added to the record's findings by whoever owns the records. */
+export interface GraphFinding {
+  recordIndex: number;
+  finding: Finding;
+}
+
+/** What folding hid, so the UI can say it and offer to unfold (pass the id in `expanded`). */
+export interface FoldInfo {
+  /** The stream or fold node's id. */
+  id: string;
+  kind: 'stream' | 'fan-out';
+  /** Record-level node ids (streams), or drawn-node ids (fan-outs: records or streams). */
+  members: string[];
+  count: number;
+  /** For a fan-out: the parent and the children's kind. */
+  parent: string | null;
+  childKind: string | null;
+}
+
+/** A conversation. */
+export interface GraphGroup {
+  id: string;
+  /** Drawn nodes in the group. */
+  nodes: number;
+}
+
+export interface AgdxGraphOptions {
+  /** Fold each chunk stream into one node (default true). */
+  foldStreams?: boolean;
+  /** Ids of stream and fold nodes to show unfolded. */
+  expanded?: ReadonlySet<string>;
+  /** A parent with more children of one kind than this has them folded (default 50). */
+  foldThreshold?: number;
+}
+
+export interface AgdxGraph {
+  kind: 'agdx';
+  /** The nodes as drawn (after folding), ordered by sortKey. */
+  nodes: AgdxNode[];
+  /** The edges as drawn (after folding, de-duplicated with a count). */
+  edges: GraphEdge[];
+  missing: MissingParent[];
+  /** Cycles of cause / cause_at edges, each the record-level node ids in sortKey order. */
+  cycles: string[][];
+  streams: ReassembledStream[];
+  /** What was folded. */
+  folded: FoldInfo[];
+  findings: GraphFinding[];
+  groups: GraphGroup[];
+  /** Record index → the drawn node that shows it (its own node, a stream node or a fold node). */
+  nodeOfRecord: Map<number, string>;
+  /** The graph with one node per record and nothing folded: what the report describes. */
+  recordLevel: {
+    /** Record nodes (ghosts excluded). */
+    nodeCount: number;
+    /** Record index → record-level node id. */
+    ids: Map<number, string>;
+    edges: GraphEdge[];
+  };
+}
+
+/** One AgentDNA envelope as the workflow analysis concluded it. */
+export interface AgentDnaNodeInput {
+  recordIndex: number;
+  hash: string;
+  from: string;
+  to: string | null;
+  epoch: number | null;
+  /** Claimed parent hashes. */
+  parents: string[];
+  hashOk: boolean;
+  signature: string;
+  didMatch: boolean;
+  /** Where in the document. */
+  path: string;
+  /**
+   * Optional identity of the signed content (e.g. EnvelopeVerdict.identity): two inputs with the
+   * same hash and identity are one envelope. Without it, the visible fields are compared.
+   */
+  identity?: string;
+}
+
+export interface AgentDnaGraph {
+  kind: 'agentdna';
+  nodes: AgentDnaNode[];
+  edges: GraphEdge[];
+  missing: MissingParent[];
+  cycles: string[][];
+}
+
+/** A node box for the renderer: top-left corner and size, in pixels. */
+export interface NodeBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface LayoutOptions {
+  /** Node width (default 220). */
+  nodeWidth?: number;
+  /** Node height (default 72). */
+  nodeHeight?: number;
+  /** Horizontal space between layers (default 80). */
+  rankGap?: number;
+  /** Vertical space between rows (default 24). */
+  rowGap?: number;
+  /** Vertical space between unconnected parts (default 48). */
+  componentGap?: number;
+}
+
+/** What the layout needs of a graph: both graphs (and any filtered view of them) fit. */
+export interface LayoutInput {
+  nodes: readonly { id: string; sortKey: string }[];
+  edges: readonly { from: string; to: string }[];
+}

@@ -1,0 +1,99 @@
+// report@1's `graph` section (report.md) from the graph model.
+import type { Usage } from '../agdx/envelope';
+import type { AgdxGraph, AgentDnaGraph, GraphEdge, StreamTerminal } from './model';
+
+export type ReportEdgeVia = 'cause' | 'cause_at' | 'parent_envelope';
+
+export interface ReportStream {
+  correlation: string | null;
+  channel: string;
+  chunks: number;
+  duplicates: number;
+  after_terminal: number;
+  gaps: number[];
+  terminal: StreamTerminal;
+  // --- added fields (report@1 allows them) ---
+  conversation: string;
+  purpose: string | null;
+  finish_reason: string | null;
+  /** Token counts as numbers (as strings beyond 2^53). */
+  usage: Record<string, number | string> | null;
+  note: string | null;
+}
+
+export interface ReportGraph {
+  /** Records that are nodes: every AGDX record with an envelope (each chunk counts) and every distinct AgentDNA envelope. Ghosts, stream nodes and fold nodes are not counted. */
+  nodes: number;
+  /** Causal edges between present records only (absent parents are in `missing`): cause, cause_at, parent_envelope, the vocabulary report.md documents. */
+  edges: { from: string; to: string; via: ReportEdgeVia }[];
+  missing: { from: string; ref: string; via: string }[];
+  cycles: string[][];
+  streams: ReportStream[];
+  /**
+   * Added field: the correlation pairs (response, error, status task update or chunk stream's
+   * first chunk → its command). Kept out of `edges` so that list stays causal and its `via`
+   * vocabulary stays the one report.md documents.
+   */
+  correlations: { from: string; to: string; via: 'correlation' }[];
+}
+
+const CAUSAL = new Set<string>(['cause', 'cause_at', 'parent_envelope']);
+
+function jsonUsage(u: Usage | null): Record<string, number | string> | null {
+  if (!u) return null;
+  const out: Record<string, number | string> = {};
+  for (const [k, v] of Object.entries(u)) {
+    if (v === undefined) continue;
+    out[k] = typeof v === 'bigint' ? (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()) : v;
+  }
+  return out;
+}
+
+/**
+ * The report's graph, from the record-level graphs (folding is a view: the report does not depend
+ * on it). Ids are node ids: a record's Crockford id (disambiguated as `<id>@<input>:<index>` when
+ * several records share it), `rec:<input>:<index>` for a record without an id, `dna:<hash>` for an
+ * AgentDNA envelope (`dna:<hash>~2`… for a different envelope claiming a hash already taken), and
+ * `ghost:…` for an absent parent.
+ */
+export function toReportGraph(...graphs: (AgdxGraph | AgentDnaGraph | null | undefined)[]): ReportGraph {
+  const out: ReportGraph = { nodes: 0, edges: [], missing: [], cycles: [], streams: [], correlations: [] };
+  for (const g of graphs) {
+    if (!g) continue;
+    let edges: readonly GraphEdge[];
+    if (g.kind === 'agdx') {
+      out.nodes += g.recordLevel.nodeCount;
+      edges = g.recordLevel.edges;
+      out.streams.push(
+        ...g.streams.map((s) => ({
+          correlation: s.correlation,
+          channel: s.channel,
+          chunks: s.chunks,
+          duplicates: s.duplicates,
+          after_terminal: s.after_terminal,
+          gaps: s.gaps,
+          terminal: s.terminal,
+          conversation: s.conversation,
+          purpose: s.purpose,
+          finish_reason: s.finish_reason,
+          usage: jsonUsage(s.usage),
+          note: s.note,
+        })),
+      );
+    } else {
+      out.nodes += g.nodes.filter((n) => n.kind === 'envelope').length;
+      edges = g.edges;
+    }
+    // An edge to an absent parent is reported in `missing`, not in `edges`.
+    const ghosts = new Set<string>();
+    for (const n of g.nodes) if (n.kind === 'ghost') ghosts.add(n.id);
+    for (const e of edges) {
+      if (ghosts.has(e.to)) continue;
+      if (CAUSAL.has(e.via)) out.edges.push({ from: e.from, to: e.to, via: e.via as ReportEdgeVia });
+      else if (e.via === 'correlation') out.correlations.push({ from: e.from, to: e.to, via: 'correlation' });
+    }
+    out.missing.push(...g.missing.map((m) => ({ from: m.from, ref: m.ref, via: m.via })));
+    out.cycles.push(...g.cycles.map((c) => [...c]));
+  }
+  return out;
+}

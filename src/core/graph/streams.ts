@@ -1,0 +1,191 @@
+// Chunk stream reassembly (agdx-v1.md "Chunk streams"), as a reader would do it, over every
+// record of the input at once.
+//
+// A stream is the chunks sharing conversation, channel and correlation. Its members are put in
+// sequence order (ties in log order) and walked from 0: each sequence applies once, a duplicate
+// is dropped and counted, the first gap ends the stream (terminal `gap`), a chunk with last = true
+// ends it (`last`), and everything after the first terminal is dropped and counted. An `error`
+// carrying the channel ends the stream too (`error`): it takes its place at its own sequence when
+// it has one, else right after the chunks that precede it in the log; reached with nothing missing
+// before it, it ends the stream even when its sequence was already applied. Without a terminal, the
+// opening chunk's deadline decides `abandoned`, measured against the latest log time of the
+// input; with no log time at all, the deadline cannot be checked and the stream stays open (null).
+import { concatBytes, utf8Lossy, utf8OrNull } from '../bytes';
+import type { Envelope } from '../agdx/envelope';
+import { formatMicros } from '../agdx/tree';
+import type { RecordResult } from '../records';
+import { crockford, latestLogTime, recordSortKeys } from './keys';
+import type { ReassembledStream, StreamTerminal } from './model';
+
+/** At most this many missing sequence numbers are listed in `gaps` (a hostile gap can be 2^64 long). */
+export const MAX_GAP_LIST = 1024;
+/** Reassembled text beyond this many bytes is cut (and said so in the note). */
+export const MAX_TEXT_BYTES = 1 << 20;
+
+const TEXT_PURPOSES = new Set(['chat', 'reasoning']);
+
+interface Member {
+  index: number;
+  env: Envelope;
+  sortKey: string;
+  isError: boolean;
+  /** The sequence it takes in the walk (an error without one: after the chunks before it). */
+  seq: bigint | null;
+}
+
+export const streamId = (conversation: string, channel: string, correlation: string | null) =>
+  `stream:${conversation}:${channel}:${correlation ?? '-'}`;
+
+/** The stream a record belongs to (a chunk or an error with a channel), or null. */
+export function streamKeyOf(env: Envelope): string | null {
+  if (!env.channel || (env.kind !== 'chunk' && env.kind !== 'error')) return null;
+  return streamId(crockford(env.conversation)!, crockford(env.channel)!, crockford(env.correlation));
+}
+
+export function reassembleStreams(records: readonly RecordResult[], sortKeys: readonly string[] = recordSortKeys(records)): ReassembledStream[] {
+  const latest = latestLogTime(records);
+  const groups = new Map<string, Member[]>();
+  records.forEach((r, index) => {
+    const env = r.envelope;
+    if (!env) return;
+    const key = streamKeyOf(env);
+    if (key === null) return;
+    let list = groups.get(key);
+    if (!list) groups.set(key, (list = []));
+    list.push({ index, env, sortKey: sortKeys[index], isError: env.kind === 'error', seq: env.sequence === undefined ? null : BigInt(env.sequence) });
+  });
+  const streams: ReassembledStream[] = [];
+  for (const [id, members] of groups) {
+    members.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+    streams.push(reassemble(id, members, records, latest));
+  }
+  const firstKey = (s: ReassembledStream) => sortKeys[s.recordIndices[0] ?? s.errorIndices[0]];
+  return streams.sort((a, b) => (firstKey(a) < firstKey(b) ? -1 : firstKey(a) > firstKey(b) ? 1 : 0));
+}
+
+function range(from: bigint, to: bigint): { list: number[]; total: bigint } {
+  const list: number[] = [];
+  for (let s = from; s < to && list.length < MAX_GAP_LIST; s++) list.push(Number(s));
+  return { list, total: to - from };
+}
+
+function reassemble(id: string, members: Member[], records: readonly RecordResult[], latest: bigint | null): ReassembledStream {
+  const first = members[0].env;
+  const notes: string[] = [];
+  const chunks = members.filter((m) => !m.isError);
+  const errors = members.filter((m) => m.isError);
+
+  // An error without a sequence ends the stream where it stands in the log: after the chunks before it.
+  let maxSoFar = -1n;
+  for (const m of members) {
+    if (!m.isError) {
+      if (m.seq !== null && m.seq > maxSoFar) maxSoFar = m.seq;
+    } else if (m.seq === null) m.seq = maxSoFar + 1n;
+  }
+  const unsequenced = chunks.filter((m) => m.seq === null);
+  if (unsequenced.length > 0) notes.push(`${unsequenced.length} chunk${unsequenced.length > 1 ? 's carry' : ' carries'} no sequence and ${unsequenced.length > 1 ? 'were' : 'was'} not applied`);
+
+  const walk = members.filter((m) => m.seq !== null);
+  // Sequence order; at one sequence, log order (an error before a chunk of its sequence ends the stream first).
+  walk.sort((a, b) => (a.seq! < b.seq! ? -1 : a.seq! > b.seq! ? 1 : a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+
+  let next = 0n;
+  let terminal: StreamTerminal = null;
+  let terminalIndex: number | null = null;
+  let duplicates = 0;
+  let afterTerminal = 0;
+  let gaps: number[] = [];
+  let finishReason: string | null = null;
+  let usage: Envelope['usage'] | null = null;
+  const applied: Member[] = [];
+
+  for (const m of walk) {
+    if (terminal !== null) {
+      afterTerminal++;
+      continue;
+    }
+    const seq = m.seq!;
+    if (seq > next) {
+      terminal = 'gap';
+      const g = range(next, seq);
+      gaps = g.list;
+      if (g.total > BigInt(g.list.length)) notes.push(`the gap misses ${g.total} sequence numbers; the first ${g.list.length} are listed`);
+      afterTerminal++;
+      continue;
+    }
+    if (m.isError) {
+      terminal = 'error';
+      terminalIndex = m.index;
+      usage = m.env.usage ?? null;
+      continue;
+    }
+    if (seq < next) {
+      duplicates++;
+      continue;
+    }
+    applied.push(m);
+    next++;
+    if (m.env.last) {
+      terminal = 'last';
+      terminalIndex = m.index;
+      finishReason = m.env.finish_reason ?? null;
+      usage = m.env.usage ?? null;
+    }
+  }
+
+  const opening = applied.length > 0 && applied[0].seq === 0n ? applied[0] : null;
+  const deadline = opening?.env.deadline_micros !== undefined ? BigInt(opening.env.deadline_micros) : null;
+  if (terminal === null && deadline !== null) {
+    if (latest === null) {
+      notes.push(`the opening chunk sets an abandonment deadline (${formatMicros(deadline)}), but no record of the input has a log time: whether it passed cannot be checked`);
+    } else if (latest > deadline) {
+      terminal = 'abandoned';
+      notes.push(`no terminal before the deadline ${formatMicros(deadline)}; the latest log time of the input is ${formatMicros(latest)}`);
+    } else {
+      notes.push(`still open: the deadline ${formatMicros(deadline)} is not past the latest log time of the input (${formatMicros(latest)})`);
+    }
+  }
+  if (terminal === 'last' && deadline !== null && terminalIndex !== null) {
+    const at = records[terminalIndex].logTimeMicros;
+    if (at !== null && at > deadline) {
+      notes.push(`the terminal chunk was appended at ${formatMicros(at)}, after the opening chunk's deadline ${formatMicros(deadline)}: a reader enforcing the deadline had abandoned the stream by then`);
+    }
+  }
+
+  const purpose = opening?.env.operation ?? null;
+  let text: string | null = null;
+  if (purpose !== null && TEXT_PURPOSES.has(purpose)) {
+    let bodies = concatBytes(...applied.map((m) => m.env.body ?? new Uint8Array(0)));
+    if (bodies.length > MAX_TEXT_BYTES) {
+      notes.push(`the text is ${bodies.length} bytes; the first ${MAX_TEXT_BYTES} are shown`);
+      bodies = bodies.subarray(0, MAX_TEXT_BYTES);
+    }
+    text = utf8OrNull(bodies);
+    if (text === null) {
+      text = utf8Lossy(bodies);
+      notes.push('the bodies are not valid UTF-8 (shown with replacement characters)');
+    }
+  }
+
+  return {
+    id,
+    conversation: crockford(first.conversation)!,
+    correlation: crockford(first.correlation),
+    channel: crockford(first.channel)!,
+    chunks: chunks.length,
+    duplicates,
+    after_terminal: afterTerminal,
+    gaps,
+    terminal,
+    purpose,
+    text,
+    finish_reason: finishReason,
+    usage,
+    deadline_micros: deadline,
+    applied: applied.map((m) => m.index),
+    recordIndices: chunks.map((m) => m.index),
+    errorIndices: errors.map((m) => m.index),
+    terminalIndex,
+    note: notes.length > 0 ? notes.join('; ') : null,
+  };
+}

@@ -1,0 +1,84 @@
+// Test helpers: RecordResults built straight from envelopes (no bytes), as an importer would leave them.
+import type { Envelope, MetaValue } from '../agdx/envelope';
+import { toCrockford } from '../bytes';
+import { blankRecord } from '../import/build';
+import type { RecordResult } from '../records';
+
+/** A 16-byte id whose value is `n` (big-endian). */
+export function id16(n: number): Uint8Array {
+  const out = new Uint8Array(16);
+  let v = BigInt(n);
+  for (let i = 15; i >= 0 && v > 0n; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
+export const crock = (n: number) => toCrockford(id16(n));
+
+/** A cause_at for the Iggy binding. */
+export function causeAt(stream: number, topic: number, partition: number, offset: number | bigint): Uint8Array {
+  const out = new Uint8Array(20);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, stream);
+  dv.setUint32(4, topic);
+  dv.setUint32(8, partition);
+  dv.setBigUint64(12, BigInt(offset));
+  return out;
+}
+
+export const text = (s: string) => new TextEncoder().encode(s);
+export const hops = (...ids: string[]): Map<string, MetaValue> => new Map([['bridge_hops', { type: 'list', items: ids.map((value) => ({ type: 'text', value }) as MetaValue) }]]);
+
+export interface RecordExtra {
+  input?: number;
+  logTime?: bigint;
+  position?: { partition: number; offset: number | bigint; stream?: number | null; topic?: number | null };
+  valid?: boolean;
+}
+
+type EnvelopeSpec = Partial<Envelope> & { kind: Envelope['kind'] };
+
+/** A conversation of records: `add` appends one, with the conversation and source filled in. */
+export class Conversation {
+  readonly records: RecordResult[] = [];
+  private readonly perInput = new Map<number, number>();
+
+  constructor(readonly conversation: Uint8Array = id16(0xc0)) {}
+
+  add(spec: EnvelopeSpec, extra: RecordExtra = {}): RecordResult {
+    const input = extra.input ?? 0;
+    const index = this.perInput.get(input) ?? 0;
+    this.perInput.set(input, index + 1);
+    const r = makeRecord(input, index, { conversation: this.conversation, source: 'agent-a', ...spec }, extra);
+    this.records.push(r);
+    return r;
+  }
+
+  /** The record index (in `records`) of a record. */
+  at(r: RecordResult): number {
+    return this.records.indexOf(r);
+  }
+}
+
+export function makeRecord(input: number, index: number, spec: Envelope, extra: RecordExtra = {}): RecordResult {
+  const base = blankRecord({ input, view: new Uint8Array(0), viewOrigin: 'input' }, index, extra.position ? 'agdx.record' : 'agdx.envelope', null);
+  const env: Envelope = spec;
+  return {
+    ...base,
+    decoded: true,
+    valid: extra.valid ?? true,
+    kind: env.kind,
+    id: env.record ? toCrockford(env.record) : null,
+    conversation: toCrockford(env.conversation),
+    source: env.source,
+    target: env.target ?? null,
+    envelope: env,
+    summary: `${env.kind}${env.operation ? ` ${env.operation}` : ''} ${env.source}`,
+    logTimeMicros: extra.logTime ?? null,
+    logPosition: extra.position
+      ? { stream: extra.position.stream ?? null, topic: extra.position.topic ?? null, partition: extra.position.partition, offset: BigInt(extra.position.offset) }
+      : null,
+  };
+}

@@ -1,0 +1,57 @@
+// Both graphs for a set of inspected records: the AGDX causal graph and the AgentDNA
+// parent_envelope DAG of every workflow. Used by the report and by the worker's graph view.
+import type { WorkflowReport } from './agentdna';
+import { buildAgdxGraph, buildAgentDnaGraph, type AgdxGraph, type AgdxGraphOptions, type AgentDnaGraph, type AgentDnaNodeInput } from './graph';
+import type { Finding } from './model';
+import { isValid, type RecordResult } from './records';
+
+export interface Graphs {
+  agdx: AgdxGraph;
+  agentdna: AgentDnaGraph;
+}
+
+/** Every distinct envelope of every workflow, as the DAG builder takes them. */
+export function agentDnaInputs(workflows: readonly WorkflowReport[]): AgentDnaNodeInput[] {
+  const out: AgentDnaNodeInput[] = [];
+  for (const w of workflows) {
+    for (const e of w.envelopes) {
+      const epoch = e.epoch !== null && /^-?\d+(\.\d+)?$/.test(e.epoch) ? Number(e.epoch) : null;
+      out.push({
+        recordIndex: w.record,
+        hash: e.hash,
+        from: e.from ?? '',
+        to: e.to,
+        epoch,
+        parents: e.parents,
+        hashOk: e.hash_ok,
+        signature: e.signature,
+        didMatch: e.did_match,
+        path: e.path,
+        identity: `${e.content_hash ?? ''}|${e.signature_hex ?? ''}|${e.parents.join(',')}`,
+      });
+    }
+  }
+  return out;
+}
+
+export function buildGraphs(records: readonly RecordResult[], workflows: readonly WorkflowReport[], options: AgdxGraphOptions = {}): Graphs {
+  return { agdx: buildAgdxGraph(records, options), agentdna: buildAgentDnaGraph(agentDnaInputs(workflows)) };
+}
+
+/**
+ * Puts the graph's findings (cause/cause_at disagreements, bridge loops) on their records, replacing
+ * earlier ones: they depend on every record loaded, so they are redone when records are added.
+ */
+export function annotateGraphFindings(records: RecordResult[], graph: AgdxGraph): void {
+  const byRecord = new Map<number, Finding[]>();
+  for (const g of graph.findings) byRecord.set(g.recordIndex, [...(byRecord.get(g.recordIndex) ?? []), g.finding]);
+  records.forEach((r, i) => {
+    const had = r.findings.some((f) => f.rule.startsWith(GRAPH_RULE));
+    const add = byRecord.get(i);
+    if (!had && !add) return;
+    r.findings = [...r.findings.filter((f) => !f.rule.startsWith(GRAPH_RULE)), ...(add ?? [])];
+    r.valid = isValid(r.decoded, r.findings);
+  });
+}
+
+const GRAPH_RULE = 'agdx/graph/';

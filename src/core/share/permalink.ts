@@ -1,0 +1,247 @@
+// Permalinks and bundles: the inputs and the view, in a URL fragment (never sent to a server) or a
+// file. Versioned, checksummed and compressed: a damaged, truncated or newer link is a clear
+// error, never a blank page. Keys are never part of it.
+//
+// Layout: `v1.` + base64url( sha256(payload)[0..8] ‖ deflate-raw(payload) ), payload = CBOR
+// { v: 1, inputs: [{ name, bytes }], redacted, view: { selected, tab, viewport, filters } }.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesEqual, concatBytes, fromBase64, toBase64 } from '../bytes';
+import { CborWriter } from '../cbor/encoder';
+import type { CborItem } from '../cbor/reader';
+import { readSingle, untag } from '../cbor/reader';
+
+export const PERMALINK_VERSION = 1;
+/** Past this many characters a link is awkward in chat and mail: offer a bundle file instead. */
+export const LINK_SOFT_LIMIT = 8_000;
+/** The most bytes a link or bundle may inflate to (a small link must not expand into gigabytes). */
+export const MAX_INFLATED = 64 * 1024 * 1024;
+const BUNDLE_MAGIC = new TextEncoder().encode('EIBUNDLE');
+
+export interface SharedInput {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface ViewState {
+  /** The selected record, by input number and index within it. */
+  selected: { input: number; index: number } | null;
+  tab: string;
+  viewport: { x: number; y: number; zoom: number } | null;
+  filters: Record<string, string>;
+}
+
+export interface ShareState {
+  inputs: SharedInput[];
+  /** Bodies were blanked before sharing: signatures cannot be re-checked. */
+  redacted: boolean;
+  view: ViewState;
+}
+
+export type ShareErrorCode = 'permalink/not-a-link' | 'permalink/newer-version' | 'permalink/damaged' | 'permalink/too-large';
+
+export interface ShareError {
+  code: ShareErrorCode;
+  message: string;
+}
+
+export type ShareResult = { ok: true; state: ShareState } | { ok: false; error: ShareError };
+
+// ---------- payload (CBOR) ----------
+
+function writeValue(w: CborWriter, v: unknown): void {
+  if (v === null || v === undefined) w.null();
+  else if (typeof v === 'boolean') w.bool(v);
+  else if (typeof v === 'number') Number.isInteger(v) ? w.int(v) : w.float(v);
+  else if (typeof v === 'string') w.text(v);
+  else if (v instanceof Uint8Array) w.bytes(v);
+  else if (Array.isArray(v)) {
+    w.head(4, v.length);
+    for (const x of v) writeValue(w, x);
+  } else if (typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
+    w.head(5, entries.length);
+    for (const [k, x] of entries) {
+      w.text(k);
+      writeValue(w, x);
+    }
+  } else throw new TypeError(`cannot share a ${typeof v}`);
+}
+
+function encodePayload(state: ShareState): Uint8Array {
+  const w = new CborWriter();
+  writeValue(w, {
+    v: PERMALINK_VERSION,
+    inputs: state.inputs.map((i) => ({ name: i.name, bytes: i.bytes })),
+    redacted: state.redacted,
+    view: state.view,
+  });
+  return w.finish();
+}
+
+class ShapeError extends Error {}
+
+function plain(item: CborItem): unknown {
+  const it = untag(item);
+  switch (it.kind) {
+    case 'uint':
+    case 'nint':
+      return Number(it.value);
+    case 'float':
+      return it.value;
+    case 'bytes':
+      return it.value;
+    case 'text':
+      return it.value;
+    case 'simple':
+      return it.value === 21 ? true : it.value === 20 ? false : null;
+    case 'array':
+      return it.items.map(plain);
+    case 'map': {
+      // A null-prototype object: keys such as __proto__ stay plain data.
+      const out: Record<string, unknown> = Object.create(null);
+      for (const e of it.entries) {
+        const k = untag(e.key);
+        if (k.kind !== 'text') throw new ShapeError('a map key is not text');
+        out[k.value] = plain(e.value);
+      }
+      return out;
+    }
+    default:
+      throw new ShapeError('unexpected item');
+  }
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+const num = (v: unknown, what: string): number => {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ShapeError(`${what} is not a number`);
+  return v;
+};
+
+function readState(root: unknown): ShareState {
+  if (!isObj(root)) throw new ShapeError('the payload is not a map');
+  if (root.v !== PERMALINK_VERSION) throw new ShapeError(`payload version ${String(root.v)}`);
+  if (!Array.isArray(root.inputs)) throw new ShapeError('inputs is not a list');
+  const inputs = root.inputs.map((i, n) => {
+    if (!isObj(i) || typeof i.name !== 'string' || !(i.bytes instanceof Uint8Array)) throw new ShapeError(`input ${n} is not {name, bytes}`);
+    return { name: i.name, bytes: i.bytes };
+  });
+  const view = isObj(root.view) ? root.view : {};
+  const sel = view.selected;
+  const vp = view.viewport;
+  const filters: Record<string, string> = {};
+  if (isObj(view.filters)) for (const [k, v] of Object.entries(view.filters)) if (typeof v === 'string') filters[k] = v;
+  return {
+    inputs,
+    redacted: root.redacted === true,
+    view: {
+      selected: isObj(sel) ? { input: num(sel.input, 'selected.input'), index: num(sel.index, 'selected.index') } : null,
+      tab: typeof view.tab === 'string' ? view.tab : 'records',
+      viewport: isObj(vp) ? { x: num(vp.x, 'viewport.x'), y: num(vp.y, 'viewport.y'), zoom: num(vp.zoom, 'viewport.zoom') } : null,
+      filters,
+    },
+  };
+}
+
+// ---------- compression ----------
+
+async function pump(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | 'too-large'> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > limit) {
+      await reader.cancel();
+      return 'too-large';
+    }
+    chunks.push(value);
+  }
+  return concatBytes(...chunks);
+}
+
+async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
+  const cs = new CompressionStream('deflate-raw');
+  const writer = cs.writable.getWriter();
+  void writer.write(bytes as Uint8Array<ArrayBuffer>).then(() => writer.close());
+  return (await pump(cs.readable, Infinity)) as Uint8Array;
+}
+
+async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Array | 'too-large' | 'damaged'> {
+  try {
+    const ds = new DecompressionStream('deflate-raw');
+    const writer = ds.writable.getWriter();
+    writer.write(bytes as Uint8Array<ArrayBuffer>).then(() => writer.close()).catch(() => {});
+    return await pump(ds.readable, limit);
+  } catch {
+    return 'damaged';
+  }
+}
+
+const checksum = (payload: Uint8Array) => sha256(payload).subarray(0, 8);
+
+async function pack(state: ShareState): Promise<Uint8Array> {
+  const payload = encodePayload(state);
+  return concatBytes(checksum(payload), await deflate(payload));
+}
+
+async function unpack(packed: Uint8Array): Promise<ShareResult> {
+  const damaged = (why: string): ShareResult => ({ ok: false, error: { code: 'permalink/damaged', message: `This link is damaged or cut short (${why}). Ask for the link again, or for a bundle file.` } });
+  if (packed.length < 9) return damaged('too short');
+  const inflated = await inflate(packed.subarray(8), MAX_INFLATED);
+  if (inflated === 'too-large') return { ok: false, error: { code: 'permalink/too-large', message: `This link expands past ${MAX_INFLATED / 1024 / 1024} MiB; it was not opened.` } };
+  if (inflated === 'damaged') return damaged('it does not decompress');
+  if (!bytesEqual(checksum(inflated), packed.subarray(0, 8))) return damaged('its checksum does not match');
+  const item = readSingle(inflated);
+  if (!item.ok) return damaged(`its contents do not read: ${item.error.message}`);
+  try {
+    return { ok: true, state: readState(plain(item.value)) };
+  } catch (e) {
+    return damaged((e as Error).message);
+  }
+}
+
+// ---------- links ----------
+
+/** The fragment (without '#') for a state. */
+export async function encodePermalink(state: ShareState): Promise<string> {
+  return `v${PERMALINK_VERSION}.${toBase64(await pack(state), true)}`;
+}
+
+/** Reads a fragment ('#' optional). Never throws for any text. */
+export async function decodePermalink(fragment: string): Promise<ShareResult> {
+  if (typeof fragment !== 'string') throw new TypeError('a permalink fragment is a string');
+  const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
+  const m = /^v(\d+)\.(.*)$/s.exec(text);
+  if (!m) return { ok: false, error: { code: 'permalink/not-a-link', message: 'The address does not hold an Envelope Inspector view (it should start with #v1.).' } };
+  const version = Number(m[1]);
+  if (version > PERMALINK_VERSION) {
+    return { ok: false, error: { code: 'permalink/newer-version', message: `This link was made by a newer Envelope Inspector (link format v${version}); this one reads v${PERMALINK_VERSION}. Open it with an up-to-date copy.` } };
+  }
+  if (version < 1) return { ok: false, error: { code: 'permalink/not-a-link', message: `Link format v${version} does not exist.` } };
+  if (!/^[A-Za-z0-9_-]*$/.test(m[2])) return { ok: false, error: { code: 'permalink/damaged', message: 'This link is damaged: it holds characters a link of this kind never has. Ask for the link again.' } };
+  const packed = fromBase64(m[2]);
+  // A changed last character can alter only unused bits: accept only the canonical spelling.
+  if (!packed || toBase64(packed, true) !== m[2]) return { ok: false, error: { code: 'permalink/damaged', message: 'This link is damaged or cut short (its length is impossible). Ask for the link again.' } };
+  return unpack(packed);
+}
+
+// ---------- bundles ----------
+
+export async function encodeBundle(state: ShareState): Promise<Uint8Array> {
+  return concatBytes(BUNDLE_MAGIC, new Uint8Array([PERMALINK_VERSION]), await pack(state));
+}
+
+export function isBundle(bytes: Uint8Array): boolean {
+  return bytes.length > BUNDLE_MAGIC.length && BUNDLE_MAGIC.every((b, i) => bytes[i] === b);
+}
+
+export async function decodeBundle(bytes: Uint8Array): Promise<ShareResult> {
+  if (!isBundle(bytes)) return { ok: false, error: { code: 'permalink/not-a-link', message: 'not an Envelope Inspector bundle' } };
+  const version = bytes[BUNDLE_MAGIC.length];
+  if (version > PERMALINK_VERSION) {
+    return { ok: false, error: { code: 'permalink/newer-version', message: `This bundle was made by a newer Envelope Inspector (format v${version}); this one reads v${PERMALINK_VERSION}.` } };
+  }
+  return unpack(bytes.subarray(BUNDLE_MAGIC.length + 1));
+}

@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'react';
+import type { SharedView } from '../../worker/protocol';
+import { inspectorClient } from '../worker-client';
+
+/** Past this many characters a link is awkward in chat and mail (README: "Sharing"). */
+export const LINK_SOFT_LIMIT = 8_000;
+
+function download(name: string, data: BlobPart, type: string) {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Share exactly what is on screen: a permalink (records and view in the fragment) or a bundle file. */
+export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 'redacted'>; version: number; onClose: () => void }) {
+  const [redact, setRedact] = useState(false);
+  const [link, setLink] = useState<{ url: string; problems: string[] } | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  // The size meter is live: the link is rebuilt (in the worker) whenever the view or the option changes.
+  useEffect(() => {
+    let stale = false;
+    inspectorClient()
+      .share(view, redact, false)
+      .then((r) => {
+        if (!stale) setLink({ url: r.fragment ? `${location.origin}${location.pathname}#${r.fragment}` : '', problems: r.problems });
+      });
+    return () => {
+      stale = true;
+    };
+  }, [view, redact, version]);
+
+  const length = link?.url.length ?? 0;
+  const tooLong = length > LINK_SOFT_LIMIT;
+  return (
+    <div className="fixed inset-0 z-40 flex items-start justify-center bg-black/30 p-4 pt-20" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <section role="dialog" aria-modal="true" aria-labelledby="share-title" className="w-full max-w-2xl rounded-lg bg-white p-4 shadow-xl dark:bg-slate-900">
+        <header className="mb-2 flex items-center">
+          <h2 id="share-title" className="text-base font-semibold">
+            Share this view
+          </h2>
+          <button type="button" onClick={onClose} className="ml-auto rounded px-2 py-1 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+            Close
+          </button>
+        </header>
+        <p className="text-xs text-slate-600 dark:text-slate-300">
+          The records and the view travel in the link's fragment (after #), which browsers never send to a server. Keys never travel: whoever opens it checks the signatures against their own registry.
+        </p>
+        <fieldset className="mt-3 flex flex-col gap-1 text-sm">
+          <legend className="sr-only">What to include</legend>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="redact" checked={!redact} onChange={() => setRedact(false)} /> Include the records in full
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="redact" checked={redact} onChange={() => setRedact(true)} /> Redact bodies (blanked; signatures over them can then not be re-checked)
+          </label>
+        </fieldset>
+        {link?.problems.length ? (
+          <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-300">
+            Cannot redact: {link.problems.join('; ')}
+          </p>
+        ) : null}
+        <label htmlFor="permalink" className="mt-3 block text-xs font-medium">
+          Permalink
+        </label>
+        <input id="permalink" readOnly value={link?.url ?? ''} className="mt-1 w-full rounded border border-slate-300 bg-slate-50 px-2 py-1 font-mono text-xs dark:border-slate-700 dark:bg-slate-950" onFocus={(e) => e.target.select()} />
+        <p data-testid="link-size" className={`mt-1 text-xs ${tooLong ? 'text-red-700 dark:text-red-300' : length > 2000 ? 'text-amber-700 dark:text-amber-300' : 'text-slate-500'}`}>
+          {link ? `${length.toLocaleString('en')} characters` : 'Building the link…'}
+          {tooLong && ` — longer than ${LINK_SOFT_LIMIT.toLocaleString('en')}, too long for most chat and mail: download a bundle file instead (it reopens this view when dropped).`}
+        </p>
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button
+            type="button"
+            disabled={!link?.url}
+            onClick={async () => {
+              await navigator.clipboard?.writeText(link!.url).catch(() => {});
+              setCopied(true);
+            }}
+            className="rounded bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
+          >
+            {copied ? 'Copied' : 'Copy link'}
+          </button>
+          <button
+            type="button"
+            disabled={!!link?.problems.length}
+            onClick={async () => {
+              const r = await inspectorClient().share(view, redact, true);
+              if (r.bundle) download('envelope-inspector.eibundle', r.bundle as Uint8Array<ArrayBuffer>, 'application/octet-stream');
+            }}
+            className={`rounded px-3 py-1.5 text-sm ${tooLong ? 'bg-teal-700 font-medium text-white hover:bg-teal-800' : 'border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
+          >
+            Download bundle
+          </button>
+          <span className="mx-2 border-l border-slate-300 dark:border-slate-700" />
+          <button
+            type="button"
+            onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().report()).json, 'application/json')}
+            className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            Export report (JSON)
+          </button>
+          <button
+            type="button"
+            onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().report()).markdown, 'text/markdown')}
+            className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            Export summary (Markdown)
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { memo, useState } from 'react';
+import type { EnvelopeReport, WorkflowReport } from '../../core/agentdna';
+
+const shortDid = (did: string | null) => (did ? (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did) : '—');
+
+function epochDate(epoch: string | null): string {
+  if (!epoch || !/^\d+(\.\d+)?$/.test(epoch)) return epoch ?? '—';
+  const d = new Date(Number(epoch) * 1000);
+  return Number.isNaN(d.getTime()) ? epoch : d.toISOString();
+}
+
+function pretty(payload: string | null): string {
+  if (payload === null) return '—';
+  try {
+    return JSON.stringify(JSON.parse(payload), null, 2);
+  } catch {
+    return payload;
+  }
+}
+
+const MODE_NAMES = { light: 'Light', heavy: 'Heavy', boundary: 'Boundary' } as const;
+
+function Tag({ ok, yes, no, title }: { ok: boolean; yes: string; no: string; title?: string }) {
+  return (
+    <span
+      title={title}
+      className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${
+        ok ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800' : 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800'
+      }`}
+    >
+      {ok ? yes : no}
+    </span>
+  );
+}
+
+const tampered = (e: EnvelopeReport) => !e.hash_ok || e.signature !== 'valid' || !e.did_match;
+
+/** An AgentDNA workflow: AgentDNA's three mode verdicts, and the inspector's own truth per envelope. */
+export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflow: WorkflowReport }) {
+  const [selected, setSelected] = useState(0);
+  const env = workflow.envelopes[selected];
+  return (
+    <div className="flex flex-col gap-3 text-xs">
+      <div className="grid gap-2 sm:grid-cols-3" aria-label="Mode verdicts">
+        {(['light', 'heavy', 'boundary'] as const).map((m) => {
+          const d = workflow.mode_details[m];
+          return (
+            <div key={m} data-mode={m} className={`rounded border p-2 ${d.code === 1000 ? 'border-emerald-300 dark:border-emerald-800' : 'border-red-300 dark:border-red-800'}`}>
+              <p className="font-semibold">
+                {MODE_NAMES[m]}: <span data-testid={`mode-${m}`}>{d.code}</span> {d.code === 1000 ? 'passed' : 'failed'}
+                {d.raised ? ' (AgentDNA raises)' : ''}
+              </p>
+              <p className="mt-1 text-slate-700 dark:text-slate-300">{d.reason}</p>
+              <p className="mt-1 text-slate-500 dark:text-slate-400">Did not check: {d.notChecked}</p>
+            </div>
+          );
+        })}
+      </div>
+      <ol aria-label="Envelopes" className="flex flex-col gap-1">
+        {workflow.envelopes.map((e, i) => (
+          <li key={`${e.hash}:${i}`}>
+            <button
+              type="button"
+              aria-pressed={selected === i}
+              data-tampered={tampered(e) || undefined}
+              onClick={() => setSelected(i)}
+              className={`w-full rounded border px-2 py-1.5 text-left ${selected === i ? 'border-teal-500 bg-teal-50 dark:bg-teal-950/50' : 'border-slate-200 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900'} ${tampered(e) ? 'border-l-4 border-l-red-500' : ''}`}
+            >
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="font-mono text-slate-500">{e.path}</span>
+                <span title={e.from ?? ''}>{shortDid(e.from)}</span>→<span title={e.to ?? ''}>{shortDid(e.to)}</span>
+                <span className="text-slate-500">{epochDate(e.epoch)}</span>
+                <span className={e.status_code === '1000' ? 'text-slate-500' : 'text-amber-700 dark:text-amber-300'}>
+                  {e.status_code} {e.status_name}
+                </span>
+                <span className="ml-auto inline-flex gap-1">
+                  <Tag ok={e.hash_ok} yes="Hash ok" no="Hash mismatch" />
+                  <Tag ok={e.signature === 'valid'} yes="Signature valid" no={`Signature ${e.signature}`} />
+                  <Tag ok={e.did_match} yes="DID match" no="DID mismatch" />
+                  {e.duplicate_hash && <Tag ok={false} yes="" no="Duplicate hash" />}
+                </span>
+              </div>
+            </button>
+          </li>
+        ))}
+      </ol>
+      {env && (
+        <div aria-label="Envelope detail" className="grid gap-2 rounded border border-slate-200 p-2 dark:border-slate-800">
+          <p className="font-semibold">{env.path}</p>
+          <p>{env.signature_reason}</p>
+          <p className="text-slate-600 dark:text-slate-300">AgentDNA itself: {env.agentdna_reason}</p>
+          <h4 className="font-medium">Payload</h4>
+          <pre className="max-h-40 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{pretty(env.payload)}</pre>
+          <h4 className="font-medium">Content JSON that was hashed</h4>
+          <pre data-testid="content-json" className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{env.content_json ?? '—'}</pre>
+          <p>
+            content hash <span className="font-mono">{env.content_hash ?? '—'}</span>; stored <span className="font-mono">{env.claimed_hash ?? '—'}</span>
+          </p>
+          {env.combined_json && (
+            <>
+              <h4 className="font-medium">With its parents</h4>
+              <pre className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{env.combined_json}</pre>
+            </>
+          )}
+          <p>
+            Signed message: <span className="font-mono break-all">{env.message ?? env.message_problem ?? '—'}</span>
+          </p>
+          <p>
+            The 32 bytes signed{env.rule ? ` (${env.rule === 'truncate' ? 'the first 32 ASCII bytes of the message' : 'SHA-256 of the message'})` : ''}: <span data-testid="signed-bytes" className="font-mono break-all">{env.signed_bytes_hex ?? '—'}</span>
+          </p>
+          {env.der_issues.length > 0 && <p className="text-amber-700 dark:text-amber-300">DER: {env.der_issues.join('; ')}</p>}
+          <h4 className="font-medium">Recovered keys and their DIDs</h4>
+          <ul className="font-mono">
+            {env.recovered.length === 0 && <li className="font-sans text-slate-500">none</li>}
+            {env.recovered.map((k) => (
+              <li key={`${k.rule}:${k.recovery}`} className={k.matches ? 'text-emerald-700 dark:text-emerald-300' : 'text-slate-500'}>
+                {k.rule}/{k.recovery}: {k.did} {k.matches ? '← matches from' : ''}
+                <span className="block truncate text-[10px]" title={k.public_key}>
+                  key {k.public_key}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+});

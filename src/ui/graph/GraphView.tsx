@@ -1,0 +1,181 @@
+// The graph tab: the AGDX causal graph and the AgentDNA DAGs, modelled and laid out in the worker,
+// drawn by React Flow. Only what is visible is rendered; streams and large fan-outs come folded.
+import '@xyflow/react/dist/style.css';
+import { useQuery } from '@tanstack/react-query';
+import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Viewport } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { GraphRender } from '../../worker/graph-render';
+import { inspectorClient } from '../worker-client';
+import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
+import { nodeTypes, type FlowNode } from './GraphNodes';
+
+interface Props {
+  version: number;
+  selected: number | null;
+  onSelect: (key: number) => void;
+  viewport: Viewport | null;
+  onViewport: (v: Viewport) => void;
+}
+
+const EDGE_STYLES = [
+  { via: 'cause', label: 'cause (record id)' },
+  { via: 'cause_at', label: 'cause_at (log position)' },
+  { via: 'correlation', label: 'correlation pair' },
+  { via: 'sequence', label: 'stream order' },
+  { via: 'parent_envelope', label: 'AgentDNA parent' },
+] as const;
+
+function save(name: string, blob: Blob) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
+  const [expanded, setExpanded] = useState<string[]>([]);
+  const [visible, setVisible] = useState<Set<string>>(() => new Set(EDGE_STYLES.map((e) => e.via)));
+  const query = useQuery({ queryKey: ['graph', version, expanded], queryFn: () => inspectorClient().graph(expanded), placeholderData: (prev) => prev });
+  const flow = useReactFlow();
+  const graph: GraphRender | undefined = query.data;
+
+  const toggle = useCallback((id: string) => setExpanded((cur) => (cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id])), []);
+  const nodes: FlowNode[] = useMemo(
+    () =>
+      (graph?.nodes ?? []).map((n) => ({
+        id: n.id,
+        type: n.kind,
+        position: { x: n.x, y: n.y },
+        width: n.width,
+        height: n.height,
+        data: { ...n, selected: selected !== null && n.recordKeys.includes(selected), onToggle: toggle, expanded: expanded.includes(n.id) },
+        draggable: false,
+        connectable: false,
+      })),
+    [graph, selected, toggle, expanded],
+  );
+  const edges: Edge[] = useMemo(
+    () =>
+      (graph?.edges ?? [])
+        .filter((e) => visible.has(e.via))
+        .map((e) => ({
+          id: e.id,
+          source: e.from,
+          target: e.to,
+          label: e.count > 1 ? `×${e.count}` : undefined,
+          data: { via: e.via, note: e.note },
+          style: { stroke: EDGE_COLORS[e.via], strokeWidth: 1.5, strokeDasharray: EDGE_DASH[e.via] || undefined },
+          markerEnd: { type: MarkerType.ArrowClosed, color: EDGE_COLORS[e.via] },
+          className: `edge-${e.via}`,
+        })),
+    [graph, visible],
+  );
+
+  // Selecting a record elsewhere centres its node.
+  const lastCentred = useRef<number | null>(null);
+  useEffect(() => {
+    if (selected === null || !graph || lastCentred.current === selected) return;
+    const n = graph.nodes.find((x) => x.recordKeys.includes(selected));
+    if (!n) return;
+    lastCentred.current = selected;
+    flow.setCenter(n.x + n.width / 2, n.y + n.height / 2, { zoom: Math.max(flow.getZoom(), 0.6), duration: 250 });
+  }, [selected, graph, flow]);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === '+' || e.key === '=') flow.zoomIn();
+    else if (e.key === '-') flow.zoomOut();
+    else if (e.key === '0') flow.fitView();
+    else return;
+    e.preventDefault();
+  };
+
+  if (query.isError) return <p className="p-4 text-sm text-red-600">The graph could not be built: {query.error.message}</p>;
+  if (!graph) return <p className="p-4 text-sm text-slate-500">Building the graph…</p>;
+  return (
+    <div className="flex h-full flex-col" onKeyDown={onKeyDown}>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 px-3 py-1 text-[11px] dark:border-slate-800" aria-label="Graph legend">
+        <span data-testid="graph-counts">
+          {graph.nodes.filter((n) => n.kind !== 'ghost').length} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles · {graph.streams} streams
+        </span>
+        {EDGE_STYLES.map((s) => (
+          <label key={s.via} className="inline-flex items-center gap-1">
+            <input
+              type="checkbox"
+              checked={visible.has(s.via)}
+              onChange={() =>
+                setVisible((cur) => {
+                  const next = new Set(cur);
+                  if (next.has(s.via)) next.delete(s.via);
+                  else next.add(s.via);
+                  return next;
+                })
+              }
+            />
+            <svg width="22" height="6" aria-hidden="true">
+              <line x1="0" y1="3" x2="22" y2="3" stroke={EDGE_COLORS[s.via]} strokeWidth="2" strokeDasharray={EDGE_DASH[s.via] || undefined} />
+            </svg>
+            {s.label}
+          </label>
+        ))}
+        <span className="inline-flex items-center gap-1">
+          <span className="inline-block h-3 w-3 rounded-sm border-2 border-red-500 bg-red-50" /> needs a look
+        </span>
+        <span className="inline-flex items-center gap-1">
+          <span className="inline-block h-3 w-3 rounded-sm border-2 border-dashed border-slate-400" /> missing parent
+        </span>
+        <span className="ml-auto inline-flex gap-1">
+          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => save('graph.svg', new Blob([graphToSvg(graph, visible)], { type: 'image/svg+xml' }))}>
+            Export SVG
+          </button>
+          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={async () => save('graph.png', await svgToPng(graphToSvg(graph, visible)))}>
+            Export PNG
+          </button>
+        </span>
+      </div>
+      {graph.folded.length > 0 && (
+        <p className="border-b border-slate-200 px-3 py-1 text-[11px] text-slate-600 dark:border-slate-800 dark:text-slate-300" data-testid="folded">
+          Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream{graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
+          {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
+          {graph.folded.some((f) => f.kind === 'fan-out') && `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}. Unfold one
+          from its node.
+        </p>
+      )}
+      <div className="min-h-0 flex-1" tabIndex={0} aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)">
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodeClick={(_, node) => {
+            const key = (node.data as FlowNode['data']).recordKey;
+            if (key !== null) {
+              lastCentred.current = key;
+              onSelect(key);
+            }
+          }}
+          onMoveEnd={(_, v) => onViewport(v)}
+          defaultViewport={viewport ?? undefined}
+          fitView={!viewport}
+          onlyRenderVisibleElements
+          minZoom={0.05}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background />
+          <MiniMap pannable zoomable />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      </div>
+    </div>
+  );
+}
+
+export default function GraphView(props: Props) {
+  return (
+    <ReactFlowProvider>
+      <Graph {...props} />
+    </ReactFlowProvider>
+  );
+}

@@ -1,0 +1,65 @@
+// The graph as a standalone SVG (and PNG through a canvas): drawn from the laid-out model, so the
+// export shows every node, not only those on screen. All text is escaped.
+import type { GraphRender } from '../../worker/graph-render';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export const EDGE_COLORS: Record<string, string> = { cause: '#334155', cause_at: '#334155', correlation: '#0d9488', sequence: '#94a3b8', parent_envelope: '#7c3aed' };
+export const EDGE_DASH: Record<string, string> = { cause: '', cause_at: '6 4', correlation: '2 3', sequence: '', parent_envelope: '' };
+
+export function graphToSvg(graph: GraphRender, visibleVia: ReadonlySet<string>): string {
+  const pad = 20;
+  const maxX = Math.max(0, ...graph.nodes.map((n) => n.x + n.width)) + pad;
+  const maxY = Math.max(0, ...graph.nodes.map((n) => n.y + n.height)) + pad;
+  const minX = Math.min(0, ...graph.nodes.map((n) => n.x)) - pad;
+  const minY = Math.min(0, ...graph.nodes.map((n) => n.y)) - pad;
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="${minX} ${minY} ${maxX - minX} ${maxY - minY}" width="${maxX - minX}" height="${maxY - minY}" font-family="sans-serif" font-size="11">`);
+  out.push('<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#475569"/></marker></defs>');
+  out.push(`<rect x="${minX}" y="${minY}" width="${maxX - minX}" height="${maxY - minY}" fill="#ffffff"/>`);
+  for (const e of graph.edges) {
+    if (!visibleVia.has(e.via)) continue;
+    const a = byId.get(e.from);
+    const b = byId.get(e.to);
+    if (!a || !b) continue;
+    const x1 = a.x;
+    const y1 = a.y + a.height / 2;
+    const x2 = b.x + b.width;
+    const y2 = b.y + b.height / 2;
+    const mid = (x1 + x2) / 2;
+    out.push(`<path d="M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}" fill="none" stroke="${EDGE_COLORS[e.via] ?? '#334155'}" stroke-width="1.5"${EDGE_DASH[e.via] ? ` stroke-dasharray="${EDGE_DASH[e.via]}"` : ''} marker-end="url(#arrow)"><title>${esc(e.via)}</title></path>`);
+  }
+  for (const n of graph.nodes) {
+    const stroke = n.kind === 'ghost' ? '#94a3b8' : n.alarm ? '#ef4444' : '#cbd5e1';
+    const fill = n.alarm ? '#fef2f2' : n.kind === 'ghost' ? '#f8fafc' : '#ffffff';
+    out.push(`<g><rect x="${n.x}" y="${n.y}" width="${n.width}" height="${n.height}" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="2"${n.kind === 'ghost' ? ' stroke-dasharray="5 3"' : ''}/>`);
+    out.push(`<text x="${n.x + 8}" y="${n.y + 18}" font-weight="bold">${esc(n.title)}</text>`);
+    out.push(`<text x="${n.x + 8}" y="${n.y + 34}" fill="#475569">${esc(n.subtitle)}</text>`);
+    out.push(`<text x="${n.x + 8}" y="${n.y + 50}">${esc(n.detail.slice(0, 40))}</text></g>`);
+  }
+  out.push('</svg>');
+  return out.join('\n');
+}
+
+export async function svgToPng(svg: string): Promise<Blob> {
+  const img = new Image();
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      img.onload = () => resolve();
+      img.onerror = () => reject(new Error('the SVG did not render'));
+      img.src = url;
+    });
+    const scale = Math.min(2, 16000 / Math.max(img.width, img.height, 1));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(img.width * scale));
+    canvas.height = Math.max(1, Math.round(img.height * scale));
+    const ctx = canvas.getContext('2d')!;
+    ctx.scale(scale, scale);
+    ctx.drawImage(img, 0, 0);
+    return await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the PNG could not be made'))), 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}

@@ -1,0 +1,146 @@
+// The graph as the page draws it: both graphs laid out in the worker, flattened to plain boxes and
+// lines with what each node's face shows. The page only renders it.
+import { buildGraphs } from '../core/graphs';
+import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type FoldInfo, type GraphEdge } from '../core/graph';
+import type { WorkflowReport } from '../core/agentdna';
+import type { RecordResult } from '../core/records';
+import type { RecordSummary } from './protocol';
+
+export interface GraphRenderNode {
+  id: string;
+  kind: 'record' | 'stream' | 'ghost' | 'fold' | 'envelope';
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** The record a click selects. */
+  recordKey: number | null;
+  /** Every record this node shows (a stream's chunks, a fold's members), for centring on selection. */
+  recordKeys: number[];
+  title: string;
+  subtitle: string;
+  detail: string;
+  group: string | null;
+  cycle: boolean;
+  /** Red: invalid, tampered, a broken stream, a loop. */
+  alarm: boolean;
+  badges: { decoded: boolean; valid: boolean; signature: string; trusted: boolean } | null;
+  /** AgentDNA: hash and signature verdicts. */
+  dna: { from: string; epoch: string; hashOk: boolean; signature: string; didMatch: boolean; duplicate: boolean } | null;
+  /** A stream or fan-out that can be unfolded. */
+  expandable: boolean;
+}
+
+export interface GraphRenderEdge {
+  id: string;
+  from: string;
+  to: string;
+  via: GraphEdge['via'];
+  count: number;
+  note: string | null;
+}
+
+export interface GraphRender {
+  nodes: GraphRenderNode[];
+  edges: GraphRenderEdge[];
+  folded: FoldInfo[];
+  missing: number;
+  cycles: number;
+  streams: number;
+  /** Time the worker spent building and laying out (ms). */
+  ms: number;
+}
+
+const short = (s: string | null, n = 10) => (s ? (s.length > n + 2 ? `${s.slice(0, n)}…` : s) : '—');
+
+function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
+  const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null };
+  switch (n.kind) {
+    case 'record': {
+      const s = summaries[n.recordIndex];
+      return {
+        ...base,
+        recordKey: n.recordIndex,
+        recordKeys: [n.recordIndex],
+        title: n.recordKind,
+        subtitle: short(n.recordId, 12),
+        detail: `${n.source}${n.target ? ` → ${n.target}` : ''}`,
+        alarm: !n.valid || n.cycle || !!n.loop || n.findings.length > 0,
+        badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted } : null,
+        expandable: false,
+      };
+    }
+    case 'stream': {
+      const st = n.stream;
+      const trouble = st.terminal !== 'last' || st.duplicates > 0 || st.after_terminal > 0;
+      return {
+        ...base,
+        recordKey: n.recordIndex,
+        recordKeys: st.recordIndices,
+        title: `stream${st.purpose ? ` · ${st.purpose}` : ''}`,
+        subtitle: `${st.chunks} chunks · ${st.terminal ?? 'open'}`,
+        detail: [st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '', st.duplicates ? `${st.duplicates} dup` : '', st.after_terminal ? `${st.after_terminal} after end` : ''].filter(Boolean).join(' · ') || 'complete',
+        alarm: trouble,
+        badges: null,
+        expandable: true,
+      };
+    }
+    case 'ghost':
+      return { ...base, recordKey: null, recordKeys: [], title: 'missing', subtitle: short(n.refs[0]?.ref ?? '', 14), detail: `named by ${n.refs.map((r) => r.via).join(', ')}`, alarm: true, badges: null, expandable: false };
+    case 'fold':
+      return {
+        ...base,
+        recordKey: n.recordIndices[0] ?? null,
+        recordKeys: n.recordIndices,
+        title: `${n.count} × ${n.childKind}`,
+        subtitle: 'folded fan-out',
+        detail: n.attention ? `${n.attention} need a look` : 'all fine',
+        alarm: n.attention > 0,
+        badges: null,
+        expandable: true,
+      };
+  }
+}
+
+function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
+  const base = { id: n.id, kind: n.kind, group: null, cycle: n.cycle, badges: null, expandable: false };
+  if (n.kind === 'ghost') return { ...base, recordKey: null, recordKeys: [], title: 'missing parent', subtitle: short(n.refs[0]?.ref ?? '', 14), detail: 'named by parent_envelope', alarm: true, dna: null };
+  return {
+    ...base,
+    recordKey: n.recordIndex,
+    recordKeys: n.occurrences.map((o) => o.recordIndex),
+    title: `envelope ${short(n.hash, 10)}`,
+    subtitle: short(n.from, 16),
+    detail: n.path,
+    alarm: n.tampered || n.duplicate,
+    dna: { from: n.from, epoch: n.epoch !== null ? new Date(n.epoch * 1000).toISOString().slice(0, 19) + 'Z' : '—', hashOk: n.hashOk, signature: n.signature, didMatch: n.didMatch, duplicate: n.duplicate },
+  };
+}
+
+export function renderGraph(records: RecordResult[], workflows: WorkflowReport[], summaries: RecordSummary[], expanded: string[]): GraphRender {
+  const t0 = performance.now();
+  const { agdx, agentdna } = buildGraphs(records, workflows, { expanded: new Set(expanded) });
+  const nodes: GraphRenderNode[] = [];
+  const place = (faces: Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'>[], boxes: Map<string, { x: number; y: number; width: number; height: number }>, dy: number) => {
+    let bottom = dy;
+    for (const f of faces) {
+      const b = boxes.get(f.id) ?? { x: 0, y: 0, width: NODE_WIDTH, height: NODE_HEIGHT };
+      nodes.push({ ...f, x: b.x, y: b.y + dy, width: b.width, height: b.height });
+      bottom = Math.max(bottom, b.y + dy + b.height);
+    }
+    return bottom;
+  };
+  const agdxBottom = place(agdx.nodes.map((n) => agdxFace(n, summaries)), layoutGraph(agdx), 0);
+  // The AgentDNA DAGs go below the AGDX graph.
+  place(agentdna.nodes.map(dnaFace), layoutGraph(agentdna), agdx.nodes.length ? agdxBottom + 120 : 0);
+  const edges = [...agdx.edges, ...agentdna.edges].map(({ id, from, to, via, count, note }) => ({ id, from, to, via, count, note }));
+  return {
+    nodes,
+    edges,
+    folded: agdx.folded,
+    missing: agdx.missing.length + agentdna.missing.length,
+    cycles: agdx.cycles.length + agentdna.cycles.length,
+    streams: agdx.streams.length,
+    ms: Math.round(performance.now() - t0),
+  };
+}

@@ -100,3 +100,54 @@ writeFileSync(
     { agent: 'other-agent', public_key: toHex(byOther.pub), kind: 'agent', not_before_micros: 0, not_after_micros: 0, revoked: false },
   ] }, null, 2) + '\n',
 );
+
+// An Iggy 0.7 export of one conversation for the graph: a command, a chat stream with a duplicate,
+// a gap and a chunk after its terminal... (see ORIGIN.md), a response, an event whose cause is
+// absent, a status task update and an error whose cause and cause_at disagree.
+{
+  const ulid = (n: number) => fromHex('0190' + '3c1faa00' + n.toString(16).padStart(20, '0'))!;
+  const conv = ulid(0xc0);
+  const corr = ulid(0xc1);
+  const channel = ulid(0xc2);
+  const te = new TextEncoder();
+  const at = (offset: number) => {
+    const b = new Uint8Array(20);
+    const dv = new DataView(b.buffer);
+    dv.setUint32(0, 1);
+    dv.setUint32(4, 2);
+    dv.setUint32(8, 1);
+    dv.setBigUint64(12, BigInt(offset));
+    return b;
+  };
+  const chunk = (sequence: number, text: string, extra: Record<string, unknown> = {}) => ({ kind: 'chunk' as const, conversation: conv, source: 'booker', target: 'planner', correlation: corr, channel, sequence, body: te.encode(text), ...extra });
+  const messages: { offset: number; env: Parameters<typeof encodeEnvelope>[0]; ct: number }[] = [
+    { offset: 100, ct: 1, env: { kind: 'command', record: ulid(1), conversation: conv, source: 'planner', target: 'booker', correlation: corr, operation: 'chat', body: te.encode('{"ask":"book a flight"}') } },
+    { offset: 101, ct: 0, env: chunk(0, 'Hel', { operation: 'chat', deadline_micros: 1717171800000000 }) },
+    { offset: 102, ct: 0, env: chunk(1, 'lo') },
+    { offset: 103, ct: 0, env: chunk(1, 'lo') },
+    { offset: 104, ct: 0, env: chunk(3, ' world') },
+    { offset: 105, ct: 0, env: { ...chunk(4, ''), body: undefined, last: true, finish_reason: 'stop' } },
+    { offset: 106, ct: 1, env: { kind: 'response', record: ulid(2), conversation: conv, source: 'booker', target: 'planner', cause: ulid(1), cause_at: at(100), correlation: corr, task_state: 4, body: te.encode('{"booked":true}') } },
+    { offset: 107, ct: 1, env: { kind: 'event', record: ulid(3), conversation: conv, source: 'booker', cause: ulid(9), body: te.encode('{"observed":"price drop"}') } },
+    { offset: 108, ct: 0, env: { kind: 'status', record: ulid(4), conversation: conv, source: 'booker', correlation: corr, task_state: 2, operation: 'task', metadata: new Map([['run', { type: 'text' as const, value: 'run-7' }]]) } },
+    { offset: 109, ct: 3, env: { kind: 'error', record: ulid(5), conversation: conv, source: 'booker', target: 'planner', cause: ulid(1), cause_at: at(105), correlation: corr, body: fromHex('a264636f64650669726574727961626c65f4')! } },
+  ];
+  const header = (name: string, kind: string, value: Uint8Array) => ({ key: { kind: 'string', value: toBase64(te.encode(name)) }, value: { kind, value: toBase64(value) } });
+  const convLe = conv.slice().reverse();
+  const exportJson = {
+    partition_id: 1,
+    current_offset: 109,
+    count: messages.length,
+    messages: messages.map((m, i) => {
+      const payload = encodeEnvelope(m.env as never);
+      const hs = [header('agdx.av', 'uint32', new Uint8Array([1, 0, 0, 0])), header('agdx.ct', 'uint8', new Uint8Array([m.ct])), header('gen_ai.conversation.id', 'uint128', convLe)];
+      if ((m.env as { target?: string }).target) hs.push(header('agdx.to', 'string', te.encode((m.env as { target: string }).target)));
+      return {
+        header: { checksum: 0, id: 0, offset: m.offset, timestamp: 1717171717000000 + i * 1000, origin_timestamp: 1717171717000000 + i * 1000, user_headers_length: 0, payload_length: payload.length, reserved: 0 },
+        payload: toBase64(payload),
+        user_headers: hs,
+      };
+    }),
+  };
+  writeFileSync(`${out}conversation_http_v07.json`, JSON.stringify(exportJson, null, 2) + '\n');
+}

@@ -59,6 +59,17 @@ function reportRecord(r: RecordResult): ReportRecord {
   return out;
 }
 
+/** Node ids in their display form: an AgentDNA envelope is named by its hash, as its record is. */
+function withDisplayIds(g: ReportGraph): ReportGraph {
+  const id = (s: string) => (s.startsWith('dna:') ? s.slice(4) : s);
+  return {
+    ...g,
+    edges: g.edges.map((e) => ({ ...e, from: id(e.from), to: id(e.to) })),
+    missing: g.missing.map((m) => ({ ...m, from: id(m.from) })),
+    cycles: g.cycles.map((c) => c.map(id)),
+  };
+}
+
 export function buildReport(result: Omit<InspectResult, 'workflows'> & { workflows?: InspectResult['workflows'] }): Report {
   const graphs = buildGraphs(result.records, result.workflows ?? []);
   return {
@@ -67,7 +78,7 @@ export function buildReport(result: Omit<InspectResult, 'workflows'> & { workflo
     inputs: result.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })),
     records: result.records.map(reportRecord),
     workflows: result.workflows ?? [],
-    graph: toReportGraph(graphs.agdx, graphs.agentdna),
+    graph: withDisplayIds(toReportGraph(graphs.agdx, graphs.agentdna)),
   };
 }
 

@@ -47,3 +47,46 @@ describe('the app (worker session) and the CLI agree', () => {
     expect(session.setKeys([]).map((c) => c.signature)).toEqual(['unknown_key']);
   });
 });
+
+describe('sharing from the worker', () => {
+  const load = async (session: InspectorSession, ...paths: string[]) => session.load(paths.map((p) => ({ name: p.split('/').pop()!, bytes: read(p).slice().buffer as ArrayBuffer })));
+
+  it('a link reopens the same inputs and selection in a new session', async () => {
+    const a = new InspectorSession();
+    await load(a, 'vectors/agdx/made/conversation.cborseq', 'vectors/agdx/iggy/record_http_v07.json');
+    const shared = await a.share({ selectedKey: 4, selected: null, tab: 'graph', viewport: { x: 1, y: 2, zoom: 0.5 }, filters: {} }, false, true);
+    const b = new InspectorSession();
+    const opened = await b.open(shared.fragment);
+    expect(opened.error).toBeNull();
+    expect(opened.view).toMatchObject({ selectedKey: 4, tab: 'graph', viewport: { x: 1, y: 2, zoom: 0.5 }, redacted: false });
+    expect(opened.records.map((r) => [r.kind, r.valid])).toEqual((await load(new InspectorSession(), 'vectors/agdx/made/conversation.cborseq', 'vectors/agdx/iggy/record_http_v07.json')).records.map((r) => [r.kind, r.valid]));
+    // The bundle carries the same.
+    const c = new InspectorSession();
+    const fromBundle = await c.load([{ name: 'x.eibundle', bytes: shared.bundle!.slice().buffer as ArrayBuffer }]);
+    expect(fromBundle.view?.selectedKey).toBe(4);
+    expect(fromBundle.records).toHaveLength(opened.records.length);
+  });
+
+  it('redaction blanks every body, keeps offsets, and says the signature cannot be re-checked', async () => {
+    const a = new InspectorSession();
+    a.setKeys(parseKeys(read(keysPath)).keys);
+    await load(a, 'vectors/agdx/made/signed_command.bin', 'vectors/agdx/made/conversation_http_v07.json', 'vectors/agdx/made/command.hex.txt');
+    const shared = await a.share({ selectedKey: 0, selected: null, tab: 'records', viewport: null, filters: {} }, true, false);
+    expect(shared.problems).toEqual([]);
+    const b = new InspectorSession();
+    b.setKeys(parseKeys(read(keysPath)).keys);
+    const opened = await b.open(shared.fragment);
+    expect(opened.view?.redacted).toBe(true);
+    const signed = b.detail(0)!;
+    expect(signed.body?.text).not.toContain('plan the trip');
+    expect(signed.signature.reason).toContain('redacted');
+    expect(opened.records[0].redacted).toBe(true);
+    // Every record still decodes at the same offsets; no body text survives.
+    const original = await load(new InspectorSession(), 'vectors/agdx/made/signed_command.bin', 'vectors/agdx/made/conversation_http_v07.json', 'vectors/agdx/made/command.hex.txt');
+    expect(opened.records.map((r) => [r.kind, r.decoded])).toEqual(original.records.map((r) => [r.kind, r.decoded]));
+    for (let key = 0; key < opened.records.length; key++) {
+      const d = b.detail(key)!;
+      if (d.body) expect(d.body.text).not.toMatch(/book a flight|booked|plan the trip|world/);
+    }
+  });
+});

@@ -88,7 +88,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     keys.push(...parsed.keys);
   }
-  const result = inspect(inputs, { keys });
+  const result = inspect(inputs, { keys, detail: false });
   const report = buildReport(result);
   io.stdout(args.json ? JSON.stringify(report, null, 2) : formatSummary(report));
   return exitStatus(report);

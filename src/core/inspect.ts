@@ -41,7 +41,14 @@ function asBase64(text: string): Uint8Array | null {
   return fromBase64(t);
 }
 
-function sniff(place: Place, textDepth: number, extraKeys?: Map<string, Uint8Array[]>): Sniffed {
+/** What every importer is told. */
+interface SniffOptions {
+  extraKeys?: Map<string, Uint8Array[]>;
+  /** Build each record's views now (true), or leave them to be rebuilt when the record is opened. */
+  detail: boolean;
+}
+
+function sniff(place: Place, textDepth: number, opts: SniffOptions): Sniffed {
   const bytes = place.view;
   if (bytes.length === 0) {
     return { format: 'empty', records: [failedRecord(place, 0, 'unknown', null, { code: 'input/unrecognized', message: 'the input is empty', offset: 0 })] };
@@ -49,12 +56,12 @@ function sniff(place: Place, textDepth: number, extraKeys?: Map<string, Uint8Arr
   const text = startsLikeMap(bytes) ? null : utf8OrNull(bytes);
   if (text !== null && TEXTUAL.test(text)) {
     const t = text.trimStart();
-    if (t.startsWith('{') || t.startsWith('[')) return sniffJson(place, extraKeys);
+    if (t.startsWith('{') || t.startsWith('[')) return sniffJson(place, opts);
     if (textDepth < 2) {
       for (const [name, decode] of [['hex', asHex], ['base64', asBase64]] as const) {
         const decoded = decode(text);
         if (decoded && decoded.length > 0) {
-          const inner = sniff({ input: place.input, view: decoded, viewOrigin: 'decoded-text' }, textDepth + 1, extraKeys);
+          const inner = sniff({ input: place.input, view: decoded, viewOrigin: 'decoded-text' }, textDepth + 1, opts);
           if (inner.records.some((r) => r.format !== 'unknown')) return { ...inner, format: `${name}(${inner.format})` };
         }
       }
@@ -77,11 +84,11 @@ function sniff(place: Place, textDepth: number, extraKeys?: Map<string, Uint8Arr
     };
     return { format: 'unknown', records: [failedRecord(place, 0, 'unknown', [0, bytes.length], error)] };
   }
-  const { records, count } = readCborRecords(place);
+  const { records, count } = readCborRecords(place, 0, bytes.length, opts.detail);
   return { format: count > 1 || records.length > count + 1 ? 'cbor-seq' : 'cbor', records };
 }
 
-function sniffJson(place: Place, extraKeys?: Map<string, Uint8Array[]>): Sniffed {
+function sniffJson(place: Place, opts: SniffOptions): Sniffed {
   const parsed = readJson(place.view);
   if (!parsed.ok) {
     // report.md has a single JSON decode code: JSON nested too deeply to read is json/invalid.
@@ -90,13 +97,13 @@ function sniffJson(place: Place, extraKeys?: Map<string, Uint8Array[]>): Sniffed
   }
   const shape = jsonShape(parsed.value);
   if (shape === 'iggy-json') {
-    const { records, era } = readIggyExport(place.input, place.view, parsed.value);
+    const { records, era } = readIggyExport(place.input, place.view, parsed.value, opts.detail);
     return { format: `iggy-json(${era})`, records };
   }
   if (shape === 'agdx-json') return { format: 'agdx-json', records: readJsonEnvelopes(place.input, place.view, parsed.value) };
   const dna = agentdnaShape(parsed.value);
   if (dna) {
-    const { records, workflows } = readAgentDna(place.input, place.view, parsed.value, { extraKeys });
+    const { records, workflows } = readAgentDna(place.input, place.view, parsed.value, { extraKeys: opts.extraKeys });
     return { format: `agentdna-${dna}`, records, workflows };
   }
   const error = {
@@ -118,13 +125,13 @@ export function didKeys(keys: RegisteredKey[] | undefined): Map<string, Uint8Arr
 }
 
 /** Inspects one input; never throws for any bytes. */
-export function inspectInput(index: number, file: InputFile, keys?: RegisteredKey[]): { input: InputResult; records: RecordResult[]; workflows: WorkflowReport[] } {
+export function inspectInput(index: number, file: InputFile, keys?: RegisteredKey[], detail = true): { input: InputResult; records: RecordResult[]; workflows: WorkflowReport[] } {
   if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
   const input: InputResult = { name: file.name, bytes: file.bytes.length, sha256: toHex(sha256(file.bytes)), format: 'unknown' };
   const place: Place = { input: index, view: file.bytes, viewOrigin: 'input' };
   let sniffed: Sniffed;
   try {
-    sniffed = sniff(place, 0, didKeys(keys));
+    sniffed = sniff(place, 0, { extraKeys: didKeys(keys), detail });
   } catch (e) {
     // A bug of ours must not take the other inputs down: report it against this input.
     const error = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: null };
@@ -137,6 +144,8 @@ export function inspectInput(index: number, file: InputFile, keys?: RegisteredKe
 export interface InspectOptions {
   /** The key registry signatures are checked against (none: signed records are unknown_key). */
   keys?: RegisteredKey[];
+  /** Build every record's views (field tree, rendered body): default true; the CLI needs none. */
+  detail?: boolean;
 }
 
 export function inspect(files: InputFile[], options: InspectOptions = {}): InspectResult {
@@ -144,7 +153,7 @@ export function inspect(files: InputFile[], options: InspectOptions = {}): Inspe
   const records: RecordResult[] = [];
   const workflows: WorkflowReport[] = [];
   files.forEach((file, i) => {
-    const r = inspectInput(i, file, options.keys);
+    const r = inspectInput(i, file, options.keys, options.detail ?? true);
     inputs.push(r.input);
     // A workflow's `record` indexes the records of its input: make it index all records.
     for (const w of r.workflows) workflows.push({ ...w, record: w.record + records.length });

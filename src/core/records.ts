@@ -40,6 +40,11 @@ export interface RecordResult {
   envelope: Envelope | null;
   /** agdx.ct / agdx.av as the record's headers give them (null without headers). */
   observed: ObservedHeaders | null;
+  /**
+   * Set on records loaded in bulk without their views (tree, rendered body): rebuilds the record
+   * in full. Its verdicts and findings equal this one's.
+   */
+  redo?: () => RecordResult;
 }
 
 export interface InputResult {

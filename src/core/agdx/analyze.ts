@@ -40,6 +40,11 @@ export interface EnvelopeOptions {
   headers?: Header[];
   /** The laser record's partition key (the conversation's Crockford id). */
   partitionKey?: string;
+  /**
+   * Build the views (field tree, rendered body) too: true by default. Bulk loading says false and
+   * rebuilds a record's views when it is opened; the verdicts and findings are the same either way.
+   */
+  detail?: boolean;
 }
 
 const UNSIGNED_UNKNOWN: SignatureVerdict = {
@@ -74,6 +79,7 @@ export function failedAnalysis(error: DecodeError): EnvelopeAnalysis {
 /** Analyses the envelope `item` whose spans index `bytes`. */
 export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: EnvelopeOptions = {}): EnvelopeAnalysis {
   const jsonView = options.jsonView ?? false;
+  const detail = options.detail ?? true;
   const res = decodeEnvelope(item, { jsonView });
   if (!res.ok) return failedAnalysis(res.error);
   const decoded = res.value;
@@ -112,8 +118,8 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
     // A chunked or JSON-view body has no single content range in these bytes: read a copy.
     const direct = bodyItem.kind === 'bytes' && bodyItem.contentStart >= 0;
     const reading = direct
-      ? readBody(bytes, bodyItem.contentStart, bodyItem.end, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null })
-      : readBody(env.body, 0, env.body.length, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null });
+      ? readBody(bytes, bodyItem.contentStart, bodyItem.end, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null }, detail)
+      : readBody(env.body, 0, env.body.length, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null }, detail);
     body = direct ? reading.view : { ...reading.view, span: bodyLoc.value };
     if (direct && bodyItem.kind === 'bytes') bodySpan = [bodyItem.contentStart, bodyItem.end];
     if (direct && reading.node) bodyNode = reading.node;
@@ -134,7 +140,7 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
     target: env.target ?? null,
     findings,
     signature: sig.verdict,
-    tree: envelopeTree(decoded, item, bodyNode),
+    tree: detail ? envelopeTree(decoded, item, bodyNode) : [],
     body,
     bodySpan,
     observed,

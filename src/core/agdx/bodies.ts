@@ -1,7 +1,7 @@
 // Bodies and capsules: AgentErrorBody, AgentCard, BodyRef, quarantine agent ids, and bodies by
 // content type. Each reader gives a tree (with spans into the record's bytes) and findings.
 import type { Span } from '../bytes';
-import { toHex, utf8OrNull } from '../bytes';
+import { toHex, utf8Length, utf8OrNull } from '../bytes';
 import type { CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
 import { toDiagnostic } from '../cbor/diagnostic';
@@ -16,10 +16,13 @@ export interface CapsuleReading {
   findings: Finding[];
 }
 
+/** The tree of a capsule read without detail (bulk loading): details are rebuilt on demand. */
+const NO_TREE: FieldNode = { path: '', label: '', display: '', type: '', span: null, keySpan: null };
+
 const spanOf = (item: CborItem): Span => [item.start, item.end];
 
 /** AgentErrorBody: code u8, message?, retryable (absent = false), detail map?. */
-export function readErrorBody(item: CborItem, path: string): CapsuleReading {
+export function readErrorBody(item: CborItem, path: string, detail = true): CapsuleReading {
   const { fields } = structEntries(item, 'an error body');
   const code = fields.get('code');
   if (!code) throw new FieldError('agdx/field-type', 'an error body requires code', item.start);
@@ -30,13 +33,13 @@ export function readErrorBody(item: CborItem, path: string): CapsuleReading {
     if (p === `${path}.code` && untag(it).kind === 'uint') return { display: `${codeName(ERROR_CODES, codeValue)} (${codeValue})` };
     return undefined;
   };
-  const tree = cborNode(item, path, path.split('.').pop()!, null, describe);
-  tree.display = `${codeName(ERROR_CODES, codeValue)}${message ? `: ${message}` : ''}${retryable ? ' (retryable)' : ''}`;
-  return { tree, summary: tree.display, findings: [] };
+  const summary = `${codeName(ERROR_CODES, codeValue)}${message ? `: ${message}` : ''}${retryable ? ' (retryable)' : ''}`;
+  const tree = detail ? { ...cborNode(item, path, path.split('.').pop()!, null, describe), display: summary } : NO_TREE;
+  return { tree, summary, findings: [] };
 }
 
 /** AgentCard: name?, version?, capabilities? (≤ 64), ttl_micros?. */
-export function readCard(item: CborItem, path: string): CapsuleReading {
+export function readCard(item: CborItem, path: string, detail = true): CapsuleReading {
   const { fields } = structEntries(item, 'an agent card');
   const findings: Finding[] = [];
   const name = fields.get('name') ? readText(fields.get('name')!.value, `${path}.name`) : undefined;
@@ -69,19 +72,19 @@ export function readCard(item: CborItem, path: string): CapsuleReading {
     if (p === `${path}.ttl_micros` && v.kind === 'uint') return { display: `${Number(v.value) / 1e6} s (${v.value} µs)` };
     return undefined;
   };
-  const tree = cborNode(item, path, path.split('.').pop()!, null, describe);
-  tree.display = `${name ?? '(unnamed)'}${version ? ` ${version}` : ''}, ${count} capabilit${count === 1 ? 'y' : 'ies'}${ttl !== undefined ? `, ttl ${Number(ttl) / 1e6} s` : ''}`;
-  return { tree, summary: tree.display, findings };
+  const summary = `${name ?? '(unnamed)'}${version ? ` ${version}` : ''}, ${count} capabilit${count === 1 ? 'y' : 'ies'}${ttl !== undefined ? `, ttl ${Number(ttl) / 1e6} s` : ''}`;
+  const tree = detail ? { ...cborNode(item, path, path.split('.').pop()!, null, describe), display: summary } : NO_TREE;
+  return { tree, summary, findings };
 }
 
 /** BodyRef: reference text (1..1024 bytes), size_bytes u64, sha256 bstr 32, encryption u8?. */
-export function readBodyRef(item: CborItem, path: string): CapsuleReading {
+export function readBodyRef(item: CborItem, path: string, detail = true): CapsuleReading {
   const { fields } = structEntries(item, 'a body reference');
   const findings: Finding[] = [];
   const ref = fields.get('reference');
   if (!ref) throw new FieldError('agdx/field-type', 'a body reference requires reference', item.start);
   const reference = readText(ref.value, `${path}.reference`);
-  const n = new TextEncoder().encode(reference).length;
+  const n = utf8Length(reference);
   if (n < 1 || n > 1024) {
     findings.push({ rule: 'agdx/cap/body_ref', severity: 'error', path: `${path}.reference`, message: `reference is ${n} bytes; it must be 1..1024`, span: spanOf(ref.value) });
   }
@@ -91,11 +94,11 @@ export function readBodyRef(item: CborItem, path: string): CapsuleReading {
   if (!sha) throw new FieldError('agdx/field-type', 'a body reference requires sha256', item.start);
   readBytes(sha.value, `${path}.sha256`, { jsonView: false }, 32);
   if (fields.get('encryption')) readSmallUint(fields.get('encryption')!.value, `${path}.encryption`, 255);
-  const tree = cborNode(item, path, path.split('.').pop()!, null, (p) =>
-    p === `${path}.reference` ? { hint: 'A reference is shown as text and never followed.' } : undefined,
-  );
-  tree.display = `${reference} (${size} bytes)`;
-  return { tree, summary: tree.display, findings };
+  const summary = `${reference} (${size} bytes)`;
+  const tree = detail
+    ? { ...cborNode(item, path, path.split('.').pop()!, null, (p) => (p === `${path}.reference` ? { hint: 'A reference is shown as text and never followed.' } : undefined)), display: summary }
+    : NO_TREE;
+  return { tree, summary, findings };
 }
 
 export interface BodyContext {
@@ -113,9 +116,10 @@ export interface BodyReading {
 
 /**
  * Reads a body. `bytes` holds the whole record; the body's content sits at [start, end), so the
- * nested CBOR keeps spans into the same bytes as the envelope.
+ * nested CBOR keeps spans into the same bytes as the envelope. Without `detail` (bulk loading) only
+ * the findings are worked out: the same findings, without the views.
  */
-export function readBody(bytes: Uint8Array, start: number, end: number, ctx: BodyContext): BodyReading {
+export function readBody(bytes: Uint8Array, start: number, end: number, ctx: BodyContext, detail = true): BodyReading {
   const content = bytes.subarray(start, end);
   const span: Span = [start, end];
   const findings: Finding[] = [];
@@ -130,20 +134,20 @@ export function readBody(bytes: Uint8Array, start: number, end: number, ctx: Bod
     if (r.value.end !== end) return `${end - r.value.end} bytes after the CBOR item (at byte ${r.value.end})`;
     return r.value;
   };
-  const capsule = (rendering: string, reason: string, read: (item: CborItem, path: string) => CapsuleReading): BodyReading => {
+  const capsule = (rendering: string, reason: string, read: (item: CborItem, path: string, detail: boolean) => CapsuleReading): BodyReading => {
     const item = nestedCbor();
     if (typeof item === 'string') {
       warn('cbor', `the ${rendering.replace('_', ' ')} body is not CBOR: ${item}`);
-      return { view: { rendering: 'hex', reason, text: toHex(content), span }, node: null, findings };
+      return { view: { rendering: 'hex', reason, text: detail ? toHex(content) : '', span }, node: null, findings };
     }
     try {
-      const r = read(item, 'body');
+      const r = read(item, 'body', detail);
       findings.push(...r.findings);
-      return { view: { rendering, reason, text: `${r.summary}\n${toDiagnostic(item)}`, span }, node: r.tree, findings };
+      return { view: { rendering, reason, text: detail ? `${r.summary}\n${toDiagnostic(item)}` : r.summary, span }, node: detail ? r.tree : null, findings };
     } catch (e) {
       if (!(e instanceof FieldError)) throw e;
       warn('cbor', `the body is CBOR but not a valid ${rendering.replace('_', ' ')}: ${e.message}`, [e.offset, end]);
-      return { view: { rendering: 'cbor', reason, text: toDiagnostic(item), span }, node: cborNode(item, 'body', 'body', null), findings };
+      return { view: { rendering: 'cbor', reason, text: detail ? toDiagnostic(item) : '', span }, node: detail ? cborNode(item, 'body', 'body', null) : null, findings };
     }
   };
 
@@ -156,42 +160,44 @@ export function readBody(bytes: Uint8Array, start: number, end: number, ctx: Bod
   }
   switch (ctx.contentType) {
     case 1:
-      return jsonBody(content, span, ctReason!, findings, true);
+      return jsonBody(content, span, ctReason!, findings, detail);
     case 3: {
       const item = nestedCbor();
       if (typeof item === 'string') {
         warn('cbor', `the body does not parse as CBOR: ${item}`);
         return { view: { rendering: 'hex', reason: ctReason!, text: toHex(content), span }, node: null, findings };
       }
-      return { view: { rendering: 'cbor', reason: ctReason!, text: toDiagnostic(item), span }, node: cborNode(item, 'body', 'body', null), findings };
+      return { view: { rendering: 'cbor', reason: ctReason!, text: detail ? toDiagnostic(item) : '', span }, node: detail ? cborNode(item, 'body', 'body', null) : null, findings };
     }
     case 8:
       return capsule('body_ref', ctReason!, readBodyRef);
     case 0: {
+      if (!detail) return { view: { rendering: 'text', reason: ctReason!, text: '', span }, node: null, findings };
       const text = utf8OrNull(content);
       return { view: { rendering: text !== null ? 'text' : 'hex', reason: ctReason!, text: text ?? toHex(content), span }, node: null, findings };
     }
     case null:
-      return guessBody(bytes, content, span, end);
+      // A guess has no findings: without detail there is nothing to do.
+      return detail ? guessBody(bytes, content, span, end) : { view: { rendering: 'raw', reason: 'no agdx.ct header', text: '', span }, node: null, findings };
     default:
       // msgpack, bson, avro, protobuf, arrow, any, or an unknown code: no schema here.
-      return { view: { rendering: 'hex', reason: `${ctReason}: shown as hex (no decoder for it here)`, text: toHex(content), span }, node: null, findings };
+      return { view: { rendering: 'hex', reason: `${ctReason}: shown as hex (no decoder for it here)`, text: detail ? toHex(content) : '', span }, node: null, findings };
   }
 }
 
-function jsonBody(content: Uint8Array, span: Span, reason: string, findings: Finding[], declared: boolean): BodyReading {
+function jsonBody(content: Uint8Array, span: Span, reason: string, findings: Finding[], detail: boolean): BodyReading {
   const text = utf8OrNull(content);
   if (text !== null) {
     try {
-      const pretty = JSON.stringify(JSON.parse(text), null, 2);
-      return { view: { rendering: 'json', reason, text: pretty, span }, node: null, findings };
+      const parsed = JSON.parse(text);
+      return { view: { rendering: 'json', reason, text: detail ? JSON.stringify(parsed, null, 2) : '', span }, node: null, findings };
     } catch (e) {
-      if (declared) findings.push({ rule: 'agdx/body/json', severity: 'warning', path: 'body', message: `the body does not parse as JSON: ${(e as Error).message}`, span });
+      findings.push({ rule: 'agdx/body/json', severity: 'warning', path: 'body', message: `the body does not parse as JSON: ${(e as Error).message}`, span });
     }
-  } else if (declared) {
+  } else {
     findings.push({ rule: 'agdx/body/json', severity: 'warning', path: 'body', message: 'the body is not UTF-8, so not JSON', span });
   }
-  return { view: { rendering: text !== null ? 'text' : 'hex', reason, text: text ?? toHex(content), span }, node: null, findings };
+  return { view: { rendering: text !== null ? 'text' : 'hex', reason, text: detail ? (text ?? toHex(content)) : '', span }, node: null, findings };
 }
 
 /** No agdx.ct (a bare envelope): JSON if it parses, else CBOR if it parses whole, else text or hex. */

@@ -324,9 +324,16 @@ const utf8 = new TextEncoder();
 
 /** Bytewise comparison of the UTF-8 encodings (a Rust BTreeMap<String, _> order). */
 export function compareUtf8(a: string, b: string): number {
-  // For strings without surrogates, UTF-16 code unit order equals UTF-8 byte order except
-  // around the surrogate range; compare bytes to be exact.
   if (a === b) return 0;
+  // Below U+D800, UTF-16 code unit order is UTF-8 byte order: compare code units while they are there.
+  const m = Math.min(a.length, b.length);
+  for (let i = 0; i < m; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x >= 0xd800 || y >= 0xd800) break;
+    if (x !== y) return x - y;
+    if (i === m - 1) return a.length - b.length;
+  }
   const x = utf8.encode(a);
   const y = utf8.encode(b);
   const n = Math.min(x.length, y.length);

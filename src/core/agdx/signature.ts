@@ -11,6 +11,12 @@ export interface SignatureCheck {
   findings: Finding[];
 }
 
+// One shared answer for every unsigned record (most of a log): frozen, so nothing can change it.
+const UNSIGNED: SignatureCheck = Object.freeze({
+  verdict: Object.freeze({ status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, reason: 'the record carries no signature' }),
+  findings: Object.freeze([]) as unknown as Finding[],
+}) as SignatureCheck;
+
 /** Context match: the signed context against the observed agdx.ct / agdx.av; null when either is absent. */
 export function contextMatch(env: Envelope, observed: ObservedHeaders | null): boolean | null {
   const ctx = env.signature?.context;
@@ -29,7 +35,7 @@ export function contextMatch(env: Envelope, observed: ObservedHeaders | null): b
 export function checkSignatureShape(env: Envelope, observed: ObservedHeaders | null, spanOf: (path: string) => Span | null): SignatureCheck {
   const sig = env.signature;
   if (!sig) {
-    return { verdict: { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, reason: 'the record carries no signature' }, findings: [] };
+    return UNSIGNED;
   }
   const keyId = toHex(sig.key_id);
   const base = { key_id: keyId, signer: null, trusted: false, context_match: contextMatch(env, observed) };

@@ -1,12 +1,12 @@
 // The per-kind validity matrix, the caps and must_understand (agdx-v1.md). The reference stops at
 // the first violation; this lists every one, each with its rule id, field path and bytes.
 import type { Span } from '../bytes';
-import { hasControlChar, utf8Encode } from '../bytes';
+import { hasControlChar, utf8Length } from '../bytes';
 import type { Finding, Severity } from '../model';
 import type { DecodedEnvelope, Envelope, MetaValue } from './envelope';
 import { CHUNK_PURPOSES, STATUS_OPERATIONS } from './dictionaries';
 
-const byteLength = (s: string) => utf8Encode(s).length;
+const byteLength = utf8Length;
 
 /** A metadata value's size for the caps: a string's byte length; a list: sum of 1 + item size; else 9. */
 export function metaValueSize(v: MetaValue): number {
@@ -16,106 +16,138 @@ export function metaValueSize(v: MetaValue): number {
 }
 
 type Presence = 'R' | 'O' | 'X';
+type SpanOf = (path: string) => Span | null;
+
+// The presence rules that depend on nothing but the kind (agdx-v1.md matrix); the conditional
+// ones (status with operation task, chunk sequence 0, error sequence with channel, …) are below.
+const SIMPLE: Record<string, Record<string, Presence>> = {
+  record: { command: 'R', response: 'R', event: 'R', chunk: 'O', status: 'R', error: 'R' },
+  channel: { command: 'X', response: 'X', event: 'X', chunk: 'R', status: 'X', error: 'O' },
+  last: { command: 'X', response: 'X', event: 'X', chunk: 'O', status: 'O', error: 'X' },
+  idempotency_key: { command: 'O', response: 'O', event: 'O', chunk: 'X', status: 'X', error: 'X' },
+  tool: { command: 'O', response: 'O', event: 'O', chunk: 'O', status: 'X', error: 'O' },
+};
+
+function finding(out: Finding[] | null, rule: string, severity: Severity, path: string | null, message: string, span: Span | null): Finding[] {
+  const list = out ?? [];
+  list.push({ rule, severity, path, message, span });
+  return list;
+}
+
+function matrix(out: Finding[] | null, spanOf: SpanOf, field: string, message: string): Finding[] {
+  return finding(out, `agdx/matrix/${field}`, 'error', field, message, spanOf(field));
+}
+
+/** R and X of one field: a finding when a required field is absent or a forbidden one present. */
+function presence(out: Finding[] | null, spanOf: SpanOf, kind: string, field: string, has: boolean, rule: Presence, why = ''): Finding[] | null {
+  if (rule === 'R' && !has) return matrix(out, spanOf, field, `${kind} requires ${field}${why}`);
+  if (rule === 'X' && has) return matrix(out, spanOf, field, `${kind} must not carry ${field}${why}`);
+  return out;
+}
+
+// Shared and frozen: most records have no finding, and nobody may add to this one.
+const NONE = Object.freeze([]) as unknown as Finding[];
 
 export function validateEnvelope(decoded: DecodedEnvelope): Finding[] {
-  const { envelope: env, locations } = decoded;
-  const findings: Finding[] = [];
-  const spanOf = (path: string): Span | null => locations.get(path)?.value ?? null;
-  const add = (rule: string, severity: Severity, path: string | null, message: string, span: Span | null = path ? spanOf(path) : null) =>
-    findings.push({ rule, severity, path, message, span });
-  const matrix = (field: string, message: string) => add(`agdx/matrix/${field}`, 'error', field, message);
+  return validateFields(decoded.envelope, (path) => decoded.locations.get(path)?.value ?? null);
+}
+
+/** The matrix, the caps and must_understand over a decoded envelope; `spanOf` locates a field's bytes. */
+export function validateFields(env: Envelope, spanOf: SpanOf): Finding[] {
+  // Written without per-call closures: this runs once per record of a large log.
+  let out: Finding[] | null = null;
   const k = env.kind;
-
-  const check = (field: string, has: boolean, rule: Presence, why = '') => {
-    if (rule === 'R' && !has) matrix(field, `${k} requires ${field}${why}`);
-    if (rule === 'X' && has) matrix(field, `${k} must not carry ${field}${why}`);
-  };
-
   const isChunk = k === 'chunk';
-  const seq0 = isChunk && env.sequence !== undefined && BigInt(env.sequence) === 0n;
+  const seq0 = isChunk && env.sequence !== undefined && (env.sequence === 0 || env.sequence === 0n);
   const hasBody = env.body !== undefined && env.body.length > 0;
+  const task = env.operation === 'task';
 
-  check('record', !!env.record, k === 'chunk' ? 'O' : 'R');
-  check('correlation', !!env.correlation, k === 'event' ? 'O' : k === 'status' ? (env.operation === 'task' ? 'R' : 'O') : 'R', k === 'status' ? ' when operation is task' : '');
-  check('channel', !!env.channel, isChunk ? 'R' : k === 'error' ? 'O' : 'X');
+  out = presence(out, spanOf, k, 'record', !!env.record, SIMPLE.record[k]);
+  out = presence(out, spanOf, k, 'correlation', !!env.correlation, k === 'event' ? 'O' : k === 'status' ? (task ? 'R' : 'O') : 'R', k === 'status' ? ' when operation is task' : '');
+  out = presence(out, spanOf, k, 'channel', !!env.channel, SIMPLE.channel[k]);
   if (k === 'error') {
-    if (env.sequence !== undefined && !env.channel) matrix('sequence', 'error may carry sequence only with channel');
-  } else check('sequence', env.sequence !== undefined, isChunk ? 'R' : 'X');
-  check('last', !!env.last, isChunk || k === 'status' ? 'O' : 'X', ' (last = true)');
+    if (env.sequence !== undefined && !env.channel) out = matrix(out, spanOf, 'sequence', 'error may carry sequence only with channel');
+  } else out = presence(out, spanOf, k, 'sequence', env.sequence !== undefined, isChunk ? 'R' : 'X');
+  out = presence(out, spanOf, k, 'last', !!env.last, SIMPLE.last[k], ' (last = true)');
   if (isChunk) {
-    if (env.finish_reason !== undefined && !env.last) matrix('finish_reason', 'chunk may carry finish_reason only with last');
-  } else check('finish_reason', env.finish_reason !== undefined, k === 'response' ? 'O' : 'X');
-  check('idempotency_key', env.idempotency_key !== undefined, k === 'command' || k === 'response' || k === 'event' ? 'O' : 'X');
+    if (env.finish_reason !== undefined && !env.last) out = matrix(out, spanOf, 'finish_reason', 'chunk may carry finish_reason only with last');
+  } else out = presence(out, spanOf, k, 'finish_reason', env.finish_reason !== undefined, k === 'response' ? 'O' : 'X');
+  out = presence(out, spanOf, k, 'idempotency_key', env.idempotency_key !== undefined, SIMPLE.idempotency_key[k]);
   if (isChunk) {
-    if (env.deadline_micros !== undefined && !seq0) matrix('deadline_micros', 'chunk may carry deadline_micros only on sequence 0');
-  } else check('deadline_micros', env.deadline_micros !== undefined, k === 'command' ? 'O' : 'X');
-  if (k === 'status') check('task_state', env.task_state !== undefined, env.operation === 'task' ? 'R' : 'O', env.operation === 'task' ? ' when operation is task' : '');
-  else check('task_state', env.task_state !== undefined, k === 'response' || k === 'error' ? 'O' : 'X');
+    if (env.deadline_micros !== undefined && !seq0) out = matrix(out, spanOf, 'deadline_micros', 'chunk may carry deadline_micros only on sequence 0');
+  } else out = presence(out, spanOf, k, 'deadline_micros', env.deadline_micros !== undefined, k === 'command' ? 'O' : 'X');
+  if (k === 'status') out = presence(out, spanOf, k, 'task_state', env.task_state !== undefined, task ? 'R' : 'O', task ? ' when operation is task' : '');
+  else out = presence(out, spanOf, k, 'task_state', env.task_state !== undefined, k === 'response' || k === 'error' ? 'O' : 'X');
 
   if (k === 'status') {
-    if (env.operation === undefined) matrix('operation', `status requires operation (one of ${STATUS_OPERATIONS.join(', ')})`);
+    if (env.operation === undefined) out = matrix(out, spanOf, 'operation', `status requires operation (one of ${STATUS_OPERATIONS.join(', ')})`);
     else if (!STATUS_OPERATIONS.includes(env.operation)) {
-      matrix('operation', `status operation ${JSON.stringify(env.operation)} is not one of ${STATUS_OPERATIONS.join(', ')}`);
+      out = matrix(out, spanOf, 'operation', `status operation ${JSON.stringify(env.operation)} is not one of ${STATUS_OPERATIONS.join(', ')}`);
     }
   } else if (isChunk && env.sequence !== undefined) {
     if (seq0) {
-      if (env.operation === undefined) matrix('operation', `the opening chunk (sequence 0) requires operation (one of ${CHUNK_PURPOSES.join(', ')})`);
+      if (env.operation === undefined) out = matrix(out, spanOf, 'operation', `the opening chunk (sequence 0) requires operation (one of ${CHUNK_PURPOSES.join(', ')})`);
       else if (!CHUNK_PURPOSES.includes(env.operation)) {
-        matrix('operation', `chunk purpose ${JSON.stringify(env.operation)} is not one of ${CHUNK_PURPOSES.join(', ')}`);
+        out = matrix(out, spanOf, 'operation', `chunk purpose ${JSON.stringify(env.operation)} is not one of ${CHUNK_PURPOSES.join(', ')}`);
       }
-    } else if (env.operation !== undefined) matrix('operation', 'chunk may carry operation only on sequence 0');
+    } else if (env.operation !== undefined) out = matrix(out, spanOf, 'operation', 'chunk may carry operation only on sequence 0');
   }
-  check('tool', env.tool !== undefined, k === 'status' ? 'X' : 'O');
+  out = presence(out, spanOf, k, 'tool', env.tool !== undefined, SIMPLE.tool[k]);
   if (isChunk) {
-    if (env.usage && !env.last) matrix('usage', 'chunk may carry usage only with last');
-  } else check('usage', !!env.usage, k === 'command' ? 'X' : 'O');
+    if (env.usage && !env.last) out = matrix(out, spanOf, 'usage', 'chunk may carry usage only with last');
+  } else out = presence(out, spanOf, k, 'usage', !!env.usage, k === 'command' ? 'X' : 'O');
   if (isChunk) {
-    if (!hasBody && !env.last) matrix('body', 'chunk requires a non-empty body unless it is the last');
-  } else if (k !== 'status' && !hasBody) matrix('body', `${k} requires a non-empty body`);
+    if (!hasBody && !env.last) out = matrix(out, spanOf, 'body', 'chunk requires a non-empty body unless it is the last');
+  } else if (k !== 'status' && !hasBody) out = matrix(out, spanOf, 'body', `${k} requires a non-empty body`);
 
-  findings.push(...checkCaps(env, spanOf));
+  out = checkCaps(out, env, spanOf);
 
   if (env.must_understand !== undefined) {
     const mask = BigInt(env.must_understand).toString(16).padStart(16, '0');
-    add('agdx/must-understand', 'error', 'must_understand', `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): a receiver must reject the message`);
+    out = finding(out, 'agdx/must-understand', 'error', 'must_understand', `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): a receiver must reject the message`, spanOf('must_understand'));
   }
-  return findings;
+  return out ?? NONE;
 }
 
-function checkCaps(env: Envelope, spanOf: (path: string) => Span | null): Finding[] {
-  const out: Finding[] = [];
-  const cap = (name: string, path: string, message: string) =>
-    out.push({ rule: `agdx/cap/${name}`, severity: 'error', path, message, span: spanOf(path) });
-  const capText = (name: 'operation' | 'tool' | 'finish_reason' | 'idempotency_key', max: number, min = 0) => {
-    const v = env[name];
-    if (v === undefined) return;
-    const n = byteLength(v);
-    if (n > max) cap(name, name, `${name} is ${n} bytes, more than ${max}`);
-    else if (n < min) cap(name, name, `${name} is empty; it must be ${min}..${max} bytes`);
-  };
-  capText('operation', 256);
-  capText('tool', 256);
-  capText('finish_reason', 256);
-  capText('idempotency_key', 64, 1);
-  for (const field of ['source', 'target'] as const) {
-    const v = env[field];
-    if (v === undefined) continue;
-    const n = byteLength(v);
-    if (n === 0) cap('agent_id', field, `${field} is empty; an agent id is 1..256 bytes`);
-    else if (n > 256) cap('agent_id', field, `${field} is ${n} bytes, more than 256`);
-    if (hasControlChar(v)) cap('agent_id', field, `${field} holds a control character`);
-  }
+function cap(out: Finding[] | null, spanOf: SpanOf, name: string, path: string, message: string): Finding[] {
+  return finding(out, `agdx/cap/${name}`, 'error', path, message, spanOf(path));
+}
+
+function capText(out: Finding[] | null, spanOf: SpanOf, name: string, v: string | undefined, max: number, min: number): Finding[] | null {
+  if (v === undefined) return out;
+  const n = byteLength(v);
+  if (n > max) return cap(out, spanOf, name, name, `${name} is ${n} bytes, more than ${max}`);
+  if (n < min) return cap(out, spanOf, name, name, `${name} is empty; it must be ${min}..${max} bytes`);
+  return out;
+}
+
+function capAgent(out: Finding[] | null, spanOf: SpanOf, field: string, v: string | undefined): Finding[] | null {
+  if (v === undefined) return out;
+  const n = byteLength(v);
+  if (n === 0) out = cap(out, spanOf, 'agent_id', field, `${field} is empty; an agent id is 1..256 bytes`);
+  else if (n > 256) out = cap(out, spanOf, 'agent_id', field, `${field} is ${n} bytes, more than 256`);
+  if (hasControlChar(v)) out = cap(out, spanOf, 'agent_id', field, `${field} holds a control character`);
+  return out;
+}
+
+function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf): Finding[] | null {
+  out = capText(out, spanOf, 'operation', env.operation, 256, 0);
+  out = capText(out, spanOf, 'tool', env.tool, 256, 0);
+  out = capText(out, spanOf, 'finish_reason', env.finish_reason, 256, 0);
+  out = capText(out, spanOf, 'idempotency_key', env.idempotency_key, 64, 1);
+  out = capAgent(out, spanOf, 'source', env.source);
+  out = capAgent(out, spanOf, 'target', env.target);
   if (env.metadata) {
-    if (env.metadata.size > 32) cap('metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than 32`);
+    if (env.metadata.size > 32) out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than 32`);
     let total = 0;
     for (const [key, value] of env.metadata) {
       const kn = byteLength(key);
       const vn = metaValueSize(value);
       total += kn + vn;
-      if (kn > 256) cap('metadata', `metadata.${key}`, `metadata key is ${kn} bytes, more than 256`);
-      if (vn > 1024) cap('metadata', `metadata.${key}`, `metadata value of ${JSON.stringify(key)} is ${vn} bytes, more than 1024`);
+      if (kn > 256) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata key is ${kn} bytes, more than 256`);
+      if (vn > 1024) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata value of ${JSON.stringify(key)} is ${vn} bytes, more than 1024`);
     }
-    if (total > 8192) cap('metadata', 'metadata', `metadata keys plus values are ${total} bytes, more than 8192`);
+    if (total > 8192) out = cap(out, spanOf, 'metadata', 'metadata', `metadata keys plus values are ${total} bytes, more than 8192`);
   }
   return out;
 }

@@ -74,15 +74,41 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** A 16-byte id as 26 Crockford base32 characters (the ULID display form). */
 export function toCrockford(bytes: Uint8Array): string {
-  let n = 0n;
-  for (const b of bytes) n = (n << 8n) | BigInt(b);
-  let out = '';
+  // Big-endian bits, read 5 at a time from the right end (the first character takes what is left).
   const chars = Math.ceil((bytes.length * 8) / 5);
-  for (let i = 0; i < chars; i++) {
-    out = CROCKFORD[Number(n & 31n)] + out;
-    n >>= 5n;
+  const out = new Array<string>(chars);
+  let acc = 0;
+  let bits = 0;
+  let c = chars - 1;
+  for (let i = bytes.length - 1; i >= 0; i--) {
+    acc |= bytes[i] << bits;
+    bits += 8;
+    while (bits >= 5) {
+      out[c--] = CROCKFORD[acc & 31];
+      acc >>>= 5;
+      bits -= 5;
+    }
   }
-  return out;
+  while (c >= 0) {
+    out[c--] = CROCKFORD[acc & 31];
+    acc >>>= 5;
+  }
+  return out.join('');
+}
+
+/** The UTF-8 byte length of a string, without encoding it (lone surrogates count as U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 /** The millisecond timestamp in a ULID's first 48 bits (a hint only: ids need not be ULIDs). */

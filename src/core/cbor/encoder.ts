@@ -67,6 +67,23 @@ export class CborWriter {
   }
 
   text(value: string): this {
+    // ASCII (keys, ids, most values) is written directly; anything else goes through TextEncoder.
+    const n = value.length;
+    if (n < 64) {
+      let ascii = true;
+      for (let i = 0; i < n; i++) {
+        if (value.charCodeAt(i) > 0x7f) {
+          ascii = false;
+          break;
+        }
+      }
+      if (ascii) {
+        this.head(3, n);
+        this.ensure(n);
+        for (let i = 0; i < n; i++) this.buf[this.len++] = value.charCodeAt(i);
+        return this;
+      }
+    }
     return this.textBytes(encoder.encode(value));
   }
 

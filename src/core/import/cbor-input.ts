@@ -14,6 +14,7 @@ import { readItemAt, untag } from '../cbor/reader';
 import type { FieldNode, RecordFormat, Span } from '../model';
 import { isValid, type RecordResult } from '../records';
 import { blankRecord, envelopeRecord, failedRecord, type Place } from './build';
+import { fastEnvelopeRecord } from './fast-record';
 
 const spanOf = (item: CborItem): Span => [item.start, item.end];
 
@@ -26,12 +27,24 @@ export function startsLikeMap(bytes: Uint8Array, at = 0): boolean {
  * Reads the CBOR items back to back. A malformed item ends the sequence (a CBOR sequence cannot be
  * resynchronised), but what came before is kept and the failure is a record of its own.
  */
-export function readCborRecords(place: Place, from = 0, to = place.view.length): { records: RecordResult[]; count: number } {
+export function readCborRecords(place: Place, from = 0, to = place.view.length, detail = true): { records: RecordResult[]; count: number } {
   const bytes = place.view.subarray(0, to);
   const records: RecordResult[] = [];
   let pos = from;
   let items = 0;
   while (pos < to) {
+    if (!detail && bytes[pos] >= 0xa0 && bytes[pos] < 0xb8) {
+      const index = records.length;
+      const at = pos;
+      const fast = fastEnvelopeRecord(place, pos, to, index, null, undefined, () => redoEnvelope(place, [at, fastEnd], index, {}));
+      const fastEnd = fast?.span?.[1] ?? 0;
+      if (fast) {
+        records.push(fast);
+        items++;
+        pos = fastEnd;
+        continue;
+      }
+    }
     const r = readItemAt(bytes, pos);
     if (!r.ok) {
       const format: RecordFormat = startsLikeMap(bytes, pos) ? 'agdx.envelope' : 'unknown';
@@ -39,7 +52,7 @@ export function readCborRecords(place: Place, from = 0, to = place.view.length):
       break;
     }
     items++;
-    records.push(...recordsFromItem(place, r.value, records.length));
+    records.push(...recordsFromItem(place, r.value, records.length, { detail }));
     pos = r.value.end;
   }
   return { records, count: items };
@@ -50,8 +63,11 @@ export function recordsFromItem(place: Place, item: CborItem, index: number, opt
   const shape = classifyCbor(item);
   const span = spanOf(item);
   switch (shape.format) {
-    case 'agdx.envelope':
-      return [envelopeRecord(blankRecord(place, index, 'agdx.envelope', span), analyzeEnvelope(place.view, item, options))];
+    case 'agdx.envelope': {
+      const record = envelopeRecord(blankRecord(place, index, 'agdx.envelope', span), analyzeEnvelope(place.view, item, options));
+      if (options.detail === false) record.redo = () => redoEnvelope(place, span, index, options);
+      return [record];
+    }
     case 'agdx.record':
       return [laserRecord(place, item, index)];
     case 'agdx.dead_letter':
@@ -63,6 +79,13 @@ export function recordsFromItem(place: Place, item: CborItem, index: number, opt
     default:
       return [failedRecord(place, index, 'unknown', span, { code: 'input/unrecognized', message: shape.why, offset: item.start })];
   }
+}
+
+/** The record at `span` read again, this time with its views. */
+function redoEnvelope(place: Place, span: Span, index: number, options: EnvelopeOptions): RecordResult {
+  const again = readItemAt(place.view.subarray(0, span[1]), span[0]);
+  if (!again.ok) return failedRecord(place, index, 'agdx.envelope', span, again.error);
+  return envelopeRecord(blankRecord(place, index, 'agdx.envelope', span), analyzeEnvelope(place.view, again.value, { ...options, detail: true }));
 }
 
 /** Reads the single envelope inside a byte-string field; spans stay in the outer bytes. */

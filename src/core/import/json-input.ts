@@ -32,7 +32,7 @@ export function jsonShape(root: JsonValue): JsonShape {
 const asBigInt = (v: JsonValue | undefined): bigint | null => (v?.type === 'number' && v.big !== null ? v.big : null);
 
 /** Every message of an Iggy HTTP export as an agdx.record (or what its payload turns out to be). */
-export function readIggyExport(input: number, text: Uint8Array, root: JsonValue): { records: RecordResult[]; era: string } {
+export function readIggyExport(input: number, text: Uint8Array, root: JsonValue, detail = true): { records: RecordResult[]; era: string } {
   const messages = (isObject(root) ? getMember(root, 'messages') : root) as Extract<JsonValue, { type: 'array' }>;
   const partition = isObject(root) ? asBigInt(getMember(root, 'partition_id')) : null;
   const records: RecordResult[] = [];
@@ -82,7 +82,14 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue)
       continue;
     }
     if (classifyCbor(item.value).format === 'agdx.envelope') {
-      records.push(envelopeRecord(base, analyzeEnvelope(payload, item.value, { headers })));
+      const record = envelopeRecord(base, analyzeEnvelope(payload, item.value, { headers, detail }));
+      if (!detail) {
+        record.redo = () => {
+          const again = readSingle(payload);
+          return again.ok ? envelopeRecord(base, analyzeEnvelope(payload, again.value, { headers, detail: true })) : record;
+        };
+      }
+      records.push(record);
     } else {
       // Not an envelope (a dead letter from agent.dlq, say): it keeps its own format.
       for (const r of recordsFromItem(place, item.value, index)) records.push({ ...r, ...common });

@@ -1,0 +1,50 @@
+// Decode and validate a CBOR sequence of envelopes, nothing more: the work the benchmark compares
+// with a plain CBOR decoder. Canonical envelopes take the fast path; everything else the general
+// decoder, with its findings. (The importers build records around this same work.)
+import type { Finding } from '../model';
+import { readItemAt } from '../cbor/reader';
+import type { Envelope } from './envelope';
+import { decodeEnvelope } from './envelope';
+import { readCanonicalEnvelope } from './fast';
+import { checkSignatureShape } from './signature';
+import { validateEnvelope, validateFields } from './validate';
+
+export interface BulkResult {
+  envelopes: (Envelope | null)[];
+  /** Findings per envelope index, only where there are some. */
+  findings: Map<number, Finding[]>;
+  /** Where the sequence stopped being readable, if it did. */
+  error: { code: string; offset: number } | null;
+}
+
+const noSpan = () => null;
+
+export function decodeAndValidate(bytes: Uint8Array): BulkResult {
+  const envelopes: (Envelope | null)[] = [];
+  const findings = new Map<number, Finding[]>();
+  let pos = 0;
+  while (pos < bytes.length) {
+    const fast = readCanonicalEnvelope(bytes, pos);
+    if (fast) {
+      const f = validateFields(fast.envelope, noSpan);
+      const s = checkSignatureShape(fast.envelope, null, noSpan).findings;
+      if (f.length || s.length) findings.set(envelopes.length, [...f, ...s]);
+      envelopes.push(fast.envelope);
+      pos = fast.end;
+      continue;
+    }
+    const item = readItemAt(bytes, pos);
+    if (!item.ok) return { envelopes, findings, error: { code: item.error.code, offset: item.error.offset } };
+    const d = decodeEnvelope(item.value);
+    if (d.ok) {
+      const f = validateEnvelope(d.value);
+      if (f.length) findings.set(envelopes.length, f);
+      envelopes.push(d.value.envelope);
+    } else {
+      findings.set(envelopes.length, [{ rule: d.error.code, severity: 'error', path: null, message: d.error.message, span: [d.error.offset, d.error.offset + 1] }]);
+      envelopes.push(null);
+    }
+    pos = item.value.end;
+  }
+  return { envelopes, findings, error: null };
+}

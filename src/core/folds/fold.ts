@@ -1,0 +1,542 @@
+// Folds the log into the state AGDX consumers keep (agent registry, quarantine, run registry) and
+// per-conversation summaries, in log order, optionally only up to a position (the time slider).
+// Pure and deterministic: the records are read, never changed; findings are returned, not applied.
+import { toCrockford, ulidTimeMs } from '../bytes';
+import type { MetaValue, Usage } from '../agdx/envelope';
+import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
+import { recordSortKeys, spanOfPath } from '../graph/keys';
+import type { Finding } from '../model';
+import type { RecordResult } from '../records';
+import { decodeCard } from './card';
+import {
+  FOLD_RULES,
+  type AgentState,
+  type CardDecoding,
+  type ConversationSummary,
+  type FoldFinding,
+  type FoldOptions,
+  type FoldResult,
+  type QuarantineBacking,
+  type QuarantineFact,
+  type RecordTime,
+  type RunState,
+  type UsageTotals,
+} from './model';
+
+/**
+ * A record's time: its log time (Iggy's append time) when known, else its record id's ULID time
+ * (ms → µs), else null. An id whose first 48 bits are zero carries no time (it is not a ULID).
+ */
+export function recordTime(r: RecordResult): RecordTime {
+  if (r.logTimeMicros !== null) return { time: r.logTimeMicros, source: 'log' };
+  const id = r.envelope?.record;
+  if (id && id.length >= 6) {
+    const ms = ulidTimeMs(id);
+    if (ms > 0) return { time: BigInt(ms) * 1000n, source: 'ulid' };
+  }
+  return { time: null, source: null };
+}
+
+/** The records with an envelope, in log order (recordSortKeys: log time, then input, then position). */
+export function logOrder(records: readonly RecordResult[]): number[] {
+  const keys = recordSortKeys(records);
+  const order: number[] = [];
+  records.forEach((r, i) => {
+    if (r.envelope) order.push(i);
+  });
+  // Keys are unique per (input, index); the index breaks any remaining tie.
+  return order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
+}
+
+/** What a record contributes whatever the fold position: computed once per log. */
+interface RecordInfo {
+  conversation: string;
+  run: string | null;
+  loop: boolean;
+  invalid: boolean;
+  badlySigned: boolean;
+  /** A status card's body, decoded. */
+  card: CardDecoding | null;
+  /** A quarantine / unquarantine body as UTF-8 (null: empty or not UTF-8). */
+  quarantineTarget: string | null;
+}
+
+/** What a fold needs of the records that does not depend on asOf: compute once per log. */
+export interface PreparedLog {
+  readonly records: readonly RecordResult[];
+  readonly order: readonly number[];
+  readonly times: readonly RecordTime[];
+  /** Per record index; undefined for a record without an envelope. */
+  readonly info: readonly (RecordInfo | undefined)[];
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function recordInfo(r: RecordResult): RecordInfo | undefined {
+  const env = r.envelope;
+  if (!env) return undefined;
+  let quarantineTarget: string | null = null;
+  if (env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine') && env.body && env.body.length > 0) {
+    try {
+      quarantineTarget = strictUtf8.decode(env.body);
+    } catch {
+      quarantineTarget = null;
+    }
+  }
+  return {
+    conversation: r.conversation ?? toCrockford(env.conversation),
+    run: runId(env.metadata),
+    loop: repeatedBridgeHops(env.metadata).length > 0,
+    invalid: invalidBeforeFold(r),
+    badlySigned: r.signature.status === 'invalid' || r.signature.status === 'malformed',
+    card: env.kind === 'status' && env.operation === 'card' ? decodeCard(env.body) : null,
+    quarantineTarget,
+  };
+}
+
+export function prepareFold(records: readonly RecordResult[]): PreparedLog {
+  return { records, order: logOrder(records), times: records.map(recordTime), info: records.map(recordInfo) };
+}
+
+/** Folds the records in log order (see FoldResult). `asOf` is a position in that order. */
+export function foldLog(records: readonly RecordResult[], options: FoldOptions = {}): FoldResult {
+  return foldPrepared(prepareFold(records), options);
+}
+
+/** The metadata `run` of an envelope: text, or an integer as its decimal text. */
+export function runId(meta: Map<string, MetaValue> | undefined): string | null {
+  const v = meta?.get('run');
+  if (!v) return null;
+  if (v.type === 'text') return v.value;
+  if (v.type === 'int') return v.value.toString();
+  return null;
+}
+
+/** Bridge ids that metadata `bridge_hops` lists more than once. */
+export function repeatedBridgeHops(meta: Map<string, MetaValue> | undefined): string[] {
+  const hops = meta?.get('bridge_hops');
+  if (!hops || hops.type !== 'list') return [];
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const h of hops.items) {
+    if (h.type !== 'text') continue;
+    if (seen.has(h.value)) repeated.add(h.value);
+    seen.add(h.value);
+  }
+  return [...repeated];
+}
+
+/** A time as people read it: ISO 8601 (when in range) and the µs it came from. */
+export function describeTime(t: bigint | null): string {
+  if (t === null) return 'an unknown time';
+  const ms = Number(t / 1000n);
+  const d = new Date(ms);
+  return Number.isFinite(d.getTime()) ? `${d.toISOString()} (${t} µs)` : `${t} µs`;
+}
+
+export const emptyUsage = (): UsageTotals => ({ input: 0n, output: 0n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 0 });
+
+/**
+ * Sums token counts in doubles while they stay exact, spilling to bigint beyond 2^53: a fold runs
+ * per slider move, and bigint arithmetic on every record costs more than the rest of the fold.
+ */
+class UsageSum {
+  private readonly n = [0, 0, 0, 0, 0];
+  private big: bigint[] | null = null;
+  private count = 0;
+
+  add(u: Usage): void {
+    this.put(0, u.input_tokens);
+    this.put(1, u.output_tokens);
+    this.put(2, u.reasoning_output_tokens);
+    this.put(3, u.cache_read_input_tokens);
+    this.put(4, u.cache_creation_input_tokens);
+    this.count++;
+  }
+
+  private put(k: number, v: number | bigint | undefined): void {
+    if (v === undefined) return;
+    if (typeof v === 'number') {
+      const sum = this.n[k] + v;
+      if (Number.isSafeInteger(sum)) {
+        this.n[k] = sum;
+        return;
+      }
+    }
+    (this.big ??= [0n, 0n, 0n, 0n, 0n])[k] += BigInt(v);
+  }
+
+  totals(): UsageTotals {
+    const at = (k: number) => BigInt(this.n[k]) + (this.big ? this.big[k] : 0n);
+    return { input: at(0), output: at(1), reasoning: at(2), cache_read: at(3), cache_creation: at(4), records: this.count };
+  }
+}
+
+const FOLD_RULE_PREFIX = 'agdx/fold/';
+
+/**
+ * Invalid as the record stands before the fold's own findings: a record made invalid only by an
+ * agdx/fold/* error (added by whoever applies the fold's findings) still counts as valid here, so
+ * folding again gives the same summary.
+ */
+function invalidBeforeFold(r: RecordResult): boolean {
+  if (r.valid) return false;
+  const errors = r.findings.filter((f) => f.severity === 'error');
+  if (errors.length === 0) return true; // not decoded, or marked invalid by its importer
+  return errors.some((f) => !f.rule.startsWith(FOLD_RULE_PREFIX));
+}
+
+function backingOf(r: RecordResult): QuarantineBacking {
+  const s = r.signature;
+  switch (s.status) {
+    case 'unsigned':
+      return 'unsigned';
+    case 'valid':
+      return s.trusted ? 'operator-signed' : 'non-operator-signed';
+    case 'invalid':
+    case 'malformed':
+      return 'invalid-signature';
+    default:
+      return 'unverified';
+  }
+}
+
+function backingSentence(backing: QuarantineBacking, reason: string): string {
+  switch (backing) {
+    case 'operator-signed':
+      return `signed by a trusted operator key (${reason})`;
+    case 'unsigned':
+      return 'unsigned: it rests on the registry topic\'s write access, which the inspector cannot see';
+    case 'non-operator-signed':
+      return `signed, but not by a key trusted as an operator's (${reason}); only an operator key may sign a quarantine or unquarantine, so it is flagged ${FOLD_RULES.unauthorised}. It still takes effect: a consumer applies what the topic holds`;
+    case 'invalid-signature':
+      return `its signature does not check out (${reason}), so it is flagged ${FOLD_RULES.unauthorised}. It still takes effect: a consumer applies what the topic holds`;
+    case 'unverified':
+      return `signed, but the signature could not be checked (${reason}): as for an unsigned fact, it rests on the registry topic's write access`;
+  }
+}
+
+function describeFact(f: QuarantineFact): string {
+  return `the ${f.op} of ${JSON.stringify(f.target)} by ${JSON.stringify(f.issuer)} at record ${f.recordIndex} (${describeTime(f.time)}; ${f.backing})`;
+}
+
+function finding(r: RecordResult, rule: string, severity: Finding['severity'], path: string, message: string): Finding {
+  return { rule, severity, path, message, span: spanOfPath(r.tree, path) };
+}
+
+/** An agent while folding: its state, plus what its findings quote (built once, not per record). */
+interface AgentWork {
+  state: AgentState;
+  usage: UsageSum;
+  /** describeFact of the fact that set the current quarantine state. */
+  factText: string;
+  /** The latest card in words, for agdx/fold/dead. */
+  cardText: string;
+}
+
+interface RunWork {
+  state: RunState;
+  conversations: Set<string>;
+  agents: Set<string>;
+  terminalText: string;
+}
+
+interface ConversationWork {
+  state: ConversationSummary;
+  agents: Set<string>;
+  runs: Set<string>;
+  usage: Map<string, UsageSum>;
+  total: UsageSum;
+}
+
+const later = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : b > a ? b : a);
+const earlier = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : b < a ? b : a);
+
+/** Folds a prepared log, up to `asOf` (a position in `prepared.order`) when given. */
+export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): FoldResult {
+  const { records, order, times, info } = prepared;
+  let limit = order.length;
+  if (options.asOf !== undefined) {
+    if (!Number.isInteger(options.asOf)) throw new RangeError(`asOf must be an integer position, got ${options.asOf}`);
+    limit = Math.max(0, Math.min(order.length, options.asOf + 1));
+  }
+
+  const agents = new Map<string, AgentWork>();
+  const quarantine: QuarantineFact[] = [];
+  const runs = new Map<string, RunWork>();
+  const conversations = new Map<string, ConversationWork>();
+  const findings: FoldFinding[] = [];
+  const bridgeLoopRecords: number[] = [];
+  const timeCounts = { log: 0, ulid: 0, none: 0 };
+  let now: bigint | null = null;
+
+  const agent = (id: string, i: number, time: bigint | null): AgentWork => {
+    let a = agents.get(id);
+    if (!a) {
+      a = {
+        state: {
+          id,
+          firstSeen: { recordIndex: i, time },
+          lastSeen: { recordIndex: i, time },
+          asSource: [],
+          asTarget: [],
+          card: null,
+          cardCount: 0,
+          cardProblems: [],
+          ttlMicros: null,
+          alive: null,
+          aliveReason: '',
+          quarantined: false,
+          quarantineFact: null,
+          quarantineFacts: [],
+          usage: emptyUsage(),
+        },
+        usage: new UsageSum(),
+        factText: '',
+        cardText: '',
+      };
+      agents.set(id, a);
+    } else {
+      a.state.lastSeen.recordIndex = i;
+      a.state.lastSeen.time = time;
+    }
+    return a;
+  };
+
+  for (let p = 0; p < limit; p++) {
+    const i = order[p];
+    const r = records[i];
+    const env = r.envelope!;
+    const inf = info[i]!;
+    const { time, source: timeSource } = times[i];
+    timeCounts[timeSource ?? 'none']++;
+    now = later(now, time);
+    // A dead letter's payload was never delivered: it is shown and counted, but changes no state.
+    const delivered = r.parent === null;
+
+    const srcWork = agent(env.source, i, time);
+    const src = srcWork.state;
+    src.asSource.push(i);
+    if (env.target !== undefined) agent(env.target, i, time).state.asTarget.push(i);
+
+    // A card refreshes its agent before the liveness check: a card from an expired agent revives it.
+    if (inf.card) {
+      src.cardCount++;
+      const d = inf.card;
+      if (!d.ok) src.cardProblems.push({ recordIndex: i, message: d.error });
+      else if (delivered) {
+        const ttl = d.card.ttlMicros;
+        const expiresAt = ttl !== null && time !== null ? time + ttl : null;
+        src.card = { card: d.card, recordIndex: i, time, expiresAt };
+        src.ttlMicros = ttl;
+        srcWork.cardText = expiresAt === null ? '' : `its latest card (record ${i}, ${describeTime(time)}) has ttl_micros ${ttl} and expired at ${describeTime(expiresAt)}`;
+      }
+    }
+
+    // The source's state at this record's place in the log, before the record's own effect.
+    if (src.quarantined) {
+      findings.push({
+        recordIndex: i,
+        finding: finding(r, FOLD_RULES.quarantined, 'warning', 'source', `the source ${JSON.stringify(env.source)} was quarantined at this record: ${srcWork.factText} had not been lifted`),
+      });
+    }
+    const card = src.card;
+    if (card && card.expiresAt !== null && time !== null && time > card.expiresAt) {
+      findings.push({
+        recordIndex: i,
+        finding: finding(r, FOLD_RULES.dead, 'warning', 'source', `the source ${JSON.stringify(env.source)} was dead at this record's time ${describeTime(time)}: ${srcWork.cardText}`),
+      });
+    }
+
+    if (env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine')) {
+      const op = env.operation;
+      const target = inf.quarantineTarget;
+      const backing = backingOf(r);
+      const applied = delivered && target !== null;
+      const what = `${op === 'quarantine' ? 'Quarantine' : 'Unquarantine'} of ${target === null ? '(no agent: the body is empty or not UTF-8)' : JSON.stringify(target)} by ${JSON.stringify(env.source)}`;
+      const effect = !delivered ? " It is a dead letter's payload, never delivered, so it changes nothing." : target === null ? ' It names no agent, so it changes nothing.' : '';
+      const fact: QuarantineFact = {
+        recordIndex: i,
+        time,
+        op,
+        target,
+        issuer: env.source,
+        backing,
+        signature: { status: r.signature.status, trusted: r.signature.trusted, signer: r.signature.signer, keyId: r.signature.key_id, reason: r.signature.reason },
+        applied,
+        sentence: `${what}: ${backingSentence(backing, r.signature.reason)}.${effect}`,
+      };
+      quarantine.push(fact);
+      if (backing === 'non-operator-signed' || backing === 'invalid-signature') {
+        findings.push({
+          recordIndex: i,
+          finding: finding(
+            r,
+            FOLD_RULES.unauthorised,
+            'error',
+            'signature',
+            `only an operator key may sign a ${op}; ${backing === 'invalid-signature' ? 'this signature does not check out' : "this one verifies but is not trusted as an operator's"}: ${r.signature.reason}`,
+          ),
+        });
+      }
+      if (target !== null) {
+        const t = agent(target, i, time);
+        t.state.quarantineFacts.push(fact);
+        if (applied) {
+          t.state.quarantined = op === 'quarantine';
+          t.state.quarantineFact = fact;
+          t.factText = describeFact(fact);
+        }
+      }
+    }
+
+    const run = inf.run;
+    if (run !== null) {
+      let w = runs.get(run);
+      if (!w) {
+        w = {
+          state: { id: run, records: [], history: [], current: null, terminal: null, terminalRecordIndex: null, afterTerminal: 0, conversations: [], agents: [], firstTime: null, lastTime: null },
+          conversations: new Set(),
+          agents: new Set(),
+          terminalText: '',
+        };
+        runs.set(run, w);
+      }
+      const s = w.state;
+      s.records.push(i);
+      w.conversations.add(inf.conversation);
+      w.agents.add(env.source);
+      s.firstTime = earlier(s.firstTime, time);
+      s.lastTime = later(s.lastTime, time);
+      if (env.kind === 'status' && env.task_state !== undefined && delivered) {
+        const code = env.task_state;
+        const state = codeName(TASK_STATES, code);
+        const terminal = TERMINAL_TASK_STATES.has(code);
+        const afterTerminal = s.terminal !== null;
+        s.history.push({ code, state, final: env.last === true, terminal, time, recordIndex: i, source: env.source, afterTerminal });
+        if (afterTerminal) {
+          s.afterTerminal++;
+          findings.push({ recordIndex: i, finding: finding(r, FOLD_RULES.afterTerminal, 'warning', 'task_state', `task state ${state} after ${w.terminalText}; a terminal state is final`) });
+        } else {
+          s.current = state;
+          if (terminal) {
+            s.terminal = state;
+            s.terminalRecordIndex = i;
+            w.terminalText = `run ${JSON.stringify(run)} reached its terminal state ${state} at record ${i}`;
+          }
+        }
+      }
+    }
+
+    let c = conversations.get(inf.conversation);
+    if (!c) {
+      c = {
+        state: {
+          id: inf.conversation,
+          records: [],
+          agents: [],
+          recordsByKind: {},
+          firstTime: null,
+          lastTime: null,
+          invalid: { count: 0, records: [] },
+          badlySigned: { count: 0, records: [] },
+          usage: new Map(),
+          usageTotal: emptyUsage(),
+          runs: [],
+        },
+        agents: new Set(),
+        runs: new Set(),
+        usage: new Map(),
+        total: new UsageSum(),
+      };
+      conversations.set(inf.conversation, c);
+    }
+    const cs = c.state;
+    cs.records.push(i);
+    c.agents.add(env.source);
+    if (env.target !== undefined) c.agents.add(env.target);
+    cs.recordsByKind[env.kind] = (cs.recordsByKind[env.kind] ?? 0) + 1;
+    cs.firstTime = earlier(cs.firstTime, time);
+    cs.lastTime = later(cs.lastTime, time);
+    if (inf.invalid) {
+      cs.invalid.count++;
+      cs.invalid.records.push(i);
+    }
+    if (inf.badlySigned) {
+      cs.badlySigned.count++;
+      cs.badlySigned.records.push(i);
+    }
+    if (run !== null) c.runs.add(run);
+
+    if (env.usage) {
+      srcWork.usage.add(env.usage);
+      let u = c.usage.get(env.source);
+      if (!u) c.usage.set(env.source, (u = new UsageSum()));
+      u.add(env.usage);
+      c.total.add(env.usage);
+    }
+
+    if (inf.loop) bridgeLoopRecords.push(i);
+  }
+
+  const agentStates = [...agents.values()].map((a) => {
+    a.state.usage = a.usage.totals();
+    liveness(a.state, now);
+    return a.state;
+  });
+
+  const asOf =
+    options.asOf === undefined
+      ? null
+      : limit === 0
+        ? { position: -1, recordIndex: -1, time: null }
+        : { position: limit - 1, recordIndex: order[limit - 1], time: times[order[limit - 1]].time };
+
+  return {
+    order: [...order],
+    folded: limit,
+    agents: agentStates,
+    quarantine,
+    runs: [...runs.values()].map((w) => ({ ...w.state, conversations: [...w.conversations], agents: [...w.agents] })),
+    conversations: [...conversations.values()].map((w) => ({
+      ...w.state,
+      agents: [...w.agents].sort(),
+      runs: [...w.runs],
+      usage: new Map([...w.usage].map(([k, u]) => [k, u.totals()])),
+      usageTotal: w.total.totals(),
+    })),
+    findings,
+    bridgeLoops: bridgeLoopRecords.length,
+    bridgeLoopRecords,
+    now,
+    times: timeCounts,
+    asOf,
+  };
+}
+
+/** Liveness at the fold's clock: a card older than its ttl_micros means the agent is dead. */
+function liveness(a: AgentState, now: bigint | null): void {
+  const c = a.card;
+  if (!c) {
+    a.alive = null;
+    a.aliveReason = a.cardProblems.length
+      ? `no card of this agent decoded (${a.cardProblems.length} card record${a.cardProblems.length === 1 ? '' : 's'} did not): liveness is unknown`
+      : 'no card from this agent in the log: liveness is unknown';
+    return;
+  }
+  const from = `its latest card (record ${c.recordIndex}, ${describeTime(c.time)})`;
+  if (c.card.ttlMicros === null) {
+    a.alive = true;
+    a.aliveReason = `${from} has no ttl_micros, so it does not expire`;
+    return;
+  }
+  if (c.expiresAt === null || now === null) {
+    a.alive = null;
+    a.aliveReason = `${from} has ttl_micros ${c.card.ttlMicros}, but the card record has no time (no log time, no ULID record id): liveness cannot be decided without a time`;
+    return;
+  }
+  a.alive = now <= c.expiresAt;
+  a.aliveReason = a.alive
+    ? `${from} is valid until ${describeTime(c.expiresAt)}; the log's time is ${describeTime(now)}`
+    : `dead: ${from} has ttl_micros ${c.card.ttlMicros} and expired at ${describeTime(c.expiresAt)}, before the log's time ${describeTime(now)}`;
+}

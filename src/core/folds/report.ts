@@ -1,0 +1,197 @@
+// report@1's `agents`, `runs` and `conversations` sections (docs/report.md, "Folds"): the fold as
+// JSON. Times, ttl and token counts are strings of decimal digits (they may pass 2^53); record
+// references are indices into the report's `records`.
+import type { AgentState, CapabilityData, ContentShape, ConversationSummary, FoldResult, QuarantineFact, RunState, UsageTotals } from './model';
+
+const str = (v: bigint | null): string | null => (v === null ? null : v.toString());
+
+export interface ReportUsage {
+  input: string;
+  output: string;
+  reasoning: string;
+  cache_read: string;
+  cache_creation: string;
+  records: number;
+}
+
+export interface ReportQuarantineFact {
+  record: number;
+  time: string | null;
+  op: 'quarantine' | 'unquarantine';
+  target: string | null;
+  issuer: string;
+  backing: QuarantineFact['backing'];
+  signature: { status: string; trusted: boolean; signer: string | null; key_id: string | null; reason: string };
+  applied: boolean;
+  sentence: string;
+}
+
+export interface ReportCapability {
+  skill_id: string;
+  input: ContentShape | null;
+  output: ContentShape | null;
+  cost_class: number | null;
+  latency_class: number | null;
+  max_concurrency: number | null;
+  health: number | null;
+  health_name: string | null;
+  load: number | null;
+}
+
+export interface ReportAgent {
+  id: string;
+  first_seen: { record: number; time: string | null };
+  last_seen: { record: number; time: string | null };
+  as_source: number[];
+  as_target: number[];
+  card: {
+    record: number;
+    time: string | null;
+    name: string | null;
+    version: string | null;
+    ttl_micros: string | null;
+    expires_at: string | null;
+    capabilities: ReportCapability[];
+  } | null;
+  cards: number;
+  card_problems: { record: number; message: string }[];
+  alive: boolean | null;
+  alive_reason: string;
+  quarantined: boolean;
+  /** The record of the fact that set the current quarantine state, or null. */
+  quarantine_record: number | null;
+  quarantine: ReportQuarantineFact[];
+  usage: ReportUsage;
+}
+
+export interface ReportRun {
+  id: string;
+  records: number[];
+  history: { state: string; code: number; final: boolean; terminal: boolean; time: string | null; record: number; source: string; after_terminal: boolean }[];
+  state: string | null;
+  terminal: string | null;
+  terminal_record: number | null;
+  after_terminal: number;
+  conversations: string[];
+  agents: string[];
+  first_time: string | null;
+  last_time: string | null;
+}
+
+export interface ReportConversation {
+  id: string;
+  records: number;
+  agents: string[];
+  records_by_kind: Record<string, number>;
+  first_time: string | null;
+  last_time: string | null;
+  invalid: { count: number; records: number[] };
+  badly_signed: { count: number; records: number[] };
+  usage: Record<string, ReportUsage>;
+  usage_total: ReportUsage;
+  runs: string[];
+}
+
+export interface ReportFolds {
+  agents: ReportAgent[];
+  runs: ReportRun[];
+  conversations: ReportConversation[];
+}
+
+export function reportUsage(u: UsageTotals): ReportUsage {
+  return { input: u.input.toString(), output: u.output.toString(), reasoning: u.reasoning.toString(), cache_read: u.cache_read.toString(), cache_creation: u.cache_creation.toString(), records: u.records };
+}
+
+function reportFact(f: QuarantineFact): ReportQuarantineFact {
+  return {
+    record: f.recordIndex,
+    time: str(f.time),
+    op: f.op,
+    target: f.target,
+    issuer: f.issuer,
+    backing: f.backing,
+    signature: { status: f.signature.status, trusted: f.signature.trusted, signer: f.signature.signer, key_id: f.signature.keyId, reason: f.signature.reason },
+    applied: f.applied,
+    sentence: f.sentence,
+  };
+}
+
+const capability = (c: CapabilityData): ReportCapability => ({
+  skill_id: c.skillId,
+  input: c.input,
+  output: c.output,
+  cost_class: c.costClass,
+  latency_class: c.latencyClass,
+  max_concurrency: c.maxConcurrency,
+  health: c.health,
+  health_name: c.healthName,
+  load: c.load,
+});
+
+function reportAgent(a: AgentState): ReportAgent {
+  return {
+    id: a.id,
+    first_seen: { record: a.firstSeen.recordIndex, time: str(a.firstSeen.time) },
+    last_seen: { record: a.lastSeen.recordIndex, time: str(a.lastSeen.time) },
+    as_source: [...a.asSource],
+    as_target: [...a.asTarget],
+    card: a.card && {
+      record: a.card.recordIndex,
+      time: str(a.card.time),
+      name: a.card.card.name,
+      version: a.card.card.version,
+      ttl_micros: str(a.card.card.ttlMicros),
+      expires_at: str(a.card.expiresAt),
+      capabilities: a.card.card.capabilities.map(capability),
+    },
+    cards: a.cardCount,
+    card_problems: a.cardProblems.map((p) => ({ record: p.recordIndex, message: p.message })),
+    alive: a.alive,
+    alive_reason: a.aliveReason,
+    quarantined: a.quarantined,
+    quarantine_record: a.quarantineFact?.recordIndex ?? null,
+    quarantine: a.quarantineFacts.map(reportFact),
+    usage: reportUsage(a.usage),
+  };
+}
+
+function reportRun(r: RunState): ReportRun {
+  return {
+    id: r.id,
+    records: [...r.records],
+    history: r.history.map((h) => ({ state: h.state, code: h.code, final: h.final, terminal: h.terminal, time: str(h.time), record: h.recordIndex, source: h.source, after_terminal: h.afterTerminal })),
+    state: r.current,
+    terminal: r.terminal,
+    terminal_record: r.terminalRecordIndex,
+    after_terminal: r.afterTerminal,
+    conversations: [...r.conversations],
+    agents: [...r.agents],
+    first_time: str(r.firstTime),
+    last_time: str(r.lastTime),
+  };
+}
+
+function reportConversation(c: ConversationSummary): ReportConversation {
+  return {
+    id: c.id,
+    records: c.records.length,
+    agents: [...c.agents],
+    records_by_kind: { ...c.recordsByKind },
+    first_time: str(c.firstTime),
+    last_time: str(c.lastTime),
+    invalid: { count: c.invalid.count, records: [...c.invalid.records] },
+    badly_signed: { count: c.badlySigned.count, records: [...c.badlySigned.records] },
+    usage: Object.fromEntries([...c.usage].map(([k, u]) => [k, reportUsage(u)])),
+    usage_total: reportUsage(c.usageTotal),
+    runs: [...c.runs],
+  };
+}
+
+/** The three report@1 sections (JSON-safe: no bigints, no Maps). */
+export function toReportFolds(result: FoldResult): ReportFolds {
+  return {
+    agents: result.agents.map(reportAgent),
+    runs: result.runs.map(reportRun),
+    conversations: result.conversations.map(reportConversation),
+  };
+}

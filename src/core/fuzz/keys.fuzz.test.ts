@@ -1,0 +1,139 @@
+// The key parsers (parseKeys: key files, JWK / JWKS, PEM, hex, base64, raw bytes) under any text or
+// bytes: never an exception, always keys or problems; every key has a length its algorithm allows
+// and the key id of its bytes; time stays linear in the input (no regular expression blow-up).
+import * as ed from '@noble/ed25519';
+import { sha512 } from '@noble/hashes/sha2.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fromBase64, fromHex, toBase64, toHex } from '../bytes';
+import { keyId, parseKeys, toKeyFile, type KeyParseResult } from '../keys/keys';
+import { bounded, hostileString, params, TIMEOUT, utf8 } from './support';
+
+ed.hashes.sha512 = sha512;
+const pub = ed.getPublicKey(new Uint8Array(32).fill(7));
+const PEM = `-----BEGIN PUBLIC KEY-----\n${toBase64(new Uint8Array([...fromHex('302a300506032b6570032100')!, ...pub]))}\n-----END PUBLIC KEY-----\n`;
+
+function check(r: KeyParseResult, where: string): void {
+  expect(Array.isArray(r.keys) && Array.isArray(r.problems), where).toBe(true);
+  for (const p of r.problems) expect(typeof p, where).toBe('string');
+  for (const k of r.keys) {
+    expect(k.algorithm === 'ed25519' ? k.publicKey.length === 32 : k.publicKey.length === 33 || k.publicKey.length === 65, where).toBe(true);
+    expect(k.id, where).toBe(keyId(k.publicKey));
+    expect(['agent', 'operator']).toContain(k.kind);
+    expect(typeof k.agent, where).toBe('string');
+    expect(typeof k.revoked, where).toBe('boolean');
+    for (const b of [k.notBeforeMicros, k.notAfterMicros]) if (b !== null) expect(b > 0n, where).toBe(true);
+  }
+  // A key file written from the keys reads back as the same keys.
+  if (r.keys.length) {
+    const back = parseKeys(toKeyFile(r.keys));
+    expect(back.keys.map((k) => k.id)).toEqual(r.keys.map((k) => k.id));
+  }
+}
+
+const jsonish: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.record(
+    {
+      agent: fc.oneof(hostileString, fc.integer(), fc.constant(null)),
+      public_key: fc.oneof(fc.constant(toHex(pub)), fc.constant(toBase64(pub)), fc.constant(`0x${toHex(pub)}`), hostileString, fc.uint8Array({ maxLength: 70 }).map(toHex), fc.uint8Array({ maxLength: 70 }).map((b) => toBase64(b)), fc.integer()),
+      kind: fc.oneof(fc.constantFrom('agent', 'operator', '__proto__', 'root'), fc.integer()),
+      not_before_micros: fc.oneof(fc.integer(), fc.constantFrom('0', '1', '-1', '1e3', '99999999999999999999999', '', ' 1'), fc.double(), fc.constant(null)),
+      not_after_micros: fc.oneof(fc.integer(), fc.constantFrom('0', '18446744073709551615'), fc.constant(null)),
+      revoked: fc.oneof(fc.boolean(), fc.constantFrom('true', 1, null)),
+      kty: fc.constantFrom('OKP', 'EC', 'RSA'),
+      crv: fc.constantFrom('Ed25519', 'secp256k1', 'X25519'),
+      x: fc.oneof(fc.constant(toBase64(pub, true)), hostileString),
+      d: fc.constant(toBase64(pub, true)),
+      __proto__: fc.constant({ polluted: true }),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+describe('parseKeys', () => {
+  it('any text: keys or problems, never an exception', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 100 }), hostileString), (text) => {
+        check(bounded('parseKeys', () => parseKeys(text)), 'text');
+      }),
+      params('keys-text', 1),
+    );
+  });
+
+  it('any bytes: keys or problems, never an exception', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 100 }), fc.constantFrom(32, 33, 65).chain((n) => fc.uint8Array({ minLength: n, maxLength: n }))), (bytes) => {
+        check(bounded('parseKeys', () => parseKeys(bytes)), 'bytes');
+      }),
+      params('keys-bytes', 1),
+    );
+  });
+
+  it('key files, JWKs and JWKS with any members (including __proto__): keys or problems; no prototype is touched', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(fc.array(jsonish, { maxLength: 4 }), fc.constantFrom('file', 'array', 'single'), fc.option(hostileString, { nil: undefined }), (entries, shape, agent) => {
+        const text = shape === 'file' ? JSON.stringify({ keys: entries }) : shape === 'array' ? JSON.stringify(entries) : JSON.stringify(entries[0] ?? {});
+        check(bounded('parseKeys', () => parseKeys(text, { agent })), shape);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      }),
+      params('keys-json', 1),
+    );
+  });
+
+  it('PEM text with damaged blocks, other block types and noise around: keys or problems', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constant(PEM), fc.constantFrom('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', '-----BEGIN PUBLIC KEY-----\n!!\n-----END PUBLIC KEY-----', '-----BEGIN PUBLIC KEY-----\n', '-----END PUBLIC KEY-----'), hostileString), { maxLength: 5 }), (parts) => {
+        const text = parts.join('\n');
+        check(bounded('parseKeys', () => parseKeys(text)), 'pem');
+      }),
+      params('keys-pem', 0.5),
+    );
+  });
+
+  it('stays linear on long repetitive text (no regular expression backtracking blow-up)', () => {
+    const n = 200_000;
+    const cases: [string, string][] = [
+      ['spaces between two tokens', `a${' '.repeat(n)}b`],
+      ['tabs and spaces with no separator', `x${' \t'.repeat(n / 2)}y`],
+      ['many BEGIN lines and no END', '-----BEGIN PUBLIC KEY-----\n'.repeat(n / 27)],
+      ['many BEGIN lines of growing types', Array.from({ length: 4000 }, (_, i) => `-----BEGIN ${'A'.repeat(1 + (i % 40))}-----`).join('')],
+      ['a long run of = inside base64', `AAAA${'='.repeat(n)}AAAA`],
+      ['a long run of = at the end', `${'A'.repeat(40)}${'='.repeat(n)}`],
+    ];
+    for (const [what, text] of cases) {
+      const r = bounded(what, () => parseKeys(text), 1000);
+      check(r, what);
+      bounded(`${what} (bytes)`, () => parseKeys(utf8(text)), 1000);
+    }
+  });
+});
+
+describe('bytes helpers under hostile text', () => {
+  it('fromBase64 and fromHex never throw and stay linear', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 100 }), (s) => {
+        const b = fromBase64(s);
+        if (b) expect(b.length).toBeLessThanOrEqual(s.length);
+        const h = fromHex(s);
+        if (h) expect(h.length).toBeLessThanOrEqual(s.length);
+      }),
+      params('bytes-text', 1),
+    );
+    for (const text of ['='.repeat(300_000) + 'A', 'A'.repeat(8) + '='.repeat(300_000) + 'A=', ' '.repeat(300_000) + 'A']) {
+      bounded('fromBase64', () => fromBase64(text), 500);
+      bounded('fromHex', () => fromHex(text), 500);
+    }
+  });
+
+  it('fromBase64 reads what toBase64 writes (standard and url-safe, padding optional)', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.boolean(), fc.boolean(), (bytes, url, strip) => {
+        let text = toBase64(bytes, url);
+        if (strip) text = text.replace(/=/g, '');
+        expect(fromBase64(text)).toEqual(bytes);
+      }),
+      params('bytes-base64', 0.5),
+    );
+  });
+});

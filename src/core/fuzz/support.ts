@@ -1,0 +1,507 @@
+// Shared pieces of the fuzz suite (src/core/fuzz/*.fuzz.test.ts): run counts and seeds from the
+// environment, the invariants every inspected record keeps, a CBOR model with an encoder that can
+// write every well-formed variant (non-minimal heads, indefinite lengths, tags), and generators.
+//
+// FUZZ_RUNS (default 2000) scales every property; FUZZ_SEED (default fixed) makes runs repeatable.
+// `npm run fuzz` runs the folder with FUZZ_RUNS=200000. A failure prints fast-check's seed and path:
+// rerun with FUZZ_SEED=<seed> to reproduce it.
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { buildReport } from '../report';
+import type { InspectResult, RecordResult } from '../records';
+
+export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 2000));
+export const SEED = Number(process.env.FUZZ_SEED ?? 20260201);
+/** A generous bound for one small input: a hang or a quadratic blow-up, never a benchmark. */
+export const TIME_LIMIT_MS = Number(process.env.FUZZ_TIME_LIMIT_MS ?? 2000);
+/** Vitest's per-test timeout, scaled with the run count (200,000 runs may take a while). */
+export const TIMEOUT = Math.max(120_000, RUNS * 20);
+
+function hashName(name: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/**
+ * fast-check parameters for one property: `fraction` of RUNS (expensive properties run fewer), and
+ * a seed derived from FUZZ_SEED and the property's name so properties do not share their inputs.
+ */
+export function params(name: string, fraction = 1, min = 10): { numRuns: number; seed: number } {
+  return { numRuns: Math.max(min, Math.round(RUNS * fraction)), seed: (SEED ^ hashName(name)) | 0 };
+}
+
+/** Runs fn, failing when it takes longer than the (generous) time limit. */
+export function bounded<T>(what: string, fn: () => T, limit = TIME_LIMIT_MS): T {
+  const t0 = performance.now();
+  const out = fn();
+  const ms = performance.now() - t0;
+  expect(ms, `${what} took ${ms.toFixed(0)} ms`).toBeLessThan(limit);
+  return out;
+}
+
+export async function boundedAsync<T>(what: string, fn: () => Promise<T>, limit = TIME_LIMIT_MS): Promise<T> {
+  const t0 = performance.now();
+  const out = await fn();
+  const ms = performance.now() - t0;
+  expect(ms, `${what} took ${ms.toFixed(0)} ms`).toBeLessThan(limit);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Codes and rule ids of docs/report.md
+// ---------------------------------------------------------------------------------------------
+
+/** Decode error codes of report.md (`error.code`). */
+export const REPORT_CODES = new Set([
+  'cbor/truncated',
+  'cbor/invalid',
+  'cbor/trailing-bytes',
+  'cbor/too-deep',
+  'cbor/too-large',
+  'agdx/not-a-map',
+  'agdx/unknown-kind',
+  'agdx/field-type',
+  'agdx/duplicate-field',
+  'agdx/missing-field',
+  'json/invalid',
+  'agentdna/shape',
+  'input/unrecognized',
+]);
+
+export const CBOR_CODES = new Set(['cbor/truncated', 'cbor/invalid', 'cbor/trailing-bytes', 'cbor/too-deep', 'cbor/too-large']);
+/** What decodeEnvelope may fail with. */
+export const ENVELOPE_CODES = new Set(['agdx/not-a-map', 'agdx/unknown-kind', 'agdx/field-type', 'agdx/duplicate-field', 'agdx/missing-field']);
+export const PERMALINK_CODES = new Set(['permalink/not-a-link', 'permalink/newer-version', 'permalink/damaged', 'permalink/too-large']);
+
+export const RECORD_FORMATS = new Set([
+  'agdx.envelope',
+  'agdx.record',
+  'agdx.dead_letter',
+  'agdx.capsule',
+  'agdx.control',
+  'agentdna.workflow',
+  'agentdna.envelope',
+  'agentdna.card',
+  'unknown',
+]);
+
+export const SIGNATURE_STATUSES = new Set(['unsigned', 'valid', 'invalid', 'unknown_key', 'unsupported', 'malformed']);
+
+/** Every rule id report.md documents (including its Additions). */
+const RULES: RegExp[] = [
+  /^agdx\/matrix\/(record|correlation|channel|sequence|last|finish_reason|idempotency_key|deadline_micros|task_state|operation|tool|usage|body)$/,
+  /^agdx\/cap\/(operation|tool|finish_reason|idempotency_key|agent_id|metadata|body_ref|capabilities)$/,
+  /^agdx\/(must-understand|noncanonical|unknown-field|signature\/shape|dead-letter)$/,
+  /^agdx\/header\/(av|ct|conversation|to|unreadable)$/,
+  /^agdx\/body\/[a-z_]+$/,
+  /^agdx\/graph\/(cause-mismatch|bridge-loop)$/,
+  /^agentdna\/(hash|signature|parent-hash|status-code|legacy|duplicate-hash|signature\/der|duplicate-key|unknown-field|card-policy)$/,
+];
+
+export const isDocumentedRule = (rule: string) => RULES.some((r) => r.test(rule));
+
+function countNodes(tree: RecordResult['tree']): number {
+  let n = 0;
+  const stack = [...tree];
+  while (stack.length) {
+    const x = stack.pop()!;
+    n++;
+    if (x.children) stack.push(...x.children);
+  }
+  return n;
+}
+
+/**
+ * The invariants every record keeps, whatever the input of `inputLength` bytes: a verdict or a coded
+ * error, spans inside the record's bytes, documented rule ids, and work bounded by the input's size
+ * (records, findings and tree nodes at most linear in the bytes).
+ */
+export function checkRecords(records: RecordResult[], inputLength: number, where: string, allowNone = false): void {
+  // Only an export with no messages has no record at all.
+  if (!allowNone) expect(records.length, where).toBeGreaterThan(0);
+  expect(records.length, `${where}: records for ${inputLength} bytes`).toBeLessThanOrEqual(inputLength + 1);
+  let findings = 0;
+  let nodes = 0;
+  records.forEach((r, i) => {
+    expect(r.index, where).toBe(i);
+    expect(RECORD_FORMATS.has(r.format), `${where}: format ${r.format}`).toBe(true);
+    if (!r.decoded) {
+      expect(r.error, where).not.toBeNull();
+      expect(REPORT_CODES.has(r.error!.code), `${where}: code ${r.error!.code} (${r.error!.message})`).toBe(true);
+      expect(r.error!.message, where).not.toMatch(/internal error|unexpected failure/);
+      expect(r.valid, where).toBe(false);
+    } else {
+      expect(r.error, where).toBeNull();
+    }
+    if (r.error?.offset != null) {
+      expect(r.error.offset, where).toBeGreaterThanOrEqual(0);
+      expect(r.error.offset, where).toBeLessThanOrEqual(r.view.length);
+    }
+    for (const s of [r.span, r.inputSpan, r.bodySpan]) {
+      if (!s) continue;
+      expect(s[0], where).toBeGreaterThanOrEqual(0);
+      expect(s[0], where).toBeLessThanOrEqual(s[1]);
+    }
+    if (r.span) expect(r.span[1], where).toBeLessThanOrEqual(r.view.length);
+    if (r.bodySpan) expect(r.bodySpan[1], where).toBeLessThanOrEqual(r.view.length);
+    expect(SIGNATURE_STATUSES.has(r.signature.status), `${where}: signature ${r.signature.status}`).toBe(true);
+    // A signature is valid only with a key that checked it: never for a record that did not decode.
+    if (r.signature.status === 'valid') expect(r.decoded, where).toBe(true);
+    for (const f of r.findings) {
+      expect(isDocumentedRule(f.rule), `${where}: undocumented rule ${f.rule}`).toBe(true);
+      expect(['error', 'warning', 'info'].includes(f.severity), where).toBe(true);
+      if (!f.span) continue;
+      expect(f.span[0], `${where}: ${f.rule}`).toBeGreaterThanOrEqual(0);
+      expect(f.span[0], `${where}: ${f.rule}`).toBeLessThanOrEqual(f.span[1]);
+      expect(f.span[1], `${where}: ${f.rule}`).toBeLessThanOrEqual(r.view.length);
+    }
+    expect(r.valid, where).toBe(r.decoded && !r.findings.some((f) => f.severity === 'error'));
+    findings += r.findings.length;
+    nodes += countNodes(r.tree);
+  });
+  // Work bounds: every finding and every tree node stands for at least some bytes of the input.
+  expect(findings, `${where}: ${findings} findings for ${inputLength} bytes`).toBeLessThanOrEqual(2 * inputLength + 64);
+  expect(nodes, `${where}: ${nodes} tree nodes for ${inputLength} bytes`).toBeLessThanOrEqual(4 * inputLength + 256);
+}
+
+/** checkRecords for a whole inspect() result, and the report serialises. */
+export function checkResult(result: InspectResult, lengths: number[], where: string): void {
+  expect(result.inputs.length, where).toBe(lengths.length);
+  lengths.forEach((len, i) => {
+    const mine = result.records.filter((r) => r.input === i);
+    checkRecords(mine, len, `${where} input ${i}`);
+  });
+  for (const w of result.workflows) {
+    expect(w.record, where).toBeGreaterThanOrEqual(0);
+    expect(w.record, where).toBeLessThan(result.records.length);
+    for (const code of Object.values(w.modes)) expect([1000, 2001, 2002, 2003].includes(code), `${where}: mode ${code}`).toBe(true);
+  }
+  JSON.stringify(buildReport(result), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+/** What a person relies on in a record: its verdicts (graph findings depend on the others: left out). */
+export function verdictOf(r: RecordResult): unknown {
+  return {
+    format: r.format,
+    decoded: r.decoded,
+    error: r.error?.code ?? null,
+    kind: r.kind,
+    id: r.id,
+    conversation: r.conversation,
+    source: r.source,
+    target: r.target,
+    valid: r.decoded && !r.findings.some((f) => f.severity === 'error' && !f.rule.startsWith('agdx/graph/')),
+    findings: r.findings.filter((f) => !f.rule.startsWith('agdx/graph/')).map((f) => `${f.severity} ${f.rule} ${f.path} ${f.span}`),
+    signature: { ...r.signature },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A CBOR model and an encoder that writes any well-formed variant of it
+// ---------------------------------------------------------------------------------------------
+
+export type Model =
+  | { t: 'uint'; v: bigint }
+  | { t: 'nint'; v: bigint }
+  | { t: 'bytes'; v: Uint8Array }
+  | { t: 'text'; v: string }
+  | { t: 'array'; items: Model[] }
+  | { t: 'map'; entries: [Model, Model][] }
+  | { t: 'tag'; tag: bigint; item: Model }
+  | { t: 'simple'; v: number }
+  | { t: 'float'; bits: bigint; width: 16 | 32 | 64 };
+
+/** How to write each head: minimal, or a wider argument; strings, arrays and maps maybe indefinite. */
+export interface Style {
+  /** Extra width steps for a head (0 = minimal). */
+  widen: (depth: number) => number;
+  indefinite: (depth: number) => boolean;
+  /** For indefinite strings: where to cut the content into chunks (may be empty chunks). */
+  chunks: (length: number) => number[];
+}
+
+export const MINIMAL: Style = { widen: () => 0, indefinite: () => false, chunks: () => [] };
+
+const utf8enc = new TextEncoder();
+
+export class Bytes {
+  private out: number[] = [];
+  push(...b: number[]): void {
+    for (const x of b) this.out.push(x);
+  }
+  append(b: Uint8Array): void {
+    for (let i = 0; i < b.length; i++) this.out.push(b[i]);
+  }
+  get length(): number {
+    return this.out.length;
+  }
+  finish(): Uint8Array {
+    return Uint8Array.from(this.out);
+  }
+}
+
+/** A head with argument `arg`, `widen` steps wider than minimal (up to 8 bytes). Returns whether minimal. */
+export function writeHead(w: Bytes, major: number, arg: bigint, widen = 0): boolean {
+  const m = major << 5;
+  let size = arg < 24n ? 0 : arg <= 0xffn ? 1 : arg <= 0xffffn ? 2 : arg <= 0xffffffffn ? 4 : 8;
+  const minimalSize = size;
+  for (let i = 0; i < widen && size < 8; i++) size = size === 0 ? 1 : size * 2;
+  if (size === 0) {
+    w.push(m | Number(arg));
+    return true;
+  }
+  w.push(m | (size === 1 ? 24 : size === 2 ? 25 : size === 4 ? 26 : 27));
+  for (let i = size - 1; i >= 0; i--) w.push(Number((arg >> BigInt(8 * i)) & 0xffn));
+  return size === minimalSize;
+}
+
+/** Encodes the model; `style` chooses the variant. */
+export function encodeModel(m: Model, style: Style = MINIMAL, depth = 0, w = new Bytes()): Uint8Array {
+  write(m, style, depth, w);
+  return w.finish();
+}
+
+function write(m: Model, style: Style, depth: number, w: Bytes): void {
+  const widen = style.widen(depth);
+  switch (m.t) {
+    case 'uint':
+      writeHead(w, 0, m.v, widen);
+      return;
+    case 'nint':
+      writeHead(w, 1, -1n - m.v, widen);
+      return;
+    case 'bytes':
+    case 'text': {
+      const major = m.t === 'bytes' ? 2 : 3;
+      const content = m.t === 'bytes' ? m.v : utf8enc.encode(m.v);
+      if (style.indefinite(depth)) {
+        w.push((major << 5) | 31);
+        // Text chunks must each be valid UTF-8: cut only at character boundaries.
+        const cuts = style.chunks(content.length).filter((c) => major === 2 || c === content.length || (content[c] & 0xc0) !== 0x80);
+        let prev = 0;
+        for (const c of [...cuts.filter((c) => c >= 0 && c <= content.length).sort((a, b) => a - b), content.length]) {
+          writeHead(w, major, BigInt(c - prev), style.widen(depth + 1));
+          w.append(content.subarray(prev, c));
+          prev = c;
+        }
+        w.push(0xff);
+        return;
+      }
+      writeHead(w, major, BigInt(content.length), widen);
+      w.append(content);
+      return;
+    }
+    case 'array':
+      if (style.indefinite(depth)) w.push(0x9f);
+      else writeHead(w, 4, BigInt(m.items.length), widen);
+      for (const x of m.items) write(x, style, depth + 1, w);
+      if (style.indefinite(depth)) w.push(0xff);
+      return;
+    case 'map':
+      if (style.indefinite(depth)) w.push(0xbf);
+      else writeHead(w, 5, BigInt(m.entries.length), widen);
+      for (const [k, v] of m.entries) {
+        write(k, style, depth + 1, w);
+        write(v, style, depth + 1, w);
+      }
+      if (style.indefinite(depth)) w.push(0xff);
+      return;
+    case 'tag':
+      writeHead(w, 6, m.tag, widen);
+      write(m.item, style, depth + 1, w);
+      return;
+    case 'simple':
+      if (m.v < 24) w.push(0xe0 | m.v);
+      else w.push(0xf8, m.v);
+      return;
+    case 'float': {
+      const n = m.width / 8;
+      w.push(m.width === 16 ? 0xf9 : m.width === 32 ? 0xfa : 0xfb);
+      for (let i = n - 1; i >= 0; i--) w.push(Number((m.bits >> BigInt(8 * i)) & 0xffn));
+      return;
+    }
+  }
+}
+
+/** A float's value from its bits, computed independently of the reader. */
+export function floatValue(bits: bigint, width: 16 | 32 | 64): number {
+  if (width === 64) {
+    const dv = new DataView(new ArrayBuffer(8));
+    dv.setBigUint64(0, bits);
+    return dv.getFloat64(0);
+  }
+  if (width === 32) {
+    const dv = new DataView(new ArrayBuffer(4));
+    dv.setUint32(0, Number(bits));
+    return dv.getFloat32(0);
+  }
+  // Half: widen to float32 bits exactly, then read.
+  const h = Number(bits);
+  const sign = (h & 0x8000) << 16;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  let f32: number;
+  if (exp === 0x1f) f32 = sign | 0x7f800000 | (frac << 13);
+  else if (exp === 0) {
+    if (frac === 0) f32 = sign;
+    else {
+      // Subnormal half: normalise.
+      let e = -1;
+      let f = frac;
+      do {
+        f <<= 1;
+        e++;
+      } while ((f & 0x400) === 0);
+      f32 = sign | ((127 - 15 - e) << 23) | ((f & 0x3ff) << 13);
+    }
+  } else f32 = sign | ((exp - 15 + 127) << 23) | (frac << 13);
+  const dv = new DataView(new ArrayBuffer(4));
+  dv.setUint32(0, f32 >>> 0);
+  return dv.getFloat32(0);
+}
+
+/** Number of items in a model (for bounds). */
+export function modelSize(m: Model): number {
+  switch (m.t) {
+    case 'array':
+      return 1 + m.items.reduce((n, x) => n + modelSize(x), 0);
+    case 'map':
+      return 1 + m.entries.reduce((n, [k, v]) => n + modelSize(k) + modelSize(v), 0);
+    case 'tag':
+      return 1 + modelSize(m.item);
+    default:
+      return 1;
+  }
+}
+
+export function modelDepth(m: Model): number {
+  switch (m.t) {
+    case 'array':
+      return 1 + Math.max(0, ...m.items.map(modelDepth));
+    case 'map':
+      return 1 + Math.max(0, ...m.entries.map(([k, v]) => Math.max(modelDepth(k), modelDepth(v))));
+    case 'tag':
+      return 1 + modelDepth(m.item);
+    default:
+      return 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------------------------
+
+/** Integers around every head-size boundary, and anything up to 2^64 - 1. */
+export const uint64Arb: fc.Arbitrary<bigint> = fc.oneof(
+  fc.bigInt({ min: 0n, max: 30n }),
+  fc.constantFrom(23n, 24n, 255n, 256n, 65535n, 65536n, 0xffffffffn, 0x100000000n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 64n - 1n),
+  fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+);
+
+/** Strings that stress decoders: ASCII, any code point, astral characters, markup and script text. */
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'grapheme', maxLength: 8 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.constantFrom(
+    '',
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    'javascript:alert(1)',
+    '\u0000',
+    '\u2028\u2029',
+    '\ufeff',
+    '\uffff',
+    '\u{10000}',
+    '\u{10ffff}',
+    'é',
+    'a\u0301',
+    '../../etc/passwd',
+    '%00',
+    '${7*7}',
+  ),
+);
+
+/** A string that is valid Unicode (UTF-8 encodable without replacement). */
+export function isWellFormed(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (!(d >= 0xdc00 && d <= 0xdfff)) return false;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return false;
+  }
+  return true;
+}
+
+export const wellFormedString: fc.Arbitrary<string> = hostileString.filter(isWellFormed);
+
+const floatArb: fc.Arbitrary<Model> = fc.oneof(
+  fc.bigInt({ min: 0n, max: 0xffffn }).map((bits) => ({ t: 'float' as const, bits, width: 16 as const })),
+  fc.bigInt({ min: 0n, max: 0xffffffffn }).map((bits) => ({ t: 'float' as const, bits, width: 32 as const })),
+  fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((bits) => ({ t: 'float' as const, bits, width: 64 as const })),
+  fc.constantFrom<Model>(
+    { t: 'float', bits: 0x7e00n, width: 16 }, // NaN
+    { t: 'float', bits: 0x7c00n, width: 16 }, // Infinity
+    { t: 'float', bits: 0xfc00n, width: 16 }, // -Infinity
+    { t: 'float', bits: 0x8000n, width: 16 }, // -0
+    { t: 'float', bits: 0x0001n, width: 16 }, // smallest subnormal
+    { t: 'float', bits: 0x7ff8000000000001n, width: 64 }, // NaN with a payload
+  ),
+);
+
+export const scalarModel: fc.Arbitrary<Model> = fc.oneof(
+  uint64Arb.map((v) => ({ t: 'uint' as const, v })),
+  uint64Arb.map((v) => ({ t: 'nint' as const, v: -1n - v })),
+  fc.uint8Array({ maxLength: 40 }).map((v) => ({ t: 'bytes' as const, v })),
+  wellFormedString.map((v) => ({ t: 'text' as const, v })),
+  fc.oneof(fc.constantFrom(20, 21, 22, 23), fc.integer({ min: 0, max: 19 }), fc.integer({ min: 32, max: 255 })).map((v) => ({ t: 'simple' as const, v })),
+  floatArb,
+);
+
+/** Any CBOR data model value, nested up to `maxDepth`. */
+export function modelArb(maxDepth = 6): fc.Arbitrary<Model> {
+  const { tree } = fc.letrec<{ tree: Model }>((tie) => ({
+    tree: fc.oneof(
+      { maxDepth, depthSize: 'small', withCrossShrink: true },
+      scalarModel,
+      fc.array(tie('tree'), { maxLength: 5 }).map((items) => ({ t: 'array' as const, items })),
+      fc.array(fc.tuple(tie('tree'), tie('tree')), { maxLength: 4 }).map((entries) => ({ t: 'map' as const, entries })),
+      fc.tuple(fc.oneof(uint64Arb, fc.constantFrom(0n, 1n, 2n, 3n, 24n, 32n, 55799n)), tie('tree')).map(([tag, item]) => ({ t: 'tag' as const, tag, item })),
+    ),
+  }));
+  return tree;
+}
+
+/** A random encoding style (fixed choices per depth, so one style is one coherent variant). */
+export const styleArb: fc.Arbitrary<Style> = fc
+  .record({
+    widen: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 8, maxLength: 8 }),
+    indefinite: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+    cuts: fc.array(fc.nat(64), { maxLength: 3 }),
+  })
+  .map(({ widen, indefinite, cuts }) => ({
+    widen: (d: number) => widen[d % 8],
+    indefinite: (d: number) => indefinite[d % 8],
+    chunks: (len: number) => cuts.map((c) => (len === 0 ? 0 : c % (len + 1))),
+  }));
+
+/** Concatenates byte arrays. */
+export function cat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+export const utf8 = (s: string) => new TextEncoder().encode(s);

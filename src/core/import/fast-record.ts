@@ -1,0 +1,78 @@
+// Bulk loading's shortcut: a canonical envelope with nothing to report becomes a record without the
+// general decoder's item tree. Anything with a finding goes the general way, which locates every
+// finding's bytes; so a record's verdicts never depend on which way it went.
+import { readBody } from '../agdx/bodies';
+import { readCanonicalEnvelope } from '../agdx/fast';
+import { checkHeaders, observedHeaders } from '../agdx/headers';
+import type { Header } from '../agdx/iggy';
+import { checkSignatureShape } from '../agdx/signature';
+import { validateFields } from '../agdx/validate';
+import { bytesEqual, toCrockford } from '../bytes';
+import type { RecordResult } from '../records';
+import type { Place } from './build';
+
+const noSpan = () => null;
+
+/**
+ * The envelope at `start` as a finished record, or null when it must take the general way (not
+ * canonical, or it has a finding). `redo` rebuilds it in full when it is opened.
+ */
+export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number, base: RecordResult | null, headers: Header[] | undefined, redo: () => RecordResult): RecordResult | null {
+  const fast = readCanonicalEnvelope(place.view.subarray(0, end), start);
+  if (!fast) return null;
+  const env = fast.envelope;
+  if (validateFields(env, noSpan).length) return null;
+  const observed = headers ? observedHeaders(headers) : null;
+  if (headers && checkHeaders(env, headers).length) return null;
+  if (fast.bodyStart >= 0 && (observed?.ct !== null && observed?.ct !== undefined || env.kind === 'error' || (env.kind === 'status' && env.operation !== 'task' && env.operation !== 'progress'))) {
+    const body = readBody(place.view, fast.bodyStart, fast.bodyEnd, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null }, false);
+    if (body.findings.length) return null;
+  }
+  const signature = checkSignatureShape(env, observed, noSpan);
+  if (signature.findings.length) return null;
+  // Written out in full (no spread of a blank record): this runs once per record of a large log.
+  return {
+    input: place.input,
+    index,
+    format: base ? base.format : 'agdx.envelope',
+    span: base ? base.span : [start, fast.end],
+    inputSpan: base ? base.inputSpan : null,
+    decoded: true,
+    error: null,
+    kind: env.kind,
+    id: env.record ? toCrockford(env.record) : null,
+    conversation: conversationId(env.conversation),
+    source: env.source,
+    target: env.target ?? null,
+    valid: true,
+    findings: NO_FINDINGS,
+    signature: signature.verdict,
+    summary: `${env.kind}${env.operation ? ` ${env.operation}` : ''} ${env.source}${env.target ? ` → ${env.target}` : ''}`,
+    view: place.view,
+    viewOrigin: place.viewOrigin,
+    tree: base ? base.tree : NO_TREE,
+    headers: base ? base.headers : null,
+    body: null,
+    bodySpan: fast.bodyStart >= 0 ? [fast.bodyStart, fast.bodyEnd] : null,
+    logTimeMicros: base ? base.logTimeMicros : null,
+    logPosition: base ? base.logPosition : null,
+    parent: null,
+    envelope: env,
+    observed,
+    redo,
+  };
+}
+
+// Shared empties: findings and trees are replaced, never changed in place.
+const NO_FINDINGS = Object.freeze([]) as unknown as RecordResult['findings'];
+const NO_TREE = Object.freeze([]) as unknown as RecordResult['tree'];
+
+// A log holds few conversations and many records each: reuse the display id of the last one.
+let lastConversation: Uint8Array | null = null;
+let lastConversationId = '';
+function conversationId(bytes: Uint8Array): string {
+  if (lastConversation && lastConversation.length === bytes.length && bytesEqual(lastConversation, bytes)) return lastConversationId;
+  lastConversation = bytes.slice();
+  lastConversationId = toCrockford(bytes);
+  return lastConversationId;
+}

@@ -151,3 +151,54 @@ writeFileSync(
   };
   writeFileSync(`${out}conversation_http_v07.json`, JSON.stringify(exportJson, null, 2) + '\n');
 }
+
+// An Iggy 0.7 export of a registry log for the folds: cards (one expires), an unsigned quarantine of
+// "rogue" with a record during it, then its lifting, and a run whose state changes after it ended.
+{
+  const { CborWriter } = await import('../src/core/cbor/encoder');
+  const te = new TextEncoder();
+  const ulid = (n: number) => fromHex('0190' + '3c1faa00' + n.toString(16).padStart(20, '0'))!;
+  const conv = ulid(0xd0);
+  const card = (name: string, ttlMicros: number) => {
+    const w = new CborWriter();
+    w.head(5, 4).text('name').text(name).text('version').text('1.0.0').text('capabilities').head(4, 1);
+    w.head(5, 5).text('skill_id').text('book').text('input').head(5, 1).text('content_type').text('json').text('output').head(5, 1).text('content_type').text('json');
+    w.text('health').uint(1).text('load').uint(250);
+    w.text('ttl_micros').uint(ttlMicros);
+    return w.finish();
+  };
+  const run = new Map([['run', { type: 'text' as const, value: 'run-9' }]]);
+  const T = 1717171717000000;
+  const s = 1_000_000;
+  type M = { t: number; ct: number; env: Parameters<typeof encodeEnvelope>[0] };
+  let n = 0;
+  const rec = () => ulid(0x100 + ++n);
+  const messages: M[] = [
+    { t: 0, ct: 3, env: { kind: 'status', record: rec(), conversation: conv, source: 'booker', operation: 'card', body: card('booker', 10 * s) } },
+    { t: 1 * s, ct: 3, env: { kind: 'status', record: rec(), conversation: conv, source: 'planner', operation: 'card', body: card('planner', 1000 * s) } },
+    { t: 2 * s, ct: 1, env: { kind: 'command', record: rec(), conversation: conv, source: 'planner', target: 'booker', correlation: ulid(0xd1), operation: 'chat', body: te.encode('{"ask":"book"}') } },
+    { t: 3 * s, ct: 0, env: { kind: 'status', record: rec(), conversation: conv, source: 'booker', correlation: ulid(0xd1), operation: 'task', task_state: 1, metadata: run } },
+    { t: 4 * s, ct: 0, env: { kind: 'status', record: rec(), conversation: conv, source: 'registry', operation: 'quarantine', body: te.encode('rogue') } },
+    { t: 5 * s, ct: 1, env: { kind: 'event', record: rec(), conversation: conv, source: 'rogue', body: te.encode('{"noise":true}') } },
+    { t: 6 * s, ct: 0, env: { kind: 'status', record: rec(), conversation: conv, source: 'booker', correlation: ulid(0xd1), operation: 'task', task_state: 2, metadata: run } },
+    { t: 7 * s, ct: 0, env: { kind: 'status', record: rec(), conversation: conv, source: 'registry', operation: 'unquarantine', body: te.encode('rogue') } },
+    { t: 8 * s, ct: 1, env: { kind: 'response', record: rec(), conversation: conv, source: 'booker', target: 'planner', correlation: ulid(0xd1), task_state: 4, usage: { input_tokens: 1200, output_tokens: 300, reasoning_output_tokens: 50 }, body: te.encode('{"booked":true}') } },
+    { t: 9 * s, ct: 0, env: { kind: 'status', record: rec(), conversation: conv, source: 'booker', correlation: ulid(0xd1), operation: 'task', task_state: 4, last: true, metadata: run } },
+    { t: 12 * s, ct: 0, env: { kind: 'status', record: rec(), conversation: conv, source: 'registry', operation: 'quarantine', body: te.encode('rogue') } },
+    { t: 15 * s, ct: 0, env: { kind: 'status', record: rec(), conversation: conv, source: 'booker', correlation: ulid(0xd1), operation: 'task', task_state: 2, metadata: run } },
+    { t: 20 * s, ct: 1, env: { kind: 'event', record: rec(), conversation: conv, source: 'booker', body: te.encode('{"late":true}') } },
+  ];
+  const header = (name: string, kind: string, value: Uint8Array) => ({ key: { kind: 'string', value: toBase64(te.encode(name)) }, value: { kind, value: toBase64(value) } });
+  const exportJson = {
+    partition_id: 1,
+    current_offset: 200 + messages.length - 1,
+    count: messages.length,
+    messages: messages.map((m, i) => {
+      const payload = encodeEnvelope(m.env as never);
+      const hs = [header('agdx.av', 'uint32', new Uint8Array([1, 0, 0, 0])), header('agdx.ct', 'uint8', new Uint8Array([m.ct])), header('gen_ai.conversation.id', 'uint128', conv.slice().reverse())];
+      if ((m.env as { target?: string }).target) hs.push(header('agdx.to', 'string', te.encode((m.env as { target: string }).target)));
+      return { header: { checksum: 0, id: 0, offset: 200 + i, timestamp: T + m.t, origin_timestamp: T + m.t, user_headers_length: 0, payload_length: payload.length, reserved: 0 }, payload: toBase64(payload), user_headers: hs };
+    }),
+  };
+  writeFileSync(`${out}registry_log_http_v07.json`, JSON.stringify(exportJson, null, 2) + '\n');
+}

@@ -45,3 +45,27 @@ describe('graph section of report@1 for vectors/agdx/made/conversation_http_v07.
     expect(r.workflows[0]).toMatchObject({ record: 0, modes: { light: 1000, heavy: 1000, boundary: 1000 } });
   });
 });
+
+describe('agents, runs and conversations in report@1 for an Iggy export', () => {
+  it('folds vectors/agdx/made/registry_log_http_v07.json', async () => {
+    const r = await report('vectors/agdx/made/registry_log_http_v07.json');
+    const agent = (id: string) => r.agents.find((a) => a.id === id)!;
+    expect(agent('booker')).toMatchObject({ alive: false, quarantined: false });
+    expect(agent('planner')).toMatchObject({ alive: true, quarantined: false });
+    expect(agent('rogue').quarantined).toBe(true);
+    expect(agent('rogue').quarantine.map((q) => [q.op, q.backing])).toEqual([
+      ['quarantine', 'unsigned'],
+      ['unquarantine', 'unsigned'],
+      ['quarantine', 'unsigned'],
+    ]);
+    expect(r.runs).toHaveLength(1);
+    expect(r.runs[0]).toMatchObject({ id: 'run-9', terminal: 'completed', after_terminal: 1 });
+    expect(r.runs[0].history.map((h) => h.state)).toEqual(['submitted', 'working', 'completed', 'working']);
+    expect(r.conversations).toHaveLength(1);
+    expect(r.conversations[0].usage_total).toMatchObject({ input: '1200', output: '300', reasoning: '50' });
+    const rules = r.records.flatMap((x) => x.findings.map((f) => f.rule));
+    expect(rules.filter((x) => x === 'agdx/fold/dead')).toHaveLength(2);
+    expect(rules.filter((x) => x === 'agdx/fold/quarantined')).toHaveLength(1);
+    expect(rules.filter((x) => x === 'agdx/fold/after-terminal')).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
 // Both graphs for a set of inspected records: the AGDX causal graph and the AgentDNA
 // parent_envelope DAG of every workflow. Used by the report and by the worker's graph view.
 import type { WorkflowReport } from './agentdna';
+import { foldLog } from './folds';
 import { buildAgdxGraph, buildAgentDnaGraph, type AgdxGraph, type AgdxGraphOptions, type AgentDnaGraph, type AgentDnaNodeInput } from './graph';
 import type { Finding } from './model';
 import { isValid, type RecordResult } from './records';
@@ -39,19 +40,22 @@ export function buildGraphs(records: readonly RecordResult[], workflows: readonl
 }
 
 /**
- * Puts the graph's findings (cause/cause_at disagreements, bridge loops) on their records, replacing
- * earlier ones: they depend on every record loaded, so they are redone when records are added.
+ * Puts findings that depend on the whole log (the graph's `agdx/graph/*`, the folds' `agdx/fold/*`)
+ * on their records, replacing earlier ones of the same family: they are redone when records are added.
  */
-export function annotateGraphFindings(records: RecordResult[], graph: AgdxGraph): void {
+export function annotateLogFindings(records: RecordResult[], rulePrefix: string, findings: readonly { recordIndex: number; finding: Finding }[]): void {
   const byRecord = new Map<number, Finding[]>();
-  for (const g of graph.findings) byRecord.set(g.recordIndex, [...(byRecord.get(g.recordIndex) ?? []), g.finding]);
+  for (const g of findings) byRecord.set(g.recordIndex, [...(byRecord.get(g.recordIndex) ?? []), g.finding]);
   records.forEach((r, i) => {
-    const had = r.findings.some((f) => f.rule.startsWith(GRAPH_RULE));
     const add = byRecord.get(i);
-    if (!had && !add) return;
-    r.findings = [...r.findings.filter((f) => !f.rule.startsWith(GRAPH_RULE)), ...(add ?? [])];
+    if (!add && !r.findings.some((f) => f.rule.startsWith(rulePrefix))) return;
+    r.findings = [...r.findings.filter((f) => !f.rule.startsWith(rulePrefix)), ...(add ?? [])];
     r.valid = isValid(r.decoded, r.findings);
   });
 }
 
-const GRAPH_RULE = 'agdx/graph/';
+/** Graph and fold findings, both, for a set of records (after loading or after the keys changed). */
+export function annotateLog(records: RecordResult[]): void {
+  annotateLogFindings(records, 'agdx/graph/', buildAgdxGraph(records).findings);
+  annotateLogFindings(records, 'agdx/fold/', foldLog(records).findings);
+}

@@ -9,8 +9,7 @@ import { failedRecord, type Place } from './import/build';
 import { readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
 import { jsonShape, readIggyExport, readJsonEnvelopes } from './import/json-input';
 import { applyKeys } from './agdx/verify';
-import { buildAgdxGraph } from './graph';
-import { annotateGraphFindings } from './graphs';
+import { annotateLog } from './graphs';
 import type { RegisteredKey } from './keys/keys';
 import type { InputResult, InspectResult, RecordResult } from './records';
 
@@ -160,6 +159,6 @@ export function inspect(files: InputFile[], options: InspectOptions = {}): Inspe
     records.push(...r.records);
   });
   if (options.keys?.length) applyKeys(records, options.keys);
-  annotateGraphFindings(records, buildAgdxGraph(records));
+  annotateLog(records);
   return { inputs, records, workflows };
 }

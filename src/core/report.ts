@@ -1,5 +1,6 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
 import type { Finding, SignatureVerdict, Span } from './model';
+import { foldLog, toReportFolds, type ReportFolds } from './folds';
 import { toReportGraph, type ReportGraph } from './graph';
 import { buildGraphs } from './graphs';
 import type { InspectResult, RecordResult } from './records';
@@ -34,6 +35,10 @@ export interface Report {
   records: ReportRecord[];
   workflows: unknown[];
   graph: ReportGraph;
+  /** Added sections (docs/report.md): the log folded into agents, runs and conversations. */
+  agents: ReportFolds['agents'];
+  runs: ReportFolds['runs'];
+  conversations: ReportFolds['conversations'];
 }
 
 function reportRecord(r: RecordResult): ReportRecord {
@@ -79,6 +84,7 @@ export function buildReport(result: Omit<InspectResult, 'workflows'> & { workflo
     records: result.records.map(reportRecord),
     workflows: result.workflows ?? [],
     graph: withDisplayIds(toReportGraph(graphs.agdx, graphs.agentdna)),
+    ...toReportFolds(foldLog(result.records)),
   };
 }
 

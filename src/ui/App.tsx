@@ -3,6 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import type { RegisteredKey } from '../core/keys/keys';
 import type { InputPayload, InputSummary, RecordSummary, SharedView } from '../worker/protocol';
 import { DetailPanel } from './components/DetailPanel';
+import { FoldsPanel } from './components/FoldsPanel';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
 import { SharePanel } from './components/SharePanel';
@@ -13,7 +14,7 @@ import { inspectorClient } from './worker-client';
 
 const VISITED_KEY = 'envelope-inspector.visited';
 
-export type Tab = 'records' | 'graph';
+export type Tab = 'records' | 'graph' | 'agents' | 'runs';
 
 /** New records are appended; records the worker re-judged (graph findings, keys) are replaced. */
 function mergeRecords(prev: RecordSummary[], incoming: RecordSummary[]): RecordSummary[] {
@@ -24,6 +25,8 @@ function mergeRecords(prev: RecordSummary[], incoming: RecordSummary[]): RecordS
   }
   return next;
 }
+
+const TAB_NAMES: Record<Tab, string> = { records: 'Record', graph: 'Graph', agents: 'Agents', runs: 'Runs' };
 
 // React Flow and the graph view load only when the graph tab opens (a small initial bundle).
 const GraphView = lazy(() => import('./graph/GraphView'));
@@ -83,12 +86,14 @@ export function App() {
           const byKey = new Map(changed.map((c) => [c.key, c]));
           setRecords((prev) => prev.map((r) => byKey.get(r.key) ?? r));
         }
+        void queryClient.invalidateQueries({ queryKey: ['folds'] });
+        void queryClient.invalidateQueries({ queryKey: ['graph'] });
         return queryClient.invalidateQueries({ queryKey: ['detail'] });
       });
   }, [keys, queryClient]);
 
   const applyView = useCallback((view: SharedView) => {
-    showView({ selected: view.selectedKey, tab: view.tab === 'graph' ? 'graph' : 'records' }, 'replace');
+    showView({ selected: view.selectedKey, tab: (Object.keys(TAB_NAMES) as Tab[]).includes(view.tab as Tab) ? (view.tab as Tab) : 'records' }, 'replace');
     setViewport(view.viewport);
     setBanner(view.redacted ? 'This view was shared with its bodies redacted: signatures over them cannot be re-checked here.' : null);
   }, [showView]);
@@ -268,7 +273,7 @@ export function App() {
         </div>
         <div className="flex min-h-0 flex-col">
           <div role="tablist" aria-label="View" className="flex gap-1 border-b border-slate-200 px-3 pt-2 dark:border-slate-800">
-            {(['records', 'graph'] as const).map((t) => (
+            {(['records', 'graph', 'agents', 'runs'] as const).map((t) => (
               <button
                 key={t}
                 type="button"
@@ -277,7 +282,7 @@ export function App() {
                 onClick={() => setTab(t)}
                 className={`rounded-t px-3 py-1.5 text-sm ${tab === t ? 'border border-b-0 border-slate-200 bg-white font-medium dark:border-slate-800 dark:bg-slate-950' : 'text-slate-500 hover:text-slate-900 dark:hover:text-slate-100'}`}
               >
-                {t === 'records' ? 'Record' : 'Graph'}
+                {TAB_NAMES[t]}
               </button>
             ))}
           </div>
@@ -286,6 +291,11 @@ export function App() {
               <Suspense fallback={<p className="p-4 text-sm text-slate-500">Loading the graph view…</p>}>
                 <GraphView version={loadVersion} selected={selected} onSelect={setSelected} viewport={viewport} onViewport={setViewport} />
               </Suspense>
+            </div>
+          )}
+          {(tab === 'agents' || tab === 'runs') && (
+            <div role="tabpanel" aria-label={TAB_NAMES[tab]} className="h-[58%] min-h-64 border-b border-slate-200 dark:border-slate-800">
+              <FoldsPanel mode={tab} version={loadVersion} selected={selected} onSelect={setSelected} />
             </div>
           )}
           <div className="min-h-0 flex-1 overflow-auto">{selected !== null ? <DetailPanel recordKey={selected} /> : <p className="p-6 text-sm text-slate-500">Select a record to see its fields, bytes and findings.</p>}</div>

@@ -71,6 +71,12 @@ export class InspectorClient {
     return r.graph;
   }
 
+  async folds(asOf: number | null) {
+    const r = await this.send({ type: 'folds', asOf });
+    if (r.type !== 'folds') throw new Error(`unexpected reply ${r.type}`);
+    return r.folds;
+  }
+
   async report() {
     const r = await this.send({ type: 'report' });
     if (r.type !== 'report') throw new Error(`unexpected reply ${r.type}`);

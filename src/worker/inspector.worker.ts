@@ -25,6 +25,9 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
       case 'graph':
         reply({ type: 'graph', id: req.id, graph: session.graph(req.expanded) });
         return;
+      case 'folds':
+        reply({ type: 'folds', id: req.id, folds: session.folds(req.asOf) });
+        return;
       case 'report':
         reply({ type: 'report', id: req.id, ...session.report() });
         return;

@@ -2,6 +2,7 @@
 // not copied) and asks for details; the worker answers with compact summaries and, on demand, the
 // full detail of one record. Only plain data crosses: no classes, no functions.
 import type { WorkflowReport } from '../core/agentdna';
+import type { ReportFolds } from '../core/folds';
 import type { GraphRender } from './graph-render';
 import type { RegisteredKey } from '../core/keys/keys';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../core/model';
@@ -45,6 +46,14 @@ export interface RecordSummary {
   summary: string;
   /** The record's body was blanked before it was shared: its signature cannot be re-checked. */
   redacted: boolean;
+}
+
+/** The folds as they stood at a point of the log (report@1's agents, runs and conversations). */
+export interface FoldView extends ReportFolds {
+  /** Records in log order (what the slider moves over). */
+  positions: number;
+  order: number[];
+  asOf: { position: number; record: number; time: string | null } | null;
 }
 
 /** The view a permalink or bundle carried, with the selection resolved to a record key. */
@@ -95,12 +104,14 @@ export type Request =
   | { type: 'open'; id: number; fragment: string }
   | { type: 'report'; id: number }
   | { type: 'graph'; id: number; expanded: string[] }
+  | { type: 'folds'; id: number; asOf: number | null }
   | { type: 'share'; id: number; view: Omit<SharedView, 'redacted'>; redact: boolean; bundle: boolean };
 
 export type Response =
   | { type: 'loaded'; id: number; inputs: InputSummary[]; records: RecordSummary[]; view: SharedView | null; problems: string[]; error?: string | null }
   | { type: 'report'; id: number; json: string; markdown: string }
   | { type: 'graph'; id: number; graph: GraphRender }
+  | { type: 'folds'; id: number; folds: FoldView }
   | { type: 'shared'; id: number; fragment: string; bundle: Uint8Array | null; problems: string[] }
   | { type: 'detail'; id: number; detail: RecordDetail | null }
   | { type: 'cleared'; id: number }

@@ -2,8 +2,8 @@
 // them. Kept apart from the worker entry so it can be tested without a Worker.
 import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys } from '../core/agdx/verify';
-import { buildAgdxGraph } from '../core/graph';
-import { annotateGraphFindings } from '../core/graphs';
+import { annotateLog } from '../core/graphs';
+import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
 import { firstDifference, toHex } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna';
 import type { RegisteredKey } from '../core/keys/keys';
@@ -14,7 +14,7 @@ import { redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph, type GraphRender } from './graph-render';
-import type { InputPayload, InputSummary, RecordDetail, RecordSummary, SharedView } from './protocol';
+import type { FoldView, InputPayload, InputSummary, RecordDetail, RecordSummary, SharedView } from './protocol';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;
@@ -26,6 +26,8 @@ export class InspectorSession {
   /** Record key of the first record of each input, so a record's global input number is known. */
   private inputOf: number[] = [];
   private keys: RegisteredKey[] = [];
+  /** The log prepared for folding; dropped whenever records or verdicts change. */
+  private prepared: PreparedLog | null = null;
   /** AgentDNA workflows, `record` being the record key. */
   private workflows: WorkflowReport[] = [];
 
@@ -33,12 +35,15 @@ export class InspectorSession {
   setKeys(keys: RegisteredKey[]): RecordSummary[] {
     this.keys = keys;
     applyKeys(this.records, keys);
+    // Quarantine facts rest on signatures: the folds change with the keys.
+    this.prepared = null;
+    annotateLog(this.records);
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
       if (!r.envelope) return;
       const s = summarize(key, r, this.redactedInputs.has(this.inputOf[key]));
       const old = this.summaries[key];
-      if (old.signature !== s.signature || old.trusted !== s.trusted) changed.push(s);
+      if (old.signature !== s.signature || old.trusted !== s.trusted || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors) changed.push(s);
       this.summaries[key] = s;
     });
     return changed;
@@ -73,7 +78,8 @@ export class InspectorSession {
    * and add the summaries of earlier records whose verdict changed to what goes to the page.
    */
   private regraph(out: LoadResult): void {
-    annotateGraphFindings(this.records, buildAgdxGraph(this.records));
+    this.prepared = null;
+    annotateLog(this.records);
     const sent = new Set(out.records.map((r) => r.key));
     out.records = out.records.map((r) => summarize(r.key, this.records[r.key], r.redacted));
     this.records.forEach((r, key) => {
@@ -188,6 +194,13 @@ export class InspectorSession {
     return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
   }
 
+  /** The folds (agents, runs, conversations) as they stood at log position `asOf` (all of it when null). */
+  folds(asOf: number | null): FoldView {
+    const prepared = (this.prepared ??= prepareFold(this.records));
+    const result = foldPrepared(prepared, asOf === null ? {} : { asOf });
+    return { ...toReportFolds(result), positions: prepared.order.length, asOf: result.asOf ? { position: result.asOf.position, record: result.asOf.recordIndex, time: result.asOf.time?.toString() ?? null } : null, order: [...prepared.order] };
+  }
+
   /** Both graphs, laid out, as the page draws them. */
   graph(expanded: string[]): GraphRender {
     return renderGraph(this.records, this.workflows, this.summaries, expanded);
@@ -200,6 +213,7 @@ export class InspectorSession {
     this.inputOf = [];
     this.inputBytes = [];
     this.workflows = [];
+    this.prepared = null;
     this.redactedInputs.clear();
   }
 }

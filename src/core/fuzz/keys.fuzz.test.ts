@@ -6,7 +6,7 @@ import { sha512 } from '@noble/hashes/sha2.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromBase64, fromHex, toBase64, toHex } from '../bytes';
-import { keyId, parseKeys, toKeyFile, type KeyParseResult } from '../keys/keys';
+import { keyId, parseKeys, pemBlocks, toKeyFile, type KeyParseResult } from '../keys/keys';
 import { bounded, hostileString, params, TIMEOUT, utf8 } from './support';
 
 ed.hashes.sha512 = sha512;
@@ -88,6 +88,18 @@ describe('parseKeys', () => {
         check(bounded('parseKeys', () => parseKeys(text)), 'pem');
       }),
       params('keys-pem', 0.5),
+    );
+  });
+
+  it('pemBlocks finds exactly the blocks the obvious (quadratic) regex finds', { timeout: TIMEOUT }, () => {
+    const piece = fc.constantFrom('-----BEGIN PUBLIC KEY-----', '-----END PUBLIC KEY-----', '-----BEGIN A-----', '-----END A-----', '-----', 'BEGIN ', 'END ', 'A', ' ', 'PUBLIC KEY', '\n', 'xyz');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const t = parts.join('');
+        const ref = [...t.matchAll(/-----BEGIN ([A-Z ]+)-----([\s\S]*?)-----END \1-----/g)].map(([, type, body]) => [type, body]);
+        expect(pemBlocks(t)).toEqual(ref);
+      }),
+      params('keys-pem-blocks', 1),
     );
   });
 

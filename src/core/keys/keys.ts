@@ -1,6 +1,8 @@
 // Keys: parse what people paste or drop (hex, base64, JWK / JWKS, PEM SubjectPublicKeyInfo, the
 // report.md key file), compute key ids, and write the key file back. Misuse throws a TypeError;
 // bad data becomes a problem in the result, never an exception.
+import * as ed from '@noble/ed25519';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromBase64, fromHex, toHex, utf8OrNull } from '../bytes';
 
@@ -53,9 +55,32 @@ const micros = (v: unknown): bigint | null => {
   throw new Error(`a window bound must be a non-negative integer of microseconds, found ${JSON.stringify(String(v))}`);
 };
 
+/**
+ * Why these bytes cannot be a usable public key, or null. Ed25519: a canonical point encoding
+ * (y < p) of large order, as strict verification (zip215: false) requires; under a small-order key
+ * the permissive rules accept a zero-S signature for any message. secp256k1: a point on the curve.
+ */
+function pointProblem(publicKey: Uint8Array, algorithm: KeyAlgorithm): string | null {
+  try {
+    if (algorithm === 'secp256k1') {
+      secp256k1.Point.fromBytes(publicKey);
+      return null;
+    }
+    let y = 0n;
+    for (let i = 31; i >= 0; i--) y = (y << 8n) | BigInt(i === 31 ? publicKey[i] & 0x7f : publicKey[i]);
+    if (y >= 2n ** 255n - 19n) return 'not a canonical Ed25519 point encoding (y is not below p)';
+    if (ed.Point.fromBytes(publicKey, false).isSmallOrder()) return 'an Ed25519 point of small order: no signature under it means anything, strict verification refuses it';
+    return null;
+  } catch {
+    return `not a point of ${algorithm === 'secp256k1' ? 'secp256k1' : 'Ed25519'}`;
+  }
+}
+
 function makeKey(publicKey: Uint8Array, fields: { agent?: unknown; kind?: unknown; not_before_micros?: unknown; not_after_micros?: unknown; revoked?: unknown }): RegisteredKey {
   const algorithm = algorithmFor(publicKey);
   if (!algorithm) throw new Error(`a public key is 32 bytes (Ed25519) or 33/65 bytes (secp256k1), found ${publicKey.length}`);
+  const problem = pointProblem(publicKey, algorithm);
+  if (problem) throw new Error(`the public key ${toHex(publicKey).slice(0, 16)}… is ${problem}`);
   if (fields.agent !== undefined && typeof fields.agent !== 'string') throw new Error('agent must be a string');
   if (fields.kind !== undefined && fields.kind !== 'agent' && fields.kind !== 'operator') throw new Error(`kind must be "agent" or "operator", found ${JSON.stringify(fields.kind)}`);
   return {
@@ -78,10 +103,44 @@ function fromJwk(jwk: Record<string, unknown>, defaults: { agent?: string; kind?
   return makeKey(x, { agent: jwk.agent ?? defaults.agent, kind: jwk.kind ?? defaults.kind, revoked: jwk.revoked });
 }
 
+/**
+ * The complete PEM blocks of a text, as [type, body]: each BEGIN with the first END of the same
+ * type after it. Linear: the obvious regex (a lazy body and a back-reference to the type) scans to
+ * the end of the text for every BEGIN without its END, which is quadratic on hostile key files.
+ */
+export function pemBlocks(text: string): [string, string][] {
+  const ends = new Map<string, number[]>();
+  const end = /-----END ([A-Z ]+)-----/g;
+  for (let m = end.exec(text); m !== null; m = end.exec(text)) {
+    const list = ends.get(m[1]) ?? [];
+    list.push(m.index);
+    ends.set(m[1], list);
+    end.lastIndex = m.index + 1; // markers may overlap ("-----END A-----END B-----")
+  }
+  const next = new Map<string, number>(); // per type: index into its END list to search from
+  const out: [string, string][] = [];
+  const begin = /-----BEGIN ([A-Z ]+)-----/g;
+  for (let m = begin.exec(text); m !== null; m = begin.exec(text)) {
+    const type = m[1];
+    const bodyStart = m.index + m[0].length;
+    const list = ends.get(type) ?? [];
+    let i = next.get(type) ?? 0;
+    while (i < list.length && list[i] < bodyStart) i++;
+    next.set(type, i);
+    if (i === list.length) {
+      begin.lastIndex = m.index + 1; // no END: look for the next BEGIN, as the regex would
+      continue;
+    }
+    out.push([type, text.slice(bodyStart, list[i])]);
+    begin.lastIndex = list[i] + `-----END ${type}-----`.length;
+  }
+  return out;
+}
+
 function fromPem(pem: string, defaults: { agent?: string; kind?: KeyKind }): RegisteredKey[] {
-  const blocks = [...pem.matchAll(/-----BEGIN ([A-Z ]+)-----([\s\S]*?)-----END \1-----/g)];
+  const blocks = pemBlocks(pem);
   if (blocks.length === 0) throw new Error('no PEM block found');
-  return blocks.map(([, type, body]) => {
+  return blocks.map(([type, body]) => {
     if (type !== 'PUBLIC KEY') throw new Error(`a PEM ${type} block: only PUBLIC KEY is accepted`);
     const der = fromBase64(body);
     if (!der) throw new Error('the PEM body is not base64');
@@ -100,9 +159,12 @@ export function parseKeys(input: string | Uint8Array, defaults: { agent?: string
   if (typeof input !== 'string' && !(input instanceof Uint8Array)) throw new TypeError('keys must be given as text or bytes');
   const text = typeof input === 'string' ? input : utf8OrNull(input);
   if (text === null) {
-    const alg = algorithmFor(input as Uint8Array);
-    if (alg) return { keys: [makeKey((input as Uint8Array).slice(), defaults)], problems: [] };
-    return { keys: [], problems: ['binary key input that is not a raw 32-, 33- or 65-byte public key'] };
+    if (!algorithmFor(input as Uint8Array)) return { keys: [], problems: ['binary key input that is not a raw 32-, 33- or 65-byte public key'] };
+    try {
+      return { keys: [makeKey((input as Uint8Array).slice(), defaults)], problems: [] };
+    } catch (e) {
+      return { keys: [], problems: [`binary key input: ${(e as Error).message}`] };
+    }
   }
   const problems: string[] = [];
   const keys: RegisteredKey[] = [];
@@ -145,7 +207,9 @@ export function parseKeys(input: string | Uint8Array, defaults: { agent?: string
     });
     return { keys, problems };
   }
-  for (const line of t.split(/\s*[\n,]\s*/).filter(Boolean)) {
+  // Split on newlines and commas, then trim: the regex /\s*[\n,]\s*/ backtracks quadratically on
+  // a long run of spaces with no separator in it (200 KB took 16 s).
+  for (const line of t.split(/[\n,]/).map((l) => l.trim()).filter(Boolean)) {
     attempt(`"${line.slice(0, 20)}${line.length > 20 ? '…' : ''}"`, () => {
       const bytes = bytesFrom(line);
       if (!bytes) throw new Error('neither hex nor base64');

@@ -85,7 +85,8 @@ function plain(item: CborItem): unknown {
   switch (it.kind) {
     case 'uint':
     case 'nint':
-      return Number(it.value);
+      // Beyond 2^53 a number would round: keep the bigint, which no field accepts (never a changed value).
+      return it.value;
     case 'float':
       return it.value;
     case 'bytes':
@@ -102,6 +103,8 @@ function plain(item: CborItem): unknown {
       for (const e of it.entries) {
         const k = untag(e.key);
         if (k.kind !== 'text') throw new ShapeError('a map key is not text');
+        // A repeated key would silently replace the first value: we never write one.
+        if (Object.prototype.hasOwnProperty.call(out, k.value)) throw new ShapeError(`the key ${JSON.stringify(k.value)} is repeated`);
         out[k.value] = plain(e.value);
       }
       return out;
@@ -116,6 +119,17 @@ const num = (v: unknown, what: string): number => {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new ShapeError(`${what} is not a number`);
   return v;
 };
+/** A position in a list: a non-negative safe integer (a negative, fractional or huge one selects nothing real). */
+const position = (v: unknown, what: string): number => {
+  const n = num(v, what);
+  if (!Number.isSafeInteger(n) || n < 0) throw new ShapeError(`${what} is not a position`);
+  return n;
+};
+const zoom = (v: unknown): number => {
+  const n = num(v, 'viewport.zoom');
+  if (!(n > 0)) throw new ShapeError('viewport.zoom is not positive');
+  return n;
+};
 
 function readState(root: unknown): ShareState {
   if (!isObj(root)) throw new ShapeError('the payload is not a map');
@@ -129,14 +143,15 @@ function readState(root: unknown): ShareState {
   const sel = view.selected;
   const vp = view.viewport;
   const filters: Record<string, string> = {};
-  if (isObj(view.filters)) for (const [k, v] of Object.entries(view.filters)) if (typeof v === 'string') filters[k] = v;
+  // defineProperty, not assignment: `filters.__proto__ = v` would set the prototype (a string: ignored) and drop the filter.
+  if (isObj(view.filters)) for (const [k, v] of Object.entries(view.filters)) if (typeof v === 'string') Object.defineProperty(filters, k, { value: v, enumerable: true, writable: true, configurable: true });
   return {
     inputs,
     redacted: root.redacted === true,
     view: {
-      selected: isObj(sel) ? { input: num(sel.input, 'selected.input'), index: num(sel.index, 'selected.index') } : null,
+      selected: isObj(sel) ? { input: position(sel.input, 'selected.input'), index: position(sel.index, 'selected.index') } : null,
       tab: typeof view.tab === 'string' ? view.tab : 'records',
-      viewport: isObj(vp) ? { x: num(vp.x, 'viewport.x'), y: num(vp.y, 'viewport.y'), zoom: num(vp.zoom, 'viewport.zoom') } : null,
+      viewport: isObj(vp) ? { x: num(vp.x, 'viewport.x'), y: num(vp.y, 'viewport.y'), zoom: zoom(vp.zoom) } : null,
       filters,
     },
   };
@@ -243,5 +258,6 @@ export async function decodeBundle(bytes: Uint8Array): Promise<ShareResult> {
   if (version > PERMALINK_VERSION) {
     return { ok: false, error: { code: 'permalink/newer-version', message: `This bundle was made by a newer Envelope Inspector (format v${version}); this one reads v${PERMALINK_VERSION}.` } };
   }
+  if (version < 1) return { ok: false, error: { code: 'permalink/not-a-link', message: `Bundle format v${version} does not exist.` } };
   return unpack(bytes.subarray(BUNDLE_MAGIC.length + 1));
 }

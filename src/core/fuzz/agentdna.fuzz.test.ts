@@ -1,0 +1,226 @@
+// The AgentDNA parser (readAgentDna, through inspectInput): workflows, bare envelopes, cards and
+// card histories of any shape and content never throw and always give records with verdicts or
+// coded errors; envelopes built and signed here verify (hash, signature, all three modes) whatever
+// their payload; a valid workflow keeps its verdicts among broken inputs; hostile keys stay data.
+import { readFileSync } from 'node:fs';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { didOf, readAgentDna, signedBytes } from '../agentdna';
+import { publicKeyOf } from '../agentdna/ecdsa';
+import { fromHex, toHex } from '../bytes';
+import { inspect, inspectInput } from '../inspect';
+import { readJson } from '../json/lossless';
+import { bounded, checkRecords, checkResult, hostileString, params, TIMEOUT, utf8, verdictOf } from './support';
+
+const SYN = new URL('../../../vectors/agentdna/synthetic/', import.meta.url);
+const keys = JSON.parse(readFileSync(new URL('synthetic_keys.json', SYN), 'utf8')) as Record<string, { private_key_hex: string; did: string }>;
+const SIGNERS = Object.keys(keys);
+const VALID = ['synthetic_valid_fanin_dag.serialized.json', 'synthetic_valid_single_root.serialized.json'].map((f) => new Uint8Array(readFileSync(new URL(f, SYN))));
+
+/** A JSON text for any value AgentDNA fields may hold: strings, every number form, nested payloads. */
+const fieldValue: fc.Arbitrary<string> = fc.oneof(
+  hostileString.map((s) => JSON.stringify(s)),
+  fc.constantFrom('"\\ud800"', '1', '1.0', '-0', '1e400', '18446744073709551616', '0', 'true', 'false', 'null', '[]', '{}', '""', '"bafybmi"', '[{"type":"text","text":"<script>alert(1)</script>"}]', '{"__proto__":{"x":1}}'),
+  fc.json({ maxDepth: 2 }),
+);
+
+const hexish = fc.oneof(
+  fc.uint8Array({ maxLength: 72 }).map(toHex),
+  fc.constantFrom('', '00', '3006020101020101', '3006020100020100', 'zz', '30 06 02 01 01 02 01 01', '3080020101020101'),
+  fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 256n }), fc.bigInt({ min: 0n, max: 2n ** 256n })).map(([r, s]) => derOf(r, s)),
+);
+
+function derInt(n: bigint): string {
+  let h = n.toString(16);
+  if (h.length % 2) h = '0' + h;
+  if (parseInt(h.slice(0, 2), 16) & 0x80) h = '00' + h;
+  return `02${(h.length / 2).toString(16).padStart(2, '0')}${h}`;
+}
+function derOf(r: bigint, s: bigint): string {
+  const body = derInt(r) + derInt(s);
+  return `30${(body.length / 2).toString(16).padStart(2, '0')}${body}`;
+}
+
+/** An envelope-shaped JSON object with any field values, and parents of the same kind. */
+const envelopeText: fc.Arbitrary<string> = fc.letrec<{ env: string }>((tie) => ({
+  env: fc
+    .record(
+      {
+        from: fc.oneof(fc.constantFrom(...SIGNERS.map((k) => JSON.stringify(keys[k].did))), fieldValue),
+        from_: fieldValue,
+        payload: fieldValue,
+        epoch: fc.oneof(fc.integer().map(String), fieldValue),
+        status_code: fc.oneof(fc.constantFrom('1000', '2001', '4001', '-1', '1000.0'), fieldValue),
+        run_id: fieldValue,
+        to: fieldValue,
+        hash: fc.oneof(fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => JSON.stringify(toHex(b))), fieldValue),
+        signature: fc.oneof(hexish.map((h) => JSON.stringify(h)), fieldValue),
+        parent_envelope: fc.oneof({ depthSize: 'small', maxDepth: 3 }, fc.constantFrom('null', '[]', '[null, false, 0, ""]', '[1]', '"x"'), fc.array(tie('env'), { maxLength: 3 }).map((p) => `[${p.join(',')}]`), tie('env')),
+        extra: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'x', 'from'), fieldValue),
+      },
+      { requiredKeys: [] },
+    )
+    .map((e) => {
+      const parts: string[] = [];
+      for (const [k, v] of Object.entries(e)) {
+        if (k === 'extra') parts.push(`${JSON.stringify((v as [string, string])[0])}:${(v as [string, string])[1]}`);
+        else parts.push(`${JSON.stringify(k)}:${v}`);
+      }
+      return `{${parts.join(',')}}`;
+    }),
+})).env;
+
+const documentText: fc.Arbitrary<string> = fc.oneof(
+  envelopeText.map((env) => `{"id":"Qm","type":"intent_workflow","version":"2.0","info":{},"envelope":${env}}`),
+  envelopeText,
+  fc.tuple(fieldValue, envelopeText).map(([v, env]) => `{"type":"intent_workflow","version":${v},"remarks":${v},"envelope":${env}}`),
+  fc.constantFrom('{"type":"intent_workflow","envelope":null}', '{"type":"intent_workflow","envelope":[]}', '{"type":"intent_workflow"}'),
+  // Cards, states and card histories.
+  fc
+    .array(
+      fc.oneof(
+        fc.tuple(fc.constantFrom('user_card', 'actor_card', 'user', 'agent', 'user_nft', 'agent_nft', 'other'), fieldValue, fieldValue).map(([t, id, policy]) => `{"type":"${t}","id":${id},"policy":${policy},"metadata":${id}}`),
+        fc.tuple(fieldValue, fieldValue).map(([id, p]) => `{"agent_did":${id},"agent_metadata":{},"policy":${p}}`),
+        fieldValue.map((v) => `{"data":${JSON.stringify(`{"type":"user_card","id":${v}}`)}}`),
+        fieldValue.map((v) => `{"data":${JSON.stringify(`{"type":`)}, "x":${v}}`),
+        envelopeText.map((env) => `{"data":{"type":"intent_workflow","envelope":${env}}}`),
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((items) => (items.length === 1 ? items[0] : `[${items.join(',')}]`)),
+);
+
+describe('AgentDNA documents of any shape', () => {
+  it('never throw: records with verdicts or coded errors, workflow reports that index them', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(documentText, (text) => {
+        const bytes = utf8(text);
+        const r = bounded('inspect AgentDNA', () => inspect([{ name: 'doc.json', bytes }]));
+        checkResult(r, [bytes.length], 'agentdna');
+        for (const w of r.workflows) {
+          expect(w.envelopes.length).toBeGreaterThan(0);
+          for (const e of w.envelopes) {
+            expect(['valid', 'invalid', 'malformed', 'unsigned']).toContain(e.signature);
+            // A signature is never valid unless a recovered key is bound to the signer.
+            if (e.signature === 'valid') expect(e.did_match).toBe(true);
+          }
+          for (const edge of w.edges) {
+            expect(edge.from_index).toBeLessThan(w.envelopes.length);
+            expect(edge.to_index).toBeLessThan(w.envelopes.length);
+          }
+        }
+        expect(({} as Record<string, unknown>).x).toBeUndefined();
+      }),
+      params('agentdna-any', 0.25),
+    );
+  });
+
+  it('readAgentDna directly, on any JSON value, never throws and never reports an internal error', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(fc.oneof(documentText, fc.json({ maxDepth: 4 })), (text) => {
+        const bytes = utf8(text);
+        const parsed = readJson(bytes);
+        if (!parsed.ok) return;
+        const { records, workflows } = readAgentDna(0, bytes, parsed.value);
+        checkRecords(records, bytes.length, 'readAgentDna');
+        for (const w of workflows) expect(w.record).toBeLessThan(records.length);
+      }),
+      params('agentdna-direct', 0.25),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Envelopes built and signed here (the synthetic keys are public test keys)
+// ---------------------------------------------------------------------------------------------
+
+type Obj = Record<string, unknown>;
+
+function sign(keyName: string, message: string): string {
+  return toHex(secp256k1.sign(signedBytes(message, 'truncate'), fromHex(keys[keyName].private_key_hex)!, { prehash: false, lowS: false, format: 'der' }));
+}
+
+/** Builds a signed envelope, taking the hash and message from the inspector itself (as AgentDNA's build). */
+function build(keyName: string, fields: Obj, parents: Obj[]): Obj {
+  const draft = { from: keys[keyName].did, ...fields, parent_envelope: parents.length ? parents : null };
+  const bytes = utf8(JSON.stringify(draft));
+  const parsed = readJson(bytes);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const e = readAgentDna(0, bytes, parsed.value).workflows[0].envelopes[0];
+  return { ...draft, hash: e.content_hash, signature: sign(keyName, e.message ?? e.content_hash!) };
+}
+
+const payloadArb: fc.Arbitrary<unknown> = fc.oneof(hostileString.filter((s) => s.length > 0), fc.jsonValue({ maxDepth: 2 }).filter((v) => v !== null && v !== '' && typeof v !== 'number'));
+
+describe('workflows signed here verify, whatever their content', () => {
+  it('hash ok, every signature valid and DID-bound, all three modes 1000; a changed payload is caught', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ signer: fc.constantFrom(...SIGNERS), payload: payloadArb, epoch: fc.integer({ min: 0, max: 2 ** 40 }), to: fc.option(hostileString, { nil: undefined }) }), { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        (steps, tamper) => {
+          // A chain: each step's parent is the one before it.
+          let parents: Obj[] = [];
+          let tip: Obj = {};
+          for (const s of steps) {
+            tip = build(s.signer, { payload: s.payload, epoch: s.epoch, ...(s.to !== undefined ? { to: s.to } : {}) }, parents);
+            parents = [tip];
+          }
+          const doc = { id: 'Qm', type: 'intent_workflow', version: '2.0', info: {}, envelope: tamper ? { ...tip, payload: 'tampered' } : tip };
+          const bytes = utf8(JSON.stringify(doc));
+          const { records, workflows } = inspectInput(0, { name: 'signed.json', bytes });
+          checkRecords(records, bytes.length, 'signed workflow');
+          expect(workflows).toHaveLength(1);
+          const w = workflows[0];
+          expect(w.envelopes).toHaveLength(steps.length);
+          if (tamper) {
+            expect(records[0].valid).toBe(false);
+            expect(w.envelopes[0].hash_ok).toBe(false);
+            expect(w.modes.light).toBe(2001);
+          } else {
+            expect(w.envelopes.every((e) => e.hash_ok && e.signature === 'valid' && e.did_match)).toBe(true);
+            expect(w.modes).toEqual({ light: 1000, heavy: 1000, boundary: 1000 });
+            expect(records[0].signature.status).toBe('valid');
+          }
+        },
+      ),
+      params('agentdna-signed', 0.02, 10),
+    );
+  });
+
+  it('a valid workflow among broken inputs keeps its verdicts and its workflow report', { timeout: TIMEOUT }, () => {
+    const broken = fc.oneof(fc.uint8Array({ maxLength: 40 }), documentText.map(utf8), fc.constantFrom(utf8('{"type":"intent_workflow","envelope":'), utf8('[{"data":"{"}]')));
+    fc.assert(
+      fc.property(fc.nat(VALID.length - 1), fc.array(broken, { maxLength: 2 }), fc.array(broken, { maxLength: 2 }), (which, before, after) => {
+        const alone = inspect([{ name: 'wf.json', bytes: VALID[which] }]);
+        const files = [...before, VALID[which], ...after].map((bytes, i) => ({ name: `f${i}`, bytes }));
+        const r = inspect(files);
+        checkResult(r, files.map((f) => f.bytes.length), 'among broken');
+        const mine = r.records.map((rec, i) => [rec, i] as const).filter(([rec]) => rec.input === before.length);
+        expect(mine).toHaveLength(1);
+        expect(verdictOf(mine[0][0])).toEqual(verdictOf(alone.records[0]));
+        const w = r.workflows.find((x) => x.record === mine[0][1]);
+        expect(w?.modes).toEqual(alone.workflows[0].modes);
+        expect(w?.envelopes.map((e) => [e.hash, e.hash_ok, e.signature])).toEqual(alone.workflows[0].envelopes.map((e) => [e.hash, e.hash_ok, e.signature]));
+      }),
+      params('agentdna-among-broken', 0.01, 10),
+    );
+  });
+});
+
+describe('AgentDNA key material', () => {
+  it('any secp256k1 key in a key file (valid, identity-like, off the curve) gives a verdict, never a throw', { timeout: TIMEOUT }, () => {
+    const did = keys[SIGNERS[0]].did;
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ minLength: 33, maxLength: 33 }), fc.uint8Array({ minLength: 65, maxLength: 65 }), fc.constantFrom(new Uint8Array(33), new Uint8Array(65), Uint8Array.of(2, ...new Uint8Array(32)), Uint8Array.of(4, ...new Uint8Array(64)), publicKeyOf(fromHex(keys[SIGNERS[0]].private_key_hex)!))), (key) => {
+        expect(didOf(key) === null || typeof didOf(key) === 'string').toBe(true);
+        const { records } = inspectInput(0, { name: 'wf.json', bytes: VALID[1] }, [
+          { id: 'x', agent: did, algorithm: 'secp256k1', publicKey: key, kind: 'agent', notBeforeMicros: null, notAfterMicros: null, revoked: false },
+        ]);
+        checkRecords(records, VALID[1].length, 'key file');
+      }),
+      params('agentdna-keys', 0.05, 10),
+    );
+  });
+});

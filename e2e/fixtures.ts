@@ -35,11 +35,12 @@ export class InspectorPage {
   }
 
   input(name: string): Locator {
-    return this.page.getByRole('region', { name: `Input ${name}` });
+    return this.page.getByRole('group', { name: `Input ${name}` });
   }
 
+  /** The rows of an input's records (the list is windowed: rows far out of view are not in the page). */
   records(inputName: string): Locator {
-    return this.page.getByRole('listbox', { name: `Records of ${inputName}` }).getByRole('option');
+    return this.page.getByRole('listbox', { name: 'Records' }).locator(`[role="option"][data-input="${inputName}"]`);
   }
 
   get detail(): Locator {

@@ -6,7 +6,7 @@ import { readItemAt, untag } from './cbor/reader';
 import { agentdnaShape, readAgentDna, type WorkflowReport } from './agentdna';
 import { readJson } from './json/lossless';
 import { failedRecord, type Place } from './import/build';
-import { readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
+import { cborRecordBatches, readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
 import { jsonShape, readIggyExport, readJsonEnvelopes } from './import/json-input';
 import { applyKeys } from './agdx/verify';
 import { annotateLog } from './graphs';
@@ -145,6 +145,52 @@ export interface InspectOptions {
   keys?: RegisteredKey[];
   /** Build every record's views (field tree, rendered body): default true; the CLI needs none. */
   detail?: boolean;
+}
+
+export interface InputBatch {
+  /** Set on the last batch of the input. */
+  input: InputResult | null;
+  records: RecordResult[];
+  workflows: WorkflowReport[];
+  /** Bytes of the input read so far. */
+  bytesDone: number;
+}
+
+/**
+ * Inspects one input in batches of records, so the first can be shown while the rest load. A CBOR
+ * sequence streams; every other format is read whole and comes as one batch. Records come without
+ * their views (they are rebuilt when opened). Never throws for any bytes.
+ */
+export function* inspectInputBatches(index: number, file: InputFile, keys: RegisteredKey[] | undefined, batchSize: number): Generator<InputBatch> {
+  if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
+  const bytes = file.bytes;
+  const place: Place = { input: index, view: bytes, viewOrigin: 'input' };
+  const streams = startsLikeMap(bytes) && readHeaderBlockInput(place) === null;
+  if (!streams) {
+    const whole = inspectInput(index, file, keys, false);
+    yield { input: whole.input, records: whole.records, workflows: whole.workflows, bytesDone: bytes.length };
+    return;
+  }
+  const hasher = sha256.create();
+  let hashed = 0;
+  let items = 0;
+  let records = 0;
+  try {
+    for (const batch of cborRecordBatches(place, 0, bytes.length, false, batchSize)) {
+      hasher.update(bytes.subarray(hashed, batch.pos));
+      hashed = batch.pos;
+      items = batch.items;
+      records += batch.records.length;
+      if (batch.pos < bytes.length) yield { input: null, records: batch.records, workflows: [], bytesDone: batch.pos };
+      else {
+        const format = items > 1 || records > items + 1 ? 'cbor-seq' : 'cbor';
+        yield { input: { name: file.name, bytes: bytes.length, sha256: toHex(hasher.digest()), format }, records: batch.records, workflows: [], bytesDone: bytes.length };
+      }
+    }
+  } catch (e) {
+    const error = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: hashed };
+    yield { input: { name: file.name, bytes: bytes.length, sha256: toHex(sha256(bytes)), format: 'unknown' }, records: [failedRecord(place, records, 'unknown', null, error)], workflows: [], bytesDone: bytes.length };
+  }
 }
 
 export function inspect(files: InputFile[], options: InspectOptions = {}): InspectResult {

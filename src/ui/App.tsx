@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { RegisteredKey } from '../core/keys/keys';
-import type { InputPayload, InputSummary, RecordSummary, SharedView } from '../worker/protocol';
+import type { InputPayload, InputSummary, LoadProgress, RecordFilter, RecordSummary, SharedView } from '../worker/protocol';
+import { FilterBar, ProgressBar } from './components/LoadControls';
 import { DetailPanel } from './components/DetailPanel';
 import { FoldsPanel } from './components/FoldsPanel';
 import { KeyRegistry } from './components/KeyRegistry';
@@ -17,6 +18,16 @@ const VISITED_KEY = 'envelope-inspector.visited';
 export type Tab = 'records' | 'graph' | 'agents' | 'runs';
 
 /** New records are appended; records the worker re-judged (graph findings, keys) are replaced. */
+function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): InputSummary[] {
+  const next = prev.slice();
+  for (const i of incoming) {
+    const at = next.findIndex((x) => x.input === i.input);
+    if (at >= 0) next[at] = i;
+    else next.push(i);
+  }
+  return next;
+}
+
 function mergeRecords(prev: RecordSummary[], incoming: RecordSummary[]): RecordSummary[] {
   const next = prev.slice();
   for (const r of incoming) {
@@ -41,6 +52,29 @@ export function App() {
   const [shareOpen, setShareOpen] = useState(false);
   const [banner, setBanner] = useState<string | null>(null);
   const [loadVersion, setLoadVersion] = useState(0);
+  const [progress, setProgress] = useState<LoadProgress | null>(null);
+  const loadId = useRef<number | null>(null);
+  const [filter, setFilter] = useState<RecordFilter>({});
+  const [visible, setVisible] = useState<Int32Array | null>(null);
+
+  // The filter runs in the worker, over every record loaded; the list shows the keys it returns.
+  const filterActive = Object.values(filter).some((v) => v);
+  useEffect(() => {
+    if (!filterActive) {
+      setVisible(null);
+      return;
+    }
+    let stale = false;
+    const t = setTimeout(() => {
+      inspectorClient()
+        .filter(filter)
+        .then((keys) => !stale && setVisible(keys));
+    }, 120);
+    return () => {
+      stale = true;
+      clearTimeout(t);
+    };
+  }, [filter, filterActive, loadVersion, records.length]);
 
   // Each view (selection, tab) is a history entry, so back and forward move between views.
   const viewRef = useRef<{ selected: number | null; tab: Tab }>({ selected: null, tab: 'records' });
@@ -106,18 +140,38 @@ export function App() {
       if (list.length === 0) return;
       setStatus(`Reading ${list.length} input${list.length === 1 ? '' : 's'}…`);
       await keysSent.current;
-      const r = await inspectorClient().load(list);
-      setInputs((prev) => [...prev, ...r.inputs]);
+      let loaded = 0;
+      const inputsSeen = new Set<number>();
+      setProgress({ records: 0, bytesDone: 0, bytesTotal: list.reduce((n, p) => n + p.bytes.byteLength, 0) });
+      const r = await inspectorClient().load(
+        list,
+        (batch) => {
+          // Records show as they are read; the list is windowed, so a batch costs little to draw.
+          loaded += batch.records.length;
+          for (const i of batch.inputs) inputsSeen.add(i.input);
+          setInputs((prev) => mergeInputs(prev, batch.inputs));
+          if (batch.records.length) setRecords((prev) => mergeRecords(prev, batch.records));
+          setProgress(batch.progress);
+          if (viewRef.current.selected === null && batch.records.length) showView({ selected: batch.records[0].key }, 'replace');
+        },
+        (id) => (loadId.current = id),
+      );
+      loadId.current = null;
+      setProgress(null);
+      for (const i of r.inputs) inputsSeen.add(i.input);
+      setInputs((prev) => mergeInputs(prev, r.inputs));
       setRecords((prev) => mergeRecords(prev, r.records));
       setLoadVersion((v) => v + 1);
       if (r.view) applyView(r.view);
       else if (viewRef.current.selected === null && r.records.length) showView({ selected: r.records[0].key }, 'replace');
       if (r.problems.length) setProblem(r.problems.join('; '));
       void queryClient.invalidateQueries({ queryKey: ['detail'] });
-      setStatus(`Loaded ${r.records.length} record${r.records.length === 1 ? '' : 's'} from ${r.inputs.length} input${r.inputs.length === 1 ? '' : 's'}.`);
+      const count = loaded || r.records.length;
+      setStatus(`${r.cancelled ? 'Cancelled: kept' : 'Loaded'} ${count} record${count === 1 ? '' : 's'} from ${inputsSeen.size} input${inputsSeen.size === 1 ? '' : 's'}.`);
     } catch (e) {
       setProblem((e as Error).message);
       setStatus('');
+      setProgress(null);
     }
   }, [queryClient]);
 
@@ -255,20 +309,26 @@ export function App() {
           {banner}
         </p>
       )}
+      {progress && <ProgressBar progress={progress} onCancel={() => loadId.current !== null && inspectorClient().cancel(loadId.current)} />}
       {problem && (
         <p role="alert" className="border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
           {problem}
         </p>
       )}
       <main className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[minmax(18rem,26rem)_1fr]">
-        <div className="min-h-0 overflow-auto border-r border-slate-200 dark:border-slate-800">
+        <div className="min-h-0 overflow-hidden border-r border-slate-200 dark:border-slate-800">
           {inputs.length === 0 ? (
             <div className="p-6 text-sm text-slate-600 dark:text-slate-300">
               <p className="font-medium">Drop AGDX records anywhere on this page.</p>
               <p className="mt-2">Envelopes (CBOR), CBOR sequences, laser records, Iggy exports (JSON, or a header block with its payload), dead letters, or hex, base64 and JSON text through Paste. Nothing leaves your browser.</p>
             </div>
           ) : (
-            <RecordList inputs={inputs} records={records} selected={selected} onSelect={setSelected} />
+            <div className="flex h-full flex-col">
+              <FilterBar filter={filter} onChange={setFilter} shown={visible ? visible.length : records.length} total={records.length} />
+              <div className="min-h-0 flex-1">
+                <RecordList inputs={inputs} records={records} visible={visible} selected={selected} onSelect={setSelected} />
+              </div>
+            </div>
           )}
         </div>
         <div className="flex min-h-0 flex-col">

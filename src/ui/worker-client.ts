@@ -1,8 +1,9 @@
 // The page's side of the worker protocol: a promise per request. The page never decodes.
 import type { RegisteredKey } from '../core/keys/keys';
-import type { InputPayload, RecordDetail, RecordSummary, Request, Response, SharedView } from '../worker/protocol';
+import type { InputPayload, RecordDetail, RecordFilter, RecordSummary, Request, Response, SharedView } from '../worker/protocol';
 
-type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void };
+type Batch = Extract<Response, { type: 'batch' }>;
+type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; onBatch?: (b: Batch) => void };
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 export class InspectorClient {
@@ -15,6 +16,10 @@ export class InspectorClient {
     this.worker.onmessage = (e: MessageEvent<Response>) => {
       const p = this.pending.get(e.data.id);
       if (!p) return;
+      if (e.data.type === 'batch') {
+        p.onBatch?.(e.data);
+        return;
+      }
       this.pending.delete(e.data.id);
       if (e.data.type === 'failed') p.reject(new Error(e.data.message));
       else p.resolve(e.data);
@@ -25,18 +30,35 @@ export class InspectorClient {
     };
   }
 
-  private send(body: RequestBody, transfer: Transferable[] = []): Promise<Response> {
+  private send(body: RequestBody, transfer: Transferable[] = [], onBatch?: (b: Batch) => void, onId?: (id: number) => void): Promise<Response> {
     const id = this.nextId++;
+    onId?.(id);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onBatch });
       this.worker.postMessage({ ...body, id } as Request, transfer);
     });
   }
 
-  async load(inputs: InputPayload[]) {
-    const r = await this.send({ type: 'load', inputs }, inputs.map((i) => i.bytes));
+  /**
+   * Loads inputs; large ones stream: `onBatch` gets records as they are read. `onId` receives the
+   * load's id, for `cancel`.
+   */
+  async load(inputs: InputPayload[], onBatch?: (b: Batch) => void, onId?: (id: number) => void) {
+    const r = await this.send({ type: 'load', inputs }, inputs.map((i) => i.bytes), onBatch, onId);
     if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
     return r;
+  }
+
+  /** Stops a load between two batches; what was read stays loaded. */
+  async cancel(load: number): Promise<void> {
+    await this.send({ type: 'cancel', load });
+  }
+
+  /** The keys of the records matching `filter`, worked out in the worker. */
+  async filter(filter: RecordFilter): Promise<Int32Array> {
+    const r = await this.send({ type: 'filter', filter });
+    if (r.type !== 'filtered') throw new Error(`unexpected reply ${r.type}`);
+    return r.keys;
   }
 
   async detail(key: number): Promise<RecordDetail | null> {

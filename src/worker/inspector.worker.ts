@@ -4,6 +4,9 @@ import type { Request, Response } from './protocol';
 import { InspectorSession } from './session';
 
 const session = new InspectorSession();
+/** Loads asked to stop (by request id): checked between batches. */
+const cancelledLoads = new Set<number>();
+const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 function reply(message: Response, transfer: Transferable[] = []): void {
@@ -15,7 +18,23 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
   try {
     switch (req.type) {
       case 'load': {
-        reply({ type: 'loaded', id: req.id, ...(await session.load(req.inputs)) });
+        const result = await session.load(req.inputs, {
+          batch: (b) => reply({ type: 'batch', id: req.id, ...b }),
+          pause,
+          cancelled: () => cancelledLoads.has(req.id),
+        });
+        cancelledLoads.delete(req.id);
+        reply({ type: 'loaded', id: req.id, ...result });
+        return;
+      }
+      case 'cancel': {
+        cancelledLoads.add(req.load);
+        reply({ type: 'cancelled', id: req.id });
+        return;
+      }
+      case 'filter': {
+        const keys = session.filter(req.filter);
+        reply({ type: 'filtered', id: req.id, keys, total: session.size }, [keys.buffer]);
         return;
       }
       case 'open': {

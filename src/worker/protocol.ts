@@ -48,6 +48,23 @@ export interface RecordSummary {
   redacted: boolean;
 }
 
+export interface LoadProgress {
+  records: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+/** Which records the list shows: every field optional, all must match. */
+export interface RecordFilter {
+  kind?: string;
+  source?: string;
+  conversation?: string;
+  /** valid, invalid, undecoded */
+  validity?: string;
+  /** A rule id, or a prefix of one ending in '/'. */
+  rule?: string;
+}
+
 /** The folds as they stood at a point of the log (report@1's agents, runs and conversations). */
 export interface FoldView extends ReportFolds {
   /** Records in log order (what the slider moves over). */
@@ -105,10 +122,15 @@ export type Request =
   | { type: 'report'; id: number }
   | { type: 'graph'; id: number; expanded: string[] }
   | { type: 'folds'; id: number; asOf: number | null }
+  | { type: 'cancel'; id: number; load: number }
+  | { type: 'filter'; id: number; filter: RecordFilter }
   | { type: 'share'; id: number; view: Omit<SharedView, 'redacted'>; redact: boolean; bundle: boolean };
 
 export type Response =
-  | { type: 'loaded'; id: number; inputs: InputSummary[]; records: RecordSummary[]; view: SharedView | null; problems: string[]; error?: string | null }
+  | { type: 'loaded'; id: number; inputs: InputSummary[]; records: RecordSummary[]; view: SharedView | null; problems: string[]; cancelled: boolean; error?: string | null }
+  | { type: 'batch'; id: number; inputs: InputSummary[]; records: RecordSummary[]; progress: LoadProgress }
+  | { type: 'filtered'; id: number; keys: Int32Array; total: number }
+  | { type: 'cancelled'; id: number }
   | { type: 'report'; id: number; json: string; markdown: string }
   | { type: 'graph'; id: number; graph: GraphRender }
   | { type: 'folds'; id: number; folds: FoldView }

@@ -7,14 +7,14 @@ import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../c
 import { firstDifference, toHex } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna';
 import type { RegisteredKey } from '../core/keys/keys';
-import { inspectInput } from '../core/inspect';
+import { inspectInput, inspectInputBatches } from '../core/inspect';
 import type { RecordResult } from '../core/records';
 import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
 import { redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph, type GraphRender } from './graph-render';
-import type { FoldView, InputPayload, InputSummary, RecordDetail, RecordSummary, SharedView } from './protocol';
+import type { FoldView, InputPayload, RecordFilter, InputSummary, RecordDetail, RecordSummary, SharedView } from './protocol';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;
@@ -57,12 +57,20 @@ export class InspectorSession {
    * Loads inputs. A bundle file among them opens its view: its inputs load in its place and the
    * view it carries comes back with the result.
    */
-  async load(payloads: InputPayload[]): Promise<LoadResult> {
-    const out: LoadResult = { inputs: [], records: [], view: null, problems: [] };
+  async load(payloads: InputPayload[], hooks: LoadHooks = {}): Promise<LoadResult> {
+    const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
+    const progress = { records: 0, bytesDone: 0, bytesTotal: payloads.reduce((n, p) => n + p.bytes.byteLength, 0) };
     for (const p of payloads) {
+      if (hooks.cancelled?.()) {
+        out.cancelled = true;
+        break;
+      }
       const bytes = new Uint8Array(p.bytes);
       if (!isBundle(bytes)) {
-        this.loadOne(p.name, bytes, false, out);
+        if (hooks.batch) out.cancelled = await this.loadStream(p.name, bytes, progress, hooks);
+        else this.loadOne(p.name, bytes, false, out);
+        progress.bytesDone += bytes.length;
+        if (out.cancelled) break;
         continue;
       }
       const opened = await decodeBundle(bytes);
@@ -91,10 +99,52 @@ export class InspectorSession {
     for (const s of out.records) this.summaries[s.key] = s;
   }
 
+  /**
+   * One input read in batches: each batch goes to the page as soon as it is read, and the loop
+   * yields between batches so a cancel can arrive. Returns whether it was cancelled (what was read stays).
+   */
+  private async loadStream(name: string, bytes: Uint8Array, progress: { records: number; bytesDone: number; bytesTotal: number }, hooks: LoadHooks): Promise<boolean> {
+    const inputNumber = this.inputs.length;
+    this.inputBytes.push(bytes);
+    const summary: InputSummary = { input: inputNumber, name, bytes: bytes.length, sha256: '', format: 'reading', records: 0, error: null };
+    this.inputs.push(summary);
+    const base = progress.bytesDone;
+    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS)) {
+      if (this.keys.length) applyKeys(batch.records, this.keys);
+      const sent: RecordSummary[] = [];
+      for (const r of batch.records) {
+        const key = this.records.length;
+        this.records.push(r);
+        this.inputOf.push(inputNumber);
+        const s = summarize(key, r, false);
+        this.summaries.push(s);
+        sent.push(s);
+      }
+      for (const w of batch.workflows) this.workflows.push({ ...w, record: w.record + this.records.length - batch.records.length });
+      summary.records += batch.records.length;
+      if (batch.input) {
+        summary.sha256 = batch.input.sha256;
+        summary.format = batch.input.format;
+        const only = summary.records === 1 ? this.records[this.records.length - 1] : null;
+        summary.error = only && only.format === 'unknown' ? only.error : null;
+      }
+      progress.records += batch.records.length;
+      hooks.batch!({ inputs: [{ ...summary }], records: sent, progress: { ...progress, bytesDone: base + batch.bytesDone } });
+      if (batch.input) break;
+      await hooks.pause?.();
+      if (hooks.cancelled?.()) {
+        summary.format += ' (cancelled)';
+        hooks.batch!({ inputs: [{ ...summary }], records: [], progress: { ...progress, bytesDone: base + batch.bytesDone } });
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Opens a permalink fragment: everything loaded before is replaced by the link's inputs. */
   async open(fragment: string): Promise<LoadResult & { error: string | null }> {
     const opened = await decodePermalink(fragment);
-    const out: LoadResult = { inputs: [], records: [], view: null, problems: [] };
+    const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
     if (!opened.ok) return { ...out, error: opened.error.message };
     this.clear();
     out.view = this.loadShared(opened, out);
@@ -131,7 +181,7 @@ export class InspectorSession {
     const inputNumber = this.inputs.length;
     this.inputBytes.push(bytes);
     if (redacted) this.redactedInputs.add(inputNumber);
-    const { input, records, workflows } = inspectInput(inputNumber, { name, bytes }, this.keys);
+    const { input, records, workflows } = inspectInput(inputNumber, { name, bytes }, this.keys, false);
     for (const w of workflows) this.workflows.push({ ...w, record: w.record + this.records.length });
     if (this.keys.length) applyKeys(records, this.keys);
     const only = records.length === 1 ? records[0] : null;
@@ -159,6 +209,8 @@ export class InspectorSession {
   detail(key: number): RecordDetail | null {
     const r = this.records[key];
     if (!r) return null;
+    // Records loaded in bulk carry no views: rebuild them; the verdicts stay this record's.
+    const views = r.redo ? r.redo() : r;
     const [start, end] = r.span ?? [0, Math.min(r.view.length, MAX_HEX)];
     return {
       key,
@@ -171,9 +223,9 @@ export class InspectorSession {
       signature: this.redactedInputs.has(this.inputOf[key]) && r.envelope?.signature && r.envelope.body
         ? { ...r.signature, reason: `bodies were redacted before this view was shared, so the signature cannot be re-checked (this verdict is over the blanked body): ${r.signature.reason}` }
         : r.signature,
-      tree: r.tree,
-      headers: r.headers,
-      body: r.body,
+      tree: views.tree,
+      headers: views.headers,
+      body: views.body,
       viewOrigin: r.viewOrigin,
       hexOffset: start,
       hex: r.view.slice(start, end),
@@ -192,6 +244,35 @@ export class InspectorSession {
   report(): { json: string; markdown: string } {
     const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows });
     return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
+  }
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  /** The keys of the records that match, in order: the filter runs here, where the data is. */
+  filter(f: RecordFilter): Int32Array {
+    const out = new Int32Array(this.summaries.length);
+    let n = 0;
+    const source = f.source?.trim().toLowerCase();
+    const conversation = f.conversation?.trim().toUpperCase();
+    const rule = f.rule?.trim();
+    for (let key = 0; key < this.summaries.length; key++) {
+      const s = this.summaries[key];
+      if (f.kind && (s.kind ?? s.format) !== f.kind) continue;
+      if (source && !(s.source ?? '').toLowerCase().includes(source)) continue;
+      if (conversation && !(s.conversation ?? '').startsWith(conversation)) continue;
+      if (f.validity === 'valid' && !(s.decoded && s.valid)) continue;
+      if (f.validity === 'invalid' && !(s.decoded && !s.valid)) continue;
+      if (f.validity === 'undecoded' && s.decoded) continue;
+      if (rule) {
+        const r = this.records[key];
+        const hit = rule.endsWith('/') ? r.findings.some((x) => x.rule.startsWith(rule)) || !!r.error?.code.startsWith(rule) : r.findings.some((x) => x.rule === rule) || r.error?.code === rule;
+        if (!hit) continue;
+      }
+      out[n++] = key;
+    }
+    return out.slice(0, n);
   }
 
   /** The folds (agents, runs, conversations) as they stood at log position `asOf` (all of it when null). */
@@ -225,9 +306,22 @@ function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {
   return { received, canonical, offset: r.span[0], firstDifference: firstDifference(received, canonical) };
 }
 
+/** Records read per batch while a large input streams in. */
+const BATCH_RECORDS = 2000;
+
+export interface LoadHooks {
+  /** Receives each batch as it is read (streaming); without it, inputs are read whole. */
+  batch?: (b: { inputs: InputSummary[]; records: RecordSummary[]; progress: { records: number; bytesDone: number; bytesTotal: number } }) => void;
+  /** Lets messages (a cancel) arrive between batches. */
+  pause?: () => Promise<void>;
+  cancelled?: () => boolean;
+}
+
 export interface LoadResult {
   inputs: InputSummary[];
+  /** Summaries not sent in a batch: every record when not streaming, else those re-judged at the end. */
   records: RecordSummary[];
+  cancelled: boolean;
   /** The view a bundle or link carried, when one was opened. */
   view: SharedView | null;
   problems: string[];

@@ -28,34 +28,70 @@ export function startsLikeMap(bytes: Uint8Array, at = 0): boolean {
  * resynchronised), but what came before is kept and the failure is a record of its own.
  */
 export function readCborRecords(place: Place, from = 0, to = place.view.length, detail = true): { records: RecordResult[]; count: number } {
-  const bytes = place.view.subarray(0, to);
   const records: RecordResult[] = [];
+  let count = 0;
+  for (const batch of cborRecordBatches(place, from, to, detail, Infinity)) {
+    records.push(...batch.records);
+    count = batch.items;
+  }
+  return { records, count };
+}
+
+export interface CborBatch {
+  records: RecordResult[];
+  /** Items read so far (a dead letter is one item and two records). */
+  items: number;
+  /** Offset reached. */
+  pos: number;
+}
+
+/**
+ * The same reading, in batches of about `batchSize` records, so a large sequence can be shown
+ * while the rest loads (and stopped between batches).
+ */
+export function* cborRecordBatches(place: Place, from: number, to: number, detail: boolean, batchSize: number): Generator<CborBatch> {
+  const bytes = place.view.subarray(0, to);
+  let batch: RecordResult[] = [];
+  let index = 0;
   let pos = from;
   let items = 0;
+  const push = (r: RecordResult) => {
+    batch.push(r);
+    index++;
+  };
   while (pos < to) {
     if (!detail && bytes[pos] >= 0xa0 && bytes[pos] < 0xb8) {
-      const index = records.length;
       const at = pos;
-      const fast = fastEnvelopeRecord(place, pos, to, index, null, undefined, () => redoEnvelope(place, [at, fastEnd], index, {}));
+      const i = index;
+      const fast = fastEnvelopeRecord(place, pos, to, i, null, undefined, () => redoEnvelope(place, [at, fastEnd], i, {}));
       const fastEnd = fast?.span?.[1] ?? 0;
       if (fast) {
-        records.push(fast);
+        push(fast);
         items++;
         pos = fastEnd;
+        if (batch.length >= batchSize) {
+          yield { records: batch, items, pos };
+          batch = [];
+        }
         continue;
       }
     }
     const r = readItemAt(bytes, pos);
     if (!r.ok) {
       const format: RecordFormat = startsLikeMap(bytes, pos) ? 'agdx.envelope' : 'unknown';
-      records.push(failedRecord(place, records.length, format, [pos, to], r.error));
+      push(failedRecord(place, index, format, [pos, to], r.error));
+      pos = to;
       break;
     }
     items++;
-    records.push(...recordsFromItem(place, r.value, records.length, { detail }));
+    for (const rec of recordsFromItem(place, r.value, index, { detail })) push(rec);
     pos = r.value.end;
+    if (batch.length >= batchSize) {
+      yield { records: batch, items, pos };
+      batch = [];
+    }
   }
-  return { records, count: items };
+  yield { records: batch, items, pos };
 }
 
 /** One top-level CBOR item as records (a dead letter gives two: itself and its payload). */

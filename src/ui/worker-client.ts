@@ -3,6 +3,9 @@ import type { RegisteredKey } from '../core/keys/keys';
 import type { InputPayload, RecordDetail, RecordFilter, RecordSummary, Request, Response, SharedView } from '../worker/protocol';
 
 type Batch = Extract<Response, { type: 'batch' }>;
+
+/** `?slowload=MS` pauses between batches of a large load: to watch progress (and for the tests). */
+const SLOW_MOTION = Math.min(1000, Math.max(0, Number(new URLSearchParams(globalThis.location?.search ?? '').get('slowload') ?? 0) || 0));
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; onBatch?: (b: Batch) => void };
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -44,7 +47,7 @@ export class InspectorClient {
    * load's id, for `cancel`.
    */
   async load(inputs: InputPayload[], onBatch?: (b: Batch) => void, onId?: (id: number) => void) {
-    const r = await this.send({ type: 'load', inputs }, inputs.map((i) => i.bytes), onBatch, onId);
+    const r = await this.send({ type: 'load', inputs, pauseMs: SLOW_MOTION }, inputs.map((i) => i.bytes), onBatch, onId);
     if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
     return r;
   }

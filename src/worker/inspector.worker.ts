@@ -6,7 +6,7 @@ import { InspectorSession } from './session';
 const session = new InspectorSession();
 /** Loads asked to stop (by request id): checked between batches. */
 const cancelledLoads = new Set<number>();
-const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const pause = (ms = 0) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 function reply(message: Response, transfer: Transferable[] = []): void {
@@ -20,7 +20,7 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
       case 'load': {
         const result = await session.load(req.inputs, {
           batch: (b) => reply({ type: 'batch', id: req.id, ...b }),
-          pause,
+          pause: () => pause(req.pauseMs ?? 0),
           cancelled: () => cancelledLoads.has(req.id),
         });
         cancelledLoads.delete(req.id);

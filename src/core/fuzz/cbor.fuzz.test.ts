@@ -230,7 +230,7 @@ describe('CBOR reader: bombs and limits', () => {
         const w = new Bytes();
         writeHead(w, major, len, widen);
         const bytes = cat(w.finish(), rest);
-        const r = bounded('bomb', () => readSingle(bytes), 200);
+        const r = bounded('bomb', () => readSingle(bytes));
         const unit = major === 5 ? 2n : 1n;
         if (len * unit > BigInt(rest.length)) {
           expect(r.ok).toBe(false);

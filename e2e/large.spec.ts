@@ -1,0 +1,36 @@
+import { writeFileSync } from 'node:fs';
+import { agdxSequence } from '../bench/generate';
+import { expect, test } from './fixtures';
+
+test('a 20,000-record file shows progress, can be cancelled with what was read kept, and a filter narrows the list', async ({ inspector, page }) => {
+  const path = test.info().outputPath('conversation-20k.cborseq');
+  writeFileSync(path, agdxSequence(20_000, { signedEvery: 1_000_000 }));
+  await inspector.open('?samples=none&slowload=150');
+  await page.getByLabel('Choose record files').setInputFiles(path);
+
+  const progress = page.getByTestId('progress');
+  await expect(progress).toContainText('records');
+  await expect(progress).not.toContainText(/^0 records/);
+  // First records are on screen before the file is done.
+  await expect(inspector.records('conversation-20k.cborseq').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Cancelled' })).toContainText(/Cancelled: kept [\d,]+ records from 1 input/);
+  const status = await page.getByRole('status').filter({ hasText: 'Cancelled' }).textContent();
+  const kept = Number(/kept ([\d,]+)/.exec(status!)![1].replace(/,/g, ''));
+  expect(kept).toBeGreaterThan(0);
+  expect(kept).toBeLessThan(20_000);
+  await expect(page.getByTestId('shown')).toHaveText(`${kept.toLocaleString('en')} records`);
+  await expect(inspector.input('conversation-20k.cborseq')).toContainText('(cancelled)');
+
+  // Filters run in the worker over everything kept.
+  await page.getByLabel('Kind').selectOption('error');
+  await expect(page.getByTestId('shown')).toHaveText(new RegExp(`^[\\d,]+ of ${kept.toLocaleString('en')}$`));
+  const shown = Number((await page.getByTestId('shown').textContent())!.split(' of ')[0].replace(/,/g, ''));
+  expect(shown).toBeGreaterThan(0);
+  expect(shown).toBeLessThan(kept);
+  const rows = inspector.records('conversation-20k.cborseq');
+  await expect(rows.first()).toContainText('error');
+  for (const text of await rows.allTextContents()) expect(text.startsWith('error')).toBe(true);
+  await page.getByLabel('Source').fill('agent-3');
+  await expect(page.getByTestId('shown')).not.toHaveText(`${shown.toLocaleString('en')} of ${kept.toLocaleString('en')}`);
+});

@@ -94,3 +94,33 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
   }
   return out;
 }
+
+/**
+ * `count` AgentDNA IntentWorkflows (one per line of a JSON array), each a chain of `depth` envelopes
+ * (the tip, its parent, …): hashes as AgentDNA computes them would be, signatures as placeholders
+ * (the benchmark measures parsing and hashing, not ECDSA).
+ */
+export function agentdnaWorkflows(count: number, depth = 5, seed = 11): string {
+  const rnd = prng(seed);
+  const did = (n: number) => `bafybmi${(n * 2654435761 >>> 0).toString(36).padStart(52, 'a').slice(0, 52)}`;
+  const workflows: string[] = [];
+  for (let w = 0; w < count; w++) {
+    let parent: Record<string, unknown> | null = null;
+    for (let d = 0; d < depth; d++) {
+      const env: Record<string, unknown> = {
+        from: did(w * depth + d),
+        payload: JSON.stringify({ step: d, note: 'summarise — café ✓'.slice(0, 8 + Math.floor(rnd() * 10)) }),
+        epoch: 1_782_668_300 + w * 10 + d,
+        status_code: 1000,
+        run_id: '',
+        to: did(w * depth + d + 1),
+        hash: (w * 31 + d).toString(16).padStart(64, '0'),
+        signature: '3045022100' + 'ab'.repeat(32) + '0220' + 'cd'.repeat(32),
+        parent_envelope: parent ? [parent] : [],
+      };
+      parent = env;
+    }
+    workflows.push(JSON.stringify({ id: `Qm${w}`, type: 'intent_workflow', version: '2.0', info: {}, envelope: parent }));
+  }
+  return `[${workflows.join(',\n')}]`;
+}

@@ -422,6 +422,19 @@ addFound(
   JSON.stringify({ keys: [{ agent: 'planner', public_key: '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05' }] }),
 );
 
+addFound(
+  'json-view-del-char.json',
+  'the JSON view of an event whose source ends in a raw DEL (U+007F), legal unescaped in JSON. NOT FIXED (src/core/inspect.ts, another engineer\'s): the sniffer\'s TEXTUAL regex leaves out U+007F..U+009F, so the JSON is tried as CBOR.',
+  'should: agdx-json, decoded (today: input/unrecognized; an it.fails test pins it)',
+  `{"kind":"event","record":[1,144,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"conversation":[1,144,0,0,0,0,0,0,0,0,0,0,0,0,0,2],"source":"planner\x7f","body":[123,125]}`,
+);
+addFound(
+  'workflow-c1-control.json',
+  'an AgentDNA envelope whose payload holds a raw NEL (U+0085, legal unescaped in JSON). NOT FIXED (src/core/inspect.ts): same sniffer gap as json-view-del-char.json.',
+  'should: agentdna-envelope, decoded (today: input/unrecognized; an it.fails test pins it)',
+  `{"from":"${DID}","payload":"line\u0085next","epoch":1,"signature":""}`,
+);
+
 // ---------------------------------------------------------------------------------------------
 
 function le32(n: number): Uint8Array {

@@ -97,15 +97,15 @@ describe('keys never make a broken record valid', () => {
 });
 
 describe('pathological text', () => {
-  it('long runs that used to make regular expressions backtrack stay fast through the pipeline', () => {
+  it('long runs that used to make regular expressions backtrack stay fast through the pipeline', { timeout: TIMEOUT }, () => {
     for (const text of ['='.repeat(300_000) + 'A', `A${' '.repeat(300_000)}=A`, '0'.repeat(300_001) + 'g', `${'A'.repeat(300_000)}=${'A'.repeat(3)}`]) {
       const bytes = utf8(text);
-      const r = bounded(`${text.slice(0, 8)}… (${text.length})`, () => inspect([{ name: 'text', bytes }]), 3000);
+      const r = bounded(`${text.slice(0, 8)}… (${text.length})`, () => inspect([{ name: 'text', bytes }]));
       checkResult(r, [bytes.length], 'pathological');
     }
   });
 
-  it('a concatenation of many good envelopes is one record each, linear in time', () => {
+  it('a concatenation of many good envelopes is one record each, linear in time', { timeout: TIMEOUT }, () => {
     const one = encodeEnvelope({ kind: 'event', record: new Uint8Array(16).fill(1), conversation: new Uint8Array(16).fill(2), source: 'a', body: Uint8Array.of(1) });
     const bytes = cat(...new Array(20_000).fill(one));
     const r = bounded('20,000 envelopes', () => inspect([{ name: 'many', bytes }]), 20_000);

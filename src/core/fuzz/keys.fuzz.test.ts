@@ -103,7 +103,7 @@ describe('parseKeys', () => {
     );
   });
 
-  it('stays linear on long repetitive text (no regular expression backtracking blow-up)', () => {
+  it('stays linear on long repetitive text (no regular expression backtracking blow-up)', { timeout: TIMEOUT }, () => {
     const n = 200_000;
     const cases: [string, string][] = [
       ['spaces between two tokens', `a${' '.repeat(n)}b`],
@@ -114,9 +114,9 @@ describe('parseKeys', () => {
       ['a long run of = at the end', `${'A'.repeat(40)}${'='.repeat(n)}`],
     ];
     for (const [what, text] of cases) {
-      const r = bounded(what, () => parseKeys(text), 1000);
+      const r = bounded(what, () => parseKeys(text));
       check(r, what);
-      bounded(`${what} (bytes)`, () => parseKeys(utf8(text)), 1000);
+      bounded(`${what} (bytes)`, () => parseKeys(utf8(text)));
     }
   });
 });
@@ -133,8 +133,8 @@ describe('bytes helpers under hostile text', () => {
       params('bytes-text', 1),
     );
     for (const text of ['='.repeat(300_000) + 'A', 'A'.repeat(8) + '='.repeat(300_000) + 'A=', ' '.repeat(300_000) + 'A']) {
-      bounded('fromBase64', () => fromBase64(text), 500);
-      bounded('fromHex', () => fromHex(text), 500);
+      bounded('fromBase64', () => fromBase64(text));
+      bounded('fromHex', () => fromHex(text));
     }
   });
 

@@ -96,7 +96,7 @@ describe('decodePermalink', () => {
     );
   });
 
-  it('a link round-trips hostile names, bytes and filter keys (including __proto__) unchanged', async () => {
+  it('a link round-trips hostile names, bytes and filter keys (including __proto__) unchanged', { timeout: TIMEOUT }, async () => {
     const back = await decodePermalink(await encodePermalink(baseState));
     expect(back.ok).toBe(true);
     if (back.ok) {
@@ -143,7 +143,7 @@ describe('decodePermalink', () => {
     );
   });
 
-  it('crafted payloads: random bytes, trailing bytes, a deflate bomb past the limit', async () => {
+  it('crafted payloads: random bytes, trailing bytes, a deflate bomb past the limit', { timeout: TIMEOUT }, async () => {
     for (const payload of [new Uint8Array(0), Uint8Array.of(0xff), Uint8Array.of(0xa0, 0x00), new Uint8Array(1000)]) {
       checkShare(await decodePermalink(craft(payload)), 'bytes');
     }
@@ -172,7 +172,7 @@ describe('decodeBundle', () => {
     );
   });
 
-  it('version byte 0 is refused (there is no format v0), like a v0 link', async () => {
+  it('version byte 0 is refused (there is no format v0), like a v0 link', { timeout: TIMEOUT }, async () => {
     const good = await encodeBundle(baseState);
     const v0 = good.slice();
     v0[8] = 0;

@@ -1,0 +1,206 @@
+// npm run bench: the speed and memory budgets of docs/design.md, each measured against a baseline
+// in the same process (ratios), on inputs this script generates deterministically. Prints a table
+// and writes bench/results.json. Not part of CI: it takes minutes and wants a quiet machine.
+//   npm run bench            (builds the app first for the browser measurements)
+//   BENCH_SKIP_BROWSER=1 npm run bench   (node measurements only)
+import * as ed from '@noble/ed25519';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { decodeMultiple } from 'cbor-x';
+import { spawn, execSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeAndValidate } from '../src/core/agdx/bulk';
+import { contentHash } from '../src/core/agentdna/hash';
+import { readEnvelopeTree } from '../src/core/agentdna/envelope';
+import { buildAgdxGraph, layoutGraph } from '../src/core/graph';
+import { inspectInput } from '../src/core/inspect';
+import { readJson, type JsonValue } from '../src/core/json/lossless';
+import { agdxSequence, agentdnaWorkflows, BENCH_PUBLIC_KEY, BENCH_SEED } from './generate';
+
+ed.hashes.sha512 = sha512;
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+
+/** Median wall time of `fn` over `runs` runs, with a collection before each. */
+function time(fn: () => unknown, runs: number): number {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    gc();
+    const t = performance.now();
+    fn();
+    out.push(performance.now() - t);
+  }
+  return median(out);
+}
+
+const results: Record<string, number | string> = {};
+const rows: [string, string, string][] = [];
+const note = (key: string, value: number | string, what: string) => {
+  results[key] = typeof value === 'number' ? Math.round(value * 1000) / 1000 : value;
+  rows.push([key, String(results[key]), what]);
+};
+
+console.log('generating inputs…');
+const agdx = agdxSequence(100_000);
+const dir = join(tmpdir(), 'envelope-inspector-bench');
+mkdirSync(dir, { recursive: true });
+writeFileSync(join(dir, 'agdx-100k.cborseq'), agdx);
+writeFileSync(join(dir, 'agdx-10k.cborseq'), agdxSequence(10_000, { perConversation: 10_000 }));
+const workflowsText = agentdnaWorkflows(10_000, 5);
+const workflowsBytes = new TextEncoder().encode(workflowsText);
+
+// 1. AGDX decode + validate against cbor-x decodeMultiple on the same bytes.
+{
+  const base = time(() => decodeMultiple(agdx), 7);
+  const ours = time(() => decodeAndValidate(agdx), 7);
+  const whole = time(() => inspectInput(0, { name: 'x', bytes: agdx }, undefined, false), 3);
+  note('agdx_decode_ratio', base / ours, `decode+validate ${ours.toFixed(0)} ms vs cbor-x decodeMultiple ${base.toFixed(0)} ms (100,000 envelopes, ${(agdx.length / 1e6).toFixed(1)} MB)`);
+  note('agdx_import_records_per_s', 100_000 / (whole / 1000), `whole import into records (inspectInput, no views): ${whole.toFixed(0)} ms`);
+}
+
+// 2. AgentDNA workflow parse + content hashes against JSON.parse on the same text.
+{
+  const base = time(() => JSON.parse(workflowsText), 5);
+  const ours = time(() => {
+    const doc = readJson(workflowsBytes, { maxDepth: 64 });
+    if (!doc.ok || doc.value.type !== 'array') throw new Error('bench workflows do not parse');
+    let hashed = 0;
+    for (const w of doc.value.items) {
+      const env = w.type === 'object' ? w.entries.find((e) => e.key === 'envelope')?.value : undefined;
+      if (env?.type !== 'object') continue;
+      const stack = [readEnvelopeTree(env as Extract<JsonValue, { type: 'object' }>, 'envelope')];
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (contentHash({ from: n.from?.value, payload: n.payload?.value, epoch: n.epoch?.value, status_code: n.statusCode?.value, run_id: n.runId?.value, to: n.to?.value })) hashed++;
+        stack.push(...n.parents);
+      }
+    }
+    if (hashed !== 50_000) throw new Error(`hashed ${hashed}`);
+  }, 5);
+  note('agentdna_parse_ratio', base / ours, `lossless parse + 50,000 content hashes ${ours.toFixed(0)} ms vs JSON.parse ${base.toFixed(0)} ms (10,000 workflows of depth 5)`);
+}
+
+// 3. Signature verification rates (noble, this process).
+{
+  const msg = sha256(new TextEncoder().encode('bench'));
+  const sig = ed.sign(msg, BENCH_SEED);
+  const n = 2000;
+  const t = performance.now();
+  for (let i = 0; i < n; i++) ed.verify(sig, msg, BENCH_PUBLIC_KEY, { zip215: false });
+  note('ed25519_verify_per_s', n / ((performance.now() - t) / 1000), '@noble/ed25519 (strict, zip215: false) in Node');
+  results.ed25519_implementation = 'noble';
+  const sk = secp256k1.utils.randomSecretKey();
+  const pk = secp256k1.getPublicKey(sk, false);
+  const s2 = secp256k1.sign(msg, sk, { prehash: false });
+  const m = 1000;
+  const t2 = performance.now();
+  for (let i = 0; i < m; i++) secp256k1.verify(s2, msg, pk, { prehash: false, lowS: false });
+  note('secp256k1_verify_per_s', m / ((performance.now() - t2) / 1000), '@noble/curves secp256k1 (prehash and lowS off) in Node');
+}
+
+// 4. Graph model and layout of a 10,000-record conversation.
+{
+  const conv = inspectInput(0, { name: 'g', bytes: agdxSequence(10_000, { perConversation: 10_000 }) }, undefined, false).records;
+  const t = performance.now();
+  const g = buildAgdxGraph(conv);
+  const built = performance.now() - t;
+  const t2 = performance.now();
+  layoutGraph(g);
+  const laid = performance.now() - t2;
+  note('graph_10k_layout_ms', built + laid, `model ${built.toFixed(0)} ms + layered layout ${laid.toFixed(0)} ms (${g.nodes.length} nodes, ${g.edges.length} edges)`);
+}
+
+// 5. In Chromium: the app loading 100,000 records, and drawing a 10,000-record graph.
+async function browser(): Promise<void> {
+  const { chromium } = await import('@playwright/test');
+  console.log('building the app…');
+  execSync('npx vite build', { stdio: 'ignore' });
+  const port = 4190;
+  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, 3000));
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // The longest main-thread task, from a PerformanceObserver installed before the app starts.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __longest: number; __reset: () => void };
+      w.__longest = 0;
+      w.__reset = () => (w.__longest = 0);
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(`http://127.0.0.1:${port}/?samples=none`);
+    await page.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
+    await page.evaluate(() => (window as unknown as { __reset: () => void }).__reset());
+    const t0 = Date.now();
+    await page.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx-100k.cborseq'));
+    await page.getByRole('option').first().waitFor({ timeout: 120_000 });
+    const first = Date.now() - t0;
+    await page.getByRole('status').filter({ hasText: /Loaded 100,?000 records/ }).waitFor({ timeout: 300_000 });
+    const loaded = Date.now() - t0;
+    const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
+    note('browser_first_records_ms', first, 'first record row on screen after the file was chosen');
+    note('browser_load_100k_ms', loaded, 'all 100,000 records loaded and judged (status says Loaded)');
+    note('browser_longest_task_ms', longest, 'longest main-thread task while it loaded (PerformanceObserver longtask; 0 = none over 50 ms)');
+    // Heap after the load: the page and its workers (where the records live).
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    let heap = 0;
+    for (const t of targetInfos.filter((x) => x.type === 'page' || x.type === 'worker')) {
+      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: t.targetId, flatten: true });
+      const usage = (await cdp.send('Runtime.getHeapUsage' as never, { sessionId } as never)) as unknown as { usedSize?: number };
+      heap += usage?.usedSize ?? 0;
+    }
+    note('browser_heap_mb', heap / 1024 / 1024, 'JS heap used by the page and its workers after the load');
+    // WebCrypto Ed25519 in Chromium, for the comparison with noble.
+    const rate = await page.evaluate(async ({ pub, sig }) => {
+      const msg = new TextEncoder().encode('bench');
+      const key = await crypto.subtle.importKey('raw', new Uint8Array(pub), { name: 'Ed25519' }, false, ['verify']);
+      const n = 2000;
+      const t = performance.now();
+      for (let i = 0; i < n; i++) await crypto.subtle.verify({ name: 'Ed25519' }, key, new Uint8Array(sig), msg);
+      return n / ((performance.now() - t) / 1000);
+    }, { pub: [...BENCH_PUBLIC_KEY], sig: [...ed.sign(new TextEncoder().encode('bench'), BENCH_SEED)] });
+    note('browser_webcrypto_ed25519_verify_per_s', rate, 'WebCrypto Ed25519 verify in Chromium (sequential awaits)');
+
+    // The graph of a 10,000-record conversation.
+    const graphPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await graphPage.addInitScript(() => {
+      const w = window as unknown as { __longest: number };
+      w.__longest = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await graphPage.goto(`http://127.0.0.1:${port}/?samples=none`);
+    await graphPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx-10k.cborseq'));
+    await graphPage.getByRole('status').filter({ hasText: /Loaded 10,?000 records/ }).waitFor({ timeout: 120_000 });
+    await graphPage.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
+    const g0 = Date.now();
+    await graphPage.getByRole('tab', { name: 'Graph' }).click();
+    await graphPage.locator('.react-flow__node').first().waitFor({ timeout: 120_000 });
+    await graphPage.waitForTimeout(1000);
+    note('graph_10k_shown_ms', Date.now() - g0, 'graph tab opened until nodes are drawn (worker model + layout + React Flow)');
+    note('graph_10k_longest_task_ms', await graphPage.evaluate(() => (window as unknown as { __longest: number }).__longest), 'longest main-thread task while the graph appeared');
+    await browser.close();
+  } finally {
+    server.kill();
+  }
+}
+
+if (!process.env.BENCH_SKIP_BROWSER) await browser();
+
+const width = Math.max(...rows.map((r) => r[0].length));
+console.log(`\n${'measure'.padEnd(width)}  value        what`);
+for (const [k, v, w] of rows) console.log(`${k.padEnd(width)}  ${v.padEnd(11)}  ${w}`);
+results.date = new Date().toISOString().slice(0, 10);
+results.machine = `${(await import('node:os')).cpus().length} cores, Node ${process.version}`;
+mkdirSync('bench', { recursive: true });
+writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
+console.log('\nwrote bench/results.json');

@@ -345,8 +345,8 @@ add(
 );
 add(
   'agentdna-self-parent.json',
-  'a card history (a JSON array) whose two workflows each name the other\'s tip hash as their parent: a two-node cycle across documents',
-  'decoded; the DAG marks the cycle; never a loop',
+  'a card history (a JSON array) of two workflows, each naming the other\'s tip hash as its parent: an attempt at a two-node cycle across documents',
+  'decoded; no loop: the parent copies differ from the tips (no parents of their own), so each is a node of its own and the cycle does not close',
   JSON.stringify([
     { type: 'intent_workflow', envelope: { from: DID, payload: 'a', epoch: 1, hash: 'aa'.repeat(32), signature: '00', parent_envelope: [{ from: DID, payload: 'b', epoch: 2, hash: 'bb'.repeat(32), signature: '00' }] } },
     { type: 'intent_workflow', envelope: { from: DID, payload: 'b', epoch: 2, hash: 'bb'.repeat(32), signature: '00', parent_envelope: [{ from: DID, payload: 'a', epoch: 1, hash: 'aa'.repeat(32), signature: '00' }] } },

@@ -179,6 +179,23 @@ export function App() {
     sampleList().then(setSamples, () => setSamples([]));
   }, []);
 
+  // The watchdog stopped a stuck or crashed worker and a new one read the other inputs again:
+  // show what it has now, and say what happened.
+  useEffect(
+    () =>
+      inspectorClient().onRestart(({ reason, replayed }) => {
+        setInputs(replayed.inputs);
+        setRecords(replayed.records);
+        setLoadVersion((v) => v + 1);
+        setProgress(null);
+        showView({ selected: replayed.records[0]?.key ?? null, tab: viewRef.current.tab }, 'replace');
+        void queryClient.invalidateQueries();
+        setProblem(`${reason}: it was stopped and restarted. The other inputs were read again (${replayed.records.length} records); the app goes on.`);
+        setStatus('');
+      }),
+    [queryClient, showView],
+  );
+
   // A permalink opens its view (checked against this browser's own keys); otherwise the bundled
   // samples load on the first visit, so a newcomer sees something at once.
   const started = useRef(false);

@@ -6,48 +6,160 @@ type Batch = Extract<Response, { type: 'batch' }>;
 
 /** `?slowload=MS` pauses between batches of a large load: to watch progress (and for the tests). */
 const SLOW_MOTION = Math.min(1000, Math.max(0, Number(new URLSearchParams(globalThis.location?.search ?? '').get('slowload') ?? 0) || 0));
-type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; onBatch?: (b: Batch) => void };
+/** `?watchdog=MS` sets the base budget of the watchdog (for the tests; default 20 s). */
+const WATCHDOG_BASE_MS = Number(new URLSearchParams(globalThis.location?.search ?? '').get('watchdog') ?? 0) || 20_000;
+/**
+ * A load may go this long without a word from the worker: the base, plus a twentieth of it per MB
+ * of input. Other requests (details, graph, folds, report) get a minute.
+ */
+const budgetFor = (type: string, bytes: number) => (type === 'load' || type === 'open' ? WATCHDOG_BASE_MS * (1 + bytes / 20_000_000) : Math.max(60_000, WATCHDOG_BASE_MS));
+
+type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; onBatch?: (b: Batch) => void; budget: number; timer: ReturnType<typeof setTimeout> | null };
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
+/** The worker was stopped (a decode ran past its budget) or crashed; it has been restarted. */
+export class WorkerRestarted extends Error {
+  constructor(
+    message: string,
+    /** The input that was being read, when the stop happened during a load. */
+    readonly input: string | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface Restart {
+  reason: string;
+  /** The inputs loaded before, read again by the new worker (the stopped one left out). */
+  replayed: Extract<Response, { type: 'loaded' }>;
+}
+
 export class InspectorClient {
-  private worker: Worker;
+  private worker!: Worker;
   private nextId = 1;
   private pending = new Map<number, Pending>();
+  /** Copies of every input loaded, so a restarted worker can read them again. */
+  private loadedInputs: InputPayload[] = [];
+  private keys: RegisteredKey[] = [];
+  private restartListeners = new Set<(r: Restart) => void>();
 
   constructor() {
+    this.start();
+  }
+
+  private start(): void {
     this.worker = new Worker(new URL('../worker/inspector.worker.ts', import.meta.url), { type: 'module', name: 'inspector' });
     this.worker.onmessage = (e: MessageEvent<Response>) => {
       const p = this.pending.get(e.data.id);
       if (!p) return;
+      this.arm(e.data.id, p);
       if (e.data.type === 'batch') {
         p.onBatch?.(e.data);
         return;
       }
-      this.pending.delete(e.data.id);
+      this.settle(e.data.id);
       if (e.data.type === 'failed') p.reject(new Error(e.data.message));
       else p.resolve(e.data);
     };
     this.worker.onerror = (e) => {
-      for (const p of this.pending.values()) p.reject(new Error(`the inspector worker failed: ${e.message}`));
-      this.pending.clear();
+      e.preventDefault();
+      this.restart(`the inspector worker crashed (${e.message || 'no message'})`, null);
     };
   }
 
-  private send(body: RequestBody, transfer: Transferable[] = [], onBatch?: (b: Batch) => void, onId?: (id: number) => void): Promise<Response> {
+  /** (Re)starts a request's watchdog: any word from the worker about it resets the clock. */
+  private arm(id: number, p: Pending): void {
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = setTimeout(() => this.restart(`the worker gave no answer for ${(p.budget / 1000).toFixed(1)} s`, id), p.budget);
+  }
+
+  private settle(id: number): void {
+    const p = this.pending.get(id);
+    if (p?.timer) clearTimeout(p.timer);
+    this.pending.delete(id);
+  }
+
+  onRestart(listener: (r: Restart) => void): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
+  }
+
+  /** Which input a stuck load was reading, set by `load` from its batches. */
+  private reading = new Map<number, string>();
+  /** Copies of the inputs of loads still running, by request id. */
+  private inflight = new Map<number, InputPayload[]>();
+
+  /**
+   * Stops the worker, fails what was waiting on it, starts a new one and lets it read again every
+   * input loaded before (the stuck one excepted): the app goes on.
+   */
+  private restart(reason: string, stuckRequest: number | null): void {
+    // Whatever timed out, a load still running is what the worker is busy with.
+    const stuck = stuckRequest !== null ? (this.reading.get(stuckRequest) ?? [...this.reading.values()][0] ?? null) : null;
+    this.worker.terminate();
+    for (const [id, p] of this.pending) {
+      if (p.timer) clearTimeout(p.timer);
+      p.reject(new WorkerRestarted(`${reason}${stuck ? ` while reading ${stuck}` : ''}: it was stopped and restarted`, id === stuckRequest ? stuck : null));
+    }
+    this.pending.clear();
+    // The inputs of the load that was running go on too, all but the one it was stuck on.
+    for (const copies of this.inflight.values()) this.loadedInputs.push(...copies);
+    this.inflight.clear();
+    this.reading.clear();
+    if (stuck) {
+      const at = this.loadedInputs.findIndex((i) => i.name === stuck);
+      if (at >= 0) this.loadedInputs.splice(at, 1);
+    }
+    this.start();
+    const replay = this.loadedInputs.map((i) => ({ name: i.name, bytes: i.bytes.slice(0) }));
+    void this.send({ type: 'keys', keys: this.keys })
+      .then(() => this.send({ type: 'load', inputs: replay }, replay.map((i) => i.bytes), undefined, undefined, replay.reduce((n, i) => n + i.bytes.byteLength, 0)))
+      .then((r) => {
+        if (r.type !== 'loaded') return;
+        for (const l of this.restartListeners) l({ reason: `${reason}${stuck ? ` while reading ${stuck}` : ''}`, replayed: r });
+      })
+      .catch(() => {});
+  }
+
+  private send(body: RequestBody, transfer: Transferable[] = [], onBatch?: (b: Batch) => void, onId?: (id: number) => void, bytes = 0): Promise<Response> {
     const id = this.nextId++;
     onId?.(id);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onBatch });
+      const p: Pending = { resolve, reject, onBatch, budget: budgetFor(body.type, bytes), timer: null };
+      this.pending.set(id, p);
+      this.arm(id, p);
       this.worker.postMessage({ ...body, id } as Request, transfer);
     });
   }
 
   /**
    * Loads inputs; large ones stream: `onBatch` gets records as they are read. `onId` receives the
-   * load's id, for `cancel`.
+   * load's id, for `cancel`. A copy of each input stays here, for a restarted worker to read again.
    */
   async load(inputs: InputPayload[], onBatch?: (b: Batch) => void, onId?: (id: number) => void) {
-    const r = await this.send({ type: 'load', inputs, pauseMs: SLOW_MOTION }, inputs.map((i) => i.bytes), onBatch, onId);
+    const copies = inputs.map((i) => ({ name: i.name, bytes: i.bytes.slice(0) }));
+    let id = 0;
+    const names = inputs.map((i) => i.name);
+    const r = await this.send(
+      { type: 'load', inputs, stream: true, pauseMs: SLOW_MOTION },
+      inputs.map((i) => i.bytes),
+      (b) => {
+        // Remember which input is being read: if the worker gets stuck, that is the one to drop.
+        const last = b.inputs[b.inputs.length - 1];
+        if (last) this.reading.set(id, last.name);
+        onBatch?.(b);
+      },
+      (i) => {
+        id = i;
+        this.reading.set(i, names[0] ?? '');
+        this.inflight.set(i, copies);
+        onId?.(i);
+      },
+      copies.reduce((n, c) => n + c.bytes.byteLength, 0),
+    );
+    this.reading.delete(id);
+    this.inflight.delete(id);
+    this.loadedInputs.push(...copies);
     if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
     return r;
   }
@@ -72,6 +184,7 @@ export class InspectorClient {
 
   /** Sends the key registry; every record is re-verified. Returns the summaries whose verdict changed. */
   async setKeys(keys: RegisteredKey[]): Promise<RecordSummary[]> {
+    this.keys = keys;
     const r = await this.send({ type: 'keys', keys });
     if (r.type !== 'keys') throw new Error(`unexpected reply ${r.type}`);
     return r.records;
@@ -79,7 +192,7 @@ export class InspectorClient {
 
   /** Opens a permalink fragment in place of what is loaded. */
   async open(fragment: string) {
-    const r = await this.send({ type: 'open', fragment });
+    const r = await this.send({ type: 'open', fragment }, [], undefined, undefined, fragment.length);
     if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
     return r;
   }
@@ -109,6 +222,7 @@ export class InspectorClient {
   }
 
   async clear(): Promise<void> {
+    this.loadedInputs = [];
     await this.send({ type: 'clear' });
   }
 }

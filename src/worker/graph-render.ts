@@ -4,6 +4,7 @@ import { buildGraphs } from '../core/graphs';
 import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type FoldInfo, type GraphEdge } from '../core/graph';
 import type { WorkflowReport } from '../core/agentdna';
 import type { RecordResult } from '../core/records';
+import { isoFromSeconds } from '../core/time';
 import type { RecordSummary } from './protocol';
 
 export interface GraphRenderNode {
@@ -113,7 +114,7 @@ function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | '
     subtitle: short(n.from, 16),
     detail: n.path,
     alarm: n.tampered || n.duplicate,
-    dna: { from: n.from, epoch: n.epoch !== null ? new Date(n.epoch * 1000).toISOString().slice(0, 19) + 'Z' : '—', hashOk: n.hashOk, signature: n.signature, didMatch: n.didMatch, duplicate: n.duplicate },
+    dna: { from: n.from, epoch: n.epoch !== null ? (isoFromSeconds(n.epoch)?.slice(0, 19).concat('Z') ?? String(n.epoch)) : '—', hashOk: n.hashOk, signature: n.signature, didMatch: n.didMatch, duplicate: n.duplicate },
   };
 }
 

@@ -18,11 +18,12 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
   try {
     switch (req.type) {
       case 'load': {
-        const result = await session.load(req.inputs, {
-          batch: (b) => reply({ type: 'batch', id: req.id, ...b }),
-          pause: () => pause(req.pauseMs ?? 0),
-          cancelled: () => cancelledLoads.has(req.id),
-        });
+        const result = await session.load(
+          req.inputs,
+          req.stream
+            ? { batch: (b) => reply({ type: 'batch', id: req.id, ...b }), pause: () => pause(req.pauseMs ?? 0), cancelled: () => cancelledLoads.has(req.id) }
+            : {},
+        );
         cancelledLoads.delete(req.id);
         reply({ type: 'loaded', id: req.id, ...result });
         return;

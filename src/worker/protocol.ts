@@ -114,7 +114,7 @@ export interface RecordDetail {
 }
 
 export type Request =
-  | { type: 'load'; id: number; inputs: InputPayload[]; /** Extra pause between batches (ms), to watch a load in slow motion. */ pauseMs?: number }
+  | { type: 'load'; id: number; inputs: InputPayload[]; /** Send records in batches as they are read. */ stream?: boolean; /** Extra pause between batches (ms), to watch a load in slow motion. */ pauseMs?: number }
   | { type: 'detail'; id: number; key: number }
   | { type: 'clear'; id: number }
   | { type: 'keys'; id: number; keys: RegisteredKey[] }

@@ -90,3 +90,24 @@ describe('sharing from the worker', () => {
     }
   });
 });
+
+describe('the hostile corpus through the worker session', () => {
+  it('loads, opens every record, draws both graphs, folds and reports without an exception', async () => {
+    const { readdirSync, statSync } = await import('node:fs');
+    const dir = resolve(root, 'vectors/hostile');
+    const files = readdirSync(dir).filter((f) => statSync(resolve(dir, f)).isFile() && f !== 'ORIGIN.md');
+    const session = new InspectorSession();
+    const loaded = await session.load(files.map((f) => ({ name: f, bytes: read(`vectors/hostile/${f}`).slice().buffer as ArrayBuffer })));
+    expect(loaded.inputs).toHaveLength(files.length);
+    for (let key = 0; key < session.size; key++) {
+      const d = session.detail(key)!;
+      expect(d).not.toBeNull();
+      if (!d.summary.decoded) expect(d.error?.code ?? d.summary.errorCode).toMatch(/^[a-z]+\/[a-z0-9-]+/);
+    }
+    expect(() => session.graph([])).not.toThrow();
+    expect(() => session.folds(null)).not.toThrow();
+    expect(() => session.folds(0)).not.toThrow();
+    expect(() => JSON.parse(session.report().json)).not.toThrow();
+    for (const kind of ['command', 'error', 'unknown']) expect(() => session.filter({ kind, rule: 'agdx/', source: '<script>' })).not.toThrow();
+  }, 60_000);
+});

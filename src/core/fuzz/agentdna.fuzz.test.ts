@@ -11,7 +11,7 @@ import { publicKeyOf } from '../agentdna/ecdsa';
 import { fromHex, toHex } from '../bytes';
 import { inspect, inspectInput } from '../inspect';
 import { readJson } from '../json/lossless';
-import { bounded, checkRecords, checkResult, hostileString, params, TIMEOUT, utf8, verdictOf } from './support';
+import { bounded, checkRecords, checkResult, hostileString, params, same, TIMEOUT, utf8, verdictOf } from './support';
 
 const SYN = new URL('../../../vectors/agentdna/synthetic/', import.meta.url);
 const keys = JSON.parse(readFileSync(new URL('synthetic_keys.json', SYN), 'utf8')) as Record<string, { private_key_hex: string; did: string }>;
@@ -199,7 +199,7 @@ describe('workflows signed here verify, whatever their content', () => {
         checkResult(r, files.map((f) => f.bytes.length), 'among broken');
         const mine = r.records.map((rec, i) => [rec, i] as const).filter(([rec]) => rec.input === before.length);
         expect(mine).toHaveLength(1);
-        expect(verdictOf(mine[0][0])).toEqual(verdictOf(alone.records[0]));
+        same(verdictOf(mine[0][0]), verdictOf(alone.records[0]));
         const w = r.workflows.find((x) => x.record === mine[0][1]);
         expect(w?.modes).toEqual(alone.workflows[0].modes);
         expect(w?.envelopes.map((e) => [e.hash, e.hash_ok, e.signature])).toEqual(alone.workflows[0].envelopes.map((e) => [e.hash, e.hash_ok, e.signature]));

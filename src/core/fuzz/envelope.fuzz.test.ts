@@ -25,6 +25,7 @@ import {
   MINIMAL,
   modelArb,
   params,
+  same,
   RUNS,
   styleArb,
   TIMEOUT,
@@ -94,7 +95,7 @@ describe('envelopes read back exactly', () => {
         const bytes = encodeEnvelope(env);
         const r = decodeBytes(bytes);
         if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-        expect(normEnvelope(r.value.envelope)).toEqual(normEnvelope(env));
+        same(normEnvelope(r.value.envelope), normEnvelope(env));
         expect(encodeEnvelope(r.value.envelope)).toEqual(bytes);
         const item = readSingle(bytes);
         const a = analyzeEnvelope(bytes, item.ok ? item.value : (null as never));
@@ -113,7 +114,7 @@ describe('envelopes read back exactly', () => {
         if (!item.ok) throw new Error(`${item.error.code}: ${item.error.message}`);
         const r = decodeEnvelope(item.value);
         if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-        expect(normEnvelope(r.value.envelope)).toEqual(normEnvelope(env));
+        same(normEnvelope(r.value.envelope), normEnvelope(env));
         const canonical = encodeEnvelope(env);
         const a = analyzeEnvelope(bytes, item.value);
         const noncanonical = a.findings.filter((f) => f.rule === 'agdx/noncanonical');
@@ -132,7 +133,7 @@ describe('envelopes read back exactly', () => {
         if (!parsed.ok) throw new Error(parsed.error.message);
         const r = decodeEnvelope(jsonToCborItem(parsed.value), { jsonView: true });
         if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-        expect(normEnvelope(r.value.envelope)).toEqual(normEnvelope(env));
+        same(normEnvelope(r.value.envelope), normEnvelope(env));
         // And through the pipeline: one agdx-json record, decoded. (Raw U+007F..U+009F in a string is
         // legal JSON the sniffer does not take for text: see the it.fails below.)
         if (/[\x7f-\x9f]/.test(text)) return;
@@ -140,7 +141,7 @@ describe('envelopes read back exactly', () => {
         expect(input.format).toBe('agdx-json');
         expect(records).toHaveLength(1);
         expect(records[0].decoded).toBe(true);
-        expect(normEnvelope(records[0].envelope)).toEqual(normEnvelope(env));
+        same(normEnvelope(records[0].envelope), normEnvelope(env));
       }),
       params('envelope-json-view', 0.5),
     );
@@ -213,7 +214,7 @@ describe('a valid envelope is not hurt by broken neighbours', () => {
         if (signed) expect(alone[0].signature.status).toBe('valid');
         const mixed = inspect([{ name: 'mixed', bytes: cat(bytes, junk) }], { keys });
         checkResult(mixed, [bytes.length + junk.length], 'mixed');
-        expect(verdictOf(mixed.records[0])).toEqual(verdictOf(alone[0]));
+        same(verdictOf(mixed.records[0]), verdictOf(alone[0]));
         expect(mixed.records[0].span).toEqual([0, bytes.length]);
       }),
       params('envelope-then-garbage', 0.25),
@@ -234,7 +235,7 @@ describe('a valid envelope is not hurt by broken neighbours', () => {
         checkResult(result, files.map((f) => f.bytes.length), 'among broken');
         const mine = result.records.filter((r) => r.input === before.length);
         expect(mine).toHaveLength(1);
-        expect(verdictOf(mine[0])).toEqual(verdictOf(alone));
+        same(verdictOf(mine[0]), verdictOf(alone));
       }),
       params('envelope-among-broken', 0.25),
     );

@@ -8,7 +8,7 @@ import { encodeEnvelope } from '../agdx/canonical';
 import { toBase64 } from '../bytes';
 import { inspectInput } from '../inspect';
 import { envelopeArb, keyFor, SEED7, signEnvelope } from './agdx-gen';
-import { Bytes, cat, checkRecords, encodeModel, hostileString, modelArb, params, styleArb, TIMEOUT, uint64Arb, utf8, verdictOf, writeHead } from './support';
+import { Bytes, cat, checkRecords, encodeModel, hostileString, modelArb, params, styleArb, TIMEOUT, uint64Arb, same, utf8, verdictOf, writeHead } from './support';
 
 type Era = '>=0.7' | '0.5-0.6' | '<=0.4';
 
@@ -98,7 +98,7 @@ describe('Iggy HTTP exports', () => {
           const at = new TextDecoder().decode(mixed).indexOf(good, `{"partition_id":1,"messages":[`.length + before.map((b) => b.length + 1).reduce((x, y) => x + y, 0));
           const ours = m.records.find((r) => r.inputSpan?.[0] === new TextEncoder().encode(new TextDecoder().decode(mixed).slice(0, at)).length);
           expect(ours, 'the good message').toBeDefined();
-          expect(verdictOf(ours!)).toEqual(verdictOf(a.records[0]));
+          same(verdictOf(ours!), verdictOf(a.records[0]));
           expect(ours!.logTimeMicros).toBe(timestamp);
           expect(ours!.headers).toEqual(a.records[0].headers);
         },

@@ -6,9 +6,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeEnvelope } from '../agdx/canonical';
 import { toBase64, toHex } from '../bytes';
-import { inspect, inspectInput } from '../inspect';
+import { inspect } from '../inspect';
 import { envelopeArb, keyFor, SEED7, signEnvelope } from './agdx-gen';
-import { bounded, cat, checkRecords, checkResult, encodeModel, hostileString, modelArb, params, styleArb, TIMEOUT, utf8, verdictOf } from './support';
+import { bounded, cat, checkRecords, checkResult, encodeModel, hostileString, modelArb, params, same, styleArb, TIMEOUT, utf8, verdictOf } from './support';
 
 /** Inputs of every kind the sniffer tells apart. */
 const anyInput: fc.Arbitrary<Uint8Array> = fc.oneof(
@@ -47,7 +47,7 @@ describe('inspect: any inputs', () => {
         files.forEach((f, i) => {
           const alone = inspect([f]).records;
           const mine = all.records.filter((r) => r.input === i);
-          expect(mine.map(verdictOf)).toEqual(alone.map(verdictOf));
+          same(mine.map(verdictOf), alone.map(verdictOf));
         });
       }),
       params('inspect-several', 0.25),
@@ -67,7 +67,7 @@ describe('text forms of an envelope', () => {
           form === 'hex' ? toHex(bytes) : form === 'HEX' ? toHex(bytes).toUpperCase() : form === '0xhex' ? `0x${toHex(bytes)}` : form === 'hex-lines' ? lines(toHex(bytes)) : form === 'b64' ? toBase64(bytes) : form === 'b64url' ? toBase64(bytes, true) : lines(toBase64(bytes));
         const a = inspect([{ name: 'bin', bytes }], { keys }).records;
         const t = inspect([{ name: 'txt', bytes: utf8(`\n ${text}\n`) }], { keys }).records;
-        expect(t.map(verdictOf)).toEqual(a.map(verdictOf));
+        same(t.map(verdictOf), a.map(verdictOf));
         if (signed) expect(t[0].signature.status).toBe('valid');
       }),
       params('inspect-text-forms', 0.25),

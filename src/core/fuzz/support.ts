@@ -112,6 +112,18 @@ function countNodes(tree: RecordResult['tree']): number {
   return n;
 }
 
+/** A cheap assertion for hot loops: `expect` costs more than the code under test. */
+export function must(cond: unknown, message: string): asserts cond {
+  if (!cond) throw new Error(message);
+}
+
+/** Deep equality through a canonical JSON form; `expect(...).toEqual` only to show a difference. */
+export function same(actual: unknown, wanted: unknown, where = ''): void {
+  const j = (v: unknown) =>
+    JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Array.from(x) : x instanceof Map ? [...x] : typeof x === 'number' && (Number.isNaN(x) || Object.is(x, -0)) ? String(Object.is(x, -0) ? '-0' : x) : x));
+  if (j(actual) !== j(wanted)) expect(actual, where).toEqual(wanted);
+}
+
 /**
  * The invariants every record keeps, whatever the input of `inputLength` bytes: a verdict or a coded
  * error, spans inside the record's bytes, documented rule ids, and work bounded by the input's size
@@ -119,63 +131,51 @@ function countNodes(tree: RecordResult['tree']): number {
  */
 export function checkRecords(records: RecordResult[], inputLength: number, where: string, allowNone = false): void {
   // Only an export with no messages has no record at all.
-  if (!allowNone) expect(records.length, where).toBeGreaterThan(0);
-  expect(records.length, `${where}: records for ${inputLength} bytes`).toBeLessThanOrEqual(inputLength + 1);
+  if (!allowNone) must(records.length > 0, `${where}: no record`);
+  must(records.length <= inputLength + 1, `${where}: ${records.length} records for ${inputLength} bytes`);
   let findings = 0;
   let nodes = 0;
   records.forEach((r, i) => {
-    expect(r.index, where).toBe(i);
-    expect(RECORD_FORMATS.has(r.format), `${where}: format ${r.format}`).toBe(true);
+    const at = `${where}, record ${i}`;
+    must(r.index === i, `${at}: index ${r.index}`);
+    must(RECORD_FORMATS.has(r.format), `${at}: format ${r.format}`);
     if (!r.decoded) {
-      expect(r.error, where).not.toBeNull();
-      expect(REPORT_CODES.has(r.error!.code), `${where}: code ${r.error!.code} (${r.error!.message})`).toBe(true);
-      expect(r.error!.message, where).not.toMatch(/internal error|unexpected failure/);
-      expect(r.valid, where).toBe(false);
-    } else {
-      expect(r.error, where).toBeNull();
-    }
-    if (r.error?.offset != null) {
-      expect(r.error.offset, where).toBeGreaterThanOrEqual(0);
-      expect(r.error.offset, where).toBeLessThanOrEqual(r.view.length);
-    }
-    for (const s of [r.span, r.inputSpan, r.bodySpan]) {
-      if (!s) continue;
-      expect(s[0], where).toBeGreaterThanOrEqual(0);
-      expect(s[0], where).toBeLessThanOrEqual(s[1]);
-    }
-    if (r.span) expect(r.span[1], where).toBeLessThanOrEqual(r.view.length);
-    if (r.bodySpan) expect(r.bodySpan[1], where).toBeLessThanOrEqual(r.view.length);
-    expect(SIGNATURE_STATUSES.has(r.signature.status), `${where}: signature ${r.signature.status}`).toBe(true);
+      must(r.error !== null, `${at}: not decoded and no error`);
+      must(REPORT_CODES.has(r.error.code), `${at}: code ${r.error.code} is not in report.md (${r.error.message})`);
+      must(!/internal error|unexpected failure/.test(r.error.message), `${at}: ${r.error.message}`);
+      must(!r.valid, `${at}: valid but not decoded`);
+    } else must(r.error === null, `${at}: decoded with an error`);
+    if (r.error?.offset != null) must(r.error.offset >= 0 && r.error.offset <= r.view.length, `${at}: error offset ${r.error.offset} outside ${r.view.length} bytes`);
+    for (const s of [r.span, r.inputSpan, r.bodySpan]) if (s) must(s[0] >= 0 && s[0] <= s[1], `${at}: span ${s}`);
+    if (r.span) must(r.span[1] <= r.view.length, `${at}: span ${r.span} outside ${r.view.length} bytes`);
+    if (r.bodySpan) must(r.bodySpan[1] <= r.view.length, `${at}: body span ${r.bodySpan} outside ${r.view.length} bytes`);
+    must(SIGNATURE_STATUSES.has(r.signature.status), `${at}: signature ${r.signature.status}`);
     // A signature is valid only with a key that checked it: never for a record that did not decode.
-    if (r.signature.status === 'valid') expect(r.decoded, where).toBe(true);
+    if (r.signature.status === 'valid') must(r.decoded, `${at}: valid signature on an undecoded record`);
     for (const f of r.findings) {
-      expect(isDocumentedRule(f.rule), `${where}: undocumented rule ${f.rule}`).toBe(true);
-      expect(['error', 'warning', 'info'].includes(f.severity), where).toBe(true);
-      if (!f.span) continue;
-      expect(f.span[0], `${where}: ${f.rule}`).toBeGreaterThanOrEqual(0);
-      expect(f.span[0], `${where}: ${f.rule}`).toBeLessThanOrEqual(f.span[1]);
-      expect(f.span[1], `${where}: ${f.rule}`).toBeLessThanOrEqual(r.view.length);
+      must(isDocumentedRule(f.rule), `${at}: undocumented rule ${f.rule}`);
+      must(f.severity === 'error' || f.severity === 'warning' || f.severity === 'info', `${at}: severity ${f.severity}`);
+      if (f.span) must(f.span[0] >= 0 && f.span[0] <= f.span[1] && f.span[1] <= r.view.length, `${at}: ${f.rule} span ${f.span} outside ${r.view.length} bytes`);
     }
-    expect(r.valid, where).toBe(r.decoded && !r.findings.some((f) => f.severity === 'error'));
+    must(r.valid === (r.decoded && !r.findings.some((f) => f.severity === 'error')), `${at}: valid is ${r.valid} against its findings`);
     findings += r.findings.length;
     nodes += countNodes(r.tree);
   });
   // Work bounds: every finding and every tree node stands for at least some bytes of the input.
-  expect(findings, `${where}: ${findings} findings for ${inputLength} bytes`).toBeLessThanOrEqual(2 * inputLength + 64);
-  expect(nodes, `${where}: ${nodes} tree nodes for ${inputLength} bytes`).toBeLessThanOrEqual(4 * inputLength + 256);
+  must(findings <= 2 * inputLength + 64, `${where}: ${findings} findings for ${inputLength} bytes`);
+  must(nodes <= 4 * inputLength + 256, `${where}: ${nodes} tree nodes for ${inputLength} bytes`);
 }
 
 /** checkRecords for a whole inspect() result, and the report serialises. */
 export function checkResult(result: InspectResult, lengths: number[], where: string): void {
-  expect(result.inputs.length, where).toBe(lengths.length);
+  must(result.inputs.length === lengths.length, `${where}: ${result.inputs.length} inputs`);
   lengths.forEach((len, i) => {
     const mine = result.records.filter((r) => r.input === i);
-    checkRecords(mine, len, `${where} input ${i}`);
+    checkRecords(mine, len, `${where} input ${i}`, result.inputs[i].format === 'iggy-json(empty)');
   });
   for (const w of result.workflows) {
-    expect(w.record, where).toBeGreaterThanOrEqual(0);
-    expect(w.record, where).toBeLessThan(result.records.length);
-    for (const code of Object.values(w.modes)) expect([1000, 2001, 2002, 2003].includes(code), `${where}: mode ${code}`).toBe(true);
+    must(w.record >= 0 && w.record < result.records.length, `${where}: workflow record ${w.record}`);
+    for (const code of Object.values(w.modes)) must([1000, 2001, 2002, 2003].includes(code), `${where}: mode ${code}`);
   }
   JSON.stringify(buildReport(result), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 }

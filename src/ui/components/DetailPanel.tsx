@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import type { Span } from '../../core/model';
 import type { RecordDetail } from '../../worker/protocol';
+import { isoFromMicros } from '../../core/time';
 import { inspectorClient } from '../worker-client';
 import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
@@ -64,7 +65,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
           {detail.inputName} · record #{s.index}
           {detail.parent !== null && ' · found inside the dead letter before it'}
           {detail.logPosition && ` · ${detail.logPosition}`}
-          {detail.logTimeMicros && ` · logged ${new Date(Number(BigInt(detail.logTimeMicros) / 1000n)).toISOString()}`}
+          {detail.logTimeMicros && ` · logged ${isoFromMicros(detail.logTimeMicros) ?? `${detail.logTimeMicros} µs`}`}
         </p>
         <p className="mt-1 text-sm">{s.summary}</p>
         <div className="mt-1">

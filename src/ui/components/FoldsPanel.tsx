@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import type { ReportAgent, ReportRun } from '../../core/folds';
+import { isoFromMicros } from '../../core/time';
 import { inspectorClient } from '../worker-client';
 
 interface Props {
@@ -10,7 +11,7 @@ interface Props {
   onSelect: (key: number) => void;
 }
 
-const when = (micros: string | null) => (micros ? new Date(Number(BigInt(micros) / 1000n)).toISOString().replace('.000Z', 'Z') : '—');
+const when = (micros: string | null) => (micros ? (isoFromMicros(micros)?.replace('.000Z', 'Z') ?? `${micros} µs`) : '—');
 
 /** Buttons for the records behind a row: the first few, and how many more. */
 function RecordLinks({ records, onSelect, label }: { records: number[]; onSelect: (key: number) => void; label: string }) {

@@ -435,6 +435,57 @@ addFound(
   `{"from":"${DID}","payload":"line\u0085next","epoch":1,"signature":""}`,
 );
 
+{
+  // Many records naming one record id (or one correlation): the causal graph picks a parent for
+  // every child by filtering and sorting all records that share the id, so the work is quadratic.
+  const eventWith = (i: number, shared: Uint8Array) =>
+    mapOf([
+      ['kind', (w) => void w.text('event')],
+      ['record', (w) => void w.bytes(shared)],
+      ['conversation', (w) => void w.bytes(id(i % 3))],
+      ['source', (w) => void w.text('a')],
+      ['cause', (w) => void w.bytes(shared)],
+      ['body', (w) => void w.bytes(bytes(1))],
+    ]);
+  const shared = id(7);
+  addFound(
+    'graph-shared-cause.cborseq',
+    'a CBOR sequence of 1,000 events that all have the same record id and name it as their cause. NOT FIXED (src/core/graph/agdx.ts, another engineer\'s): pick() filters and sorts every record sharing the id for each child, O(n² log n): 1,000 records take about 1 s, 8,000 (840 KB) about 27 s.',
+    'decoded, 1,000 records; should take milliseconds (an it.fails test under npm run fuzz pins the quadratic time)',
+    cat(...Array.from({ length: 1000 }, (_, i) => eventWith(i, shared))),
+  );
+  const withCorrelation = (i: number) =>
+    mapOf([
+      ['kind', (w) => void w.text(i % 2 ? 'command' : 'response')],
+      ['record', (w) => void w.bytes(cat(bytes(i >> 8, i & 255), new Uint8Array(14)))],
+      ['conversation', (w) => void w.bytes(shared)],
+      ['source', (w) => void w.text('a')],
+      ['correlation', (w) => void w.bytes(shared)],
+      ['body', (w) => void w.bytes(bytes(1))],
+    ]);
+  addFound(
+    'graph-shared-correlation.cborseq',
+    'a CBOR sequence of 2,000 commands and responses sharing one correlation. NOT FIXED (src/core/graph/agdx.ts): commandFor() runs pick() over all the commands of that correlation for every response, quadratic: 16,000 records (1.5 MB) take about 18 s.',
+    'decoded, 2,000 records; should take milliseconds',
+    cat(...Array.from({ length: 2000 }, (_, i) => withCorrelation(i))),
+  );
+}
+
+{
+  // A card history whose policy is rewritten in every version: each diff used an n × m LCS table.
+  const versions = Array.from({ length: 30 }, (_, v) => ({
+    type: 'actor_card',
+    id: DID,
+    policy: toBase64(utf8(Array.from({ length: 2000 }, (_, i) => ((i * 7 + v) % 13).toString(36)).join('\n'))),
+  }));
+  addFound(
+    'card-history-rewritten-policies.json',
+    'a card history of 30 versions of one agent card, each with a 2,000-line policy unlike the one before: lineDiff filled a 2,000 × 2,000 LCS table per version (100 versions, 537 KB, took 18.6 s). Fixed in src/core/agentdna/cards.ts (common first and last lines matched directly, the table bounded linearly, past it a replacement).',
+    'decoded, 30 agentdna.card records, in milliseconds',
+    JSON.stringify(versions),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 
 function le32(n: number): Uint8Array {
@@ -466,9 +517,10 @@ decoded value silently changed.
 What is not stored here, because the tests build it (so the corpus stays small):
 - every laser fixture (\`../agdx/laser-wire-0.0.1/*.bin\`) cut at every byte and with each single bit
   flipped (\`envelope.fuzz.test.ts\`);
-- JSON nested 100,000 deep and a 100 MB JSON string (\`json.fuzz.test.ts\`, \`hostile.fuzz.test.ts\`);
+- JSON nested 100,000 deep and a 100 MB JSON string (\`json.fuzz.test.ts\`); strings of 8 MB (100 MB under
+  \`npm run fuzz\`) in an envelope's JSON view, an AgentDNA payload and an Iggy payload (\`hostile.fuzz.test.ts\`);
 - a 65 MiB deflate bomb behind a permalink (\`permalink.fuzz.test.ts\`);
-- a CBOR sequence of 20,000 envelopes (\`inspect.fuzz.test.ts\`).
+- a CBOR sequence of 5,000 envelopes (\`inspect.fuzz.test.ts\`).
 
 The AgentDNA DID used is the public test DID of \`../agentdna/synthetic/synthetic_keys.json\`; the
 Ed25519 key in keys-weak.json is the public test seed 32 × 0x07. Never use them for anything else.

@@ -2,8 +2,10 @@
 /// <reference lib="webworker" />
 import type { Request, Response } from './protocol';
 import { InspectorSession } from './session';
+import { VerifyPool } from './verify-pool';
 
-const session = new InspectorSession();
+// Ed25519 checks run on a small pool of verifier workers, beside the decoding.
+const session = new InspectorSession(new VerifyPool().verifyMany);
 /** Loads asked to stop (by request id): checked between batches. */
 const cancelledLoads = new Set<number>();
 const pause = (ms = 0) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -62,7 +64,7 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
         return;
       }
       case 'keys':
-        reply({ type: 'keys', id: req.id, records: session.setKeys(req.keys) });
+        reply({ type: 'keys', id: req.id, records: await session.setKeys(req.keys) });
         return;
       case 'clear':
         session.clear();

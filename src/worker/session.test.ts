@@ -28,7 +28,7 @@ async function cliReport(args: string[]): Promise<Report> {
 describe('the app (worker session) and the CLI agree', () => {
   it('gives the same signature verdicts for the same files and keys', async () => {
     const session = new InspectorSession();
-    session.setKeys(parseKeys(read(keysPath)).keys);
+    await session.setKeys(parseKeys(read(keysPath)).keys);
     const { records } = await session.load(files.map((f) => ({ name: f, bytes: read(f).buffer as ArrayBuffer })));
     const report = await cliReport(['inspect', '--json', '--keys', keysPath, ...files]);
     expect(records.map((r) => [r.signature, r.trusted, r.valid, r.decoded])).toEqual(report.records.map((r) => [r.signature.status, r.signature.trusted, r.valid, r.decoded]));
@@ -40,11 +40,11 @@ describe('the app (worker session) and the CLI agree', () => {
     const session = new InspectorSession();
     await session.load([{ name: 'signed', bytes: read('vectors/agdx/made/signed_command.bin').buffer as ArrayBuffer }]);
     expect(session.detail(0)!.signature.status).toBe('unknown_key');
-    const changed = session.setKeys(parseKeys(read(keysPath)).keys);
+    const changed = await session.setKeys(parseKeys(read(keysPath)).keys);
     expect(changed.map((c) => [c.key, c.signature, c.trusted])).toEqual([[0, 'valid', true]]);
     const detail = session.detail(0)!;
     expect(new TextDecoder().decode(detail.signing!.domain)).toBe('agdx.signature.v1');
-    expect(session.setKeys([]).map((c) => c.signature)).toEqual(['unknown_key']);
+    expect((await session.setKeys([])).map((c) => c.signature)).toEqual(['unknown_key']);
   });
 });
 
@@ -69,12 +69,12 @@ describe('sharing from the worker', () => {
 
   it('redaction blanks every body, keeps offsets, and says the signature cannot be re-checked', async () => {
     const a = new InspectorSession();
-    a.setKeys(parseKeys(read(keysPath)).keys);
+    await a.setKeys(parseKeys(read(keysPath)).keys);
     await load(a, 'vectors/agdx/made/signed_command.bin', 'vectors/agdx/made/conversation_http_v07.json', 'vectors/agdx/made/command.hex.txt');
     const shared = await a.share({ selectedKey: 0, selected: null, tab: 'records', viewport: null, filters: {} }, true, false);
     expect(shared.problems).toEqual([]);
     const b = new InspectorSession();
-    b.setKeys(parseKeys(read(keysPath)).keys);
+    await b.setKeys(parseKeys(read(keysPath)).keys);
     const opened = await b.open(shared.fragment);
     expect(opened.view?.redacted).toBe(true);
     const signed = b.detail(0)!;
@@ -110,4 +110,28 @@ describe('the hostile corpus through the worker session', () => {
     expect(() => JSON.parse(session.report().json)).not.toThrow();
     for (const kind of ['command', 'error', 'unknown']) expect(() => session.filter({ kind, rule: 'agdx/', source: '<script>' })).not.toThrow();
   }, 60_000);
+});
+
+describe('verification on a pool', () => {
+  it('gives the same verdicts through verifyMany as in place, asking each check once', async () => {
+    const keys = parseKeys(read(keysPath)).keys;
+    let calls = 0;
+    const { nobleVerify } = await import('../core/agdx/verify');
+    const pooled = new InspectorSession(async (jobs) => {
+      calls += jobs.length;
+      return jobs.map((j) => nobleVerify(j.signature, j.message, j.publicKey));
+    });
+    await pooled.setKeys(keys);
+    const inputs = files.map((f) => ({ name: f, bytes: read(f).slice().buffer as ArrayBuffer }));
+    const batches: number[] = [];
+    await pooled.load(inputs.map((i) => ({ ...i, bytes: i.bytes.slice(0) })), { batch: (b) => batches.push(...b.records.map((r) => r.key)) });
+    const plain = new InspectorSession();
+    await plain.setKeys(keys);
+    const expected = await plain.load(inputs);
+    for (let key = 0; key < expected.records.length; key++) {
+      expect(pooled.detail(key)!.signature).toEqual(plain.detail(key)!.signature);
+    }
+    expect(calls).toBe(3);
+    expect(batches.length).toBe(expected.records.length);
+  });
 });

@@ -1,7 +1,7 @@
 // What the worker holds: every loaded input and record, and the summaries and details built from
 // them. Kept apart from the worker entry so it can be tested without a Worker.
 import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
-import { applyKeys } from '../core/agdx/verify';
+import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { annotateLog } from '../core/graphs';
 import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
 import { firstDifference, toHex } from '../core/bytes';
@@ -20,6 +20,19 @@ import type { FoldView, InputPayload, RecordFilter, InputSummary, RecordDetail, 
 const MAX_HEX = 1 << 20;
 
 export class InspectorSession {
+  /**
+   * `verifyMany` hands Ed25519 checks to other threads (the worker's pool); without it they run
+   * here, synchronously (tests, Node).
+   */
+  constructor(private readonly verifyMany?: VerifyMany) {}
+
+  /** Decides the signatures of `records` against the registry, on the pool when there is one. */
+  private async verify(records: RecordResult[]): Promise<void> {
+    if (!this.keys.length) return;
+    if (this.verifyMany) await applyKeysWith(records, this.keys, this.verifyMany);
+    else applyKeys(records, this.keys);
+  }
+
   private inputs: InputSummary[] = [];
   private records: RecordResult[] = [];
   private summaries: RecordSummary[] = [];
@@ -32,9 +45,10 @@ export class InspectorSession {
   private workflows: WorkflowReport[] = [];
 
   /** Replaces the key registry and re-verifies every record; returns the summaries that changed. */
-  setKeys(keys: RegisteredKey[]): RecordSummary[] {
+  async setKeys(keys: RegisteredKey[]): Promise<RecordSummary[]> {
     this.keys = keys;
-    applyKeys(this.records, keys);
+    if (keys.length) await this.verify(this.records);
+    else applyKeys(this.records, keys);
     // Quarantine facts rest on signatures: the folds change with the keys.
     this.prepared = null;
     annotateLog(this.records);
@@ -109,17 +123,17 @@ export class InspectorSession {
     const summary: InputSummary = { input: inputNumber, name, bytes: bytes.length, sha256: '', format: 'reading', records: 0, error: null };
     this.inputs.push(summary);
     const base = progress.bytesDone;
+    // Signatures are checked on the pool while the next batch decodes; a batch goes to the page
+    // when its verdicts are in, in order.
+    let sending: Promise<void> = Promise.resolve();
     for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS)) {
-      if (this.keys.length) applyKeys(batch.records, this.keys);
-      const sent: RecordSummary[] = [];
+      const first = this.records.length;
       for (const r of batch.records) {
-        const key = this.records.length;
         this.records.push(r);
         this.inputOf.push(inputNumber);
-        const s = summarize(key, r, false);
-        this.summaries.push(s);
-        sent.push(s);
+        this.summaries.push(summarize(this.summaries.length, r, false));
       }
+      const verified = this.verify(batch.records);
       for (const w of batch.workflows) this.workflows.push({ ...w, record: w.record + this.records.length - batch.records.length });
       summary.records += batch.records.length;
       if (batch.input) {
@@ -129,15 +143,22 @@ export class InspectorSession {
         summary.error = only && only.format === 'unknown' ? only.error : null;
       }
       progress.records += batch.records.length;
-      hooks.batch!({ inputs: [{ ...summary }], records: sent, progress: { ...progress, bytesDone: base + batch.bytesDone } });
+      const snapshot = { inputs: [{ ...summary }], progress: { ...progress, bytesDone: base + batch.bytesDone } };
+      sending = sending.then(async () => {
+        await verified;
+        const sent = batch.records.map((r, i) => (this.summaries[first + i] = summarize(first + i, r, false)));
+        hooks.batch!({ ...snapshot, records: sent });
+      });
       if (batch.input) break;
       await hooks.pause?.();
       if (hooks.cancelled?.()) {
+        await sending;
         summary.format += ' (cancelled)';
         hooks.batch!({ inputs: [{ ...summary }], records: [], progress: { ...progress, bytesDone: base + batch.bytesDone } });
         return true;
       }
     }
+    await sending;
     return false;
   }
 

@@ -79,3 +79,35 @@ export function applyKeys(records: RecordResult[], keys: RegisteredKey[], verify
     r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify });
   }
 }
+
+/** One Ed25519 check: whether `signature` holds over `message` under `publicKey`. */
+export interface VerifyJob {
+  signature: Uint8Array;
+  message: Uint8Array;
+  publicKey: Uint8Array;
+}
+
+/** Verifies many signatures elsewhere (a pool of workers), answering in order. */
+export type VerifyMany = (jobs: VerifyJob[]) => Promise<boolean[]>;
+
+/**
+ * The same as applyKeys, with the Ed25519 checks handed to `verifyMany` (other threads) in one go:
+ * the jobs are collected first, then the verdicts are decided with their answers.
+ */
+export async function applyKeysWith(records: RecordResult[], keys: RegisteredKey[], verifyMany: VerifyMany): Promise<void> {
+  const jobs: VerifyJob[] = [];
+  const collect: Ed25519Verify = (signature, message, publicKey) => {
+    jobs.push({ signature, message, publicKey });
+    return false;
+  };
+  // First pass: which checks each record needs (verifyEnvelope asks once per distinct key).
+  for (const r of records) if (r.envelope?.signature) verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: collect });
+  const answers = jobs.length ? await verifyMany(jobs) : [];
+  let next = 0;
+  const answer: Ed25519Verify = () => answers[next++] ?? false;
+  // Second pass asks the same questions in the same order, and gets the answers.
+  for (const r of records) {
+    if (!r.envelope) continue;
+    r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: r.envelope.signature ? answer : undefined });
+  }
+}

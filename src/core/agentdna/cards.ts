@@ -96,45 +96,59 @@ export function stateData(v: JsonValue): JsonEntry | undefined {
   return undefined;
 }
 
-/** A line diff (LCS) of two policy versions, unified style: ' ' kept, '-' removed, '+' added. */
+/**
+ * A line diff (LCS) of two policy versions, unified style: ' ' kept, '-' removed, '+' added. The
+ * common first and last lines are matched directly; the LCS table covers only the changed middle,
+ * and only while it stays within a budget linear in the sizes (past it the middle is shown as a
+ * replacement): a card history of many long, fully rewritten policies must not cost n × m per
+ * version (100 versions of 2,000 lines took 18 s).
+ */
 export function lineDiff(before: string, after: string): { text: string; added: number; removed: number } {
   const a = before.split('\n');
   const b = after.split('\n');
-  const n = a.length;
-  const m = b.length;
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  const n = a.length - pre - suf;
+  const m = b.length - pre - suf;
   const ops: string[] = [];
+  for (let k = 0; k < pre; k++) ops.push(` ${a[k]}`);
   let added = 0;
   let removed = 0;
-  if (n * m > 4_000_000) {
-    // Too large for the table: show the whole replacement.
-    for (const l of a) ops.push(`-${l}`);
-    for (const l of b) ops.push(`+${l}`);
-    return { text: ops.join('\n'), added: m, removed: n };
-  }
-  const w = m + 1;
-  const t = new Uint32Array((n + 1) * (m + 1));
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      t[i * w + j] = a[i] === b[j] ? t[(i + 1) * w + j + 1] + 1 : Math.max(t[(i + 1) * w + j], t[i * w + j + 1]);
+  if (n * m > Math.max(65_536, 64 * (a.length + b.length))) {
+    // Too large for the table: show the changed middle as a replacement.
+    for (let k = pre; k < pre + n; k++) ops.push(`-${a[k]}`);
+    for (let k = pre; k < pre + m; k++) ops.push(`+${b[k]}`);
+    added = m;
+    removed = n;
+  } else {
+    const w = m + 1;
+    const t = new Uint32Array((n + 1) * (m + 1));
+    for (let i = n - 1; i >= 0; i--) {
+      for (let j = m - 1; j >= 0; j--) {
+        t[i * w + j] = a[pre + i] === b[pre + j] ? t[(i + 1) * w + j + 1] + 1 : Math.max(t[(i + 1) * w + j], t[i * w + j + 1]);
+      }
+    }
+    let i = 0;
+    let j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && a[pre + i] === b[pre + j]) {
+        ops.push(` ${a[pre + i]}`);
+        i++;
+        j++;
+      } else if (j < m && (i >= n || t[i * w + j + 1] >= t[(i + 1) * w + j])) {
+        ops.push(`+${b[pre + j]}`);
+        added++;
+        j++;
+      } else {
+        ops.push(`-${a[pre + i]}`);
+        removed++;
+        i++;
+      }
     }
   }
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) {
-      ops.push(` ${a[i]}`);
-      i++;
-      j++;
-    } else if (j < m && (i >= n || t[i * w + j + 1] >= t[(i + 1) * w + j])) {
-      ops.push(`+${b[j]}`);
-      added++;
-      j++;
-    } else {
-      ops.push(`-${a[i]}`);
-      removed++;
-      i++;
-    }
-  }
+  for (let k = a.length - suf; k < a.length; k++) ops.push(` ${a[k]}`);
   // Fold long unchanged runs, keeping three lines of context.
   const out: string[] = [];
   for (let k = 0; k < ops.length; ) {

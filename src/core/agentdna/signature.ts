@@ -49,6 +49,21 @@ function base(status: SigStatus, reason: string, derIssues: string[] = []): Sign
 }
 
 /**
+ * DIDs of recovered keys, remembered: a signer's key is recovered again from each envelope it signed,
+ * and each derivation (PEM, dag-pb, SHA3, CID) costs about a millisecond. Bounded, cleared when full.
+ */
+const didCache = new Map<string, string>();
+function didOfKey(keyHex: string, publicKey: Uint8Array): string {
+  let did = didCache.get(keyHex);
+  if (did === undefined) {
+    did = deriveDid(publicKey)?.did ?? '';
+    if (didCache.size >= 4096) didCache.clear();
+    didCache.set(keyHex, did);
+  }
+  return did;
+}
+
+/**
  * Checks a signature given as AgentDNA stores it (hex text). `message` null means the signed
  * message could not be formed (reason in `messageProblem`).
  */
@@ -99,8 +114,8 @@ export function checkSignatureBytes(
     const e = signedBytes(message, rule);
     if (rule === 'truncate') out.signed_bytes_hex = toHex(e);
     for (const c of recoverCandidates(read.r, read.s, e)) {
-      const did = deriveDid(c.publicKey)?.did ?? '';
       const keyHex = toHex(c.publicKey);
+      const did = didOfKey(keyHex, c.publicKey);
       const byDid = signer !== null && did === signer;
       const byFile = !byDid && offeredHex.has(keyHex);
       out.recovered.push({ rule, recovery: c.recovery, public_key: keyHex, did, matches: byDid || byFile });

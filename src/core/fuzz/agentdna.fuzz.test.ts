@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { didOf, readAgentDna, signedBytes } from '../agentdna';
+import { didOf, lineDiff, readAgentDna, signedBytes } from '../agentdna';
 import { publicKeyOf } from '../agentdna/ecdsa';
 import { fromHex, toHex } from '../bytes';
 import { inspect, inspectInput } from '../inspect';
@@ -112,7 +112,7 @@ describe('AgentDNA documents of any shape', () => {
         }
         expect(({} as Record<string, unknown>).x).toBeUndefined();
       }),
-      params('agentdna-any', 0.25),
+      params('agentdna-any', 0.1),
     );
   });
 
@@ -126,7 +126,7 @@ describe('AgentDNA documents of any shape', () => {
         checkRecords(records, bytes.length, 'readAgentDna');
         for (const w of workflows) expect(w.record).toBeLessThan(records.length);
       }),
-      params('agentdna-direct', 0.25),
+      params('agentdna-direct', 0.1),
     );
   });
 });
@@ -222,5 +222,56 @@ describe('AgentDNA key material', () => {
       }),
       params('agentdna-keys', 0.05, 10),
     );
+  });
+});
+
+describe('policy diffs of card histories', () => {
+  /** The LCS length, computed the obvious way (small inputs only). */
+  function lcs(a: string[], b: string[]): number {
+    const t: number[][] = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+    for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) t[i][j] = a[i] === b[j] ? t[i + 1][j + 1] + 1 : Math.max(t[i + 1][j], t[i][j + 1]);
+    return t[0][0];
+  }
+
+  it('lineDiff: + and - lines come from the right side in order, counts add up, and the kept lines are a longest common subsequence', { timeout: TIMEOUT }, () => {
+    const lines = fc.array(fc.constantFrom('a', 'b', 'c', '', '<script>', 'allow: *'), { maxLength: 30 });
+    fc.assert(
+      fc.property(lines, lines, (x, y) => {
+        const before = x.join('\n');
+        const after = y.join('\n');
+        const a = before.split('\n');
+        const b = after.split('\n');
+        const d = lineDiff(before, after);
+        const out = d.text === '' ? [] : d.text.split('\n');
+        const plus = out.filter((l) => l.startsWith('+')).map((l) => l.slice(1));
+        const minus = out.filter((l) => l.startsWith('-')).map((l) => l.slice(1));
+        expect(plus.length).toBe(d.added);
+        expect(minus.length).toBe(d.removed);
+        expect(a.length - d.removed).toBe(b.length - d.added);
+        const isSub = (sub: string[], of: string[]) => {
+          let k = 0;
+          for (const l of of) if (k < sub.length && sub[k] === l) k++;
+          return k === sub.length;
+        };
+        expect(isSub(plus, b) && isSub(minus, a)).toBe(true);
+        // Small inputs stay within the table's budget: the diff is minimal.
+        expect(a.length - d.removed).toBe(lcs(a, b));
+      }),
+      params('agentdna-linediff', 0.25),
+    );
+  });
+
+  it('long, fully rewritten policies in a long history stay linear (the table is bounded)', { timeout: TIMEOUT }, () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => `rule ${i}`).join('\n');
+    const other = Array.from({ length: 20_000 }, (_, i) => `rule ${i + 1}x`).join('\n');
+    const d = bounded('lineDiff 20,000 × 20,000 lines', () => lineDiff(big, other));
+    expect(d.added).toBe(20_000);
+    expect(d.removed).toBe(20_000);
+    // One changed line in the middle of 20,000: found exactly, the rest folded.
+    const lines = big.split('\n');
+    lines[10_000] = 'changed';
+    const one = bounded('lineDiff one change', () => lineDiff(big, lines.join('\n')));
+    expect([one.added, one.removed]).toEqual([1, 1]);
+    expect(one.text).toContain('+changed');
   });
 });

@@ -83,7 +83,7 @@ describe('decodeEnvelope: any item', () => {
         const { records } = inspectInput(0, { name: 'envelopeish', bytes });
         checkRecords(records, bytes.length, 'envelopeish');
       }),
-      params('envelope-any', 1),
+      params('envelope-any', 0.5),
     );
   });
 });
@@ -102,7 +102,7 @@ describe('envelopes read back exactly', () => {
         expect(a.findings.filter((f) => f.rule === 'agdx/noncanonical')).toEqual([]);
         expect(a.findings.filter((f) => f.rule === 'agdx/unknown-field')).toEqual([]);
       }),
-      params('envelope-canonical', 1),
+      params('envelope-canonical', 0.4),
     );
   });
 
@@ -120,7 +120,7 @@ describe('envelopes read back exactly', () => {
         const noncanonical = a.findings.filter((f) => f.rule === 'agdx/noncanonical');
         expect(noncanonical.length).toBe(Buffer.compare(Buffer.from(bytes), Buffer.from(canonical)) === 0 ? 0 : 1);
       }),
-      params('envelope-lenient', 1),
+      params('envelope-lenient', 0.5),
     );
   });
 
@@ -143,7 +143,7 @@ describe('envelopes read back exactly', () => {
         expect(records[0].decoded).toBe(true);
         same(normEnvelope(records[0].envelope), normEnvelope(env));
       }),
-      params('envelope-json-view', 0.5),
+      params('envelope-json-view', 0.25),
     );
   });
 });
@@ -217,7 +217,7 @@ describe('a valid envelope is not hurt by broken neighbours', () => {
         same(verdictOf(mixed.records[0]), verdictOf(alone[0]));
         expect(mixed.records[0].span).toEqual([0, bytes.length]);
       }),
-      params('envelope-then-garbage', 0.25),
+      params('envelope-then-garbage', 0.1),
     );
   });
 
@@ -237,7 +237,7 @@ describe('a valid envelope is not hurt by broken neighbours', () => {
         expect(mine).toHaveLength(1);
         same(verdictOf(mine[0]), verdictOf(alone));
       }),
-      params('envelope-among-broken', 0.25),
+      params('envelope-among-broken', 0.1),
     );
   });
 });

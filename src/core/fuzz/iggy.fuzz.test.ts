@@ -103,7 +103,7 @@ describe('Iggy HTTP exports', () => {
           expect(ours!.headers).toEqual(a.records[0].headers);
         },
       ),
-      params('iggy-export', 0.25),
+      params('iggy-export', 0.1),
     );
   });
 
@@ -155,7 +155,7 @@ describe('Iggy binary header blocks', () => {
         expect(records[0].decoded).toBe(alone.decoded);
         expect(records[0].envelope && encodeEnvelope(records[0].envelope)).toEqual(alone.envelope && encodeEnvelope(alone.envelope));
       }),
-      params('iggy-block', 0.25),
+      params('iggy-block', 0.1),
     );
   });
 

@@ -34,7 +34,7 @@ describe('inspect: any inputs', () => {
         const r = bounded('inspect', () => inspect([{ name: 'any', bytes }]));
         checkResult(r, [bytes.length], 'any');
       }),
-      params('inspect-any', 1),
+      params('inspect-any', 0.5),
     );
   });
 
@@ -50,7 +50,7 @@ describe('inspect: any inputs', () => {
           same(mine.map(verdictOf), alone.map(verdictOf));
         });
       }),
-      params('inspect-several', 0.25),
+      params('inspect-several', 0.1),
     );
   });
 });
@@ -70,7 +70,7 @@ describe('text forms of an envelope', () => {
         same(t.map(verdictOf), a.map(verdictOf));
         if (signed) expect(t[0].signature.status).toBe('valid');
       }),
-      params('inspect-text-forms', 0.25),
+      params('inspect-text-forms', 0.1),
     );
   });
 });
@@ -91,7 +91,7 @@ describe('keys never make a broken record valid', () => {
           if (r.signature.status === 'valid') expect(r.envelope && encodeEnvelope(r.envelope)).toEqual(bytes);
         }
       }),
-      params('inspect-tamper', 0.25),
+      params('inspect-tamper', 0.1),
     );
   });
 });
@@ -105,10 +105,10 @@ describe('pathological text', () => {
     }
   });
 
-  it('a concatenation of many good envelopes is one record each, linear in time', { timeout: TIMEOUT }, () => {
+  it('a concatenation of 5,000 good envelopes is one record each, linear in time', { timeout: TIMEOUT }, () => {
     const one = encodeEnvelope({ kind: 'event', record: new Uint8Array(16).fill(1), conversation: new Uint8Array(16).fill(2), source: 'a', body: Uint8Array.of(1) });
-    const bytes = cat(...new Array(20_000).fill(one));
-    const r = bounded('20,000 envelopes', () => inspect([{ name: 'many', bytes }]), 20_000);
-    expect(r.records).toHaveLength(20_000);
+    const bytes = cat(...new Array(5_000).fill(one));
+    const r = bounded('5,000 envelopes', () => inspect([{ name: 'many', bytes }]), 20_000);
+    expect(r.records).toHaveLength(5_000);
   });
 });

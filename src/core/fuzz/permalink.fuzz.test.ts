@@ -139,7 +139,7 @@ describe('decodePermalink', () => {
         const link = craft(encodeModel(m, style));
         checkShare(await boundedAsync('crafted', () => decodePermalink(link)), 'crafted');
       }),
-      params('permalink-crafted', 0.5),
+      params('permalink-crafted', 0.25),
     );
   });
 

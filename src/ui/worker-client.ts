@@ -5,7 +5,7 @@ import type { InputPayload, RecordDetail, RecordFilter, RecordSummary, Request, 
 type Batch = Extract<Response, { type: 'batch' }>;
 
 /** `?slowload=MS` pauses between batches of a large load: to watch progress (and for the tests). */
-const SLOW_MOTION = Math.min(1000, Math.max(0, Number(new URLSearchParams(globalThis.location?.search ?? '').get('slowload') ?? 0) || 0));
+const SLOW_MOTION = Math.min(5000, Math.max(0, Number(new URLSearchParams(globalThis.location?.search ?? '').get('slowload') ?? 0) || 0));
 /** `?watchdog=MS` sets the base budget of the watchdog (for the tests; default 20 s). */
 const WATCHDOG_BASE_MS = Number(new URLSearchParams(globalThis.location?.search ?? '').get('watchdog') ?? 0) || 20_000;
 /**

@@ -96,6 +96,7 @@ const RULES: RegExp[] = [
   /^agdx\/header\/(av|ct|conversation|to|unreadable)$/,
   /^agdx\/body\/[a-z_]+$/,
   /^agdx\/graph\/(cause-mismatch|bridge-loop)$/,
+  /^agdx\/fold\/(unauthorised|quarantined|dead|after-terminal)$/,
   /^agentdna\/(hash|signature|parent-hash|status-code|legacy|duplicate-hash|signature\/der|duplicate-key|unknown-field|card-policy)$/,
 ];
 
@@ -180,7 +181,10 @@ export function checkResult(result: InspectResult, lengths: number[], where: str
   JSON.stringify(buildReport(result), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
-/** What a person relies on in a record: its verdicts (graph findings depend on the others: left out). */
+/** Findings that depend on the whole log (the graph's, the folds'): a record's neighbours change them. */
+const logWide = (rule: string) => rule.startsWith('agdx/graph/') || rule.startsWith('agdx/fold/');
+
+/** What a person relies on in a record: its verdicts (log-wide findings left out). */
 export function verdictOf(r: RecordResult): unknown {
   return {
     format: r.format,
@@ -191,8 +195,8 @@ export function verdictOf(r: RecordResult): unknown {
     conversation: r.conversation,
     source: r.source,
     target: r.target,
-    valid: r.decoded && !r.findings.some((f) => f.severity === 'error' && !f.rule.startsWith('agdx/graph/')),
-    findings: r.findings.filter((f) => !f.rule.startsWith('agdx/graph/')).map((f) => `${f.severity} ${f.rule} ${f.path} ${f.span}`),
+    valid: r.decoded && !r.findings.some((f) => f.severity === 'error' && !logWide(f.rule)),
+    findings: r.findings.filter((f) => !logWide(f.rule)).map((f) => `${f.severity} ${f.rule} ${f.path} ${f.span}`),
     signature: { ...r.signature },
   };
 }

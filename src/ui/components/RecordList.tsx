@@ -100,6 +100,8 @@ export function RecordList({ inputs, records, visible, selected, onSelect }: Pro
     const recordRows: number[] = [];
     let top = 0;
     for (const input of inputs) {
+      // Under a filter, an input with nothing to show is left out.
+      if (visible && !byInput.has(input.input)) continue;
       out.push({ kind: 'input', input, top });
       top += HEADER_HEIGHT;
       for (const r of byInput.get(input.input) ?? []) {

@@ -45,6 +45,11 @@ export interface SignatureVerdict {
   reason: string;
 }
 
+/** The verdict of a record that carries no signature (or none that could be read), saying why. */
+export function unsignedVerdict(reason: string): SignatureVerdict {
+  return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, reason };
+}
+
 /** One node of the field tree: what a field says, where its bytes are, and what it means. */
 export interface FieldNode {
   /** Dotted path, the same one findings use (`metadata.priority`, `signature.key_id`). */

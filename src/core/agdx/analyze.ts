@@ -4,7 +4,7 @@ import type { Span } from '../bytes';
 import { firstDifference, toCrockford } from '../bytes';
 import type { CborItem } from '../cbor/reader';
 import { untag } from '../cbor/reader';
-import type { BodyView, DecodeError, FieldNode, Finding, SignatureVerdict } from '../model';
+import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type SignatureVerdict } from '../model';
 import { readBody } from './bodies';
 import { encodeEnvelope } from './canonical';
 import type { DecodedEnvelope, Envelope } from './envelope';
@@ -47,15 +47,7 @@ export interface EnvelopeOptions {
   detail?: boolean;
 }
 
-const UNSIGNED_UNKNOWN: SignatureVerdict = {
-  status: 'unsigned',
-  scheme: null,
-  key_id: null,
-  signer: null,
-  trusted: false,
-  context_match: null,
-  reason: 'the record did not decode, so its signature could not be read',
-};
+const UNSIGNED_UNKNOWN = unsignedVerdict('the record did not decode, so its signature could not be read');
 
 export function failedAnalysis(error: DecodeError): EnvelopeAnalysis {
   return {

@@ -6,7 +6,7 @@ import { utf8Encode } from '../bytes';
 import { blankRecord, failedRecord, type Place } from '../import/build';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
-import type { BodyView, FieldNode, Finding, RecordFormat, SignatureVerdict, Span } from '../model';
+import { unsignedVerdict, type BodyView, type FieldNode, type Finding, type RecordFormat, type SignatureVerdict, type Span } from '../model';
 import { isValid, type RecordResult } from '../records';
 import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from './cards';
 import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, type EnvelopeNode, type JsonObject } from './envelope';
@@ -291,15 +291,7 @@ function recordSignature(a: WorkflowAnalysis): SignatureVerdict {
   };
 }
 
-const UNSIGNED_CARD: SignatureVerdict = {
-  status: 'unsigned',
-  scheme: null,
-  key_id: null,
-  signer: null,
-  trusted: false,
-  context_match: null,
-  reason: 'a card carries no signature of its own: the provenance layer records its states',
-};
+const UNSIGNED_CARD = unsignedVerdict('a card carries no signature of its own: the provenance layer records its states');
 
 interface Built {
   record: RecordResult;

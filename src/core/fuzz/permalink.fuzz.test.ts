@@ -8,6 +8,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toBase64 } from '../bytes';
 import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, type ShareResult, type ShareState } from '../share/permalink';
+import { redactInput } from '../share/redact';
+import { encodeEnvelope } from '../agdx/canonical';
+import { inspect } from '../inspect';
+import { envelopeArb } from './agdx-gen';
 import { boundedAsync, cat, encodeModel, hostileString, MINIMAL, modelArb, params, PERMALINK_CODES, styleArb, TIMEOUT, utf8, type Model } from './support';
 
 function checkShare(r: ShareResult, where: string): void {
@@ -180,5 +184,32 @@ describe('decodeBundle', () => {
     expect(r.ok || r.error.code).toBe('permalink/not-a-link');
     const link = await decodePermalink((await encodePermalink(baseState)).replace(/^v1\./, 'v0.'));
     expect(link.ok || link.error.code).toBe('permalink/not-a-link');
+  });
+});
+
+describe('redaction before sharing', () => {
+  const inputArb = fc.oneof(
+    fc.uint8Array({ maxLength: 120 }),
+    fc.array(envelopeArb, { minLength: 1, maxLength: 3 }).map((es) => cat(...es.map((e) => encodeEnvelope(e)))),
+    fc.array(envelopeArb, { minLength: 1, maxLength: 3 }).map((es) => utf8(`{"messages":[${es.map((e) => `{"offset":1,"payload":"${toBase64(encodeEnvelope(e))}"}`).join(',')}]}`)),
+    envelopeArb.map((e) => utf8(toBase64(encodeEnvelope(e)))),
+  );
+
+  it('any input: never a throw; bodies blanked in place (same length, same records), or a problem that stops the share', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(inputArb, (bytes) => {
+        const { records } = inspect([{ name: 'in', bytes }]);
+        const r = redactInput(bytes, records);
+        for (const p of r.problems) expect(typeof p).toBe('string');
+        if (r.problems.length) return;
+        const again = inspect([{ name: 'redacted', bytes: r.bytes }]).records;
+        expect(again.map((x) => [x.format, x.decoded, x.kind])).toEqual(records.map((x) => [x.format, x.decoded, x.kind]));
+        for (const x of again) {
+          if (!x.envelope?.body || !x.bodySpan) continue;
+          expect(x.view.subarray(x.bodySpan[0], x.bodySpan[1]).every((b) => b === 0), 'a body left unblanked').toBe(true);
+        }
+      }),
+      params('share-redact', 0.25),
+    );
   });
 });

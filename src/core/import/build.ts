@@ -1,7 +1,7 @@
 // Shared pieces for importers: turning an envelope analysis or a failure into a RecordResult.
 import type { EnvelopeAnalysis } from '../agdx/analyze';
 import { formatMicros } from '../agdx/tree';
-import type { DecodeError, FieldNode, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../model';
+import { unsignedVerdict, type DecodeError, type FieldNode, type RecordFormat, type Span, type ViewOrigin } from '../model';
 import { isValid, type RecordResult } from '../records';
 
 export interface Place {
@@ -10,15 +10,7 @@ export interface Place {
   viewOrigin: ViewOrigin;
 }
 
-export const NO_SIGNATURE: SignatureVerdict = {
-  status: 'unsigned',
-  scheme: null,
-  key_id: null,
-  signer: null,
-  trusted: false,
-  context_match: null,
-  reason: 'nothing here carries a signature',
-};
+export const NO_SIGNATURE = unsignedVerdict('nothing here carries a signature');
 
 export function blankRecord(place: Place, index: number, format: RecordFormat, span: Span | null): RecordResult {
   return {

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { parseKeys, toKeyFile, type KeyKind, type RegisteredKey } from '../../core/keys/keys';
+import { download } from '../download';
 import { mergeKeys } from '../keys-store';
 
 interface Props {
@@ -28,14 +29,7 @@ export function KeyRegistry({ keys, onChange, onClose }: Props) {
     }
   };
   const update = (i: number, patch: Partial<RegisteredKey>) => onChange(keys.map((k, j) => (j === i ? { ...k, ...patch } : k)));
-  const exportFile = () => {
-    const url = URL.createObjectURL(new Blob([toKeyFile(keys)], { type: 'application/json' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = 'envelope-inspector-keys.json';
-    a.click();
-    URL.revokeObjectURL(url);
-  };
+  const exportFile = () => download('envelope-inspector-keys.json', toKeyFile(keys), 'application/json');
 
   return (
     <div className="fixed inset-0 z-40 flex justify-end bg-black/30" onKeyDown={(e) => e.key === 'Escape' && onClose()}>

@@ -1,18 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { SharedView } from '../../worker/protocol';
+import { download } from '../download';
 import { inspectorClient } from '../worker-client';
 
 /** Past this many characters a link is awkward in chat and mail (README: "Sharing"). */
 export const LINK_SOFT_LIMIT = 8_000;
-
-function download(name: string, data: BlobPart, type: string) {
-  const url = URL.createObjectURL(new Blob([data], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** Share exactly what is on screen: a permalink (records and view in the fragment) or a bundle file. */
 export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 'redacted'>; version: number; onClose: () => void }) {

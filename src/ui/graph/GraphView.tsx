@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Viewport } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphRender } from '../../worker/graph-render';
+import { download } from '../download';
 import { inspectorClient } from '../worker-client';
 import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
 import { nodeTypes, type FlowNode } from './GraphNodes';
@@ -24,15 +25,6 @@ const EDGE_STYLES = [
   { via: 'sequence', label: 'stream order' },
   { via: 'parent_envelope', label: 'AgentDNA parent' },
 ] as const;
-
-function save(name: string, blob: Blob) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [expanded, setExpanded] = useState<string[]>([]);
@@ -126,10 +118,10 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           <span className="inline-block h-3 w-3 rounded-sm border-2 border-dashed border-slate-400" /> missing parent
         </span>
         <span className="ml-auto inline-flex gap-1">
-          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => save('graph.svg', new Blob([graphToSvg(graph, visible)], { type: 'image/svg+xml' }))}>
+          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => download('graph.svg', graphToSvg(graph, visible), 'image/svg+xml')}>
             Export SVG
           </button>
-          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={async () => save('graph.png', await svgToPng(graphToSvg(graph, visible)))}>
+          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={async () => download('graph.png', await svgToPng(graphToSvg(graph, visible)))}>
             Export PNG
           </button>
         </span>

@@ -7,7 +7,7 @@ import { untag } from '../cbor/reader';
 import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type SignatureVerdict } from '../model';
 import { readBody } from './bodies';
 import { encodeEnvelope } from './canonical';
-import type { DecodedEnvelope, Envelope } from './envelope';
+import type { DecodedEnvelope } from './envelope';
 import { decodeEnvelope } from './envelope';
 import { checkHeaders, observedHeaders, type ObservedHeaders } from './headers';
 import type { Header } from './iggy';
@@ -165,15 +165,15 @@ function noncanonicalReason(decoded: DecodedEnvelope, item: CborItem): string {
       reasons.add('tags');
       return walk(it.item);
     }
-    if (!it.minimal) reasons.add(it.kind === 'map' || it.kind === 'array' || it.kind === 'bytes' || it.kind === 'text' ? (('indefinite' in it && it.indefinite) ? 'indefinite lengths' : 'non-minimal heads') : 'non-minimal heads');
-    if (it.kind === 'float') reasons.add('floats (width or int/float)');
+    const indefinite = (it.kind === 'map' || it.kind === 'array' || it.kind === 'bytes' || it.kind === 'text') && it.indefinite;
+    if (indefinite) reasons.add('indefinite lengths');
+    else if (!it.minimal) reasons.add('non-minimal heads');
     if (it.kind === 'array') it.items.forEach(walk);
     if (it.kind === 'map') it.entries.forEach((e) => (walk(e.key), walk(e.value)));
   };
   walk(item);
-  const env: Envelope = decoded.envelope;
-  if ((env.body?.length ?? 1) === 0 || decoded.locations.has('body') && !env.body) reasons.add('an empty body');
-  if (decoded.locations.has('must_understand') && env.must_understand === undefined) reasons.add('must_understand written as 0');
-  reasons.delete('floats (width or int/float)');
-  return reasons.size ? [...reasons].join(', ') : 'field order or encoding';
+  if (decoded.locations.has('body') && !decoded.envelope.body) reasons.add('an empty body');
+  if (decoded.locations.has('must_understand') && decoded.envelope.must_understand === undefined) reasons.add('must_understand written as 0');
+  // What is left: keys out of declaration order, metadata out of bytewise order, or a float wider than needed.
+  return reasons.size ? [...reasons].join(', ') : 'field order, metadata order or a float written wider than needed';
 }

@@ -83,7 +83,7 @@ describe('decodeEnvelope: any item', () => {
         const { records } = inspectInput(0, { name: 'envelopeish', bytes });
         checkRecords(records, bytes.length, 'envelopeish');
       }),
-      params('envelope-any', 0.5),
+      params('envelope-any', 0.25),
     );
   });
 });
@@ -102,7 +102,7 @@ describe('envelopes read back exactly', () => {
         expect(a.findings.filter((f) => f.rule === 'agdx/noncanonical')).toEqual([]);
         expect(a.findings.filter((f) => f.rule === 'agdx/unknown-field')).toEqual([]);
       }),
-      params('envelope-canonical', 0.4),
+      params('envelope-canonical', 0.25),
     );
   });
 
@@ -120,7 +120,7 @@ describe('envelopes read back exactly', () => {
         const noncanonical = a.findings.filter((f) => f.rule === 'agdx/noncanonical');
         expect(noncanonical.length).toBe(Buffer.compare(Buffer.from(bytes), Buffer.from(canonical)) === 0 ? 0 : 1);
       }),
-      params('envelope-lenient', 0.5),
+      params('envelope-lenient', 0.25),
     );
   });
 
@@ -143,7 +143,7 @@ describe('envelopes read back exactly', () => {
         expect(records[0].decoded).toBe(true);
         same(normEnvelope(records[0].envelope), normEnvelope(env));
       }),
-      params('envelope-json-view', 0.25),
+      params('envelope-json-view', 0.15),
     );
   });
 });

@@ -248,6 +248,9 @@ const EXPECT: Record<string, (r: InspectResult) => void> = {
     expect(r.records.every((x) => x.decoded && x.format === 'agentdna.card')).toBe(true);
     expect(r.records[1].body?.text).toMatch(/line\(s\) added/);
   },
+  'found/json-huge-integer.json': (r) => {
+    expect(only(r).error).toMatchObject({ code: 'json/invalid', offset: 92 });
+  },
   'found/json-view-del-char.json': (r) => {
     expect(r.records).toHaveLength(1); // see the it.fails below
   },
@@ -347,8 +350,8 @@ describe('the hostile corpus', () => {
 });
 
 describe('bombs built here (too big to store)', () => {
-  // With the default runs the strings are 8 MB; `npm run fuzz` (FUZZ_RUNS ≥ 20000) uses 100 MB.
-  const big = RUNS >= 20_000 ? 100 * 1024 * 1024 : 8 * 1024 * 1024;
+  // With the default runs the strings are 4 MB; `npm run fuzz` (FUZZ_RUNS ≥ 20000) uses 100 MB.
+  const big = RUNS >= 20_000 ? 100 * 1024 * 1024 : 4 * 1024 * 1024;
   const withString = (pre: string, post: string) => {
     const a = utf8(pre);
     const b = utf8(post);
@@ -380,6 +383,25 @@ describe('bombs built here (too big to store)', () => {
       expect(r.records.length, what).toBe(1);
       if (!r.records[0].decoded) expect(r.records[0].error?.code).toMatch(/^(cbor|json|agdx|input)\//);
       check(r);
+    }
+  });
+
+  it(`an integer of ${big >> 20} MB of digits (an envelope's deadline, an AgentDNA epoch, an Iggy offset) is json/invalid at once`, { timeout: TIMEOUT }, () => {
+    for (const [pre, post] of [
+      ['{"kind":"command","conversation":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"source":"a","deadline_micros":', '}'],
+      ['{"from":"x","payload":"p","epoch":', ',"signature":""}'],
+      ['{"messages":[{"offset":', ',"payload":"oA=="}]}'],
+    ]) {
+      const a = utf8(pre);
+      const b = utf8(post);
+      const bytes = new Uint8Array(a.length + big + b.length);
+      bytes.set(a);
+      bytes.fill(0x39, a.length, a.length + big);
+      bytes.set(b, a.length + big);
+      const t0 = performance.now();
+      const r = inspect([{ name: 'huge-integer.json', bytes }]);
+      expect(performance.now() - t0).toBeLessThan(TIME_LIMIT_MS + bytes.length / 2_000);
+      expect(only(r).error).toMatchObject({ code: 'json/invalid', offset: a.length });
     }
   });
 

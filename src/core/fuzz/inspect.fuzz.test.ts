@@ -34,7 +34,7 @@ describe('inspect: any inputs', () => {
         const r = bounded('inspect', () => inspect([{ name: 'any', bytes }]));
         checkResult(r, [bytes.length], 'any');
       }),
-      params('inspect-any', 0.5),
+      params('inspect-any', 0.25),
     );
   });
 

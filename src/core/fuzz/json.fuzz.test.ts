@@ -215,6 +215,20 @@ describe('JSON bombs', () => {
     );
   });
 
+  it('integers: 4,300 digits read exactly; 4,301 digits are json/invalid at the number (as Python refuses them); 100 MB of digits fail at once', { timeout: TIMEOUT }, () => {
+    const ok = '9'.repeat(4300);
+    const r1 = readJson(utf8(`[-${ok}]`));
+    expect(r1.ok && r1.value.type === 'array' && r1.value.items[0].type === 'number' && r1.value.items[0].big).toBe(-BigInt(ok));
+    const r2 = readJson(utf8(`{"epoch": ${ok}9}`));
+    expect(r2.ok || r2.error).toMatchObject({ code: 'json/invalid', offset: 10 });
+    // Floats of any length stay numbers (no bigint is made of them).
+    expect(readJson(utf8(`[${ok}9.5, ${ok}9e1]`)).ok).toBe(true);
+    const huge = new Uint8Array(100 * 1024 * 1024).fill(0x39);
+    huge[0] = 0x5b; // [
+    const r3 = bounded('a 100 MB integer', () => readJson(huge));
+    expect(r3.ok || r3.error.code).toBe('json/invalid');
+  });
+
   it('a 100 MB string reads, with the right length and spans, in bounded time', { timeout: TIMEOUT }, () => {
     const n = 100 * 1024 * 1024;
     const bytes = new Uint8Array(n + 4);

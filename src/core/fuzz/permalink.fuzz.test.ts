@@ -143,7 +143,7 @@ describe('decodePermalink', () => {
         const link = craft(encodeModel(m, style));
         checkShare(await boundedAsync('crafted', () => decodePermalink(link)), 'crafted');
       }),
-      params('permalink-crafted', 0.25),
+      params('permalink-crafted', 0.15),
     );
   });
 
@@ -209,7 +209,7 @@ describe('redaction before sharing', () => {
           expect(x.view.subarray(x.bodySpan[0], x.bodySpan[1]).every((b) => b === 0), 'a body left unblanked').toBe(true);
         }
       }),
-      params('share-redact', 0.25),
+      params('share-redact', 0.1),
     );
   });
 });

@@ -25,7 +25,8 @@ interface Sniffed {
   workflows?: WorkflowReport[];
 }
 
-const TEXTUAL = /^[\s\x20-\x7e\u00a0-\uffff]*$/;
+// Printable text, and the DEL and C1 characters JSON allows unescaped in its strings.
+const TEXTUAL = /^[\s\x20-\uffff]*$/;
 
 /** Text that may be hex: hex digits and whitespace, an optional 0x, an even count of digits. */
 function asHex(text: string): Uint8Array | null {

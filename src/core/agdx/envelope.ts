@@ -143,7 +143,7 @@ function readMetaValue(item: CborItem, path: string, inList: boolean): MetaValue
   const it = untag(item);
   switch (it.kind) {
     case 'text':
-      return { type: 'text', value: it.value };
+      return { type: 'text', value: readText(it, path) };
     case 'uint':
     case 'nint':
       return { type: 'int', value: it.value };

@@ -43,9 +43,13 @@ export interface ReadContext {
   jsonView: boolean;
 }
 
+/** A lone UTF-16 surrogate: possible in a JSON view's \uD800 escape, impossible in a Rust String. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export function readText(item: CborItem, field: string): string {
   const it = untag(item);
   if (it.kind !== 'text') fieldError('agdx/field-type', `${field} must be a text string, found ${describeItem(it)}`, item.start);
+  if (LONE_SURROGATE.test(it.value)) fieldError('agdx/field-type', `${field} holds a lone surrogate: not Unicode text (the reference cannot read it)`, item.start);
   return it.value;
 }
 

@@ -55,22 +55,38 @@ function positionOf(r: RecordResult): string | null {
  * before the child in the log, else the nearest one after it.
  */
 function pick(candidates: readonly Entry[], child: Entry, what: string, noun = 'other records'): { entry: Entry | null; note: string | null } {
-  const others = candidates.filter((c) => c !== child);
-  if (others.length === 0) {
-    return candidates.includes(child) ? { entry: child, note: `the record names itself by ${what}` } : { entry: null, note: null };
+  // One pass for the best candidate (not a sort per child: many records may share one id).
+  let best: Entry | null = null;
+  let count = 0;
+  let self = false;
+  for (const c of candidates) {
+    if (c === child) {
+      self = true;
+      continue;
+    }
+    count++;
+    if (best === null || before(c, best, child)) best = c;
   }
-  if (others.length === 1) return { entry: others[0], note: null };
-  const score = (c: Entry) => [c.conversation === child.conversation ? 0 : 1, c.r.parent === null ? 0 : 1, c.sortKey < child.sortKey ? 0 : 1] as const;
-  const sorted = [...others].sort((a, b) => {
-    const x = score(a);
-    const y = score(b);
-    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
-    // Before the child: the latest first; after it: the earliest first.
-    return x[2] === 0 ? -byKey(a, b) : byKey(a, b);
-  });
-  const best = sorted[0];
+  if (best === null) return self ? { entry: child, note: `the record names itself by ${what}` } : { entry: null, note: null };
+  if (count === 1) return { entry: best, note: null };
+  const others = { length: count };
   const where = `${best.sortKey < child.sortKey ? 'nearest one before' : 'first one after'} this record${best.conversation === child.conversation ? ' in the same conversation' : ''}`;
   return { entry: best, note: `${others.length} ${noun} carry this ${what}; chose the ${where} (${best.id})` };
+}
+
+/** Whether `a` is a better pick than `b` for `child`: same conversation, not in a capsule, then nearest in the log. */
+function before(a: Entry, b: Entry, child: Entry): boolean {
+  const x0 = a.conversation === child.conversation ? 0 : 1;
+  const y0 = b.conversation === child.conversation ? 0 : 1;
+  if (x0 !== y0) return x0 < y0;
+  const x1 = a.r.parent === null ? 0 : 1;
+  const y1 = b.r.parent === null ? 0 : 1;
+  if (x1 !== y1) return x1 < y1;
+  const x2 = a.sortKey < child.sortKey ? 0 : 1;
+  const y2 = b.sortKey < child.sortKey ? 0 : 1;
+  if (x2 !== y2) return x2 < y2;
+  // Before the child: the latest first; after it: the earliest first.
+  return x2 === 0 ? byKey(a, b) > 0 : byKey(a, b) < 0;
 }
 
 function finding(rule: string, path: string, message: string, r: RecordResult): Finding {

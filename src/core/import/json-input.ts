@@ -95,7 +95,7 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue,
       for (const r of recordsFromItem(place, item.value, index)) records.push({ ...r, ...common });
     }
   }
-  return { records, era: [...eras].join('+') || 'empty' };
+  return { records, era: [...eras].join('+') || (records.length ? 'no readable message' : 'empty') };
 }
 
 /** The JSON view of one envelope, or an array of them. Byte strings may be arrays of integers. */

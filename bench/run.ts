@@ -140,7 +140,7 @@ async function browser(): Promise<void> {
     await page.evaluate(() => (window as unknown as { __reset: () => void }).__reset());
     const t0 = Date.now();
     await page.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx-100k.cborseq'));
-    await page.getByRole('option').first().waitFor({ timeout: 120_000 });
+    await page.getByRole('listbox', { name: 'Records' }).getByRole('option').first().waitFor({ timeout: 120_000 });
     const first = Date.now() - t0;
     await page.getByRole('status').filter({ hasText: /Loaded 100,?000 records/ }).waitFor({ timeout: 300_000 });
     const loaded = Date.now() - t0;

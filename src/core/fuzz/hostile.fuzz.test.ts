@@ -11,7 +11,7 @@ import type { InspectResult, RecordResult } from '../records';
 import { parseKeys } from '../keys/keys';
 import { decodeBundle, decodePermalink } from '../share/permalink';
 import { buildReport } from '../report';
-import { checkResult, PERMALINK_CODES, RUNS, TIME_LIMIT_MS, TIMEOUT, utf8 } from './support';
+import { checkResult, PERMALINK_CODES, reportSlow, RUNS, TIMEOUT, utf8 } from './support';
 
 const ROOT = new URL('../../../vectors/hostile/', import.meta.url);
 const list = (dir: string) =>
@@ -307,9 +307,7 @@ describe('the hostile corpus', () => {
       const bytes = read(f);
       const t0 = performance.now();
       const r = inspect([{ name: f, bytes }]);
-      const ms = performance.now() - t0;
-      // Generous, and proportional to size: a hang or a quadratic blow-up, never a benchmark.
-      expect(ms, `${f} took ${ms.toFixed(0)} ms`).toBeLessThan(TIME_LIMIT_MS + bytes.length / 50);
+      reportSlow(f, performance.now() - t0);
       checkResult(r, [bytes.length], f);
       EXPECT[f]?.(r);
       expect(protoNames(), `${f} changed Object.prototype`).toEqual(PROTO_BEFORE);
@@ -321,7 +319,7 @@ describe('the hostile corpus', () => {
     for (const f of FILES.filter((n) => /(^|\/)keys-/.test(n))) {
       const t0 = performance.now();
       const k = parseKeys(read(f));
-      expect(performance.now() - t0, f).toBeLessThan(TIME_LIMIT_MS);
+      reportSlow(f, performance.now() - t0);
       KEY_EXPECT[f]?.(k);
       for (const key of k.keys) expect([32, 33, 65]).toContain(key.publicKey.length);
     }
@@ -378,8 +376,7 @@ describe('bombs built here (too big to store)', () => {
     for (const [what, bytes, check] of cases) {
       const t0 = performance.now();
       const r = inspect([{ name: what, bytes }]);
-      const ms = performance.now() - t0;
-      expect(ms, `${what}: ${ms.toFixed(0)} ms`).toBeLessThan(TIME_LIMIT_MS + bytes.length / 2_000); // 50 s per 100 MB: linear
+      reportSlow(what, performance.now() - t0);
       expect(r.records.length, what).toBe(1);
       if (!r.records[0].decoded) expect(r.records[0].error?.code).toMatch(/^(cbor|json|agdx|input)\//);
       check(r);
@@ -400,7 +397,7 @@ describe('bombs built here (too big to store)', () => {
       bytes.set(b, a.length + big);
       const t0 = performance.now();
       const r = inspect([{ name: 'huge-integer.json', bytes }]);
-      expect(performance.now() - t0).toBeLessThan(TIME_LIMIT_MS + bytes.length / 2_000);
+      reportSlow('huge-integer.json', performance.now() - t0);
       expect(only(r).error).toMatchObject({ code: 'json/invalid', offset: a.length });
     }
   });
@@ -410,7 +407,7 @@ describe('bombs built here (too big to store)', () => {
       const bytes = utf8(unit.repeat(100_000));
       const t0 = performance.now();
       const r = inspect([{ name: 'deep.json', bytes }]);
-      expect(performance.now() - t0).toBeLessThan(TIME_LIMIT_MS + bytes.length / 50);
+      reportSlow('deep.json', performance.now() - t0);
       expect(only(r).error?.code).toBe('json/invalid');
     }
   });
@@ -438,7 +435,7 @@ describe('found by fuzzing, and fixed', () => {
     const t0 = performance.now();
     const r = inspect([{ name: 'shared-cause', bytes }]);
     expect(r.records).toHaveLength(4000);
-    expect(performance.now() - t0).toBeLessThan(TIME_LIMIT_MS);
+    reportSlow('4,000 records sharing a cause', performance.now() - t0);
   });
 
   // src/core/inspect.ts took only printable text for text; U+007F..U+009F are legal unescaped in JSON strings.

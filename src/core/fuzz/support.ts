@@ -12,8 +12,12 @@ import type { InspectResult, RecordResult } from '../records';
 
 export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 2000));
 export const SEED = Number(process.env.FUZZ_SEED ?? 20260201);
-/** A generous bound for one small input: a hang or a quadratic blow-up, never a benchmark. */
-export const TIME_LIMIT_MS = Number(process.env.FUZZ_TIME_LIMIT_MS ?? 2000);
+/**
+ * No test asserts a wall-clock time (the machines are shared and noisy): work is bounded by what a
+ * test counts (records, findings, tree nodes: linear in the input), and a hang by Vitest's timeout.
+ * Inputs slower than this are only reported on the console, to look into.
+ */
+export const SLOW_MS = Number(process.env.FUZZ_SLOW_MS ?? 2000);
 /** Vitest's per-test timeout, scaled with the run count (200,000 runs may take a while). */
 export const TIMEOUT = Math.max(120_000, RUNS * 20);
 
@@ -31,21 +35,23 @@ export function params(name: string, fraction = 1, min = 10): { numRuns: number;
   return { numRuns: Math.max(min, Math.round(RUNS * fraction)), seed: (SEED ^ hashName(name)) | 0 };
 }
 
-/** Runs fn, failing when it takes longer than the (generous) time limit. */
-export function bounded<T>(what: string, fn: () => T, limit = TIME_LIMIT_MS): T {
+/** Runs fn; an input slower than SLOW_MS is reported (never failed: see SLOW_MS). */
+export function bounded<T>(what: string, fn: () => T, slow = SLOW_MS): T {
   const t0 = performance.now();
   const out = fn();
-  const ms = performance.now() - t0;
-  expect(ms, `${what} took ${ms.toFixed(0)} ms`).toBeLessThan(limit);
+  reportSlow(what, performance.now() - t0, slow);
   return out;
 }
 
-export async function boundedAsync<T>(what: string, fn: () => Promise<T>, limit = TIME_LIMIT_MS): Promise<T> {
+export async function boundedAsync<T>(what: string, fn: () => Promise<T>, slow = SLOW_MS): Promise<T> {
   const t0 = performance.now();
   const out = await fn();
-  const ms = performance.now() - t0;
-  expect(ms, `${what} took ${ms.toFixed(0)} ms`).toBeLessThan(limit);
+  reportSlow(what, performance.now() - t0, slow);
   return out;
+}
+
+export function reportSlow(what: string, ms: number, slow = SLOW_MS): void {
+  if (ms > slow) console.warn(`slow input (not a failure): ${what} took ${ms.toFixed(0)} ms`);
 }
 
 // ---------------------------------------------------------------------------------------------

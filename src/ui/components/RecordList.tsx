@@ -80,38 +80,49 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
   );
 });
 
+/** One input's stretch of the list: its header, then its records `from`..`to` of the source list. */
+interface Segment {
+  input: InputSummary;
+  top: number;
+  from: number;
+  to: number;
+}
+
 /** The record list, windowed: only the rows in view are rendered, so 100,000 records scroll freely. */
-export function RecordList({ inputs, records, visible, selected, onSelect }: Props) {
+export function RecordList({ inputs, records, visible, selected, onSelect, version }: Props & { version?: number }) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(800);
 
-  const { rows, total, recordRows } = useMemo(() => {
-    const byInput = new Map<number, RecordSummary[]>();
-    const push = (r: RecordSummary | undefined) => {
-      if (!r) return;
-      const list = byInput.get(r.input);
-      if (list) list.push(r);
-      else byInput.set(r.input, [r]);
+  // The source list is every record, or the filter's keys; either way each input's records form one
+  // contiguous stretch of it (inputs load one after another), found by binary search: the layout
+  // costs per input, not per record, so a batch of records arriving stays cheap.
+  const count = visible ? visible.length : records.length;
+  const recordAt = useCallback((i: number) => (visible ? records[visible[i]] : records[i]), [records, visible]);
+  const { segments, total } = useMemo(() => {
+    const firstAtLeast = (input: number) => {
+      let lo = 0;
+      let hi = count;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((recordAt(mid)?.input ?? Infinity) < input) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
     };
-    if (visible) for (const key of visible) push(records[key]);
-    else for (const r of records) push(r);
-    const out: Row[] = [];
-    const recordRows: number[] = [];
+    const out: Segment[] = [];
     let top = 0;
     for (const input of inputs) {
+      const from = firstAtLeast(input.input);
+      const to = firstAtLeast(input.input + 1);
       // Under a filter, an input with nothing to show is left out.
-      if (visible && !byInput.has(input.input)) continue;
-      out.push({ kind: 'input', input, top });
-      top += HEADER_HEIGHT;
-      for (const r of byInput.get(input.input) ?? []) {
-        recordRows.push(out.length);
-        out.push({ kind: 'record', record: r, top });
-        top += ROW_HEIGHT;
-      }
+      if (visible && from === to) continue;
+      out.push({ input, top, from, to });
+      top += HEADER_HEIGHT + (to - from) * ROW_HEIGHT;
     }
-    return { rows: out, total: top, recordRows };
-  }, [inputs, records, visible]);
+    return { segments: out, total: top };
+    // `version` changes when records were added or replaced in place.
+  }, [inputs, count, recordAt, visible, version]);
 
   useEffect(() => {
     const el = box.current;
@@ -122,51 +133,71 @@ export function RecordList({ inputs, records, visible, selected, onSelect }: Pro
     return () => ro.disconnect();
   }, []);
 
-  // Rows are sorted by top: binary search for the first one in view.
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid].top + (rows[mid].kind === 'input' ? HEADER_HEIGHT : ROW_HEIGHT) < scrollTop) lo = mid + 1;
-    else hi = mid;
+  // The rows in view (with some overscan), made only for those.
+  const rows: Row[] = [];
+  const lowest = scrollTop - OVERSCAN * ROW_HEIGHT;
+  const highest = scrollTop + height + OVERSCAN * ROW_HEIGHT;
+  for (const seg of segments) {
+    const end = seg.top + HEADER_HEIGHT + (seg.to - seg.from) * ROW_HEIGHT;
+    if (end < lowest || seg.top > highest) continue;
+    if (seg.top + HEADER_HEIGHT >= lowest) rows.push({ kind: 'input', input: seg.input, top: seg.top });
+    const firstRow = Math.max(0, Math.floor((lowest - seg.top - HEADER_HEIGHT) / ROW_HEIGHT));
+    const lastRow = Math.min(seg.to - seg.from, Math.ceil((highest - seg.top - HEADER_HEIGHT) / ROW_HEIGHT));
+    for (let i = firstRow; i < lastRow; i++) {
+      const record = recordAt(seg.from + i);
+      if (record) rows.push({ kind: 'record', record, top: seg.top + HEADER_HEIGHT + i * ROW_HEIGHT });
+    }
   }
-  const first = Math.max(0, lo - OVERSCAN);
-  let last = first;
-  while (last < rows.length && rows[last].top < scrollTop + height) last++;
-  last = Math.min(rows.length, last + OVERSCAN);
 
-  const focusKey = selected ?? (recordRows.length ? (rows[recordRows[0]] as { record: RecordSummary }).record.key : null);
-  const inputNames = useMemo(() => new Map(inputs.map((i) => [i.input, i.name])), [inputs]);
-
-  const scrollToKey = useCallback(
-    (key: number) => {
-      const row = rows.find((r) => r.kind === 'record' && r.record.key === key);
-      const el = box.current;
-      if (!row || !el) return;
-      if (row.top < el.scrollTop) el.scrollTop = row.top;
-      else if (row.top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = row.top + ROW_HEIGHT - el.clientHeight;
+  /** Position of a record key in the source list, and its row's top. */
+  const locate = useCallback(
+    (key: number): { index: number; top: number } | null => {
+      let index = -1;
+      if (!visible) index = key < records.length ? key : -1;
+      else {
+        let lo = 0;
+        let hi = visible.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (visible[mid] < key) lo = mid + 1;
+          else hi = mid;
+        }
+        index = visible[lo] === key ? lo : -1;
+      }
+      if (index < 0) return null;
+      const seg = segments.find((s) => index >= s.from && index < s.to);
+      return seg ? { index, top: seg.top + HEADER_HEIGHT + (index - seg.from) * ROW_HEIGHT } : null;
     },
-    [rows],
+    [records, visible, segments],
   );
+
   useEffect(() => {
-    if (selected !== null) scrollToKey(selected);
-  }, [selected, scrollToKey]);
+    if (selected === null) return;
+    const at = locate(selected);
+    const el = box.current;
+    if (!at || !el) return;
+    if (at.top < el.scrollTop) el.scrollTop = at.top;
+    else if (at.top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = at.top + ROW_HEIGHT - el.clientHeight;
+  }, [selected, locate]);
+
+  const focusKey = selected ?? (count ? recordAt(0)?.key ?? null : null);
+  const inputNames = useMemo(() => new Map(inputs.map((i) => [i.input, i.name])), [inputs]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     e.preventDefault();
-    const pos = recordRows.findIndex((i) => (rows[i] as { record: RecordSummary }).record.key === selected);
-    const next = recordRows[Math.max(0, Math.min(recordRows.length - 1, pos + (e.key === 'ArrowDown' ? 1 : -1)))];
-    if (next === undefined) return;
-    const key = (rows[next] as { record: RecordSummary }).record.key;
-    onSelect(key);
-    requestAnimationFrame(() => (box.current?.querySelector(`[data-record-key="${key}"]`) as HTMLElement | null)?.focus());
+    const at = selected !== null ? locate(selected) : null;
+    const index = Math.max(0, Math.min(count - 1, (at?.index ?? -1) + (e.key === 'ArrowDown' ? 1 : -1)));
+    const next = recordAt(index);
+    if (!next) return;
+    onSelect(next.key);
+    requestAnimationFrame(() => (box.current?.querySelector(`[data-record-key="${next.key}"]`) as HTMLElement | null)?.focus());
   };
 
   return (
     <div ref={box} role="listbox" aria-label="Records" onKeyDown={onKeyDown} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} className="relative h-full overflow-auto">
       <div style={{ height: total, position: 'relative' }}>
-        {rows.slice(first, last).map((row) => (
+        {rows.map((row) => (
           <div key={row.kind === 'input' ? `i${row.input.input}` : row.record.key} style={{ position: 'absolute', top: row.top, left: 0, right: 0, height: row.kind === 'input' ? HEADER_HEIGHT : ROW_HEIGHT }}>
             {row.kind === 'input' ? (
               <InputHeader input={row.input} />

@@ -18,6 +18,9 @@ interface Props {
   onViewport: (v: Viewport) => void;
 }
 
+/** Above this many nodes, only those around the view go to React Flow. */
+const CULL_ABOVE = 400;
+
 const EDGE_STYLES = [
   { via: 'cause', label: 'cause (record id)' },
   { via: 'cause_at', label: 'cause_at (log position)' },
@@ -34,9 +37,41 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const graph: GraphRender | undefined = query.data;
 
   const toggle = useCallback((id: string) => setExpanded((cur) => (cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id])), []);
+
+  // A large graph is culled here before React Flow sees it: only the nodes in and around the view
+  // (one screen of margin each way) are handed over, so a pan or a zoom costs what is on screen.
+  const large = (graph?.nodes.length ?? 0) > CULL_ABOVE;
+  const box = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState({ width: 1200, height: 600 });
+  const [view, setView] = useState<Viewport>(viewport ?? { x: 20, y: 20, zoom: 0.8 });
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setSize({ width: el.clientWidth, height: el.clientHeight }));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const frame = useRef(0);
+  const onMove = useCallback((_: unknown, v: Viewport) => {
+    cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(() => setView(v));
+  }, []);
+  const shown = useMemo(() => {
+    if (!graph) return null;
+    if (!large) return { nodes: graph.nodes, ids: null as Set<string> | null };
+    const w = size.width / view.zoom;
+    const h = size.height / view.zoom;
+    const left = -view.x / view.zoom - w;
+    const top = -view.y / view.zoom - h;
+    const right = left + 3 * w;
+    const bottom = top + 3 * h;
+    const nodes = graph.nodes.filter((n) => n.x + n.width >= left && n.x <= right && n.y + n.height >= top && n.y <= bottom);
+    return { nodes, ids: new Set(nodes.map((n) => n.id)) };
+  }, [graph, large, size, view]);
+
   const nodes: FlowNode[] = useMemo(
     () =>
-      (graph?.nodes ?? []).map((n) => ({
+      (shown?.nodes ?? []).map((n) => ({
         id: n.id,
         type: n.kind,
         position: { x: n.x, y: n.y },
@@ -46,12 +81,12 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         draggable: false,
         connectable: false,
       })),
-    [graph, selected, toggle, expanded],
+    [shown, selected, toggle, expanded],
   );
   const edges: Edge[] = useMemo(
     () =>
       (graph?.edges ?? [])
-        .filter((e) => visible.has(e.via))
+        .filter((e) => visible.has(e.via) && (!shown?.ids || (shown.ids.has(e.from) && shown.ids.has(e.to))))
         .map((e) => ({
           id: e.id,
           source: e.from,
@@ -62,7 +97,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           markerEnd: { type: MarkerType.ArrowClosed, color: EDGE_COLORS[e.via] },
           className: `edge-${e.via}`,
         })),
-    [graph, visible],
+    [graph, visible, shown],
   );
 
   // Selecting a record elsewhere centres its node.
@@ -91,6 +126,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         <span data-testid="graph-counts">
           {graph.nodes.filter((n) => n.kind !== 'ghost').length} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles · {graph.streams} streams
         </span>
+        {large && <span data-testid="culled">drawing the {nodes.length} nodes around the view</span>}
         {EDGE_STYLES.map((s) => (
           <label key={s.via} className="inline-flex items-center gap-1">
             <input
@@ -134,7 +170,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           from its node.
         </p>
       )}
-      <div className="min-h-0 flex-1" tabIndex={0} aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)">
+      <div ref={box} className="min-h-0 flex-1" tabIndex={0} aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)">
         <ReactFlow
           nodes={nodes}
           edges={edges}
@@ -146,9 +182,10 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
               onSelect(key);
             }
           }}
+          onMove={large ? onMove : undefined}
           onMoveEnd={(_, v) => onViewport(v)}
-          defaultViewport={viewport ?? undefined}
-          fitView={!viewport}
+          defaultViewport={viewport ?? (large ? view : undefined)}
+          fitView={!viewport && !large}
           onlyRenderVisibleElements
           minZoom={0.05}
           nodesDraggable={false}

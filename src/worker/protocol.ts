@@ -32,7 +32,6 @@ export interface RecordSummary {
   format: RecordFormat;
   kind: string | null;
   id: string | null;
-  idHex: string | null;
   conversation: string | null;
   source: string | null;
   target: string | null;

@@ -4,7 +4,7 @@ import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { annotateLog } from '../core/graphs';
 import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
-import { firstDifference, toHex } from '../core/bytes';
+import { firstDifference } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna';
 import type { RegisteredKey } from '../core/keys/keys';
 import { inspectInput, inspectInputBatches } from '../core/inspect';
@@ -362,7 +362,6 @@ export function summarize(key: number, r: RecordResult, redacted = false): Recor
     format: r.format,
     kind: r.kind,
     id: r.id,
-    idHex: r.envelope?.record ? toHex(r.envelope.record) : null,
     conversation: r.conversation,
     source: r.source,
     target: r.target,

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fromBase64, fromHex, toBase64, toCrockford, toHex, ulidTimeMs, firstDifference, readUintLE } from './index';
+import { crockfordToHex, fromBase64, fromHex, toBase64, toCrockford, toHex, ulidTimeMs, firstDifference, readUintLE } from './index';
 
 describe('bytes', () => {
   it('displays ids in Crockford base32 as ULIDs do (agdx-v1.md check)', () => {
     const id = fromHex('01903c1faa0000000000000000000002')!;
     expect(toCrockford(id)).toBe('01J0Y1ZAG00000000000000002');
     expect(ulidTimeMs(id)).toBe(0x01903c1faa00);
+    expect(crockfordToHex('01J0Y1ZAG00000000000000002')).toBe('01903c1faa0000000000000000000002');
+    expect(crockfordToHex('not-an-id')).toBeNull();
   });
 
   it('round-trips hex and base64 (standard and url-safe)', () => {

@@ -101,6 +101,18 @@ export function toCrockford(bytes: Uint8Array): string {
   return out.join('');
 }
 
+/** Hex of a Crockford base32 id (the inverse of toCrockford for 16-byte ids); null when it is not one. */
+export function crockfordToHex(id: string): string | null {
+  if (id.length !== 26) return null;
+  let n = 0n;
+  for (const ch of id.toUpperCase()) {
+    const v = CROCKFORD.indexOf(ch);
+    if (v < 0) return null;
+    n = (n << 5n) | BigInt(v);
+  }
+  return n >> 128n ? null : n.toString(16).padStart(32, '0');
+}
+
 /** The UTF-8 byte length of a string, without encoding it (lone surrogates count as U+FFFD, 3 bytes). */
 export function utf8Length(text: string): number {
   let n = 0;

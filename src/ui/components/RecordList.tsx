@@ -1,4 +1,5 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { crockfordToHex } from '../../core/bytes';
 import type { InputSummary, RecordSummary } from '../../worker/protocol';
 import { Badges } from './Badges';
 
@@ -54,7 +55,7 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
     >
       <div className="flex items-baseline gap-2 text-sm">
         <span className="font-semibold">{record.kind ?? record.format}</span>
-        <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title={record.id ? `record ${record.id}${record.idHex ? `\nhex ${record.idHex}` : ''}` : 'no record id'}>
+        <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title={record.id ? `record ${record.id}${crockfordToHex(record.id) ? `\nhex ${crockfordToHex(record.id)}` : ''}` : 'no record id'}>
           {short(record.id)}
         </span>
         <span className="ml-auto text-xs text-slate-500 dark:text-slate-400">#{record.index}</span>

@@ -12,27 +12,12 @@ import { encodeEnvelope } from './agdx/canonical';
 import { inspect, inspectInput } from './inspect';
 import type { RecordResult } from './records';
 import { buildReport } from './report';
+import { REPORT_CODES } from './fuzz/support';
 
 const VECTORS = new URL('../../vectors/agdx/', import.meta.url);
 const read = (rel: string) => new Uint8Array(readFileSync(new URL(rel, VECTORS)));
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
-/** Decode error codes of report.md. */
-const REPORT_CODES = new Set([
-  'cbor/truncated',
-  'cbor/invalid',
-  'cbor/trailing-bytes',
-  'cbor/too-deep',
-  'cbor/too-large',
-  'agdx/not-a-map',
-  'agdx/unknown-kind',
-  'agdx/field-type',
-  'agdx/duplicate-field',
-  'agdx/missing-field',
-  'json/invalid',
-  'agentdna/shape',
-  'input/unrecognized',
-]);
 
 const RECORD_FORMATS = new Set([
   'agdx.envelope',

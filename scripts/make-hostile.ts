@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { deflateRawSync } from 'node:zlib';
 import * as ed from '@noble/ed25519';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
-import { toBase64, toHex } from '../src/core/bytes';
+import { concatBytes, toBase64, toHex } from '../src/core/bytes';
 import { CborWriter } from '../src/core/cbor/encoder';
 
 ed.hashes.sha512 = sha512;
@@ -15,15 +15,7 @@ ed.hashes.sha512 = sha512;
 const OUT = 'vectors/hostile/';
 const enc = new TextEncoder();
 const utf8 = (s: string) => enc.encode(s);
-const cat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-};
+const cat = concatBytes;
 const bytes = (...b: number[]) => Uint8Array.from(b);
 const id = (n: number) => {
   const b = new Uint8Array(16);

@@ -12,24 +12,13 @@ import { encodeEnvelope } from './agdx/canonical';
 import { inspect, inspectInput } from './inspect';
 import type { RecordResult } from './records';
 import { buildReport } from './report';
-import { REPORT_CODES } from './fuzz/support';
+import { RECORD_FORMATS, REPORT_CODES } from './fuzz/support';
 
 const VECTORS = new URL('../../vectors/agdx/', import.meta.url);
 const read = (rel: string) => new Uint8Array(readFileSync(new URL(rel, VECTORS)));
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
 
-const RECORD_FORMATS = new Set([
-  'agdx.envelope',
-  'agdx.record',
-  'agdx.dead_letter',
-  'agdx.capsule',
-  'agdx.control',
-  'agentdna.workflow',
-  'agentdna.envelope',
-  'agentdna.card',
-  'unknown',
-]);
 
 /** Fixture files (not their ORIGIN, LICENSE and NOTICE). */
 const FIXTURES: string[] = ['laser-wire-0.0.1/', 'iggy/', 'made/'].flatMap((dir) =>

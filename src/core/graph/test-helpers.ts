@@ -1,7 +1,7 @@
 // Test helpers: RecordResults built straight from envelopes (no bytes), as an importer would leave them.
 import type { Envelope, MetaValue } from '../agdx/envelope';
 import { toCrockford } from '../bytes';
-import { blankRecord } from '../import/build';
+import { blankRecord, envelopeSummary } from '../import/build';
 import type { RecordResult } from '../records';
 
 /** A 16-byte id whose value is `n` (big-endian). */
@@ -75,7 +75,7 @@ export function makeRecord(input: number, index: number, spec: Envelope, extra: 
     source: env.source,
     target: env.target ?? null,
     envelope: env,
-    summary: `${env.kind}${env.operation ? ` ${env.operation}` : ''} ${env.source}`,
+    summary: envelopeSummary(env),
     logTimeMicros: extra.logTime ?? null,
     logPosition: extra.position
       ? { stream: extra.position.stream ?? null, topic: extra.position.topic ?? null, partition: extra.position.partition, offset: BigInt(extra.position.offset) }

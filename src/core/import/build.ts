@@ -1,5 +1,6 @@
 // Shared pieces for importers: turning an envelope analysis or a failure into a RecordResult.
 import type { EnvelopeAnalysis } from '../agdx/analyze';
+import type { Envelope } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
 import { unsignedVerdict, type DecodeError, type FieldNode, type RecordFormat, type Span, type ViewOrigin } from '../model';
 import { isValid, type RecordResult } from '../records';
@@ -79,8 +80,11 @@ export function envelopeRecord(base: RecordResult, a: EnvelopeAnalysis): RecordR
     bodySpan: a.bodySpan,
     envelope: env,
     observed: a.observed,
-    summary: a.decoded
-      ? `${a.kind}${env?.operation ? ` ${env.operation}` : ''} ${a.source}${a.target ? ` → ${a.target}` : ''}`
-      : `${a.error!.code}: ${a.error!.message}`,
+    summary: env ? envelopeSummary(env) : `${a.error!.code}: ${a.error!.message}`,
   };
+}
+
+/** One line saying what an envelope is: kind, operation, source → target. */
+export function envelopeSummary(env: Envelope): string {
+  return `${env.kind}${env.operation ? ` ${env.operation}` : ''} ${env.source}${env.target ? ` → ${env.target}` : ''}`;
 }

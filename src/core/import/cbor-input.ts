@@ -63,7 +63,7 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
     if (!detail && bytes[pos] >= 0xa0 && bytes[pos] < 0xb8) {
       const at = pos;
       const i = index;
-      const fast = fastEnvelopeRecord(place, pos, to, i, null, undefined, () => redoEnvelope(place, [at, fastEnd], i, {}));
+      const fast = fastEnvelopeRecord(place, pos, to, i, () => redoEnvelope(place, [at, fastEnd], i, {}));
       const fastEnd = fast?.span?.[1] ?? 0;
       if (fast) {
         push(fast);

@@ -3,40 +3,35 @@
 // finding's bytes; so a record's verdicts never depend on which way it went.
 import { readBody } from '../agdx/bodies';
 import { readCanonicalEnvelope } from '../agdx/fast';
-import { checkHeaders, observedHeaders } from '../agdx/headers';
-import type { Header } from '../agdx/iggy';
 import { checkSignatureShape } from '../agdx/signature';
 import { validateFields } from '../agdx/validate';
 import { bytesEqual, toCrockford } from '../bytes';
 import type { RecordResult } from '../records';
-import type { Place } from './build';
+import { envelopeSummary, type Place } from './build';
 
 const noSpan = () => null;
 
 /**
- * The envelope at `start` as a finished record, or null when it must take the general way (not
- * canonical, or it has a finding). `redo` rebuilds it in full when it is opened.
+ * The bare envelope at `start` (a CBOR sequence has no headers) as a finished record, or null when
+ * it must take the general way (not canonical, or it has a finding). `redo` rebuilds it in full
+ * when it is opened.
  */
-export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number, base: RecordResult | null, headers: Header[] | undefined, redo: () => RecordResult): RecordResult | null {
+export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number, redo: () => RecordResult): RecordResult | null {
   const fast = readCanonicalEnvelope(place.view.subarray(0, end), start);
   if (!fast) return null;
   const env = fast.envelope;
   if (validateFields(env, noSpan).length) return null;
-  const observed = headers ? observedHeaders(headers) : null;
-  if (headers && checkHeaders(env, headers).length) return null;
-  if (fast.bodyStart >= 0 && (observed?.ct !== null && observed?.ct !== undefined || env.kind === 'error' || (env.kind === 'status' && env.operation !== 'task' && env.operation !== 'progress'))) {
-    const body = readBody(place.view, fast.bodyStart, fast.bodyEnd, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null }, false);
-    if (body.findings.length) return null;
-  }
-  const signature = checkSignatureShape(env, observed, noSpan);
+  // readBody decides which bodies can have findings (kind-specific ones; a guess has none).
+  if (fast.bodyStart >= 0 && readBody(place.view, fast.bodyStart, fast.bodyEnd, { kind: env.kind, operation: env.operation, contentType: null }, false).findings.length) return null;
+  const signature = checkSignatureShape(env, null, noSpan);
   if (signature.findings.length) return null;
   // Written out in full (no spread of a blank record): this runs once per record of a large log.
   return {
     input: place.input,
     index,
-    format: base ? base.format : 'agdx.envelope',
-    span: base ? base.span : [start, fast.end],
-    inputSpan: base ? base.inputSpan : null,
+    format: 'agdx.envelope',
+    span: [start, fast.end],
+    inputSpan: null,
     decoded: true,
     error: null,
     kind: env.kind,
@@ -47,18 +42,18 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
     valid: true,
     findings: NO_FINDINGS,
     signature: signature.verdict,
-    summary: `${env.kind}${env.operation ? ` ${env.operation}` : ''} ${env.source}${env.target ? ` → ${env.target}` : ''}`,
+    summary: envelopeSummary(env),
     view: place.view,
     viewOrigin: place.viewOrigin,
-    tree: base ? base.tree : NO_TREE,
-    headers: base ? base.headers : null,
+    tree: NO_TREE,
+    headers: null,
     body: null,
     bodySpan: fast.bodyStart >= 0 ? [fast.bodyStart, fast.bodyEnd] : null,
-    logTimeMicros: base ? base.logTimeMicros : null,
-    logPosition: base ? base.logPosition : null,
+    logTimeMicros: null,
+    logPosition: null,
     parent: null,
     envelope: env,
-    observed,
+    observed: null,
     redo,
   };
 }

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { parseKeys, toKeyFile, type KeyKind, type RegisteredKey } from '../../core/keys/keys';
 import { download } from '../download';
+import { Dialog } from './Dialog';
 import { mergeKeys } from '../keys-store';
 
 interface Props {
@@ -32,16 +33,7 @@ export function KeyRegistry({ keys, onChange, onClose }: Props) {
   const exportFile = () => download('envelope-inspector-keys.json', toKeyFile(keys), 'application/json');
 
   return (
-    <div className="fixed inset-0 z-40 flex justify-end bg-black/30" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-      <section role="dialog" aria-modal="true" aria-labelledby="keys-title" className="flex h-full w-full max-w-3xl flex-col gap-3 overflow-auto bg-white p-4 shadow-xl dark:bg-slate-900">
-        <header className="flex items-center">
-          <h2 id="keys-title" className="text-base font-semibold">
-            Key registry
-          </h2>
-          <button type="button" onClick={onClose} className="ml-auto rounded px-2 py-1 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
-            Close
-          </button>
-        </header>
+    <Dialog id="keys-title" title="Key registry" onClose={onClose} side>
         <p className="text-xs text-slate-600 dark:text-slate-300">
           Public keys that signatures are checked against, kept in this browser only. A key is trusted for the agent it is registered to, while unrevoked and inside its window; only operator keys may sign quarantine and
           unquarantine. Keys are never taken from a link or a record file.
@@ -144,7 +136,6 @@ export function KeyRegistry({ keys, onChange, onClose }: Props) {
             ))}
           </tbody>
         </table>
-      </section>
-    </div>
+    </Dialog>
   );
 }

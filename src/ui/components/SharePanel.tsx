@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SharedView } from '../../worker/protocol';
 import { download } from '../download';
+import { Dialog } from './Dialog';
 import { inspectorClient } from '../worker-client';
 
 /** Past this many characters a link is awkward in chat and mail (README: "Sharing"). */
@@ -28,16 +29,7 @@ export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 
   const length = link?.url.length ?? 0;
   const tooLong = length > LINK_SOFT_LIMIT;
   return (
-    <div className="fixed inset-0 z-40 flex items-start justify-center bg-black/30 p-4 pt-20" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-      <section role="dialog" aria-modal="true" aria-labelledby="share-title" className="w-full max-w-2xl rounded-lg bg-white p-4 shadow-xl dark:bg-slate-900">
-        <header className="mb-2 flex items-center">
-          <h2 id="share-title" className="text-base font-semibold">
-            Share this view
-          </h2>
-          <button type="button" onClick={onClose} className="ml-auto rounded px-2 py-1 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
-            Close
-          </button>
-        </header>
+    <Dialog id="share-title" title="Share this view" onClose={onClose}>
         <p className="text-xs text-slate-600 dark:text-slate-300">
           The records and the view travel in the link's fragment (after #), which browsers never send to a server. Keys never travel: whoever opens it checks the signatures against their own registry.
         </p>
@@ -102,7 +94,6 @@ export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 
             Export summary (Markdown)
           </button>
         </div>
-      </section>
-    </div>
+    </Dialog>
   );
 }

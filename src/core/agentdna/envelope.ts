@@ -8,6 +8,7 @@ export type JsonObject = Extract<JsonValue, { type: 'object' }>;
 
 /** The keys AgentDNA's Envelope has; anything else is dropped by parse_envelope (shown, not hashed). */
 export const ENVELOPE_KEYS = ['from', 'from_', 'payload', 'epoch', 'status_code', 'run_id', 'to', 'hash', 'signature', 'parent_envelope'] as const;
+const KNOWN_KEYS: ReadonlySet<string> = new Set(ENVELOPE_KEYS);
 
 export interface EnvelopeNode {
   /** Dotted path of this occurrence, e.g. `envelope.parent_envelope[1]`. */
@@ -54,12 +55,12 @@ export function truthy(v: JsonValue): boolean {
 
 export function lastEntries(obj: JsonObject): { fields: Map<string, JsonEntry>; duplicates: string[] } {
   const fields = new Map<string, JsonEntry>();
-  const duplicates = new Set<string>();
+  let duplicates: Set<string> | null = null; // rare: only allocated when a key repeats
   for (const e of obj.entries) {
-    if (fields.has(e.key)) duplicates.add(e.key);
+    if (fields.has(e.key)) (duplicates ??= new Set()).add(e.key);
     fields.set(e.key, e);
   }
-  return { fields, duplicates: [...duplicates] };
+  return { fields, duplicates: duplicates ? [...duplicates] : [] };
 }
 
 /** Whether an object has the shape of an AgentDNA envelope (a sender and a payload or parents). */
@@ -114,7 +115,8 @@ function makeNode(value: JsonObject, path: string, depth: number): EnvelopeNode 
   if (from && from.value.type === 'object') legacy.push('the sender is an object (1.0 actors), not a DID string');
   const toEntry = fields.get('to');
   if (toEntry && toEntry.value.type === 'object') legacy.push('the recipient is an object (1.0 actors), not a DID string');
-  const known = new Set<string>(ENVELOPE_KEYS);
+  const unknownKeys: string[] = [];
+  for (const k of fields.keys()) if (!KNOWN_KEYS.has(k)) unknownKeys.push(k);
   return {
     path,
     value,
@@ -132,7 +134,7 @@ function makeNode(value: JsonObject, path: string, depth: number): EnvelopeNode 
     parents: [],
     badParents: [],
     duplicateKeys: duplicates,
-    unknownKeys: [...fields.keys()].filter((k) => !known.has(k)),
+    unknownKeys,
     legacy,
     depth,
   };

@@ -1,8 +1,9 @@
 // The content hash and the signed message (agentdna.md, "Content hash" and "Signed message").
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex, utf8Encode } from '../bytes';
+import { sha256HexOfAscii } from '../bytes/sha256-text';
 import type { JsonValue } from '../json/lossless';
-import { compareCodePoints, PyDict, pythonDumps, type PyValue } from './python-json';
+import { compareCodePoints, PyDict, pyString, pythonDumps } from './python-json';
 
 export const DEFAULT_STATUS_CODE = 1000n;
 
@@ -17,7 +18,17 @@ export interface ContentFields {
 }
 
 export function sha256Hex(text: string): string {
-  return toHex(sha256(utf8Encode(text)));
+  // What AgentDNA hashes is json.dumps output, ASCII by construction: the fast path nearly always applies.
+  return sha256HexOfAscii(text) ?? toHex(sha256(utf8Encode(text)));
+}
+
+/** One value as json.dumps writes it; strings (the usual case) skip the general dumper. */
+function dumpField(v: JsonValue | string | bigint): string {
+  if (typeof v === 'string') return pyString(v);
+  if (typeof v === 'bigint') return v.toString();
+  if (v.type === 'string') return pyString(v.value);
+  if (v.type === 'number' && v.isInteger && v.big !== null) return v.big.toString();
+  return pythonDumps(v);
 }
 
 /**
@@ -27,15 +38,16 @@ export function sha256Hex(text: string): string {
  */
 export function contentJson(f: ContentFields): string | null {
   if (f.from === undefined || f.payload === undefined || f.epoch === undefined) return null;
-  const dict = new PyDict([
-    ['from_', f.from as PyValue],
-    ['payload', f.payload as PyValue],
-    ['epoch', f.epoch as PyValue],
-    ['status_code', (f.status_code ?? DEFAULT_STATUS_CODE) as PyValue],
-    ['run_id', (f.run_id ?? '') as PyValue],
-    ['to', (f.to ?? '') as PyValue],
-  ]);
-  return pythonDumps(dict);
+  // The six keys, written in the order sort_keys puts them (code point order), so no dict is sorted.
+  return (
+    '{"epoch":' + dumpField(f.epoch) +
+    ',"from_":' + dumpField(f.from) +
+    ',"payload":' + dumpField(f.payload) +
+    ',"run_id":' + dumpField(f.run_id ?? '') +
+    ',"status_code":' + dumpField(f.status_code ?? DEFAULT_STATUS_CODE) +
+    ',"to":' + dumpField(f.to ?? '') +
+    '}'
+  );
 }
 
 export function contentHash(f: ContentFields): string | null {

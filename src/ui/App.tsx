@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { RegisteredKey } from '../core/keys/keys';
 import type { InputPayload, InputSummary, LoadProgress, RecordFilter, RecordSummary, SharedView } from '../worker/protocol';
 import { FilterBar, ProgressBar } from './components/LoadControls';
@@ -142,17 +142,20 @@ export function App() {
       await keysSent.current;
       let loaded = 0;
       const inputsSeen = new Set<number>();
-      setProgress({ records: 0, bytesDone: 0, bytesTotal: list.reduce((n, p) => n + p.bytes.byteLength, 0) });
+      setProgress({ records: 0, bytesDone: 0, bytesTotal: list.reduce((n, p) => n + p.data.size, 0) });
       const r = await inspectorClient().load(
         list,
         (batch) => {
           // Records show as they are read; the list is windowed, so a batch costs little to draw.
+          // A transition: React renders it in slices and yields, so no batch is one long task.
           loaded += batch.records.length;
           for (const i of batch.inputs) inputsSeen.add(i.input);
-          setInputs((prev) => mergeInputs(prev, batch.inputs));
-          if (batch.records.length) setRecords((prev) => mergeRecords(prev, batch.records));
-          setProgress(batch.progress);
-          if (viewRef.current.selected === null && batch.records.length) showView({ selected: batch.records[0].key }, 'replace');
+          startTransition(() => {
+            setInputs((prev) => mergeInputs(prev, batch.inputs));
+            if (batch.records.length) setRecords((prev) => mergeRecords(prev, batch.records));
+            setProgress(batch.progress);
+            if (viewRef.current.selected === null && batch.records.length) showView({ selected: batch.records[0].key }, 'replace');
+          });
         },
         (id) => (loadId.current = id),
       );

@@ -3,13 +3,14 @@
 import type { InputPayload } from '../worker/protocol';
 
 export async function fromFiles(files: Iterable<File>): Promise<InputPayload[]> {
-  return Promise.all([...files].map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer() })));
+  // The File itself goes to the worker, which reads it: nothing is read or copied on the page.
+  return [...files].map((f) => ({ name: f.name, data: f }));
 }
 
 let pasteCount = 0;
 export function fromText(text: string, name?: string): InputPayload {
   pasteCount++;
-  return { name: name ?? `pasted text ${pasteCount}`, bytes: new TextEncoder().encode(text).buffer as ArrayBuffer };
+  return { name: name ?? `pasted text ${pasteCount}`, data: new Blob([text]) };
 }
 
 export interface Sample {
@@ -28,7 +29,7 @@ export async function fromSamples(samples: Sample[]): Promise<InputPayload[]> {
     samples.map(async (s) => {
       const res = await fetch(`${import.meta.env.BASE_URL}samples/${s.file}`);
       if (!res.ok) throw new Error(`samples/${s.file}: HTTP ${res.status}`);
-      return { name: s.file, bytes: await res.arrayBuffer() };
+      return { name: s.file, data: await res.blob() };
     }),
   );
 }

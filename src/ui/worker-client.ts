@@ -38,7 +38,7 @@ export class InspectorClient {
   private worker!: Worker;
   private nextId = 1;
   private pending = new Map<number, Pending>();
-  /** Copies of every input loaded, so a restarted worker can read them again. */
+  /** Every input loaded (Blobs: immutable handles, not copies), so a restarted worker can read them again. */
   private loadedInputs: InputPayload[] = [];
   private keys: RegisteredKey[] = [];
   private restartListeners = new Set<(r: Restart) => void>();
@@ -86,7 +86,7 @@ export class InspectorClient {
 
   /** Which input a stuck load was reading, set by `load` from its batches. */
   private reading = new Map<number, string>();
-  /** Copies of the inputs of loads still running, by request id. */
+  /** The inputs of loads still running, by request id. */
   private inflight = new Map<number, InputPayload[]>();
 
   /**
@@ -111,9 +111,9 @@ export class InspectorClient {
       if (at >= 0) this.loadedInputs.splice(at, 1);
     }
     this.start();
-    const replay = this.loadedInputs.map((i) => ({ name: i.name, bytes: i.bytes.slice(0) }));
+    const replay = this.loadedInputs;
     void this.send({ type: 'keys', keys: this.keys })
-      .then(() => this.send({ type: 'load', inputs: replay }, replay.map((i) => i.bytes), undefined, undefined, replay.reduce((n, i) => n + i.bytes.byteLength, 0)))
+      .then(() => this.send({ type: 'load', inputs: replay }, [], undefined, undefined, replay.reduce((n, i) => n + i.data.size, 0)))
       .then((r) => {
         if (r.type !== 'loaded') return;
         for (const l of this.restartListeners) l({ reason: `${reason}${stuck ? ` while reading ${stuck}` : ''}`, replayed: r });
@@ -134,15 +134,14 @@ export class InspectorClient {
 
   /**
    * Loads inputs; large ones stream: `onBatch` gets records as they are read. `onId` receives the
-   * load's id, for `cancel`. A copy of each input stays here, for a restarted worker to read again.
+   * load's id, for `cancel`. Each input's Blob stays here, for a restarted worker to read again.
    */
   async load(inputs: InputPayload[], onBatch?: (b: Batch) => void, onId?: (id: number) => void) {
-    const copies = inputs.map((i) => ({ name: i.name, bytes: i.bytes.slice(0) }));
     let id = 0;
     const names = inputs.map((i) => i.name);
     const r = await this.send(
       { type: 'load', inputs, stream: true, pauseMs: SLOW_MOTION },
-      inputs.map((i) => i.bytes),
+      [],
       (b) => {
         // Remember which input is being read: if the worker gets stuck, that is the one to drop.
         const last = b.inputs[b.inputs.length - 1];
@@ -152,14 +151,14 @@ export class InspectorClient {
       (i) => {
         id = i;
         this.reading.set(i, names[0] ?? '');
-        this.inflight.set(i, copies);
+        this.inflight.set(i, inputs);
         onId?.(i);
       },
-      copies.reduce((n, c) => n + c.bytes.byteLength, 0),
+      inputs.reduce((n, c) => n + c.data.size, 0),
     );
     this.reading.delete(id);
     this.inflight.delete(id);
-    this.loadedInputs.push(...copies);
+    this.loadedInputs.push(...inputs);
     if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
     return r;
   }

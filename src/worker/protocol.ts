@@ -1,5 +1,5 @@
-// The typed messages between the page and the inspector worker. The page sends bytes (transferred,
-// not copied) and asks for details; the worker answers with compact summaries and, on demand, the
+// The typed messages between the page and the inspector worker. The page sends Blobs (handles,
+// not copies) and asks for details; the worker answers with compact summaries and, on demand, the
 // full detail of one record. Only plain data crosses: no classes, no functions.
 import type { WorkflowReport } from '../core/agentdna';
 import type { ReportFolds } from '../core/folds';
@@ -7,9 +7,14 @@ import type { GraphRender } from './graph-render';
 import type { RegisteredKey } from '../core/keys/keys';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 
+/**
+ * One input as the page hands it over: a Blob (a dropped File, or text and samples wrapped in one).
+ * Posting a Blob passes a handle, not its bytes, so the page never copies or reads a large file:
+ * the worker reads it, and the page keeps the same handle to replay it after a watchdog restart.
+ */
 export interface InputPayload {
   name: string;
-  bytes: ArrayBuffer;
+  data: Blob;
 }
 
 export interface InputSummary {

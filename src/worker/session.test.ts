@@ -29,7 +29,7 @@ describe('the app (worker session) and the CLI agree', () => {
   it('gives the same signature verdicts for the same files and keys', async () => {
     const session = new InspectorSession();
     await session.setKeys(parseKeys(read(keysPath)).keys);
-    const { records } = await session.load(files.map((f) => ({ name: f, bytes: read(f).buffer as ArrayBuffer })));
+    const { records } = await session.load(files.map((f) => ({ name: f, data: new Blob([read(f)]) })));
     const report = await cliReport(['inspect', '--json', '--keys', keysPath, ...files]);
     expect(records.map((r) => [r.signature, r.trusted, r.valid, r.decoded])).toEqual(report.records.map((r) => [r.signature.status, r.signature.trusted, r.valid, r.decoded]));
     expect(records.map((r) => r.signature)).toEqual(['valid', 'valid', 'valid', 'unknown_key', 'unsigned', 'unsigned', 'unsigned']);
@@ -38,7 +38,7 @@ describe('the app (worker session) and the CLI agree', () => {
 
   it('re-verifies loaded records when the keys change, and reports what changed', async () => {
     const session = new InspectorSession();
-    await session.load([{ name: 'signed', bytes: read('vectors/agdx/made/signed_command.bin').buffer as ArrayBuffer }]);
+    await session.load([{ name: 'signed', data: new Blob([read('vectors/agdx/made/signed_command.bin')]) }]);
     expect(session.detail(0)!.signature.status).toBe('unknown_key');
     const changed = await session.setKeys(parseKeys(read(keysPath)).keys);
     expect(changed.map((c) => [c.key, c.signature, c.trusted])).toEqual([[0, 'valid', true]]);
@@ -49,7 +49,7 @@ describe('the app (worker session) and the CLI agree', () => {
 });
 
 describe('sharing from the worker', () => {
-  const load = async (session: InspectorSession, ...paths: string[]) => session.load(paths.map((p) => ({ name: p.split('/').pop()!, bytes: read(p).slice().buffer as ArrayBuffer })));
+  const load = async (session: InspectorSession, ...paths: string[]) => session.load(paths.map((p) => ({ name: p.split('/').pop()!, data: new Blob([read(p)]) })));
 
   it('a link reopens the same inputs and selection in a new session', async () => {
     const a = new InspectorSession();
@@ -62,7 +62,7 @@ describe('sharing from the worker', () => {
     expect(opened.records.map((r) => [r.kind, r.valid])).toEqual((await load(new InspectorSession(), 'vectors/agdx/made/conversation.cborseq', 'vectors/agdx/iggy/record_http_v07.json')).records.map((r) => [r.kind, r.valid]));
     // The bundle carries the same.
     const c = new InspectorSession();
-    const fromBundle = await c.load([{ name: 'x.eibundle', bytes: shared.bundle!.slice().buffer as ArrayBuffer }]);
+    const fromBundle = await c.load([{ name: 'x.eibundle', data: new Blob([shared.bundle!.slice()]) }]);
     expect(fromBundle.view?.selectedKey).toBe(4);
     expect(fromBundle.records).toHaveLength(opened.records.length);
   });
@@ -97,7 +97,7 @@ describe('the hostile corpus through the worker session', () => {
     const dir = resolve(root, 'vectors/hostile');
     const files = readdirSync(dir).filter((f) => statSync(resolve(dir, f)).isFile() && f !== 'ORIGIN.md');
     const session = new InspectorSession();
-    const loaded = await session.load(files.map((f) => ({ name: f, bytes: read(`vectors/hostile/${f}`).slice().buffer as ArrayBuffer })));
+    const loaded = await session.load(files.map((f) => ({ name: f, data: new Blob([read(`vectors/hostile/${f}`)]) })));
     expect(loaded.inputs).toHaveLength(files.length);
     for (let key = 0; key < session.size; key++) {
       const d = session.detail(key)!;
@@ -122,9 +122,9 @@ describe('verification on a pool', () => {
       return jobs.map((j) => nobleVerify(j.signature, j.message, j.publicKey));
     });
     await pooled.setKeys(keys);
-    const inputs = files.map((f) => ({ name: f, bytes: read(f).slice().buffer as ArrayBuffer }));
+    const inputs = files.map((f) => ({ name: f, data: new Blob([read(f)]) }));
     const batches: number[] = [];
-    await pooled.load(inputs.map((i) => ({ ...i, bytes: i.bytes.slice(0) })), { batch: (b) => batches.push(...b.records.map((r) => r.key)) });
+    await pooled.load(inputs, { batch: (b) => batches.push(...b.records.map((r) => r.key)) });
     const plain = new InspectorSession();
     await plain.setKeys(keys);
     const expected = await plain.load(inputs);

@@ -73,13 +73,13 @@ export class InspectorSession {
    */
   async load(payloads: InputPayload[], hooks: LoadHooks = {}): Promise<LoadResult> {
     const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
-    const progress = { records: 0, bytesDone: 0, bytesTotal: payloads.reduce((n, p) => n + p.bytes.byteLength, 0) };
+    const progress = { records: 0, bytesDone: 0, bytesTotal: payloads.reduce((n, p) => n + p.data.size, 0) };
     for (const p of payloads) {
       if (hooks.cancelled?.()) {
         out.cancelled = true;
         break;
       }
-      const bytes = new Uint8Array(p.bytes);
+      const bytes = new Uint8Array(await p.data.arrayBuffer());
       if (!isBundle(bytes)) {
         if (hooks.batch) out.cancelled = await this.loadStream(p.name, bytes, progress, hooks);
         else this.loadOne(p.name, bytes, false, out);

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { Span } from '../../core/model';
 import type { RecordDetail } from '../../worker/protocol';
 import { isoFromMicros } from '../../core/time';
@@ -30,10 +30,14 @@ const ORIGIN_WORDS = {
 
 export function DetailPanel({ recordKey }: { recordKey: number }) {
   const query = useQuery({ queryKey: ['detail', recordKey], queryFn: () => inspectorClient().detail(recordKey) });
-  if (query.isPending) return <p className="p-4 text-sm text-slate-500">Loading record…</p>;
+  // A detail is hundreds of elements (tree, hex, findings). react-query's store updates render
+  // synchronously; deferring the value renders the detail as a transition, in slices that yield,
+  // so it never becomes one long task (it was 60 ms while a large file streamed in).
+  const detail = useDeferredValue(query.data);
   if (query.isError) return <p className="p-4 text-sm text-red-600">Could not load the record: {query.error.message}</p>;
-  if (!query.data) return <p className="p-4 text-sm text-slate-500">This record is no longer loaded.</p>;
-  return <RecordDetailView key={recordKey} detail={query.data} />;
+  if (query.data === null) return <p className="p-4 text-sm text-slate-500">This record is no longer loaded.</p>;
+  if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-500">Loading record…</p>;
+  return <RecordDetailView key={recordKey} detail={detail} />;
 }
 
 function RecordDetailView({ detail }: { detail: RecordDetail }) {

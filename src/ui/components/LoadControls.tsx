@@ -1,3 +1,4 @@
+import { groupDigits } from '../format';
 import type { LoadProgress, RecordFilter } from '../../worker/protocol';
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -9,7 +10,7 @@ export function ProgressBar({ progress, onCancel }: { progress: LoadProgress; on
     <div role="status" aria-label="Loading" className="flex items-center gap-3 border-b border-slate-200 px-4 py-1.5 text-xs dark:border-slate-800">
       <progress aria-label="Bytes read" max={1} value={fraction} className="h-2 w-48" />
       <span data-testid="progress">
-        {progress.records.toLocaleString('en')} records · {mb(progress.bytesDone)} of {mb(progress.bytesTotal)}
+        {groupDigits(progress.records)} records · {mb(progress.bytesDone)} of {mb(progress.bytesTotal)}
       </span>
       <button type="button" onClick={onCancel} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
         Cancel
@@ -44,7 +45,7 @@ export function FilterBar({ filter, onChange, shown, total }: { filter: RecordFi
       <input aria-label="Conversation" placeholder="conversation" value={filter.conversation ?? ''} onChange={(e) => set({ conversation: e.target.value || undefined })} className={`${input} w-28`} />
       <input aria-label="Rule id" placeholder="rule id" value={filter.rule ?? ''} onChange={(e) => set({ rule: e.target.value || undefined })} className={`${input} w-32`} />
       <span data-testid="shown" className="ml-auto text-slate-500">
-        {shown === total ? `${total.toLocaleString('en')} records` : `${shown.toLocaleString('en')} of ${total.toLocaleString('en')}`}
+        {shown === total ? `${groupDigits(total)} records` : `${groupDigits(shown)} of ${groupDigits(total)}`}
       </span>
     </form>
   );

@@ -128,9 +128,10 @@ export function RecordList({ inputs, records, visible, selected, onSelect, versi
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    // The observer reports the first size too, after layout: reading clientHeight here would force
+    // a synchronous layout of the whole page inside this task (64 ms when the first records arrive).
+    const ro = new ResizeObserver((entries) => setHeight(entries[entries.length - 1].contentRect.height));
     ro.observe(el);
-    setHeight(el.clientHeight);
     return () => ro.disconnect();
   }, []);
 
@@ -177,8 +178,10 @@ export function RecordList({ inputs, records, visible, selected, onSelect, versi
     const at = locate(selected);
     const el = box.current;
     if (!at || !el) return;
-    if (at.top < el.scrollTop) el.scrollTop = at.top;
-    else if (at.top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = at.top + ROW_HEIGHT - el.clientHeight;
+    // From the tracked scroll position and size, not el.scrollTop / clientHeight: reading those forces a layout.
+    if (at.top < scrollTop) el.scrollTop = at.top;
+    else if (at.top + ROW_HEIGHT > scrollTop + height) el.scrollTop = at.top + ROW_HEIGHT - height;
+    // Only a new selection (or its row moving) scrolls; the user's own scrolling must not snap back.
   }, [selected, locate]);
 
   const focusKey = selected ?? (count ? recordAt(0)?.key ?? null : null);

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, startTransition, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { RegisteredKey } from '../core/keys/keys';
-import type { InputPayload, InputSummary, LoadProgress, RecordFilter, RecordSummary, SharedView } from '../worker/protocol';
+import type { InputPayload, InputSummary, LoadProgress, RecordFilter, SharedView } from '../worker/protocol';
+import { SLOT, type SummaryPack } from '../worker/summary-pack';
 import { FilterBar, ProgressBar } from './components/LoadControls';
 import { DetailPanel } from './components/DetailPanel';
 import { FoldsPanel } from './components/FoldsPanel';
@@ -11,28 +12,23 @@ import { SharePanel } from './components/SharePanel';
 import { loadStoredKeys, storeKeys } from './keys-store';
 import { RecordList } from './components/RecordList';
 import { fromFiles, fromSamples, fromText, sampleList, type Sample } from './sources';
+import { SummaryStore } from './summary-store';
 import { inspectorClient } from './worker-client';
 
 const VISITED_KEY = 'envelope-inspector.visited';
 
 export type Tab = 'records' | 'graph' | 'agents' | 'runs';
 
-/** New records are appended; records the worker re-judged (graph findings, keys) are replaced. */
+/** The first record of a pack, if any: a load selects it so the detail shows something at once. */
+const firstKey = (pack: SummaryPack): number | null => (pack.count ? pack.cols[SLOT.KEY] : null);
+
+/** New inputs are appended; inputs the worker re-judged are replaced. */
 function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): InputSummary[] {
   const next = prev.slice();
   for (const i of incoming) {
     const at = next.findIndex((x) => x.input === i.input);
     if (at >= 0) next[at] = i;
     else next.push(i);
-  }
-  return next;
-}
-
-function mergeRecords(prev: RecordSummary[], incoming: RecordSummary[]): RecordSummary[] {
-  const next = prev.slice();
-  for (const r of incoming) {
-    if (r.key < next.length) next[r.key] = r;
-    else next.push(r);
   }
   return next;
 }
@@ -44,7 +40,19 @@ const GraphView = lazy(() => import('./graph/GraphView'));
 
 export function App() {
   const [inputs, setInputs] = useState<InputSummary[]>([]);
-  const [records, setRecords] = useState<RecordSummary[]>([]);
+  // Every record's summary, packed (SummaryStore); `recordsVersion` tells React it changed. The store
+  // is written only from worker messages, between renders: a sliced render that a batch interrupts
+  // may show one frame of mixed rows, which the next render (the version moved) puts right.
+  const [store] = useState(() => new SummaryStore());
+  const [recordsVersion, setRecordsVersion] = useState(0);
+  const applySummaries = useCallback(
+    (pack: SummaryPack, replace = false) => {
+      if (replace) store.clear();
+      store.apply(pack);
+      setRecordsVersion((v) => v + 1);
+    },
+    [store],
+  );
   const [selected, setSelectedState] = useState<number | null>(null);
   const [tab, setTabState] = useState<Tab>('records');
   const [viewport, setViewport] = useState<SharedView['viewport']>(null);
@@ -74,7 +82,7 @@ export function App() {
       stale = true;
       clearTimeout(t);
     };
-  }, [filter, filterActive, loadVersion, records.length]);
+  }, [filter, filterActive, loadVersion, recordsVersion]);
 
   // Each view (selection, tab) is a history entry, so back and forward move between views.
   const viewRef = useRef<{ selected: number | null; tab: Tab }>({ selected: null, tab: 'records' });
@@ -116,15 +124,12 @@ export function App() {
     keysSent.current = inspectorClient()
       .setKeys(keys)
       .then((changed) => {
-        if (changed.length) {
-          const byKey = new Map(changed.map((c) => [c.key, c]));
-          setRecords((prev) => prev.map((r) => byKey.get(r.key) ?? r));
-        }
+        if (changed.count) applySummaries(changed);
         void queryClient.invalidateQueries({ queryKey: ['folds'] });
         void queryClient.invalidateQueries({ queryKey: ['graph'] });
         return queryClient.invalidateQueries({ queryKey: ['detail'] });
       });
-  }, [keys, queryClient]);
+  }, [keys, queryClient, applySummaries]);
 
   const applyView = useCallback((view: SharedView) => {
     showView({ selected: view.selectedKey, tab: (Object.keys(TAB_NAMES) as Tab[]).includes(view.tab as Tab) ? (view.tab as Tab) : 'records' }, 'replace');
@@ -148,13 +153,14 @@ export function App() {
         (batch) => {
           // Records show as they are read; the list is windowed, so a batch costs little to draw.
           // A transition: React renders it in slices and yields, so no batch is one long task.
-          loaded += batch.records.length;
+          loaded += batch.records.count;
           for (const i of batch.inputs) inputsSeen.add(i.input);
           startTransition(() => {
             setInputs((prev) => mergeInputs(prev, batch.inputs));
-            if (batch.records.length) setRecords((prev) => mergeRecords(prev, batch.records));
+            if (batch.records.count) applySummaries(batch.records);
             setProgress(batch.progress);
-            if (viewRef.current.selected === null && batch.records.length) showView({ selected: batch.records[0].key }, 'replace');
+            const first = firstKey(batch.records);
+            if (viewRef.current.selected === null && first !== null) showView({ selected: first }, 'replace');
           });
         },
         (id) => (loadId.current = id),
@@ -163,20 +169,20 @@ export function App() {
       setProgress(null);
       for (const i of r.inputs) inputsSeen.add(i.input);
       setInputs((prev) => mergeInputs(prev, r.inputs));
-      setRecords((prev) => mergeRecords(prev, r.records));
+      applySummaries(r.records);
       setLoadVersion((v) => v + 1);
       if (r.view) applyView(r.view);
-      else if (viewRef.current.selected === null && r.records.length) showView({ selected: r.records[0].key }, 'replace');
+      else if (viewRef.current.selected === null && firstKey(r.records) !== null) showView({ selected: firstKey(r.records) }, 'replace');
       if (r.problems.length) setProblem(r.problems.join('; '));
       void queryClient.invalidateQueries({ queryKey: ['detail'] });
-      const count = loaded || r.records.length;
+      const count = loaded || r.records.count;
       setStatus(`${r.cancelled ? 'Cancelled: kept' : 'Loaded'} ${count} record${count === 1 ? '' : 's'} from ${inputsSeen.size} input${inputsSeen.size === 1 ? '' : 's'}.`);
     } catch (e) {
       setProblem((e as Error).message);
       setStatus('');
       setProgress(null);
     }
-  }, [queryClient]);
+  }, [queryClient, applySummaries, applyView, showView]);
 
   useEffect(() => {
     sampleList().then(setSamples, () => setSamples([]));
@@ -188,15 +194,15 @@ export function App() {
     () =>
       inspectorClient().onRestart(({ reason, replayed }) => {
         setInputs(replayed.inputs);
-        setRecords(replayed.records);
+        applySummaries(replayed.records, true);
         setLoadVersion((v) => v + 1);
         setProgress(null);
-        showView({ selected: replayed.records[0]?.key ?? null, tab: viewRef.current.tab }, 'replace');
+        showView({ selected: firstKey(replayed.records), tab: viewRef.current.tab }, 'replace');
         void queryClient.invalidateQueries();
-        setProblem(`${reason}: it was stopped and restarted. The other inputs were read again (${replayed.records.length} records); the app goes on.`);
+        setProblem(`${reason}: it was stopped and restarted. The other inputs were read again (${replayed.records.count} records); the app goes on.`);
         setStatus('');
       }),
-    [queryClient, showView],
+    [queryClient, showView, applySummaries],
   );
 
   // A permalink opens its view (checked against this browser's own keys); otherwise the bundled
@@ -216,10 +222,10 @@ export function App() {
           return;
         }
         setInputs(r.inputs);
-        setRecords(r.records);
+        applySummaries(r.records, true);
         setLoadVersion((v) => v + 1);
         if (r.view) applyView(r.view);
-        setStatus(`Opened a shared view: ${r.records.length} records from ${r.inputs.length} inputs, checked against your keys.`);
+        setStatus(`Opened a shared view: ${r.records.count} records from ${r.inputs.length} inputs, checked against your keys.`);
       })().catch((e) => setProblem((e as Error).message));
       return;
     }
@@ -227,7 +233,7 @@ export function App() {
     if (params.get('samples') === 'none' || localStorage.getItem(VISITED_KEY)) return;
     localStorage.setItem(VISITED_KEY, '1');
     load(sampleList().then(fromSamples));
-  }, [load, applyView]);
+  }, [load, applyView, applySummaries]);
 
   // Drop anywhere on the page.
   useEffect(() => {
@@ -267,11 +273,11 @@ export function App() {
   const clear = useCallback(async () => {
     await inspectorClient().clear();
     setInputs([]);
-    setRecords([]);
+    applySummaries({ count: 0, cols: new Int32Array(0), strings: [] }, true);
     showView({ selected: null, tab: 'records' }, 'replace');
     setBanner(null);
     setStatus('Cleared.');
-  }, []);
+  }, [applySummaries, showView]);
 
   return (
     <div className="flex h-full flex-col">
@@ -344,9 +350,9 @@ export function App() {
             </div>
           ) : (
             <div className="flex h-full flex-col">
-              <FilterBar filter={filter} onChange={setFilter} shown={visible ? visible.length : records.length} total={records.length} />
+              <FilterBar filter={filter} onChange={setFilter} shown={visible ? visible.length : store.length} total={store.length} />
               <div className="min-h-0 flex-1">
-                <RecordList inputs={inputs} records={records} visible={visible} selected={selected} onSelect={setSelected} />
+                <RecordList inputs={inputs} store={store} version={recordsVersion} visible={visible} selected={selected} onSelect={setSelected} />
               </div>
             </div>
           )}

@@ -1,6 +1,7 @@
 // The page's side of the worker protocol: a promise per request. The page never decodes.
 import type { RegisteredKey } from '../core/keys/keys';
-import type { InputPayload, RecordDetail, RecordFilter, RecordSummary, Request, Response, SharedView } from '../worker/protocol';
+import type { InputPayload, RecordDetail, RecordFilter, Request, Response, SharedView } from '../worker/protocol';
+import type { SummaryPack } from '../worker/summary-pack';
 
 type Batch = Extract<Response, { type: 'batch' }>;
 
@@ -182,7 +183,7 @@ export class InspectorClient {
   }
 
   /** Sends the key registry; every record is re-verified. Returns the summaries whose verdict changed. */
-  async setKeys(keys: RegisteredKey[]): Promise<RecordSummary[]> {
+  async setKeys(keys: RegisteredKey[]): Promise<SummaryPack> {
     this.keys = keys;
     const r = await this.send({ type: 'keys', keys });
     if (r.type !== 'keys') throw new Error(`unexpected reply ${r.type}`);

@@ -2,6 +2,7 @@
 /// <reference lib="webworker" />
 import type { Request, Response } from './protocol';
 import { InspectorSession } from './session';
+import { packSummaries } from './summary-pack';
 import { VerifyPool } from './verify-pool';
 
 // Ed25519 checks run on a small pool of verifier workers, beside the decoding.
@@ -23,11 +24,19 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
         const result = await session.load(
           req.inputs,
           req.stream
-            ? { batch: (b) => reply({ type: 'batch', id: req.id, ...b }), pause: () => pause(req.pauseMs ?? 0), cancelled: () => cancelledLoads.has(req.id) }
+            ? {
+                batch: (b) => {
+                  const records = packSummaries(b.records);
+                  reply({ type: 'batch', id: req.id, ...b, records }, [records.cols.buffer]);
+                },
+                pause: () => pause(req.pauseMs ?? 0),
+                cancelled: () => cancelledLoads.has(req.id),
+              }
             : {},
         );
         cancelledLoads.delete(req.id);
-        reply({ type: 'loaded', id: req.id, ...result });
+        const records = packSummaries(result.records);
+        reply({ type: 'loaded', id: req.id, ...result, records }, [records.cols.buffer]);
         return;
       }
       case 'cancel': {
@@ -41,7 +50,9 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
         return;
       }
       case 'open': {
-        reply({ type: 'loaded', id: req.id, ...(await session.open(req.fragment)) });
+        const opened = await session.open(req.fragment);
+        const records = packSummaries(opened.records);
+        reply({ type: 'loaded', id: req.id, ...opened, records }, [records.cols.buffer]);
         return;
       }
       case 'graph':
@@ -64,7 +75,8 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
         return;
       }
       case 'keys':
-        reply({ type: 'keys', id: req.id, records: await session.setKeys(req.keys) });
+        const records = packSummaries(await session.setKeys(req.keys));
+        reply({ type: 'keys', id: req.id, records }, [records.cols.buffer]);
         return;
       case 'clear':
         session.clear();

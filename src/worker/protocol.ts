@@ -4,6 +4,7 @@
 import type { WorkflowReport } from '../core/agentdna';
 import type { ReportFolds } from '../core/folds';
 import type { GraphRender } from './graph-render';
+import type { SummaryPack } from './summary-pack';
 import type { RegisteredKey } from '../core/keys/keys';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 
@@ -131,8 +132,8 @@ export type Request =
   | { type: 'share'; id: number; view: Omit<SharedView, 'redacted'>; redact: boolean; bundle: boolean };
 
 export type Response =
-  | { type: 'loaded'; id: number; inputs: InputSummary[]; records: RecordSummary[]; view: SharedView | null; problems: string[]; cancelled: boolean; error?: string | null }
-  | { type: 'batch'; id: number; inputs: InputSummary[]; records: RecordSummary[]; progress: LoadProgress }
+  | { type: 'loaded'; id: number; inputs: InputSummary[]; records: SummaryPack; view: SharedView | null; problems: string[]; cancelled: boolean; error?: string | null }
+  | { type: 'batch'; id: number; inputs: InputSummary[]; records: SummaryPack; progress: LoadProgress }
   | { type: 'filtered'; id: number; keys: Int32Array; total: number }
   | { type: 'cancelled'; id: number }
   | { type: 'report'; id: number; json: string; markdown: string }
@@ -141,5 +142,5 @@ export type Response =
   | { type: 'shared'; id: number; fragment: string; bundle: Uint8Array | null; problems: string[] }
   | { type: 'detail'; id: number; detail: RecordDetail | null }
   | { type: 'cleared'; id: number }
-  | { type: 'keys'; id: number; records: RecordSummary[] }
+  | { type: 'keys'; id: number; records: SummaryPack }
   | { type: 'failed'; id: number; message: string };

@@ -3,9 +3,18 @@ import { crockfordToHex } from '../../core/bytes';
 import type { InputSummary, RecordSummary } from '../../worker/protocol';
 import { Badges } from './Badges';
 
+/** What the list reads records from (the page's SummaryStore). */
+export interface RecordSource {
+  readonly length: number;
+  get(key: number): RecordSummary | undefined;
+  inputOf(key: number): number;
+}
+
 interface Props {
   inputs: InputSummary[];
-  records: RecordSummary[];
+  store: RecordSource;
+  /** Moves whenever records were added or replaced in the store. */
+  version: number;
   /** The keys to show (a filter's result), or null for all. */
   visible: Int32Array | null;
   selected: number | null;
@@ -90,7 +99,7 @@ interface Segment {
 }
 
 /** The record list, windowed: only the rows in view are rendered, so 100,000 records scroll freely. */
-export function RecordList({ inputs, records, visible, selected, onSelect, version }: Props & { version?: number }) {
+export function RecordList({ inputs, store, version, visible, selected, onSelect }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(800);
@@ -98,15 +107,16 @@ export function RecordList({ inputs, records, visible, selected, onSelect, versi
   // The source list is every record, or the filter's keys; either way each input's records form one
   // contiguous stretch of it (inputs load one after another), found by binary search: the layout
   // costs per input, not per record, so a batch of records arriving stays cheap.
-  const count = visible ? visible.length : records.length;
-  const recordAt = useCallback((i: number) => (visible ? records[visible[i]] : records[i]), [records, visible]);
+  const count = visible ? visible.length : store.length;
+  // `version` stands for the store's contents: a new one makes new callbacks, so rows re-read it.
+  const recordAt = useCallback((i: number) => store.get(visible ? visible[i] : i), [store, visible, version]);
   const { segments, total } = useMemo(() => {
     const firstAtLeast = (input: number) => {
       let lo = 0;
       let hi = count;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if ((recordAt(mid)?.input ?? Infinity) < input) lo = mid + 1;
+        if (store.inputOf(visible ? visible[mid] : mid) < input) lo = mid + 1;
         else hi = mid;
       }
       return lo;
@@ -123,7 +133,7 @@ export function RecordList({ inputs, records, visible, selected, onSelect, versi
     }
     return { segments: out, total: top };
     // `version` changes when records were added or replaced in place.
-  }, [inputs, count, recordAt, visible, version]);
+  }, [inputs, count, store, visible, version]);
 
   useEffect(() => {
     const el = box.current;
@@ -155,7 +165,7 @@ export function RecordList({ inputs, records, visible, selected, onSelect, versi
   const locate = useCallback(
     (key: number): { index: number; top: number } | null => {
       let index = -1;
-      if (!visible) index = key < records.length ? key : -1;
+      if (!visible) index = key < store.length ? key : -1;
       else {
         let lo = 0;
         let hi = visible.length;
@@ -170,7 +180,7 @@ export function RecordList({ inputs, records, visible, selected, onSelect, versi
       const seg = segments.find((s) => index >= s.from && index < s.to);
       return seg ? { index, top: seg.top + HEADER_HEIGHT + (index - seg.from) * ROW_HEIGHT } : null;
     },
-    [records, visible, segments],
+    [store, visible, segments],
   );
 
   useEffect(() => {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordSummary } from '../worker/protocol';
+import { packSummaries, unpackSummaries } from '../worker/summary-pack';
+import { SummaryStore } from './summary-store';
+
+const summary = (key: number, over: Partial<RecordSummary> = {}): RecordSummary => ({
+  key,
+  input: key < 3 ? 0 : 1,
+  index: key,
+  format: 'agdx.envelope' as RecordSummary['format'],
+  kind: key % 2 ? 'command' : null,
+  id: `01HZ${key}`,
+  conversation: key % 3 ? 'conv' : null,
+  source: 'alice',
+  target: key % 2 ? 'bob' : null,
+  decoded: key !== 4,
+  valid: key % 2 === 0,
+  errorCode: key === 4 ? 'cbor/truncated' : null,
+  signature: (['unsigned', 'valid', 'invalid', 'unknown_key', 'unsupported', 'malformed'] as const)[key % 6],
+  trusted: key === 1,
+  errors: key,
+  warnings: 2 * key,
+  summary: key === 5 ? '' : `record ${key} — é ✓`,
+  redacted: key === 2,
+  ...over,
+});
+
+describe('summary packs', () => {
+  it('round-trip every field, nulls and empty strings included', () => {
+    const records = Array.from({ length: 7 }, (_, k) => summary(k));
+    expect(unpackSummaries(packSummaries(records))).toEqual(records);
+  });
+
+  it('refuse a signature status they cannot carry', () => {
+    expect(() => packSummaries([summary(0, { signature: 'odd' as RecordSummary['signature'] })])).toThrow(TypeError);
+  });
+});
+
+describe('SummaryStore', () => {
+  it('appends packs, replaces re-judged records and keeps strings apart across packs', () => {
+    const store = new SummaryStore();
+    store.apply(packSummaries([0, 1, 2].map((k) => summary(k))));
+    store.apply(packSummaries([3, 4, 5, 6].map((k) => summary(k))));
+    expect(store.length).toBe(7);
+    for (let k = 0; k < 7; k++) expect(store.get(k)).toEqual(summary(k));
+    const before = store.get(1);
+    expect(store.get(1)).toBe(before); // cached: memoised rows see the same object
+    store.apply(packSummaries([summary(1, { signature: 'invalid', trusted: false, source: 'mallory' })]));
+    expect(store.get(1)).not.toBe(before);
+    expect(store.get(1)).toMatchObject({ signature: 'invalid', source: 'mallory' });
+    expect(store.get(0)).toEqual(summary(0));
+    expect(store.get(7)).toBeUndefined();
+    expect(store.inputOf(4)).toBe(1);
+    expect(store.inputOf(99)).toBe(Infinity);
+  });
+
+  it('grows past its first capacity and clears', () => {
+    const store = new SummaryStore();
+    const many = Array.from({ length: 5000 }, (_, k) => summary(k));
+    store.apply(packSummaries(many.slice(0, 2500)));
+    store.apply(packSummaries(many.slice(2500)));
+    expect(store.length).toBe(5000);
+    expect(store.get(4999)).toEqual(many[4999]);
+    expect(store.get(1234)).toEqual(many[1234]);
+    store.clear();
+    expect(store.length).toBe(0);
+    expect(store.get(0)).toBeUndefined();
+  });
+});

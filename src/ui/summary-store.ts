@@ -1,0 +1,84 @@
+// The page's copy of every record summary: one growing Int32Array indexed by record key, plus the
+// strings the packs brought. Summary objects are made on demand for the rows on screen and cached
+// (bounded), so a 100,000-record log costs the page a few MB and no per-record objects.
+import type { RecordSummary } from '../worker/protocol';
+import { SLOT, STRIDE, STRING_SLOTS, summaryAt, type SummaryPack } from '../worker/summary-pack';
+
+/** Summaries made for display are kept up to this many (rows on screen and around them). */
+const CACHE_LIMIT = 2048;
+/** Records the store holds before it first grows (it doubles after). */
+const INITIAL_CAPACITY = 16_384;
+
+export class SummaryStore {
+  private cols = new Int32Array(STRIDE * INITIAL_CAPACITY);
+  private strings: string[] = [];
+  private size = 0;
+  private cache = new Map<number, RecordSummary>();
+
+  /** Records known: one more than the highest key applied. */
+  get length(): number {
+    return this.size;
+  }
+
+  /** Writes each summary of the pack at its key: new keys append, known ones are replaced. */
+  apply(pack: SummaryPack): void {
+    if (pack.count === 0) return;
+    const src = pack.cols;
+    let highest = -1;
+    for (let n = 0; n < pack.count; n++) {
+      const key = src[n * STRIDE + SLOT.KEY];
+      if (key < 0) throw new TypeError(`SummaryStore.apply: negative key ${key}`);
+      if (key > highest) highest = key;
+    }
+    this.reserve(highest + 1);
+    const base = this.strings.length;
+    for (const s of pack.strings) this.strings.push(s);
+    // Plain index copies: a subarray per row made this the page's slowest step of a batch.
+    const dst = this.cols;
+    for (let n = 0; n < pack.count; n++) {
+      const from = n * STRIDE;
+      const key = src[from + SLOT.KEY];
+      const to = key * STRIDE;
+      for (let j = 0; j < STRIDE; j++) dst[to + j] = src[from + j];
+      for (let j = 0; j < STRING_SLOTS.length; j++) {
+        const at = to + STRING_SLOTS[j];
+        if (dst[at] >= 0) dst[at] += base;
+      }
+      this.cache.delete(key);
+    }
+    if (highest >= this.size) this.size = highest + 1;
+  }
+
+  /** The summary of a record, or undefined past the end. The same object until the record changes. */
+  get(key: number): RecordSummary | undefined {
+    if (key < 0 || key >= this.size) return undefined;
+    let s = this.cache.get(key);
+    if (!s) {
+      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+      s = summaryAt(this.cols, key * STRIDE, this.strings);
+      this.cache.set(key, s);
+    }
+    return s;
+  }
+
+  /** A record's input number, without making its summary (the list's binary searches use it). */
+  inputOf(key: number): number {
+    return key >= 0 && key < this.size ? this.cols[key * STRIDE + SLOT.INPUT] : Infinity;
+  }
+
+  clear(): void {
+    this.cols = new Int32Array(STRIDE * INITIAL_CAPACITY);
+    this.strings = [];
+    this.size = 0;
+    this.cache.clear();
+  }
+
+  private reserve(records: number): void {
+    if (records * STRIDE <= this.cols.length) return;
+    let capacity = this.cols.length;
+    while (capacity < records * STRIDE) capacity *= 2;
+    const grown = new Int32Array(capacity);
+    grown.set(this.cols.subarray(0, this.size * STRIDE));
+    this.cols = grown;
+  }
+}

@@ -1,0 +1,96 @@
+// Record summaries as they cross from the worker to the page: packed into one Int32Array plus a
+// string table, instead of an array of objects.
+//
+// Why: a 100,000-record load sent as objects made the page deserialize, keep and garbage-collect
+// 100,000 objects of 18 fields; the copies and the collector's pauses were the page's longest tasks.
+// A pack is transferred (not copied), the page keeps the numbers in one growing typed array, and a
+// summary object is made only for the rows on screen (SummaryStore in src/ui/summary-store.ts).
+import type { RecordSummary } from './protocol';
+
+/** Int32 slots per record in a pack and in the page's store. */
+export const STRIDE = 14;
+const KEY = 0, INPUT = 1, INDEX = 2, FORMAT = 3, KIND = 4, ID = 5, CONVERSATION = 6, SOURCE = 7, TARGET = 8, ERROR_CODE = 9, SUMMARY = 10, FLAGS = 11, ERRORS = 12, WARNINGS = 13;
+export const SLOT = { KEY, INPUT } as const;
+
+const SIGNATURES: ReadonlyArray<RecordSummary['signature']> = ['unsigned', 'valid', 'invalid', 'unknown_key', 'unsupported', 'malformed'];
+const SIGNATURE_CODE = new Map(SIGNATURES.map((s, i) => [s, i]));
+const DECODED = 1, VALID = 2, TRUSTED = 4, REDACTED = 8;
+
+export interface SummaryPack {
+  count: number;
+  /** `count` rows of STRIDE slots; string slots index `strings`, -1 for null. */
+  cols: Int32Array;
+  /** The pack's own strings (each once per pack). */
+  strings: string[];
+}
+
+export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPack {
+  const cols = new Int32Array(records.length * STRIDE);
+  const strings: string[] = [];
+  const ids = new Map<string, number>();
+  const str = (s: string | null): number => {
+    if (s === null) return -1;
+    let i = ids.get(s);
+    if (i === undefined) {
+      i = strings.push(s) - 1;
+      ids.set(s, i);
+    }
+    return i;
+  };
+  records.forEach((r, n) => {
+    const o = n * STRIDE;
+    cols[o + KEY] = r.key;
+    cols[o + INPUT] = r.input;
+    cols[o + INDEX] = r.index;
+    cols[o + FORMAT] = str(r.format);
+    cols[o + KIND] = str(r.kind);
+    cols[o + ID] = str(r.id);
+    cols[o + CONVERSATION] = str(r.conversation);
+    cols[o + SOURCE] = str(r.source);
+    cols[o + TARGET] = str(r.target);
+    cols[o + ERROR_CODE] = str(r.errorCode);
+    cols[o + SUMMARY] = str(r.summary);
+    const sig = SIGNATURE_CODE.get(r.signature);
+    if (sig === undefined) throw new TypeError(`packSummaries: unknown signature status ${r.signature}`);
+    cols[o + FLAGS] = (r.decoded ? DECODED : 0) | (r.valid ? VALID : 0) | (r.trusted ? TRUSTED : 0) | (r.redacted ? REDACTED : 0) | (sig << 8);
+    cols[o + ERRORS] = r.errors;
+    cols[o + WARNINGS] = r.warnings;
+  });
+  return { count: records.length, cols, strings };
+}
+
+/** One summary back from a row: `cols` from offset `o`, its string slots looked up in `strings`. */
+export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<string>): RecordSummary {
+  const s = (slot: number) => (cols[o + slot] < 0 ? null : strings[cols[o + slot]]);
+  const flags = cols[o + FLAGS];
+  return {
+    key: cols[o + KEY],
+    input: cols[o + INPUT],
+    index: cols[o + INDEX],
+    format: s(FORMAT) as RecordSummary['format'],
+    kind: s(KIND),
+    id: s(ID),
+    conversation: s(CONVERSATION),
+    source: s(SOURCE),
+    target: s(TARGET),
+    decoded: (flags & DECODED) !== 0,
+    valid: (flags & VALID) !== 0,
+    errorCode: s(ERROR_CODE),
+    signature: SIGNATURES[flags >> 8],
+    trusted: (flags & TRUSTED) !== 0,
+    errors: cols[o + ERRORS],
+    warnings: cols[o + WARNINGS],
+    summary: s(SUMMARY) ?? '',
+    redacted: (flags & REDACTED) !== 0,
+  };
+}
+
+/** Every summary of a pack, as objects (tests, and callers that need them all). */
+export function unpackSummaries(pack: SummaryPack): RecordSummary[] {
+  const out: RecordSummary[] = [];
+  for (let n = 0; n < pack.count; n++) out.push(summaryAt(pack.cols, n * STRIDE, pack.strings));
+  return out;
+}
+
+/** The string slots of a row (for re-basing them into a larger table). */
+export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY] as const;

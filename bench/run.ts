@@ -3,12 +3,14 @@
 // and writes bench/results.json. Not part of CI: it takes minutes and wants a quiet machine.
 //   npm run bench            (builds the app first for the browser measurements)
 //   BENCH_SKIP_BROWSER=1 npm run bench   (node measurements only)
+//   BENCH_ONLY_BROWSER=1 npm run bench   (Chromium measurements only; keeps the other keys of results.json)
+//   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
 import * as ed from '@noble/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { decodeMultiple } from 'cbor-x';
 import { spawn, execSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeAndValidate } from '../src/core/agdx/bulk';
@@ -35,7 +37,9 @@ function time(fn: () => unknown, runs: number): number {
   return median(out);
 }
 
-const results: Record<string, number | string> = {};
+const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER;
+// A browser-only run updates the browser keys of the last full run's results.
+const results: Record<string, number | string> = ONLY_BROWSER && existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
 const rows: [string, string, string][] = [];
 const note = (key: string, value: number | string, what: string) => {
   results[key] = typeof value === 'number' ? Math.round(value * 1000) / 1000 : value;
@@ -52,7 +56,7 @@ const workflowsText = agentdnaWorkflows(10_000, 5);
 const workflowsBytes = new TextEncoder().encode(workflowsText);
 
 // 1. AGDX decode + validate against cbor-x decodeMultiple on the same bytes.
-{
+if (!ONLY_BROWSER) {
   const base = time(() => decodeMultiple(agdx), 7);
   const ours = time(() => decodeAndValidate(agdx), 7);
   const whole = time(() => inspectInput(0, { name: 'x', bytes: agdx }, undefined, false), 3);
@@ -61,7 +65,7 @@ const workflowsBytes = new TextEncoder().encode(workflowsText);
 }
 
 // 2. AgentDNA workflow parse + content hashes against JSON.parse on the same text.
-{
+if (!ONLY_BROWSER) {
   const base = time(() => JSON.parse(workflowsText), 5);
   const ours = time(() => {
     const doc = readJson(workflowsBytes, { maxDepth: 64 });
@@ -83,7 +87,7 @@ const workflowsBytes = new TextEncoder().encode(workflowsText);
 }
 
 // 3. Signature verification rates (noble, this process).
-{
+if (!ONLY_BROWSER) {
   const msg = sha256(new TextEncoder().encode('bench'));
   const sig = ed.sign(msg, BENCH_SEED);
   const n = 2000;
@@ -101,7 +105,7 @@ const workflowsBytes = new TextEncoder().encode(workflowsText);
 }
 
 // 4. Graph model and layout of a 10,000-record conversation.
-{
+if (!ONLY_BROWSER) {
   const conv = inspectInput(0, { name: 'g', bytes: agdxSequence(10_000, { perConversation: 10_000 }) }, undefined, false).records;
   const t = performance.now();
   const g = buildAgdxGraph(conv);
@@ -118,40 +122,64 @@ async function browser(): Promise<void> {
   console.log('building the app…');
   execSync('npx vite build', { stdio: 'ignore' });
   const port = 4190;
-  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
+  // Its own process group, so stopping it stops vite too (not only the npx wrapper).
+  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore', detached: true });
   try {
     await new Promise((r) => setTimeout(r, 3000));
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--enable-blink-features=ForceEagerMeasureMemory'],
     });
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    // The longest main-thread task, from a PerformanceObserver installed before the app starts.
-    await page.addInitScript(() => {
-      const w = window as unknown as { __longest: number; __reset: () => void };
-      w.__longest = 0;
-      w.__reset = () => (w.__longest = 0);
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-      }).observe({ type: 'longtask', buffered: true });
-    });
-    await page.goto(`http://127.0.0.1:${port}/?samples=none`);
-    await page.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
-    const t0 = Date.now();
-    await page.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx-100k.cborseq'));
-    // The longest task counts from here: Playwright hands the 22 MB file to the page through the
-    // DevTools protocol first, on the page's main thread, which a person's drop does not do.
-    await page.evaluate(() => (window as unknown as { __reset: () => void }).__reset());
-    // Cheap polls (Playwright's role selectors walk the whole page on the main thread and would
-    // show up as long tasks themselves).
-    await page.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 120_000 });
-    const first = Date.now() - t0;
-    await page.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 100,?000 records/.test(e.textContent ?? '')), null, { polling: 250, timeout: 300_000 });
-    const loaded = Date.now() - t0;
-    const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-    note('browser_first_records_ms', first, 'first record row on screen after the file was chosen');
-    note('browser_load_100k_ms', loaded, 'all 100,000 records loaded and judged (status says Loaded)');
-    note('browser_longest_task_ms', longest, 'longest main-thread task while it loaded, from the file handed to the page (PerformanceObserver longtask; 0 = none over 50 ms)');
+    // Each load in a fresh page; the longest task reported is the worst over all of them (on a shared
+    // 2-core machine one load can be unlucky; the budget is for every load, not the best one).
+    const runs = Math.max(1, Number(process.env.BENCH_BROWSER_RUNS ?? 3));
+    const firsts: number[] = [];
+    const loads: number[] = [];
+    const longests: number[] = [];
+    let page!: import('@playwright/test').Page;
+    for (let run = 0; run < runs; run++) {
+      if (page) await page.close();
+      page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      // The longest main-thread task, from a PerformanceObserver installed before the app starts.
+      await page.addInitScript(() => {
+        const w = window as unknown as { __longest: number; __longestAt: number; __t0: number; __reset: () => void };
+        w.__longest = 0;
+        w.__reset = () => {
+          w.__longest = 0;
+          w.__t0 = performance.now();
+        };
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) {
+            if (e.duration <= w.__longest) continue;
+            w.__longest = e.duration;
+            w.__longestAt = e.startTime - w.__t0;
+          }
+        }).observe({ type: 'longtask', buffered: true });
+      });
+      await page.goto(`http://127.0.0.1:${port}/?samples=none`);
+      await page.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
+      const t0 = Date.now();
+      await page.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx-100k.cborseq'));
+      // The longest task counts from here: Playwright hands the 22 MB file to the page through the
+      // DevTools protocol first, on the page's main thread, which a person's drop does not do.
+      await page.evaluate(() => (window as unknown as { __reset: () => void }).__reset());
+      // Cheap polls (Playwright's role selectors walk the whole page on the main thread and would
+      // show up as long tasks themselves).
+      await page.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 120_000 });
+      firsts.push(Date.now() - t0);
+      await page.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 100,?000 records/.test(e.textContent ?? '')), null, { polling: 250, timeout: 300_000 });
+      loads.push(Date.now() - t0);
+      const { longest, at } = await page.evaluate(() => {
+        const w = window as unknown as { __longest: number; __longestAt: number };
+        return { longest: w.__longest, at: w.__longestAt };
+      });
+      longests.push(longest);
+      console.log(`  load ${run + 1}/${runs}: first records ${firsts[run]} ms, loaded ${loads[run]} ms, longest task ${longest} ms${longest ? ` (${Math.round(at)} ms into the load)` : ''}`);
+    }
+    const each = (xs: number[]) => `(each load: ${xs.join(', ')})`;
+    note('browser_first_records_ms', median(firsts), `first record row on screen after the file was chosen, median of ${runs} loads ${each(firsts)}`);
+    note('browser_load_100k_ms', median(loads), `all 100,000 records loaded and judged (status says Loaded), median ${each(loads)}`);
+    note('browser_longest_task_ms', Math.max(...longests), `longest main-thread task while it loaded, worst of ${runs} loads ${each(longests)}, from the file handed to the page (PerformanceObserver longtask; 0 = none over 50 ms)`);
     // Heap after the load: the page and its workers (where the records live), as Chromium measures
     // it for a cross-origin isolated page (vite preview sends the headers).
     const heap = await page.evaluate(async () => {
@@ -192,7 +220,7 @@ async function browser(): Promise<void> {
     note('graph_10k_longest_task_ms', await graphPage.evaluate(() => (window as unknown as { __longest: number }).__longest), 'longest main-thread task while the graph appeared');
     await browser.close();
   } finally {
-    server.kill();
+    process.kill(-server.pid!, 'SIGTERM');
   }
 }
 

@@ -146,6 +146,7 @@ export function App() {
       setStatus(`Reading ${list.length} input${list.length === 1 ? '' : 's'}…`);
       await keysSent.current;
       let loaded = 0;
+      let firstLoaded: number | null = null;
       const inputsSeen = new Set<number>();
       setProgress({ records: 0, bytesDone: 0, bytesTotal: list.reduce((n, p) => n + p.data.size, 0) });
       const r = await inspectorClient().load(
@@ -155,12 +156,13 @@ export function App() {
           // A transition: React renders it in slices and yields, so no batch is one long task.
           loaded += batch.records.count;
           for (const i of batch.inputs) inputsSeen.add(i.input);
+          // The first record's detail is shown when the load ends, not now: it is the largest render
+          // of all, and while the workers are busy it was the page's longest task.
+          firstLoaded ??= firstKey(batch.records);
           startTransition(() => {
             setInputs((prev) => mergeInputs(prev, batch.inputs));
             if (batch.records.count) applySummaries(batch.records);
             setProgress(batch.progress);
-            const first = firstKey(batch.records);
-            if (viewRef.current.selected === null && first !== null) showView({ selected: first }, 'replace');
           });
         },
         (id) => (loadId.current = id),
@@ -172,7 +174,7 @@ export function App() {
       applySummaries(r.records);
       setLoadVersion((v) => v + 1);
       if (r.view) applyView(r.view);
-      else if (viewRef.current.selected === null && firstKey(r.records) !== null) showView({ selected: firstKey(r.records) }, 'replace');
+      else if (viewRef.current.selected === null && (firstLoaded ?? firstKey(r.records)) !== null) showView({ selected: firstLoaded ?? firstKey(r.records) }, 'replace');
       if (r.problems.length) setProblem(r.problems.join('; '));
       void queryClient.invalidateQueries({ queryKey: ['detail'] });
       const count = loaded || r.records.count;
@@ -384,7 +386,7 @@ export function App() {
               <FoldsPanel mode={tab} version={loadVersion} selected={selected} onSelect={setSelected} />
             </div>
           )}
-          <div className="min-h-0 flex-1 overflow-auto">{selected !== null ? <DetailPanel recordKey={selected} /> : <p className="p-6 text-sm text-slate-500">Select a record to see its fields, bytes and findings.</p>}</div>
+          <div className="min-h-0 flex-1 overflow-auto [contain:strict]">{selected !== null ? <DetailPanel recordKey={selected} /> : <p className="p-6 text-sm text-slate-500">Select a record to see its fields, bytes and findings.</p>}</div>
         </div>
       </main>
       <PasteDialog

@@ -39,39 +39,36 @@ export const HexView = memo(function HexView({ bytes, offset, highlight, onByte,
   }, [highlight, offset]);
 
   const lines = useMemo(() => {
+    // Plain inline spans for the hex bytes and runs of text for the ASCII column: a hex view of
+    // inline-blocks and a span per character was two thirds of a detail's layout objects, and
+    // laying it out was the page's longest step when a record first showed.
+    const lit = 'bg-amber-300 text-black dark:bg-amber-600 dark:text-white';
     const out = [];
     for (let r = first; r < last; r++) {
       const cells = [];
-      const text = [];
-      for (let i = 0; i < ROW; i++) {
-        const idx = r * ROW + i;
-        if (idx >= bytes.length) break;
+      const start = r * ROW;
+      const end = Math.min(bytes.length, start + ROW);
+      const ascii = ['', '', '']; // before, inside and after the highlight
+      for (let idx = start; idx < end; idx++) {
         const abs = offset + idx;
         const on = abs >= hs && abs < he;
         cells.push(
-          <span
-            key={i}
-            data-offset={abs}
-            data-selected={on || undefined}
-            onClick={() => onByte(abs)}
-            className={`inline-block w-[2.6ch] cursor-pointer text-center ${on ? 'bg-amber-300 text-black dark:bg-amber-600 dark:text-white' : 'hover:bg-slate-200 dark:hover:bg-slate-700'}`}
-          >
+          <span key={idx} data-offset={abs} data-selected={on || undefined} onClick={() => onByte(abs)} className={`cursor-pointer px-[0.3ch] ${on ? lit : 'hover:bg-slate-200 dark:hover:bg-slate-700'}`}>
             {hex2(bytes[idx])}
           </span>,
         );
-        text.push(
-          <span key={i} className={on ? 'bg-amber-300 text-black dark:bg-amber-600 dark:text-white' : ''}>
-            {printable(bytes[idx])}
-          </span>,
-        );
+        const part = on ? 1 : abs < hs ? 0 : 2;
+        ascii[part] += printable(bytes[idx]);
       }
       out.push(
         <div key={r} className="flex gap-3 whitespace-pre" style={{ position: 'absolute', top: r * ROW_HEIGHT, height: ROW_HEIGHT }}>
           <span className="text-slate-400 select-none">{(offset + r * ROW).toString(16).padStart(6, '0')}</span>
-          <span className="inline-block" style={{ width: `${ROW * 2.6}ch` }}>
-            {cells}
+          <span style={{ width: `${ROW * 2.6}ch` }}>{cells}</span>
+          <span className="text-slate-500 dark:text-slate-400">
+            {ascii[0]}
+            {ascii[1] && <span className={lit}>{ascii[1]}</span>}
+            {ascii[2]}
           </span>
-          <span className="text-slate-500 dark:text-slate-400">{text}</span>
         </div>,
       );
     }

@@ -209,7 +209,7 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
   };
 
   return (
-    <div ref={box} role="listbox" aria-label="Records" onKeyDown={onKeyDown} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} className="relative h-full overflow-auto">
+    <div ref={box} role="listbox" aria-label="Records" onKeyDown={onKeyDown} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} className="relative h-full overflow-auto [contain:strict]">
       <div style={{ height: total, position: 'relative' }}>
         {rows.map((row) => (
           <div key={row.kind === 'input' ? `i${row.input.input}` : row.record.key} style={{ position: 'absolute', top: row.top, left: 0, right: 0, height: row.kind === 'input' ? HEADER_HEIGHT : ROW_HEIGHT }}>

@@ -55,6 +55,11 @@ writeFileSync(join(dir, 'agdx-10k.cborseq'), agdxSequence(10_000, { perConversat
 const workflowsText = agentdnaWorkflows(10_000, 5);
 const workflowsBytes = new TextEncoder().encode(workflowsText);
 
+// The browser first, on a quiet machine: run after the measurements below, its loads had long tasks
+// (120–160 ms) that browser-only runs never showed. This process's memory had just been churned
+// through gigabytes, and giving it back competed with the page for the two cores.
+if (!process.env.BENCH_SKIP_BROWSER) await browser();
+
 // 1. AGDX decode + validate against cbor-x decodeMultiple on the same bytes.
 if (!ONLY_BROWSER) {
   const base = time(() => decodeMultiple(agdx), 7);
@@ -121,6 +126,7 @@ async function browser(): Promise<void> {
   const { chromium } = await import('@playwright/test');
   console.log('building the app…');
   execSync('npx vite build', { stdio: 'ignore' });
+
   const port = 4190;
   // Its own process group, so stopping it stops vite too (not only the npx wrapper).
   const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore', detached: true });
@@ -155,6 +161,19 @@ async function browser(): Promise<void> {
             w.__longestAt = e.startTime - w.__t0;
           }
         }).observe({ type: 'longtask', buffered: true });
+        // What filled the long frames (Long Animation Frames: scripts, then style and layout), to say
+        // where a long task came from.
+        const frames: string[] = [];
+        (w as unknown as { __frames: string[] }).__frames = frames;
+        new PerformanceObserver((list) => {
+          for (const f of list.getEntries() as unknown as Array<{ startTime: number; duration: number; renderStart: number; styleAndLayoutStart: number; scripts: Array<{ invoker: string; sourceFunctionName: string; duration: number; forcedStyleAndLayoutDuration: number }> }>) {
+            if (f.duration < 50 || f.startTime < w.__t0) continue;
+            const scripts = f.scripts.map((x) => `${x.invoker}${x.sourceFunctionName ? ` ${x.sourceFunctionName}` : ''} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}`);
+            const render = f.renderStart ? Math.round(f.startTime + f.duration - f.renderStart) : 0;
+            const layout = f.styleAndLayoutStart ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0;
+            frames.push(`at ${Math.round(f.startTime - w.__t0)} ms, ${Math.round(f.duration)} ms: ${scripts.join('; ') || 'no script'}; rendering ${render} ms (style and layout ${layout} ms)`);
+          }
+        }).observe({ type: 'long-animation-frame', buffered: true });
       });
       await page.goto(`http://127.0.0.1:${port}/?samples=none`);
       await page.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
@@ -175,6 +194,7 @@ async function browser(): Promise<void> {
       });
       longests.push(longest);
       console.log(`  load ${run + 1}/${runs}: first records ${firsts[run]} ms, loaded ${loads[run]} ms, longest task ${longest} ms${longest ? ` (${Math.round(at)} ms into the load)` : ''}`);
+      for (const f of await page.evaluate(() => (window as unknown as { __frames: string[] }).__frames)) console.log(`    long frame ${f}`);
     }
     const each = (xs: number[]) => `(each load: ${xs.join(', ')})`;
     note('browser_first_records_ms', median(firsts), `first record row on screen after the file was chosen, median of ${runs} loads ${each(firsts)}`);
@@ -224,7 +244,6 @@ async function browser(): Promise<void> {
   }
 }
 
-if (!process.env.BENCH_SKIP_BROWSER) await browser();
 
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(`\n${'measure'.padEnd(width)}  value        what`);

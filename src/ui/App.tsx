@@ -62,6 +62,8 @@ export function App() {
   const [loadVersion, setLoadVersion] = useState(0);
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const loadId = useRef<number | null>(null);
+  /** Tells the worker a load's first records are drawn; called once they have been painted. */
+  const drawnAck = useRef<(() => void) | null>(null);
   const [filter, setFilter] = useState<RecordFilter>({});
   const [visible, setVisible] = useState<Int32Array | null>(null);
 
@@ -83,6 +85,15 @@ export function App() {
       clearTimeout(t);
     };
   }, [filter, filterActive, loadVersion, recordsVersion]);
+
+  // After the commit that shows new records, and the frame that paints them: the worker waits for
+  // this once per load before it reads on (see LoadHooks.shown).
+  useEffect(() => {
+    const ack = drawnAck.current;
+    if (!ack) return;
+    drawnAck.current = null;
+    requestAnimationFrame(() => setTimeout(ack, 0));
+  }, [recordsVersion]);
 
   // Each view (selection, tab) is a history entry, so back and forward move between views.
   const viewRef = useRef<{ selected: number | null; tab: Tab }>({ selected: null, tab: 'records' });
@@ -158,6 +169,10 @@ export function App() {
           for (const i of batch.inputs) inputsSeen.add(i.input);
           // The first record's detail is shown when the load ends, not now: it is the largest render
           // of all, and while the workers are busy it was the page's longest task.
+          if (firstLoaded === null && batch.records.count && loadId.current !== null) {
+            const id = loadId.current;
+            drawnAck.current = () => inspectorClient().shown(id);
+          }
           firstLoaded ??= firstKey(batch.records);
           startTransition(() => {
             setInputs((prev) => mergeInputs(prev, batch.inputs));

@@ -164,6 +164,11 @@ export class InspectorClient {
     return r;
   }
 
+  /** Tells the worker the first records of a load are on screen, so it reads on. */
+  shown(load: number): void {
+    void this.send({ type: 'shown', load }).catch(() => {});
+  }
+
   /** Stops a load between two batches; what was read stays loaded. */
   async cancel(load: number): Promise<void> {
     await this.send({ type: 'cancel', load });

@@ -9,6 +9,11 @@ import { VerifyPool } from './verify-pool';
 const session = new InspectorSession(new VerifyPool().verifyMany);
 /** Loads asked to stop (by request id): checked between batches. */
 const cancelledLoads = new Set<number>();
+/** Loads waiting for the page to draw their first records, by request id; and those done waiting. */
+const drawWaits = new Map<number, () => void>();
+const drawnLoads = new Set<number>();
+/** A load waits at most this long for the page to say it drew (a hidden tab draws nothing). */
+const DRAW_WAIT_MS = 250;
 const pause = (ms = 0) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
@@ -31,12 +36,31 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
                 },
                 pause: () => pause(req.pauseMs ?? 0),
                 cancelled: () => cancelledLoads.has(req.id),
+                // Only the load's first batch waits; later inputs of the same load go straight on.
+                shown: () =>
+                  drawnLoads.has(req.id)
+                    ? Promise.resolve()
+                    : new Promise<void>((resolve) => {
+                        const done = () => {
+                          drawWaits.delete(req.id);
+                          drawnLoads.add(req.id);
+                          resolve();
+                        };
+                        drawWaits.set(req.id, done);
+                        setTimeout(done, DRAW_WAIT_MS);
+                      }),
               }
             : {},
         );
         cancelledLoads.delete(req.id);
+        drawnLoads.delete(req.id);
         const records = packSummaries(result.records);
         reply({ type: 'loaded', id: req.id, ...result, records }, [records.cols.buffer]);
+        return;
+      }
+      case 'shown': {
+        drawWaits.get(req.load)?.();
+        reply({ type: 'ack', id: req.id });
         return;
       }
       case 'cancel': {

@@ -128,6 +128,8 @@ export type Request =
   | { type: 'graph'; id: number; expanded: string[] }
   | { type: 'folds'; id: number; asOf: number | null }
   | { type: 'cancel'; id: number; load: number }
+  /** The page has drawn the first records of a load: the worker reads on. */
+  | { type: 'shown'; id: number; load: number }
   | { type: 'filter'; id: number; filter: RecordFilter }
   | { type: 'share'; id: number; view: Omit<SharedView, 'redacted'>; redact: boolean; bundle: boolean };
 
@@ -136,6 +138,7 @@ export type Response =
   | { type: 'batch'; id: number; inputs: InputSummary[]; records: SummaryPack; progress: LoadProgress }
   | { type: 'filtered'; id: number; keys: Int32Array; total: number }
   | { type: 'cancelled'; id: number }
+  | { type: 'ack'; id: number }
   | { type: 'report'; id: number; json: string; markdown: string }
   | { type: 'graph'; id: number; graph: GraphRender }
   | { type: 'folds'; id: number; folds: FoldView }

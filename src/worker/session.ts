@@ -126,6 +126,7 @@ export class InspectorSession {
     // Signatures are checked on the pool while the next batch decodes; a batch goes to the page
     // when its verdicts are in, in order.
     let sending: Promise<void> = Promise.resolve();
+    let drawn = false;
     for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS)) {
       const first = this.records.length;
       for (const r of batch.records) {
@@ -150,6 +151,14 @@ export class InspectorSession {
         hooks.batch!({ ...snapshot, records: sent });
       });
       if (batch.input) break;
+      if (!drawn) {
+        // Once: wait until the page has drawn the first records before reading on. Their first
+        // layout is the page's largest; with both cores busy decoding and verifying it took three
+        // times its CPU time in wall time (bench/run.ts saw 100–160 ms frames).
+        drawn = true;
+        await sending;
+        await hooks.shown?.();
+      }
       await hooks.pause?.();
       if (hooks.cancelled?.()) {
         await sending;
@@ -335,6 +344,8 @@ export interface LoadHooks {
   batch?: (b: { inputs: InputSummary[]; records: RecordSummary[]; progress: { records: number; bytesDone: number; bytesTotal: number } }) => void;
   /** Lets messages (a cancel) arrive between batches. */
   pause?: () => Promise<void>;
+  /** Resolves when the page has drawn the first batch (or has had long enough to); awaited once per input. */
+  shown?: () => Promise<void>;
   cancelled?: () => boolean;
 }
 

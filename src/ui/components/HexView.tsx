@@ -13,7 +13,7 @@ interface Props {
 const ROW = 16;
 const ROW_HEIGHT = 20;
 const VISIBLE_ROWS = 18;
-const OVERSCAN = 6;
+const OVERSCAN = 3;
 
 const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 const printable = (b: number) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '·');

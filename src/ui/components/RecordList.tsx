@@ -24,7 +24,7 @@ interface Props {
 const short = (id: string | null) => (id ? `${id.slice(0, 6)}…${id.slice(-4)}` : '—');
 const HEADER_HEIGHT = 52;
 const ROW_HEIGHT = 84;
-const OVERSCAN = 6;
+const OVERSCAN = 3;
 
 type Row = { kind: 'input'; input: InputSummary; top: number } | { kind: 'record'; record: RecordSummary; top: number };
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { run, type CliIo } from '../cli/main';
 import { parseKeys } from '../core/keys/keys';
 import type { Report } from '../core/report';
@@ -133,5 +133,33 @@ describe('verification on a pool', () => {
     }
     expect(calls).toBe(3);
     expect(batches.length).toBe(expected.records.length);
+  });
+});
+
+describe('streaming a large input', () => {
+  it('reads no further than the first batch until the page says it drew it, once per input', async () => {
+    const { agdxSequence } = await import('../../bench/generate');
+    const session = new InspectorSession();
+    const batches: number[] = [];
+    let release!: () => void;
+    let asked = 0;
+    const drawn = new Promise<void>((r) => (release = r));
+    const loading = session.load([{ name: 'big.cborseq', data: new Blob([agdxSequence(5000, { signedEvery: 1_000_000 })]) }], {
+      batch: (b) => batches.push(b.records.length),
+      pause: () => new Promise((r) => setTimeout(r, 0)),
+      shown: () => {
+        asked++;
+        return drawn;
+      },
+    });
+    await vi.waitFor(() => expect(asked).toBe(1));
+    // The loop is parked: a few turns of the event loop bring no second batch.
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(batches).toEqual([2000]);
+    release();
+    const result = await loading;
+    expect(asked).toBe(1);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(5000);
+    expect(result.cancelled).toBe(false);
   });
 });

@@ -167,7 +167,7 @@ async function browser(): Promise<void> {
         (w as unknown as { __frames: string[] }).__frames = frames;
         new PerformanceObserver((list) => {
           for (const f of list.getEntries() as unknown as Array<{ startTime: number; duration: number; renderStart: number; styleAndLayoutStart: number; scripts: Array<{ invoker: string; sourceFunctionName: string; duration: number; forcedStyleAndLayoutDuration: number }> }>) {
-            if (f.duration < 50 || f.startTime < w.__t0) continue;
+            if (f.duration < 50 || w.__t0 === undefined || f.startTime < w.__t0) continue; // only frames of the load
             const scripts = f.scripts.map((x) => `${x.invoker}${x.sourceFunctionName ? ` ${x.sourceFunctionName}` : ''} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}`);
             const render = f.renderStart ? Math.round(f.startTime + f.duration - f.renderStart) : 0;
             const layout = f.styleAndLayoutStart ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0;

@@ -144,7 +144,7 @@ describe('streaming a large input', () => {
     let release!: () => void;
     let asked = 0;
     const drawn = new Promise<void>((r) => (release = r));
-    const loading = session.load([{ name: 'big.cborseq', data: new Blob([agdxSequence(5000, { signedEvery: 1_000_000 })]) }], {
+    const loading = session.load([{ name: 'big.cborseq', data: new Blob([agdxSequence(5000, { signedEvery: 1_000_000 }).slice()]) }], {
       batch: (b) => batches.push(b.records.length),
       pause: () => new Promise((r) => setTimeout(r, 0)),
       shown: () => {

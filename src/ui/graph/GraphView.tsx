@@ -3,7 +3,7 @@
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Viewport } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphRender } from '../../worker/graph-render';
 import { download } from '../download';
 import { inspectorClient } from '../worker-client';
@@ -32,9 +32,12 @@ const EDGE_STYLES = [
 function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [expanded, setExpanded] = useState<string[]>([]);
   const [visible, setVisible] = useState<Set<string>>(() => new Set(EDGE_STYLES.map((e) => e.via)));
-  const query = useQuery({ queryKey: ['graph', version, expanded], queryFn: () => inspectorClient().graph(expanded), placeholderData: (prev) => prev });
+  // No structural sharing: comparing a 10,000-node graph with the last one, deeply, was half of the
+  // longest task when the tab opened; a new graph from the worker is new anyway.
+  const query = useQuery({ queryKey: ['graph', version, expanded], queryFn: () => inspectorClient().graph(expanded), placeholderData: (prev) => prev, structuralSharing: false });
   const flow = useReactFlow();
-  const graph: GraphRender | undefined = query.data;
+  // Drawn as a transition (in slices), not in the synchronous update a query's result makes.
+  const graph: GraphRender | undefined = useDeferredValue(query.data);
 
   const toggle = useCallback((id: string) => setExpanded((cur) => (cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id])), []);
 

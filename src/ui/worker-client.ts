@@ -51,9 +51,11 @@ export class InspectorClient {
   private start(): void {
     this.worker = new Worker(new URL('../worker/inspector.worker.ts', import.meta.url), { type: 'module', name: 'inspector' });
     this.worker.onmessage = (e: MessageEvent<Response>) => {
+      // Any word from the worker shows it is not stuck: every request waiting on it gets its full
+      // budget again (a load queued behind a long one says nothing until its turn).
+      for (const [id, waiting] of this.pending) this.arm(id, waiting);
       const p = this.pending.get(e.data.id);
       if (!p) return;
-      this.arm(e.data.id, p);
       if (e.data.type === 'batch') {
         p.onBatch?.(e.data);
         return;

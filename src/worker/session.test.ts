@@ -163,3 +163,21 @@ describe('streaming a large input', () => {
     expect(result.cancelled).toBe(false);
   });
 });
+
+describe('loads asked at once', () => {
+  it('run one after the other: each input keeps its records together', async () => {
+    const { agdxSequence } = await import('../../bench/generate');
+    const session = new InspectorSession();
+    const hooks = { batch: () => {}, pause: () => new Promise<void>((r) => setTimeout(r, 0)) };
+    const [a, b] = await Promise.all([
+      session.load([{ name: 'a.cborseq', data: new Blob([agdxSequence(4500, { signedEvery: 1_000_000 }).slice()]) }], hooks),
+      session.load([{ name: 'b.bin', data: new Blob([read('vectors/agdx/laser-wire-0.0.1/agent_command.bin')]) }], hooks),
+    ]);
+    expect(b.cancelled).toBe(false);
+    const report = session.report();
+    const inputs = (JSON.parse(report.json) as Report).records.map((r) => r.input);
+    // Every record of the first input comes before the second input's one.
+    expect(inputs.slice(0, 4500).every((i) => i === 0)).toBe(true);
+    expect(inputs.slice(4500)).toEqual([1]);
+  });
+});

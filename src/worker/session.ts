@@ -45,7 +45,23 @@ export class InspectorSession {
   private workflows: WorkflowReport[] = [];
 
   /** Replaces the key registry and re-verifies every record; returns the summaries that changed. */
-  async setKeys(keys: RegisteredKey[]): Promise<RecordSummary[]> {
+  setKeys(keys: RegisteredKey[]): Promise<RecordSummary[]> {
+    return this.exclusive(() => this.setKeysNow(keys));
+  }
+
+  /**
+   * Loads, link openings and key changes run one at a time, in the order asked: each awaits (the
+   * pool, the page, a cancel), and two interleaved would mix their records (the list expects each
+   * input's records together) or verify against the wrong registry.
+   */
+  private queue: Promise<unknown> = Promise.resolve();
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async setKeysNow(keys: RegisteredKey[]): Promise<RecordSummary[]> {
     this.keys = keys;
     if (keys.length) await this.verify(this.records);
     else applyKeys(this.records, keys);
@@ -71,7 +87,11 @@ export class InspectorSession {
    * Loads inputs. A bundle file among them opens its view: its inputs load in its place and the
    * view it carries comes back with the result.
    */
-  async load(payloads: InputPayload[], hooks: LoadHooks = {}): Promise<LoadResult> {
+  load(payloads: InputPayload[], hooks: LoadHooks = {}): Promise<LoadResult> {
+    return this.exclusive(() => this.loadNow(payloads, hooks));
+  }
+
+  private async loadNow(payloads: InputPayload[], hooks: LoadHooks): Promise<LoadResult> {
     const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
     const progress = { records: 0, bytesDone: 0, bytesTotal: payloads.reduce((n, p) => n + p.data.size, 0) };
     for (const p of payloads) {
@@ -82,14 +102,14 @@ export class InspectorSession {
       const bytes = new Uint8Array(await p.data.arrayBuffer());
       if (!isBundle(bytes)) {
         if (hooks.batch) out.cancelled = await this.loadStream(p.name, bytes, progress, hooks);
-        else this.loadOne(p.name, bytes, false, out);
+        else await this.loadOne(p.name, bytes, false, out);
         progress.bytesDone += bytes.length;
         if (out.cancelled) break;
         continue;
       }
       const opened = await decodeBundle(bytes);
       if (!opened.ok) out.problems.push(`${p.name}: ${opened.error.message}`);
-      else out.view = this.loadShared(opened, out);
+      else out.view = await this.loadShared(opened, out);
     }
     this.regraph(out);
     return out;
@@ -172,20 +192,24 @@ export class InspectorSession {
   }
 
   /** Opens a permalink fragment: everything loaded before is replaced by the link's inputs. */
-  async open(fragment: string): Promise<LoadResult & { error: string | null }> {
+  open(fragment: string): Promise<LoadResult & { error: string | null }> {
+    return this.exclusive(() => this.openNow(fragment));
+  }
+
+  private async openNow(fragment: string): Promise<LoadResult & { error: string | null }> {
     const opened = await decodePermalink(fragment);
     const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
     if (!opened.ok) return { ...out, error: opened.error.message };
     this.clear();
-    out.view = this.loadShared(opened, out);
+    out.view = await this.loadShared(opened, out);
     this.regraph(out);
     return { ...out, error: null };
   }
 
-  private loadShared(opened: Extract<ShareResult, { ok: true }>, out: LoadResult): SharedView {
+  private async loadShared(opened: Extract<ShareResult, { ok: true }>, out: LoadResult): Promise<SharedView> {
     const { state } = opened;
     const firstInput = this.inputs.length;
-    for (const input of state.inputs) this.loadOne(input.name, input.bytes, state.redacted, out);
+    for (const input of state.inputs) await this.loadOne(input.name, input.bytes, state.redacted, out);
     const sel = state.view.selected;
     const record = sel ? this.records.findIndex((r, key) => this.inputOf[key] === firstInput + sel.input && r.index === sel.index) : -1;
     return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted };
@@ -207,13 +231,14 @@ export class InspectorSession {
     return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems };
   }
 
-  private loadOne(name: string, bytes: Uint8Array, redacted: boolean, out: LoadResult): void {
+  /** One input read whole (a bundle's or a link's inputs, or a load without batches); signatures on the pool. */
+  private async loadOne(name: string, bytes: Uint8Array, redacted: boolean, out: LoadResult): Promise<void> {
     const inputNumber = this.inputs.length;
     this.inputBytes.push(bytes);
     if (redacted) this.redactedInputs.add(inputNumber);
     const { input, records, workflows } = inspectInput(inputNumber, { name, bytes }, this.keys, false);
     for (const w of workflows) this.workflows.push({ ...w, record: w.record + this.records.length });
-    if (this.keys.length) applyKeys(records, this.keys);
+    await this.verify(records);
     const only = records.length === 1 ? records[0] : null;
     const summary: InputSummary = {
       input: inputNumber,

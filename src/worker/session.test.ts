@@ -173,7 +173,7 @@ describe('loads asked at once', () => {
       session.load([{ name: 'a.cborseq', data: new Blob([agdxSequence(4500, { signedEvery: 1_000_000 }).slice()]) }], hooks),
       session.load([{ name: 'b.bin', data: new Blob([read('vectors/agdx/laser-wire-0.0.1/agent_command.bin')]) }], hooks),
     ]);
-    expect(b.cancelled).toBe(false);
+    expect(a.cancelled || b.cancelled).toBe(false);
     const report = session.report();
     const inputs = (JSON.parse(report.json) as Report).records.map((r) => r.input);
     // Every record of the first input comes before the second input's one.

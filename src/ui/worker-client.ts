@@ -1,9 +1,12 @@
 // The page's side of the worker protocol: a promise per request. The page never decodes.
 import type { RegisteredKey } from '../core/keys/keys';
 import type { InputPayload, RecordDetail, RecordFilter, Request, Response, SharedView } from '../worker/protocol';
+import type { GraphRender } from '../worker/graph-render';
 import type { SummaryPack } from '../worker/summary-pack';
 
 type Batch = Extract<Response, { type: 'batch' }>;
+/** Messages that are part of a reply still to come: a load's batches, a large graph's parts. */
+type Part = Extract<Response, { type: 'batch' | 'graph-part' }>;
 
 /** `?slowload=MS` pauses between batches of a large load: to watch progress (and for the tests). */
 const SLOW_MOTION = Math.min(5000, Math.max(0, Number(new URLSearchParams(globalThis.location?.search ?? '').get('slowload') ?? 0) || 0));
@@ -15,7 +18,7 @@ const WATCHDOG_BASE_MS = Number(new URLSearchParams(globalThis.location?.search 
  */
 const budgetFor = (type: string, bytes: number) => (type === 'load' || type === 'open' ? WATCHDOG_BASE_MS * (1 + bytes / 20_000_000) : Math.max(60_000, WATCHDOG_BASE_MS));
 
-type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; onBatch?: (b: Batch) => void; budget: number; timer: ReturnType<typeof setTimeout> | null };
+type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; onPart?: (b: Part) => void; budget: number; timer: ReturnType<typeof setTimeout> | null };
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 /** The worker was stopped (a decode ran past its budget) or crashed; it has been restarted. */
@@ -56,8 +59,8 @@ export class InspectorClient {
       for (const [id, waiting] of this.pending) this.arm(id, waiting);
       const p = this.pending.get(e.data.id);
       if (!p) return;
-      if (e.data.type === 'batch') {
-        p.onBatch?.(e.data);
+      if (e.data.type === 'batch' || e.data.type === 'graph-part') {
+        p.onPart?.(e.data);
         return;
       }
       this.settle(e.data.id);
@@ -124,11 +127,11 @@ export class InspectorClient {
       .catch(() => {});
   }
 
-  private send(body: RequestBody, transfer: Transferable[] = [], onBatch?: (b: Batch) => void, onId?: (id: number) => void, bytes = 0): Promise<Response> {
+  private send(body: RequestBody, transfer: Transferable[] = [], onPart?: (b: Part) => void, onId?: (id: number) => void, bytes = 0): Promise<Response> {
     const id = this.nextId++;
     onId?.(id);
     return new Promise((resolve, reject) => {
-      const p: Pending = { resolve, reject, onBatch, budget: budgetFor(body.type, bytes), timer: null };
+      const p: Pending = { resolve, reject, onPart, budget: budgetFor(body.type, bytes), timer: null };
       this.pending.set(id, p);
       this.arm(id, p);
       this.worker.postMessage({ ...body, id } as Request, transfer);
@@ -146,6 +149,7 @@ export class InspectorClient {
       { type: 'load', inputs, stream: true, pauseMs: SLOW_MOTION },
       [],
       (b) => {
+        if (b.type !== 'batch') return;
         // Remember which input is being read: if the worker gets stuck, that is the one to drop.
         const last = b.inputs[b.inputs.length - 1];
         if (last) this.reading.set(id, last.name);
@@ -211,8 +215,15 @@ export class InspectorClient {
   }
 
   async graph(expanded: string[]) {
-    const r = await this.send({ type: 'graph', expanded });
+    const nodes: GraphRender['nodes'] = [];
+    const edges: GraphRender['edges'] = [];
+    const r = await this.send({ type: 'graph', expanded }, [], (part) => {
+      if (part.type !== 'graph-part') return;
+      for (const n of part.nodes) nodes.push(n);
+      for (const e of part.edges) edges.push(e);
+    });
     if (r.type !== 'graph') throw new Error(`unexpected reply ${r.type}`);
+    if (nodes.length || edges.length) return { ...r.graph, nodes, edges };
     return r.graph;
   }
 

@@ -141,6 +141,8 @@ export type Response =
   | { type: 'ack'; id: number }
   | { type: 'report'; id: number; json: string; markdown: string }
   | { type: 'graph'; id: number; graph: GraphRender }
+  /** Part of a large graph's nodes and edges, sent ahead of the 'graph' reply that completes it. */
+  | { type: 'graph-part'; id: number; nodes: GraphRender['nodes']; edges: GraphRender['edges'] }
   | { type: 'folds'; id: number; folds: FoldView }
   | { type: 'shared'; id: number; fragment: string; bundle: Uint8Array | null; problems: string[] }
   | { type: 'detail'; id: number; detail: RecordDetail | null }

@@ -2,6 +2,7 @@
 import type { RegisteredKey } from '../core/keys/keys';
 import type { InputPayload, RecordDetail, RecordFilter, Request, Response, SharedView } from '../worker/protocol';
 import type { GraphRender } from '../worker/graph-render';
+import { joinGraph } from '../worker/graph-parts';
 import type { SummaryPack } from '../worker/summary-pack';
 
 type Batch = Extract<Response, { type: 'batch' }>;
@@ -215,16 +216,12 @@ export class InspectorClient {
   }
 
   async graph(expanded: string[]) {
-    const nodes: GraphRender['nodes'] = [];
-    const edges: GraphRender['edges'] = [];
+    const parts: Array<Pick<GraphRender, 'nodes' | 'edges'>> = [];
     const r = await this.send({ type: 'graph', expanded }, [], (part) => {
-      if (part.type !== 'graph-part') return;
-      for (const n of part.nodes) nodes.push(n);
-      for (const e of part.edges) edges.push(e);
+      if (part.type === 'graph-part') parts.push(part);
     });
     if (r.type !== 'graph') throw new Error(`unexpected reply ${r.type}`);
-    if (nodes.length || edges.length) return { ...r.graph, nodes, edges };
-    return r.graph;
+    return joinGraph(parts, r.graph);
   }
 
   async folds(asOf: number | null) {

@@ -145,3 +145,4 @@ export function renderGraph(records: RecordResult[], workflows: WorkflowReport[]
     ms: Math.round(performance.now() - t0),
   };
 }
+

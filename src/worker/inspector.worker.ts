@@ -2,6 +2,7 @@
 /// <reference lib="webworker" />
 import type { Request, Response } from './protocol';
 import { InspectorSession } from './session';
+import { splitGraph } from './graph-parts';
 import { packSummaries } from './summary-pack';
 import { VerifyPool } from './verify-pool';
 
@@ -82,15 +83,9 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
         return;
       }
       case 'graph': {
-        // In parts: the page deserializes each message in one task, and a 10,000-node graph in
-        // one message was a 50–75 ms task there.
-        const graph = session.graph(req.expanded);
-        if (graph.nodes.length + graph.edges.length > GRAPH_PART) {
-          for (let i = 0; i < Math.max(graph.nodes.length, graph.edges.length); i += GRAPH_PART) {
-            reply({ type: 'graph-part', id: req.id, nodes: graph.nodes.slice(i, i + GRAPH_PART), edges: graph.edges.slice(i, i + GRAPH_PART) });
-          }
-          reply({ type: 'graph', id: req.id, graph: { ...graph, nodes: [], edges: [] } });
-        } else reply({ type: 'graph', id: req.id, graph });
+        const { parts, shell } = splitGraph(session.graph(req.expanded), GRAPH_PART);
+        for (const part of parts) reply({ type: 'graph-part', id: req.id, ...part });
+        reply({ type: 'graph', id: req.id, graph: shell });
         return;
       }
       case 'folds':

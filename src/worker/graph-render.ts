@@ -145,4 +145,3 @@ export function renderGraph(records: RecordResult[], workflows: WorkflowReport[]
     ms: Math.round(performance.now() - t0),
   };
 }
-

@@ -19,7 +19,7 @@ const VISITED_KEY = 'envelope-inspector.visited';
 
 export type Tab = 'records' | 'graph' | 'agents' | 'runs';
 
-/** The first record of a pack, if any: a load selects it so the detail shows something at once. */
+/** The first record of a pack, if any: a load selects it when it ends, so the detail shows something. */
 const firstKey = (pack: SummaryPack): number | null => (pack.count ? pack.cols[SLOT.KEY] : null);
 
 /** New inputs are appended; inputs the worker re-judged are replaced. */

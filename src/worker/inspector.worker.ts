@@ -104,10 +104,11 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
         reply({ type: 'detail', id: req.id, detail });
         return;
       }
-      case 'keys':
+      case 'keys': {
         const records = packSummaries(await session.setKeys(req.keys));
         reply({ type: 'keys', id: req.id, records }, [records.cols.buffer]);
         return;
+      }
       case 'clear':
         session.clear();
         reply({ type: 'cleared', id: req.id });

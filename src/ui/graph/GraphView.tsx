@@ -32,8 +32,8 @@ const EDGE_STYLES = [
 function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [expanded, setExpanded] = useState<string[]>([]);
   const [visible, setVisible] = useState<Set<string>>(() => new Set(EDGE_STYLES.map((e) => e.via)));
-  // No structural sharing: comparing a 10,000-node graph with the last one, deeply, was half of the
-  // longest task when the tab opened; a new graph from the worker is new anyway.
+  // No structural sharing: a graph from the worker is new anyway, and keeping unchanged parts would
+  // walk every node of both graphs, deeply, each time it is rebuilt (a fold opened, keys changed).
   const query = useQuery({ queryKey: ['graph', version, expanded], queryFn: () => inspectorClient().graph(expanded), placeholderData: (prev) => prev, structuralSharing: false });
   const flow = useReactFlow();
   // Drawn as a transition (in slices), not in the synchronous update a query's result makes.

@@ -35,3 +35,21 @@ test('the hashed content and the signed bytes are visible for a selected envelop
   await expect(page.getByTestId('signed-bytes')).toHaveText(root['ecdsa_e_hex (leftmost 32 bytes of ascii message)']);
   await expect(page.getByLabel('Envelope detail')).toContainText(root.signer_did);
 });
+
+test('a large file of workflows streams in: progress, first records before the end, cancel keeps what was read', async ({ inspector, page }) => {
+  const { agentdnaWorkflows } = await import('../bench/generate');
+  const path = test.info().outputPath('workflows-200.json');
+  (await import('node:fs')).writeFileSync(path, agentdnaWorkflows(200, 5));
+  await inspector.open('?samples=none&slowload=300');
+  await page.getByLabel('Choose record files').setInputFiles(path);
+
+  await expect(page.getByTestId('progress')).toContainText('records');
+  await expect(inspector.records('workflows-200.json').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  const status = page.getByRole('status').filter({ hasText: 'Cancelled' });
+  await expect(status).toContainText(/Cancelled: kept \d+ records? from 1 input/);
+  const kept = Number(/kept (\d+)/.exec((await status.textContent())!)![1]);
+  expect(kept).toBeGreaterThan(0);
+  expect(kept).toBeLessThan(200);
+  await expect(inspector.input('workflows-200.json')).toContainText('(cancelled)');
+});

@@ -3,7 +3,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromBase64, fromHex, toHex, utf8OrNull } from './bytes';
 import { readItemAt, untag } from './cbor/reader';
-import { agentdnaShape, readAgentDna, type WorkflowReport } from './agentdna';
+import { agentdnaShape, readAgentDna, readAgentDnaParts, type WorkflowReport } from './agentdna';
 import { readJson } from './json/lossless';
 import { failedRecord, type Place } from './import/build';
 import { cborRecordBatches, readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
@@ -41,6 +41,12 @@ function asBase64(text: string): Uint8Array | null {
   return fromBase64(t);
 }
 
+/** Text sniff reads as JSON. */
+function looksLikeJson(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('{') || t.startsWith('[');
+}
+
 /** What every importer is told. */
 interface SniffOptions {
   extraKeys?: Map<string, Uint8Array[]>;
@@ -55,8 +61,7 @@ function sniff(place: Place, textDepth: number, opts: SniffOptions): Sniffed {
   }
   const text = startsLikeMap(bytes) ? null : utf8OrNull(bytes);
   if (text !== null && TEXTUAL.test(text)) {
-    const t = text.trimStart();
-    if (t.startsWith('{') || t.startsWith('[')) return sniffJson(place, opts);
+    if (looksLikeJson(text)) return sniffJson(place, opts);
     if (textDepth < 2) {
       for (const [name, decode] of [['hex', asHex], ['base64', asBase64]] as const) {
         const decoded = decode(text);
@@ -89,7 +94,10 @@ function sniff(place: Place, textDepth: number, opts: SniffOptions): Sniffed {
 }
 
 function sniffJson(place: Place, opts: SniffOptions): Sniffed {
-  const parsed = readJson(place.view);
+  return sniffParsedJson(place, opts, readJson(place.view));
+}
+
+function sniffParsedJson(place: Place, opts: SniffOptions, parsed: ReturnType<typeof readJson>): Sniffed {
   if (!parsed.ok) {
     // report.md has a single JSON decode code: JSON nested too deeply to read is json/invalid.
     const code = parsed.error.code === 'json/too-deep' ? 'json/invalid' : parsed.error.code;
@@ -167,6 +175,11 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: Regis
   const bytes = file.bytes;
   const place: Place = { input: index, view: bytes, viewOrigin: 'input' };
   const streams = startsLikeMap(bytes) && readHeaderBlockInput(place) === null;
+  const text = streams ? null : utf8OrNull(bytes);
+  if (text !== null && bytes.length > 0 && TEXTUAL.test(text) && looksLikeJson(text)) {
+    yield* jsonBatches(index, file, keys, batchSize);
+    return;
+  }
   if (!streams) {
     const whole = inspectInput(index, file, keys, false);
     yield { input: whole.input, records: whole.records, workflows: whole.workflows, bytesDone: bytes.length };
@@ -191,6 +204,41 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: Regis
   } catch (e) {
     const error = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: hashed };
     yield { input: { name: file.name, bytes: bytes.length, sha256: toHex(sha256(bytes)), format: 'unknown' }, records: [failedRecord(place, records, 'unknown', null, error)], workflows: [], bytesDone: bytes.length };
+  }
+}
+
+/**
+ * A JSON input in batches: an AgentDNA card history or array of workflows by item (each workflow's
+ * signature checks take ~30 ms, so a large file would otherwise say nothing for minutes); any other
+ * JSON whole, as inspectInput reads it.
+ */
+function* jsonBatches(index: number, file: InputFile, keys: RegisteredKey[] | undefined, batchSize: number): Generator<InputBatch> {
+  const bytes = file.bytes;
+  const place: Place = { input: index, view: bytes, viewOrigin: 'input' };
+  const input: InputResult = { name: file.name, bytes: bytes.length, sha256: toHex(sha256(bytes)), format: 'unknown' };
+  const opts: SniffOptions = { extraKeys: didKeys(keys), detail: false };
+  let records = 0;
+  let last: InputBatch | null = null;
+  try {
+    const parsed = readJson(bytes);
+    if (parsed.ok && jsonShape(parsed.value) === null && agentdnaShape(parsed.value) === 'cards') {
+      input.format = 'agentdna-cards';
+      // One part behind, so the last one can carry the input's summary.
+      for (const part of readAgentDnaParts(index, bytes, parsed.value, { extraKeys: opts.extraKeys }, batchSize)) {
+        if (last) yield last;
+        records += part.records.length;
+        last = { input: null, records: part.records, workflows: part.workflows, bytesDone: part.end };
+      }
+      yield { ...last!, input, bytesDone: bytes.length };
+      return;
+    }
+    const sniffed = sniffParsedJson(place, opts, parsed);
+    input.format = sniffed.format;
+    yield { input, records: sniffed.records, workflows: sniffed.workflows ?? [], bytesDone: bytes.length };
+  } catch (e) {
+    const error = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: null };
+    if (last) yield last;
+    yield { input, records: [failedRecord(place, records, 'unknown', null, error)], workflows: [], bytesDone: bytes.length };
   }
 }
 

@@ -523,10 +523,44 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
  * JSON string, that string's UTF-8 bytes: the record's view, with inputSpan naming the string).
  */
 export function readAgentDna(input: number, text: Uint8Array, root: JsonValue, options?: ReadAgentDnaOptions): AgentDnaResult {
+  const records: RecordResult[] = [];
+  const workflows: WorkflowReport[] = [];
+  for (const part of readAgentDnaParts(input, text, root, options, Infinity)) {
+    for (const w of part.workflows) workflows.push({ ...w, record: w.record + records.length });
+    for (const r of part.records) records.push(r);
+  }
+  return { records, workflows };
+}
+
+export interface AgentDnaPart extends AgentDnaResult {
+  /** Byte offset in `text` up to which the document has been read. */
+  end: number;
+}
+
+/** A part is handed over once it has taken this long, whatever its size (checks cost ~30 ms a workflow). */
+const PART_MS = 200;
+
+/**
+ * readAgentDna in parts, for a card history or an array of workflows: a part ends after `partSize`
+ * items or PART_MS of work, whichever comes first, so a large file shows progress and can be
+ * stopped between two parts. Each part's workflows index its own records. Always at least one part.
+ */
+export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonValue, options: ReadAgentDnaOptions | undefined, partSize: number): Generator<AgentDnaPart> {
+  if (!(partSize >= 1)) throw new TypeError('readAgentDnaParts: partSize must be at least 1');
   const out = new Collector();
   const place: Place = { input, view: text, viewOrigin: 'input' };
   const extraKeys = options?.extraKeys;
   const rootSpan: Span = [root.start, root.end];
+  let sent = 0; // records handed over in earlier parts
+  const take = (end: number): AgentDnaPart => {
+    const part = {
+      records: out.records.slice(sent),
+      workflows: out.workflows.filter((w) => w.record >= sent).map((w) => ({ ...w, record: w.record - sent })),
+      end,
+    };
+    sent = out.records.length;
+    return part;
+  };
   try {
     const shape = agentdnaShape(root);
     if (shape === 'workflow') out.add(buildWorkflow(place, 0, root as JsonObject, 'workflow', 'agentdna.workflow', null, extraKeys));
@@ -534,15 +568,29 @@ export function readAgentDna(input: number, text: Uint8Array, root: JsonValue, o
     else if (shape === 'card') readItem(out, input, text, root, new Map(), extraKeys, false);
     else if (shape === 'cards' && root.type === 'array') {
       const previous = new Map<string, { card: CardInfo; version: number }>();
-      for (const item of root.items) readItem(out, input, text, item, previous, extraKeys, true);
+      let items = 0;
+      let since = performance.now();
+      for (let i = 0; i < root.items.length; i++) {
+        readItem(out, input, text, root.items[i], previous, extraKeys, true);
+        items++;
+        // The last item's records go in the final part below.
+        if (i < root.items.length - 1 && (items >= partSize || performance.now() - since >= PART_MS)) {
+          yield take(root.items[i].end);
+          items = 0;
+          since = performance.now();
+        }
+      }
     } else {
       const error = { code: 'agentdna/shape', message: 'JSON, but not an AgentDNA IntentWorkflow, envelope, card or card history', offset: root.start };
       out.add({ record: failedRecord(place, 0, 'unknown', rootSpan, error), workflow: null });
     }
   } catch (e) {
-    // A bug of ours must not take the input down: report it as this document's failure.
+    // A bug of ours must not take the input down: report it as this document's failure (what was
+    // handed over stays; the failure takes the next record's place).
     const error = { code: 'agentdna/shape', message: `internal error while reading this AgentDNA document: ${(e as Error)?.message ?? String(e)}`, offset: null };
-    return { records: [failedRecord(place, 0, 'unknown', null, error)], workflows: [] };
+    out.records.length = sent;
+    out.workflows = out.workflows.filter((w) => w.record < sent);
+    out.add({ record: failedRecord(place, sent, 'unknown', null, error), workflow: null });
   }
-  return { records: out.records, workflows: out.workflows };
+  yield take(root.end);
 }

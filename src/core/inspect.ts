@@ -111,7 +111,7 @@ function sniffParsedJson(place: Place, opts: SniffOptions, parsed: ReturnType<ty
   if (shape === 'agdx-json') return { format: 'agdx-json', records: readJsonEnvelopes(place.input, place.view, parsed.value) };
   const dna = agentdnaShape(parsed.value);
   if (dna) {
-    const { records, workflows } = readAgentDna(place.input, place.view, parsed.value, { extraKeys: opts.extraKeys });
+    const { records, workflows } = readAgentDna(place.input, place.view, parsed.value, { extraKeys: opts.extraKeys, shape: dna });
     return { format: `agentdna-${dna}`, records, workflows };
   }
   const error = {
@@ -224,7 +224,7 @@ function* jsonBatches(index: number, file: InputFile, keys: RegisteredKey[] | un
     if (parsed.ok && jsonShape(parsed.value) === null && agentdnaShape(parsed.value) === 'cards') {
       input.format = 'agentdna-cards';
       // One part behind, so the last one can carry the input's summary.
-      for (const part of readAgentDnaParts(index, bytes, parsed.value, { extraKeys: opts.extraKeys }, batchSize)) {
+      for (const part of readAgentDnaParts(index, bytes, parsed.value, { extraKeys: opts.extraKeys, shape: 'cards' }, { partSize: batchSize })) {
         if (last) yield last;
         records += part.records.length;
         last = { input: null, records: part.records, workflows: part.workflows, bytesDone: part.end };

@@ -53,6 +53,8 @@ export interface WorkflowReport {
 export interface ReadAgentDnaOptions {
   /** Keys for DIDs made another way (the report's key file: agent = DID; 33- or 65-byte secp256k1 keys). */
   extraKeys?: Map<string, Uint8Array[]>;
+  /** agentdnaShape(root), when the caller has worked it out already (it walks every item). */
+  shape?: AgentDnaShape | null;
 }
 
 export interface AgentDnaResult {
@@ -523,13 +525,9 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
  * JSON string, that string's UTF-8 bytes: the record's view, with inputSpan naming the string).
  */
 export function readAgentDna(input: number, text: Uint8Array, root: JsonValue, options?: ReadAgentDnaOptions): AgentDnaResult {
-  const records: RecordResult[] = [];
-  const workflows: WorkflowReport[] = [];
-  for (const part of readAgentDnaParts(input, text, root, options, Infinity)) {
-    for (const w of part.workflows) workflows.push({ ...w, record: w.record + records.length });
-    for (const r of part.records) records.push(r);
-  }
-  return { records, workflows };
+  // One part: nothing is cut by count or by time, so the result never depends on the machine's speed.
+  const [whole] = readAgentDnaParts(input, text, root, options, { partSize: Infinity, partMs: Infinity });
+  return { records: whole.records, workflows: whole.workflows };
 }
 
 export interface AgentDnaPart extends AgentDnaResult {
@@ -537,32 +535,41 @@ export interface AgentDnaPart extends AgentDnaResult {
   end: number;
 }
 
-/** A part is handed over once it has taken this long, whatever its size (checks cost ~30 ms a workflow). */
-const PART_MS = 200;
+export interface AgentDnaPartOptions {
+  /** Items per part at most. */
+  partSize: number;
+  /** A part is handed over once it has taken this long (ms), whatever its size; default 200 (checks cost ~15–30 ms a workflow). */
+  partMs?: number;
+}
 
 /**
  * readAgentDna in parts, for a card history or an array of workflows: a part ends after `partSize`
- * items or PART_MS of work, whichever comes first, so a large file shows progress and can be
+ * items or `partMs` of work, whichever comes first, so a large file shows progress and can be
  * stopped between two parts. Each part's workflows index its own records. Always at least one part.
  */
-export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonValue, options: ReadAgentDnaOptions | undefined, partSize: number): Generator<AgentDnaPart> {
+export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonValue, options: ReadAgentDnaOptions | undefined, parts: AgentDnaPartOptions): Generator<AgentDnaPart> {
+  const { partSize, partMs = 200 } = parts;
   if (!(partSize >= 1)) throw new TypeError('readAgentDnaParts: partSize must be at least 1');
   const out = new Collector();
   const place: Place = { input, view: text, viewOrigin: 'input' };
   const extraKeys = options?.extraKeys;
   const rootSpan: Span = [root.start, root.end];
-  let sent = 0; // records handed over in earlier parts
+  // Records and workflows handed over in earlier parts (workflows are added in record order).
+  let sentRecords = 0;
+  let sentWorkflows = 0;
   const take = (end: number): AgentDnaPart => {
+    const base = sentRecords;
     const part = {
-      records: out.records.slice(sent),
-      workflows: out.workflows.filter((w) => w.record >= sent).map((w) => ({ ...w, record: w.record - sent })),
+      records: out.records.slice(base),
+      workflows: out.workflows.slice(sentWorkflows).map((w) => (base ? { ...w, record: w.record - base } : w)),
       end,
     };
-    sent = out.records.length;
+    sentRecords = out.records.length;
+    sentWorkflows = out.workflows.length;
     return part;
   };
   try {
-    const shape = agentdnaShape(root);
+    const shape = options?.shape !== undefined ? options.shape : agentdnaShape(root);
     if (shape === 'workflow') out.add(buildWorkflow(place, 0, root as JsonObject, 'workflow', 'agentdna.workflow', null, extraKeys));
     else if (shape === 'envelope') out.add(buildWorkflow(place, 0, root as JsonObject, 'envelope', 'agentdna.envelope', null, extraKeys));
     else if (shape === 'card') readItem(out, input, text, root, new Map(), extraKeys, false);
@@ -574,7 +581,7 @@ export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonVa
         readItem(out, input, text, root.items[i], previous, extraKeys, true);
         items++;
         // The last item's records go in the final part below.
-        if (i < root.items.length - 1 && (items >= partSize || performance.now() - since >= PART_MS)) {
+        if (i < root.items.length - 1 && (items >= partSize || performance.now() - since >= partMs)) {
           yield take(root.items[i].end);
           items = 0;
           since = performance.now();
@@ -588,9 +595,9 @@ export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonVa
     // A bug of ours must not take the input down: report it as this document's failure (what was
     // handed over stays; the failure takes the next record's place).
     const error = { code: 'agentdna/shape', message: `internal error while reading this AgentDNA document: ${(e as Error)?.message ?? String(e)}`, offset: null };
-    out.records.length = sent;
-    out.workflows = out.workflows.filter((w) => w.record < sent);
-    out.add({ record: failedRecord(place, sent, 'unknown', null, error), workflow: null });
+    out.records.length = sentRecords;
+    out.workflows.length = sentWorkflows;
+    out.add({ record: failedRecord(place, sentRecords, 'unknown', null, error), workflow: null });
   }
   yield take(root.end);
 }

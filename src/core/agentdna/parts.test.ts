@@ -29,7 +29,7 @@ describe('AgentDNA workflows in parts', () => {
 
   it('gives the same records and workflows in parts of 2 as whole', () => {
     const whole = readAgentDna(0, text, root());
-    const parts = [...readAgentDnaParts(0, text, root(), undefined, 2)];
+    const parts = [...readAgentDnaParts(0, text, root(), undefined, { partSize: 2, partMs: Infinity })];
     expect(parts.length).toBe(Math.ceil(workflows.length / 2));
     const records = parts.flatMap((p) => p.records);
     expect(records.map(said)).toEqual(whole.records.map(said));
@@ -54,10 +54,17 @@ describe('AgentDNA workflows in parts', () => {
     expect(batches.slice(0, -1).every((b) => b.input === null)).toBe(true);
     expect(batches[batches.length - 1].input).toEqual(whole.input);
     expect(batches.flatMap((b) => b.records).map(said)).toEqual(whole.records.map(said));
-    expect(batches.flatMap((b) => b.workflows).length).toBe(whole.workflows.length);
+    // Each batch's workflows index its own records: put back in the input's numbering, they are the whole's.
+    let base = 0;
+    const rebased = batches.flatMap((b) => {
+      const out = b.workflows.map((w) => ({ ...w, record: w.record + base }));
+      base += b.records.length;
+      return out;
+    });
+    expect(rebased).toEqual(whole.workflows);
   });
 
   it('refuses a part size below one', () => {
-    expect(() => readAgentDnaParts(0, text, root(), undefined, 0).next()).toThrow(TypeError);
+    expect(() => readAgentDnaParts(0, text, root(), undefined, { partSize: 0 }).next()).toThrow(TypeError);
   });
 });

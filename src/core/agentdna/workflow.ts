@@ -2,7 +2,7 @@
 // modes (agentdna.md, "Verification modes") computed from it.
 import type { Finding, Span } from '../model';
 import { allOccurrences, spanOf, str, type EnvelopeNode } from './envelope';
-import { contentHash as computeContentHash, contentJson as computeContentJson, signedMessage, type SignedMessage } from './hash';
+import { contentJson as computeContentJson, sha256Hex, signedMessage, type SignedMessage } from './hash';
 import { PyDict, pythonDumps, type PyValue } from './python-json';
 import { checkSignatureText, type ExtraKeys, type RecoveredKey, type SigRule, type SigStatus, type SignatureCheck } from './signature';
 
@@ -126,7 +126,7 @@ function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: E
     to: n.to?.value,
   };
   const contentJson = computeContentJson(fields);
-  const contentHash = contentJson === null ? null : computeContentHash(fields);
+  const contentHash = contentJson === null ? null : sha256Hex(contentJson);
   const claimedHash = str(n.hash);
   const hashOk = contentHash !== null && claimedHash === contentHash;
 

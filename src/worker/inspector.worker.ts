@@ -10,9 +10,8 @@ import { VerifyPool } from './verify-pool';
 const session = new InspectorSession(new VerifyPool().verifyMany);
 /** Loads asked to stop (by request id): checked between batches. */
 const cancelledLoads = new Set<number>();
-/** Loads waiting for the page to draw their first records, by request id; and those done waiting. */
+/** Loads waiting for the page to draw their first records, by request id. */
 const drawWaits = new Map<number, () => void>();
-const drawnLoads = new Set<number>();
 /** Nodes (and edges) per message when a graph is sent in parts. */
 const GRAPH_PART = 1500;
 /** A load waits at most this long for the page to say it drew (a hidden tab draws nothing). */
@@ -39,24 +38,15 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
                 },
                 pause: () => pause(req.pauseMs ?? 0),
                 cancelled: () => cancelledLoads.has(req.id),
-                // Only the load's first batch waits; later inputs of the same load go straight on.
                 shown: () =>
-                  drawnLoads.has(req.id)
-                    ? Promise.resolve()
-                    : new Promise<void>((resolve) => {
-                        const done = () => {
-                          drawWaits.delete(req.id);
-                          drawnLoads.add(req.id);
-                          resolve();
-                        };
-                        drawWaits.set(req.id, done);
-                        setTimeout(done, DRAW_WAIT_MS);
-                      }),
+                  new Promise<void>((resolve) => {
+                    drawWaits.set(req.id, resolve);
+                    setTimeout(resolve, DRAW_WAIT_MS);
+                  }).finally(() => drawWaits.delete(req.id)),
               }
             : {},
         );
         cancelledLoads.delete(req.id);
-        drawnLoads.delete(req.id);
         const records = packSummaries(result.records);
         reply({ type: 'loaded', id: req.id, ...result, records }, [records.cols.buffer]);
         return;

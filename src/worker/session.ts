@@ -94,6 +94,7 @@ export class InspectorSession {
   private async loadNow(payloads: InputPayload[], hooks: LoadHooks): Promise<LoadResult> {
     const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
     const progress = { records: 0, bytesDone: 0, bytesTotal: payloads.reduce((n, p) => n + p.data.size, 0) };
+    const load = { drawn: false };
     for (const p of payloads) {
       if (hooks.cancelled?.()) {
         out.cancelled = true;
@@ -101,7 +102,7 @@ export class InspectorSession {
       }
       const bytes = new Uint8Array(await p.data.arrayBuffer());
       if (!isBundle(bytes)) {
-        if (hooks.batch) out.cancelled = await this.loadStream(p.name, bytes, progress, hooks);
+        if (hooks.batch) out.cancelled = await this.loadStream(p.name, bytes, progress, hooks, load);
         else await this.loadOne(p.name, bytes, false, out);
         progress.bytesDone += bytes.length;
         if (out.cancelled) break;
@@ -137,7 +138,7 @@ export class InspectorSession {
    * One input read in batches: each batch goes to the page as soon as it is read, and the loop
    * yields between batches so a cancel can arrive. Returns whether it was cancelled (what was read stays).
    */
-  private async loadStream(name: string, bytes: Uint8Array, progress: { records: number; bytesDone: number; bytesTotal: number }, hooks: LoadHooks): Promise<boolean> {
+  private async loadStream(name: string, bytes: Uint8Array, progress: { records: number; bytesDone: number; bytesTotal: number }, hooks: LoadHooks, load: { drawn: boolean }): Promise<boolean> {
     const inputNumber = this.inputs.length;
     this.inputBytes.push(bytes);
     const summary: InputSummary = { input: inputNumber, name, bytes: bytes.length, sha256: '', format: 'reading', records: 0, error: null };
@@ -146,16 +147,16 @@ export class InspectorSession {
     // Signatures are checked on the pool while the next batch decodes; a batch goes to the page
     // when its verdicts are in, in order.
     let sending: Promise<void> = Promise.resolve();
-    let drawn = false;
     for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS)) {
       const first = this.records.length;
+      // A record's summary is made once, when its verdicts are in and it goes to the page (below):
+      // until then the filter and the graph do not see it, as the page does not.
       for (const r of batch.records) {
         this.records.push(r);
         this.inputOf.push(inputNumber);
-        this.summaries.push(summarize(this.summaries.length, r, false));
       }
       const verified = this.verify(batch.records);
-      for (const w of batch.workflows) this.workflows.push({ ...w, record: w.record + this.records.length - batch.records.length });
+      for (const w of batch.workflows) this.workflows.push({ ...w, record: w.record + first });
       summary.records += batch.records.length;
       if (batch.input) {
         summary.sha256 = batch.input.sha256;
@@ -171,11 +172,11 @@ export class InspectorSession {
         hooks.batch!({ ...snapshot, records: sent });
       });
       if (batch.input) break;
-      if (!drawn) {
-        // Once: wait until the page has drawn the first records before reading on. Their first
-        // layout is the page's largest; with both cores busy decoding and verifying it took three
-        // times its CPU time in wall time (bench/run.ts saw 100–160 ms frames).
-        drawn = true;
+      if (!load.drawn) {
+        // Once a load: wait until the page has drawn the first records before reading on. Their
+        // first layout is the page's largest; with both cores busy decoding and verifying it took
+        // three times its CPU time in wall time (bench/run.ts saw 100–160 ms frames).
+        load.drawn = true;
         await sending;
         await hooks.shown?.();
       }
@@ -369,7 +370,7 @@ export interface LoadHooks {
   batch?: (b: { inputs: InputSummary[]; records: RecordSummary[]; progress: { records: number; bytesDone: number; bytesTotal: number } }) => void;
   /** Lets messages (a cancel) arrive between batches. */
   pause?: () => Promise<void>;
-  /** Resolves when the page has drawn the first batch (or has had long enough to); awaited once per input. */
+  /** Resolves when the page has drawn the first batch (or has had long enough to); awaited once per load. */
   shown?: () => Promise<void>;
   cancelled?: () => boolean;
 }

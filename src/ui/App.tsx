@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, startTransition, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { RegisteredKey } from '../core/keys/keys';
 import type { InputPayload, InputSummary, LoadProgress, RecordFilter, SharedView } from '../worker/protocol';
 import { SLOT, type SummaryPack } from '../worker/summary-pack';
@@ -296,6 +296,10 @@ export function App() {
     setStatus('Cleared.');
   }, [applySummaries, showView]);
 
+  // One object per view, not per render: the share panel rebuilds the link (in the worker, over
+  // every input) whenever this changes, and App renders on every batch and status line.
+  const shareView = useMemo(() => ({ selectedKey: selected, tab, viewport, filters }), [selected, tab, viewport, filters]);
+
   return (
     <div className="flex h-full flex-col">
       <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
@@ -412,7 +416,7 @@ export function App() {
           load([fromText(text)]);
         }}
       />
-      {shareOpen && <SharePanel view={{ selectedKey: selected, tab, viewport, filters }} version={loadVersion} onClose={() => setShareOpen(false)} />}
+      {shareOpen && <SharePanel view={shareView} version={loadVersion} onClose={() => setShareOpen(false)} />}
       {keysOpen && <KeyRegistry keys={keys} onChange={setKeys} onClose={() => setKeysOpen(false)} />}
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-teal-700/20 text-lg font-semibold text-teal-900 ring-4 ring-inset ring-teal-600 dark:text-teal-100">

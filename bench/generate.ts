@@ -3,6 +3,7 @@
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { encodeEnvelope } from '../src/core/agdx/canonical';
+import { concatBytes, fromHex } from '../src/core/bytes';
 import type { Envelope, Kind } from '../src/core/agdx/envelope';
 import { signingInput } from '../src/core/agdx/verify';
 import { keyId } from '../src/core/keys/keys';
@@ -46,9 +47,8 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
   const rnd = prng(options.seed ?? 7);
   const signedEvery = options.signedEvery ?? 5;
   const perConversation = options.perConversation ?? 50;
-  const keyIdBytes = Uint8Array.from(keyId(BENCH_PUBLIC_KEY).match(/../g)!.map((h) => parseInt(h, 16)));
+  const keyIdBytes = fromHex(keyId(BENCH_PUBLIC_KEY))!;
   const parts: Uint8Array[] = [];
-  let total = 0;
   let previous: Uint8Array | null = null;
   for (let n = 0; n < count; n++) {
     const conv = Math.floor(n / perConversation);
@@ -83,16 +83,9 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
     }
     const bytes = encodeEnvelope(env);
     parts.push(bytes);
-    total += bytes.length;
     if (env.record) previous = env.record;
   }
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes(...parts);
 }
 
 /**

@@ -7,6 +7,7 @@
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import type { VerifyJob } from '../core/agdx/verify';
+import { toHex } from '../core/bytes';
 
 ed.hashes.sha512 = sha512;
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -47,7 +48,7 @@ const keys = new Map<string, Promise<CryptoKey>>();
 async function verifyOne(j: VerifyJob): Promise<boolean> {
   if (webcrypto !== false && passesStrictRules(j)) {
     try {
-      const hex = Array.from(j.publicKey, (b) => b.toString(16).padStart(2, '0')).join('');
+      const hex = toHex(j.publicKey);
       let key = keys.get(hex);
       if (!key) {
         key = crypto.subtle.importKey('raw', j.publicKey as Uint8Array<ArrayBuffer>, { name: 'Ed25519' }, false, ['verify']);

@@ -2,12 +2,11 @@
 // Rust reference (laser-wire 0.0.1), which keeps each field's bytes for the hex view and findings.
 import type { Span } from '../bytes';
 import type { CborItem } from '../cbor/reader';
-import { untag } from '../cbor/reader';
+import { isNull, untag } from '../cbor/reader';
 import {
   FieldError,
   describeItem,
   fieldError,
-  isNullItem,
   readBool,
   readBytes,
   readSmallUint,
@@ -189,7 +188,7 @@ function decode(item: CborItem, ctx: ReadContext): DecodedEnvelope {
       continue;
     }
     locations.set(f.name, { key: span(f.key), value: span(f.value), item: f.value });
-    if (isNullItem(f.value)) nulls.push(f.name);
+    if (isNull(f.value)) nulls.push(f.name);
     else present.set(f.name, f.value);
   }
 
@@ -252,7 +251,7 @@ function readUsage(item: CborItem, locations: Map<string, FieldLocation>, unknow
       continue;
     }
     locations.set(path, { key: span(f.key), value: span(f.value), item: f.value });
-    if (isNullItem(f.value)) continue;
+    if (isNull(f.value)) continue;
     out[f.name as keyof Usage] = readUint(f.value, path);
   }
   for (const required of ['input_tokens', 'output_tokens'] as const) {
@@ -289,7 +288,7 @@ function readSignature(item: CborItem, ctx: ReadContext, locations: Map<string, 
       continue;
     }
     locations.set(path, { key: span(f.key), value: span(f.value), item: f.value });
-    if (isNullItem(f.value)) continue;
+    if (isNull(f.value)) continue;
     // Lengths are checked by the signature verdict (malformed), not here, so a bad capsule is shown.
     if (f.name === 'scheme') sig.scheme = readSmallUint(f.value, path, 255);
     else if (f.name === 'key_id') sig.key_id = readBytes(f.value, path, ctx);
@@ -313,7 +312,7 @@ function readSignatureContext(item: CborItem, locations: Map<string, FieldLocati
       continue;
     }
     locations.set(path, { key: span(f.key), value: span(f.value), item: f.value });
-    if (isNullItem(f.value)) continue;
+    if (isNull(f.value)) continue;
     if (f.name === 'content_type') out.content_type = readSmallUint(f.value, path, 255);
     else out.agent_version = readSmallUint(f.value, path, 0xffffffff);
   }

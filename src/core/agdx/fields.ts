@@ -120,7 +120,3 @@ export function structEntries(item: CborItem, what: string): { fields: Map<strin
   return { fields, others };
 }
 
-export function isNullItem(item: CborItem): boolean {
-  const it = untag(item);
-  return it.kind === 'simple' && (it.value === 22 || it.value === 23);
-}

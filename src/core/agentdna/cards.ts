@@ -4,7 +4,7 @@
 import { fromBase64, toHex, utf8OrNull } from '../bytes';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { cardIdOf } from './did';
-import { lastEntries, type JsonObject } from './envelope';
+import { lastEntries, str, type JsonObject } from './envelope';
 
 export const CARD_TYPES = ['user_card', 'actor_card', 'user', 'agent', 'user_nft', 'agent_nft'] as const;
 const CARD_TYPE_SET = new Set<string>(CARD_TYPES);
@@ -35,15 +35,11 @@ export interface CardInfo {
   deployer: JsonEntry | undefined;
 }
 
-function stringOf(e: JsonEntry | undefined): string | null {
-  return e?.value.type === 'string' ? e.value.value : null;
-}
-
 /** Whether an object is an AgentDNA user or agent card (any era). */
 export function isCardObject(v: JsonValue | undefined): boolean {
   if (v?.type !== 'object') return false;
   const { fields } = lastEntries(v);
-  const type = stringOf(fields.get('type'));
+  const type = str(fields.get('type'));
   if (type !== null) return CARD_TYPE_SET.has(type);
   return fields.has('user_did') || fields.has('agent_did') || (fields.has('id') && fields.has('policy'));
 }
@@ -60,9 +56,9 @@ export function readPolicy(entry: JsonEntry): PolicyView {
 export function readCard(v: JsonObject): CardInfo {
   const { fields } = lastEntries(v);
   const typeEntry = fields.get('type');
-  const type = stringOf(typeEntry);
+  const type = str(typeEntry);
   const didEntry = fields.get('agent_did') ?? fields.get('user_did') ?? fields.get('id');
-  const did = stringOf(didEntry);
+  const did = str(didEntry);
   const policyEntry = fields.get('policy');
   const kind = type ?? (fields.has('agent_did') ? 'agent_nft' : fields.has('user_did') ? 'user_nft' : fields.has('policy') ? 'actor_card' : 'user_card');
   const legacy =

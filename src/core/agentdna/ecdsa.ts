@@ -3,6 +3,7 @@
 // everything strict DER would refuse listed as an issue; s is not normalised (high-S is valid);
 // the value signed is used as-is (no hashing), its leftmost 256 bits.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { readUintBE } from '../bytes';
 
 /** The order n of secp256k1's group. */
 export const CURVE_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -100,12 +101,6 @@ function untlv(b: Uint8Array, pos: number, limit: number, what: string, issues: 
   return { tag, start: p, end, next: end };
 }
 
-function intFromBytes(b: Uint8Array, start: number, end: number): bigint {
-  let n = 0n;
-  for (let i = start; i < end; i++) n = (n << 8n) | BigInt(b[i]);
-  return n;
-}
-
 function checkInteger(b: Uint8Array, t: Tlv, name: string, issues: string[]): void {
   const len = t.end - t.start;
   if (len === 0) {
@@ -141,7 +136,7 @@ export function readDerLenient(b: Uint8Array): DerRead {
     if (s.next !== outer.end) return { ok: false, reason: `${outer.end - s.next} byte(s) inside the SEQUENCE after s (offset ${s.next})`, issues };
     checkInteger(b, r, 'r', issues);
     checkInteger(b, s, 's', issues);
-    return { ok: true, r: intFromBytes(b, r.start, r.end), s: intFromBytes(b, s.start, s.end), issues };
+    return { ok: true, r: readUintBE(b, r.start, r.end), s: readUintBE(b, s.start, s.end), issues };
   } catch (e) {
     if (e instanceof DerFailure) return { ok: false, reason: e.reason, issues };
     return { ok: false, reason: `unreadable: ${(e as Error)?.message ?? String(e)}`, issues };
@@ -218,8 +213,7 @@ function modInverse(a: bigint, m: bigint): bigint {
 
 /** ECDSA's bits2int: the leftmost 256 bits of e as an integer (shorter inputs as they are). */
 function bits2int(e: Uint8Array): bigint {
-  let n = 0n;
-  for (const b of e) n = (n << 8n) | BigInt(b);
+  const n = readUintBE(e);
   const extra = e.length * 8 - 256;
   return extra > 0 ? n >> BigInt(extra) : n;
 }

@@ -2,6 +2,7 @@
 // history), verify every envelope offline, and turn each document into RecordResults (with a field
 // tree, a body view and findings whose spans index the JSON text) plus one WorkflowReport per
 // workflow for report@1's `workflows` section. Pure: no DOM, no Node APIs. Never throws for any input.
+import { isoFromSeconds } from '../time';
 import { utf8Encode } from '../bytes';
 import { blankRecord, failedRecord, type Place } from '../import/build';
 import type { JsonEntry, JsonValue } from '../json/lossless';
@@ -169,8 +170,8 @@ function pretty(v: JsonValue, indent = '', depth = 0): string {
 
 function epochHint(v: JsonValue): string | undefined {
   if (v.type !== 'number') return 'epoch is not a number';
-  const d = new Date(v.value * 1000);
-  return Number.isNaN(d.getTime()) ? 'Unix seconds (out of range)' : `Unix seconds: ${d.toISOString()}`;
+  const iso = isoFromSeconds(v.value);
+  return iso ? `Unix seconds: ${iso}` : 'Unix seconds (out of range)';
 }
 
 function fieldHint(n: EnvelopeNode, e: JsonEntry, a: WorkflowAnalysis): string | undefined {

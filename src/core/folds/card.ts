@@ -5,7 +5,8 @@ import type { CborItem } from '../cbor/reader';
 import { readSingle, untag } from '../cbor/reader';
 import { toDiagnostic } from '../cbor/diagnostic';
 import { CONTENT_TYPES, HEALTH, codeName } from '../agdx/dictionaries';
-import { FieldError, isNullItem, readText, readUint, structEntries } from '../agdx/fields';
+import { FieldError, readSmallUint, readText, readUint, structEntries } from '../agdx/fields';
+import { isNull } from '../cbor/reader';
 import type { CapabilityData, CardData, CardDecoding, ContentShape } from './model';
 
 /** Reads an AgentCard from its CBOR item. Throws FieldError when the item is not a card. */
@@ -13,7 +14,7 @@ export function cardFromItem(item: CborItem): CardData {
   const { fields } = structEntries(item, 'an agent card');
   const get = (name: string): CborItem | undefined => {
     const f = fields.get(name);
-    return f && !isNullItem(f.value) ? f.value : undefined;
+    return f && !isNull(f.value) ? f.value : undefined;
   };
   let v: CborItem | undefined;
   const card: CardData = { name: null, version: null, capabilities: [], ttlMicros: null };
@@ -32,14 +33,14 @@ function capability(item: CborItem, path: string): CapabilityData {
   const { fields } = structEntries(item, path);
   const get = (name: string): CborItem | undefined => {
     const f = fields.get(name);
-    return f && !isNullItem(f.value) ? f.value : undefined;
+    return f && !isNull(f.value) ? f.value : undefined;
   };
   const skill = get('skill_id');
   if (!skill) throw new FieldError('agdx/field-type', `${path} requires skill_id`, item.start);
   const small = (name: string, max: number): number | null => {
     const x = get(name);
     if (!x) return null;
-    return Number(readUint(x, `${path}.${name}`, BigInt(max)));
+    return readSmallUint(x, `${path}.${name}`, max);
   };
   const health = small('health', 255);
   const input = get('input');

@@ -1,10 +1,10 @@
 // Folds the log into the state AGDX consumers keep (agent registry, quarantine, run registry) and
 // per-conversation summaries, in log order, optionally only up to a position (the time slider).
 // Pure and deterministic: the records are read, never changed; findings are returned, not applied.
-import { toCrockford, ulidTimeMs } from '../bytes';
+import { toCrockford, ulidTimeMs, utf8OrNull } from '../bytes';
 import type { MetaValue, Usage } from '../agdx/envelope';
 import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
-import { recordSortKeys, spanOfPath } from '../graph/keys';
+import { recordSortKeys, repeatedBridgeHops, spanOfPath } from '../graph/keys';
 import type { Finding } from '../model';
 import type { RecordResult } from '../records';
 import { decodeCard } from './card';
@@ -70,18 +70,12 @@ export interface PreparedLog {
   readonly info: readonly (RecordInfo | undefined)[];
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 function recordInfo(r: RecordResult): RecordInfo | undefined {
   const env = r.envelope;
   if (!env) return undefined;
   let quarantineTarget: string | null = null;
   if (env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine') && env.body && env.body.length > 0) {
-    try {
-      quarantineTarget = strictUtf8.decode(env.body);
-    } catch {
-      quarantineTarget = null;
-    }
+    quarantineTarget = utf8OrNull(env.body);
   }
   return {
     conversation: r.conversation ?? toCrockford(env.conversation),
@@ -110,20 +104,6 @@ export function runId(meta: Map<string, MetaValue> | undefined): string | null {
   if (v.type === 'text') return v.value;
   if (v.type === 'int') return v.value.toString();
   return null;
-}
-
-/** Bridge ids that metadata `bridge_hops` lists more than once. */
-export function repeatedBridgeHops(meta: Map<string, MetaValue> | undefined): string[] {
-  const hops = meta?.get('bridge_hops');
-  if (!hops || hops.type !== 'list') return [];
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  for (const h of hops.items) {
-    if (h.type !== 'text') continue;
-    if (seen.has(h.value)) repeated.add(h.value);
-    seen.add(h.value);
-  }
-  return [...repeated];
 }
 
 /** A time as people read it: ISO 8601 (when in range) and the µs it came from. */

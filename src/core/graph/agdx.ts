@@ -8,7 +8,7 @@
 import type { Envelope } from '../agdx/envelope';
 import type { Finding } from '../model';
 import type { RecordResult } from '../records';
-import { crockford, describeCauseAt, readCauseAt, recordSortKeys, short, spanOfPath, type CauseAt } from './keys';
+import { crockford, describeCauseAt, readCauseAt, recordSortKeys, repeatedBridgeHops, short, spanOfPath, type CauseAt } from './keys';
 import type {
   AgdxGraph,
   AgdxGraphOptions,
@@ -93,20 +93,6 @@ function finding(rule: string, path: string, message: string, r: RecordResult): 
   return { rule, severity: 'warning', path, message, span: spanOfPath(r.tree, path) };
 }
 
-/** Bridge ids that appear more than once in metadata `bridge_hops`. */
-function repeatedHops(env: Envelope): string[] {
-  const hops = env.metadata?.get('bridge_hops');
-  if (!hops || hops.type !== 'list') return [];
-  const seen = new Set<string>();
-  const repeated: string[] = [];
-  for (const h of hops.items) {
-    if (h.type !== 'text') continue;
-    if (seen.has(h.value) && !repeated.includes(h.value)) repeated.push(h.value);
-    seen.add(h.value);
-  }
-  return repeated;
-}
-
 class EdgeSet {
   readonly list: GraphEdge[] = [];
   private readonly byId = new Map<string, GraphEdge>();
@@ -166,7 +152,7 @@ export function buildAgdxGraph(records: readonly RecordResult[], options: AgdxGr
   const findings: GraphFinding[] = [];
   const recordNodes = new Map<string, RecordNode>();
   for (const e of entries) {
-    const loop = repeatedHops(e.env);
+    const loop = repeatedBridgeHops(e.env.metadata);
     const node: RecordNode = {
       id: e.id,
       kind: 'record',

@@ -1,5 +1,6 @@
 // Small shared pieces of the graph model: stable sort keys, record ids, log positions.
 import { toCrockford } from '../bytes';
+import type { MetaValue } from '../agdx/envelope';
 import type { FieldNode, Span } from '../model';
 import type { RecordResult } from '../records';
 
@@ -58,3 +59,17 @@ export function spanOfPath(tree: readonly FieldNode[], path: string): Span | nul
 
 /** A short form of a long id for labels. */
 export const short = (id: string, keep = 10) => (id.length > keep + 1 ? `${id.slice(0, keep)}…` : id);
+
+/** Bridge ids that metadata `bridge_hops` lists more than once. */
+export function repeatedBridgeHops(meta: Map<string, MetaValue> | undefined): string[] {
+  const hops = meta?.get('bridge_hops');
+  if (!hops || hops.type !== 'list') return [];
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const h of hops.items) {
+    if (h.type !== 'text') continue;
+    if (seen.has(h.value)) repeated.add(h.value);
+    seen.add(h.value);
+  }
+  return [...repeated];
+}

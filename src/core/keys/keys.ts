@@ -4,7 +4,7 @@
 import * as ed from '@noble/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { fromBase64, fromHex, toHex, utf8OrNull } from '../bytes';
+import { bytesEqual, fromBase64, fromHex, readUintLE, toHex, utf8OrNull } from '../bytes';
 
 export type KeyKind = 'agent' | 'operator';
 export type KeyAlgorithm = 'ed25519' | 'secp256k1';
@@ -66,8 +66,7 @@ function pointProblem(publicKey: Uint8Array, algorithm: KeyAlgorithm): string | 
       secp256k1.Point.fromBytes(publicKey);
       return null;
     }
-    let y = 0n;
-    for (let i = 31; i >= 0; i--) y = (y << 8n) | BigInt(i === 31 ? publicKey[i] & 0x7f : publicKey[i]);
+    const y = readUintLE(publicKey, 0, 32) & ((1n << 255n) - 1n); // the top bit is x's sign
     if (y >= 2n ** 255n - 19n) return 'not a canonical Ed25519 point encoding (y is not below p)';
     if (ed.Point.fromBytes(publicKey, false).isSmallOrder()) return 'an Ed25519 point of small order: no signature under it means anything, strict verification refuses it';
     return null;
@@ -144,7 +143,7 @@ function fromPem(pem: string, defaults: { agent?: string; kind?: KeyKind }): Reg
     if (type !== 'PUBLIC KEY') throw new Error(`a PEM ${type} block: only PUBLIC KEY is accepted`);
     const der = fromBase64(body);
     if (!der) throw new Error('the PEM body is not base64');
-    if (der.length === 44 && ED25519_SPKI_PREFIX.every((b, i) => der[i] === b)) return makeKey(der.slice(12), defaults);
+    if (der.length === 44 && bytesEqual(der.subarray(0, ED25519_SPKI_PREFIX.length), ED25519_SPKI_PREFIX)) return makeKey(der.slice(12), defaults);
     // A Rubix pubKey.pem holds the raw 65-byte secp256k1 point, not SPKI.
     if (der.length === 65 && der[0] === 4) return makeKey(der, defaults);
     throw new Error(`the PEM body is ${der.length} bytes: not an Ed25519 SubjectPublicKeyInfo (44 bytes) nor a raw secp256k1 point`);

@@ -5,7 +5,7 @@
 // Layout: `v1.` + base64url( sha256(payload)[0..8] ‖ deflate-raw(payload) ), payload = CBOR
 // { v: 1, inputs: [{ name, bytes }], redacted, view: { selected, tab, viewport, filters } }.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesEqual, concatBytes, fromBase64, toBase64 } from '../bytes';
+import { bytesEqual, concatBytes, fromBase64, toBase64, utf8Encode } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
 import type { CborItem } from '../cbor/reader';
 import { readSingle, untag } from '../cbor/reader';
@@ -15,7 +15,7 @@ export const PERMALINK_VERSION = 1;
 export const LINK_SOFT_LIMIT = 8_000;
 /** The most bytes a link or bundle may inflate to (a small link must not expand into gigabytes). */
 export const MAX_INFLATED = 64 * 1024 * 1024;
-const BUNDLE_MAGIC = new TextEncoder().encode('EIBUNDLE');
+const BUNDLE_MAGIC = utf8Encode('EIBUNDLE');
 
 export interface SharedInput {
   name: string;
@@ -249,7 +249,7 @@ export async function encodeBundle(state: ShareState): Promise<Uint8Array> {
 }
 
 export function isBundle(bytes: Uint8Array): boolean {
-  return bytes.length > BUNDLE_MAGIC.length && BUNDLE_MAGIC.every((b, i) => bytes[i] === b);
+  return bytes.length > BUNDLE_MAGIC.length && bytesEqual(bytes.subarray(0, BUNDLE_MAGIC.length), BUNDLE_MAGIC);
 }
 
 export async function decodeBundle(bytes: Uint8Array): Promise<ShareResult> {

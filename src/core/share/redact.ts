@@ -1,7 +1,7 @@
 // Redaction before sharing: every envelope body is blanked (zeros, same length), so offsets,
 // spans and findings stay where they were. Signatures over the bodies can then no longer be
 // re-checked, and the view says so.
-import { toBase64 } from '../bytes';
+import { toBase64, utf8Encode, utf8Lossy } from '../bytes';
 import type { RecordResult } from '../records';
 
 export interface Redacted {
@@ -16,7 +16,6 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
   // Hex or base64 text: share the decoded bytes instead (their spans are what the records index).
   const decoded = records.find((r) => r.viewOrigin === 'decoded-text');
   const out = decoded ? decoded.view.slice() : input.slice();
-  const text = new TextDecoder();
   for (const r of records) {
     if (!r.envelope?.body) continue;
     if (!r.bodySpan) {
@@ -32,12 +31,12 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
     const payload = r.view.slice();
     payload.fill(0, r.bodySpan[0], r.bodySpan[1]);
     const [from, to] = r.inputSpan ?? [0, out.length];
-    const at = text.decode(out.subarray(from, to)).indexOf(original);
-    if (at < 0 || /[^\x00-\x7f]/.test(text.decode(out.subarray(from, from + at)))) {
+    const at = utf8Lossy(out.subarray(from, to)).indexOf(original);
+    if (at < 0 || /[^\x00-\x7f]/.test(utf8Lossy(out.subarray(from, from + at)))) {
       problems.push(`record ${r.index}: its payload's base64 could not be found to blank`);
       continue;
     }
-    out.set(new TextEncoder().encode(toBase64(payload)), from + at);
+    out.set(utf8Encode(toBase64(payload)), from + at);
   }
   return { bytes: out, problems };
 }

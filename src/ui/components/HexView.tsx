@@ -1,4 +1,5 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { hex2 } from '../format';
 import type { Span } from '../../core/model';
 
 interface Props {
@@ -15,7 +16,6 @@ const ROW_HEIGHT = 20;
 const VISIBLE_ROWS = 18;
 const OVERSCAN = 3;
 
-const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 const printable = (b: number) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '·');
 
 /** A windowed hex dump: only the rows in view are rendered, so large records stay cheap. */

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { toHex } from '../../core/bytes';
 import { parseKeys, toKeyFile, type KeyKind, type RegisteredKey } from '../../core/keys/keys';
 import { download } from '../download';
 import { Dialog } from './Dialog';
@@ -106,7 +107,7 @@ export function KeyRegistry({ keys, onChange, onClose }: Props) {
             )}
             {keys.map((k, i) => (
               <tr key={`${k.id}:${i}`} aria-label={`Key ${k.id}`}>
-                <td className="py-1 font-mono" title={`${k.algorithm} public key ${Array.from(k.publicKey, (b) => b.toString(16).padStart(2, '0')).join('')}`}>
+                <td className="py-1 font-mono" title={`${k.algorithm} public key ${toHex(k.publicKey)}`}>
                   {k.id}
                 </td>
                 <td>

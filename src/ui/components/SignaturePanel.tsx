@@ -1,7 +1,7 @@
 import { memo } from 'react';
+import { hex2 } from '../format';
 import type { RecordDetail } from '../../worker/protocol';
 
-const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 
 const WORDS: Record<string, string> = {
   unsigned: 'Not signed.',

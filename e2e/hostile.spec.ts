@@ -32,8 +32,9 @@ test('the hostile corpus dropped at once: no dialog, no navigation, no CSP viola
   await expect(page.getByTestId('shown')).not.toHaveText('0 records');
   // The list is windowed: walk it with the filter instead of the DOM. Undecoded records all carry a code.
   await page.getByLabel('Validity').selectOption('undecoded');
+  await expect(page.getByTestId('shown')).toHaveText(/^[1-9][\d,]* of /);
   const undecoded = page.getByRole('listbox', { name: 'Records' }).getByRole('option');
-  if ((await undecoded.count()) > 0) await expect(undecoded.first().getByLabel(/Decoded: no \(.+\/.+\)/)).toBeVisible();
+  await expect(undecoded.first().getByLabel(/Decoded: no \(.+\/.+\)/)).toBeVisible();
   await page.getByLabel('Validity').selectOption('');
 
   // Responsive: a record opens, its detail shows, the graph and the agents view draw.
@@ -47,8 +48,7 @@ test('the hostile corpus dropped at once: no dialog, no navigation, no CSP viola
   expect(page.url()).toBe(url);
   expect(dialogs).toEqual([]);
   expect(problems).toEqual([]);
-  // Script text in records stays text: nothing it says ran.
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+  // Script text in records stays text: the corpus's alert() payloads raised no dialog (above).
 });
 
 test('a decode that runs past its budget is stopped, reported for that input, and the app goes on with the others', async ({ inspector, page }) => {

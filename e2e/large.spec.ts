@@ -33,4 +33,7 @@ test('a 20,000-record file shows progress, can be cancelled with what was read k
   for (const text of await rows.allTextContents()) expect(text.startsWith('error')).toBe(true);
   await page.getByLabel('Source').fill('agent-3');
   await expect(page.getByTestId('shown')).not.toHaveText(`${shown.toLocaleString('en')} of ${kept.toLocaleString('en')}`);
+  // Narrower still, not emptied: errors from agent-3 only.
+  await expect(page.getByTestId('shown')).toHaveText(new RegExp(`^[1-9][\\d,]* of ${kept.toLocaleString('en')}$`));
+  for (const text of await rows.allTextContents()) expect(text).toContain('agent-3');
 });

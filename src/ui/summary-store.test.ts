@@ -54,14 +54,15 @@ describe('SummaryStore', () => {
     expect(store.inputOf(99)).toBe(Infinity);
   });
 
-  it('grows past its first capacity and clears', () => {
+  it('grows past its first capacity (16,384 records), keeping what it held, and clears', () => {
     const store = new SummaryStore();
-    const many = Array.from({ length: 5000 }, (_, k) => summary(k));
-    store.apply(packSummaries(many.slice(0, 2500)));
-    store.apply(packSummaries(many.slice(2500)));
-    expect(store.length).toBe(5000);
-    expect(store.get(4999)).toEqual(many[4999]);
-    expect(store.get(1234)).toEqual(many[1234]);
+    const many = Array.from({ length: 20_000 }, (_, k) => summary(k));
+    store.apply(packSummaries(many.slice(0, 10_000)));
+    store.apply(packSummaries(many.slice(10_000))); // past the first capacity: the store grows and copies
+    expect(store.length).toBe(20_000);
+    for (const k of [0, 1234, 9999, 10_000, 16_384, 19_999]) expect(store.get(k), `record ${k}`).toEqual(many[k]);
+    expect(store.inputOf(0)).toBe(0);
+    expect(store.inputOf(19_999)).toBe(1);
     store.clear();
     expect(store.length).toBe(0);
     expect(store.get(0)).toBeUndefined();

@@ -21,7 +21,16 @@ describe('a graph in parts', () => {
         expect(p.nodes.length).toBeLessThanOrEqual(size);
         expect(p.edges.length).toBeLessThanOrEqual(size);
       }
-      expect(parts.length === 0).toBe(n + e <= size);
+      if (n + e <= size) {
+        expect(parts).toEqual([]);
+        expect(shell).toBe(g); // small enough to go whole
+      } else {
+        // The shell carries the rest of the graph, and none of the nodes or edges the parts carry.
+        expect(parts.length).toBe(Math.ceil(Math.max(n, e) / size));
+        expect(shell.nodes).toEqual([]);
+        expect(shell.edges).toEqual([]);
+        expect({ ...shell, nodes: g.nodes, edges: g.edges }).toEqual(g);
+      }
       expect(joinGraph(parts, shell)).toEqual(g);
     }
   });

@@ -1,7 +1,7 @@
 // Both graphs for a set of inspected records: the AGDX causal graph and the AgentDNA
 // parent_envelope DAG of every workflow. Used by the report and by the worker's graph view.
 import type { WorkflowReport } from './agentdna';
-import { foldLog } from './folds';
+import { foldPrepared, prepareFold, type PreparedLog } from './folds';
 import { buildAgdxGraph, buildAgentDnaGraph, type AgdxGraph, type AgdxGraphOptions, type AgentDnaGraph, type AgentDnaNodeInput } from './graph';
 import type { Finding } from './model';
 import { isValid, type RecordResult } from './records';
@@ -54,8 +54,14 @@ export function annotateLogFindings(records: RecordResult[], rulePrefix: string,
   });
 }
 
-/** Graph and fold findings, both, for a set of records (after loading or after the keys changed). */
-export function annotateLog(records: RecordResult[]): void {
+/**
+ * Graph and fold findings, both, for a set of records (after loading or after the keys changed).
+ * Returns the log prepared for folding, for whoever folds it next: the fold reads each record as it
+ * stood before the fold's own findings (invalidBeforeFold), so adding them leaves it right.
+ */
+export function annotateLog(records: RecordResult[]): PreparedLog {
   annotateLogFindings(records, 'agdx/graph/', buildAgdxGraph(records).findings);
-  annotateLogFindings(records, 'agdx/fold/', foldLog(records).findings);
+  const prepared = prepareFold(records);
+  annotateLogFindings(records, 'agdx/fold/', foldPrepared(prepared).findings);
+  return prepared;
 }

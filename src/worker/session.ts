@@ -66,8 +66,7 @@ export class InspectorSession {
     if (keys.length) await this.verify(this.records);
     else applyKeys(this.records, keys);
     // Quarantine facts rest on signatures: the folds change with the keys.
-    this.prepared = null;
-    annotateLog(this.records);
+    this.prepared = annotateLog(this.records);
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
       if (!r.envelope) return;
@@ -121,8 +120,7 @@ export class InspectorSession {
    * and add the summaries of earlier records whose verdict changed to what goes to the page.
    */
   private regraph(out: LoadResult): void {
-    this.prepared = null;
-    annotateLog(this.records);
+    this.prepared = annotateLog(this.records);
     const sent = new Set(out.records.map((r) => r.key));
     out.records = out.records.map((r) => summarize(r.key, this.records[r.key], r.redacted));
     this.records.forEach((r, key) => {

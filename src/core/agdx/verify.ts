@@ -36,6 +36,8 @@ export interface VerifyContext {
   observed: ObservedHeaders | null;
   logTimeMicros: bigint | null;
   verify?: Ed25519Verify;
+  /** The envelope's signing input, when the caller has built it already (it re-encodes the envelope). */
+  message?: Uint8Array;
 }
 
 /** The full verdict for an envelope: shape, key lookup, Ed25519, trust, context. */
@@ -45,7 +47,7 @@ export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerd
   const sig = env.signature!;
   const candidates = ctx.keys.filter((k) => k.algorithm === 'ed25519' && k.id === shape.key_id);
   if (candidates.length === 0) return shape;
-  const message = signingInput(env);
+  const message = ctx.message ?? signingInput(env);
   const verify = ctx.verify ?? nobleVerify;
   // Several registrations may share one public key (one per agent): verify once per distinct key.
   const verified = candidates.filter((k, i) => candidates.findIndex((c) => bytesEqual(c.publicKey, k.publicKey)) === i).filter((k) => verify(sig.bytes, message, k.publicKey));
@@ -96,18 +98,26 @@ export type VerifyMany = (jobs: VerifyJob[]) => Promise<boolean[]>;
  */
 export async function applyKeysWith(records: RecordResult[], keys: RegisteredKey[], verifyMany: VerifyMany): Promise<void> {
   const jobs: VerifyJob[] = [];
+  // Each record's signing input, built in the first pass and handed to the second.
+  const messages = new Map<RecordResult, Uint8Array>();
+  let current: RecordResult | null = null;
   const collect: Ed25519Verify = (signature, message, publicKey) => {
     jobs.push({ signature, message, publicKey });
+    messages.set(current!, message);
     return false;
   };
   // First pass: which checks each record needs (verifyEnvelope asks once per distinct key).
-  for (const r of records) if (r.envelope?.signature) verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: collect });
+  for (const r of records) {
+    if (!r.envelope?.signature) continue;
+    current = r;
+    verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: collect });
+  }
   const answers = jobs.length ? await verifyMany(jobs) : [];
   let next = 0;
   const answer: Ed25519Verify = () => answers[next++] ?? false;
   // Second pass asks the same questions in the same order, and gets the answers.
   for (const r of records) {
     if (!r.envelope) continue;
-    r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: r.envelope.signature ? answer : undefined });
+    r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: r.envelope.signature ? answer : undefined, message: messages.get(r) });
   }
 }

@@ -137,3 +137,21 @@ test('a link shared with bodies redacted says its signatures cannot be re-checke
   await expect(other.detail.getByLabel('Body')).not.toContainText('plan the trip');
   await context.close();
 });
+
+test('a permalink carries the list\'s filters, and the opener sees the same narrowed list', async ({ inspector, browser }) => {
+  const page = inspector.page;
+  await inspector.open();
+  await inspector.dropFiles([vector('agdx/made/conversation.cborseq')]);
+  await page.getByLabel('Kind').selectOption('response');
+  const shown = page.getByTestId('shown');
+  await expect(shown).toHaveText(/^[1-9][\d,]* of [\d,]+$/);
+  const narrowed = await shown.textContent();
+  const url = await permalink(inspector);
+
+  const context = await browser.newContext();
+  const other = new InspectorPage(await context.newPage());
+  await other.page.goto(url);
+  await expect(other.page.getByLabel('Kind')).toHaveValue('response');
+  await expect(other.page.getByTestId('shown')).toHaveText(narrowed!);
+  await context.close();
+});

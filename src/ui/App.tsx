@@ -33,6 +33,22 @@ function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): InputSumma
   return next;
 }
 
+const FILTER_FIELDS = ['kind', 'source', 'conversation', 'validity', 'rule'] as const;
+
+/** The list's filter as a link carries it: the fields that are set. */
+function filterToLink(f: RecordFilter): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of FILTER_FIELDS) if (f[k]) out[k] = f[k];
+  return out;
+}
+
+/** A link's filters back: the list's fields only, whatever else the link holds. */
+function filterFromLink(filters: Record<string, string>): RecordFilter {
+  const out: RecordFilter = {};
+  for (const k of FILTER_FIELDS) if (typeof filters[k] === 'string' && filters[k]) out[k] = filters[k];
+  return out;
+}
+
 const TAB_NAMES: Record<Tab, string> = { records: 'Record', graph: 'Graph', agents: 'Agents', runs: 'Runs' };
 
 // React Flow and the graph view load only when the graph tab opens (a small initial bundle).
@@ -56,7 +72,6 @@ export function App() {
   const [selected, setSelectedState] = useState<number | null>(null);
   const [tab, setTabState] = useState<Tab>('records');
   const [viewport, setViewport] = useState<SharedView['viewport']>(null);
-  const [filters] = useState<Record<string, string>>({});
   const [shareOpen, setShareOpen] = useState(false);
   const [banner, setBanner] = useState<string | null>(null);
   const [loadVersion, setLoadVersion] = useState(0);
@@ -145,6 +160,7 @@ export function App() {
   const applyView = useCallback((view: SharedView) => {
     showView({ selected: view.selectedKey, tab: (Object.keys(TAB_NAMES) as Tab[]).includes(view.tab as Tab) ? (view.tab as Tab) : 'records' }, 'replace');
     setViewport(view.viewport);
+    setFilter(filterFromLink(view.filters));
     setBanner(view.redacted ? 'This view was shared with its bodies redacted: signatures over them cannot be re-checked here.' : null);
   }, [showView]);
 
@@ -298,7 +314,7 @@ export function App() {
 
   // One object per view, not per render: the share panel rebuilds the link (in the worker, over
   // every input) whenever this changes, and App renders on every batch and status line.
-  const shareView = useMemo(() => ({ selectedKey: selected, tab, viewport, filters }), [selected, tab, viewport, filters]);
+  const shareView = useMemo(() => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter) }), [selected, tab, viewport, filter]);
 
   return (
     <div className="flex h-full flex-col">

@@ -37,7 +37,8 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
     if (!item.ok) return { envelopes, findings, error: { code: item.error.code, offset: item.error.offset } };
     const d = decodeEnvelope(item.value);
     if (d.ok) {
-      const f = validateEnvelope(d.value);
+      // The same checks as the fast path, so a record's findings never depend on the path it took.
+      const f = [...validateEnvelope(d.value), ...checkSignatureShape(d.value.envelope, null, noSpan).findings];
       if (f.length) findings.set(envelopes.length, f);
       envelopes.push(d.value.envelope);
     } else {

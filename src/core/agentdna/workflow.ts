@@ -1,5 +1,6 @@
 // The inspector's truth about every envelope of a workflow, and AgentDNA's three verification
 // modes (agentdna.md, "Verification modes") computed from it.
+import { readHexLikePython } from './ecdsa';
 import type { Finding, Span } from '../model';
 import { allOccurrences, spanOf, str, type EnvelopeNode } from './envelope';
 import { contentJson as computeContentJson, sha256Hex, signedMessage, type SignedMessage } from './hash';
@@ -175,7 +176,7 @@ function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: E
     agentdna = { ok: false, raises: false, reason: claimedHash === null ? 'the stored hash is absent or not a string' : 'the stored hash is not the content hash' };
   } else if (typeof sigValue !== 'string') {
     agentdna = { ok: false, raises: true, reason: 'bytes.fromhex fails on a signature that is not a string' };
-  } else if (signature.status === 'malformed' && signature.reason.startsWith('the signature is not hex')) {
+  } else if (readHexLikePython(sigValue).bytes === null) { // bytes.fromhex raises ValueError, which AgentDNA catches
     agentdna = { ok: false, raises: false, reason: 'the signature is not hex' };
   } else if (message !== null && !message.ok) {
     agentdna = { ok: false, raises: true, reason: `the signed message cannot be formed: ${message.reason}` };

@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
 import './index.css';
 
-// Details are immutable per record key, so they never go stale while the session lives.
+// What the worker answers changes only when the page says so (a load, a key change): App
+// invalidates those queries then, so nothing goes stale on a timer.
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, gcTime: 5 * 60_000, retry: false } } });
 
 createRoot(document.getElementById('root')!).render(

@@ -1,5 +1,5 @@
-// Every way in (drop, picker, paste, samples) becomes the same list of named byte buffers, which
-// go to the worker through one load path.
+// Every way in (drop, picker, paste, samples) becomes the same list of named Blobs, which go to
+// the worker through one load path.
 import type { InputPayload } from '../worker/protocol';
 
 export async function fromFiles(files: Iterable<File>): Promise<InputPayload[]> {

@@ -22,17 +22,6 @@ const budgetFor = (type: string, bytes: number) => (type === 'load' || type === 
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; onPart?: (b: Part) => void; budget: number; timer: ReturnType<typeof setTimeout> | null };
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
-/** The worker was stopped (a decode ran past its budget) or crashed; it has been restarted. */
-export class WorkerRestarted extends Error {
-  constructor(
-    message: string,
-    /** The input that was being read, when the stop happened during a load. */
-    readonly input: string | null,
-  ) {
-    super(message);
-  }
-}
-
 export interface Restart {
   reason: string;
   /** The inputs loaded before, read again by the new worker (the stopped one left out). */
@@ -103,10 +92,11 @@ export class InspectorClient {
   private restart(reason: string, stuckRequest: number | null): void {
     // Whatever timed out, a load still running is what the worker is busy with.
     const stuck = stuckRequest !== null ? (this.reading.get(stuckRequest) ?? [...this.reading.values()][0] ?? null) : null;
+    const why = `${reason}${stuck ? ` while reading ${stuck}` : ''}`;
     this.worker.terminate();
-    for (const [id, p] of this.pending) {
+    for (const p of this.pending.values()) {
       if (p.timer) clearTimeout(p.timer);
-      p.reject(new WorkerRestarted(`${reason}${stuck ? ` while reading ${stuck}` : ''}: it was stopped and restarted`, id === stuckRequest ? stuck : null));
+      p.reject(new Error(`${why}: it was stopped and restarted`));
     }
     this.pending.clear();
     // The inputs of the load that was running go on too, all but the one it was stuck on.
@@ -123,7 +113,7 @@ export class InspectorClient {
       .then(() => this.send({ type: 'load', inputs: replay }, [], undefined, undefined, replay.reduce((n, i) => n + i.data.size, 0)))
       .then((r) => {
         if (r.type !== 'loaded') return;
-        for (const l of this.restartListeners) l({ reason: `${reason}${stuck ? ` while reading ${stuck}` : ''}`, replayed: r });
+        for (const l of this.restartListeners) l({ reason: why, replayed: r });
       })
       .catch(() => {});
   }

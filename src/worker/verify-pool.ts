@@ -6,14 +6,11 @@ export class VerifyPool {
   private next = 0;
   private nextId = 1;
   private waiting = new Map<number, (r: boolean[]) => void>();
-  /** The implementation the last answer came from (webcrypto or noble). */
-  implementation = 'unknown';
 
   constructor(size = Math.max(1, Math.min(4, (globalThis.navigator?.hardwareConcurrency ?? 2) - 1))) {
     for (let i = 0; i < size; i++) {
       const w = new Worker(new URL('./verify.worker.ts', import.meta.url), { type: 'module', name: `verify-${i}` });
-      w.onmessage = (e: MessageEvent<{ id: number; results: boolean[]; implementation: string }>) => {
-        this.implementation = e.data.implementation;
+      w.onmessage = (e: MessageEvent<{ id: number; results: boolean[] }>) => {
         this.waiting.get(e.data.id)?.(e.data.results);
         this.waiting.delete(e.data.id);
       };

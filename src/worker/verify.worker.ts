@@ -66,5 +66,5 @@ async function verifyOne(j: VerifyJob): Promise<boolean> {
 
 scope.onmessage = async (e: MessageEvent<{ id: number; jobs: VerifyJob[] }>) => {
   const results = await Promise.all(e.data.jobs.map(verifyOne));
-  scope.postMessage({ id: e.data.id, results, implementation: webcrypto ? 'webcrypto' : 'noble' });
+  scope.postMessage({ id: e.data.id, results });
 };

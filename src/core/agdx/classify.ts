@@ -2,10 +2,9 @@
 // dead-letter capsule, a capsule on its own, or a managed-channel control frame.
 import type { CborItem } from '../cbor/reader';
 import { untag } from '../cbor/reader';
-import { ENVELOPE_FIELDS } from './envelope';
+import { ENVELOPE_FIELD_SET } from './envelope';
 
 // Field names an envelope has and the other AGDX maps do not share (source is also a dead letter's).
-const ENVELOPE_KEYS = new Set<string>(ENVELOPE_FIELDS);
 
 export type CborShape =
   | { format: 'agdx.envelope' }
@@ -31,7 +30,7 @@ export function classifyCbor(item: CborItem): CborShape {
   }
   const has = (...names: string[]) => names.every((n) => keys.includes(n));
   // An envelope by its kind, or by two of its fields (then decoding says which required one is missing).
-  if (has('kind') || keys.filter((k) => ENVELOPE_KEYS.has(k) && k !== 'source' && k !== 'payload').length >= 2 || has('conversation', 'source')) return { format: 'agdx.envelope' };
+  if (has('kind') || keys.filter((k) => ENVELOPE_FIELD_SET.has(k) && k !== 'source').length >= 2 || has('conversation', 'source')) return { format: 'agdx.envelope' };
   if (has('partition_key', 'headers', 'payload')) return { format: 'agdx.record' };
   if (has('payload', 'reason') || has('payload', 'attempts')) return { format: 'agdx.dead_letter' };
   if (has('scheme', 'key_id', 'bytes')) return { format: 'agdx.capsule', kind: 'signature' };

@@ -45,6 +45,8 @@ export const ENVELOPE_FIELDS = [
   'signature',
 ] as const;
 export type EnvelopeField = (typeof ENVELOPE_FIELDS)[number];
+/** ENVELOPE_FIELDS as a set, made once (the decoder and the classifier ask it for every field). */
+export const ENVELOPE_FIELD_SET: ReadonlySet<string> = new Set(ENVELOPE_FIELDS);
 
 export const USAGE_FIELDS = [
   'input_tokens',
@@ -179,7 +181,7 @@ function decode(item: CborItem, ctx: ReadContext): DecodedEnvelope {
   const unknown: UnknownField[] = others.map((o) => ({ name: o.name, key: span(o.key), value: span(o.value), item: o.value }));
   const nulls: string[] = [];
   const explicitFalse: string[] = [];
-  const known = new Set<string>(ENVELOPE_FIELDS);
+  const known = ENVELOPE_FIELD_SET;
   const present = new Map<string, CborItem>();
 
   for (const f of fields.values()) {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { inspectInput, inspectInputBatches } from '../inspect';
 import { readJson } from '../json/lossless';
 import type { RecordResult } from '../records';
-import { readAgentDna, readAgentDnaParts } from './index';
+import { readAgentDna, readAgentDnaParts, type WorkflowReport } from './index';
 
 const dir = resolve(__dirname, '../../../vectors/agentdna/synthetic');
 const workflows = readdirSync(dir)
@@ -19,6 +19,16 @@ const root = () => {
   if (!parsed.ok) throw new Error(parsed.error.message);
   return parsed.value;
 };
+/** Workflows of parts that each index their own records, put back in the input's numbering. */
+function rebased(parts: Array<{ records: RecordResult[]; workflows: WorkflowReport[] }>): WorkflowReport[] {
+  let base = 0;
+  return parts.flatMap((p) => {
+    const out = p.workflows.map((w) => ({ ...w, record: w.record + base }));
+    base += p.records.length;
+    return out;
+  });
+}
+
 /** What a record says, without its redo closure. */
 const said = (r: RecordResult) => ({ index: r.index, kind: r.kind, format: r.format, valid: r.valid, signature: r.signature, findings: r.findings.map((f) => f.rule), span: r.inputSpan });
 
@@ -34,13 +44,7 @@ describe('AgentDNA workflows in parts', () => {
     const records = parts.flatMap((p) => p.records);
     expect(records.map(said)).toEqual(whole.records.map(said));
     // Each part's workflows index its own records.
-    let base = 0;
-    const rebased = parts.flatMap((p) => {
-      const out = p.workflows.map((w) => ({ ...w, record: w.record + base }));
-      base += p.records.length;
-      return out;
-    });
-    expect(rebased).toEqual(whole.workflows);
+    expect(rebased(parts)).toEqual(whole.workflows);
     // Progress only moves forward, and the last part ends with the document.
     const ends = parts.map((p) => p.end);
     expect(ends).toEqual([...ends].sort((a, b) => a - b));
@@ -54,14 +58,7 @@ describe('AgentDNA workflows in parts', () => {
     expect(batches.slice(0, -1).every((b) => b.input === null)).toBe(true);
     expect(batches[batches.length - 1].input).toEqual(whole.input);
     expect(batches.flatMap((b) => b.records).map(said)).toEqual(whole.records.map(said));
-    // Each batch's workflows index its own records: put back in the input's numbering, they are the whole's.
-    let base = 0;
-    const rebased = batches.flatMap((b) => {
-      const out = b.workflows.map((w) => ({ ...w, record: w.record + base }));
-      base += b.records.length;
-      return out;
-    });
-    expect(rebased).toEqual(whole.workflows);
+    expect(rebased(batches)).toEqual(whole.workflows);
   });
 
   it('refuses a part size below one', () => {

@@ -2,7 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 // Debian's Chromium, never a downloaded browser (scripts/ensure-chromium.mjs installs it in CI).
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const PORT = 4173;
+// E2E_PORT lets two checkouts run their suites side by side (each starts its own preview server).
+const PORT = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',

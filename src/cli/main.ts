@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { inspect, type InputFile } from '../core/inspect';
 import { parseKeys, type RegisteredKey } from '../core/keys/keys';
 import { buildReport, exitStatus } from '../core/report';
+import { EXPLAIN_USAGE, explain } from './explain';
 import { formatSummary } from './summary';
 
 const USAGE = `usage: envelope-inspector inspect [--json] [--keys FILE]... FILE...
@@ -30,7 +31,7 @@ export interface CliArgs {
 export function parseArgs(argv: string[]): CliArgs {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') throw new UsageError(USAGE);
-  if (command !== 'inspect') throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; expected inspect` : 'no command given; expected inspect');
+  if (command !== 'inspect') throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; expected inspect or explain` : 'no command given; expected inspect or explain');
   let json = false;
   const files: string[] = [];
   const keyFiles: string[] = [];
@@ -52,13 +53,14 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'explain') return explain(argv.slice(1), io);
   let args: CliArgs;
   try {
     args = parseArgs(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     if (e.message === USAGE) {
-      io.stdout(USAGE);
+      io.stdout(`${USAGE}\n${EXPLAIN_USAGE}`);
       return 0;
     }
     io.stderr(`envelope-inspector: ${e.message} (${USAGE.split('\n')[0]})`);

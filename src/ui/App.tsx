@@ -144,12 +144,12 @@ export function App() {
   const [pendingKeyChanges, setPendingKeyChanges] = useState<RegistryChange[]>([]);
   // Every change is made to the registry as stored now, so a stale copy never overwrites another
   // tab's change; another tab's changes arrive here through the storage event.
-  const changeKeys = useCallback((change: (current: RegistryEntry[]) => RegistryEntry[]) => setKeys(updateStoredKeys(change)), []);
-  useEffect(() => watchStoredKeys(setKeys), []);
   const keysRef = useRef(keys);
   useEffect(() => {
     keysRef.current = keys;
   }, [keys]);
+  const changeKeys = useCallback((change: (current: RegistryEntry[]) => RegistryEntry[]) => setKeys(updateStoredKeys(change, keysRef.current)), []);
+  useEffect(() => watchStoredKeys(setKeys), []);
   const queryClient = useQueryClient();
 
   // The registry goes to the worker before anything loads, and again on every change: every

@@ -12,21 +12,31 @@ function fromText(text: string | null): RegistryEntry[] {
   return text ? mergeRegistry([], parseKeys(text).keys).registry : [];
 }
 
-export function loadStoredKeys(): RegistryEntry[] {
+/** The stored registry, or null when storage cannot be read (disabled, say). */
+function readStored(): RegistryEntry[] | null {
   try {
     return fromText(localStorage.getItem(STORAGE_KEY));
   } catch {
-    return [];
+    return null;
   }
 }
 
+export function loadStoredKeys(): RegistryEntry[] {
+  return readStored() ?? [];
+}
+
 /**
- * Changes the stored registry: `change` gets the registry as stored now and returns the new one,
- * which is written and returned.
+ * Changes the stored registry: `change` gets the registry as stored now (`inMemory` when storage
+ * cannot be read) and returns the new one, which is written (when storage allows) and returned.
+ * `change` runs once, at once.
  */
-export function updateStoredKeys(change: (current: RegistryEntry[]) => RegistryEntry[]): RegistryEntry[] {
-  const next = change(loadStoredKeys());
-  localStorage.setItem(STORAGE_KEY, toKeyFile(next));
+export function updateStoredKeys(change: (current: RegistryEntry[]) => RegistryEntry[], inMemory: RegistryEntry[]): RegistryEntry[] {
+  const next = change(readStored() ?? inMemory);
+  try {
+    localStorage.setItem(STORAGE_KEY, toKeyFile(next));
+  } catch {
+    // No storage: the registry lives in this page only.
+  }
   return next;
 }
 

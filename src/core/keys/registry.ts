@@ -136,6 +136,7 @@ export function importEntries(existing: readonly RegistryEntry[], parsed: { keys
     return narrowed;
   });
   const merged = mergeRegistry(existing, entries, why);
-  const pending = conflicts.filter((c) => stillDiffers(merged.registry, c));
-  return { ...merged, changes: [...merged.changes, ...pending.filter((c) => !merged.changes.some((m) => m.entry === c.entry && !m.applied && m.set.kind === 'operator'))] };
+  // The operator kind waits once per entry, even when the merge lists it too (an existing operator entry).
+  const waiting = (c: RegistryChange) => merged.changes.some((m) => m.entry === c.entry && !m.applied && m.set.kind === 'operator');
+  return { ...merged, changes: [...merged.changes, ...conflicts.filter((c) => stillDiffers(merged.registry, c) && !waiting(c))] };
 }

@@ -4,12 +4,14 @@ import { expect, test, vector } from './fixtures';
 const keyFile = JSON.parse(readFileSync(vector('agdx/made/keys.json'), 'utf8'));
 const sourceKey = keyFile.keys.find((k: { agent: string }) => k.agent === 'source-agent').public_key as string;
 const otherKey = keyFile.keys.find((k: { agent: string }) => k.agent === 'other-agent').public_key as string;
+const syntheticKeys = JSON.parse(readFileSync(vector('agentdna/synthetic/synthetic_keys.json'), 'utf8'));
+const userDid = syntheticKeys['agentdna-test-user'].did as string;
 
 test('a registered key makes a signed record valid and trusted, across a reload, until it is removed', async ({ inspector, page }) => {
   await inspector.open();
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(/^Key \(hex/).fill(sourceKey);
-  await page.getByLabel('Agent (for keys that do not name one)').fill('source-agent');
+  await page.getByLabel('Agent (for keys and DIDs that do not name one)').fill('source-agent');
   await page.getByRole('button', { name: 'Add key' }).click();
   await expect(page.getByRole('row', { name: 'Key fe812c12f3ab4ce6' })).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();
@@ -64,4 +66,99 @@ test('the placeholder-signed fixture stays unknown_key, and a relabelled codec s
   await inspector.records('signed_context_mismatch_http_v07.json').click();
   await expect(page.getByTestId('signature')).toContainText('MISMATCH');
   await expect(page.getByTestId('trust')).toHaveText('no');
+});
+
+test('an AgentDNA workflow is trusted only while your registry holds its DID: empty, added, revoked', async ({ inspector, page }) => {
+  await inspector.open();
+  // One envelope, validly signed by the key its from DID is made from.
+  await inspector.dropFiles([vector('agentdna/synthetic/synthetic_valid_single_root.serialized.json')]);
+  const row = inspector.records('synthetic_valid_single_root.serialized.json');
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted');
+  await row.click();
+  await expect(page.getByTestId('trust')).toHaveText('no');
+  await expect(page.getByTestId('signature')).toContainText('signature valid · key bound to DID · DID not in your registry');
+  await expect(page.getByTestId('envelope-trust')).toHaveText('Not trusted');
+
+  await page.getByRole('button', { name: /^Keys/ }).click();
+  await page.getByLabel(/^Key \(hex/).fill(userDid);
+  await page.getByLabel('Agent (for keys and DIDs that do not name one)').fill('user');
+  await page.getByRole('button', { name: 'Add key or DID' }).click();
+  await expect(page.getByRole('row', { name: `DID ${userDid}` })).toBeVisible();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await expect(page.getByTestId('trust')).toHaveText('yes');
+  await expect(page.getByTestId('signature')).toContainText('trusted (user)');
+  await expect(page.getByTestId('envelope-trust')).toHaveText('Trusted');
+
+  await page.getByRole('button', { name: /^Keys/ }).click();
+  await page.getByLabel(`DID ${userDid} revoked`).check();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted');
+  await expect(page.getByTestId('trust')).toHaveText('no');
+  await expect(page.getByTestId('signature')).toContainText('is revoked in your registry');
+  await expect(page.getByTestId('envelope-trust')).toHaveText('Not trusted');
+});
+
+test('a window on a DID that excludes the envelope epoch: not trusted', async ({ inspector, page }) => {
+  await inspector.open();
+  await page.getByRole('button', { name: /^Keys/ }).click();
+  await page.getByLabel(/^Key \(hex/).fill(JSON.stringify({ keys: [{ agent: 'user', did: userDid, not_after_micros: 1_000_000 }] }));
+  await page.getByRole('button', { name: 'Add key or DID' }).click();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await inspector.dropFiles([vector('agentdna/synthetic/synthetic_valid_single_root.serialized.json')]);
+  const row = inspector.records('synthetic_valid_single_root.serialized.json');
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted');
+  await row.click();
+  await expect(page.getByTestId('signature')).toContainText('window closed');
+  // Widening the window in the dialog is the person's own edit: it applies.
+  await page.getByRole('button', { name: /^Keys/ }).click();
+  await page.getByLabel(`Not after of DID ${userDid}`).fill('');
+  await page.getByLabel(`Not after of DID ${userDid}`).press('Tab');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+});
+
+test('re-importing a key file never un-revokes silently: the change waits for Accept', async ({ inspector, page }) => {
+  await inspector.open();
+  await page.getByRole('button', { name: /^Keys/ }).click();
+  await page.getByLabel(/^Key \(hex/).fill(JSON.stringify({ keys: [{ agent: 'source-agent', public_key: sourceKey, revoked: true }] }));
+  await page.getByRole('button', { name: 'Add key or DID' }).click();
+  await expect(page.getByLabel('Key fe812c12f3ab4ce6 revoked')).toBeChecked();
+  await page.getByLabel(/^Key \(hex/).fill(JSON.stringify({ keys: [{ agent: 'source-agent', public_key: sourceKey, revoked: false }] }));
+  await page.getByRole('button', { name: 'Add key or DID' }).click();
+  await expect(page.getByLabel('Key fe812c12f3ab4ce6 revoked')).toBeChecked();
+  const change = page.getByRole('listitem', { name: 'Change to key fe812c12f3ab4ce6 of source-agent' });
+  await expect(change).toContainText('un-revoke it');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await inspector.dropFiles([vector('agdx/made/signed_command.bin')]);
+  const row = inspector.records('signed_command.bin');
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted');
+  await page.getByRole('button', { name: /^Keys/ }).click();
+  await change.getByRole('button', { name: 'Accept' }).click();
+  await expect(page.getByLabel('Key fe812c12f3ab4ce6 revoked')).not.toBeChecked();
+  await expect(change).toHaveCount(0);
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+});
+
+test("another tab's registry changes are picked up, never overwritten by a stale copy", async ({ inspector, page, context }) => {
+  await inspector.open();
+  const other = await context.newPage();
+  await other.goto('/?samples=none');
+  await expect(other.getByRole('button', { name: 'Keys (0)' })).toBeVisible();
+  // This tab adds a key; the other sees it without a reload.
+  await page.getByRole('button', { name: /^Keys/ }).click();
+  await page.getByLabel(/^Key \(hex/).fill(JSON.stringify({ keys: [{ agent: 'source-agent', public_key: sourceKey }] }));
+  await page.getByRole('button', { name: 'Add key or DID' }).click();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(other.getByRole('button', { name: 'Keys (1)' })).toBeVisible();
+  // The other tab adds a DID: both keep both.
+  await other.getByRole('button', { name: /^Keys/ }).click();
+  await other.getByLabel(/^Key \(hex/).fill(userDid);
+  await other.getByRole('button', { name: 'Add key or DID' }).click();
+  await other.getByRole('button', { name: 'Close' }).click();
+  await expect(other.getByRole('button', { name: 'Keys (2)' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Keys (2)' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Keys (2)' })).toBeVisible();
 });

@@ -1,7 +1,9 @@
 // The command line: `run(argv, io)` with a fake io, report@1 over the fixtures, exit statuses,
 // usage and I/O errors, standard input, the readable summary, and the real bin once.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -294,6 +296,88 @@ describe('usage and I/O errors: exit 2 with a reason on stderr', () => {
     const fake = fakeIo();
     expect(await run(['inspect', '-'], fake.io)).toBe(2);
     oneLineReason(fake, /cannot read -/);
+  });
+});
+
+describe('trust comes only from the key files given', () => {
+  // A validly signed fan-in workflow: six envelopes from four DIDs, each derived from its signing key.
+  const WORKFLOW = 'vectors/agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json';
+  const synthetic = JSON.parse(readFileSync(ROOT + 'vectors/agentdna/synthetic/synthetic_keys.json', 'utf8')) as Record<string, { did: string }>;
+  const EPOCH_FIRST = 1782668300n * 1_000_000n; // its earliest envelope epoch, in µs
+  const dir = mkdtempSync(join(tmpdir(), 'ei-keys-'));
+  let n = 0;
+  /** Writes a key file; returns its absolute path. */
+  const keyFile = (...entries: object[]) => {
+    const path = join(dir, `keys-${n++}.json`);
+    writeFileSync(path, JSON.stringify({ keys: entries }));
+    return path;
+  };
+  const didFile = (fields: object = {}) => keyFile(...Object.entries(synthetic).map(([name, k]) => ({ agent: name, did: k.did, ...fields })));
+  const inspectWith = async (args: string[]) => {
+    const fake = fakeIo();
+    const code = await run(['inspect', '--json', ...args], fake.io);
+    return { code, report: JSON.parse(fake.out[0]) as Report, err: fake.err };
+  };
+  const envelopes = (report: Report) => (report.workflows[0] as { envelopes: { signature: string; signer: string | null; trusted: boolean }[] }).envelopes;
+
+  it('an AgentDNA workflow with no key file is never trusted: its signatures are valid and bound, no more', async () => {
+    const { code, report } = await inspectWith([WORKFLOW]);
+    expect(code).toBe(0);
+    expect(report.records[0].signature).toMatchObject({ status: 'valid', scheme: 'ecdsa-secp256k1', trusted: false });
+    expect(report.records[0].signature.reason).toMatch(/^signature valid · key bound to DID · DID not in your registry/);
+    expect(envelopes(report)).toHaveLength(6);
+    for (const e of envelopes(report)) expect(e).toMatchObject({ signature: 'valid', trusted: false, signer: expect.stringMatching(/^bafybmi/) });
+  });
+
+  it('with its signer DIDs in a key file it is trusted, record and every envelope', async () => {
+    const { report, err } = await inspectWith(['--keys', didFile(), WORKFLOW]);
+    expect(err).toEqual([]);
+    expect(report.records[0].signature).toMatchObject({ status: 'valid', trusted: true, signer: synthetic['agentdna-test-orchestrator'].did });
+    expect(report.records[0].signature.reason).toMatch(/^trusted \(agentdna-test-orchestrator\)/);
+    expect(envelopes(report).every((e) => e.trusted)).toBe(true);
+  });
+
+  it('with the DID marked revoked, or a window that excludes the epochs, it is not', async () => {
+    const revoked = await inspectWith(['--keys', didFile({ revoked: true }), WORKFLOW]);
+    expect(revoked.report.records[0].signature.trusted).toBe(false);
+    expect(revoked.report.records[0].signature.reason).toContain('revoked');
+    expect(envelopes(revoked.report).some((e) => e.trusted)).toBe(false);
+    const closed = await inspectWith(['--keys', didFile({ not_after_micros: String(EPOCH_FIRST - 1n) }), WORKFLOW]);
+    expect(closed.report.records[0].signature.trusted).toBe(false);
+    expect(closed.report.records[0].signature.reason).toMatch(/epoch .* is after .* window closed/);
+    expect(envelopes(closed.report).some((e) => e.trusted)).toBe(false);
+  });
+
+  it('a later key file never loosens an earlier one: the revocation stays, and stderr says so', async () => {
+    const { report, err } = await inspectWith(['--keys', didFile({ revoked: true }), '--keys', didFile(), WORKFLOW]);
+    expect(report.records[0].signature.trusted).toBe(false);
+    expect(err).toHaveLength(4);
+    expect(err[0]).toMatch(/^envelope-inspector: .*keys-\d+\.json: DID bafybmi.* is in the registry already; not applied, it would loosen it: un-revoke it$/);
+  });
+
+  it('--require-trusted: exit 1 on an unsigned valid record, 0 on a trusted signed one', async () => {
+    const unsigned = rel('laser-wire-0.0.1/agent_command.bin');
+    expect((await inspectWith([unsigned])).code).toBe(0);
+    expect((await inspectWith(['--require-trusted', unsigned])).code).toBe(1);
+    const signed = rel('made/signed_command.bin');
+    expect((await inspectWith(['--require-trusted', '--keys', rel('made/keys.json'), signed])).code).toBe(0);
+    // Valid but signed by a registered key of another agent: not trusted.
+    expect((await inspectWith(['--require-trusted', '--keys', rel('made/keys.json'), rel('made/signed_by_other_agent.bin')])).code).toBe(1);
+    // Without the key: unknown key.
+    expect((await inspectWith(['--require-trusted', signed])).code).toBe(1);
+    // The AgentDNA workflow: bound is not enough; registered is.
+    expect((await inspectWith(['--require-trusted', WORKFLOW])).code).toBe(1);
+    expect((await inspectWith(['--require-trusted', '--keys', didFile(), WORKFLOW])).code).toBe(0);
+    expect((await inspectWith(['--require-trusted', '--keys', didFile({ revoked: true }), WORKFLOW])).code).toBe(1);
+    // The readable summary exits the same way.
+    const fake = fakeIo();
+    expect(await run(['inspect', '--require-trusted', unsigned], fake.io)).toBe(1);
+  });
+
+  it('--help names --require-trusted', async () => {
+    const fake = fakeIo();
+    expect(await run(['--help'], fake.io)).toBe(0);
+    expect(fake.out[0]).toContain('--require-trusted');
   });
 });
 

@@ -1,17 +1,22 @@
 // envelope-inspector: the command line over src/core, for CI pipelines and terminals.
 import { readFile } from 'node:fs/promises';
 import { inspect, type InputFile } from '../core/inspect';
-import { parseKeys, type RegisteredKey } from '../core/keys/keys';
+import { parseKeys, type RegistryEntry } from '../core/keys/keys';
+import { mergeRegistry } from '../core/keys/registry';
 import { buildReport, exitStatus } from '../core/report';
 import { EXPLAIN_USAGE, explain } from './explain';
 import { formatSummary } from './summary';
 
-const USAGE = `usage: envelope-inspector inspect [--json] [--keys FILE]... FILE...
+const USAGE = `usage: envelope-inspector inspect [--json] [--require-trusted] [--keys FILE]... FILE...
   FILE     an AGDX envelope, CBOR sequence, laser record, Iggy export (JSON or header block + payload),
-           or hex/base64 text of one; - reads standard input
+           AgentDNA workflow, envelope or card, or hex/base64 text of one; - reads standard input
   --json   print the report@1 JSON document instead of a readable summary
-  --keys   a key file (report.md), JWK/JWKS, PEM or hex public key to verify signatures against; repeatable
-exit status: 0 every record decoded, valid and not badly signed; 1 otherwise; 2 usage or I/O error`;
+  --keys   your registry: a key file (report.md: keys and AgentDNA DIDs), JWK/JWKS, PEM or hex public
+           key; repeatable (a later file never loosens an earlier one: revocations and narrower windows stay)
+  --require-trusted
+           also exit 1 unless every record has a valid signature whose signer your registry trusts
+exit status: 0 every record decoded, valid and not badly signed (and trusted, with --require-trusted);
+             1 otherwise; 2 usage or I/O error`;
 
 export class UsageError extends Error {}
 
@@ -24,6 +29,7 @@ export interface CliIo {
 
 export interface CliArgs {
   json: boolean;
+  requireTrusted: boolean;
   keyFiles: string[];
   files: string[];
 }
@@ -33,6 +39,7 @@ export function parseArgs(argv: string[]): CliArgs {
   if (command === '--help' || command === '-h') throw new UsageError(USAGE);
   if (command !== 'inspect') throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; expected inspect or explain` : 'no command given; expected inspect or explain');
   let json = false;
+  let requireTrusted = false;
   const files: string[] = [];
   const keyFiles: string[] = [];
   let onlyFiles = false;
@@ -40,6 +47,7 @@ export function parseArgs(argv: string[]): CliArgs {
     const arg = rest[i];
     if (!onlyFiles && arg === '--') onlyFiles = true;
     else if (!onlyFiles && arg === '--json') json = true;
+    else if (!onlyFiles && arg === '--require-trusted') requireTrusted = true;
     else if (!onlyFiles && (arg === '--keys' || arg.startsWith('--keys='))) {
       const value = arg === '--keys' ? rest[++i] : arg.slice('--keys='.length);
       if (!value) throw new UsageError('--keys needs a FILE');
@@ -49,7 +57,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else files.push(arg);
   }
   if (files.length === 0) throw new UsageError('no FILE given');
-  return { json, keyFiles, files };
+  return { json, requireTrusted, keyFiles, files };
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
@@ -75,7 +83,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return 2;
     }
   }
-  const keys: RegisteredKey[] = [];
+  let keys: RegistryEntry[] = [];
   for (const path of args.keyFiles) {
     let parsed;
     try {
@@ -88,12 +96,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`envelope-inspector: bad keys in ${path}: ${parsed.problems.join('; ')}`);
       return 2;
     }
-    keys.push(...parsed.keys);
+    const merged = mergeRegistry(keys, parsed.keys);
+    keys = merged.registry;
+    for (const c of merged.changes) if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
   }
   const result = inspect(inputs, { keys, detail: false });
   const report = buildReport(result);
   io.stdout(args.json ? JSON.stringify(report, null, 2) : formatSummary(report));
-  return exitStatus(report);
+  return exitStatus(report, { requireTrusted: args.requireTrusted });
 }
 
 async function readStdin(): Promise<Uint8Array> {

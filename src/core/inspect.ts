@@ -3,14 +3,14 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromBase64, fromHex, toHex, utf8OrNull } from './bytes';
 import { readItemAt, untag } from './cbor/reader';
-import { agentdnaShape, readAgentDna, readAgentDnaParts, type WorkflowReport } from './agentdna';
+import { agentdnaShape, applyAgentDnaTrust, readAgentDna, readAgentDnaParts, type WorkflowReport } from './agentdna';
 import { readJson } from './json/lossless';
 import { failedRecord, type Place } from './import/build';
 import { cborRecordBatches, readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
 import { jsonShape, readIggyExport, readJsonEnvelopes } from './import/json-input';
 import { applyKeys } from './agdx/verify';
 import { annotateLog } from './graphs';
-import type { RegisteredKey } from './keys/keys';
+import { isKeyEntry, type RegistryEntry } from './keys/keys';
 import type { InputResult, InspectResult, RecordResult } from './records';
 
 export interface InputFile {
@@ -122,18 +122,22 @@ function sniffParsedJson(place: Place, opts: SniffOptions, parsed: ReturnType<ty
   return { format: 'json', records: [failedRecord(place, 0, 'unknown', [parsed.value.start, parsed.value.end], error)] };
 }
 
-/** secp256k1 keys from the registry, by DID: for AgentDNA DIDs not made from the key (report.md key files). */
-export function didKeys(keys: RegisteredKey[] | undefined): Map<string, Uint8Array[]> | undefined {
+/**
+ * secp256k1 keys from the registry, by DID: for AgentDNA DIDs not made from the key (report.md key
+ * files). A revoked or out-of-window key still binds its signatures (they verify, as an AGDX
+ * signature under a revoked key does); the trust decision then says it is not trusted, and why.
+ */
+export function didKeys(keys: readonly RegistryEntry[] | undefined): Map<string, Uint8Array[]> | undefined {
   const map = new Map<string, Uint8Array[]>();
   for (const k of keys ?? []) {
-    if (k.algorithm !== 'secp256k1' || !k.agent || k.revoked) continue;
+    if (!isKeyEntry(k) || k.algorithm !== 'secp256k1' || !k.agent) continue;
     map.set(k.agent, [...(map.get(k.agent) ?? []), k.publicKey]);
   }
   return map.size ? map : undefined;
 }
 
 /** Inspects one input; never throws for any bytes. */
-export function inspectInput(index: number, file: InputFile, keys?: RegisteredKey[], detail = true): { input: InputResult; records: RecordResult[]; workflows: WorkflowReport[] } {
+export function inspectInput(index: number, file: InputFile, keys?: readonly RegistryEntry[], detail = true): { input: InputResult; records: RecordResult[]; workflows: WorkflowReport[] } {
   if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
   const input: InputResult = { name: file.name, bytes: file.bytes.length, sha256: toHex(sha256(file.bytes)), format: 'unknown' };
   const place: Place = { input: index, view: file.bytes, viewOrigin: 'input' };
@@ -146,12 +150,14 @@ export function inspectInput(index: number, file: InputFile, keys?: RegisteredKe
     sniffed = { format: 'unknown', records: [failedRecord(place, 0, 'unknown', null, error)] };
   }
   input.format = sniffed.format;
-  return { input, records: sniffed.records, workflows: sniffed.workflows ?? [] };
+  const workflows = sniffed.workflows ?? [];
+  applyAgentDnaTrust(sniffed.records, workflows, keys ?? []);
+  return { input, records: sniffed.records, workflows };
 }
 
 export interface InspectOptions {
   /** The key registry signatures are checked against (none: signed records are unknown_key). */
-  keys?: RegisteredKey[];
+  keys?: readonly RegistryEntry[];
   /** Build every record's views (field tree, rendered body): default true; the CLI needs none. */
   detail?: boolean;
 }
@@ -170,7 +176,7 @@ export interface InputBatch {
  * sequence streams; every other format is read whole and comes as one batch. Records come without
  * their views (they are rebuilt when opened). Never throws for any bytes.
  */
-export function* inspectInputBatches(index: number, file: InputFile, keys: RegisteredKey[] | undefined, batchSize: number): Generator<InputBatch> {
+export function* inspectInputBatches(index: number, file: InputFile, keys: readonly RegistryEntry[] | undefined, batchSize: number): Generator<InputBatch> {
   if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
   const bytes = file.bytes;
   const place: Place = { input: index, view: bytes, viewOrigin: 'input' };
@@ -212,7 +218,7 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: Regis
  * signature checks take ~30 ms, so a large file would otherwise say nothing for minutes); any other
  * JSON whole, as inspectInput reads it.
  */
-function* jsonBatches(index: number, file: InputFile, keys: RegisteredKey[] | undefined, batchSize: number): Generator<InputBatch> {
+function* jsonBatches(index: number, file: InputFile, keys: readonly RegistryEntry[] | undefined, batchSize: number): Generator<InputBatch> {
   const bytes = file.bytes;
   const place: Place = { input: index, view: bytes, viewOrigin: 'input' };
   const input: InputResult = { name: file.name, bytes: bytes.length, sha256: toHex(sha256(bytes)), format: 'unknown' };
@@ -225,6 +231,7 @@ function* jsonBatches(index: number, file: InputFile, keys: RegisteredKey[] | un
       input.format = 'agentdna-cards';
       // One part behind, so the last one can carry the input's summary.
       for (const part of readAgentDnaParts(index, bytes, parsed.value, { extraKeys: opts.extraKeys, shape: 'cards' }, { partSize: batchSize })) {
+        applyAgentDnaTrust(part.records, part.workflows, keys ?? []);
         if (last) yield last;
         records += part.records.length;
         last = { input: null, records: part.records, workflows: part.workflows, bytesDone: part.end };
@@ -233,6 +240,7 @@ function* jsonBatches(index: number, file: InputFile, keys: RegisteredKey[] | un
       return;
     }
     const sniffed = sniffParsedJson(place, opts, parsed);
+    applyAgentDnaTrust(sniffed.records, sniffed.workflows ?? [], keys ?? []);
     input.format = sniffed.format;
     yield { input, records: sniffed.records, workflows: sniffed.workflows ?? [], bytesDone: bytes.length };
   } catch (e) {

@@ -88,7 +88,13 @@ export function buildReport(result: Omit<InspectResult, 'workflows'> & { workflo
   };
 }
 
-/** Exit status per report.md: 0 all decoded, valid, no invalid signature; 1 otherwise. */
-export function exitStatus(report: Report): 0 | 1 {
-  return report.records.every((r) => r.decoded && r.valid && r.signature.status !== 'invalid' && r.signature.status !== 'malformed') ? 0 : 1;
+/**
+ * Exit status per report.md: 0 all decoded, valid, no invalid signature; 1 otherwise. With
+ * `requireTrusted`, also 1 unless every record carries a valid signature whose signer is trusted
+ * (unsigned, unknown key, unsupported and untrusted all fail it).
+ */
+export function exitStatus(report: Report, options: { requireTrusted?: boolean } = {}): 0 | 1 {
+  const ok = (r: ReportRecord) =>
+    r.decoded && r.valid && r.signature.status !== 'invalid' && r.signature.status !== 'malformed' && (!options.requireTrusted || (r.signature.status === 'valid' && r.signature.trusted));
+  return report.records.every(ok) ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { RegisteredKey } from '../core/keys/keys';
+import type { RegistryEntry } from '../core/keys/keys';
+import type { RegistryChange } from '../core/keys/registry';
 import type { InputPayload, InputSummary, LoadProgress, RecordFilter, SharedView } from '../worker/protocol';
 import { SLOT, type SummaryPack } from '../worker/summary-pack';
 import { FilterBar, ProgressBar } from './components/LoadControls';
@@ -9,7 +10,7 @@ import { FoldsPanel } from './components/FoldsPanel';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
 import { SharePanel } from './components/SharePanel';
-import { loadStoredKeys, storeKeys } from './keys-store';
+import { loadStoredKeys, updateStoredKeys, watchStoredKeys } from './keys-store';
 import { RecordList } from './components/RecordList';
 import { fromFiles, fromSamples, fromText, sampleList, type Sample } from './sources';
 import { SummaryStore } from './summary-store';
@@ -138,15 +139,23 @@ export function App() {
   const [dragging, setDragging] = useState(false);
   const [samples, setSamples] = useState<Sample[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
-  const [keys, setKeys] = useState<RegisteredKey[]>(loadStoredKeys);
+  const [keys, setKeys] = useState<RegistryEntry[]>(loadStoredKeys);
   const [keysOpen, setKeysOpen] = useState(false);
+  const [pendingKeyChanges, setPendingKeyChanges] = useState<RegistryChange[]>([]);
+  // Every change is made to the registry as stored now, so a stale copy never overwrites another
+  // tab's change; another tab's changes arrive here through the storage event.
+  const keysRef = useRef(keys);
+  useEffect(() => {
+    keysRef.current = keys;
+  }, [keys]);
+  const changeKeys = useCallback((change: (current: RegistryEntry[]) => RegistryEntry[]) => setKeys(updateStoredKeys(change, keysRef.current)), []);
+  useEffect(() => watchStoredKeys(setKeys), []);
   const queryClient = useQueryClient();
 
   // The registry goes to the worker before anything loads, and again on every change: every
   // record is re-verified there, and the page updates the verdicts that changed.
   const keysSent = useRef<Promise<unknown>>(Promise.resolve());
   useEffect(() => {
-    storeKeys(keys);
     keysSent.current = inspectorClient()
       .setKeys(keys)
       .then((changed) => {
@@ -238,7 +247,7 @@ export function App() {
     [queryClient, showView, applySummaries],
   );
 
-  // A permalink opens its view (checked against this browser's own keys); otherwise the bundled
+  // A permalink opens its view (trust comes only from this browser's own registry); otherwise the bundled
   // samples load on the first visit, so a newcomer sees something at once.
   const started = useRef(false);
   useEffect(() => {
@@ -258,7 +267,7 @@ export function App() {
         applySummaries(r.records, true);
         setLoadVersion((v) => v + 1);
         if (r.view) applyView(r.view);
-        setStatus(`Opened a shared view: ${r.records.count} records from ${r.inputs.length} inputs, checked against your keys.`);
+        setStatus(`Opened a shared view: ${r.records.count} records from ${r.inputs.length} inputs. A link brings no keys: ${keysRef.current.length ? `signatures are trusted only as your registry (${keysRef.current.length} entries) backs them` : 'your registry is empty, so no signature is trusted'}.`);
       })().catch((e) => setProblem((e as Error).message));
       return;
     }
@@ -433,7 +442,7 @@ export function App() {
         }}
       />
       {shareOpen && <SharePanel view={shareView} version={loadVersion} onClose={() => setShareOpen(false)} />}
-      {keysOpen && <KeyRegistry keys={keys} onChange={setKeys} onClose={() => setKeysOpen(false)} />}
+      {keysOpen && <KeyRegistry keys={keys} onChange={changeKeys} pending={pendingKeyChanges} onPending={setPendingKeyChanges} onClose={() => setKeysOpen(false)} />}
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-teal-700/20 text-lg font-semibold text-teal-900 ring-4 ring-inset ring-teal-600 dark:text-teal-100">
           Drop to inspect

@@ -1,24 +1,50 @@
-// The key registry lives in this browser's storage, as a report.md key file. Keys come only from
-// what the person adds here: never from a permalink or a dropped record file.
-import { parseKeys, toKeyFile, type RegisteredKey } from '../core/keys/keys';
+// The key registry lives in this browser's storage, as a report.md key file. Keys and DIDs come
+// only from what the person adds here: never from a permalink or a dropped record file. Every change
+// is made to the copy in storage as it is now (another tab may have changed it), never to a stale
+// one; other tabs' changes arrive through the `storage` event.
+import { parseKeys, toKeyFile, type RegistryEntry } from '../core/keys/keys';
+import { mergeRegistry } from '../core/keys/registry';
 
 const STORAGE_KEY = 'envelope-inspector.keys';
 
-export function loadStoredKeys(): RegisteredKey[] {
+/** A stored key file as a registry; repeated entries merge as a key file's do (never loosening). */
+function fromText(text: string | null): RegistryEntry[] {
+  return text ? mergeRegistry([], parseKeys(text).keys).registry : [];
+}
+
+/** The stored registry, or null when storage cannot be read (disabled, say). */
+function readStored(): RegistryEntry[] | null {
   try {
-    const text = localStorage.getItem(STORAGE_KEY);
-    return text ? parseKeys(text).keys : [];
+    return fromText(localStorage.getItem(STORAGE_KEY));
   } catch {
-    return [];
+    return null;
   }
 }
 
-export function storeKeys(keys: RegisteredKey[]): void {
-  localStorage.setItem(STORAGE_KEY, toKeyFile(keys));
+export function loadStoredKeys(): RegistryEntry[] {
+  return readStored() ?? [];
 }
 
-/** Adds keys, replacing an existing entry for the same key and agent. */
-export function mergeKeys(existing: RegisteredKey[], added: RegisteredKey[]): RegisteredKey[] {
-  const out = existing.filter((k) => !added.some((a) => a.id === k.id && a.agent === k.agent));
-  return [...out, ...added];
+/**
+ * Changes the stored registry: `change` gets the registry as stored now (`inMemory` when storage
+ * cannot be read) and returns the new one, which is written (when storage allows) and returned.
+ * `change` runs once, at once.
+ */
+export function updateStoredKeys(change: (current: RegistryEntry[]) => RegistryEntry[], inMemory: RegistryEntry[]): RegistryEntry[] {
+  const next = change(readStored() ?? inMemory);
+  try {
+    localStorage.setItem(STORAGE_KEY, toKeyFile(next));
+  } catch {
+    // No storage: the registry lives in this page only.
+  }
+  return next;
+}
+
+/** Calls `onChange` with the registry whenever another tab changes it; returns the unsubscribe. */
+export function watchStoredKeys(onChange: (keys: RegistryEntry[]) => void): () => void {
+  const listener = (e: StorageEvent) => {
+    if (e.storageArea === localStorage && (e.key === STORAGE_KEY || e.key === null)) onChange(loadStoredKeys());
+  };
+  window.addEventListener('storage', listener);
+  return () => window.removeEventListener('storage', listener);
 }

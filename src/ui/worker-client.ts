@@ -1,5 +1,5 @@
 // The page's side of the worker protocol: a promise per request. The page never decodes.
-import type { RegisteredKey } from '../core/keys/keys';
+import type { RegistryEntry } from '../core/keys/keys';
 import type { InputPayload, RecordDetail, RecordFilter, Request, Response, SharedView } from '../worker/protocol';
 import type { GraphRender } from '../worker/graph-render';
 import { joinGraph } from '../worker/graph-parts';
@@ -34,7 +34,7 @@ export class InspectorClient {
   private pending = new Map<number, Pending>();
   /** Every input loaded (Blobs: immutable handles, not copies), so a restarted worker can read them again. */
   private loadedInputs: InputPayload[] = [];
-  private keys: RegisteredKey[] = [];
+  private keys: readonly RegistryEntry[] = [];
   private restartListeners = new Set<(r: Restart) => void>();
 
   constructor() {
@@ -185,7 +185,7 @@ export class InspectorClient {
   }
 
   /** Sends the key registry; every record is re-verified. Returns the summaries whose verdict changed. */
-  async setKeys(keys: RegisteredKey[]): Promise<SummaryPack> {
+  async setKeys(keys: readonly RegistryEntry[]): Promise<SummaryPack> {
     this.keys = keys;
     const r = await this.send({ type: 'keys', keys });
     if (r.type !== 'keys') throw new Error(`unexpected reply ${r.type}`);

@@ -5,7 +5,7 @@ import type { WorkflowReport } from '../core/agentdna';
 import type { ReportFolds } from '../core/folds';
 import type { GraphRender } from './graph-render';
 import type { SummaryPack } from './summary-pack';
-import type { RegisteredKey } from '../core/keys/keys';
+import type { RegistryEntry } from '../core/keys/keys';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 
 /**
@@ -122,7 +122,7 @@ export type Request =
   | { type: 'load'; id: number; inputs: InputPayload[]; /** Send records in batches as they are read. */ stream?: boolean; /** Extra pause between batches (ms), to watch a load in slow motion. */ pauseMs?: number }
   | { type: 'detail'; id: number; key: number }
   | { type: 'clear'; id: number }
-  | { type: 'keys'; id: number; keys: RegisteredKey[] }
+  | { type: 'keys'; id: number; keys: readonly RegistryEntry[] }
   | { type: 'open'; id: number; fragment: string }
   | { type: 'report'; id: number }
   | { type: 'graph'; id: number; expanded: string[] }

@@ -48,6 +48,67 @@ describe('the app (worker session) and the CLI agree', () => {
   });
 });
 
+describe('AgentDNA trust in the session', () => {
+  const fanin = 'vectors/agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json';
+  const synthetic = JSON.parse(new TextDecoder().decode(read('vectors/agentdna/synthetic/synthetic_keys.json'))) as Record<string, { did: string; private_key_hex: string; public_key_uncompressed_hex: string }>;
+  const dids = (revoked: boolean) =>
+    parseKeys(JSON.stringify({ keys: Object.entries(synthetic).map(([name, k]) => ({ agent: name, did: k.did, revoked })) })).keys;
+
+  it('revoking a DID re-checks an already loaded AgentDNA record, its envelopes and the report', async () => {
+    const session = new InspectorSession();
+    await session.setKeys(dids(false));
+    const { records } = await session.load([{ name: 'wf.json', data: new Blob([read(fanin)]) }]);
+    expect(records.map((r) => [r.signature, r.trusted])).toEqual([['valid', true]]);
+    expect(session.detail(0)!.workflow!.envelopes.every((e) => e.trusted)).toBe(true);
+
+    const changed = await session.setKeys(dids(true));
+    expect(changed.map((c) => [c.key, c.signature, c.trusted])).toEqual([[0, 'valid', false]]);
+    const detail = session.detail(0)!;
+    expect(detail.signature.trusted).toBe(false);
+    expect(detail.signature.reason).toContain('is revoked in your registry');
+    expect(detail.workflow!.envelopes.some((e) => e.trusted)).toBe(false);
+    const report = JSON.parse(session.report().json) as Report;
+    expect(report.records[0].signature.trusted).toBe(false);
+    expect((report.workflows[0] as { envelopes: { trusted: boolean }[] }).envelopes.some((e) => e.trusted)).toBe(false);
+
+    expect((await session.setKeys(dids(false))).map((c) => c.trusted)).toEqual([true]);
+    expect((await session.setKeys([])).map((c) => c.trusted)).toEqual([false]);
+    expect(session.detail(0)!.signature.reason).toMatch(/^signature valid · key bound to DID · DID not in your registry/);
+  });
+
+  it('the registry applies while a large file streams in too', async () => {
+    const session = new InspectorSession();
+    await session.setKeys(dids(false));
+    const sent: boolean[] = [];
+    await session.load([{ name: 'wf.json', data: new Blob([read(fanin)]) }], { batch: (b) => sent.push(...b.records.map((r) => r.trusted)) });
+    expect(sent).toEqual([true]);
+  });
+
+  it('a key file key added or removed re-verifies the AgentDNA signatures that rest on it', async () => {
+    const OTHER = 'did:example:older-account';
+    const worker = synthetic['agentdna-test-worker-1'];
+    const { secp256k1 } = await import('@noble/curves/secp256k1.js');
+    const { signedBytes } = await import('../core/agentdna/hash');
+    const { inspect } = await import('../core/inspect');
+    const { fromHex, toHex, utf8Encode } = await import('../core/bytes');
+    const draft = { from: OTHER, payload: 'x', epoch: 1782668300, parent_envelope: null };
+    const first = inspect([{ name: 'e.json', bytes: utf8Encode(JSON.stringify(draft)) }]).workflows[0].envelopes[0];
+    const signature = toHex(secp256k1.sign(signedBytes(first.message!, 'truncate'), fromHex(worker.private_key_hex)!, { prehash: false, lowS: false, format: 'der' }));
+    const bytes = utf8Encode(JSON.stringify({ ...draft, hash: first.content_hash, signature }));
+
+    const session = new InspectorSession();
+    const loaded = await session.load([{ name: 'e.json', data: new Blob([bytes.slice()]) }]);
+    expect(loaded.records.map((r) => [r.signature, r.valid])).toEqual([['invalid', false]]);
+    const key = parseKeys(JSON.stringify({ keys: [{ agent: OTHER, public_key: worker.public_key_uncompressed_hex }] })).keys;
+    const changed = await session.setKeys(key);
+    expect(changed.map((c) => [c.key, c.signature, c.valid, c.trusted])).toEqual([[0, 'valid', true, true]]);
+    expect(session.detail(0)!.workflow!.envelopes[0].key_source).toBe('key-file');
+    expect(session.detail(0)!.findings.some((f) => f.rule === 'agentdna/signature')).toBe(false);
+    const removed = await session.setKeys([]);
+    expect(removed.map((c) => [c.signature, c.valid, c.trusted])).toEqual([['invalid', false, false]]);
+  });
+});
+
 describe('sharing from the worker', () => {
   const load = async (session: InspectorSession, ...paths: string[]) => session.load(paths.map((p) => ({ name: p.split('/').pop()!, data: new Blob([read(p)]) })));
 

@@ -5,9 +5,9 @@ import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { annotateLog } from '../core/graphs';
 import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
 import { firstDifference } from '../core/bytes';
-import type { WorkflowReport } from '../core/agentdna';
-import type { RegisteredKey } from '../core/keys/keys';
-import { inspectInput, inspectInputBatches } from '../core/inspect';
+import { applyAgentDnaTrust, type WorkflowReport } from '../core/agentdna';
+import type { RegistryEntry } from '../core/keys/keys';
+import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import type { RecordResult } from '../core/records';
 import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
 import { redactInput } from '../core/share/redact';
@@ -38,14 +38,14 @@ export class InspectorSession {
   private summaries: RecordSummary[] = [];
   /** Record key of the first record of each input, so a record's global input number is known. */
   private inputOf: number[] = [];
-  private keys: RegisteredKey[] = [];
+  private keys: readonly RegistryEntry[] = [];
   /** The log prepared for folding; dropped whenever records or verdicts change. */
   private prepared: PreparedLog | null = null;
   /** AgentDNA workflows, `record` being the record key. */
   private workflows: WorkflowReport[] = [];
 
   /** Replaces the key registry and re-verifies every record; returns the summaries that changed. */
-  setKeys(keys: RegisteredKey[]): Promise<RecordSummary[]> {
+  setKeys(keys: readonly RegistryEntry[]): Promise<RecordSummary[]> {
     return this.exclusive(() => this.setKeysNow(keys));
   }
 
@@ -61,21 +61,44 @@ export class InspectorSession {
     return run;
   }
 
-  private async setKeysNow(keys: RegisteredKey[]): Promise<RecordSummary[]> {
+  private async setKeysNow(keys: readonly RegistryEntry[]): Promise<RecordSummary[]> {
+    const before = didKeys(this.keys);
     this.keys = keys;
+    // AgentDNA signatures bound by a key file's secp256k1 key depend on the keys themselves: read
+    // the inputs whose envelopes name a DID whose keys changed again (their verdicts, findings and
+    // mode codes may change); the trust of every other workflow is re-applied below.
+    const changedDids = changedKeyDids(before, didKeys(keys));
+    if (changedDids.size) this.rereadAgentDna(changedDids);
     if (keys.length) await this.verify(this.records);
     else applyKeys(this.records, keys);
+    applyAgentDnaTrust(this.records, this.workflows, keys);
     // Quarantine facts rest on signatures: the folds change with the keys.
     this.prepared = annotateLog(this.records);
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
-      if (!r.envelope) return;
       const s = summarize(key, r, this.redactedInputs.has(this.inputOf[key]));
       const old = this.summaries[key];
-      if (old.signature !== s.signature || old.trusted !== s.trusted || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors) changed.push(s);
+      if (!old) return; // still streaming in: its summary is made when it goes to the page
+      if (old.signature !== s.signature || old.trusted !== s.trusted || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
       this.summaries[key] = s;
     });
     return changed;
+  }
+
+  /** Reads again every AgentDNA input with an envelope from one of `dids`, in place (same records, same keys). */
+  private rereadAgentDna(dids: ReadonlySet<string>): void {
+    const inputs = new Set<number>();
+    for (const w of this.workflows) if (w.envelopes.some((e) => e.from !== null && dids.has(e.from))) inputs.add(this.inputOf[w.record]);
+    for (const input of inputs) {
+      const first = this.inputOf.indexOf(input);
+      const count = this.inputs[input].records;
+      const again = inspectInput(input, { name: this.inputs[input].name, bytes: this.inputBytes[input] }, this.keys, false);
+      // The same bytes read the same way give the same records; anything else keeps what was there.
+      if (again.records.length !== count) continue;
+      this.records.splice(first, count, ...again.records);
+      this.workflows = [...this.workflows.filter((w) => w.record < first || w.record >= first + count), ...again.workflows.map((w) => ({ ...w, record: w.record + first }))];
+    }
+    if (inputs.size) this.workflows.sort((a, b) => a.record - b.record);
   }
 
   /** The bytes of each input as loaded, for sharing. */
@@ -351,6 +374,14 @@ export class InspectorSession {
     this.prepared = null;
     this.redactedInputs.clear();
   }
+}
+
+/** The DIDs whose secp256k1 key-file keys differ between two registries (didKeys maps). */
+function changedKeyDids(a: Map<string, Uint8Array[]> | undefined, b: Map<string, Uint8Array[]> | undefined): Set<string> {
+  const text = (m: Map<string, Uint8Array[]> | undefined, did: string) => (m?.get(did) ?? []).map((k) => k.join(',')).sort().join(';');
+  const out = new Set<string>();
+  for (const did of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) if (text(a, did) !== text(b, did)) out.add(did);
+  return out;
 }
 
 function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {

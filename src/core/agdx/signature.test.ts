@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { concatBytes, fromHex, toHex } from '../bytes';
 import { readSingle } from '../cbor/reader';
 import { inspect, inspectInput } from '../inspect';
-import { keyId, parseKeys, type RegisteredKey } from '../keys/keys';
+import { isKeyEntry, keyId, parseKeys, type RegisteredKey } from '../keys/keys';
 import { encodeEnvelope, signingInputSegments } from './canonical';
 import { decodeEnvelope, type Envelope } from './envelope';
 import { nobleVerify, signingInput, verifyEnvelope } from './verify';
@@ -104,10 +104,24 @@ describe('verdicts', () => {
     expect(run(signed, [windowed], 500n).reason).toContain('before');
     // No log time: the record id's ULID time decides (0x01903c1faa00 ms, far outside the window).
     expect(run(signed, [windowed]).reason).toContain('ULID time');
+    // No log time and no record id: a windowed key cannot be satisfied, so it is not trusted.
     const noId = sign({ ...base, record: undefined, kind: 'chunk', channel: id(3), correlation: id(4), sequence: 1 }, seed7);
     const r = run(noId, [windowed]);
-    expect(r.trusted).toBe(true);
-    expect(r.reason).toContain('was not checked');
+    expect(r).toMatchObject({ status: 'valid', trusted: false });
+    expect(r.reason).toContain('no log time and no record id time');
+    // An id whose first 48 bits are zero carries no time either (as the folds read it).
+    const zeroTime = sign({ ...base, record: new Uint8Array(16).fill(0, 0, 6).fill(1, 6) }, seed7);
+    expect(run(zeroTime, [windowed]).trusted).toBe(false);
+    // Without a window, no time is needed.
+    expect(run(noId, [keyFor(seed7, 'planner')]).trusted).toBe(true);
+  });
+
+  it('the same key registered twice for one agent, once revoked: the revocation wins', () => {
+    const signed = sign(base, seed7);
+    const both = [keyFor(seed7, 'planner'), keyFor(seed7, 'planner', { revoked: true })];
+    expect(run(signed, both)).toMatchObject({ status: 'valid', trusted: false });
+    expect(run(signed, [...both].reverse()).trusted).toBe(false);
+    expect(run(signed, both).reason).toContain('revoked');
   });
 
   it('quarantine and unquarantine are trusted only under an operator key', () => {
@@ -211,7 +225,7 @@ describe('key parsing', () => {
     for (const input of [pub, b64, JSON.stringify({ keys: [{ agent: 'planner', public_key: b64 }] }), JSON.stringify(jwk), JSON.stringify({ keys: [jwk] }), pem]) {
       const r = parseKeys(input, { agent: 'planner' });
       expect(r.problems).toEqual([]);
-      expect(r.keys.map((k) => [k.id, k.agent, k.algorithm])).toEqual([['fe812c12f3ab4ce6', 'planner', 'ed25519']]);
+      expect(r.keys.map((k) => [isKeyEntry(k) && k.id, k.agent, isKeyEntry(k) && k.algorithm])).toEqual([['fe812c12f3ab4ce6', 'planner', 'ed25519']]);
     }
   });
   it('the key file keeps kind, window and revoked', () => {

@@ -3,10 +3,10 @@
 // small-order public keys are rejected, as ed25519-dalek's verify_strict does.
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { bytesEqual, concatBytes, ulidTimeMs } from '../bytes';
+import { bytesEqual, concatBytes } from '../bytes';
 import type { SignatureVerdict } from '../model';
-import type { RegisteredKey } from '../keys/keys';
-import { decideTrust, type TrustSubject } from '../keys/trust';
+import { isKeyEntry, type RegistryEntry } from '../keys/keys';
+import { agdxTrustSubject, decideTrust } from '../keys/trust';
 import type { RecordResult } from '../records';
 import { signingInputSegments } from './canonical';
 import type { Envelope } from './envelope';
@@ -32,7 +32,8 @@ export function signingInput(env: Envelope): Uint8Array {
 }
 
 export interface VerifyContext {
-  keys: RegisteredKey[];
+  /** The reader's registry (DID entries play no part in AGDX). */
+  keys: readonly RegistryEntry[];
   observed: ObservedHeaders | null;
   logTimeMicros: bigint | null;
   verify?: Ed25519Verify;
@@ -45,7 +46,7 @@ export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerd
   const shape = checkSignatureShape(env, ctx.observed, () => null).verdict;
   if (shape.status !== 'unknown_key') return shape;
   const sig = env.signature!;
-  const candidates = ctx.keys.filter((k) => k.algorithm === 'ed25519' && k.id === shape.key_id);
+  const candidates = ctx.keys.filter(isKeyEntry).filter((k) => k.algorithm === 'ed25519' && k.id === shape.key_id);
   if (candidates.length === 0) return shape;
   const message = ctx.message ?? signingInput(env);
   const verify = ctx.verify ?? nobleVerify;
@@ -55,15 +56,15 @@ export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerd
     return { ...shape, status: 'invalid', reason: `the signature does not verify under the registered key ${shape.key_id} over the canonical signing input (${message.length} bytes)` };
   }
   const good = candidates.filter((k) => verified.some((v) => bytesEqual(v.publicKey, k.publicKey)));
-  const subject: TrustSubject = {
-    source: env.source,
-    operation: env.operation ?? null,
-    kind: env.kind,
-    logTimeMicros: ctx.logTimeMicros,
-    ulidTimeMs: env.record ? ulidTimeMs(env.record) : null,
-  };
+  const subject = agdxTrustSubject(env, ctx.logTimeMicros);
   const decisions = good.map((k) => ({ key: k, ...decideTrust(k, subject) }));
-  const best = decisions.find((d) => d.trusted) ?? decisions.find((d) => d.key.agent === env.source) ?? decisions[0];
+  // The same key registered twice for one agent, once revoked: the revocation wins.
+  const revokedFor = new Set(good.filter((k) => k.revoked).map((k) => k.agent));
+  const best =
+    decisions.find((d) => d.trusted && !revokedFor.has(d.key.agent)) ??
+    decisions.find((d) => d.key.revoked && d.key.agent === env.source) ??
+    decisions.find((d) => d.key.agent === env.source) ??
+    decisions[0];
   const context = shape.context_match === false ? '; but the signed context does not match the observed headers (the codec was relabelled)' : '';
   return {
     ...shape,
@@ -75,7 +76,7 @@ export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerd
 }
 
 /** Re-verifies every AGDX record against the given keys (after the registry changed, say). */
-export function applyKeys(records: RecordResult[], keys: RegisteredKey[], verify?: Ed25519Verify): void {
+export function applyKeys(records: RecordResult[], keys: readonly RegistryEntry[], verify?: Ed25519Verify): void {
   for (const r of records) {
     if (!r.envelope) continue;
     r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify });
@@ -96,7 +97,7 @@ export type VerifyMany = (jobs: VerifyJob[]) => Promise<boolean[]>;
  * The same as applyKeys, with the Ed25519 checks handed to `verifyMany` (other threads) in one go:
  * the jobs are collected first, then the verdicts are decided with their answers.
  */
-export async function applyKeysWith(records: RecordResult[], keys: RegisteredKey[], verifyMany: VerifyMany): Promise<void> {
+export async function applyKeysWith(records: RecordResult[], keys: readonly RegistryEntry[], verifyMany: VerifyMany): Promise<void> {
   const jobs: VerifyJob[] = [];
   // Each record's signing input, built in the first pass and handed to the second.
   const messages = new Map<RecordResult, Uint8Array>();

@@ -61,10 +61,7 @@ export function didOf(publicKey: Uint8Array): string | null {
   return deriveDid(publicKey)?.did ?? null;
 }
 
-/** Whether text has the form of a Rubix DID (CIDv1 dag-pb sha3-256, base32: `bafybmi…`, 59 chars). */
-export function looksLikeRubixDid(text: string): boolean {
-  return /^bafybmi[a-z2-7]{52}$/.test(text);
-}
+export { looksLikeRubixDid } from './did-shape';
 
 /** A provenance card id: CIDv0 (`Qm…`) of sha256 of the string (user card of a DID, agent card of a DID, …). */
 export function cardIdOf(text: string): string {

@@ -7,11 +7,12 @@ import { utf8Encode } from '../bytes';
 import { blankRecord, failedRecord, type Place } from '../import/build';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
-import { unsignedVerdict, type BodyView, type FieldNode, type Finding, type RecordFormat, type SignatureVerdict, type Span } from '../model';
+import { unsignedVerdict, type BodyView, type FieldNode, type Finding, type RecordFormat, type Span } from '../model';
 import { isValid, type RecordResult } from '../records';
 import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from './cards';
 import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, type EnvelopeNode, type JsonObject } from './envelope';
 import type { ExtraKeys } from './signature';
+import { envelopeTrust, indexDids, workflowSignature } from './trust';
 import {
   analyzeWorkflow,
   envelopeReport,
@@ -31,6 +32,7 @@ export { checkSignatureText, checkSignatureBytes, type SignatureCheck, type SigS
 export { analyzeWorkflow, statusName, type EnvelopeReport, type ModeVerdict, type WorkflowAnalysis, type EnvelopeVerdict } from './workflow';
 export { readEnvelopeTree, type EnvelopeNode } from './envelope';
 export { readCard, isCardObject, lineDiff, type CardInfo } from './cards';
+export { applyAgentDnaTrust, envelopeTrust, indexDids, workflowSignature, type EnvelopeTrust } from './trust';
 
 export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
 
@@ -270,29 +272,7 @@ function payloadBody(tip: EnvelopeNode): BodyView | null {
 // Records
 // ---------------------------------------------------------------------------------------------
 
-function recordSignature(a: WorkflowAnalysis): SignatureVerdict {
-  const tipV = a.byPath.get(a.tip.path)!;
-  const s = tipV.signature;
-  const others = a.verdicts.filter((v) => v !== tipV && v.signature.status !== 'valid');
-  let status: SignatureVerdict['status'] = s.status;
-  let reason = `tip ${s.status}: ${s.reason}`;
-  if (others.length > 0) {
-    const list = others.map((v) => `${v.node.path} ${v.signature.status}`).join(', ');
-    if (s.status === 'valid') status = 'invalid';
-    reason += `; not valid elsewhere in the chain: ${list}`;
-  } else if (a.verdicts.length > 1 && s.status === 'valid') {
-    reason += `; all ${a.verdicts.length} envelopes of the chain are validly signed`;
-  }
-  return {
-    status,
-    scheme: 'ecdsa-secp256k1',
-    key_id: null,
-    signer: s.did_match ? str(a.tip.from) : null,
-    trusted: s.did_match && status === 'valid',
-    context_match: null,
-    reason,
-  };
-}
+const NO_REGISTRY = indexDids([]);
 
 const UNSIGNED_CARD = unsignedVerdict('a card carries no signature of its own: the provenance layer records its states');
 
@@ -363,6 +343,9 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
   const m = a.modes;
   const modesLine = `light ${m.light.code} · heavy ${m.heavy.code} · boundary ${m.boundary.code}`;
   const what = shape === 'workflow' ? (kind === 'workflow' ? 'workflow provenance card' : 'IntentWorkflow') : 'envelope';
+  // Trust needs the reader's registry: none yet (inspect and the worker apply theirs after reading).
+  const envelopes = a.verdicts.map(envelopeReport);
+  for (const e of envelopes) Object.assign(e, envelopeTrust(e, NO_REGISTRY));
   const record: RecordResult = {
     ...base,
     decoded: true,
@@ -372,12 +355,11 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     target: str(tip.to),
     findings,
     valid: isValid(true, findings),
-    signature: recordSignature(a),
+    signature: workflowSignature(envelopes, NO_REGISTRY),
     tree,
     body: payloadBody(tip),
     summary: `${what} ${tipHash ? tipHash.slice(0, 12) + '…' : '(no hash)'} from ${shortId(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
   };
-  const envelopes = a.verdicts.map(envelopeReport);
   const edges: WorkflowReport['edges'] = [];
   const seen = new Set<string>();
   for (const v of a.verdicts) {

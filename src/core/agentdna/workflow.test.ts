@@ -107,7 +107,7 @@ describe('every intermediate string of synthetic_traces.json is reproduced', () 
     });
   }
 
-  it('the record: id is the tip hash, source its sender, signature valid and trusted; findings only the 4001 warning', () => {
+  it('the record: id is the tip hash, source its sender, signature valid and bound but not trusted (no registry); findings only the 4001 warning', () => {
     const r = records[0];
     expect(r.id).toBe(HASH.tip);
     expect(r.source).toBe(traces['orch fan-in'].signer_did);
@@ -115,7 +115,9 @@ describe('every intermediate string of synthetic_traces.json is reproduced', () 
     expect(r.signature.scheme).toBe('ecdsa-secp256k1');
     expect(r.signature.status).toBe('valid');
     expect(r.signature.signer).toBe(r.source);
-    expect(r.signature.trusted).toBe(true);
+    // A DID that matches its own signature is bound, never trusted: anyone can make a key and its DID.
+    expect(r.signature.trusted).toBe(false);
+    expect(r.signature.reason).toMatch(/^signature valid · key bound to DID · DID not in your registry/);
     expect(r.valid).toBe(true);
     expect(rules(r)).toEqual(['agentdna/status-code']);
     const f = r.findings[0];

@@ -399,6 +399,10 @@ export interface EnvelopeReport {
   hash_ok: boolean;
   signature: SigStatus;
   did_match: boolean;
+  /** The DID the signature is bound to (valid signatures only), or null. */
+  signer: string | null;
+  /** The signer's DID is in the reader's registry, unrevoked, in window (see trust.ts); set from the registry. */
+  trusted: boolean;
   // --- added fields (report@1 allows them) ---
   path: string;
   paths: string[];
@@ -436,8 +440,11 @@ export interface EnvelopeReport {
   agentdna_ok: boolean;
   agentdna_reason: string;
   legacy: string[];
+  /** Why trusted or not, in words. */
+  trust_reason: string;
 }
 
+/** The report of one envelope, with no registry applied yet (applyAgentDnaTrust sets its trust). */
 export function envelopeReport(v: EnvelopeVerdict): EnvelopeReport {
   const n = v.node;
   const num = (e: typeof n.epoch) => (e ? (e.value.type === 'number' ? e.value.text : pythonDumps(e.value)) : null);
@@ -446,6 +453,8 @@ export function envelopeReport(v: EnvelopeVerdict): EnvelopeReport {
     hash_ok: v.hashOk,
     signature: v.signature.status,
     did_match: v.signature.did_match,
+    signer: null,
+    trusted: false,
     path: n.path,
     paths: v.occurrences.map((o) => o.path),
     spans: v.occurrences.map((o) => o.span),
@@ -477,5 +486,6 @@ export function envelopeReport(v: EnvelopeVerdict): EnvelopeReport {
     agentdna_ok: v.agentdna.ok,
     agentdna_reason: v.agentdna.reason,
     legacy: n.legacy,
+    trust_reason: 'no registry applied',
   };
 }

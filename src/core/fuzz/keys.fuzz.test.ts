@@ -6,7 +6,7 @@ import { sha512 } from '@noble/hashes/sha2.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromBase64, fromHex, toBase64, toHex } from '../bytes';
-import { keyId, parseKeys, pemBlocks, toKeyFile, type KeyParseResult } from '../keys/keys';
+import { entryKey, isDidEntry, keyId, parseKeys, pemBlocks, toKeyFile, type KeyParseResult } from '../keys/keys';
 import { bounded, hostileString, params, TIMEOUT, utf8 } from './support';
 
 ed.hashes.sha512 = sha512;
@@ -16,7 +16,14 @@ const PEM = `-----BEGIN PUBLIC KEY-----\n${toBase64(new Uint8Array([...fromHex('
 function check(r: KeyParseResult, where: string): void {
   expect(Array.isArray(r.keys) && Array.isArray(r.problems), where).toBe(true);
   for (const p of r.problems) expect(typeof p, where).toBe('string');
+  expect(r.statedKinds.length, where).toBe(r.keys.length);
   for (const k of r.keys) {
+    expect(['agent', 'operator']).toContain(k.kind);
+    expect(typeof k.agent, where).toBe('string');
+    if (isDidEntry(k)) {
+      expect(k.did.length > 0 && k.did.length <= 512, where).toBe(true);
+      continue;
+    }
     expect(k.algorithm === 'ed25519' ? k.publicKey.length === 32 : k.publicKey.length === 33 || k.publicKey.length === 65, where).toBe(true);
     expect(k.id, where).toBe(keyId(k.publicKey));
     expect(['agent', 'operator']).toContain(k.kind);
@@ -27,7 +34,7 @@ function check(r: KeyParseResult, where: string): void {
   // A key file written from the keys reads back as the same keys.
   if (r.keys.length) {
     const back = parseKeys(toKeyFile(r.keys));
-    expect(back.keys.map((k) => k.id)).toEqual(r.keys.map((k) => k.id));
+    expect(back.keys.map(entryKey)).toEqual(r.keys.map(entryKey));
   }
 }
 
@@ -41,6 +48,7 @@ const jsonish: fc.Arbitrary<unknown> = fc.oneof(
       not_before_micros: fc.oneof(fc.integer(), fc.constantFrom('0', '1', '-1', '1e3', '99999999999999999999999', '', ' 1'), fc.double(), fc.constant(null)),
       not_after_micros: fc.oneof(fc.integer(), fc.constantFrom('0', '18446744073709551615'), fc.constant(null)),
       revoked: fc.oneof(fc.boolean(), fc.constantFrom('true', 1, null)),
+      did: fc.oneof(fc.constantFrom('bafybmieov5ndpfynaz7snkexetcwarcdhewzfaabn2xmb7q6g2t2cfxfvq', 'did:example:x', '', ' x', 'a\u202eb'), hostileString, fc.integer(), fc.constant(null)),
       kty: fc.constantFrom('OKP', 'EC', 'RSA'),
       crv: fc.constantFrom('Ed25519', 'secp256k1', 'X25519'),
       x: fc.oneof(fc.constant(toBase64(pub, true)), hostileString),

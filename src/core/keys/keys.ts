@@ -1,10 +1,12 @@
-// Keys: parse what people paste or drop (hex, base64, JWK / JWKS, PEM SubjectPublicKeyInfo, the
-// report.md key file), compute key ids, and write the key file back. Misuse throws a TypeError;
-// bad data becomes a problem in the result, never an exception.
+// The key registry: parse what people paste or drop (hex, base64, JWK / JWKS, PEM
+// SubjectPublicKeyInfo, a bare DID, the report.md key file with its key and DID entries), compute key
+// ids, and write the key file back. Misuse throws a TypeError; bad data becomes a problem in the
+// result, never an exception.
 import * as ed from '@noble/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesEqual, fromBase64, fromHex, readUintLE, toHex, utf8OrNull } from '../bytes';
+import { looksLikeRubixDid } from '../agentdna/did-shape';
 
 export type KeyKind = 'agent' | 'operator';
 export type KeyAlgorithm = 'ed25519' | 'secp256k1';
@@ -23,9 +25,69 @@ export interface RegisteredKey {
   revoked: boolean;
 }
 
+/**
+ * An AgentDNA identity registered by its DID (report.md "Key files"): no public key, the DID commits
+ * to one, and a key recovered from a signature must derive it.
+ */
+export interface RegisteredDid {
+  did: string;
+  /** The name the person gave this identity; empty when not said. */
+  agent: string;
+  kind: KeyKind;
+  notBeforeMicros: bigint | null;
+  notAfterMicros: bigint | null;
+  revoked: boolean;
+}
+
+/** One entry of the reader's registry: a public key, or an AgentDNA DID. */
+export type RegistryEntry = RegisteredKey | RegisteredDid;
+
+export function isDidEntry(e: RegistryEntry): e is RegisteredDid {
+  return typeof (e as RegisteredDid).did === 'string';
+}
+
+export function isKeyEntry(e: RegistryEntry): e is RegisteredKey {
+  return !isDidEntry(e);
+}
+
+/**
+ * What makes two entries the same entry: a key registered for one agent (a key may be registered
+ * for several agents, one entry each), or a DID.
+ */
+export function entryKey(e: RegistryEntry): string {
+  return isDidEntry(e) ? `did:${e.did}` : `key:${e.id}:${e.agent}`;
+}
+
+/** An entry as people name it: "key fe812c12f3ab4ce6 of planner", "DID bafybmi…q (worker)". */
+export function entryLabel(e: RegistryEntry): string {
+  if (isDidEntry(e)) return `DID ${shortDid(e.did)}${e.agent ? ` (${e.agent})` : ''}`;
+  return `key ${e.id}${e.agent ? ` of ${e.agent}` : ''}`;
+}
+
+/** A DID for one-line messages: its start and end. */
+export function shortDid(did: string): string {
+  return did.length > 24 ? `${did.slice(0, 12)}…${did.slice(-6)}` : did;
+}
+
 export interface KeyParseResult {
-  keys: RegisteredKey[];
+  /** Key and DID entries, in the order given. */
+  keys: RegistryEntry[];
+  /**
+   * For each entry of `keys`, the kind the input itself stated (a key file's `kind`), or null when it
+   * stated none and the default (or `agent`) was used. The Keys dialog needs to tell the two apart.
+   */
+  statedKinds: (KeyKind | null)[];
   problems: string[];
+}
+
+/** Longest DID accepted in a key file (a Rubix DID is 59 characters). */
+const MAX_DID = 512;
+// C0, DEL, C1 and the bidi controls: never part of an identity people read.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** Text that is a DID when pasted on its own: a Rubix DID, or a `did:` URI. */
+export function looksLikeDid(text: string): boolean {
+  return looksLikeRubixDid(text) || /^did:[a-z0-9]+:\S+$/.test(text);
 }
 
 export function keyId(publicKey: Uint8Array): string {
@@ -94,6 +156,22 @@ function makeKey(publicKey: Uint8Array, fields: { agent?: unknown; kind?: unknow
   };
 }
 
+function makeDid(did: unknown, fields: { agent?: unknown; kind?: unknown; not_before_micros?: unknown; not_after_micros?: unknown; revoked?: unknown }): RegisteredDid {
+  if (typeof did !== 'string' || did.length === 0) throw new Error('did must be a non-empty string');
+  if (did.length > MAX_DID) throw new Error(`did is ${did.length} characters, more than ${MAX_DID}`);
+  if (did.trim() !== did || CONTROL.test(did)) throw new Error('did holds spaces at its ends or control characters');
+  if (fields.agent !== undefined && typeof fields.agent !== 'string') throw new Error('agent must be a string');
+  if (fields.kind !== undefined && fields.kind !== 'agent' && fields.kind !== 'operator') throw new Error(`kind must be "agent" or "operator", found ${JSON.stringify(fields.kind)}`);
+  return {
+    did,
+    agent: (fields.agent as string | undefined) ?? '',
+    kind: (fields.kind as KeyKind | undefined) ?? 'agent',
+    notBeforeMicros: micros(fields.not_before_micros),
+    notAfterMicros: micros(fields.not_after_micros),
+    revoked: fields.revoked === true,
+  };
+}
+
 function fromJwk(jwk: Record<string, unknown>, defaults: { agent?: string; kind?: KeyKind }): RegisteredKey {
   if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') throw new Error(`only OKP Ed25519 JWKs are supported, found kty ${JSON.stringify(jwk.kty)} crv ${JSON.stringify(jwk.crv)}`);
   if ('d' in jwk) throw new Error('this JWK holds a private key (d): add public keys only');
@@ -151,41 +229,44 @@ function fromPem(pem: string, defaults: { agent?: string; kind?: KeyKind }): Reg
 }
 
 /**
- * Parses keys from text or bytes: a key file, a JWK or JWKS, PEM, or a bare hex/base64 public key
- * (which then needs `defaults.agent` to be trusted for anyone).
+ * Parses keys from text or bytes: a key file (key and DID entries), a JWK or JWKS, PEM, a bare
+ * hex/base64 public key or a bare DID (which then need `defaults.agent` to be trusted for anyone).
  */
 export function parseKeys(input: string | Uint8Array, defaults: { agent?: string; kind?: KeyKind } = {}): KeyParseResult {
   if (typeof input !== 'string' && !(input instanceof Uint8Array)) throw new TypeError('keys must be given as text or bytes');
   const text = typeof input === 'string' ? input : utf8OrNull(input);
-  if (text === null) {
-    if (!algorithmFor(input as Uint8Array)) return { keys: [], problems: ['binary key input that is not a raw 32-, 33- or 65-byte public key'] };
-    try {
-      return { keys: [makeKey((input as Uint8Array).slice(), defaults)], problems: [] };
-    } catch (e) {
-      return { keys: [], problems: [`binary key input: ${(e as Error).message}`] };
-    }
-  }
+  const keys: RegistryEntry[] = [];
+  const statedKinds: (KeyKind | null)[] = [];
   const problems: string[] = [];
-  const keys: RegisteredKey[] = [];
-  const attempt = (what: string, fn: () => RegisteredKey | RegisteredKey[]) => {
+  const done = (): KeyParseResult => ({ keys, statedKinds, problems });
+  const attempt = (what: string, stated: KeyKind | null, fn: () => RegistryEntry | RegistryEntry[]) => {
     try {
       const r = fn();
-      keys.push(...(Array.isArray(r) ? r : [r]));
+      for (const entry of Array.isArray(r) ? r : [r]) {
+        keys.push(entry);
+        statedKinds.push(stated);
+      }
     } catch (e) {
       problems.push(`${what}: ${(e as Error).message}`);
     }
   };
+  if (text === null) {
+    if (!algorithmFor(input as Uint8Array)) problems.push('binary key input that is not a raw 32-, 33- or 65-byte public key');
+    else attempt('binary key input', null, () => makeKey((input as Uint8Array).slice(), defaults));
+    return done();
+  }
   const t = text.trim();
   if (t.includes('-----BEGIN')) {
-    attempt('PEM', () => fromPem(t, defaults));
-    return { keys, problems };
+    attempt('PEM', null, () => fromPem(t, defaults));
+    return done();
   }
   if (t.startsWith('{') || t.startsWith('[')) {
     let json: unknown;
     try {
       json = JSON.parse(t);
     } catch (e) {
-      return { keys, problems: [`not valid JSON: ${(e as Error).message}`] };
+      problems.push(`not valid JSON: ${(e as Error).message}`);
+      return done();
     }
     const list: unknown[] = Array.isArray(json) ? json : json && typeof json === 'object' && Array.isArray((json as { keys?: unknown }).keys) ? (json as { keys: unknown[] }).keys : [json];
     list.forEach((entry, i) => {
@@ -195,40 +276,46 @@ export function parseKeys(input: string | Uint8Array, defaults: { agent?: string
         return;
       }
       const e = entry as Record<string, unknown>;
-      if ('kty' in e) attempt(`${where} (JWK)`, () => fromJwk(e, defaults));
+      const stated = e.kind === 'agent' || e.kind === 'operator' ? e.kind : null;
+      const fields = { ...e, agent: e.agent ?? defaults.agent, kind: e.kind ?? defaults.kind };
+      if ('kty' in e) attempt(`${where} (JWK)`, stated, () => fromJwk(e, defaults));
       else if (typeof e.public_key === 'string') {
-        attempt(where, () => {
+        attempt(where, stated, () => {
+          if (e.did !== undefined) throw new Error('an entry holds either public_key or did, not both');
           const bytes = bytesFrom(e.public_key as string);
           if (!bytes) throw new Error('public_key is neither hex nor base64');
-          return makeKey(bytes, { ...e, agent: e.agent ?? defaults.agent, kind: e.kind ?? defaults.kind });
+          return makeKey(bytes, fields);
         });
-      } else problems.push(`${where}: neither a key file entry (public_key) nor a JWK (kty)`);
+      } else if ('did' in e) attempt(`${where} (DID)`, stated, () => makeDid(e.did, fields));
+      else problems.push(`${where}: neither a key file entry (public_key or did) nor a JWK (kty)`);
     });
-    return { keys, problems };
+    return done();
   }
   // Split on newlines and commas, then trim: the regex /\s*[\n,]\s*/ backtracks quadratically on
   // a long run of spaces with no separator in it (200 KB took 16 s).
   for (const line of t.split(/[\n,]/).map((l) => l.trim()).filter(Boolean)) {
-    attempt(`"${line.slice(0, 20)}${line.length > 20 ? '…' : ''}"`, () => {
+    attempt(`"${line.slice(0, 20)}${line.length > 20 ? '…' : ''}"`, null, () => {
+      if (looksLikeDid(line)) return makeDid(line, defaults);
       const bytes = bytesFrom(line);
-      if (!bytes) throw new Error('neither hex nor base64');
+      if (!bytes) throw new Error('neither hex nor base64 nor a DID');
       return makeKey(bytes, defaults);
     });
   }
   if (keys.length === 0 && problems.length === 0) problems.push('no key found');
-  return { keys, problems };
+  return done();
 }
 
-/** The report.md key file for a list of keys. */
-export function toKeyFile(keys: RegisteredKey[]): string {
+/** The report.md key file for a registry: key entries with public_key, DID entries with did. */
+export function toKeyFile(entries: readonly RegistryEntry[]): string {
+  const bound = (v: bigint | null) => (v === null ? 0 : v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString());
   return JSON.stringify(
     {
-      keys: keys.map((k) => ({
+      keys: entries.map((k) => ({
         agent: k.agent,
-        public_key: toHex(k.publicKey),
+        ...(isDidEntry(k) ? { did: k.did } : { public_key: toHex(k.publicKey) }),
         kind: k.kind,
-        not_before_micros: k.notBeforeMicros === null ? 0 : Number(k.notBeforeMicros),
-        not_after_micros: k.notAfterMicros === null ? 0 : Number(k.notAfterMicros),
+        not_before_micros: bound(k.notBeforeMicros),
+        not_after_micros: bound(k.notAfterMicros),
         revoked: k.revoked,
       })),
     },

@@ -76,7 +76,10 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
                 <span className="ml-auto inline-flex gap-1">
                   <Tag ok={e.hash_ok} yes="Hash ok" no="Hash mismatch" />
                   <Tag ok={e.signature === 'valid'} yes="Signature valid" no={`Signature ${e.signature}`} />
-                  <Tag ok={e.did_match} yes="DID match" no="DID mismatch" />
+                  <Tag ok={e.did_match} yes="Key bound to DID" no="DID mismatch" title="A key recovered from the signature derives the from DID (or is your key file's key for it): this binds the signature to the DID, it does not say who that is" />
+                  <span data-testid="envelope-trust" title={e.trust_reason} className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${e.trusted ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800' : 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-600'}`}>
+                    {e.trusted ? 'Trusted' : 'Not trusted'}
+                  </span>
                   {e.duplicate_hash && <Tag ok={false} yes="" no="Duplicate hash" />}
                 </span>
               </div>
@@ -88,6 +91,7 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
         <div aria-label="Envelope detail" className="grid gap-2 rounded border border-slate-200 p-2 dark:border-slate-800">
           <p className="font-semibold">{env.path}</p>
           <p>{env.signature_reason}</p>
+          <p data-testid="envelope-trust-reason">{env.trust_reason}</p>
           <p className="text-slate-600 dark:text-slate-300">AgentDNA itself: {env.agentdna_reason}</p>
           <h4 className="font-medium">Payload</h4>
           <pre className="max-h-40 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{pretty(env.payload)}</pre>

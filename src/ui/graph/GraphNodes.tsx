@@ -99,7 +99,7 @@ export const EnvelopeNode = memo(function EnvelopeNode({ data }: NodeProps<FlowN
       <div className="mt-0.5 flex gap-1">
         <Pill ok={d.hashOk}>{d.hashOk ? 'hash ok' : 'hash BAD'}</Pill>
         <Pill ok={d.signature === 'valid'}>{d.signature === 'valid' ? 'sig ok' : `sig ${d.signature}`}</Pill>
-        <Pill ok={d.didMatch}>{d.didMatch ? 'DID ok' : 'DID ≠'}</Pill>
+        <Pill ok={d.didMatch}>{d.didMatch ? 'DID bound' : 'DID ≠'}</Pill>
       </div>
     </Frame>
   );

@@ -1,0 +1,107 @@
+// AgentDNA trust, from the registry the caller passes (applied after parsing, and again whenever the
+// registry changes, without parsing again). A valid signature only *binds* the key to the `from` DID
+// (anyone can make a key and its DID); it is trusted when that DID is registered (report.md "Key
+// files"): a DID entry, for a key the DID commits to, or a secp256k1 key entry whose agent is the DID,
+// for that very key. The record's verdict comes from the tip.
+import { toHex } from '../bytes';
+import { isDidEntry, shortDid, type RegisteredDid, type RegisteredKey, type RegistryEntry } from '../keys/keys';
+import { decideAmong } from '../keys/trust';
+import type { SignatureVerdict } from '../model';
+import type { RecordResult } from '../records';
+import { epochSecondsToMicros } from '../time';
+import { uncompressedKey } from './ecdsa';
+import type { EnvelopeReport } from './workflow';
+
+/** The trust of one envelope's signature. */
+export interface EnvelopeTrust {
+  /** The DID the signature is bound to (its `from`, when the signature is valid), or null. */
+  signer: string | null;
+  trusted: boolean;
+  /** In words: which binding, which entry, why (not). */
+  trust_reason: string;
+}
+
+/** The registry's AgentDNA identities, by DID. */
+export interface DidIndex {
+  dids: Map<string, RegisteredDid[]>;
+  /** secp256k1 key entries by their agent (a DID), with the key uncompressed as hex. */
+  keys: Map<string, { entry: RegisteredKey; hex: string }[]>;
+}
+
+export function indexDids(registry: readonly RegistryEntry[]): DidIndex {
+  const dids = new Map<string, RegisteredDid[]>();
+  const keys = new Map<string, { entry: RegisteredKey; hex: string }[]>();
+  for (const e of registry) {
+    if (isDidEntry(e)) dids.set(e.did, [...(dids.get(e.did) ?? []), e]);
+    else if (e.algorithm === 'secp256k1' && e.agent) {
+      const full = uncompressedKey(e.publicKey);
+      if (full) keys.set(e.agent, [...(keys.get(e.agent) ?? []), { entry: e, hex: toHex(full) }]);
+    }
+  }
+  return { dids, keys };
+}
+
+type EnvelopeFacts = Pick<EnvelopeReport, 'signature' | 'from' | 'epoch' | 'key_source' | 'rule' | 'recovered'>;
+
+/** Whether the registry backs this envelope's signature. */
+export function envelopeTrust(e: EnvelopeFacts, index: DidIndex): EnvelopeTrust {
+  if (e.signature !== 'valid' || e.from === null) return { signer: null, trusted: false, trust_reason: `not trusted: the signature is ${e.signature}` };
+  const did = e.from;
+  const bound = e.recovered.find((k) => k.matches && k.rule === e.rule)?.public_key ?? null;
+  const byFile = e.key_source === 'key-file';
+  const binding = byFile ? 'key bound to DID by your key file' : 'key bound to DID';
+  // A DID entry names no key: it backs the key the DID commits to, never one a key file adds.
+  const entries: RegistryEntry[] = [
+    ...(byFile ? [] : (index.dids.get(did) ?? [])),
+    ...(index.keys.get(did) ?? []).filter((k) => k.hex === bound).map((k) => k.entry),
+  ];
+  const epoch = epochSecondsToMicros(e.epoch);
+  const decision = decideAmong(entries, {
+    claimed: did,
+    operatorOnly: null,
+    time: epoch === null ? null : { micros: epoch, from: "the envelope's epoch" },
+    noTime: 'the envelope has no epoch that is a number',
+  });
+  if (!decision) return { signer: did, trusted: false, trust_reason: `signature valid · ${binding} · DID not in your registry` };
+  if (!decision.trusted) return { signer: did, trusted: false, trust_reason: `signature valid · ${binding} · ${decision.reason}` };
+  const name = decision.entry.agent || shortDid(did);
+  return { signer: did, trusted: true, trust_reason: `trusted (${name}): ${binding}; ${decision.reason}` };
+}
+
+/**
+ * The record's verdict: the tip's status, made invalid by any envelope of the chain that is not
+ * validly signed; trusted only when the whole chain verifies and the registry backs the tip's signer.
+ * `envelopes[0]` is the tip (they are listed breadth-first from it).
+ */
+export function workflowSignature(envelopes: readonly (EnvelopeFacts & Pick<EnvelopeReport, 'path' | 'signature_reason'>)[], index: DidIndex): SignatureVerdict {
+  const tip = envelopes[0];
+  if (!tip) return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, reason: 'no envelope' };
+  const others = envelopes.slice(1).filter((v) => v.signature !== 'valid');
+  let status: SignatureVerdict['status'] = tip.signature;
+  let chain = `tip ${tip.signature}: ${tip.signature_reason}`;
+  if (others.length > 0) {
+    if (tip.signature === 'valid') status = 'invalid';
+    chain += `; not valid elsewhere in the chain: ${others.map((v) => `${v.path} ${v.signature}`).join(', ')}`;
+  } else if (envelopes.length > 1 && tip.signature === 'valid') {
+    chain += `; all ${envelopes.length} envelopes of the chain are validly signed`;
+  }
+  const trust = envelopeTrust(tip, index);
+  const trusted = status === 'valid' && trust.trusted;
+  let reason = chain;
+  if (status === 'valid') reason = `${trust.trust_reason} — ${chain}`;
+  else if (tip.signature === 'valid') reason = `not trusted: the chain does not verify — ${chain}`;
+  return { status, scheme: 'ecdsa-secp256k1', key_id: null, signer: trust.signer, trusted, context_match: null, reason };
+}
+
+/**
+ * Applies the registry to AgentDNA workflows and their records (`workflow.record` indexes `records`):
+ * each envelope's signer and trust, and the record's verdict. Replaces what an earlier registry said.
+ */
+export function applyAgentDnaTrust(records: RecordResult[], workflows: readonly { record: number; envelopes: EnvelopeReport[] }[], registry: readonly RegistryEntry[]): void {
+  const index = indexDids(registry);
+  for (const w of workflows) {
+    for (const e of w.envelopes) Object.assign(e, envelopeTrust(e, index));
+    const r = records[w.record];
+    if (r) r.signature = workflowSignature(w.envelopes, index);
+  }
+}

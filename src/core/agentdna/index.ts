@@ -10,7 +10,7 @@ import { readJson } from '../json/lossless';
 import { unsignedVerdict, type BodyView, type FieldNode, type Finding, type RecordFormat, type SignatureVerdict, type Span } from '../model';
 import { isValid, type RecordResult } from '../records';
 import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from './cards';
-import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, type EnvelopeNode, type JsonObject } from './envelope';
+import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, type EnvelopeNode, type JsonObject } from './envelope';
 import type { ExtraKeys } from './signature';
 import {
   analyzeWorkflow,
@@ -290,6 +290,7 @@ function recordSignature(a: WorkflowAnalysis): SignatureVerdict {
     signer: s.did_match ? str(a.tip.from) : null,
     trusted: s.did_match && status === 'valid',
     context_match: null,
+    not_covered: [], // buildWorkflow fills it: it needs the workflow document too
     reason,
   };
 }
@@ -359,6 +360,8 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
   const findings = [...wf.findings, ...a.findings];
   const tipV = a.byPath.get(tip.path)!;
   const tipHash = tipV.claimedHash ?? tipV.contentHash ?? '';
+  const signature = recordSignature(a);
+  if (signature.status !== 'unsigned') signature.not_covered = uncoveredPaths(tip, shape === 'workflow' ? root : null);
   const tree = shape === 'workflow' ? workflowTree(root, tip, a) : [envelopeTree(tip, a, 'envelope', null)];
   const m = a.modes;
   const modesLine = `light ${m.light.code} · heavy ${m.heavy.code} · boundary ${m.boundary.code}`;
@@ -372,7 +375,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     target: str(tip.to),
     findings,
     valid: isValid(true, findings),
-    signature: recordSignature(a),
+    signature,
     tree,
     body: payloadBody(tip),
     summary: `${what} ${tipHash ? tipHash.slice(0, 12) + '…' : '(no hash)'} from ${shortId(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,

@@ -4,6 +4,7 @@ import { inspect, type InputFile } from '../core/inspect';
 import { parseKeys, type RegisteredKey } from '../core/keys/keys';
 import { buildReport, exitStatus } from '../core/report';
 import { formatSummary } from './summary';
+import { jsonTerminalSafe, terminalSafe } from './terminal';
 
 const USAGE = `usage: envelope-inspector inspect [--json] [--keys FILE]... FILE...
   FILE     an AGDX envelope, CBOR sequence, laser record, Iggy export (JSON or header block + payload),
@@ -52,6 +53,9 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
+  // Error lines name files, options and key-file problems, which may hold anything: terminal-safe.
+  const raw = io;
+  io = { ...raw, stderr: (text) => raw.stderr(terminalSafe(text)) };
   let args: CliArgs;
   try {
     args = parseArgs(argv);
@@ -90,7 +94,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const result = inspect(inputs, { keys, detail: false });
   const report = buildReport(result);
-  io.stdout(args.json ? JSON.stringify(report, null, 2) : formatSummary(report));
+  io.stdout(args.json ? jsonTerminalSafe(JSON.stringify(report, null, 2)) : formatSummary(report));
   return exitStatus(report);
 }
 

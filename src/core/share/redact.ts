@@ -22,7 +22,7 @@ import type { RecordResult } from '../records';
 export interface Redacted {
   /** The bytes the link carries for this input (for hex or base64 text: the bytes decoded from it). */
   bytes: Uint8Array;
-  /** What was blanked, one phrase per kind with its count (for the Share panel). */
+  /** What was blanked, one phrase per kind with its count (for the Share panel): `2 AGDX bodies`. */
   blanked: string[];
   /** What could not be blanked, and so would travel as it is: one line each, for the person to decide. */
   unblankable: string[];
@@ -152,13 +152,31 @@ function isJsonText(bytes: Uint8Array): boolean {
   return !!t && (t.startsWith('{') || t.startsWith('['));
 }
 
+/** What was blanked, by kind: [one, many]. */
+const KINDS = {
+  undecoded: ['undecoded record (all its bytes)', 'undecoded records (all their bytes)'],
+  body: ['AGDX body', 'AGDX bodies'],
+  control: ['control frame (its strings)', 'control frames (their strings)'],
+  error_body: ['error body capsule (its strings)', 'error body capsules (their strings)'],
+  card: ['card capsule (its strings)', 'card capsules (their strings)'],
+  body_ref: ['body reference capsule (its strings)', 'body reference capsules (their strings)'],
+  detail: ['dead-letter detail', 'dead-letter details'],
+  policy: ['AgentDNA card policy', 'AgentDNA card policies'],
+  metadata: ['AgentDNA card metadata', 'AgentDNA card metadata'],
+  payload: ['AgentDNA payload', 'AgentDNA payloads'],
+} as const;
+type Kind = keyof typeof KINDS;
+
 class Tally {
-  counts = new Map<string, number>();
-  add(what: string, n = 1): void {
-    if (n > 0) this.counts.set(what, (this.counts.get(what) ?? 0) + n);
+  counts = new Map<Kind, number>();
+  add(kind: Kind, n = 1): void {
+    if (n > 0) this.counts.set(kind, (this.counts.get(kind) ?? 0) + n);
+  }
+  merge(other: Tally): void {
+    for (const [k, n] of other.counts) this.add(k, n);
   }
   lines(): string[] {
-    return [...this.counts].map(([what, n]) => `${n} ${what}`);
+    return [...this.counts].map(([k, n]) => `${n} ${KINDS[k][n === 1 ? 0 : 1]}`);
   }
 }
 
@@ -169,7 +187,7 @@ class Tally {
  */
 export function redactInput(input: Uint8Array, records: RecordResult[]): Redacted {
   if (!(input instanceof Uint8Array) || !Array.isArray(records)) throw new TypeError('redactInput: bytes and records expected');
-  const blanked = new Tally();
+  const done = new Tally();
   const unblankable: string[] = [];
   // The bytes the records' spans index. For hex or base64 text that is the decoded bytes: those are
   // shared instead of the text.
@@ -179,17 +197,19 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
   const baseIsText = baseIsJson || (!(base[0] >= 0xa0 && base[0] <= 0xbf) && utf8OrNull(base) !== null);
   // Views other than the input (an Iggy message's payload, a card state's JSON string): a copy of
   // each, blanked here, then put back where it came from.
-  const copies = new Map<Uint8Array, { copy: Uint8Array; record: RecordResult }>();
-  const bufferOf = (r: RecordResult): Uint8Array => {
-    if (r.viewOrigin === 'input' || r.view === base) return out;
+  // What is blanked in a copy counts only once the copy is put back.
+  const copies = new Map<Uint8Array, { copy: Uint8Array; record: RecordResult; blanked: Tally }>();
+  const copyOf = (r: RecordResult) => {
     let c = copies.get(r.view);
-    if (!c) copies.set(r.view, (c = { copy: r.view.slice(), record: r }));
-    return c.copy;
+    if (!c) copies.set(r.view, (c = { copy: r.view.slice(), record: r, blanked: new Tally() }));
+    return c;
   };
+  const bufferOf = (r: RecordResult): Uint8Array => (r.viewOrigin === 'input' || r.view === base ? out : copyOf(r).copy);
   const where = (r: RecordResult) => `record ${r.index}`;
 
   for (const r of records) {
     const buf = bufferOf(r);
+    const blanked = buf === out ? done : copyOf(r).blanked;
     const json = buf === out ? baseIsJson : r.viewOrigin === 'decoded-text';
     if (!r.decoded) {
       // Undecoded: every byte of it goes. A JSON value found in JSON text keeps the text well-formed;
@@ -200,7 +220,7 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
       if (json && located) writeBlankJson(buf, span);
       else if (json || (buf === out && baseIsText) || r.viewOrigin === 'decoded-text') buf.fill(SPACE, span[0], span[1]);
       else writeBlankString(buf, span, 2, 0);
-      blanked.add('undecoded records (all their bytes)');
+      blanked.add('undecoded');
       continue;
     }
     switch (r.format) {
@@ -214,7 +234,7 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
           unblankable.push(`${where(r)}: its body could not be located in the bytes`);
           break;
         }
-        blanked.add('AGDX bodies');
+        blanked.add('body');
         break;
       }
       case 'agdx.capsule':
@@ -222,7 +242,7 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
         if (!hasBody(r)) break;
         const item = cborAt(buf, r.span);
         if (!item) unblankable.push(`${where(r)}: its ${r.kind ?? 'capsule'} could not be read again to blank it`);
-        else if (blankStrings(buf, item)) blanked.add(r.format === 'agdx.control' ? 'control frames (their strings)' : `${(r.kind ?? 'capsule').replace('_', ' ')} capsules (their strings)`);
+        else if (blankStrings(buf, item)) blanked.add(r.format === 'agdx.control' ? 'control' : (r.kind as 'error_body' | 'card' | 'body_ref'));
         break;
       }
       case 'agdx.dead_letter': {
@@ -230,7 +250,7 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
         const detail = item?.kind === 'map' ? item.entries.find((e) => e.key.kind === 'text' && e.key.value === 'detail') : undefined;
         if (detail) {
           blankStrings(buf, detail.value);
-          blanked.add('dead-letter details');
+          blanked.add('detail');
         }
         else if (r.tree.some((n) => n.path === 'detail')) unblankable.push(`${where(r)}: its detail could not be located`);
         break;
@@ -243,7 +263,7 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
           if (!r.body?.span) break;
           const policy = buf[r.body.span[0]] === 0x22; // the policy is a base64 string; metadata an object
           writeBlankJson(buf, r.body.span, policy ? 0x41 /* A */ : STAR);
-          blanked.add(policy ? 'AgentDNA card policies' : 'AgentDNA card metadata');
+          blanked.add(policy ? 'policy' : 'metadata');
           break;
         }
         const spans = r.span ? payloadSpans(buf, r.span, r.format === 'agentdna.envelope') : null;
@@ -252,7 +272,7 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
           break;
         }
         for (const s of spans) writeBlankJson(buf, s);
-        blanked.add('AgentDNA payloads', spans.length);
+        blanked.add('payload', spans.length);
         break;
       }
     }
@@ -261,7 +281,7 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
   // Put each blanked copy back: an Iggy payload as base64 of the same length, a card state's JSON as
   // a JSON string (its length may change: splices go last, from the end, so earlier spans hold).
   const splices: { at: Span; bytes: Uint8Array }[] = [];
-  for (const [view, { copy, record: r }] of copies) {
+  for (const [view, { copy, record: r, blanked }] of copies) {
     const [from, to] = r.inputSpan ?? [0, out.length];
     if (r.viewOrigin === 'payload') {
       const original = toBase64(view);
@@ -271,8 +291,10 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
         continue;
       }
       out.set(utf8Encode(toBase64(copy)), from + at);
+      done.merge(blanked);
     } else if (r.viewOrigin === 'decoded-text' && r.inputSpan && out[from] === 0x22 && out[to - 1] === 0x22) {
       splices.push({ at: [from, to], bytes: utf8Encode(JSON.stringify(utf8Lossy(copy))) });
+      done.merge(blanked);
     } else {
       unblankable.push(`${where(r)}: the text it was decoded from could not be found to blank`);
     }
@@ -294,5 +316,5 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
       at += p.length;
     }
   }
-  return { bytes, blanked: blanked.lines(), unblankable };
+  return { bytes, blanked: done.lines(), unblankable };
 }

@@ -118,7 +118,7 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
     findings.push(...(direct ? reading.findings : reading.findings.map((f) => ({ ...f, span: bodyLoc.value }))));
   }
 
-  const sig = checkSignatureShape(env, observed, spanOf, uncoveredPaths(decoded, options.headers, options.partitionKey));
+  const sig = checkSignatureShape(env, observed, spanOf, env.signature ? uncoveredPaths(decoded, options.headers, options.partitionKey) : undefined);
   findings.push(...sig.findings);
 
   return {

@@ -7,7 +7,6 @@ import { inspect } from '../inspect';
 import { buildReport } from '../report';
 
 const VECTORS = new URL('../../../vectors/agentdna/synthetic/', import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const workflowOf = (name: string): any => JSON.parse(readFileSync(new URL(`synthetic_${name}.serialized.json`, VECTORS), 'utf8'));
 const inspectJson = (value: unknown) => inspect([{ name: 'wf.json', bytes: utf8Encode(JSON.stringify(value)) }]);
 

@@ -41,13 +41,19 @@ export interface SignatureVerdict {
   signer: string | null;
   trusted: boolean;
   context_match: boolean | null;
+  /**
+   * Field paths present in the record that the signature does not cover (report.md `not_covered`):
+   * AGDX unknown fields and headers no signed value fixes; AgentDNA keys outside the content hash
+   * and the workflow's own members. Always empty for an unsigned record.
+   */
+  not_covered: string[];
   /** Why, in words (not part of report@1's required fields). */
   reason: string;
 }
 
 /** The verdict of a record that carries no signature (or none that could be read), saying why. */
 export function unsignedVerdict(reason: string): SignatureVerdict {
-  return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, reason };
+  return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, not_covered: [], reason };
 }
 
 /** One node of the field tree: what a field says, where its bytes are, and what it means. */

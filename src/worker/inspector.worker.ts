@@ -85,7 +85,7 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
         reply({ type: 'report', id: req.id, ...session.report() });
         return;
       case 'share': {
-        const shared = await session.share({ ...req.view, selected: null }, req.redact, req.bundle);
+        const shared = await session.share({ ...req.view, selected: null }, req.redact, req.bundle, req.unblankable);
         reply({ type: 'shared', id: req.id, ...shared }, shared.bundle ? [shared.bundle.buffer] : []);
         return;
       }

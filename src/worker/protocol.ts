@@ -118,6 +118,17 @@ export interface RecordDetail {
   context: { signed: { content_type?: number; agent_version?: number } | null; observed: { av: number | null; ct: number | null } | null };
 }
 
+/** What redaction blanked in one input, and what it could not (then the person decides before a link is made). */
+export interface InputRedaction {
+  input: number;
+  name: string;
+  blanked: string[];
+  unblankable: string[];
+}
+
+/** The person's decision on inputs with parts redaction cannot blank: leave them out, or share them as they are. */
+export type Unblankable = 'leave-out' | 'include';
+
 export type Request =
   | { type: 'load'; id: number; inputs: InputPayload[]; /** Send records in batches as they are read. */ stream?: boolean; /** Extra pause between batches (ms), to watch a load in slow motion. */ pauseMs?: number }
   | { type: 'detail'; id: number; key: number }
@@ -131,7 +142,7 @@ export type Request =
   /** The page has drawn the first records of a load: the worker reads on. */
   | { type: 'shown'; id: number; load: number }
   | { type: 'filter'; id: number; filter: RecordFilter }
-  | { type: 'share'; id: number; view: Omit<SharedView, 'redacted'>; redact: boolean; bundle: boolean };
+  | { type: 'share'; id: number; view: Omit<SharedView, 'redacted'>; redact: boolean; bundle: boolean; unblankable?: Unblankable };
 
 export type Response =
   | { type: 'loaded'; id: number; inputs: InputSummary[]; records: SummaryPack; view: SharedView | null; problems: string[]; cancelled: boolean; error?: string | null }
@@ -144,7 +155,7 @@ export type Response =
   /** Part of a large graph's nodes and edges, sent ahead of the 'graph' reply that completes it. */
   | { type: 'graph-part'; id: number; nodes: GraphRender['nodes']; edges: GraphRender['edges'] }
   | { type: 'folds'; id: number; folds: FoldView }
-  | { type: 'shared'; id: number; fragment: string; bundle: Uint8Array | null; problems: string[] }
+  | { type: 'shared'; id: number; fragment: string; bundle: Uint8Array | null; problems: string[]; redaction: InputRedaction[] | null }
   | { type: 'detail'; id: number; detail: RecordDetail | null }
   | { type: 'cleared'; id: number }
   | { type: 'keys'; id: number; records: SummaryPack }

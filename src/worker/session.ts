@@ -10,11 +10,11 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import type { RecordResult } from '../core/records';
 import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
-import { redactInput } from '../core/share/redact';
+import { hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph, type GraphRender } from './graph-render';
-import type { FoldView, InputPayload, RecordFilter, InputSummary, RecordDetail, RecordSummary, SharedView } from './protocol';
+import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, RecordSummary, SharedView, Unblankable } from './protocol';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;
@@ -237,20 +237,37 @@ export class InspectorSession {
     return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted };
   }
 
-  /** A permalink fragment and its length, or a bundle file, for what is loaded and the view. */
-  async share(view: ViewState & { selectedKey: number | null }, redact: boolean, bundle: boolean): Promise<{ fragment: string; bundle: Uint8Array | null; problems: string[] }> {
-    const problems: string[] = [];
-    const inputs = this.inputs.map((input, i) => {
-      if (!redact) return { name: input.name, bytes: this.inputBytes[i] };
+  /**
+   * A permalink fragment, or a bundle file, for what is loaded and the view. With `redact`, every
+   * body is blanked (core/share/redact.ts) and `redaction` says what, input by input. When something
+   * cannot be blanked, no link is made until the person decides (`unblankable`): leave those inputs
+   * out of the link, or include them with those parts as they are.
+   */
+  async share(
+    view: ViewState & { selectedKey: number | null },
+    redact: boolean,
+    bundle: boolean,
+    unblankable?: Unblankable,
+  ): Promise<{ fragment: string; bundle: Uint8Array | null; problems: string[]; redaction: InputRedaction[] | null }> {
+    const redaction: InputRedaction[] | null = redact ? [] : null;
+    let inputs = this.inputs.map((input, i) => {
+      if (!redact) return { name: input.name, bytes: this.inputBytes[i], number: i };
       const r = redactInput(this.inputBytes[i], this.records.filter((_, key) => this.inputOf[key] === i));
-      problems.push(...r.problems.map((p) => `${input.name}: ${p}`));
-      return { name: input.name, bytes: r.bytes };
+      redaction!.push({ input: i, name: input.name, blanked: r.blanked, unblankable: r.unblankable });
+      return { name: input.name, bytes: r.bytes, number: i };
     });
+    const problems = (redaction ?? []).flatMap((x) => x.unblankable.map((p) => `${x.name}: ${p}`));
+    if (problems.length && !unblankable) return { fragment: '', bundle: null, problems, redaction };
+    if (problems.length && unblankable === 'leave-out') inputs = inputs.filter((x) => !redaction![x.number].unblankable.length);
     const key = view.selectedKey;
-    const selected = key !== null && this.records[key] ? { input: this.inputOf[key], index: this.records[key].index } : null;
-    const state: ShareState = { inputs, redacted: redact || this.redactedInputs.size > 0, view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters } };
-    if (problems.length) return { fragment: '', bundle: null, problems };
-    return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems };
+    const selectedInput = key !== null && this.records[key] ? inputs.findIndex((x) => x.number === this.inputOf[key]) : -1;
+    const selected = selectedInput >= 0 ? { input: selectedInput, index: this.records[key!].index } : null;
+    const state: ShareState = {
+      inputs: inputs.map(({ name, bytes }) => ({ name, bytes })),
+      redacted: redact || inputs.some((x) => this.redactedInputs.has(x.number)),
+      view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters },
+    };
+    return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems: [], redaction };
   }
 
   /** One input read whole (a bundle's or a link's inputs, or a load without batches); signatures on the pool. */
@@ -297,7 +314,7 @@ export class InspectorSession {
       inputSpan: r.inputSpan,
       error: r.error,
       findings: r.findings,
-      signature: this.redactedInputs.has(this.inputOf[key]) && r.envelope?.signature && r.envelope.body
+      signature: this.redactedInputs.has(this.inputOf[key]) && r.signature.status !== 'unsigned' && hasBody(r)
         ? { ...r.signature, reason: `bodies were redacted before this view was shared, so the signature cannot be re-checked (this verdict is over the blanked body): ${r.signature.reason}` }
         : r.signature,
       tree: views.tree,
@@ -439,6 +456,6 @@ export function summarize(key: number, r: RecordResult, redacted = false): Recor
     errors,
     warnings,
     summary: r.summary,
-    redacted: redacted && !!r.envelope?.body,
+    redacted: redacted && hasBody(r),
   };
 }

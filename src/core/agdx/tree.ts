@@ -124,15 +124,19 @@ export function cborNode(
 export function envelopeTree(decoded: DecodedEnvelope, item: CborItem, bodyNode?: FieldNode): FieldNode[] {
   const root = untag(item);
   if (root.kind !== 'map') return [];
-  const unknown = new Set(decoded.unknown.map((u) => u.name));
+  // Unknown fields by where their value starts: a non-text key's tree path (its diagnostic) is not
+  // the name findings and not_covered give it, so the node takes that name as its path.
+  const unknownAt = new Map(decoded.unknown.map((u) => [u.value[0], u.name]));
   const describe = (path: string, it: CborItem): Partial<FieldNode> | undefined => {
     const doc = FIELD_DOCS[path];
     const v = untag(it);
     const extra: Partial<FieldNode> = {};
     if (doc) extra.hint = doc;
-    if (unknown.has(path)) {
+    const unknownName = unknownAt.get(it.start);
+    if (unknownName !== undefined) {
       extra.hint = 'A field this version of AGDX does not define (kept, not used by the reference).';
       extra.type = `${typeName(it)}, unknown`;
+      if (unknownName !== path) extra.path = unknownName;
     }
     if (ID_FIELDS.has(path) && v.kind === 'bytes') {
       const id = formatId(v.value);

@@ -10,7 +10,7 @@ import { readJson } from '../json/lossless';
 import { unsignedVerdict, type BodyView, type FieldNode, type Finding, type RecordFormat, type Span } from '../model';
 import { isValid, type RecordResult } from '../records';
 import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from './cards';
-import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, type EnvelopeNode, type JsonObject } from './envelope';
+import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, type EnvelopeNode, type JsonObject } from './envelope';
 import type { ExtraKeys } from './signature';
 import { envelopeTrust, indexDids, workflowSignature } from './trust';
 import {
@@ -355,7 +355,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     target: str(tip.to),
     findings,
     valid: isValid(true, findings),
-    signature: workflowSignature(envelopes, NO_REGISTRY),
+    signature: workflowSignature(envelopes, NO_REGISTRY, uncoveredPaths(tip, shape === 'workflow' ? root : null)),
     tree,
     body: payloadBody(tip),
     summary: `${what} ${tipHash ? tipHash.slice(0, 12) + '…' : '(no hash)'} from ${shortId(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,

@@ -58,6 +58,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
     },
     [detail],
   );
+  const notCovered = useMemo(() => new Set(detail.signature.not_covered), [detail]);
   const s = detail.summary;
   const headerLine = useMemo(() => [s.format, s.kind, s.id].filter(Boolean).join(' · '), [s]);
 
@@ -95,7 +96,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
       </Section>
       <div className="grid gap-3 xl:grid-cols-2">
         <Section title="Fields">
-          <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} />
+          <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} />
         </Section>
         <Section title="Bytes">
           <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">
@@ -126,7 +127,10 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
             <tbody>
               {detail.headers.map((h) => (
                 <tr key={h.name} title={`hex ${h.hex}`}>
-                  <td className="py-0.5 font-mono">{h.name}</td>
+                  <td className="py-0.5 font-mono">
+                    {h.name}
+                    {notCovered.has(`headers.${h.name}`) && <span className="ml-1 rounded border border-amber-500 px-1 font-sans text-[10px] text-amber-800 dark:text-amber-300">not signed</span>}
+                  </td>
                   <td className="py-0.5">{h.kind}</td>
                   <td className="py-0.5 font-mono break-all">{h.display}</td>
                 </tr>

@@ -77,19 +77,21 @@ function sniff(place: Place, textDepth: number, opts: SniffOptions): Sniffed {
   const headerBlock = readHeaderBlockInput(place);
   if (headerBlock) return headerBlock;
   const first = readItemAt(bytes, 0);
-  // Every AGDX item is a CBOR map; a first item that is anything else means this is not AGDX CBOR.
-  if (first.ok ? untag(first.value).kind !== 'map' : !startsLikeMap(bytes)) {
-    const cbor = first.ok
-      ? `CBOR reads a ${untag(first.value).kind} first, where an AGDX envelope, record or capsule is a map`
-      : `CBOR failed with ${first.error.code} at byte ${first.error.offset}: ${first.error.message}`;
-    const error = {
-      code: 'input/unrecognized',
-      message: `tried text (JSON, hex, base64), an Iggy user-header block and CBOR; ${cbor}`,
-      offset: first.ok ? 0 : first.error.offset,
-    };
+  const unrecognized = (cbor: string, offset: number): Sniffed => {
+    const error = { code: 'input/unrecognized', message: `tried text (JSON, hex, base64), an Iggy user-header block and CBOR; ${cbor}`, offset };
     return { format: 'unknown', records: [failedRecord(place, 0, 'unknown', [0, bytes.length], error)] };
+  };
+  // Every AGDX item is a CBOR map: a first item that starts like one (or whose heads alone hold too
+  // many items) is read as AGDX CBOR whatever follows. Random binary files often start with a
+  // well-formed item by chance (a PNG with an array of 9) but fail soon after: anything else is CBOR
+  // only when it reads to its end, and then every item that is not a map is an agdx/not-a-map record.
+  const mapFirst = first.ok ? untag(first.value).kind === 'map' : startsLikeMap(bytes) || first.error.code === 'cbor/too-many-items';
+  if (!first.ok && !mapFirst) return unrecognized(`CBOR failed with ${first.error.code} at byte ${first.error.offset}: ${first.error.message}`, first.error.offset);
+  const { records, count, error } = readCborRecords(place, 0, bytes.length, opts.detail);
+  if (!mapFirst && error && error.code !== 'cbor/too-many-items') {
+    const kind = first.ok ? untag(first.value).kind : '';
+    return unrecognized(`CBOR reads a ${kind} first (not a map, as AGDX items are), then fails with ${error.code} at byte ${error.offset}: ${error.message}`, error.offset);
   }
-  const { records, count } = readCborRecords(place, 0, bytes.length, opts.detail);
   return { format: count > 1 || records.length > count + 1 ? 'cbor-seq' : 'cbor', records };
 }
 

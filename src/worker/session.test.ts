@@ -142,6 +142,26 @@ describe('verification on a pool', () => {
   });
 });
 
+describe('item bombs through the page path', () => {
+  it('a 16-million-item CBOR array and an indefinite map past the cap are refused with cbor/too-many-items', async () => {
+    const array = new Uint8Array(5 + 16_777_216);
+    array.set([0x9a, 0x01, 0x00, 0x00, 0x00]);
+    const map = new Uint8Array(2 + 2 * 65_536);
+    map[0] = 0xbf;
+    map[map.length - 1] = 0xff;
+    const session = new InspectorSession();
+    const { inputs, records } = await session.load([
+      { name: 'array.cbor', data: new Blob([array]) },
+      { name: 'map.cbor', data: new Blob([map]) },
+    ]);
+    expect(records.map((r) => [r.decoded, r.errorCode])).toEqual([
+      [false, 'cbor/too-many-items'],
+      [false, 'cbor/too-many-items'],
+    ]);
+    expect(inputs.map((i) => i.format)).toEqual(['cbor', 'cbor']);
+  });
+});
+
 describe('streaming a large input', () => {
   it('reads no further than the first batch until the page says it drew it, once per load', async () => {
     const { agdxSequence } = await import('../../bench/generate');

@@ -289,6 +289,31 @@ describe('CBOR that is not a map (agdx/not-a-map)', () => {
     ]);
   });
 
+  it('the same sequence read in batches (as the page reads it) gives the same records', () => {
+    const b = read('laser-wire-0.0.1/agent_command.bin');
+    const bytes = new Uint8Array([0x82, 0x01, 0x02, ...b, 0x01, ...b]);
+    const batches = [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 1)];
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.at(-1)!.input?.format).toBe('cbor-seq');
+    const whole = inspectInput(0, { name: 'seq', bytes }).records;
+    expect(batches.flatMap((x) => x.records).map((r) => [r.index, r.kind, r.error?.code ?? null, r.span])).toEqual(whole.map((r) => [r.index, r.kind, r.error?.code ?? null, r.span]));
+  });
+
+  it('a file of zeros (a sequence of integers, none of them a map) stays input/unrecognized, in one record', () => {
+    const zeros = new Uint8Array(1 << 20);
+    const r = only(zeros);
+    expect(r.error).toMatchObject({ code: 'input/unrecognized', offset: 0 });
+    expect(r.error!.message).toContain('none of them a map');
+    const batches = [...inspectInputBatches(0, { name: 'zeros', bytes: zeros }, undefined, 100)];
+    expect(batches.flatMap((x) => x.records).map((x) => x.error?.code)).toEqual(['input/unrecognized']);
+    expect(batches.at(-1)!.input?.format).toBe('unknown');
+  });
+
+  it('two arrays and nothing else are input/unrecognized (a sequence with no map); one array alone is agdx/not-a-map', () => {
+    expect(only(Uint8Array.from([0x81, 0x01, 0x81, 0x02])).error?.code).toBe('input/unrecognized');
+    expect(only(Uint8Array.from([0x81, 0x01])).error?.code).toBe('agdx/not-a-map');
+  });
+
   it('in bulk (no detail) the notation is made when the record is opened', () => {
     const bytes = Uint8Array.from([0x82, 0x01, 0x02]);
     const [batch] = [...inspectInputBatches(0, { name: 'array', bytes }, undefined, 10)];

@@ -67,6 +67,15 @@ describe('sharing from the worker', () => {
     expect(fromBundle.records).toHaveLength(opened.records.length);
   });
 
+  it('a view past what a link or bundle may hold (8 MiB) gives no link, and a problem naming the size', async () => {
+    const a = new InspectorSession();
+    await a.load([{ name: 'big.bin', data: new Blob([new Uint8Array(9 * 1024 * 1024).fill(0xff)]) }]);
+    const shared = await a.share({ selectedKey: null, selected: null, tab: 'records', viewport: null, filters: {} }, false, true);
+    expect(shared).toMatchObject({ fragment: '', bundle: null });
+    expect(shared.problems).toHaveLength(1);
+    expect(shared.problems[0]).toMatch(/9\.0 MiB; a link or bundle holds at most 8 MiB/);
+  });
+
   it('redaction blanks every body, keeps offsets, and says the signature cannot be re-checked', async () => {
     const a = new InspectorSession();
     await a.setKeys(parseKeys(read(keysPath)).keys);

@@ -9,7 +9,7 @@ import type { WorkflowReport } from '../core/agentdna';
 import type { RegisteredKey } from '../core/keys/keys';
 import { inspectInput, inspectInputBatches } from '../core/inspect';
 import type { RecordResult } from '../core/records';
-import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
+import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
 import { redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
@@ -227,7 +227,12 @@ export class InspectorSession {
     const selected = key !== null && this.records[key] ? { input: this.inputOf[key], index: this.records[key].index } : null;
     const state: ShareState = { inputs, redacted: redact || this.redactedInputs.size > 0, view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters } };
     if (problems.length) return { fragment: '', bundle: null, problems };
-    return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems };
+    try {
+      return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems };
+    } catch (e) {
+      if (e instanceof ShareTooLargeError) return { fragment: '', bundle: null, problems: [e.message] };
+      throw e;
+    }
   }
 
   /** One input read whole (a bundle's or a link's inputs, or a load without batches); signatures on the pool. */

@@ -45,7 +45,7 @@ export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 
         </fieldset>
         {link?.problems.length ? (
           <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-300">
-            Cannot redact: {link.problems.join('; ')}
+            Cannot share this view: {link.problems.join('; ')}
           </p>
         ) : null}
         <label htmlFor="permalink" className="mt-3 block text-xs font-medium">

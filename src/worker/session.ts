@@ -94,11 +94,12 @@ export class InspectorSession {
     const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
     const progress = { records: 0, bytesDone: 0, bytesTotal: payloads.reduce((n, p) => n + p.data.size, 0) };
     const load = { drawn: false };
-    for (const p of payloads) {
+    for (const [at, p] of payloads.entries()) {
       if (hooks.cancelled?.()) {
         out.cancelled = true;
         break;
       }
+      hooks.reading?.(at);
       const bytes = new Uint8Array(await p.data.arrayBuffer());
       if (!isBundle(bytes)) {
         if (hooks.batch) out.cancelled = await this.loadStream(p.name, bytes, progress, hooks, load);
@@ -369,6 +370,8 @@ function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {
 const BATCH_RECORDS = 2000;
 
 export interface LoadHooks {
+  /** Told before each input is read (by its place in the load), so a crash or hang can be laid at its door. */
+  reading?: (at: number) => void;
   /** Receives each batch as it is read (streaming); without it, inputs are read whole. */
   batch?: (b: { inputs: InputSummary[]; records: RecordSummary[]; progress: { records: number; bytesDone: number; bytesTotal: number } }) => void;
   /** Lets messages (a cancel) arrive between batches. */

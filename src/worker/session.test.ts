@@ -171,6 +171,18 @@ describe('item bombs through the page path', () => {
   });
 });
 
+describe('CBOR that is not a map through the page path', () => {
+  it('is an agdx/not-a-map record whose detail shows the item in diagnostic notation', async () => {
+    const session = new InspectorSession();
+    const sent: string[] = [];
+    await session.load([{ name: 'array.cbor', data: new Blob([Uint8Array.of(0x83, 0x01, 0x62, 0x68, 0x69, 0xf6)]) }], { batch: (b) => sent.push(...b.records.map((r) => r.errorCode ?? '')) });
+    expect(sent).toEqual(['agdx/not-a-map']);
+    const detail = session.detail(0)!;
+    expect(detail.error).toMatchObject({ code: 'agdx/not-a-map', offset: 0 });
+    expect(detail.body).toMatchObject({ rendering: 'cbor', text: '[1, "hi", null]' });
+  });
+});
+
 describe('streaming a large input', () => {
   it('reads no further than the first batch until the page says it drew it, once per load', async () => {
     const { agdxSequence } = await import('../../bench/generate');

@@ -76,21 +76,53 @@ function sniff(place: Place, textDepth: number, opts: SniffOptions): Sniffed {
   }
   const headerBlock = readHeaderBlockInput(place);
   if (headerBlock) return headerBlock;
-  const first = readItemAt(bytes, 0);
-  // Every AGDX item is a CBOR map; a first item that is anything else means this is not AGDX CBOR.
-  if (first.ok ? untag(first.value).kind !== 'map' : !startsLikeMap(bytes)) {
-    const cbor = first.ok
-      ? `CBOR reads a ${untag(first.value).kind} first, where an AGDX envelope, record or capsule is a map`
-      : `CBOR failed with ${first.error.code} at byte ${first.error.offset}: ${first.error.message}`;
-    const error = {
-      code: 'input/unrecognized',
-      message: `tried text (JSON, hex, base64), an Iggy user-header block and CBOR; ${cbor}`,
-      offset: first.ok ? 0 : first.error.offset,
-    };
-    return { format: 'unknown', records: [failedRecord(place, 0, 'unknown', [0, bytes.length], error)] };
-  }
+  const refused = notAgdxCbor(place);
+  if (refused) return refused;
   const { records, count } = readCborRecords(place, 0, bytes.length, opts.detail);
   return { format: count > 1 || records.length > count + 1 ? 'cbor-seq' : 'cbor', records };
+}
+
+/**
+ * Whether binary bytes (not text, no Iggy header block) are read as CBOR records: null when they
+ * are, else the input/unrecognized answer. Every AGDX item is a CBOR map, so a first item that is
+ * one (or starts like one, or whose heads alone hold too many items) is read whatever follows: a
+ * later failure is a record of its own. Anything else is CBOR only when it reads to its end and is
+ * one item or holds a map: random binary files often start with a well-formed item by chance (a
+ * PNG with an array of 9) but fail soon after, and a file of zeros reads as millions of integers
+ * with nothing of AGDX in them. Read as CBOR, each item that is not a map is an agdx/not-a-map record.
+ */
+function notAgdxCbor(place: Place): Sniffed | null {
+  const bytes = place.view;
+  const unrecognized = (cbor: string, offset: number): Sniffed => {
+    const error = { code: 'input/unrecognized', message: `tried text (JSON, hex, base64), an Iggy user-header block and CBOR; ${cbor}`, offset };
+    return { format: 'unknown', records: [failedRecord(place, 0, 'unknown', [0, bytes.length], error)] };
+  };
+  const first = readItemAt(bytes, 0);
+  if (!first.ok) {
+    if (startsLikeMap(bytes) || first.error.code === 'cbor/too-many-items') return null;
+    return unrecognized(`CBOR failed with ${first.error.code} at byte ${first.error.offset}: ${first.error.message}`, first.error.offset);
+  }
+  const kind = untag(first.value).kind;
+  if (kind === 'map') return null;
+  // Walk the rest without building records (each item is read and dropped).
+  let items = 1;
+  let maps = 0;
+  for (let pos = first.value.end; pos < bytes.length; items++) {
+    const r = readItemAt(bytes, pos);
+    if (!r.ok) {
+      if (r.error.code !== 'cbor/too-many-items') {
+        return unrecognized(`CBOR reads a ${kind} first (not a map, as AGDX items are), then fails with ${r.error.code} at byte ${r.error.offset}: ${r.error.message}`, r.error.offset);
+      }
+      // Refused for its count: the sequence ends there (it cannot be resynchronised).
+      if (startsLikeMap(bytes, pos)) maps++;
+      items++;
+      break;
+    }
+    if (untag(r.value).kind === 'map') maps++;
+    pos = r.value.end;
+  }
+  if (items > 1 && maps === 0) return unrecognized(`CBOR reads a sequence of ${items} items, none of them a map (AGDX items are maps)`, 0);
+  return null;
 }
 
 function sniffJson(place: Place, opts: SniffOptions): Sniffed {
@@ -180,11 +212,21 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: reado
   if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
   const bytes = file.bytes;
   const place: Place = { input: index, view: bytes, viewOrigin: 'input' };
-  const streams = startsLikeMap(bytes) && readHeaderBlockInput(place) === null;
-  const text = streams ? null : utf8OrNull(bytes);
-  if (text !== null && bytes.length > 0 && TEXTUAL.test(text) && looksLikeJson(text)) {
+  const text = startsLikeMap(bytes) ? null : utf8OrNull(bytes);
+  const textual = text !== null && TEXTUAL.test(text);
+  if (textual && bytes.length > 0 && looksLikeJson(text)) {
     yield* jsonBatches(index, file, keys, batchSize);
     return;
+  }
+  // CBOR records stream: what sniff reads with readCborRecords (binary, no header block, read as CBOR).
+  let streams = false;
+  if (bytes.length > 0 && !textual && readHeaderBlockInput(place) === null) {
+    const refused = notAgdxCbor(place);
+    if (refused) {
+      yield { input: { name: file.name, bytes: bytes.length, sha256: toHex(sha256(bytes)), format: refused.format }, records: refused.records, workflows: [], bytesDone: bytes.length };
+      return;
+    }
+    streams = true;
   }
   if (!streams) {
     const whole = inspectInput(index, file, keys, false);
@@ -259,7 +301,8 @@ export function inspect(files: InputFile[], options: InspectOptions = {}): Inspe
     inputs.push(r.input);
     // A workflow's `record` indexes the records of its input: make it index all records.
     for (const w of r.workflows) workflows.push({ ...w, record: w.record + records.length });
-    records.push(...r.records);
+    // One by one: spreading an input of a million records into push() overflows the stack.
+    for (const rec of r.records) records.push(rec);
   });
   if (options.keys?.length) applyKeys(records, options.keys);
   annotateLog(records);

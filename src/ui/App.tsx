@@ -14,7 +14,7 @@ import { loadStoredKeys, updateStoredKeys, watchStoredKeys } from './keys-store'
 import { RecordList } from './components/RecordList';
 import { fromFiles, fromSamples, fromText, sampleList, type Sample } from './sources';
 import { SummaryStore } from './summary-store';
-import { inspectorClient } from './worker-client';
+import { inspectorClient, type StoppedInput } from './worker-client';
 
 const VISITED_KEY = 'envelope-inspector.visited';
 
@@ -135,6 +135,8 @@ export function App() {
   }, [showView]);
   const [status, setStatus] = useState<string>('');
   const [problem, setProblem] = useState<string | null>(null);
+  /** Inputs the worker crashed or hung on: not read again unless the person retries them. */
+  const [stopped, setStopped] = useState<StoppedInput[]>([]);
   const [pasteOpen, setPasteOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
   const [samples, setSamples] = useState<Sample[]>([]);
@@ -234,14 +236,15 @@ export function App() {
   // show what it has now, and say what happened.
   useEffect(
     () =>
-      inspectorClient().onRestart(({ reason, replayed }) => {
+      inspectorClient().onRestart(({ reason, stopped: stoppedNow, replayed }) => {
+        setStopped((prev) => [...prev, ...stoppedNow]);
         setInputs(replayed.inputs);
         applySummaries(replayed.records, true);
         setLoadVersion((v) => v + 1);
         setProgress(null);
         showView({ selected: firstKey(replayed.records), tab: viewRef.current.tab }, 'replace');
         void queryClient.invalidateQueries();
-        setProblem(`${reason}: it was stopped and restarted. The other inputs were read again (${replayed.records.count} records); the app goes on.`);
+        setProblem(`${reason}: it was stopped and restarted. The other inputs were read again (${replayed.records.count} records); the app goes on.${stoppedNow.length ? ` ${stoppedNow.map((x) => x.input.name).join(', ')} ${stoppedNow.length === 1 ? 'was' : 'were'} not read again (see Retry).` : ''}`);
         setStatus('');
       }),
     [queryClient, showView, applySummaries],
@@ -315,6 +318,7 @@ export function App() {
   const clear = useCallback(async () => {
     await inspectorClient().clear();
     setInputs([]);
+    setStopped([]);
     applySummaries({ count: 0, cols: new Int32Array(0), strings: [] }, true);
     showView({ selected: null, tab: 'records' }, 'replace');
     setBanner(null);
@@ -386,6 +390,31 @@ export function App() {
         <p role="alert" className="border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
           {problem}
         </p>
+      )}
+      {stopped.length > 0 && (
+        <ul aria-label="Inputs not read" className="border-b border-red-300 bg-red-50 px-4 py-1 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          {stopped.map((s, i) => (
+            <li key={i} className="flex flex-wrap items-center gap-2 py-1">
+              <span>
+                <strong className="font-medium">{s.input.name}</strong> was not read: {s.reason}. It is not read again by itself, in case it does the same.
+              </span>
+              <button
+                type="button"
+                aria-label={`Retry ${s.input.name}`}
+                onClick={() => {
+                  setStopped((prev) => prev.filter((x) => x !== s));
+                  load([s.input]);
+                }}
+                className="rounded border border-red-400 px-2 py-0.5 text-xs font-medium hover:bg-red-100 dark:border-red-700 dark:hover:bg-red-900"
+              >
+                Retry
+              </button>
+              <button type="button" aria-label={`Dismiss ${s.input.name}`} onClick={() => setStopped((prev) => prev.filter((x) => x !== s))} className="rounded px-2 py-0.5 text-xs hover:bg-red-100 dark:hover:bg-red-900">
+                Dismiss
+              </button>
+            </li>
+          ))}
+        </ul>
       )}
       <main className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[minmax(18rem,26rem)_1fr]">
         <div className="min-h-0 overflow-hidden border-r border-slate-200 dark:border-slate-800">

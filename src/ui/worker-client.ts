@@ -6,8 +6,8 @@ import { joinGraph } from '../worker/graph-parts';
 import type { SummaryPack } from '../worker/summary-pack';
 
 type Batch = Extract<Response, { type: 'batch' }>;
-/** Messages that are part of a reply still to come: a load's batches, a large graph's parts. */
-type Part = Extract<Response, { type: 'batch' | 'graph-part' }>;
+/** Messages that are part of a reply still to come: a load's batches and the input it starts, a large graph's parts. */
+type Part = Extract<Response, { type: 'batch' | 'reading' | 'graph-part' }>;
 
 /** `?slowload=MS` pauses between batches of a large load: to watch progress (and for the tests). */
 const SLOW_MOTION = Math.min(5000, Math.max(0, Number(new URLSearchParams(globalThis.location?.search ?? '').get('slowload') ?? 0) || 0));
@@ -22,9 +22,17 @@ const budgetFor = (type: string, bytes: number) => (type === 'load' || type === 
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; onPart?: (b: Part) => void; budget: number; timer: ReturnType<typeof setTimeout> | null };
 type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
+/** An input the worker crashed or hung on: never read again by itself, only when the person retries it. */
+export interface StoppedInput {
+  input: InputPayload;
+  reason: string;
+}
+
 export interface Restart {
   reason: string;
-  /** The inputs loaded before, read again by the new worker (the stopped one left out). */
+  /** The inputs the stopped workers were reading (one per restart since the last report). */
+  stopped: StoppedInput[];
+  /** The inputs loaded before, read again by the new worker (the stopped ones left out). */
   replayed: Extract<Response, { type: 'loaded' }>;
 }
 
@@ -49,7 +57,7 @@ export class InspectorClient {
       for (const [id, waiting] of this.pending) this.arm(id, waiting);
       const p = this.pending.get(e.data.id);
       if (!p) return;
-      if (e.data.type === 'batch' || e.data.type === 'graph-part') {
+      if (e.data.type === 'batch' || e.data.type === 'reading' || e.data.type === 'graph-part') {
         p.onPart?.(e.data);
         return;
       }
@@ -80,40 +88,62 @@ export class InspectorClient {
     return () => this.restartListeners.delete(listener);
   }
 
-  /** Which input a stuck load was reading, set by `load` from its batches. */
-  private reading = new Map<number, string>();
-  /** The inputs of loads still running, by request id. */
+  /** The input each running load is reading, as the worker announced it (loads run one at a time there). */
+  private reading = new Map<number, InputPayload>();
+  /** The inputs of loads still running, by request id (a replay's are in loadedInputs already). */
   private inflight = new Map<number, InputPayload[]>();
+  /** Inputs stopped by restarts whose replay has not been reported yet. */
+  private stopped: StoppedInput[] = [];
+
+  /** Follows a load's parts: the worker says which input it starts before it reads it. */
+  private track(id: number, inputs: InputPayload[], part: Part): void {
+    if (part.type === 'reading' && inputs[part.at]) this.reading.set(id, inputs[part.at]);
+  }
 
   /**
    * Stops the worker, fails what was waiting on it, starts a new one and lets it read again every
-   * input loaded before (the stuck one excepted): the app goes on.
+   * input loaded before, except the one it was reading when it crashed or hung: that one is not
+   * read again by itself (it would crash or hang the new worker too), but reported, so the person
+   * can retry it. A replay that itself crashes or hangs drops its input the same way, so restarts end.
    */
   private restart(reason: string, stuckRequest: number | null): void {
-    // Whatever timed out, a load still running is what the worker is busy with.
-    const stuck = stuckRequest !== null ? (this.reading.get(stuckRequest) ?? [...this.reading.values()][0] ?? null) : null;
-    const why = `${reason}${stuck ? ` while reading ${stuck}` : ''}`;
+    // Whatever timed out or crashed, a load the worker started is what it was busy with.
+    const stuckLoad = stuckRequest !== null && this.reading.has(stuckRequest) ? stuckRequest : ([...this.reading.keys()].at(-1) ?? null);
+    const stuck = stuckLoad !== null ? this.reading.get(stuckLoad)! : null;
+    const why = `${reason}${stuck ? ` while reading ${stuck.name}` : ''}`;
     this.worker.terminate();
     for (const p of this.pending.values()) {
       if (p.timer) clearTimeout(p.timer);
       p.reject(new Error(`${why}: it was stopped and restarted`));
     }
     this.pending.clear();
-    // The inputs of the load that was running go on too, all but the one it was stuck on.
+    // The inputs of loads that were running or waiting go on too, all but the one it was stuck on.
     for (const copies of this.inflight.values()) this.loadedInputs.push(...copies);
     this.inflight.clear();
     this.reading.clear();
     if (stuck) {
-      const at = this.loadedInputs.findIndex((i) => i.name === stuck);
-      if (at >= 0) this.loadedInputs.splice(at, 1);
+      this.loadedInputs = this.loadedInputs.filter((i) => i !== stuck);
+      this.stopped.push({ input: stuck, reason: why });
     }
     this.start();
     const replay = this.loadedInputs;
+    let replayId = 0;
     void this.send({ type: 'keys', keys: this.keys })
-      .then(() => this.send({ type: 'load', inputs: replay }, [], undefined, undefined, replay.reduce((n, i) => n + i.data.size, 0)))
+      .then(() =>
+        this.send(
+          { type: 'load', inputs: replay },
+          [],
+          (part) => this.track(replayId, replay, part),
+          (id) => (replayId = id),
+          replay.reduce((n, i) => n + i.data.size, 0),
+        ),
+      )
       .then((r) => {
+        this.reading.delete(replayId);
         if (r.type !== 'loaded') return;
-        for (const l of this.restartListeners) l({ reason: why, replayed: r });
+        const stopped = this.stopped;
+        this.stopped = [];
+        for (const l of this.restartListeners) l({ reason: why, stopped, replayed: r });
       })
       .catch(() => {});
   }
@@ -135,27 +165,28 @@ export class InspectorClient {
    */
   async load(inputs: InputPayload[], onBatch?: (b: Batch) => void, onId?: (id: number) => void) {
     let id = 0;
-    const names = inputs.map((i) => i.name);
-    const r = await this.send(
-      { type: 'load', inputs, stream: true, pauseMs: SLOW_MOTION },
-      [],
-      (b) => {
-        if (b.type !== 'batch') return;
-        // Remember which input is being read: if the worker gets stuck, that is the one to drop.
-        const last = b.inputs[b.inputs.length - 1];
-        if (last) this.reading.set(id, last.name);
-        onBatch?.(b);
-      },
-      (i) => {
-        id = i;
-        this.reading.set(i, names[0] ?? '');
-        this.inflight.set(i, inputs);
-        onId?.(i);
-      },
-      inputs.reduce((n, c) => n + c.data.size, 0),
-    );
-    this.reading.delete(id);
-    this.inflight.delete(id);
+    let r: Response;
+    try {
+      r = await this.send(
+        { type: 'load', inputs, stream: true, pauseMs: SLOW_MOTION },
+        [],
+        (part) => {
+          // Remember which input is being read: if the worker crashes or hangs, that is the one to drop.
+          this.track(id, inputs, part);
+          if (part.type === 'batch') onBatch?.(part);
+        },
+        (i) => {
+          id = i;
+          this.inflight.set(i, inputs);
+          onId?.(i);
+        },
+        inputs.reduce((n, c) => n + c.data.size, 0),
+      );
+    } finally {
+      // Settled either way (a restart has already taken this load's inputs over).
+      this.reading.delete(id);
+      this.inflight.delete(id);
+    }
     this.loadedInputs.push(...inputs);
     if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
     return r;

@@ -7,6 +7,9 @@ import type { RecordResult } from '../core/records';
 import { isoFromSeconds } from '../core/time';
 import type { RecordSummary } from './protocol';
 
+/** A stream node's last line when nothing went wrong along the way: how it ended. */
+const STREAM_END_WORDS: Record<string, string> = { last: 'complete', error: 'ended by an error', abandoned: 'abandoned (deadline passed)', gap: 'ended at a gap', open: 'not ended' };
+
 export interface GraphRenderNode {
   id: string;
   kind: 'record' | 'stream' | 'ghost' | 'fold' | 'envelope';
@@ -80,7 +83,7 @@ function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode
         recordKeys: st.recordIndices,
         title: `stream${st.purpose ? ` · ${st.purpose}` : ''}`,
         subtitle: `${st.chunks} chunks · ${st.terminal ?? 'open'}`,
-        detail: [st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '', st.duplicates ? `${st.duplicates} dup` : '', st.after_terminal ? `${st.after_terminal} after end` : ''].filter(Boolean).join(' · ') || 'complete',
+        detail: [st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '', st.duplicates ? `${st.duplicates} dup` : '', st.after_terminal ? `${st.after_terminal} after end` : ''].filter(Boolean).join(' · ') || STREAM_END_WORDS[st.terminal ?? 'open'],
         alarm: trouble,
         badges: null,
         expandable: true,

@@ -28,10 +28,12 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
   try {
     switch (req.type) {
       case 'load': {
+        const reading = (at: number) => reply({ type: 'reading', id: req.id, at });
         const result = await session.load(
           req.inputs,
           req.stream
             ? {
+                reading,
                 batch: (b) => {
                   const records = packSummaries(b.records);
                   reply({ type: 'batch', id: req.id, ...b, records }, [records.cols.buffer]);
@@ -44,7 +46,7 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
                     setTimeout(resolve, DRAW_WAIT_MS);
                   }).finally(() => drawWaits.delete(req.id)),
               }
-            : {},
+            : { reading },
         );
         cancelledLoads.delete(req.id);
         const records = packSummaries(result.records);

@@ -147,6 +147,8 @@ export type Request =
 export type Response =
   | { type: 'loaded'; id: number; inputs: InputSummary[]; records: SummaryPack; view: SharedView | null; problems: string[]; cancelled: boolean; error?: string | null }
   | { type: 'batch'; id: number; inputs: InputSummary[]; records: SummaryPack; progress: LoadProgress }
+  /** A load starts reading `inputs[at]`: if the worker crashes or hangs now, that is the input to blame. */
+  | { type: 'reading'; id: number; at: number }
   | { type: 'filtered'; id: number; keys: Int32Array; total: number }
   | { type: 'cancelled'; id: number }
   | { type: 'ack'; id: number }

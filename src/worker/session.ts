@@ -9,7 +9,7 @@ import { applyAgentDnaTrust, type WorkflowReport } from '../core/agentdna';
 import type { RegistryEntry } from '../core/keys/keys';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import type { RecordResult } from '../core/records';
-import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
+import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
 import { hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
@@ -117,11 +117,12 @@ export class InspectorSession {
     const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
     const progress = { records: 0, bytesDone: 0, bytesTotal: payloads.reduce((n, p) => n + p.data.size, 0) };
     const load = { drawn: false };
-    for (const p of payloads) {
+    for (const [at, p] of payloads.entries()) {
       if (hooks.cancelled?.()) {
         out.cancelled = true;
         break;
       }
+      hooks.reading?.(at);
       const bytes = new Uint8Array(await p.data.arrayBuffer());
       if (!isBundle(bytes)) {
         if (hooks.batch) out.cancelled = await this.loadStream(p.name, bytes, progress, hooks, load);
@@ -267,7 +268,12 @@ export class InspectorSession {
       redacted: redact || inputs.some((x) => this.redactedInputs.has(x.number)),
       view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters },
     };
-    return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems: [], redaction };
+    try {
+      return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems: [], redaction };
+    } catch (e) {
+      if (e instanceof ShareTooLargeError) return { fragment: '', bundle: null, problems: [e.message], redaction };
+      throw e;
+    }
   }
 
   /** One input read whole (a bundle's or a link's inputs, or a load without batches); signatures on the pool. */
@@ -412,6 +418,8 @@ function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {
 const BATCH_RECORDS = 2000;
 
 export interface LoadHooks {
+  /** Told before each input is read (by its place in the load), so a crash or hang can be laid at its door. */
+  reading?: (at: number) => void;
   /** Receives each batch as it is read (streaming); without it, inputs are read whole. */
   batch?: (b: { inputs: InputSummary[]; records: RecordSummary[]; progress: { records: number; bytesDone: number; bytesTotal: number } }) => void;
   /** Lets messages (a cancel) arrive between batches. */

@@ -609,11 +609,12 @@ describe('decode errors', () => {
     decodeError(bytes, 'agdx/duplicate-field', s + 1 + 2 + 1);
   });
 
-  it('a top-level array is not an envelope → input/unrecognized', () => {
+  it('a top-level array is not an envelope → agdx/not-a-map (well-formed CBOR, shown in diagnostic notation)', () => {
     const r = analyse(cbor([BASE.command.kind as V, 1, 2]));
     expect(r.decoded).toBe(false);
     expect(r.format).toBe('unknown');
-    expect(r.error).toMatchObject({ code: 'input/unrecognized', offset: 0 });
+    expect(r.error).toMatchObject({ code: 'agdx/not-a-map', offset: 0 });
+    expect(r.body?.text).toBe('["command", 1, 2]');
   });
 
   it('a header block followed by an array payload → agdx/not-a-map at the payload', () => {

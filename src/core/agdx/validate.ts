@@ -9,6 +9,10 @@ import { CHUNK_PURPOSES, STATUS_OPERATIONS } from './dictionaries';
 const byteLength = utf8Length;
 
 /** A metadata value's size for the caps: a string's byte length; a list: sum of 1 + item size; else 9. */
+/** agdx-v1 metadata caps the fast path also leans on (it leaves an envelope past them to the general decoder). */
+export const METADATA_MAX_ENTRIES = 32;
+export const METADATA_MAX_VALUE_BYTES = 1024;
+
 export function metaValueSize(v: MetaValue): number {
   if (v.type === 'text') return byteLength(v.value);
   if (v.type === 'list') return v.items.reduce((n, x) => n + 1 + metaValueSize(x), 0);
@@ -138,14 +142,14 @@ function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf): Findin
   out = capAgent(out, spanOf, 'source', env.source);
   out = capAgent(out, spanOf, 'target', env.target);
   if (env.metadata) {
-    if (env.metadata.size > 32) out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than 32`);
+    if (env.metadata.size > METADATA_MAX_ENTRIES) out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than ${METADATA_MAX_ENTRIES}`);
     let total = 0;
     for (const [key, value] of env.metadata) {
       const kn = byteLength(key);
       const vn = metaValueSize(value);
       total += kn + vn;
       if (kn > 256) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata key is ${kn} bytes, more than 256`);
-      if (vn > 1024) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata value of ${JSON.stringify(key)} is ${vn} bytes, more than 1024`);
+      if (vn > METADATA_MAX_VALUE_BYTES) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata value of ${JSON.stringify(key)} is ${vn} bytes, more than ${METADATA_MAX_VALUE_BYTES}`);
     }
     if (total > 8192) out = cap(out, spanOf, 'metadata', 'metadata', `metadata keys plus values are ${total} bytes, more than 8192`);
   }

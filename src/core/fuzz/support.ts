@@ -66,6 +66,7 @@ export const REPORT_CODES = new Set([
   'cbor/trailing-bytes',
   'cbor/too-deep',
   'cbor/too-large',
+  'cbor/too-many-items',
   'agdx/not-a-map',
   'agdx/unknown-kind',
   'agdx/field-type',
@@ -76,7 +77,7 @@ export const REPORT_CODES = new Set([
   'input/unrecognized',
 ]);
 
-export const CBOR_CODES = new Set(['cbor/truncated', 'cbor/invalid', 'cbor/trailing-bytes', 'cbor/too-deep', 'cbor/too-large']);
+export const CBOR_CODES = new Set(['cbor/truncated', 'cbor/invalid', 'cbor/trailing-bytes', 'cbor/too-deep', 'cbor/too-large', 'cbor/too-many-items']);
 /** What decodeEnvelope may fail with. */
 export const ENVELOPE_CODES = new Set(['agdx/not-a-map', 'agdx/unknown-kind', 'agdx/field-type', 'agdx/duplicate-field', 'agdx/missing-field']);
 export const PERMALINK_CODES = new Set(['permalink/not-a-link', 'permalink/newer-version', 'permalink/damaged', 'permalink/too-large']);

@@ -444,7 +444,7 @@ export function buildAgdxGraph(records: readonly RecordResult[], options: AgdxGr
   };
 }
 
-/** The stream's chunks as record-level ids, in walk order: sequence, then log order. */
+/** The stream's chunks as record-level ids, in sequence order (then log order): how they chain when drawn, not how they were counted. */
 function streamOrder(s: ReassembledStream, byIndex: ReadonlyMap<number, Entry>, recordIds: ReadonlyMap<number, string>): string[] {
   const chunks = s.recordIndices.map((i) => byIndex.get(i)!);
   const seq = (e: Entry) => (e.env.sequence === undefined ? null : BigInt(e.env.sequence));

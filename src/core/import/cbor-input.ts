@@ -9,7 +9,7 @@ import { headerViews, normaliseKind, readHeaderBlock, type Header } from '../agd
 import { checkSignatureShape } from '../agdx/signature';
 import { cborNode, formatLogPosition, formatMicros } from '../agdx/tree';
 import { toDiagnostic } from '../cbor/diagnostic';
-import type { CborItem } from '../cbor/reader';
+import type { CborError, CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
 import type { FieldNode, RecordFormat, Span } from '../model';
 import { isValid, type RecordResult } from '../records';
@@ -27,14 +27,17 @@ export function startsLikeMap(bytes: Uint8Array, at = 0): boolean {
  * Reads the CBOR items back to back. A malformed item ends the sequence (a CBOR sequence cannot be
  * resynchronised), but what came before is kept and the failure is a record of its own.
  */
-export function readCborRecords(place: Place, from = 0, to = place.view.length, detail = true): { records: RecordResult[]; count: number } {
+export function readCborRecords(place: Place, from = 0, to = place.view.length, detail = true): { records: RecordResult[]; count: number; error: CborError | null } {
   const records: RecordResult[] = [];
   let count = 0;
+  let error: CborError | null = null;
   for (const batch of cborRecordBatches(place, from, to, detail, Infinity)) {
-    records.push(...batch.records);
+    // One by one: spreading a batch of a million records into push() overflows the stack.
+    for (const r of batch.records) records.push(r);
     count = batch.items;
+    error = batch.error;
   }
-  return { records, count };
+  return { records, count, error };
 }
 
 export interface CborBatch {
@@ -43,11 +46,14 @@ export interface CborBatch {
   items: number;
   /** Offset reached. */
   pos: number;
+  /** The read failure that ended the sequence (its record is in `records`), on the last batch. */
+  error: CborError | null;
 }
 
 /**
  * The same reading, in batches of about `batchSize` records, so a large sequence can be shown
- * while the rest loads (and stopped between batches).
+ * while the rest loads (and stopped between batches). The last batch is the one that reaches `to`
+ * (a full batch at the very end is the last one, never followed by an empty one).
  */
 export function* cborRecordBatches(place: Place, from: number, to: number, detail: boolean, batchSize: number): Generator<CborBatch> {
   const bytes = place.view.subarray(0, to);
@@ -69,8 +75,8 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
         push(fast);
         items++;
         pos = fastEnd;
-        if (batch.length >= batchSize) {
-          yield { records: batch, items, pos };
+        if (batch.length >= batchSize && pos < to) {
+          yield { records: batch, items, pos, error: null };
           batch = [];
         }
         continue;
@@ -80,18 +86,18 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
     if (!r.ok) {
       const format: RecordFormat = startsLikeMap(bytes, pos) ? 'agdx.envelope' : 'unknown';
       push(failedRecord(place, index, format, [pos, to], r.error));
-      pos = to;
-      break;
+      yield { records: batch, items, pos: to, error: r.error };
+      return;
     }
     items++;
     for (const rec of recordsFromItem(place, r.value, index, { detail })) push(rec);
     pos = r.value.end;
-    if (batch.length >= batchSize) {
-      yield { records: batch, items, pos };
+    if (batch.length >= batchSize && pos < to) {
+      yield { records: batch, items, pos, error: null };
       batch = [];
     }
   }
-  yield { records: batch, items, pos };
+  yield { records: batch, items, pos, error: null };
 }
 
 /** One top-level CBOR item as records (a dead letter gives two: itself and its payload). */
@@ -113,8 +119,31 @@ export function recordsFromItem(place: Place, item: CborItem, index: number, opt
     case 'agdx.control':
       return [control(place, item, index, shape.kind)];
     default:
+      if (untag(item).kind !== 'map') return [notAMap(place, item, index, options)];
       return [failedRecord(place, index, 'unknown', span, { code: 'input/unrecognized', message: shape.why, offset: item.start })];
   }
+}
+
+/**
+ * Well-formed CBOR that is not a map, so no AGDX item: a record of its own that shows the item in
+ * diagnostic notation. In bulk (no detail) the notation is made when the record is opened.
+ */
+function notAMap(place: Place, item: CborItem, index: number, options: EnvelopeOptions): RecordResult {
+  const span = spanOf(item);
+  const shape = classifyCbor(item);
+  const why = shape.format === 'unknown' ? shape.why : 'not a map';
+  const record: RecordResult = {
+    ...failedRecord(place, index, 'unknown', span, { code: 'agdx/not-a-map', message: why, offset: item.start }),
+    summary: `not a map: ${toDiagnostic(item, 120)}`,
+  };
+  if (options.detail === false) {
+    record.redo = () => {
+      const again = readItemAt(place.view.subarray(0, span[1]), span[0]);
+      return again.ok ? notAMap(place, again.value, index, { ...options, detail: true }) : failedRecord(place, index, 'unknown', span, again.error);
+    };
+    return record;
+  }
+  return { ...record, body: { rendering: 'cbor', reason: 'not an AGDX item (those are maps): the CBOR item in diagnostic notation', text: toDiagnostic(item), span } };
 }
 
 /** The record at `span` read again, this time with its views. */

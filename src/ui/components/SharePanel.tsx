@@ -29,8 +29,9 @@ export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 
     };
   }, [view, redact, version, unblankable]);
 
-  const pending = !!link?.problems.length;
   const withLeftovers = link?.redaction?.filter((x) => x.unblankable.length) ?? [];
+  // Waiting for the person's choice about parts redaction cannot blank (not for a view too large to share).
+  const pending = withLeftovers.length > 0 && !unblankable;
 
   const length = link?.url.length ?? 0;
   const tooLong = length > LINK_SOFT_LIMIT;
@@ -71,6 +72,11 @@ export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 
             {pending && <p className="mt-1">Choose one: no link is made until you do.</p>}
           </div>
         )}
+        {link?.problems.length && withLeftovers.length === 0 ? (
+          <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-300">
+            Cannot share this view: {link.problems.join('; ')}
+          </p>
+        ) : null}
         <label htmlFor="permalink" className="mt-3 block text-xs font-medium">
           Permalink
         </label>
@@ -93,7 +99,7 @@ export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 
           </button>
           <button
             type="button"
-            disabled={!link || pending}
+            disabled={!link?.url || pending}
             onClick={async () => {
               const r = await inspectorClient().share(view, redact, true, unblankable);
               if (r.bundle) download('envelope-inspector.eibundle', r.bundle as Uint8Array<ArrayBuffer>, 'application/octet-stream');

@@ -1009,13 +1009,13 @@ const DECODE_ERRORS = {
   },
   'input/unrecognized': {
     title: 'Nothing recognised the input',
-    why: 'The inspector tried text (JSON, hex, base64), an Iggy user-header block and CBOR, and none gave an AGDX or AgentDNA record: the input is empty, another format, or an AGDX item that is not a map (an AGDX item is always a map). The message says what each attempt found.',
+    why: 'The inspector tried text (JSON, hex, base64), an Iggy user-header block and CBOR, and none gave an AGDX or AgentDNA record: the input is empty or another format (random binary often starts with a well-formed CBOR item by chance and fails soon after). The message says what each attempt found.',
     spec: [
       { doc: 'report.md', section: 'Record formats', quote: '| `unknown` | nothing recognised it; `error` says why |' },
       {
         doc: 'report.md',
         section: 'Additions in this implementation',
-        quote: 'A binary input whose\nfirst CBOR item is not a map is `input/unrecognized` (an AGDX item is always a map)',
+        quote: 'or else when the whole input reads as CBOR to its end and is a single item or holds a map; otherwise\nit is `input/unrecognized`',
       },
     ],
     fix: 'Check the file is what you meant to load: an AGDX envelope or CBOR sequence, an Iggy export, a laser record, or an AgentDNA workflow, envelope or card.',

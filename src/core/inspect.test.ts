@@ -137,6 +137,14 @@ describe('bombs', () => {
     expect(only(map).error!.code).toBe('cbor/too-large');
   });
 
+  it('a card state whose data string nests too deeply is json/invalid, the only JSON code report.md has', () => {
+    const deep = `{"type": "user_card", "x": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const [r] = inspectInput(0, { name: 'cards.json', bytes: utf8(JSON.stringify([{ data: deep }])) }).records;
+    expect(r.decoded).toBe(false);
+    expect(r.error).toMatchObject({ code: 'json/invalid' });
+    expect(r.error!.message).toMatch(/^the state's data is not JSON: /);
+  });
+
   it('a depth bomb (100,000 nested arrays) inside an envelope map → cbor/too-deep', () => {
     const deep = new Uint8Array(100_000).fill(0x81);
     const bytes = new CborWriter().head(5, 2).text('kind').text('command').text('metadata').append(deep).finish();

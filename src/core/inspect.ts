@@ -12,6 +12,7 @@ import { applyKeys } from './agdx/verify';
 import { annotateLog } from './graphs';
 import { isKeyEntry, type RegistryEntry } from './keys/keys';
 import type { InputResult, InspectResult, RecordResult } from './records';
+import type { DecodeError } from './model';
 
 export interface InputFile {
   name: string;
@@ -71,7 +72,7 @@ function sniff(place: Place, textDepth: number, opts: SniffOptions): Sniffed {
         }
       }
     }
-    const error = { code: 'input/unrecognized', message: 'text that is neither JSON (an Iggy export or an envelope\'s JSON view) nor hex or base64 of a record', offset: 0 };
+    const error: DecodeError = { code: 'input/unrecognized', message: 'text that is neither JSON (an Iggy export or an envelope\'s JSON view) nor hex or base64 of a record', offset: 0 };
     return { format: 'text', records: [failedRecord(place, 0, 'unknown', null, error)] };
   }
   const headerBlock = readHeaderBlockInput(place);
@@ -94,7 +95,7 @@ function sniff(place: Place, textDepth: number, opts: SniffOptions): Sniffed {
 function notAgdxCbor(place: Place): Sniffed | null {
   const bytes = place.view;
   const unrecognized = (cbor: string, offset: number): Sniffed => {
-    const error = { code: 'input/unrecognized', message: `tried text (JSON, hex, base64), an Iggy user-header block and CBOR; ${cbor}`, offset };
+    const error: DecodeError = { code: 'input/unrecognized', message: `tried text (JSON, hex, base64), an Iggy user-header block and CBOR; ${cbor}`, offset };
     return { format: 'unknown', records: [failedRecord(place, 0, 'unknown', [0, bytes.length], error)] };
   };
   const first = readItemAt(bytes, 0);
@@ -146,7 +147,7 @@ function sniffParsedJson(place: Place, opts: SniffOptions, parsed: ReturnType<ty
     const { records, workflows } = readAgentDna(place.input, place.view, parsed.value, { extraKeys: opts.extraKeys, shape: dna });
     return { format: `agentdna-${dna}`, records, workflows };
   }
-  const error = {
+  const error: DecodeError = {
     code: 'input/unrecognized',
     message: 'JSON, but neither an Iggy export (an object with messages), the JSON view of an AGDX envelope (kind, conversation, source), nor an AgentDNA workflow, envelope or card',
     offset: parsed.value.start,
@@ -178,7 +179,7 @@ export function inspectInput(index: number, file: InputFile, keys?: readonly Reg
     sniffed = sniff(place, 0, { extraKeys: didKeys(keys), detail });
   } catch (e) {
     // A bug of ours must not take the other inputs down: report it against this input.
-    const error = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: null };
+    const error: DecodeError = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: null };
     sniffed = { format: 'unknown', records: [failedRecord(place, 0, 'unknown', null, error)] };
   }
   input.format = sniffed.format;
@@ -250,7 +251,7 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: reado
       }
     }
   } catch (e) {
-    const error = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: hashed };
+    const error: DecodeError = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: hashed };
     yield { input: { name: file.name, bytes: bytes.length, sha256: toHex(sha256(bytes)), format: 'unknown' }, records: [failedRecord(place, records, 'unknown', null, error)], workflows: [], bytesDone: bytes.length };
   }
 }
@@ -286,7 +287,7 @@ function* jsonBatches(index: number, file: InputFile, keys: readonly RegistryEnt
     input.format = sniffed.format;
     yield { input, records: sniffed.records, workflows: sniffed.workflows ?? [], bytesDone: bytes.length };
   } catch (e) {
-    const error = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: null };
+    const error: DecodeError = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: null };
     if (last) yield last;
     yield { input, records: [failedRecord(place, records, 'unknown', null, error)], workflows: [], bytesDone: bytes.length };
   }

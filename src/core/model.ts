@@ -3,36 +3,25 @@ import type { Span } from './bytes';
 
 export type { Span };
 
-export type RecordFormat =
-  | 'agdx.envelope'
-  | 'agdx.record'
-  | 'agdx.dead_letter'
-  | 'agdx.capsule'
-  | 'agdx.control'
-  | 'agentdna.workflow'
-  | 'agentdna.envelope'
-  | 'agentdna.card'
-  | 'unknown';
+/** report.md "Record formats". */
+export const RECORD_FORMAT_LIST = [
+  'agdx.envelope',
+  'agdx.record',
+  'agdx.dead_letter',
+  'agdx.capsule',
+  'agdx.control',
+  'agentdna.workflow',
+  'agentdna.envelope',
+  'agentdna.card',
+  'unknown',
+] as const;
+export type RecordFormat = (typeof RECORD_FORMAT_LIST)[number];
 
-export type Severity = 'error' | 'warning' | 'info';
+export type { DecodeError, Finding, Severity } from './rules';
 
-export interface Finding {
-  /** A stable rule id from report.md, e.g. `agdx/matrix/correlation`. */
-  rule: string;
-  severity: Severity;
-  /** The field the finding is about (dotted path), or null for the record as a whole. */
-  path: string | null;
-  message: string;
-  span: Span | null;
-}
-
-export interface DecodeError {
-  code: string;
-  message: string;
-  offset: number | null;
-}
-
-export type SignatureStatus = 'unsigned' | 'valid' | 'invalid' | 'unknown_key' | 'unsupported' | 'malformed';
+/** report@1 `signature.status`, in the order the page's packed summaries number them. */
+export const SIGNATURE_STATUS_LIST = ['unsigned', 'valid', 'invalid', 'unknown_key', 'unsupported', 'malformed'] as const;
+export type SignatureStatus = (typeof SIGNATURE_STATUS_LIST)[number];
 
 export interface SignatureVerdict {
   status: SignatureStatus;

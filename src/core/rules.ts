@@ -9,7 +9,27 @@
 //   as report.md's decode notes say, so no record ever carries it.
 // - `permalink/*`: failures to open a shared link or bundle (src/core/share); they are about the link,
 //   not about a record, and never reach a record or the report.
-import type { Finding, Severity, Span } from './model';
+import type { Span } from './bytes';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** What a check concluded about one field of one record (report@1 `findings[]`). */
+export interface Finding {
+  /** A rule id of this catalogue (stable; the message is for people and may change). */
+  rule: FindingRuleId;
+  severity: Severity;
+  /** The field the finding is about (dotted path), or null for the record as a whole. */
+  path: string | null;
+  message: string;
+  span: Span | null;
+}
+
+/** Why a record could not be decoded (report@1 `error`). */
+export interface DecodeError {
+  code: DecodeErrorCode;
+  message: string;
+  offset: number | null;
+}
 
 /**
  * Codes the code spells out that never reach a record (see above): the source scan in rules.test.ts

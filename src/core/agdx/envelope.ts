@@ -1,6 +1,7 @@
 // The AGDX v1 envelope (agdx-v1.md): its fields in wire order, and a decoder as lenient as the
 // Rust reference (laser-wire 0.0.1), which keeps each field's bytes for the hex view and findings.
 import type { Span } from '../bytes';
+import type { DecodeError } from '../rules';
 import type { CborItem } from '../cbor/reader';
 import { isNull, untag } from '../cbor/reader';
 import {
@@ -136,7 +137,7 @@ export interface DecodedEnvelope {
   explicitFalse: string[];
 }
 
-export type EnvelopeResult = { ok: true; value: DecodedEnvelope } | { ok: false; error: { code: string; message: string; offset: number } };
+export type EnvelopeResult = { ok: true; value: DecodedEnvelope } | { ok: false; error: DecodeError & { offset: number } };
 
 const span = (item: CborItem): Span => [item.start, item.end];
 

@@ -3,16 +3,17 @@
 // byte string as an array of small integers; `jsonView` lets those stand for byte strings.
 import type { CborItem } from '../cbor/reader';
 import { untag } from '../cbor/reader';
+import type { DecodeErrorCode } from '../rules';
 
 export class FieldError {
   constructor(
-    readonly code: string,
+    readonly code: DecodeErrorCode,
     readonly message: string,
     readonly offset: number,
   ) {}
 }
 
-export function fieldError(code: string, message: string, offset: number): never {
+export function fieldError(code: DecodeErrorCode, message: string, offset: number): never {
   throw new FieldError(code, message, offset);
 }
 

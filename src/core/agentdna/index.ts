@@ -4,10 +4,10 @@
 // workflow for report@1's `workflows` section. Pure: no DOM, no Node APIs. Never throws for any input.
 import { isoFromSeconds } from '../time';
 import { utf8Encode } from '../bytes';
-import { blankRecord, failedRecord, type Place } from '../import/build';
+import { blankRecord, failedRecord, jsonDecodeError, type Place } from '../import/build';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
-import { unsignedVerdict, type BodyView, type FieldNode, type Finding, type RecordFormat, type Span } from '../model';
+import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type RecordFormat, type Span } from '../model';
 import { isValid, type RecordResult } from '../records';
 import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from './cards';
 import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, type EnvelopeNode, type JsonObject } from './envelope';
@@ -322,7 +322,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     wf = workflowFindings(root);
     const env = fields.get('envelope');
     if (!env || env.value.type !== 'object') {
-      const error = {
+      const error: DecodeError = {
         code: 'agentdna/shape',
         message: env ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"` : 'the workflow has no envelope',
         offset: env ? env.value.start : root.start,
@@ -474,7 +474,7 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
       inputSpan = [data.value.start, data.value.end];
       place = { input, view: bytes, viewOrigin: 'decoded-text' };
       if (!parsed.ok) {
-        out.add({ record: { ...failedRecord(place, index, 'agentdna.card', null, { code: parsed.error.code, message: `the state's data is not JSON: ${parsed.error.message}`, offset: parsed.error.offset }), inputSpan }, workflow: null });
+        out.add({ record: { ...failedRecord(place, index, 'agentdna.card', null, jsonDecodeError(parsed.error, "the state's data is not JSON: ")), inputSpan }, workflow: null });
         return;
       }
       value = parsed.value;
@@ -495,7 +495,7 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
   } else if (looksLikeEnvelope(value)) {
     built = buildWorkflow(place, index, value as JsonObject, 'envelope', 'agentdna.envelope', null, extraKeys);
   } else {
-    const error = { code: 'agentdna/shape', message: 'neither a card, a card state, nor a workflow', offset: value.start };
+    const error: DecodeError = { code: 'agentdna/shape', message: 'neither a card, a card state, nor a workflow', offset: value.start };
     built = { record: failedRecord(place, index, 'agentdna.card', [value.start, value.end], error), workflow: null };
   }
   if (inputSpan) built.record = { ...built.record, inputSpan };
@@ -571,13 +571,13 @@ export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonVa
         }
       }
     } else {
-      const error = { code: 'agentdna/shape', message: 'JSON, but not an AgentDNA IntentWorkflow, envelope, card or card history', offset: root.start };
+      const error: DecodeError = { code: 'agentdna/shape', message: 'JSON, but not an AgentDNA IntentWorkflow, envelope, card or card history', offset: root.start };
       out.add({ record: failedRecord(place, 0, 'unknown', rootSpan, error), workflow: null });
     }
   } catch (e) {
     // A bug of ours must not take the input down: report it as this document's failure (what was
     // handed over stays; the failure takes the next record's place).
-    const error = { code: 'agentdna/shape', message: `internal error while reading this AgentDNA document: ${(e as Error)?.message ?? String(e)}`, offset: null };
+    const error: DecodeError = { code: 'agentdna/shape', message: `internal error while reading this AgentDNA document: ${(e as Error)?.message ?? String(e)}`, offset: null };
     out.records.length = sentRecords;
     out.workflows.length = sentWorkflows;
     out.add({ record: failedRecord(place, sentRecords, 'unknown', null, error), workflow: null });

@@ -2,6 +2,7 @@
 import type { EnvelopeAnalysis } from '../agdx/analyze';
 import type { Envelope } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
+import type { JsonError } from '../json/lossless';
 import { unsignedVerdict, type DecodeError, type FieldNode, type RecordFormat, type Span, type ViewOrigin } from '../model';
 import { isValid, type RecordResult } from '../records';
 
@@ -43,6 +44,14 @@ export function blankRecord(place: Place, index: number, format: RecordFormat, s
     envelope: null,
     observed: null,
   };
+}
+
+/**
+ * A JSON reader's failure as a record's error: report.md has one JSON decode code, so JSON nested
+ * too deeply to read is `json/invalid` too. `context` prefixes the message.
+ */
+export function jsonDecodeError(error: JsonError, context = ''): DecodeError {
+  return { code: 'json/invalid', message: `${context}${error.message}`, offset: error.offset };
 }
 
 export function failedRecord(place: Place, index: number, format: RecordFormat, span: Span | null, error: DecodeError): RecordResult {

@@ -11,7 +11,7 @@ import { cborNode, formatLogPosition, formatMicros } from '../agdx/tree';
 import { toDiagnostic } from '../cbor/diagnostic';
 import type { CborError, CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
-import type { FieldNode, RecordFormat, Span } from '../model';
+import type { DecodeError, FieldNode, RecordFormat, Span } from '../model';
 import { isValid, type RecordResult } from '../records';
 import { blankRecord, envelopeRecord, failedRecord, type Place } from './build';
 import { fastEnvelopeRecord } from './fast-record';
@@ -162,7 +162,7 @@ function nestedEnvelope(place: Place, payload: CborItem, base: RecordResult, opt
   const r = readItemAt(place.view.subarray(0, p.end), p.contentStart);
   if (!r.ok) return { ...base, error: r.error, summary: `${r.error.code}: ${r.error.message}` };
   if (r.value.end !== p.end) {
-    const error = { code: 'cbor/trailing-bytes', message: `${p.end - r.value.end} bytes after the envelope in the payload`, offset: r.value.end };
+    const error: DecodeError = { code: 'cbor/trailing-bytes', message: `${p.end - r.value.end} bytes after the envelope in the payload`, offset: r.value.end };
     return { ...base, error, summary: `${error.code}: ${error.message}` };
   }
   return envelopeRecord({ ...base, span: [p.contentStart, p.end] }, analyzeEnvelope(place.view, r.value, options));
@@ -342,13 +342,13 @@ export function readHeaderBlockInput(place: Place): { records: RecordResult[]; f
       tree: [headersNode(block.headers, blockSpan)],
     };
     if (block.end === bytes.length) {
-      const error = { code: 'input/unrecognized', message: `an Iggy ${era} user-header block with ${block.headers.length} headers and no payload after it: nothing to decode`, offset: block.end };
+      const error: DecodeError = { code: 'input/unrecognized', message: `an Iggy ${era} user-header block with ${block.headers.length} headers and no payload after it: nothing to decode`, offset: block.end };
       return { records: [{ ...base, error, summary: error.message }], format };
     }
     const r = readItemAt(bytes, block.end);
     if (!r.ok) return { records: [{ ...base, error: r.error, summary: `${r.error.code}: ${r.error.message}` }], format };
     if (r.value.end !== bytes.length) {
-      const error = { code: 'cbor/trailing-bytes', message: `${bytes.length - r.value.end} bytes after the payload`, offset: r.value.end };
+      const error: DecodeError = { code: 'cbor/trailing-bytes', message: `${bytes.length - r.value.end} bytes after the payload`, offset: r.value.end };
       return { records: [{ ...base, error, summary: error.message }], format };
     }
     const rec = envelopeRecord({ ...base, span: [0, bytes.length] }, analyzeEnvelope(bytes, r.value, { headers: block.headers }));

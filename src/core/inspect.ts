@@ -5,7 +5,7 @@ import { fromBase64, fromHex, toHex, utf8OrNull } from './bytes';
 import { readItemAt, untag } from './cbor/reader';
 import { agentdnaShape, applyAgentDnaTrust, readAgentDna, readAgentDnaParts, type WorkflowReport } from './agentdna';
 import { readJson } from './json/lossless';
-import { failedRecord, type Place } from './import/build';
+import { failedRecord, jsonDecodeError, type Place } from './import/build';
 import { cborRecordBatches, readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
 import { jsonShape, readIggyExport, readJsonEnvelopes } from './import/json-input';
 import { applyKeys } from './agdx/verify';
@@ -132,9 +132,7 @@ function sniffJson(place: Place, opts: SniffOptions): Sniffed {
 
 function sniffParsedJson(place: Place, opts: SniffOptions, parsed: ReturnType<typeof readJson>): Sniffed {
   if (!parsed.ok) {
-    // report.md has a single JSON decode code: JSON nested too deeply to read is json/invalid.
-    const code = parsed.error.code === 'json/too-deep' ? 'json/invalid' : parsed.error.code;
-    return { format: 'json', records: [failedRecord(place, 0, 'unknown', null, { code, message: parsed.error.message, offset: parsed.error.offset })] };
+    return { format: 'json', records: [failedRecord(place, 0, 'unknown', null, jsonDecodeError(parsed.error))] };
   }
   const shape = jsonShape(parsed.value);
   if (shape === 'iggy-json') {

@@ -254,7 +254,8 @@ function checkSimpleValues(item: CborItem, path: string): void {
       if (item.value < 20 || item.value > 23) fieldError('agdx/field-type', `${path} holds simple(${item.value}), which the reference cannot read even where it ignores it`, item.start);
       return;
     case 'tag':
-      return checkSimpleValues(item.item, path);
+      checkSimpleValues(item.item, path);
+      return;
     case 'array':
       for (const x of item.items) checkSimpleValues(x, path);
       return;

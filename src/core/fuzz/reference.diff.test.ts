@@ -653,7 +653,7 @@ describe('differential: the reference port and ours judge the same envelopes the
   });
 
   it('the laser fixtures', () => {
-    // The port's own golden files, through both (records that are not envelopes: both reject).
+    // laser-wire's golden files, through both (records that are not envelopes: both reject).
     for (const name of ['agent_command', 'agent_command_signed', 'agent_response', 'agent_event', 'agent_chunk', 'agent_chunk_open', 'agent_chunk_terminal', 'agent_status_task', 'agent_status_card', 'agent_status_run_metadata', 'agent_error']) {
       const { ref, our } = compare(fixture(name), name);
       expect([ref.accepted, our.accepted], name).toEqual([true, true]);
@@ -663,7 +663,6 @@ describe('differential: the reference port and ours judge the same envelopes the
       expect([ref.accepted, our.accepted], name).toEqual([false, false]);
     }
   });
-
 });
 
 function fixture(name: string): Uint8Array {

@@ -980,7 +980,7 @@ const DECODE_ERRORS = {
   },
   'agdx/field-type': {
     title: 'A field has the wrong CBOR type or length',
-    why: 'The reference decoder reads each field as its declared type (ids are 16-byte byte strings, counters unsigned integers, names text) and fails on anything else, so no consumer can read the message. The same code covers a required part of a struct that is missing (usage without input_tokens, a signature without bytes) and text with a lone surrogate.',
+    why: 'The reference decoder reads each field as its declared type (ids are 16-byte byte strings, counters unsigned integers, names text) and fails on anything else, so no consumer can read the message. The same code covers a required part of a struct that is missing (usage without input_tokens, a signature without bytes), text with a lone surrogate, and a simple value other than false, true, null and undefined anywhere, even in an unknown field (the reference still parses what it ignores).',
     spec: [
       { doc: 'agdx-v1.md', section: 'Encoding', quote: 'Ids and `body` are **byte strings** (major type 2).' },
       { doc: 'agdx-v1.md', section: 'Envelope fields, in wire order', quote: '| 2 | record | bstr 16 | record id |' },

@@ -28,7 +28,7 @@ export const FIELD_DOCS: Record<string, string> = {
   operation: 'Status: task, card, progress, quarantine or unquarantine. Opening chunk: chat, reasoning or tool_args. Otherwise free.',
   tool: 'The tool this message is about.',
   usage: 'Token usage (advisory): input_tokens and output_tokens required, reasoning and cache counts optional.',
-  metadata: 'Text keys (sorted bytewise) to scalars or lists of scalars; capped at 32 entries and 8192 bytes.',
+  metadata: 'Text keys (sorted bytewise) to scalars or lists (of scalars and lists); capped at 32 entries and 8192 bytes.',
   must_understand: 'A bitset of features the receiver must implement; no bits are defined, so any set bit means reject.',
   body: 'The payload, in the codec named by the agdx.ct header (or by the kind).',
   signature: 'Ed25519 signature over the domain, the context and the canonical envelope without its signature.',

@@ -3,7 +3,7 @@
 // encoder (encodePermalink/encodeBundle), and by hand, bypassing it (any payload the decoder might
 // be handed: forged flags, extra members, a decompression bomb). Node only: nothing here is bundled.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -15,8 +15,8 @@ import { MAX_ITEMS } from '../src/core/cbor/reader';
 import { inspect } from '../src/core/inspect';
 import { parseKeys, type RegistryEntry } from '../src/core/keys/keys';
 
-const ROOT = resolve(__dirname, '..');
-export const readVector = (rel: string) => new Uint8Array(readFileSync(resolve(ROOT, 'vectors', rel)));
+const VECTORS = new URL('../vectors/', import.meta.url);
+export const readVector = (rel: string) => new Uint8Array(readFileSync(fileURLToPath(new URL(rel, VECTORS))));
 
 // ---------- identities ----------
 

@@ -14,7 +14,7 @@ import { loadStoredKeys, updateStoredKeys, watchStoredKeys } from './keys-store'
 import { RecordList } from './components/RecordList';
 import { SharedViewBanner } from './components/SharedViewBanner';
 import { displayText } from './format';
-import { filterFromLink, filterToLink } from './shared-view';
+import { filterFromLink, filterToLink, sameFilter } from './shared-view';
 import { fromFiles, fromSamples, fromText, sampleList, type Sample } from './sources';
 import { SummaryStore } from './summary-store';
 import { inspectorClient, type StoppedInput } from './worker-client';
@@ -387,7 +387,7 @@ export function App() {
           view={shared.view}
           linkFilter={shared.filter}
           filter={filter}
-          shown={visibleFor === shared.filter && visible ? visible.length : null}
+          shown={visible && visibleFor && sameFilter(visibleFor, shared.filter) ? visible.length : null}
           total={store.length}
           selected={sharedSelection}
           tab={{ name: TAB_NAMES[tabOf(shared.view.tab) ?? 'records'], asked: tabOf(shared.view.tab) ? null : shared.view.tab }}

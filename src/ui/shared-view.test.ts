@@ -19,8 +19,14 @@ describe('what a link preset, in words', () => {
     expect(hiddenWords(null, 7)).toBeNull();
   });
 
-  it('a link\'s filters: the list\'s fields come back, anything else is named as ignored', () => {
-    const filters = Object.fromEntries([['validity', 'valid'], ['kind', ''], ['keys', 'x'], ['__proto__', 'y'], ['a\u2066b', 'z']]);
+  it("a link's filters: the list's fields come back, anything else is named as ignored", () => {
+    const filters = Object.fromEntries([
+      ['validity', 'valid'],
+      ['kind', ''],
+      ['keys', 'x'],
+      ['__proto__', 'y'],
+      ['a\u2066b', 'z'],
+    ]);
     expect(filterFromLink(filters)).toEqual({ validity: 'valid' });
     expect(ignoredFilters(filters)).toEqual(['keys', '__proto__', 'a⟨U+2066⟩b']);
     // Inherited members are not the link's.
@@ -30,14 +36,18 @@ describe('what a link preset, in words', () => {
     expect(sameFilter({ validity: 'valid' }, {})).toBe(false);
   });
 
-  it('redaction is the sender\'s word, and where it does not hold the words say so', () => {
+  it("redaction is the sender's word, and where it does not hold the words say so", () => {
     expect(redactionWords({ redacted: false, notBlank: 0 })).toBeNull();
     expect(redactionWords({ redacted: true, notBlank: 0 })).toBe('the sender says bodies were redacted: signatures over them cannot be re-checked.');
-    expect(redactionWords({ redacted: true, notBlank: 1 })).toMatch(/But 1 record of the link has a body that is not blank: the claim does not hold for it, and its verdict is over the bodies as received\.$/);
+    expect(redactionWords({ redacted: true, notBlank: 1 })).toMatch(
+      /But 1 record of the link has a body that is not blank: the claim does not hold for it, and its verdict is over the bodies as received\.$/,
+    );
   });
 
-  it('a link brings no keys: trust is the registry\'s', () => {
-    expect(keysWords(0)).toBe('none: a link never carries keys. Signatures are trusted only as your own registry backs them (it is empty, so nothing is trusted).');
+  it("a link brings no keys: trust is the registry's", () => {
+    expect(keysWords(0)).toBe(
+      'none: a link never carries keys. Signatures are trusted only as your own registry backs them (it is empty, so nothing is trusted).',
+    );
     expect(keysWords(1)).toMatch(/\(1 entry\)\.$/);
     expect(keysWords(3)).toMatch(/\(3 entries\)\.$/);
   });

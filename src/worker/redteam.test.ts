@@ -100,7 +100,14 @@ describe('a workflow signed by a freshly made key, with `from` its own DID', () 
         expect(d.signature).toMatchObject({ status: 'valid', trusted: false, signer: agent.did });
         expect(d.signature.reason).toMatch(DID_NOT_REGISTERED);
         expect(d.workflow!.envelopes).toHaveLength(2);
-        for (const e of d.workflow!.envelopes) expect(e).toMatchObject({ signature: 'valid', did_match: true, signer: agent.did, trusted: false, trust_reason: 'signature valid · key bound to DID · DID not in your registry' });
+        for (const e of d.workflow!.envelopes)
+          expect(e).toMatchObject({
+            signature: 'valid',
+            did_match: true,
+            signer: agent.did,
+            trusted: false,
+            trust_reason: 'signature valid · key bound to DID · DID not in your registry',
+          });
         expect(trustedOnlyWhereBacked(s, keys())).toEqual([]);
       }
     });
@@ -133,7 +140,10 @@ describe('a link cannot carry keys', () => {
     const decoded = await decodePermalink(handLink(payload));
     if (!decoded.ok) throw new Error(decoded.error.message);
     expect(Object.keys(decoded.state).sort()).toEqual(['inputs', 'redacted', 'view']);
-    expect(decoded.state.inputs.map((i) => Object.keys(i).sort())).toEqual([['bytes', 'name'], ['bytes', 'name']]);
+    expect(decoded.state.inputs.map((i) => Object.keys(i).sort())).toEqual([
+      ['bytes', 'name'],
+      ['bytes', 'name'],
+    ]);
     expect(Object.keys(decoded.state.view).sort()).toEqual(['filters', 'selected', 'tab', 'viewport']);
     // Filters are strings for the list; the ones that are no filter are ignored, and the banner names them.
     expect(filterFromLink(decoded.state.view.filters)).toEqual({ validity: 'valid' });
@@ -168,7 +178,11 @@ describe('a forged `redacted` flag', () => {
   for (const [name, keys] of REGISTRIES) {
     it(`${name}: every verdict is the one the same bytes get unshared; the record and the banner say the claim does not hold`, async () => {
       const plain = await session(keys());
-      const truth = (await plain.load(inputs.map(([n, b]) => ({ name: n, data: new Blob([b.slice()]) })))).records.map((r) => [r.signature, r.valid, r.trusted]);
+      const truth = (await plain.load(inputs.map(([n, b]) => ({ name: n, data: new Blob([b.slice()]) })))).records.map((r) => [
+        r.signature,
+        r.valid,
+        r.trusted,
+      ]);
       // Through the encoder (redacted is a field anyone can set) and by hand.
       const byEncoder = await encodePermalink(state(inputs, { redacted: true }));
       const byHand = handLink({ v: 1, inputs: inputs.map(([n, bytes]) => ({ name: n, bytes })), redacted: true, view: view() });
@@ -182,7 +196,9 @@ describe('a forged `redacted` flag', () => {
         for (let key = 0; key < 3; key++) {
           const d = s.detail(key)!;
           expect(d.summary.redacted).toBe(false);
-          expect(d.signature.reason).toMatch(/^the link says bodies were redacted, but this body is not blank: the claim does not hold for this record, and this verdict is over the body as received: /);
+          expect(d.signature.reason).toMatch(
+            /^the link says bodies were redacted, but this body is not blank: the claim does not hold for this record, and this verdict is over the body as received: /,
+          );
         }
         expect(redactionWords(shared)).toBe(
           'the sender says bodies were redacted: signatures over them cannot be re-checked. But 3 records of the link have bodies that are not blank: the claim does not hold for them, and their verdicts are over the bodies as received.',
@@ -194,19 +210,27 @@ describe('a forged `redacted` flag', () => {
 
   it('a link really redacted says so, record by record: its bodies are blank, and the claim holds', async () => {
     const sender = await session([]);
-    await sender.load([{ name: 'signed_command.bin', data: new Blob([signedCommand.slice()]) }, { name: 'fresh.json', data: new Blob([workflow.slice()]) }]);
+    await sender.load([
+      { name: 'signed_command.bin', data: new Blob([signedCommand.slice()]) },
+      { name: 'fresh.json', data: new Blob([workflow.slice()]) },
+    ]);
     const shared = await sender.share({ selectedKey: null, selected: null, tab: 'records', viewport: null, filters: {} }, true, false);
     const { s, opened, view: v } = await openLink(shared.fragment, otherRegistry());
     expect(v).toMatchObject({ redacted: true, notBlank: 0 });
     expect(opened.records.map((r) => r.redacted)).toEqual([true, true]);
     // Over blanked bodies the signatures fail: the true verdict over these bytes, never trusted.
-    expect(opened.records.map((r) => [r.signature, r.trusted])).toEqual([['invalid', false], ['invalid', false]]);
-    expect(s.detail(0)!.signature.reason).toMatch(/^the link says bodies were redacted before it was shared, and this body is blank as redaction leaves it: the signature cannot be re-checked/);
+    expect(opened.records.map((r) => [r.signature, r.trusted])).toEqual([
+      ['invalid', false],
+      ['invalid', false],
+    ]);
+    expect(s.detail(0)!.signature.reason).toMatch(
+      /^the link says bodies were redacted before it was shared, and this body is blank as redaction leaves it: the signature cannot be re-checked/,
+    );
     expect(redactionWords(v)).toBe('the sender says bodies were redacted: signatures over them cannot be re-checked.');
   });
 });
 
-describe('filters, tab and selection of the attacker\'s choosing', () => {
+describe("filters, tab and selection of the attacker's choosing", () => {
   const inputs: [string, Uint8Array][] = [
     ['fresh.json', workflow],
     ['tampered-workflow.json', tamperedWorkflow],
@@ -214,11 +238,23 @@ describe('filters, tab and selection of the attacker\'s choosing', () => {
     ['bomb.cbor', itemBomb()],
   ];
   // fromEntries: a literal `__proto__:` would set the prototype, not a member.
-  const linkView = view({ filters: Object.fromEntries([['validity', 'valid'], ['__proto__', 'x'], ['constructor', 'y']]), tab: '<img src=x onerror=alert(1)>', selected: { input: 7, index: 0 } });
+  const linkView = view({
+    filters: Object.fromEntries([
+      ['validity', 'valid'],
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+    ]),
+    tab: '<img src=x onerror=alert(1)>',
+    selected: { input: 7, index: 0 },
+  });
 
   for (const [name, keys] of REGISTRIES) {
     it(`${name}: a filter that hides the invalid records comes back as the link set it, and the words say how many it hides`, async () => {
-      const { s, opened, view: v } = await openLink(handLink({ v: 1, inputs: inputs.map(([n, bytes]) => ({ name: n, bytes })), redacted: false, view: linkView }), keys());
+      const {
+        s,
+        opened,
+        view: v,
+      } = await openLink(handLink({ v: 1, inputs: inputs.map(([n, bytes]) => ({ name: n, bytes })), redacted: false, view: linkView }), keys());
       const filter = filterFromLink(v.filters);
       expect(filter).toEqual({ validity: 'valid' });
       expect(ignoredFilters(v.filters).sort()).toEqual(['__proto__', 'constructor']);
@@ -241,7 +277,7 @@ describe('bidi-laden and control-laden input names', () => {
   const names = [BIDI_NAME, 'title\u001b]0;pwned\u0007.cbor', 'x\r\nsignature: valid, trusted.bin', 'rli\u2067evil\u2069.json'];
   const bytes = [workflow, signedCommand, tamperedWorkflow, itemBomb(100)];
 
-  it('are kept as data by the session, and shown escaped by the page\'s formatter', async () => {
+  it("are kept as data by the session, and shown escaped by the page's formatter", async () => {
     const { opened } = await openLink(await encodePermalink(state(names.map((n, i) => [n, bytes[i]]))), []);
     expect(opened.inputs.map((i) => i.name)).toEqual(names);
     const shown = names.map(displayText);
@@ -264,7 +300,10 @@ describe('item bombs', () => {
   for (const [name, keys] of REGISTRIES) {
     it(`${name}: an input of one array past the item cap is cbor/too-many-items, and the session goes on`, async () => {
       const sequence = new Uint8Array([...signedCommand, ...itemBomb()]);
-      const shared = state([['bomb.cbor', itemBomb()], ['then-bomb.cborseq', sequence]]);
+      const shared = state([
+        ['bomb.cbor', itemBomb()],
+        ['then-bomb.cborseq', sequence],
+      ]);
       for (const { s, opened } of [await openLink(await encodePermalink(shared), keys()), await openBundle(await encodeBundle(shared), keys())]) {
         expect(opened.records.map((r) => [r.input, r.decoded, r.errorCode])).toEqual([
           [0, false, 'cbor/too-many-items'],
@@ -274,7 +313,9 @@ describe('item bombs', () => {
         expect(s.detail(0)!.error!.message).toMatch(/holds more than 65536 items \(counted from the heads; nothing was built\)/);
         // Usable: a good record loads and is judged as ever.
         const good = await s.load([{ name: 'signed_command.bin', data: new Blob([signedCommand.slice()]) }]);
-        expect(good.records.map((r) => [r.decoded, r.valid, r.signature, r.trusted])).toEqual([[true, true, keys().length ? 'valid' : 'unknown_key', keys().length > 0]]);
+        expect(good.records.map((r) => [r.decoded, r.valid, r.signature, r.trusted])).toEqual([
+          [true, true, keys().length ? 'valid' : 'unknown_key', keys().length > 0],
+        ]);
         trustedOnlyWhereBacked(s, keys());
       }
     });
@@ -299,13 +340,17 @@ describe('a link or bundle that decompresses past 8 MiB', () => {
     const link = inflationBombLink();
     expect(link.length).toBeLessThan(20_000);
     const opened = await s.open(link);
-    expect(opened.error).toBe('This link would decompress to more than 8 MiB, the most a link may hold here; it was not opened (decompression stopped at 8 MiB). Load the files themselves instead.');
+    expect(opened.error).toBe(
+      'This link would decompress to more than 8 MiB, the most a link may hold here; it was not opened (decompression stopped at 8 MiB). Load the files themselves instead.',
+    );
     expect(opened.records).toEqual([]);
     expect(s.size).toBe(1);
 
     const bundle = new Uint8Array([...new TextEncoder().encode('EIBUNDLE'), 1, ...Buffer.from(link.slice(3), 'base64url')]);
     const dropped = await s.load([{ name: 'bomb.eibundle', data: new Blob([bundle]) }]);
-    expect(dropped.problems).toEqual(['bomb.eibundle: This bundle would decompress to more than 8 MiB, the most a bundle may hold here; it was not opened (decompression stopped at 8 MiB). Load the files themselves instead.']);
+    expect(dropped.problems).toEqual([
+      'bomb.eibundle: This bundle would decompress to more than 8 MiB, the most a bundle may hold here; it was not opened (decompression stopped at 8 MiB). Load the files themselves instead.',
+    ]);
     expect(dropped.view).toBeNull();
     expect(s.size).toBe(1);
   });
@@ -340,12 +385,25 @@ describe('the CLI over the crafted inputs', () => {
   };
   const inputs = ['fresh.json', 'tampered-workflow.json', 'tampered-command.bin', BIDI_NAME, 'bomb.cbor'];
   /** The signature of each record, as the readable summary prints it. */
-  const signatureLines = (out: string) => out.split('\n').filter((l) => l.startsWith('      decoded: ')).map((l) => l.slice(l.indexOf('signature: ') + 'signature: '.length));
+  const signatureLines = (out: string) =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('      decoded: '))
+      .map((l) => l.slice(l.indexOf('signature: ') + 'signature: '.length));
 
-  for (const [name, keyArgs] of [['no key file', []], ['a key file of someone else', ['--keys', 'other-keys.json']]] as const) {
+  for (const [name, keyArgs] of [
+    ['no key file', []],
+    ['a key file of someone else', ['--keys', 'other-keys.json']],
+  ] as const) {
     it(`${name}: never "trusted" for the fresh DID, in the summary or the report, and --require-trusted fails`, async () => {
       const human = await cli(['inspect', ...keyArgs, ...inputs], files);
-      expect(signatureLines(human.out)).toEqual(['valid', 'invalid', keyArgs.length ? 'invalid (key fe812c12f3ab4ce6)' : 'unknown_key (key fe812c12f3ab4ce6)', 'valid', 'unsigned']);
+      expect(signatureLines(human.out)).toEqual([
+        'valid',
+        'invalid',
+        keyArgs.length ? 'invalid (key fe812c12f3ab4ce6)' : 'unknown_key (key fe812c12f3ab4ce6)',
+        'valid',
+        'unsigned',
+      ]);
       expect(human.out).not.toMatch(/, trusted/);
       const json = await cli(['inspect', '--json', ...keyArgs, ...inputs], files);
       const report = JSON.parse(json.out) as Report;

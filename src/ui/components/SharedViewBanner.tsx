@@ -32,7 +32,10 @@ export function SharedViewBanner({ view, linkFilter, filter, shown, total, selec
   const redaction = redactionWords(view);
   const label = 'font-medium';
   return (
-    <section aria-label="Shared view" className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+    <section
+      aria-label="Shared view"
+      className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+    >
       <p className="font-semibold">Opened from a shared link. What the link set:</p>
       <ul className="mt-1 list-disc space-y-0.5 pl-5">
         <li data-testid="preset-filters">
@@ -45,7 +48,11 @@ export function SharedViewBanner({ view, linkFilter, filter, shown, total, selec
               {applied ? (
                 <>
                   : <strong>{hidden ?? 'counting the records they hide…'}</strong>.{' '}
-                  <button type="button" onClick={onShowAll} className="ml-1 rounded border border-amber-500 px-2 py-0.5 text-xs font-medium hover:bg-amber-100 dark:border-amber-700 dark:hover:bg-amber-900">
+                  <button
+                    type="button"
+                    onClick={onShowAll}
+                    className="ml-1 rounded border border-amber-500 px-2 py-0.5 text-xs font-medium hover:bg-amber-100 dark:border-amber-700 dark:hover:bg-amber-900"
+                  >
                     Show all records
                   </button>
                 </>

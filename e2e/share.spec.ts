@@ -131,7 +131,7 @@ test('a link shared with bodies redacted says its signatures cannot be re-checke
   const context = await browser.newContext();
   const other = new InspectorPage(await context.newPage());
   await other.page.goto(url);
-  await expect(other.page.getByRole('note')).toContainText('signatures over them cannot be re-checked');
+  await expect(other.page.getByRole('region', { name: 'Shared view' })).toContainText('signatures over them cannot be re-checked');
   await other.records('signed_command.bin').click();
   await expect(other.page.getByTestId('signature')).toContainText('redacted');
   await expect(other.detail.getByLabel('Body')).not.toContainText('plan the trip');
@@ -187,7 +187,7 @@ test('a redacted share of an AgentDNA workflow carries no payload text in the de
   const context = await browser.newContext();
   const other = new InspectorPage(await context.newPage());
   await other.page.goto(url);
-  await expect(other.page.getByRole('note')).toContainText('signatures over them cannot be re-checked');
+  await expect(other.page.getByRole('region', { name: 'Shared view' })).toContainText('signatures over them cannot be re-checked');
   await other.records('synthetic_valid_fanin_dag.serialized.json').click();
   await expect(other.page.getByTestId('signature')).toContainText('redacted');
   await expect(other.detail.getByLabel('Body')).not.toContainText('Orchestrator');

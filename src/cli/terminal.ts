@@ -1,12 +1,13 @@
 // Text from records, on a terminal: a record must not be able to move the cursor, clear the screen,
 // set the window title, overwrite a line (CR) or reorder what is shown (bidi controls). Every such
 // character is written as a visible escape instead (report.md "Command line").
+import { UNSAFE_CHAR_CLASS } from '../core/unsafe-chars';
 
 /**
  * C0 controls, DEL, C1 controls, the bidi embeddings, overrides and isolates, the implicit
  * direction marks (LRM, RLM, ALM) and the line and paragraph separators.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = new RegExp(UNSAFE_CHAR_CLASS, 'g');
 
 /** The same without C0: in JSON text, C0 inside strings is escaped already and outside is layout. */
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;

@@ -12,6 +12,9 @@ import { PasteDialog } from './components/PasteDialog';
 import { SharePanel } from './components/SharePanel';
 import { loadStoredKeys, updateStoredKeys, watchStoredKeys } from './keys-store';
 import { RecordList } from './components/RecordList';
+import { SharedViewBanner } from './components/SharedViewBanner';
+import { displayText } from './format';
+import { filterFromLink, filterToLink, sameFilter } from './shared-view';
 import { fromFiles, fromSamples, fromText, sampleList, type Sample } from './sources';
 import { SummaryStore } from './summary-store';
 import { inspectorClient, type StoppedInput } from './worker-client';
@@ -34,23 +37,9 @@ function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): InputSumma
   return next;
 }
 
-const FILTER_FIELDS = ['kind', 'source', 'conversation', 'validity', 'rule'] as const;
-
-/** The list's filter as a link carries it: the fields that are set. */
-function filterToLink(f: RecordFilter): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of FILTER_FIELDS) if (f[k]) out[k] = f[k];
-  return out;
-}
-
-/** A link's filters back: the list's fields only, whatever else the link holds. */
-function filterFromLink(filters: Record<string, string>): RecordFilter {
-  const out: RecordFilter = {};
-  for (const k of FILTER_FIELDS) if (typeof filters[k] === 'string' && filters[k]) out[k] = filters[k];
-  return out;
-}
-
 const TAB_NAMES: Record<Tab, string> = { records: 'Record', graph: 'Graph', agents: 'Agents', runs: 'Runs' };
+/** A tab a link names, if it is one of ours (a link may name anything). */
+const tabOf = (name: string): Tab | null => (Object.hasOwn(TAB_NAMES, name) ? (name as Tab) : null);
 
 // React Flow and the graph view load only when the graph tab opens (a small initial bundle).
 const GraphView = lazy(() => import('./graph/GraphView'));
@@ -74,7 +63,8 @@ export function App() {
   const [tab, setTabState] = useState<Tab>('records');
   const [viewport, setViewport] = useState<SharedView['viewport']>(null);
   const [shareOpen, setShareOpen] = useState(false);
-  const [banner, setBanner] = useState<string | null>(null);
+  /** The view the last opened link or bundle preset, and its filter (the banner says what it set). */
+  const [shared, setShared] = useState<{ view: SharedView; filter: RecordFilter } | null>(null);
   const [loadVersion, setLoadVersion] = useState(0);
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const loadId = useRef<number | null>(null);
@@ -82,6 +72,8 @@ export function App() {
   const drawnAck = useRef<(() => void) | null>(null);
   const [filter, setFilter] = useState<RecordFilter>({});
   const [visible, setVisible] = useState<Int32Array | null>(null);
+  /** The filter `visible` answers (it arrives a moment after the filter changes). */
+  const [visibleFor, setVisibleFor] = useState<RecordFilter | null>(null);
 
   // The filter runs in the worker, over every record loaded; the list shows the keys it returns.
   const filterActive = Object.values(filter).some((v) => v);
@@ -94,7 +86,11 @@ export function App() {
     const t = setTimeout(() => {
       inspectorClient()
         .filter(filter)
-        .then((keys) => !stale && setVisible(keys));
+        .then((keys) => {
+          if (stale) return;
+          setVisible(keys);
+          setVisibleFor(filter);
+        });
     }, 120);
     return () => {
       stale = true;
@@ -169,10 +165,11 @@ export function App() {
   }, [keys, queryClient, applySummaries]);
 
   const applyView = useCallback((view: SharedView) => {
-    showView({ selected: view.selectedKey, tab: (Object.keys(TAB_NAMES) as Tab[]).includes(view.tab as Tab) ? (view.tab as Tab) : 'records' }, 'replace');
+    showView({ selected: view.selectedKey, tab: tabOf(view.tab) ?? 'records' }, 'replace');
     setViewport(view.viewport);
-    setFilter(filterFromLink(view.filters));
-    setBanner(view.redacted ? 'This view was shared with its bodies redacted: signatures over them cannot be re-checked here.' : null);
+    const linkFilter = filterFromLink(view.filters);
+    setFilter(linkFilter);
+    setShared({ view, filter: linkFilter });
   }, [showView]);
 
   /** The one load path: every source ends here, and the worker does the decoding. */
@@ -217,7 +214,7 @@ export function App() {
       setLoadVersion((v) => v + 1);
       if (r.view) applyView(r.view);
       else if (viewRef.current.selected === null && (firstLoaded ?? firstKey(r.records)) !== null) showView({ selected: firstLoaded ?? firstKey(r.records) }, 'replace');
-      if (r.problems.length) setProblem(r.problems.join('; '));
+      if (r.problems.length) setProblem(displayText(r.problems.join('; ')));
       void queryClient.invalidateQueries({ queryKey: ['detail'] });
       const count = loaded || r.records.count;
       setStatus(`${r.cancelled ? 'Cancelled: kept' : 'Loaded'} ${count} record${count === 1 ? '' : 's'} from ${inputsSeen.size} input${inputsSeen.size === 1 ? '' : 's'}.`);
@@ -244,7 +241,7 @@ export function App() {
         setProgress(null);
         showView({ selected: firstKey(replayed.records), tab: viewRef.current.tab }, 'replace');
         void queryClient.invalidateQueries();
-        setProblem(`${reason}: it was stopped and restarted. The other inputs were read again (${replayed.records.count} records); the app goes on.${stoppedNow.length ? ` ${stoppedNow.map((x) => x.input.name).join(', ')} ${stoppedNow.length === 1 ? 'was' : 'were'} not read again (see Retry).` : ''}`);
+        setProblem(`${reason}: it was stopped and restarted. The other inputs were read again (${replayed.records.count} records); the app goes on.${stoppedNow.length ? ` ${stoppedNow.map((x) => displayText(x.input.name)).join(', ')} ${stoppedNow.length === 1 ? 'was' : 'were'} not read again (see Retry).` : ''}`);
         setStatus('');
       }),
     [queryClient, showView, applySummaries],
@@ -321,12 +318,17 @@ export function App() {
     setStopped([]);
     applySummaries({ count: 0, cols: new Int32Array(0), strings: [] }, true);
     showView({ selected: null, tab: 'records' }, 'replace');
-    setBanner(null);
+    setShared(null);
     setStatus('Cleared.');
   }, [applySummaries, showView]);
 
   // One object per view, not per render: the share panel rebuilds the link (in the worker, over
   // every input) whenever this changes, and App renders on every batch and status line.
+  // The record the link selected, by what it was in the link: its input's name and its index.
+  const sharedKey = shared?.view.selectedKey ?? null;
+  const sharedRecord = sharedKey !== null ? store.get(sharedKey) : undefined;
+  const sharedSelection = sharedRecord ? { index: sharedRecord.index, inputName: inputs.find((i) => i.input === sharedRecord.input)?.name ?? '' } : null;
+
   const shareView = useMemo(() => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter) }), [selected, tab, viewport, filter]);
 
   return (
@@ -380,10 +382,18 @@ export function App() {
           {status}
         </p>
       </header>
-      {banner && (
-        <p role="note" className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
-          {banner}
-        </p>
+      {shared && (
+        <SharedViewBanner
+          view={shared.view}
+          linkFilter={shared.filter}
+          filter={filter}
+          shown={visible && visibleFor && sameFilter(visibleFor, shared.filter) ? visible.length : null}
+          total={store.length}
+          selected={sharedSelection}
+          tab={{ name: TAB_NAMES[tabOf(shared.view.tab) ?? 'records'], asked: tabOf(shared.view.tab) ? null : shared.view.tab }}
+          registryEntries={keys.length}
+          onShowAll={() => setFilter({})}
+        />
       )}
       {progress && <ProgressBar progress={progress} onCancel={() => loadId.current !== null && inspectorClient().cancel(loadId.current)} />}
       {problem && (
@@ -396,11 +406,14 @@ export function App() {
           {stopped.map((s, i) => (
             <li key={i} className="flex flex-wrap items-center gap-2 py-1">
               <span>
-                <strong className="font-medium">{s.input.name}</strong> was not read: {s.reason}. It is not read again by itself, in case it does the same.
+                <strong className="font-medium">
+                  <bdi>{displayText(s.input.name)}</bdi>
+                </strong>{' '}
+                was not read: {s.reason}. It is not read again by itself, in case it does the same.
               </span>
               <button
                 type="button"
-                aria-label={`Retry ${s.input.name}`}
+                aria-label={`Retry ${displayText(s.input.name)}`}
                 onClick={() => {
                   setStopped((prev) => prev.filter((x) => x !== s));
                   load([s.input]);
@@ -409,7 +422,7 @@ export function App() {
               >
                 Retry
               </button>
-              <button type="button" aria-label={`Dismiss ${s.input.name}`} onClick={() => setStopped((prev) => prev.filter((x) => x !== s))} className="rounded px-2 py-0.5 text-xs hover:bg-red-100 dark:hover:bg-red-900">
+              <button type="button" aria-label={`Dismiss ${displayText(s.input.name)}`} onClick={() => setStopped((prev) => prev.filter((x) => x !== s))} className="rounded px-2 py-0.5 text-xs hover:bg-red-100 dark:hover:bg-red-900">
                 Dismiss
               </button>
             </li>

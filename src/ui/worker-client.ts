@@ -1,6 +1,6 @@
 // The page's side of the worker protocol: a promise per request. The page never decodes.
 import type { RegistryEntry } from '../core/keys/keys';
-import type { InputPayload, RecordDetail, RecordFilter, Request, Response, SharedView, Unblankable } from '../worker/protocol';
+import type { InputPayload, RecordDetail, RecordFilter, Request, Response, ViewToShare, Unblankable } from '../worker/protocol';
 import type { GraphRender } from '../worker/graph-render';
 import { joinGraph } from '../worker/graph-parts';
 import type { SummaryPack } from '../worker/summary-pack';
@@ -230,7 +230,7 @@ export class InspectorClient {
     return r;
   }
 
-  async share(view: Omit<SharedView, 'redacted'>, redact: boolean, bundle: boolean, unblankable?: Unblankable) {
+  async share(view: ViewToShare, redact: boolean, bundle: boolean, unblankable?: Unblankable) {
     const r = await this.send({ type: 'share', view, redact, bundle, unblankable });
     if (r.type !== 'shared') throw new Error(`unexpected reply ${r.type}`);
     return r;

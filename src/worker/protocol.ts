@@ -84,8 +84,14 @@ export interface SharedView {
   tab: string;
   viewport: { x: number; y: number; zoom: number } | null;
   filters: Record<string, string>;
+  /** The link says its bodies were redacted (the sender's word). */
   redacted: boolean;
+  /** With `redacted`: records with a body that is not blank, for which the claim does not hold. */
+  notBlank: number;
 }
+
+/** The view the page asks to share (what a link says of redaction is the worker's to decide). */
+export type ViewToShare = Omit<SharedView, 'redacted' | 'notBlank'>;
 
 export interface RecordDetail {
   key: number;
@@ -142,7 +148,7 @@ export type Request =
   /** The page has drawn the first records of a load: the worker reads on. */
   | { type: 'shown'; id: number; load: number }
   | { type: 'filter'; id: number; filter: RecordFilter }
-  | { type: 'share'; id: number; view: Omit<SharedView, 'redacted'>; redact: boolean; bundle: boolean; unblankable?: Unblankable };
+  | { type: 'share'; id: number; view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable };
 
 export type Response =
   | { type: 'loaded'; id: number; inputs: InputSummary[]; records: SummaryPack; view: SharedView | null; problems: string[]; cancelled: boolean; error?: string | null }

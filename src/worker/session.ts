@@ -10,7 +10,7 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import type { RecordResult } from '../core/records';
 import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
-import { hasBody, redactInput } from '../core/share/redact';
+import { blankAsRedacted, hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph, type GraphRender } from './graph-render';
@@ -76,7 +76,7 @@ export class InspectorSession {
     this.prepared = annotateLog(this.records);
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
-      const s = summarize(key, r, this.redactedInputs.has(this.inputOf[key]));
+      const s = summarize(key, r, this.blanked.has(key));
       const old = this.summaries[key];
       if (!old) return; // still streaming in: its summary is made when it goes to the page
       if (old.signature !== s.signature || old.trusted !== s.trusted || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
@@ -103,7 +103,10 @@ export class InspectorSession {
 
   /** The bytes of each input as loaded, for sharing. */
   private inputBytes: Uint8Array[] = [];
+  /** Inputs of a link or bundle that says its bodies were redacted (the sender's word). */
   private redactedInputs = new Set<number>();
+  /** Records of those inputs whose bytes read as redaction leaves them (the claim holds for them). */
+  private blanked = new Set<number>();
 
   /**
    * Loads inputs. A bundle file among them opens its view: its inputs load in its place and the
@@ -232,10 +235,13 @@ export class InspectorSession {
   private async loadShared(opened: Extract<ShareResult, { ok: true }>, out: LoadResult): Promise<SharedView> {
     const { state } = opened;
     const firstInput = this.inputs.length;
+    const firstRecord = this.records.length;
     for (const input of state.inputs) await this.loadOne(input.name, input.bytes, state.redacted, out);
     const sel = state.view.selected;
     const record = sel ? this.records.findIndex((r, key) => this.inputOf[key] === firstInput + sel.input && r.index === sel.index) : -1;
-    return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted };
+    let notBlank = 0;
+    if (state.redacted) for (let key = firstRecord; key < this.records.length; key++) if (hasBody(this.records[key]) && !this.blanked.has(key)) notBlank++;
+    return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted, notBlank };
   }
 
   /**
@@ -282,6 +288,8 @@ export class InspectorSession {
     this.inputBytes.push(bytes);
     if (redacted) this.redactedInputs.add(inputNumber);
     const { input, records, workflows } = inspectInput(inputNumber, { name, bytes }, this.keys, false);
+    // The link's word that bodies were redacted holds only for records whose bodies are blank.
+    const blank = redacted ? blankAsRedacted(bytes, records) : null;
     for (const w of workflows) this.workflows.push({ ...w, record: w.record + this.records.length });
     await this.verify(records);
     const only = records.length === 1 ? records[0] : null;
@@ -296,14 +304,15 @@ export class InspectorSession {
     };
     this.inputs.push(summary);
     out.inputs.push(summary);
-    for (const r of records) {
+    records.forEach((r, i) => {
       const key = this.records.length;
       this.records.push(r);
       this.inputOf.push(inputNumber);
-      const s = summarize(key, r, redacted);
+      if (blank?.[i]) this.blanked.add(key);
+      const s = summarize(key, r, !!blank?.[i]);
       this.summaries.push(s);
       out.records.push(s);
-      }
+    });
   }
 
   detail(key: number): RecordDetail | null {
@@ -320,9 +329,7 @@ export class InspectorSession {
       inputSpan: r.inputSpan,
       error: r.error,
       findings: r.findings,
-      signature: this.redactedInputs.has(this.inputOf[key]) && r.signature.status !== 'unsigned' && hasBody(r)
-        ? { ...r.signature, reason: `bodies were redacted before this view was shared, so the signature cannot be re-checked (this verdict is over the blanked body): ${r.signature.reason}` }
-        : r.signature,
+      signature: this.redactedInputs.has(this.inputOf[key]) && r.signature.status !== 'unsigned' && hasBody(r) ? { ...r.signature, reason: `${redactionWords(this.blanked.has(key))}: ${r.signature.reason}` } : r.signature,
       tree: views.tree,
       headers: views.headers,
       body: views.body,
@@ -396,6 +403,7 @@ export class InspectorSession {
     this.workflows = [];
     this.prepared = null;
     this.redactedInputs.clear();
+    this.blanked.clear();
   }
 }
 
@@ -405,6 +413,13 @@ function changedKeyDids(a: Map<string, Uint8Array[]> | undefined, b: Map<string,
   const out = new Set<string>();
   for (const did of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) if (text(a, did) !== text(b, did)) out.add(did);
   return out;
+}
+
+/** What a link's claim of redaction means for one record's signature verdict. */
+function redactionWords(blank: boolean): string {
+  return blank
+    ? 'the link says bodies were redacted before it was shared, and this body is blank as redaction leaves it: the signature cannot be re-checked (this verdict is over the blanked body)'
+    : 'the link says bodies were redacted, but this body is not blank: the claim does not hold for this record, and this verdict is over the body as received';
 }
 
 function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {

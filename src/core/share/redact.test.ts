@@ -11,7 +11,7 @@ import { CborWriter } from '../cbor/encoder';
 import { readJson, type JsonValue } from '../json/lossless';
 import { inspect } from '../inspect';
 import type { RecordResult } from '../records';
-import { redactInput, writeBlankJson, writeBlankString } from './redact';
+import { blankAsRedacted, redactInput, writeBlankJson, writeBlankString } from './redact';
 import { readItemAt } from '../cbor/reader';
 
 const root = resolve(__dirname, '../../..');
@@ -219,5 +219,45 @@ describe('what cannot be blanked is listed, never left silently', () => {
 
   it('misuse is a TypeError', () => {
     expect(() => redactInput(null as unknown as Uint8Array, [])).toThrow(TypeError);
+  });
+});
+
+describe('whether a link\'s claim of redaction holds, record by record', () => {
+  const records = (bytes: Uint8Array) => inspect([{ name: 'in', bytes }]).records;
+
+  it('redacted bytes read as redaction leaves them; the same bytes before redaction do not', () => {
+    for (const file of ['agdx/made/conversation.cborseq', 'agdx/made/conversation_http_v07.json', 'agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json', 'agdx/laser-wire-0.0.1/agent_dead_letter.bin']) {
+      const bytes = read(file);
+      const before = records(bytes);
+      const redacted = redactInput(bytes, before).bytes;
+      expect(blankAsRedacted(redacted, records(redacted)).every(Boolean), file).toBe(true);
+      // Before: every record redaction would change is not blank (bodiless records are blank already).
+      const changed = blankAsRedacted(bytes, before);
+      expect(changed.some((x) => !x), file).toBe(true);
+    }
+  });
+
+  it('one body put back in a redacted sequence: that record, and only it, is not blank', () => {
+    const bytes = read('agdx/made/conversation.cborseq');
+    const redacted = redactInput(bytes, records(bytes)).bytes;
+    const rs = records(redacted);
+    const target = rs.findIndex((r) => r.bodySpan && r.bodySpan[1] > r.bodySpan[0]);
+    const forged = redacted.slice();
+    forged[rs[target].bodySpan![0]] = 0x41;
+    expect(blankAsRedacted(forged, records(forged)).map((x, i) => [i, x])).toEqual(rs.map((_, i) => [i, i !== target]));
+  });
+
+  it('text that redaction would decode to bytes, or parts it cannot blank, cannot be told: nothing counts as blank', () => {
+    const hex = utf8Encode(Array.from(read('agdx/made/signed_command.bin'), (b) => b.toString(16).padStart(2, '0')).join(''));
+    expect(blankAsRedacted(hex, records(hex))).toEqual([false]);
+    // A blank body (zeros), in a payload whose base64 (of the 0xff conversation) has slashes, written escaped.
+    const env: Envelope = { kind: 'event', conversation: new Uint8Array(16).fill(0xff), source: 'planner', body: new Uint8Array(48) };
+    const escaped = utf8Encode(`{"messages":[{"offset":1,"payload":"${toBase64(encodeEnvelope(env)).replace(/\//g, '\\/')}"}]}`);
+    expect(escaped.includes(0x5c)).toBe(true);
+    expect(blankAsRedacted(escaped, records(escaped))).toEqual([false]);
+  });
+
+  it('misuse is a TypeError', () => {
+    expect(() => blankAsRedacted('x' as unknown as Uint8Array, [])).toThrow(TypeError);
   });
 });

@@ -11,7 +11,7 @@
 // - whatever did not decode: its bytes cannot be known to be free of secrets, so all of them (in
 //   CBOR, one byte string of zeros over the same bytes; in JSON, a string of `*`; text, spaces).
 // What cannot be blanked is listed, one line each, for the person to decide on before a link is made.
-import { toBase64, utf8Encode, utf8Lossy, utf8OrNull } from '../bytes';
+import { bytesEqual, toBase64, utf8Encode, utf8Lossy, utf8OrNull } from '../bytes';
 import type { CborItem } from '../cbor/reader';
 import { readItemAt } from '../cbor/reader';
 import { readEnvelopeTree, allOccurrences, lastEntries, type JsonObject } from '../agentdna/envelope';
@@ -317,4 +317,21 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
     }
   }
   return { bytes, blanked: done.lines(), unblankable };
+}
+
+/**
+ * Which of `records` (every record of one input, read from `input`) already read as redaction
+ * leaves them: redacting again would change none of their bytes. A link that says it was redacted
+ * is only the sender's word; a record whose body is not blank was not redacted, whatever the link
+ * says, and its verdicts are over the body as received. An input with parts redaction cannot blank,
+ * or that redaction would change in length (text decoded to bytes), cannot be told: none of it counts.
+ */
+export function blankAsRedacted(input: Uint8Array, records: RecordResult[]): boolean[] {
+  if (!(input instanceof Uint8Array) || !Array.isArray(records)) throw new TypeError('blankAsRedacted: bytes and records expected');
+  const again = redactInput(input, records);
+  if (again.unblankable.length || again.bytes.length !== input.length) return records.map(() => false);
+  return records.map((r) => {
+    const [from, to] = (r.viewOrigin === 'input' ? r.span : r.inputSpan) ?? [0, input.length];
+    return bytesEqual(again.bytes.subarray(from, to), input.subarray(from, to));
+  });
 }

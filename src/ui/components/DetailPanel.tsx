@@ -3,6 +3,7 @@ import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { Span } from '../../core/model';
 import type { RecordDetail } from '../../worker/protocol';
 import { isoFromMicros } from '../../core/time';
+import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
@@ -60,19 +61,23 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
   );
   const notCovered = useMemo(() => new Set(detail.signature.not_covered), [detail]);
   const s = detail.summary;
-  const headerLine = useMemo(() => [s.format, s.kind, s.id].filter(Boolean).join(' · '), [s]);
+  const headerLine = useMemo(() => displayText([s.format, s.kind, s.id].filter(Boolean).join(' · ')), [s]);
 
   return (
     <article aria-label="Record detail" className="flex flex-col gap-3 p-3">
       <header>
-        <h2 className="text-base font-semibold">{headerLine}</h2>
+        <h2 className="text-base font-semibold">
+          <bdi>{headerLine}</bdi>
+        </h2>
         <p className="text-xs text-slate-600 dark:text-slate-300">
-          {detail.inputName} · record #{s.index}
+          <bdi data-testid="detail-input">{displayText(detail.inputName)}</bdi> · record #{s.index}
           {detail.parent !== null && ' · found inside the dead letter before it'}
           {detail.logPosition && ` · ${detail.logPosition}`}
           {detail.logTimeMicros && ` · logged ${isoFromMicros(detail.logTimeMicros) ?? `${detail.logTimeMicros} µs`}`}
         </p>
-        <p className="mt-1 text-sm">{s.summary}</p>
+        <p className="mt-1 text-sm">
+          <bdi>{displayText(s.summary)}</bdi>
+        </p>
         <div className="mt-1">
           <Badges record={s} />
         </div>

@@ -1,6 +1,6 @@
 import { groupDigits } from '../format';
 import { useEffect, useState } from 'react';
-import type { InputRedaction, SharedView, Unblankable } from '../../worker/protocol';
+import type { InputRedaction, ViewToShare, Unblankable } from '../../worker/protocol';
 import { download } from '../download';
 import { Dialog } from './Dialog';
 import { inspectorClient } from '../worker-client';
@@ -9,7 +9,7 @@ import { inspectorClient } from '../worker-client';
 export const LINK_SOFT_LIMIT = 8_000;
 
 /** Share exactly what is on screen: a permalink (records and view in the fragment) or a bundle file. */
-export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 'redacted'>; version: number; onClose: () => void }) {
+export function SharePanel({ view, version, onClose }: { view: ViewToShare; version: number; onClose: () => void }) {
   const [redact, setRedact] = useState(false);
   // What to do with inputs that have parts redaction cannot blank: asked before any link is made.
   const [unblankable, setUnblankable] = useState<Unblankable | undefined>(undefined);

@@ -12,9 +12,11 @@ export function formatSummary(report: Report): string {
     for (const r of report.records.filter((x) => x.input === i)) {
       const who = r.source ? `${r.source}${r.target ? ` → ${r.target}` : ''}` : '';
       const head = [`  #${r.index}`, r.format, r.kind ?? '', r.id ?? '', who].filter(Boolean).join('  ');
-      const sig = r.signature.status === 'unsigned' ? 'unsigned' : `${r.signature.status}${r.signature.key_id ? ` (key ${r.signature.key_id})` : ''}${r.signature.trusted ? ', trusted' : ''}`;
+      // A valid signature is trusted or says why not (a self-made DID is only bound): never a bare "valid".
+      const sig = r.signature.status === 'unsigned' ? 'unsigned' : `${r.signature.status}${r.signature.key_id ? ` (key ${r.signature.key_id})` : ''}${r.signature.status === 'valid' ? (r.signature.trusted ? ', trusted' : ', NOT trusted') : ''}`;
       lines.push(`${head}`);
       lines.push(`      decoded: ${badge(r.decoded, 'yes', 'NO')}   valid: ${badge(r.decoded ? r.valid : null, 'yes', 'NO')}   signature: ${sig}`);
+      if (r.signature.status !== 'unsigned') lines.push(`      why: ${r.signature.reason}`);
       if (r.signature.not_covered?.length) lines.push(`      not covered by the signature: ${r.signature.not_covered.join(', ')}`);
       if (r.error) lines.push(`      error ${r.error.code} at byte ${r.error.offset ?? '?'}: ${r.error.message}`);
       for (const f of r.findings) {

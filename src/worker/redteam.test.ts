@@ -398,13 +398,15 @@ describe('the CLI over the crafted inputs', () => {
     it(`${name}: never "trusted" for the fresh DID, in the summary or the report, and --require-trusted fails`, async () => {
       const human = await cli(['inspect', ...keyArgs, ...inputs], files);
       expect(signatureLines(human.out)).toEqual([
-        'valid',
+        'valid, NOT trusted',
         'invalid',
         keyArgs.length ? 'invalid (key fe812c12f3ab4ce6)' : 'unknown_key (key fe812c12f3ab4ce6)',
-        'valid',
+        'valid, NOT trusted',
         'unsigned',
       ]);
       expect(human.out).not.toMatch(/, trusted/);
+      // It says why: the DID is only bound to its key, not in the registry.
+      expect(human.out).toMatch(/why: signature valid · key bound to DID · DID not in your registry/);
       const json = await cli(['inspect', '--json', ...keyArgs, ...inputs], files);
       const report = JSON.parse(json.out) as Report;
       expect(report.records.map((r) => r.signature.trusted)).toEqual([false, false, false, false, false]);

@@ -3,7 +3,9 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromBase64, fromHex, toHex, utf8OrNull } from './bytes';
 import { readItemAt, untag } from './cbor/reader';
-import { agentdnaShape, applyAgentDnaTrust, readAgentDna, readAgentDnaParts, type WorkflowReport } from './agentdna';
+import type { WorkflowReport } from './agentdna/model';
+import { applyAgentDnaTrust } from './agentdna/trust';
+import { agentdnaShape, readAgentDna, readAgentDnaParts } from './import/agentdna';
 import { readJson } from './json/lossless';
 import { failedRecord, jsonDecodeError, type Place } from './import/build';
 import { cborRecordBatches, readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';

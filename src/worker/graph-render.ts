@@ -2,7 +2,7 @@
 // lines with what each node's face shows. The page only renders it.
 import { buildGraphs } from '../core/graphs';
 import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type FoldInfo, type GraphEdge } from '../core/graph';
-import type { WorkflowReport } from '../core/agentdna';
+import type { WorkflowReport } from '../core/agentdna/model';
 import type { RecordResult } from '../core/records';
 import { isoFromSeconds } from '../core/time';
 import type { RecordSummary } from './summary-pack';

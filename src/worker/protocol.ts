@@ -1,7 +1,7 @@
 // The typed messages between the page and the inspector worker. The page sends Blobs (handles,
 // not copies) and asks for details; the worker answers with compact summaries and, on demand, the
 // full detail of one record. Only plain data crosses: no classes, no functions.
-import type { WorkflowReport } from '../core/agentdna';
+import type { WorkflowReport } from '../core/agentdna/model';
 import type { ReportFolds } from '../core/folds';
 import type { GraphRender } from './graph-render';
 import type { RecordSummary, SummaryPack } from './summary-pack';

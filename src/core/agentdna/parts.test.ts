@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { inspectInput, inspectInputBatches } from '../inspect';
 import { readJson } from '../json/lossless';
 import type { RecordResult } from '../records';
-import { readAgentDna, readAgentDnaParts, type WorkflowReport } from './index';
+import { readAgentDna, readAgentDnaParts } from '../import/agentdna';
+import type { WorkflowReport } from './model';
 
 const dir = resolve(__dirname, '../../../vectors/agentdna/synthetic');
 const workflows = readdirSync(dir)

@@ -9,7 +9,8 @@ import { fromHex, toHex, toBase64, utf8Encode } from '../bytes';
 import { readJson, type JsonValue } from '../json/lossless';
 import type { RecordResult } from '../records';
 import { signedBytes } from './hash';
-import { agentdnaShape, readAgentDna, type AgentDnaResult, type WorkflowReport } from './index';
+import { agentdnaShape, readAgentDna, type AgentDnaResult } from '../import/agentdna';
+import type { WorkflowReport } from './model';
 
 const VECTORS = new URL('../../../vectors/agentdna/', import.meta.url);
 const bytesOf = (rel: string) => new Uint8Array(readFileSync(new URL(rel, VECTORS)));

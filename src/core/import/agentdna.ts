@@ -16,6 +16,7 @@ import { envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
 import { cardTree, display, envelopeTree, payloadBody, pretty, shortId, workflowTree } from '../agentdna/views';
 import { analyzeWorkflow, envelopeReport } from '../agentdna/workflow';
 import { blankRecord, failedRecord, jsonDecodeError, type Place } from './build';
+import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
 
 export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
 
@@ -357,3 +358,36 @@ export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonVa
   }
   yield take(root.end);
 }
+
+interface AgentDnaClaim {
+  root: JsonValue;
+  shape: AgentDnaShape;
+}
+
+/**
+ * The document in batches: a card history or an array of workflows by item (each workflow's
+ * signature checks take ~30 ms, so a large file would otherwise say nothing for minutes), any other
+ * shape as one batch. Read whole (batchSize Infinity), nothing is cut by time either.
+ */
+function* agentdnaBatches(source: Source, { root, shape }: AgentDnaClaim, context: ImportContext, batchSize: number): Generator<ImportedBatch> {
+  const parts: AgentDnaPartOptions = { partSize: batchSize, partMs: Number.isFinite(batchSize) ? undefined : Infinity };
+  // One part behind, so the last one can carry the input's format.
+  let last: ImportedBatch | null = null;
+  for (const part of readAgentDnaParts(source.place.input, source.bytes, root, { extraKeys: context.extraKeys, shape }, parts)) {
+    if (last) yield last;
+    last = { records: part.records, workflows: part.workflows, end: part.end, format: null };
+  }
+  // readAgentDnaParts always gives at least one part.
+  yield { ...last!, end: source.bytes.length, format: `agentdna-${shape}` };
+}
+
+export const agentdna: Importer<AgentDnaClaim> = {
+  format: 'agentdna',
+  detect: (source) => {
+    const root = jsonRoot(source);
+    const shape = root !== null ? agentdnaShape(root) : null;
+    return shape !== null ? { root: root!, shape } : null;
+  },
+  read: (source, claim, context) => wholeInput(agentdnaBatches(source, claim, context, Infinity)),
+  batches: agentdnaBatches,
+};

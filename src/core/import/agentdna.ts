@@ -385,8 +385,9 @@ export const agentdna: Importer<AgentDnaClaim> = {
   format: 'agentdna',
   detect: (source) => {
     const root = jsonRoot(source);
-    const shape = root !== null ? agentdnaShape(root) : null;
-    return shape !== null ? { root: root!, shape } : null;
+    if (root === null) return null;
+    const shape = agentdnaShape(root);
+    return shape === null ? null : { root, shape };
   },
   read: (source, claim, context) => wholeInput(agentdnaBatches(source, claim, context, Infinity)),
   batches: agentdnaBatches,

@@ -1,7 +1,6 @@
 // The one way in for every input (the CLI, the worker, tests): the importers in the order they are
 // asked, and the driver that gives the first one that reads an input its bytes. A new input format
 // is one module in this folder and one entry in IMPORTERS.
-import type { ExtraKeys } from '../agentdna/signature';
 import type { DecodeError } from '../model';
 import { agdxJson } from './agdx-json';
 import { agentdna } from './agentdna';
@@ -10,24 +9,17 @@ import { cbor } from './cbor';
 import { empty, json, text, unknown } from './fallbacks';
 import { iggyHeaders } from './iggy-headers';
 import { iggyJson } from './iggy-json';
-import { wholeInput, Source, type ImportContext, type ImportedBatch, type Importer } from './importer';
+import { wholeInput, Source, type ImportContext, type ImportedBatch, type ImportOptions, type Importer } from './importer';
 import { base64, hex } from './text';
 
 /**
  * Every importer, in the order the driver asks them; the first whose `detect` claims an input
  * reads it. Text comes before binary: JSON by shape (an Iggy export has messages; an envelope view
  * a kind; AgentDNA the rest), then JSON no shape fits, then hex and base64 of anything here, then
- * other text. Binary: an Iggy header block before bare CBOR (the block is not CBOR). The fallbacks
- * claim what is left, so every input is read by exactly one importer.
+ * other text. Binary: an Iggy header block before bare CBOR (whose reader may take a block's bytes
+ * for something else). The fallbacks claim what is left, so every input is read by exactly one importer.
  */
 export const IMPORTERS: readonly Importer[] = [empty, iggyJson, agdxJson, agentdna, json, hex, base64, text, iggyHeaders, cbor, unknown];
-
-export interface ImportOptions {
-  /** secp256k1 keys by DID, for AgentDNA DIDs not made from their key. */
-  extraKeys?: ExtraKeys;
-  /** Build each record's views now (true), or leave them to be rebuilt when the record is opened. */
-  detail: boolean;
-}
 
 /** The first importer that reads the source, in batches (a format that cannot stream comes as one). */
 function* readBatches(source: Source, context: ImportContext, batchSize: number, importers: readonly Importer[]): Generator<ImportedBatch> {

@@ -28,12 +28,16 @@ export interface ImportedBatch {
   format: string | null;
 }
 
-/** What every importer is told besides the input. */
-export interface ImportContext {
+/** How an input is to be read. */
+export interface ImportOptions {
   /** secp256k1 keys by DID, for AgentDNA DIDs not made from their key (report.md key files). */
   extraKeys?: ExtraKeys;
   /** Build each record's views now (true), or leave them to be rebuilt when the record is opened. */
   detail: boolean;
+}
+
+/** What every importer is told besides the input. */
+export interface ImportContext extends ImportOptions {
   /** Reads other bytes (a text wrapper's decoded bytes) through the whole list of importers, whole. */
   readInner(source: Source): Imported;
 }

@@ -2,10 +2,10 @@
 // lines with what each node's face shows. The page only renders it.
 import { buildGraphs } from '../core/graphs';
 import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type FoldInfo, type GraphEdge } from '../core/graph';
-import type { WorkflowReport } from '../core/agentdna';
+import type { WorkflowReport } from '../core/agentdna/model';
 import type { RecordResult } from '../core/records';
 import { isoFromSeconds } from '../core/time';
-import type { RecordSummary } from './protocol';
+import type { RecordSummary } from './summary-pack';
 
 /** A stream node's last line when nothing went wrong along the way: how it ended. */
 const STREAM_END_WORDS: Record<string, string> = { last: 'complete', error: 'ended by an error', abandoned: 'abandoned (deadline passed)', gap: 'ended at a gap', open: 'not ended' };

@@ -1,12 +1,12 @@
 // The typed messages between the page and the inspector worker. The page sends Blobs (handles,
 // not copies) and asks for details; the worker answers with compact summaries and, on demand, the
 // full detail of one record. Only plain data crosses: no classes, no functions.
-import type { WorkflowReport } from '../core/agentdna';
+import type { WorkflowReport } from '../core/agentdna/model';
 import type { ReportFolds } from '../core/folds';
 import type { GraphRender } from './graph-render';
-import type { SummaryPack } from './summary-pack';
+import type { RecordSummary, SummaryPack } from './summary-pack';
 import type { RegistryEntry } from '../core/keys/keys';
-import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, RecordFormat, SignatureVerdict, Span, ViewOrigin } from '../core/model';
+import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 
 /**
  * One input as the page hands it over: a Blob (a dropped File, or text and samples wrapped in one).
@@ -28,29 +28,6 @@ export interface InputSummary {
   records: number;
   /** The input's own failure (nothing in it could be read), if any. */
   error: DecodeError | null;
-}
-
-export interface RecordSummary {
-  /** Global record number: the key for details and selection. */
-  key: number;
-  input: number;
-  index: number;
-  format: RecordFormat;
-  kind: string | null;
-  id: string | null;
-  conversation: string | null;
-  source: string | null;
-  target: string | null;
-  decoded: boolean;
-  valid: boolean;
-  errorCode: string | null;
-  signature: SignatureVerdict['status'];
-  trusted: boolean;
-  errors: number;
-  warnings: number;
-  summary: string;
-  /** The record's body was blanked before it was shared: its signature cannot be re-checked. */
-  redacted: boolean;
 }
 
 export interface LoadProgress {
@@ -77,6 +54,9 @@ export interface FoldView extends ReportFolds {
   order: number[];
   asOf: { position: number; record: number; time: string | null } | null;
 }
+
+// A record's summary is defined where it is packed (summary-pack.ts imports nothing from here).
+export type { RecordSummary };
 
 /** The view a permalink or bundle carried, with the selection resolved to a record key. */
 export interface SharedView {

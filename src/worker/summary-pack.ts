@@ -5,8 +5,31 @@
 // 100,000 objects of 18 fields; the copies and the collector's pauses were the page's longest tasks.
 // A pack is transferred (not copied), the page keeps the numbers in one growing typed array, and a
 // summary object is made only for the rows on screen (SummaryStore in src/ui/summary-store.ts).
-import { SIGNATURE_STATUS_LIST } from '../core/model';
-import type { RecordSummary } from './protocol';
+import { SIGNATURE_STATUS_LIST, type RecordFormat, type SignatureVerdict } from '../core/model';
+
+/** One record as the page lists it (packed below for the crossing). */
+export interface RecordSummary {
+  /** Global record number: the key for details and selection. */
+  key: number;
+  input: number;
+  index: number;
+  format: RecordFormat;
+  kind: string | null;
+  id: string | null;
+  conversation: string | null;
+  source: string | null;
+  target: string | null;
+  decoded: boolean;
+  valid: boolean;
+  errorCode: string | null;
+  signature: SignatureVerdict['status'];
+  trusted: boolean;
+  errors: number;
+  warnings: number;
+  summary: string;
+  /** The record's body was blanked before it was shared: its signature cannot be re-checked. */
+  redacted: boolean;
+}
 
 /** Int32 slots per record in a pack and in the page's store. */
 export const STRIDE = 14;

@@ -10,7 +10,7 @@ import type { SignatureVerdict } from '../model';
 import type { RecordResult } from '../records';
 import { epochSecondsToMicros } from '../time';
 import { uncompressedKey } from './ecdsa';
-import type { EnvelopeReport } from './workflow';
+import type { EnvelopeReport } from './model';
 
 /** The trust of one envelope's signature. */
 export interface EnvelopeTrust {

@@ -91,6 +91,6 @@ export function inspect(files: InputFile[], options: InspectOptions = {}): Inspe
     for (const rec of r.records) records.push(rec);
   });
   if (options.keys?.length) applyKeys(records, options.keys);
-  annotateLog(records);
-  return { inputs, records, workflows };
+  const log = annotateLog(records);
+  return { inputs, records, workflows, log };
 }

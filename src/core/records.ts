@@ -2,6 +2,9 @@
 import type { Envelope } from './agdx/envelope';
 import type { WorkflowReport } from './agentdna/model';
 import type { ObservedHeaders } from './agdx/headers';
+import type { LogAnalysis } from './log/analysis';
+import { logFacts, type LocateField, type LogFacts, type LogSource } from './log/entry';
+import { spanOfPath } from './graph/keys';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, LogPosition, RecordFormat, SignatureVerdict, Span, ViewOrigin } from './model';
 
 export interface RecordResult {
@@ -60,9 +63,29 @@ export interface InspectResult {
   records: RecordResult[];
   /** AgentDNA workflows; `record` indexes `records`. */
   workflows: WorkflowReport[];
+  /** The log's analysis: the record-level graph, the folds and their findings by record. */
+  log: LogAnalysis;
 }
 
 /** Valid: decoded and no finding of severity error. */
 export function isValid(decoded: boolean, findings: Finding[]): boolean {
   return decoded && !findings.some((f) => f.severity === 'error');
+}
+
+/** What a record gives the log analysis (log/entry.ts): its place, envelope and verdict. */
+export function logSource(r: RecordResult): LogSource {
+  // Invalid by its own findings: a fold's finding put on the record earlier does not count.
+  const errors = r.findings.filter((f) => f.severity === 'error');
+  const invalid = !r.valid && (errors.length === 0 || errors.some((f) => !f.rule.startsWith('agdx/fold/')));
+  return { input: r.input, index: r.index, parent: r.parent, logTimeMicros: r.logTimeMicros, logPosition: r.logPosition, envelope: r.envelope, signature: r.signature, invalid };
+}
+
+/** The log's facts of a load's records (log/entry.ts). */
+export function logFactsOf(records: readonly RecordResult[]): LogFacts {
+  return logFacts(records.map(logSource));
+}
+
+/** Where a field of a record is, by its field tree (log findings point at it). */
+export function locateInTrees(records: readonly RecordResult[]): LocateField {
+  return (i, path) => spanOfPath(records[i].tree, path);
 }

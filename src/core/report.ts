@@ -1,8 +1,8 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
 import type { Finding, SignatureVerdict, Span } from './model';
-import { foldLog, toReportFolds, type ReportFolds } from './folds';
-import { toReportGraph, type ReportGraph } from './graph';
-import { buildGraphs } from './graphs';
+import { toReportFolds, type ReportFolds } from './folds';
+import { agentDnaInputs, buildAgentDnaGraph, toReportGraph, type ReportGraph } from './graph';
+import { analyzeRecords } from './graphs';
 import type { InspectResult, RecordResult } from './records';
 
 export const REPORT_SCHEMA = 'envelope-inspector/report@1';
@@ -75,16 +75,20 @@ function withDisplayIds(g: ReportGraph): ReportGraph {
   };
 }
 
-export function buildReport(result: Omit<InspectResult, 'workflows'> & { workflows?: InspectResult['workflows'] }): Report {
-  const graphs = buildGraphs(result.records, result.workflows ?? []);
+/**
+ * report@1 for inspected records. The log's analysis (graph and folds) is the one `inspect` made,
+ * when given; made here otherwise.
+ */
+export function buildReport(result: Omit<InspectResult, 'workflows' | 'log'> & Partial<Pick<InspectResult, 'workflows' | 'log'>>): Report {
+  const log = result.log ?? analyzeRecords(result.records);
   return {
     schema: REPORT_SCHEMA,
     generator: GENERATOR,
     inputs: result.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })),
     records: result.records.map(reportRecord),
     workflows: result.workflows ?? [],
-    graph: withDisplayIds(toReportGraph(graphs.agdx, graphs.agentdna)),
-    ...toReportFolds(foldLog(result.records)),
+    graph: withDisplayIds(toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(result.workflows ?? [])))),
+    ...toReportFolds(log.folds),
   };
 }
 

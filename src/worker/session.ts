@@ -2,8 +2,9 @@
 // them. Kept apart from the worker entry so it can be tested without a Worker.
 import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
-import { annotateLog } from '../core/graphs';
-import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
+import { analyzeRecords, annotateLog } from '../core/graphs';
+import { foldPrepared, toReportFolds } from '../core/folds';
+import type { LogAnalysis } from '../core/log/analysis';
 import { firstDifference } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { applyAgentDnaTrust } from '../core/agentdna/trust';
@@ -40,8 +41,8 @@ export class InspectorSession {
   /** Record key of the first record of each input, so a record's global input number is known. */
   private inputOf: number[] = [];
   private keys: readonly RegistryEntry[] = [];
-  /** The log prepared for folding; dropped whenever records or verdicts change. */
-  private prepared: PreparedLog | null = null;
+  /** The log's analysis (record-level graph, folds, their findings): made once per load, folded again per key change. */
+  private log: LogAnalysis | null = null;
   /** AgentDNA workflows, `record` being the record key. */
   private workflows: WorkflowReport[] = [];
 
@@ -74,7 +75,7 @@ export class InspectorSession {
     else applyKeys(this.records, keys);
     applyAgentDnaTrust(this.records, this.workflows, keys);
     // Quarantine facts rest on signatures: the folds change with the keys.
-    this.prepared = annotateLog(this.records);
+    this.log = annotateLog(this.records);
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
       const s = summarize(key, r, this.blanked.has(key));
@@ -148,7 +149,7 @@ export class InspectorSession {
    * and add the summaries of earlier records whose verdict changed to what goes to the page.
    */
   private regraph(out: LoadResult): void {
-    this.prepared = annotateLog(this.records);
+    this.log = annotateLog(this.records);
     const sent = new Set(out.records.map((r) => r.key));
     out.records = out.records.map((r) => summarize(r.key, this.records[r.key], r.redacted));
     this.records.forEach((r, key) => {
@@ -350,7 +351,7 @@ export class InspectorSession {
 
   /** report@1 for everything loaded (the same document the CLI writes), and its Markdown summary. */
   report(): { json: string; markdown: string } {
-    const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows });
+    const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows, log: this.analysis() });
     return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
   }
 
@@ -385,14 +386,19 @@ export class InspectorSession {
 
   /** The folds (agents, runs, conversations) as they stood at log position `asOf` (all of it when null). */
   folds(asOf: number | null): FoldView {
-    const prepared = (this.prepared ??= prepareFold(this.records));
-    const result = foldPrepared(prepared, asOf === null ? {} : { asOf });
-    return { ...toReportFolds(result), positions: prepared.order.length, asOf: result.asOf ? { position: result.asOf.position, record: result.asOf.recordIndex, time: result.asOf.time?.toString() ?? null } : null, order: [...prepared.order] };
+    const log = this.analysis();
+    const result = asOf === null ? log.folds : foldPrepared(log.fold, { asOf });
+    return { ...toReportFolds(result), positions: result.order.length, asOf: result.asOf ? { position: result.asOf.position, record: result.asOf.recordIndex, time: result.asOf.time?.toString() ?? null } : null, order: result.order };
   }
 
-  /** Both graphs, laid out, as the page draws them. */
+  /** Both graphs, laid out, as the page draws them: the record-level graph of the load, drawn. */
   graph(expanded: string[]): GraphRender {
-    return renderGraph(this.records, this.workflows, this.summaries, expanded);
+    return renderGraph(this.analysis().graph, this.workflows, this.summaries, expanded);
+  }
+
+  /** The log's analysis as of the last load (made now when nothing was loaded since the last clear). */
+  private analysis(): LogAnalysis {
+    return (this.log ??= analyzeRecords(this.records));
   }
 
   clear(): void {
@@ -402,7 +408,7 @@ export class InspectorSession {
     this.inputOf = [];
     this.inputBytes = [];
     this.workflows = [];
-    this.prepared = null;
+    this.log = null;
     this.redactedInputs.clear();
     this.blanked.clear();
   }

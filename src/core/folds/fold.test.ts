@@ -7,14 +7,17 @@ import type { Envelope, MetaValue } from '../agdx/envelope';
 import { signingInput } from '../agdx/verify';
 import { concatBytes, fromHex } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
-import { Conversation, hops, id16, makeRecord, text } from '../graph/test-helpers';
+import { Conversation, factsOf, hops, id16, makeRecord, text } from '../graph/test-helpers';
 import { inspect } from '../inspect';
 import { keyId, type RegisteredKey } from '../keys/keys';
 import type { SignatureVerdict } from '../model';
 import type { RecordResult } from '../records';
-import { decodeCard, FOLD_RULES, foldLog, foldPrepared, prepareFold, recordTime, toReportFolds, type FoldResult } from './index';
+import { decodeCard, FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
 
 const root = resolve(__dirname, '../../..');
+
+/** The fold of test records (over their log entries). */
+const foldRecords = (records: readonly RecordResult[], options?: FoldOptions) => foldLog(factsOf(records), options);
 const S = 1_000_000n; // one second in µs
 
 // ── builders ────────────────────────────────────────────────────────────────
@@ -105,7 +108,7 @@ describe('agents: the latest card and liveness', () => {
   }
 
   it('decodes the card (name, version, capabilities with skill, shapes, classes, concurrency, health, load)', () => {
-    const f = foldLog(expiring().records);
+    const f = foldRecords(expiring().records);
     const booker = agentOf(f, 'booker');
     expect(booker.card).toMatchObject({ recordIndex: 0, time: 1n * S, expiresAt: 6n * S });
     expect(booker.card!.card).toEqual({
@@ -131,7 +134,7 @@ describe('agents: the latest card and liveness', () => {
   });
 
   it('a card older than its ttl_micros at the log\'s time means a dead agent; its later records are flagged dead', () => {
-    const f = foldLog(expiring().records);
+    const f = foldRecords(expiring().records);
     expect(f.now).toBe(7n * S);
     const booker = agentOf(f, 'booker');
     expect(booker.alive).toBe(false);
@@ -147,7 +150,7 @@ describe('agents: the latest card and liveness', () => {
   });
 
   it('asOf before the expiry shows the agent alive', () => {
-    const f = foldLog(expiring().records, { asOf: 2 });
+    const f = foldRecords(expiring().records, { asOf: 2 });
     expect(f.folded).toBe(3);
     expect(f.asOf).toEqual({ position: 2, recordIndex: 2, time: 3n * S });
     expect(agentOf(f, 'booker').alive).toBe(true);
@@ -161,7 +164,7 @@ describe('agents: the latest card and liveness', () => {
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 9n * S }); // 6
     c.add({ kind: 'status', source: 'planner', record: rid(), operation: 'card', body: cardBody({ name: 'planner' }) }, { logTime: 9n * S }); // 7
     c.add({ kind: 'status', source: 'booker', record: rid(), operation: 'card', body: text('not cbor') }, { logTime: 10n * S }); // 8
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(fired(f, FOLD_RULES.dead)).toEqual([4]);
     const booker = agentOf(f, 'booker');
     expect(booker).toMatchObject({ alive: true, cardCount: 3, card: { recordIndex: 5 } });
@@ -174,7 +177,7 @@ describe('agents: the latest card and liveness', () => {
     const c = new Conversation();
     c.add({ kind: 'status', source: 'booker', record: rid(), operation: 'card', body: cardBody({ ttl: 1n }) });
     c.add({ kind: 'event', source: 'booker', record: rid(), body });
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(f.times).toEqual({ log: 0, ulid: 0, none: 2 });
     expect(f.now).toBeNull();
     expect(agentOf(f, 'booker').alive).toBeNull();
@@ -185,10 +188,15 @@ describe('agents: the latest card and liveness', () => {
   it('a record\'s time falls back to the record id\'s ULID time (ms → µs)', () => {
     const c = new Conversation();
     const ulid = fromHex('01903c1faa0000000000000000000002')!;
-    const r = c.add({ kind: 'event', record: ulid, body });
-    expect(recordTime(r)).toEqual({ time: 0x01903c1faa00n * 1000n, source: 'ulid' });
-    expect(recordTime(c.add({ kind: 'event', record: ulid, body }, { logTime: 5n }))).toEqual({ time: 5n, source: 'log' });
-    expect(recordTime(c.add({ kind: 'chunk', channel: rid(), correlation: rid(), sequence: 0, body }))).toEqual({ time: null, source: null });
+    c.add({ kind: 'event', record: ulid, body });
+    c.add({ kind: 'event', record: ulid, body }, { logTime: 5n });
+    c.add({ kind: 'chunk', channel: rid(), correlation: rid(), sequence: 0, body });
+    const times = factsOf(c.records).entries.map((e) => ({ time: e.time, source: e.timeSource }));
+    expect(times).toEqual([
+      { time: 0x01903c1faa00n * 1000n, source: 'ulid' },
+      { time: 5n, source: 'log' },
+      { time: null, source: null },
+    ]);
   });
 
   it('the real AgentCard fixture decodes', () => {
@@ -217,7 +225,7 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
   }
 
   it('an operator-signed quarantine, then lifted: records during it are flagged, after it not', () => {
-    const f = foldLog(quarantined(OPERATOR).records);
+    const f = foldRecords(quarantined(OPERATOR).records);
     expect(f.quarantine.map((q) => [q.recordIndex, q.op, q.target, q.issuer, q.backing, q.applied])).toEqual([
       [1, 'quarantine', 'booker', 'ops', 'operator-signed', true],
       [3, 'unquarantine', 'booker', 'ops', 'operator-signed', true],
@@ -237,21 +245,21 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
 
   it('asOf before the quarantine shows the agent not quarantined; during it, quarantined', () => {
     const log = quarantined(OPERATOR).records;
-    const before = foldLog(log, { asOf: 0 });
+    const before = foldRecords(log, { asOf: 0 });
     expect(agentOf(before, 'booker').quarantined).toBe(false);
     expect(before.quarantine).toEqual([]);
-    const during = foldLog(log, { asOf: 2 });
+    const during = foldRecords(log, { asOf: 2 });
     expect(agentOf(during, 'booker')).toMatchObject({ quarantined: true, quarantineFact: { recordIndex: 1, op: 'quarantine' } });
     expect(fired(during)).toEqual([2]);
     // One prepared log serves every slider position.
-    const prepared = prepareFold(log);
+    const prepared = prepareFold(factsOf(log));
     expect([0, 1, 2, 3, 4].map((p) => agentOf(foldPrepared(prepared, { asOf: p }), 'booker').quarantined)).toEqual([false, true, true, false, false]);
-    expect(foldLog(log, { asOf: -1 })).toMatchObject({ folded: 0, agents: [], asOf: { position: -1, recordIndex: -1, time: null } });
-    expect(foldLog(log, { asOf: 99 }).folded).toBe(5);
+    expect(foldRecords(log, { asOf: -1 })).toMatchObject({ folded: 0, agents: [], asOf: { position: -1, recordIndex: -1, time: null } });
+    expect(foldRecords(log, { asOf: 99 }).folded).toBe(5);
   });
 
   it('a quarantine signed by an agent key is flagged agdx/fold/unauthorised (error) and still takes effect', () => {
-    const f = foldLog(quarantined(AGENT_KEY).records);
+    const f = foldRecords(quarantined(AGENT_KEY).records);
     expect(f.quarantine[0]).toMatchObject({ backing: 'non-operator-signed', issuer: 'planner', applied: true });
     expect(f.quarantine[0].sentence).toContain('is an agent key of planner');
     expect(fired(f, FOLD_RULES.unauthorised)).toEqual([1]);
@@ -262,7 +270,7 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
   });
 
   it('an unsigned quarantine rests on the topic\'s access control and takes effect, unflagged', () => {
-    const f = foldLog(quarantined(verdict({ status: 'unsigned', reason: 'the record carries no signature' })).records);
+    const f = foldRecords(quarantined(verdict({ status: 'unsigned', reason: 'the record carries no signature' })).records);
     expect(f.quarantine[0].backing).toBe('unsigned');
     expect(f.quarantine[0].sentence).toContain("rests on the registry topic's write access");
     expect(fired(f, FOLD_RULES.unauthorised)).toEqual([]);
@@ -270,10 +278,10 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
   });
 
   it('an invalid signature is flagged unauthorised; an unknown key is unverified and not flagged', () => {
-    const bad = foldLog(quarantined(verdict({ status: 'invalid', reason: 'the signature does not verify' })).records);
+    const bad = foldRecords(quarantined(verdict({ status: 'invalid', reason: 'the signature does not verify' })).records);
     expect(bad.quarantine[0].backing).toBe('invalid-signature');
     expect(fired(bad, FOLD_RULES.unauthorised)).toEqual([1]);
-    const unknown = foldLog(quarantined(verdict({ status: 'unknown_key', reason: 'no registered key has key id a1b2c3d4e5f60718' })).records);
+    const unknown = foldRecords(quarantined(verdict({ status: 'unknown_key', reason: 'no registered key has key id a1b2c3d4e5f60718' })).records);
     expect(unknown.quarantine[0].backing).toBe('unverified');
     expect(fired(unknown, FOLD_RULES.unauthorised)).toEqual([]);
     expect(fired(unknown, FOLD_RULES.quarantined)).toEqual([2]);
@@ -285,7 +293,7 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
     q.parent = 7;
     c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'quarantine', body: new Uint8Array([0xff, 0xfe]) }, { logTime: 2n * S });
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 3n * S });
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(f.quarantine.map((x) => [x.target, x.applied])).toEqual([
       ['booker', false],
       [null, false],
@@ -313,7 +321,7 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
       sign({ kind: 'status', record: id16(3), conversation: conv, source: 'planner', operation: 'unquarantine', body: text('booker') }, seedAgent),
     ];
     const result = inspect([{ name: 'q.cborseq', bytes: concatBytes(...envs.map((e) => encodeEnvelope(e))) }], { keys: [key(seedOps, 'ops', 'operator'), key(seedAgent, 'planner', 'agent')] });
-    const f = foldLog(result.records);
+    const f = foldRecords(result.records);
     expect(f.quarantine.map((q) => [q.op, q.backing, q.signature.status, q.signature.trusted])).toEqual([
       ['quarantine', 'operator-signed', 'valid', true],
       ['unquarantine', 'non-operator-signed', 'valid', false],
@@ -337,7 +345,7 @@ describe('runs: task-state history per metadata run', () => {
     c.add({ kind: 'status', source: 'booker', record: rid(), operation: 'progress', metadata: run('r-1') }, { logTime: 2n * S });
     task(c, 2, 3n * S);
     task(c, 4, 4n * S, { last: true });
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(f.runs).toHaveLength(1);
     const r = f.runs[0];
     expect(r.history.map((h) => [h.state, h.time, h.recordIndex, h.final])).toEqual([
@@ -355,7 +363,7 @@ describe('runs: task-state history per metadata run', () => {
     task(c, 6, 2n * S, { last: true });
     task(c, 2, 3n * S);
     task(c, 4, 4n * S);
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     const r = f.runs[0];
     expect(r).toMatchObject({ terminal: 'failed', current: 'failed', terminalRecordIndex: 1, afterTerminal: 2 });
     expect(r.history.map((h) => h.afterTerminal)).toEqual([false, false, true, true]);
@@ -368,7 +376,7 @@ describe('runs: task-state history per metadata run', () => {
   it('an unknown task state code passes through as unrecognized-N', () => {
     const c = new Conversation();
     task(c, 42, 1n * S);
-    expect(foldLog(c.records).runs[0].history[0]).toMatchObject({ code: 42, state: 'unrecognized-42', terminal: false });
+    expect(foldRecords(c.records).runs[0].history[0]).toMatchObject({ code: 42, state: 'unrecognized-42', terminal: false });
   });
 });
 
@@ -384,7 +392,7 @@ describe('conversations, usage, bridge loops and log order', () => {
     const bad = a.add({ kind: 'event', source: 'planner', record: rid(), body, usage: usage(7, 8) }, { logTime: 40n, valid: false });
     bad.signature = verdict({ status: 'invalid', reason: 'does not verify' });
     b.add({ kind: 'response', source: 'booker', record: rid(), correlation: rid(), body, usage: usage(1000, 1) }, { logTime: 15n, input: 1 });
-    const f = foldLog([...a.records, ...b.records]);
+    const f = foldRecords([...a.records, ...b.records]);
     expect(f.conversations.map((c) => c.id)).toEqual([a.records[0].conversation, b.records[0].conversation]);
     const ca = f.conversations[0];
     expect(ca).toMatchObject({
@@ -411,7 +419,7 @@ describe('conversations, usage, bridge loops and log order', () => {
     const r = c.add({ kind: 'event', record: rid(), body }, { logTime: 1n });
     r.findings = [{ rule: FOLD_RULES.unauthorised, severity: 'error', path: 'signature', message: 'x', span: null }];
     r.valid = false;
-    expect(foldLog(c.records).conversations[0].invalid.count).toBe(0);
+    expect(foldRecords(c.records).conversations[0].invalid.count).toBe(0);
   });
 
   it('a record whose bridge_hops repeats an id is counted as a bridge loop', () => {
@@ -419,7 +427,7 @@ describe('conversations, usage, bridge loops and log order', () => {
     c.add({ kind: 'event', record: rid(), body, metadata: hops('b1', 'b2') });
     c.add({ kind: 'event', record: rid(), body, metadata: hops('b1', 'b2', 'b1') });
     c.add({ kind: 'event', record: rid(), body, metadata: hops('b3', 'b3', 'b3') });
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(f.bridgeLoops).toBe(2);
     expect(f.bridgeLoopRecords).toEqual([1, 2]);
   });
@@ -432,7 +440,7 @@ describe('conversations, usage, bridge loops and log order', () => {
       makeRecord(1, 1, { kind: 'event', conversation: id16(1), source: 'b', record: rid(), body }, { logTime: 30n }),
     ];
     records.push({ ...records[0], index: 2, envelope: null });
-    const f = foldLog(records);
+    const f = foldRecords(records);
     expect(f.order).toEqual([2, 0, 1, 3]);
     expect(f.conversations[0].records).toEqual([2, 0, 1, 3]);
     expect(f.agents.map((a) => a.id)).toEqual(['b', 'a']);
@@ -443,8 +451,8 @@ describe('conversations, usage, bridge loops and log order', () => {
     c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'quarantine', body: text('agent-a') }, { logTime: 1n });
     c.add({ kind: 'event', record: rid(), body }, { logTime: 2n });
     const before = JSON.stringify(c.records, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-    const one = foldLog(c.records);
-    const two = foldLog(c.records);
+    const one = foldRecords(c.records);
+    const two = foldRecords(c.records);
     expect(JSON.stringify(c.records, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).toBe(before);
     expect(toReportFolds(two)).toEqual(toReportFolds(one));
     expect(fired(one, FOLD_RULES.quarantined)).toEqual([1]);
@@ -458,7 +466,7 @@ describe('toReportFolds', () => {
     const c = new Conversation();
     c.add({ kind: 'status', source: 'booker', record: rid(), operation: 'card', body: cardBody({ name: 'booker', caps: [{ skill: 'book', health: 1 }], ttl: 2n ** 60n }) }, { logTime: 1n * S });
     c.add({ kind: 'status', source: 'booker', record: rid(), correlation: rid(), operation: 'task', task_state: 2, metadata: run('r'), usage: usage(3, 4) }, { logTime: 2n * S });
-    const rep = toReportFolds(foldLog(c.records));
+    const rep = toReportFolds(foldRecords(c.records));
     const round = JSON.parse(JSON.stringify(rep));
     expect(round).toEqual(rep);
     expect(rep.agents[0]).toMatchObject({
@@ -493,7 +501,7 @@ describe('toReportFolds', () => {
 describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () => {
   const bytes = new Uint8Array(readFileSync(resolve(root, 'vectors/agdx/made/conversation_http_v07.json')));
   const result = inspect([{ name: 'conversation_http_v07.json', bytes }]);
-  const f = foldLog(result.records);
+  const f = foldRecords(result.records);
 
   it('agents planner and booker, in log order, with their records', () => {
     expect(f.agents.map((a) => a.id)).toEqual(['planner', 'booker']);
@@ -550,7 +558,7 @@ describe('performance', () => {
             : { kind: 'status', conversation: id16(i % 20), source: `agent-${agentNo}`, record: id16(i + 1), correlation: id16(1), operation: 'task', task_state: (i % 9) + 1, metadata: run(`run-${i % 300}`), usage: { input_tokens: 10, output_tokens: 5 } };
       records.push(makeRecord(0, i, spec, { logTime: t }));
     }
-    const prepared = prepareFold(records);
+    const prepared = prepareFold(factsOf(records));
     // How fast is for the benchmark to say; here only that it folds the whole log.
     const f = foldPrepared(prepared, { asOf: 9_999 });
     expect(f.folded).toBe(10_000);

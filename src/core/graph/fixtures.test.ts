@@ -6,11 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { encodeEnvelope } from '../agdx/canonical';
 import { concatBytes } from '../bytes';
 import { inspect } from '../inspect';
-import { buildAgdxGraph } from './agdx';
 import { layoutGraph } from './layout';
 import type { RecordNode, StreamNode } from './model';
 import { toReportGraph } from './report';
-import { hops, id16, text } from './test-helpers';
+import { hops, id16, text, graphOf } from './test-helpers';
 
 const bytes = new Uint8Array(readFileSync(new URL('../../../vectors/agdx/made/conversation.cborseq', import.meta.url)));
 const CMD = '01J0Y1ZAG00000000000000001';
@@ -20,7 +19,7 @@ const CHAN = '01J0Y1ZAG00000000000000006';
 
 describe('the conversation fixture, end to end', () => {
   const { records } = inspect([{ name: 'conversation.cborseq', bytes }]);
-  const graph = buildAgdxGraph(records);
+  const graph = graphOf(records);
 
   it('reads the records the fixture holds', () => {
     expect(records.map((r) => r.kind)).toEqual(['command', 'chunk', 'chunk', 'chunk', 'response', 'command', null]);
@@ -88,7 +87,7 @@ describe('graph findings on inspected bytes', () => {
     const first = encodeEnvelope({ kind: 'command', record: id16(1), conversation, source: 'a', correlation: id16(5), body: text('{}') });
     const looped = encodeEnvelope({ kind: 'event', record: id16(2), conversation, source: 'b', cause: id16(1), metadata: hops('x', 'y', 'x'), body: text('{}') });
     const { records } = inspect([{ name: 'loop.cborseq', bytes: concatBytes(first, looped) }]);
-    const graph = buildAgdxGraph(records);
+    const graph = graphOf(records);
     expect(graph.edges.map((e) => [e.from, e.to, e.via])).toEqual([[graph.nodes[1].id, graph.nodes[0].id, 'cause']]);
     expect(graph.findings).toHaveLength(1);
     const { recordIndex, finding } = graph.findings[0];

@@ -2,7 +2,9 @@
 import type { Envelope, MetaValue } from '../agdx/envelope';
 import { toCrockford } from '../bytes';
 import { blankRecord, envelopeSummary } from '../import/build';
-import type { RecordResult } from '../records';
+import { locateInTrees, logFactsOf, type RecordResult } from '../records';
+import { buildAgdxGraph } from './agdx';
+import type { AgdxGraph, DrawOptions } from './model';
 
 /** A 16-byte id whose value is `n` (big-endian). */
 export function id16(n: number): Uint8Array {
@@ -81,4 +83,12 @@ export function makeRecord(input: number, index: number, spec: Envelope, extra: 
       ? { stream: extra.position.stream ?? null, topic: extra.position.topic ?? null, partition: extra.position.partition, offset: BigInt(extra.position.offset) }
       : null,
   };
+}
+
+/** The log's facts of test records. */
+export const factsOf = logFactsOf;
+
+/** The graph of test records, built and drawn, each record drawn with its own validity; findings located in their trees. */
+export function graphOf(records: readonly RecordResult[], options: DrawOptions = {}): AgdxGraph {
+  return buildAgdxGraph(logFactsOf(records), { valid: (i) => records[i].valid, locate: locateInTrees(records), ...options });
 }

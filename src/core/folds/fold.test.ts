@@ -11,13 +11,15 @@ import { Conversation, factsOf, hops, id16, makeRecord, text } from '../graph/te
 import { inspect } from '../inspect';
 import { keyId, type RegisteredKey } from '../keys/keys';
 import type { SignatureVerdict } from '../model';
-import type { RecordResult } from '../records';
+import { logFactsOf, type InspectedRecord } from '../records';
+import { analyzeLog, refoldLog } from '../log/analysis';
+import { isValid } from '../verdict';
 import { decodeCard, FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
 
 const root = resolve(__dirname, '../../..');
 
 /** The fold of test records (over their log entries). */
-const foldRecords = (records: readonly RecordResult[], options?: FoldOptions) => foldLog(factsOf(records), options);
+const foldRecords = (records: readonly InspectedRecord[], options?: FoldOptions) => foldLog(factsOf(records), options);
 const S = 1_000_000n; // one second in µs
 
 // ── builders ────────────────────────────────────────────────────────────────
@@ -215,11 +217,9 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
   function quarantined(sig: SignatureVerdict, liftSig: SignatureVerdict = OPERATOR) {
     const c = new Conversation();
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 1n * S }); // 0
-    const q = c.add({ kind: 'status', source: sig.signer === 'planner' ? 'planner' : 'ops', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 2n * S }); // 1
-    q.signature = sig;
+    c.add({ kind: 'status', source: sig.signer === 'planner' ? 'planner' : 'ops', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 2n * S, signature: sig }); // 1
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 3n * S }); // 2
-    const u = c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'unquarantine', body: text('booker') }, { logTime: 4n * S }); // 3
-    u.signature = liftSig;
+    c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'unquarantine', body: text('booker') }, { logTime: 4n * S, signature: liftSig }); // 3
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 5n * S }); // 4
     return c;
   }
@@ -289,8 +289,7 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
 
   it('a quarantine inside a dead letter changes nothing; one whose body is not UTF-8 names no agent', () => {
     const c = new Conversation();
-    const q = c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 1n * S });
-    q.parent = 7;
+    c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 1n * S, parent: 7 });
     c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'quarantine', body: new Uint8Array([0xff, 0xfe]) }, { logTime: 2n * S });
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 3n * S });
     const f = foldRecords(c.records);
@@ -389,11 +388,10 @@ describe('conversations, usage, bridge loops and log order', () => {
     a.add({ kind: 'command', source: 'planner', target: 'booker', record: rid(), correlation: rid(), body }, { logTime: 10n });
     a.add({ kind: 'response', source: 'booker', target: 'planner', record: rid(), correlation: rid(), body, usage: usage(100, 20, { reasoning_output_tokens: 5 }) }, { logTime: 20n });
     a.add({ kind: 'response', source: 'booker', record: rid(), correlation: rid(), body, usage: usage(1, 2, { cache_read_input_tokens: 30, cache_creation_input_tokens: 4 }) }, { logTime: 30n });
-    const bad = a.add({ kind: 'event', source: 'planner', record: rid(), body, usage: usage(7, 8) }, { logTime: 40n, valid: false });
-    bad.signature = verdict({ status: 'invalid', reason: 'does not verify' });
+    a.add({ kind: 'event', source: 'planner', record: rid(), body, usage: usage(7, 8) }, { logTime: 40n, valid: false, signature: verdict({ status: 'invalid', reason: 'does not verify' }) });
     b.add({ kind: 'response', source: 'booker', record: rid(), correlation: rid(), body, usage: usage(1000, 1) }, { logTime: 15n, input: 1 });
     const f = foldRecords([...a.records, ...b.records]);
-    expect(f.conversations.map((c) => c.id)).toEqual([a.records[0].conversation, b.records[0].conversation]);
+    expect(f.conversations.map((c) => c.id)).toEqual([a.records[0].verdict.conversation, b.records[0].verdict.conversation]);
     const ca = f.conversations[0];
     expect(ca).toMatchObject({
       records: [0, 1, 2, 3],
@@ -414,12 +412,17 @@ describe('conversations, usage, bridge loops and log order', () => {
     expect(agentOf(f, 'booker').usage).toMatchObject({ input: 1101n, output: 23n, records: 3 });
   });
 
-  it('a record invalid only through an agdx/fold error still counts as valid, so refolding is stable', () => {
+  it('a record invalid only through the fold\'s own error is invalid in its verdict, not in the fold, so refolding is stable', () => {
     const c = new Conversation();
-    const r = c.add({ kind: 'event', record: rid(), body }, { logTime: 1n });
-    r.findings = [{ rule: FOLD_RULES.unauthorised, severity: 'error', path: 'signature', message: 'x', span: null }];
-    r.valid = false;
-    expect(foldRecords(c.records).conversations[0].invalid.count).toBe(0);
+    c.add({ kind: 'status', source: 'planner', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 1n, signature: AGENT_KEY });
+    const log = analyzeLog(logFactsOf(c.records));
+    expect(log.findings.get(0)?.map((f) => f.rule)).toEqual([FOLD_RULES.unauthorised]);
+    // The verdict holds the record's own findings; its validity counts the log's too.
+    expect(c.records[0].verdict.findings).toEqual([]);
+    expect(isValid(c.records[0].verdict, log.findings.get(0))).toBe(false);
+    // The fold counts records invalid by their own findings only: folding again gives the same.
+    expect(log.folds.conversations[0].invalid.count).toBe(0);
+    expect(refoldLog(log, log.facts).folds).toEqual(log.folds);
   });
 
   it('a record whose bridge_hops repeats an id is counted as a bridge loop', () => {
@@ -433,13 +436,13 @@ describe('conversations, usage, bridge loops and log order', () => {
   });
 
   it('log order: log time, then input, then position; records without an envelope are skipped', () => {
-    const records: RecordResult[] = [
+    const records: InspectedRecord[] = [
       makeRecord(0, 0, { kind: 'event', conversation: id16(1), source: 'a', record: rid(), body }, { logTime: 30n }),
       makeRecord(0, 1, { kind: 'event', conversation: id16(1), source: 'a', record: rid(), body }), // carries 30 forward
       makeRecord(1, 0, { kind: 'event', conversation: id16(1), source: 'b', record: rid(), body }, { logTime: 10n }),
       makeRecord(1, 1, { kind: 'event', conversation: id16(1), source: 'b', record: rid(), body }, { logTime: 30n }),
     ];
-    records.push({ ...records[0], index: 2, envelope: null });
+    records.push({ verdict: { ...records[0].verdict, index: 2 }, data: { ...records[0].data, envelope: null } });
     const f = foldRecords(records);
     expect(f.order).toEqual([2, 0, 1, 3]);
     expect(f.conversations[0].records).toEqual([2, 0, 1, 3]);
@@ -486,7 +489,7 @@ describe('toReportFolds', () => {
         terminal: null,
         terminal_record: null,
         after_terminal: 0,
-        conversations: [c.records[0].conversation],
+        conversations: [c.records[0].verdict.conversation],
         agents: ['booker'],
         first_time: '2000000',
         last_time: '2000000',
@@ -524,7 +527,7 @@ describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () =>
     expect(f.conversations).toHaveLength(1);
     const c = f.conversations[0];
     expect(c).toMatchObject({
-      id: result.records[0].conversation,
+      id: result.records[0].verdict.conversation,
       agents: ['booker', 'planner'],
       recordsByKind: { command: 1, chunk: 5, response: 1, event: 1, status: 1, error: 1 },
       firstTime: 1717171717000000n,
@@ -545,7 +548,7 @@ describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () =>
 
 describe('performance', () => {
   it('folds 10,000 records fast enough for a slider (a generous bound; see the report for measured times)', () => {
-    const records: RecordResult[] = [];
+    const records: InspectedRecord[] = [];
     const card = cardBody({ name: 'w', caps: [{ skill: 's' }], ttl: 50n * S });
     for (let i = 0; i < 10_000; i++) {
       const agentNo = i % 50;

@@ -28,7 +28,7 @@ describe('buildAgdxGraph: causal edges', () => {
     expect(at.note).toMatch(/partition 3 and offset 41 only.*stream 1, topic 2/);
     expect(g.missing).toEqual([]);
     expect(g.findings).toEqual([]);
-    expect(node(g, crock(1))).toMatchObject({ kind: 'record', recordIndex: 0, recordKind: 'command', group: c.records[0].conversation });
+    expect(node(g, crock(1))).toMatchObject({ kind: 'record', recordIndex: 0, recordKind: 'command', group: c.records[0].verdict.conversation });
   });
 
   it('a log position whose stream and topic are known must match them too', () => {
@@ -191,7 +191,7 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     const c = withStream();
     const g = graphOf(c.records);
     const s = g.nodes.find((n) => n.kind === 'stream') as StreamNode;
-    expect(s.id).toBe(`stream:${c.records[0].conversation}:${crock(0x60)}:${crock(0x50)}`);
+    expect(s.id).toBe(`stream:${c.records[0].verdict.conversation}:${crock(0x60)}:${crock(0x50)}`);
     expect(s.stream).toMatchObject({ chunks: 3, terminal: 'last', text: 't0t1t2' });
     expect(s.recordIndex).toBe(1);
     expect(edge(g, s.id, crock(1), 'correlation')).toBeDefined();
@@ -278,7 +278,7 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
 
   it('skips records without an envelope', () => {
     const c = withStream();
-    const g = graphOf([...c.records, { ...c.records[0], envelope: null, decoded: false }]);
+    const g = graphOf([...c.records, { verdict: { ...c.records[0].verdict, decoded: false }, data: { ...c.records[0].data, envelope: null } }]);
     expect(g.recordLevel.records).toHaveLength(5);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeEnvelope } from '../agdx/canonical';
 import { concatBytes } from '../bytes';
 import { inspect } from '../inspect';
+import { recordViews } from '../records';
 import { layoutGraph } from './layout';
 import type { RecordNode, StreamNode } from './model';
 import { toReportGraph } from './report';
@@ -22,8 +23,8 @@ describe('the conversation fixture, end to end', () => {
   const graph = graphOf(records);
 
   it('reads the records the fixture holds', () => {
-    expect(records.map((r) => r.kind)).toEqual(['command', 'chunk', 'chunk', 'chunk', 'response', 'command', null]);
-    expect(records[6].error?.code).toBe('cbor/truncated');
+    expect(records.map((r) => r.verdict.kind)).toEqual(['command', 'chunk', 'chunk', 'chunk', 'response', 'command', null]);
+    expect(records[6].verdict.error?.code).toBe('cbor/truncated');
   });
 
   it('reassembles the stream: sequence 0, 7, 8 is a gap at 1..6 (7 ends it; only 8 comes after the end)', () => {
@@ -92,7 +93,7 @@ describe('graph findings on inspected bytes', () => {
     expect(graph.findings).toHaveLength(1);
     const { recordIndex, finding } = graph.findings[0];
     expect(recordIndex).toBe(1);
-    const hopsNode = records[1].tree.find((n) => n.path === 'metadata')!.children!.find((n) => n.path === 'metadata.bridge_hops')!;
+    const hopsNode = recordViews(records[1]).tree.find((n) => n.path === 'metadata')!.children!.find((n) => n.path === 'metadata.bridge_hops')!;
     expect(finding.span).toEqual(hopsNode.span);
     expect(finding.span![0]).toBeGreaterThanOrEqual(first.length);
   });

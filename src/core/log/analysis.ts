@@ -8,10 +8,8 @@ import type { FoldFinding, FoldResult } from '../folds/model';
 import { buildRecordGraph } from '../graph/record-graph';
 import type { GraphFinding, RecordGraph } from '../graph/model';
 import type { Finding } from '../model';
+import type { LogFindings } from '../verdict';
 import type { LocateField, LogFacts } from './entry';
-
-/** Findings about records that come from the log as a whole, by record index (a record without any has no entry). */
-export type LogFindings = ReadonlyMap<number, readonly Finding[]>;
 
 export interface LogAnalysis {
   readonly facts: LogFacts;

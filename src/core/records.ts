@@ -86,12 +86,13 @@ export function logFactsOf(records: readonly InspectedRecord[]): LogFacts {
   return logFacts(records.map(logSource));
 }
 
-/** Where a field of a record is, by its field tree (when the record was read with its views). */
+/**
+ * Where a field of a record is, by its field tree: the views are built for the few records a log
+ * finding is about (records read in bulk carry none), so such a finding points at its bytes
+ * whichever way the record was read.
+ */
 export function locateIn(records: readonly InspectedRecord[]): LocateField {
-  return (i, path) => {
-    const views = records[i].data.views;
-    return typeof views === 'function' ? null : spanOfPath(views.tree, path);
-  };
+  return (i, path) => spanOfPath(recordViews(records[i]).tree, path);
 }
 
 /** The analysis of the records' log: the graph built once, the folds once. */

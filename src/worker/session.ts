@@ -183,8 +183,10 @@ export class InspectorSession {
         this.records.push(r);
         this.inputOf.push(inputNumber);
       }
+      const records = this.records;
       const verified = this.verify(batch.records).then((rs) => {
-        rs.forEach((r, i) => (this.records[first + i] = r));
+        // The verdicts with their signatures decided take the read ones' places (unless cleared meanwhile).
+        if (this.records === records) rs.forEach((r, i) => (records[first + i] = r));
         return rs;
       });
       for (const w of batch.workflows) this.workflows.push({ ...w, record: w.record + first });

@@ -7,6 +7,7 @@ import { encodeEnvelope } from '../agdx/canonical';
 import { concatBytes } from '../bytes';
 import { inspect } from '../inspect';
 import { recordViews } from '../records';
+import { spanOfPath } from './keys';
 import { layoutGraph } from './layout';
 import type { RecordNode, StreamNode } from './model';
 import { toReportGraph } from './report';
@@ -96,5 +97,41 @@ describe('graph findings on inspected bytes', () => {
     const hopsNode = recordViews(records[1]).tree.find((n) => n.path === 'metadata')!.children!.find((n) => n.path === 'metadata.bridge_hops')!;
     expect(finding.span).toEqual(hopsNode.span);
     expect(finding.span![0]).toBeGreaterThanOrEqual(first.length);
+  });
+});
+
+describe('log findings point at their bytes whichever way the records were read', () => {
+  // conversation_http_v07.json: a response whose cause names the command and whose cause_at names
+  // the fifth message (a chunk without a record id); registry_log_http_v07.json: fold findings.
+  const vector = (name: string) => new Uint8Array(readFileSync(new URL(`../../../vectors/agdx/made/${name}`, import.meta.url)));
+
+  it('agdx/graph/cause-mismatch: the span is cause_at\'s bytes, the message names the records (not node ids)', () => {
+    for (const detail of [true, false]) {
+      const result = inspect([{ name: 'conversation_http_v07.json', bytes: vector('conversation_http_v07.json') }], { detail });
+      const [[at, [f]]] = [...result.log.findings].filter(([, fs]) => fs.some((x) => x.rule === 'agdx/graph/cause-mismatch'));
+      expect(f.rule).toBe('agdx/graph/cause-mismatch');
+      expect(f.span).not.toBeNull();
+      expect(f.span).toEqual(spanOfPath(recordViews(result.records[at]).tree, 'cause_at'));
+      // The span indexes the message's payload: its bytes are cause_at's (a 20-byte string, head first).
+      const payload = result.records[at].data.view;
+      expect(payload[f.span![0]]).toBe(0x54);
+      expect(f.span![1] - f.span![0]).toBe(21);
+      expect(f.message).toBe(
+        'cause names record 01J0Y1ZAG00000000000000001 (input 0, index 0), but cause_at (stream 1, topic 2, partition 1, offset 105) is the chunk at input 0, index 5 (it has no record id)',
+      );
+      expect(f.message).not.toMatch(/rec:|@\d+:\d+/);
+    }
+  });
+
+  it('agdx/fold/*: the same spans read in bulk (no views) as read with views', () => {
+    const bytes = vector('registry_log_http_v07.json');
+    const spans = (detail: boolean) => {
+      const result = inspect([{ name: 'registry_log_http_v07.json', bytes }], { detail });
+      return [...result.log.findings].flatMap(([i, fs]) => fs.map((f) => [i, f.rule, f.path, f.span]));
+    };
+    const bulk = spans(false);
+    expect(bulk.filter(([, rule]) => String(rule).startsWith('agdx/fold/')).length).toBeGreaterThan(2);
+    expect(bulk.every(([, , , span]) => span !== null)).toBe(true);
+    expect(bulk).toEqual(spans(true));
   });
 });

@@ -244,15 +244,21 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: MissingParent
   return { ghosts: [...ghosts.values()], missing };
 }
 
+/** A record as a person finds it in the report: its record id when it has one, and its place. */
+function named(x: Entry): string {
+  const place = `input ${x.e.input}, index ${x.e.index}`;
+  return x.e.recordId !== null ? `record ${x.e.recordId} (${place})` : `the ${x.e.kind} at ${place} (it has no record id)`;
+}
+
 /** cause and cause_at both present and naming different records (c: what cause found, a: what cause_at found). */
 function causeMismatch(b: Building, child: Entry, causeId: string, at: CauseAt, c: Entry | null, a: Entry | null): void {
   let message: string | null = null;
   if (c && a && c !== a) {
-    message = `cause names record ${causeId} (${c.id}), but cause_at (${describeCauseAt(at)}) is record ${a.id}`;
+    message = `cause names ${named(c)}, but cause_at (${describeCauseAt(at)}) is ${named(a)}`;
   } else if (c && !a && c.e.logPosition && (c.e.logPosition.partition !== at.partition || c.e.logPosition.offset !== at.offset)) {
-    message = `cause names record ${causeId}, which sits at partition ${c.e.logPosition.partition} offset ${c.e.logPosition.offset}; cause_at names ${describeCauseAt(at)}`;
+    message = `cause names ${named(c)}, which sits at partition ${c.e.logPosition.partition} offset ${c.e.logPosition.offset}; cause_at names ${describeCauseAt(at)}`;
   } else if (!c && a && a.e.recordId !== causeId) {
-    message = `cause_at (${describeCauseAt(at)}) is record ${a.e.recordId ?? a.id}, but cause names record ${causeId}`;
+    message = `cause_at (${describeCauseAt(at)}) is ${named(a)}, but cause names record ${causeId}, which is not in the log`;
   }
   if (message !== null) graphFinding(b, 'agdx/graph/cause-mismatch', 'cause_at', message, child);
 }

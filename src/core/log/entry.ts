@@ -6,7 +6,7 @@ import type { Envelope, Kind, MetaValue, Usage } from '../agdx/envelope';
 import { bytesEqual, toCrockford, ulidTimeMs, utf8OrNull } from '../bytes';
 import { decodeCard } from '../folds/card';
 import type { CardDecoding, RecordTime, TimeSource } from '../folds/model';
-import { crockford, readCauseAt, repeatedBridgeHops, type CauseAt } from '../graph/keys';
+import { readCauseAt, repeatedBridgeHops, type CauseAt } from '../graph/keys';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
 
 /** One record with an envelope, as the log analysis sees it. Immutable. */
@@ -89,6 +89,9 @@ export interface LogFacts {
 export interface LogSource {
   input: number;
   index: number;
+  /** The verdict's record id and conversation (the envelope's, in Crockford): made once, when read. */
+  id: string | null;
+  conversation: string | null;
   parent: number | null;
   logTimeMicros: bigint | null;
   logPosition: LogPosition | null;
@@ -129,9 +132,11 @@ export class LogFactsBuilder {
   private latest: bigint | null = null;
   private readonly lastTime = new Map<number, bigint>();
   private readonly latestByInput = new Map<number, bigint>();
-  // A log holds few conversations and many records each: reuse the display id of the last one.
-  private lastConversation: Uint8Array | null = null;
-  private lastConversationId = '';
+  // A log repeats its ids from record to record (a conversation's correlation and channel; a cause
+  // naming the record before): the display form of the last one of each is reused.
+  private readonly correlations = new LastId();
+  private readonly channels = new LastId();
+  private readonly recordIds = new LastId();
 
   /** Adds the next record of the load. */
   add(r: LogSource): void {
@@ -151,6 +156,9 @@ export class LogFactsBuilder {
     const sortKey = `${pad(this.lastTime.get(r.input) ?? 0n, 20)}:${pad(r.input, 6)}:${pad(r.index, 9)}`;
     const loop = repeatedBridgeHops(env.metadata);
     const quarantine = env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine');
+    const recordId = env.record ? (r.id ?? toCrockford(env.record)) : null;
+    const cause = env.cause ? this.recordIds.of(env.cause) : null;
+    if (env.record && recordId !== null) this.recordIds.remember(env.record, recordId);
     this.entries.push({
       record,
       input: r.input,
@@ -162,15 +170,15 @@ export class LogFactsBuilder {
       time,
       timeSource,
       kind: env.kind,
-      recordId: crockford(env.record),
-      conversation: this.conversationId(env.conversation),
+      recordId,
+      conversation: r.conversation ?? toCrockford(env.conversation),
       source: env.source,
       target: env.target ?? null,
       operation: env.operation ?? null,
-      cause: crockford(env.cause),
+      cause,
       causeAt: env.cause_at ? readCauseAt(env.cause_at) : null,
-      correlation: crockford(env.correlation),
-      channel: crockford(env.channel),
+      correlation: env.correlation ? this.correlations.of(env.correlation) : null,
+      channel: env.channel ? this.channels.of(env.channel) : null,
       sequence: env.sequence === undefined ? null : BigInt(env.sequence),
       last: env.last === true,
       finishReason: env.finish_reason ?? null,
@@ -190,13 +198,22 @@ export class LogFactsBuilder {
   facts(): LogFacts {
     return { entries: this.entries, records: this.count, latestLogTime: this.latest, latestTimeByInput: this.latestByInput };
   }
+}
 
-  private conversationId(bytes: Uint8Array): string {
-    const last = this.lastConversation;
-    if (last && bytesEqual(last, bytes)) return this.lastConversationId;
-    this.lastConversation = bytes;
-    this.lastConversationId = toCrockford(bytes);
-    return this.lastConversationId;
+/** The Crockford form of an id, the last one's reused when the bytes are the same. */
+class LastId {
+  private bytes: Uint8Array | null = null;
+  private id = '';
+
+  of(bytes: Uint8Array): string {
+    if (this.bytes && bytesEqual(this.bytes, bytes)) return this.id;
+    this.remember(bytes, toCrockford(bytes));
+    return this.id;
+  }
+
+  remember(bytes: Uint8Array, id: string): void {
+    this.bytes = bytes;
+    this.id = id;
   }
 }
 

@@ -1,9 +1,6 @@
-// Small shared pieces of the graph model: record ids, log positions, field spans in a tree.
-import { toCrockford } from '../bytes';
+// Small shared pieces of the graph model: log positions, field spans in a tree, bridge loops.
 import type { MetaValue } from '../agdx/envelope';
 import type { FieldNode, Span } from '../model';
-
-export const crockford = (id: Uint8Array | undefined): string | null => (id ? toCrockford(id) : null);
 
 /** A cause_at (Iggy binding): stream u32, topic u32, partition u32, offset u64, all big-endian. */
 export interface CauseAt {

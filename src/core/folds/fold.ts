@@ -1,6 +1,6 @@
 // Folds the log into the state AGDX consumers keep (agent registry, quarantine, run registry) and
 // per-conversation summaries, in log order, optionally only up to a position (the time slider).
-// Pure and deterministic: the records are read, never changed; findings are returned, not applied.
+// Pure and deterministic: it reads the log's entries (log/entry.ts), never a record; findings are returned, not applied.
 import type { Usage } from '../agdx/envelope';
 import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
 import type { LocateField, LogEntry, LogFacts } from '../log/entry';

@@ -3,7 +3,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromBase64, fromHex, toHex, utf8OrNull } from './bytes';
 import { readItemAt, untag } from './cbor/reader';
-import { agentdnaShape, applyAgentDnaTrust, readAgentDna, readAgentDnaParts, type WorkflowReport } from './agentdna';
+import { agentdnaShape, applyAgentDnaTrust, readAgentDna, readAgentDnaParts, type ExtraKeys, type WorkflowReport } from './agentdna';
+import type { SignatureResults } from './agentdna/signature-jobs';
 import { readJson } from './json/lossless';
 import { failedRecord, type Place } from './import/build';
 import { cborRecordBatches, readCborRecords, readHeaderBlockInput, startsLikeMap } from './import/cbor-input';
@@ -169,6 +170,11 @@ export interface InputBatch {
   workflows: WorkflowReport[];
   /** Bytes of the input read so far. */
   bytesDone: number;
+  /**
+   * Set (on a batch with no records) when the read waits for signature checks done elsewhere
+   * (inspectInputBatches' `signatures`): await it before asking for the next batch.
+   */
+  wait?: Promise<void>;
 }
 
 /**
@@ -176,14 +182,20 @@ export interface InputBatch {
  * sequence streams; every other format is read whole and comes as one batch. Records come without
  * their views (they are rebuilt when opened). Never throws for any bytes.
  */
-export function* inspectInputBatches(index: number, file: InputFile, keys: readonly RegistryEntry[] | undefined, batchSize: number): Generator<InputBatch> {
+export function* inspectInputBatches(
+  index: number,
+  file: InputFile,
+  keys: readonly RegistryEntry[] | undefined,
+  batchSize: number,
+  signatures?: (extraKeys: ExtraKeys | undefined) => SignatureResults,
+): Generator<InputBatch> {
   if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
   const bytes = file.bytes;
   const place: Place = { input: index, view: bytes, viewOrigin: 'input' };
   const streams = startsLikeMap(bytes) && readHeaderBlockInput(place) === null;
   const text = streams ? null : utf8OrNull(bytes);
   if (text !== null && bytes.length > 0 && TEXTUAL.test(text) && looksLikeJson(text)) {
-    yield* jsonBatches(index, file, keys, batchSize);
+    yield* jsonBatches(index, file, keys, batchSize, signatures);
     return;
   }
   if (!streams) {
@@ -215,10 +227,17 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: reado
 
 /**
  * A JSON input in batches: an AgentDNA card history or array of workflows by item (each workflow's
- * signature checks take ~30 ms, so a large file would otherwise say nothing for minutes); any other
- * JSON whole, as inspectInput reads it.
+ * signature checks take milliseconds, so a large file would otherwise say nothing for a long time);
+ * any other JSON whole, as inspectInput reads it. `signatures` makes the answers of signature checks
+ * done elsewhere for a card history's workflows (yielded waits let them arrive).
  */
-function* jsonBatches(index: number, file: InputFile, keys: readonly RegistryEntry[] | undefined, batchSize: number): Generator<InputBatch> {
+function* jsonBatches(
+  index: number,
+  file: InputFile,
+  keys: readonly RegistryEntry[] | undefined,
+  batchSize: number,
+  signatures: ((extraKeys: ExtraKeys | undefined) => SignatureResults) | undefined,
+): Generator<InputBatch> {
   const bytes = file.bytes;
   const place: Place = { input: index, view: bytes, viewOrigin: 'input' };
   const input: InputResult = { name: file.name, bytes: bytes.length, sha256: toHex(sha256(bytes)), format: 'unknown' };
@@ -230,7 +249,16 @@ function* jsonBatches(index: number, file: InputFile, keys: readonly RegistryEnt
     if (parsed.ok && jsonShape(parsed.value) === null && agentdnaShape(parsed.value) === 'cards') {
       input.format = 'agentdna-cards';
       // One part behind, so the last one can carry the input's summary.
-      for (const part of readAgentDnaParts(index, bytes, parsed.value, { extraKeys: opts.extraKeys, shape: 'cards' }, { partSize: batchSize })) {
+      const results = signatures?.(opts.extraKeys);
+      for (const part of readAgentDnaParts(index, bytes, parsed.value, { extraKeys: opts.extraKeys, shape: 'cards', signatures: results }, { partSize: batchSize })) {
+        if ('wait' in part) {
+          // The records read so far go to the page before the wait, not after it.
+          const bytesDone = last?.bytesDone ?? 0;
+          if (last) yield last;
+          last = null;
+          yield { input: null, records: [], workflows: [], bytesDone, wait: part.wait };
+          continue;
+        }
         applyAgentDnaTrust(part.records, part.workflows, keys ?? []);
         if (last) yield last;
         records += part.records.length;

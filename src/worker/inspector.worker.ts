@@ -4,10 +4,17 @@ import type { Request, Response } from './protocol';
 import { InspectorSession } from './session';
 import { splitGraph } from './graph-parts';
 import { packSummaries } from './summary-pack';
+import { loadSecp } from './secp';
 import { VerifyPool } from './verify-pool';
 
-// Ed25519 checks run on a small pool of verifier workers, beside the decoding.
-const session = new InspectorSession(new VerifyPool().verifyMany);
+// Signature checks run on a small pool of verifier workers, beside the decoding. The first
+// AgentDNA checks also load libsecp256k1 here, for the checks this worker makes itself (a
+// workflow read whole, a re-read when key-file keys change).
+const pool = new VerifyPool();
+const session = new InspectorSession(pool.verifyMany, (jobs) => {
+  void loadSecp();
+  return pool.checkSignatures(jobs);
+});
 /** Loads asked to stop (by request id): checked between batches. */
 const cancelledLoads = new Set<number>();
 /** Loads waiting for the page to draw their first records, by request id. */

@@ -6,6 +6,7 @@ import { annotateLog } from '../core/graphs';
 import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
 import { firstDifference } from '../core/bytes';
 import { applyAgentDnaTrust, type WorkflowReport } from '../core/agentdna';
+import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import type { RegistryEntry } from '../core/keys/keys';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import type { RecordResult } from '../core/records';
@@ -21,10 +22,14 @@ const MAX_HEX = 1 << 20;
 
 export class InspectorSession {
   /**
-   * `verifyMany` hands Ed25519 checks to other threads (the worker's pool); without it they run
+   * `verifyMany` hands Ed25519 checks to other threads (the worker's pool), `checkSignatures` the
+   * AgentDNA secp256k1 checks of a streamed card history or workflow array; without them they run
    * here, synchronously (tests, Node).
    */
-  constructor(private readonly verifyMany?: VerifyMany) {}
+  constructor(
+    private readonly verifyMany?: VerifyMany,
+    private readonly checkSignatures?: CheckSignatures,
+  ) {}
 
   /** Decides the signatures of `records` against the registry, on the pool when there is one. */
   private async verify(records: RecordResult[]): Promise<void> {
@@ -168,7 +173,14 @@ export class InspectorSession {
     // Signatures are checked on the pool while the next batch decodes; a batch goes to the page
     // when its verdicts are in, in order.
     let sending: Promise<void> = Promise.resolve();
-    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS)) {
+    const check = this.checkSignatures;
+    const signatures = check ? () => new SignatureResults(check) : undefined;
+    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS, signatures)) {
+      if (batch.wait) {
+        // Signature checks of the next stretch are still on the pool: the cores are theirs meanwhile.
+        await batch.wait;
+        continue;
+      }
       const first = this.records.length;
       // A record's summary is made once, when its verdicts are in and it goes to the page (below):
       // until then the filter and the graph do not see it, as the page does not.

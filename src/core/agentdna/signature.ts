@@ -4,8 +4,11 @@
 // e = sha256(ASCII(msg)) (the rule rubix-py 1.2 may use). Never throws.
 import { toHex } from '../bytes';
 import { deriveDid, looksLikeRubixDid } from './did';
-import { bigintHex, readDerLenient, readHexLikePython, recoverCandidates, scalarsInRange, uncompressedKey } from './ecdsa';
+import type { WeierstrassPoint } from '@noble/curves/abstract/weierstrass.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { bigintHex, candidatesWithKnownKey, readDerLenient, readHexLikePython, recoverCandidates, scalarsInRange, uncompressedKey, type Candidate } from './ecdsa';
 import { signedBytes } from './hash';
+import type { SecpWasm } from './secp-wasm';
 
 export type SigStatus = 'valid' | 'invalid' | 'malformed' | 'unsigned';
 export type SigRule = 'truncate' | 'sha256';
@@ -63,6 +66,92 @@ function didOfKey(keyHex: string, publicKey: Uint8Array): string {
   return did;
 }
 
+/** libsecp256k1 in WebAssembly, once the host has loaded it (useSecpWasm); noble until then. */
+let secpWasm: SecpWasm | null = null;
+
+/**
+ * Recovers keys with libsecp256k1 (WebAssembly) from now on, or with noble alone (null). Either
+ * gives the same candidates (a property test holds them equal); libsecp256k1 is several times faster.
+ */
+export function useSecpWasm(wasm: SecpWasm | null): void {
+  secpWasm = wasm;
+}
+
+export function secpImplementation(): 'libsecp256k1-wasm' | 'noble' {
+  return secpWasm ? 'libsecp256k1-wasm' : 'noble';
+}
+
+/**
+ * What each DID has proven: the key a recovered key's derivation tied to it (never anything an
+ * input merely claims). With noble, a DID that signs often gets a precomputed table for its key,
+ * and its later signatures are checked against that point (candidatesWithKnownKey, about twice as
+ * fast as a recovery) — still verified, each one: a signature that does not verify under the
+ * proven key is recovered as before. Bounded: cleared when full; tables for the most recent DIDs.
+ */
+interface ProvenKey {
+  hex: string;
+  key: Uint8Array;
+  signatures: number;
+}
+const provenKeys = new Map<string, ProvenKey>();
+const PROVEN_MAX = 4096;
+/** Signatures a DID must have proven before its key gets a table (the table costs ~30 recoveries' savings). */
+const TABLE_AFTER = 32;
+const TABLE_WINDOW = 8;
+const TABLES_MAX = 16;
+const tables = new Map<string, { hex: string; point: WeierstrassPoint<bigint> }>();
+
+function noteProven(did: string, hex: string, key: Uint8Array): void {
+  let p = provenKeys.get(did);
+  if (p === undefined || p.hex !== hex) {
+    if (provenKeys.size >= PROVEN_MAX) provenKeys.clear();
+    p = { hex, key, signatures: 0 };
+    provenKeys.set(did, p);
+  }
+  p.signatures++;
+}
+
+function provenTable(did: string): WeierstrassPoint<bigint> | null {
+  const p = provenKeys.get(did);
+  if (p === undefined || p.signatures < TABLE_AFTER) return null;
+  let t = tables.get(did);
+  if (t !== undefined && t.hex === p.hex) {
+    tables.delete(did); // most recently used last
+    tables.set(did, t);
+    return t.point;
+  }
+  t = { hex: p.hex, point: secp256k1.Point.fromBytes(p.key).precompute(TABLE_WINDOW, false) };
+  tables.delete(did);
+  tables.set(did, t);
+  if (tables.size > TABLES_MAX) tables.delete(tables.keys().next().value!);
+  return t.point;
+}
+
+/** How much is cached (tests). */
+export function signatureCacheSizes(): { dids: number; provenKeys: number; tables: number } {
+  return { dids: didCache.size, provenKeys: provenKeys.size, tables: tables.size };
+}
+
+/** Forgets every cached fact (tests; none of them can change a verdict). */
+export function resetSignatureCaches(): void {
+  didCache.clear();
+  provenKeys.clear();
+  tables.clear();
+}
+
+/** The candidates for (r, s, e), by the fastest way at hand; always recoverCandidates' list. */
+function candidatesFor(r: bigint, s: bigint, e: Uint8Array, signer: string | null): Candidate[] {
+  if (secpWasm) {
+    const c = secpWasm.candidates(r, s, e);
+    if (c) return c;
+  } else if (signer !== null) {
+    const table = provenTable(signer);
+    const c = table && candidatesWithKnownKey(r, s, e, table);
+    if (c) return c;
+  }
+  return recoverCandidates(r, s, e);
+}
+
 /**
  * Checks a signature given as AgentDNA stores it (hex text). `message` null means the signed
  * message could not be formed (reason in `messageProblem`).
@@ -113,10 +202,11 @@ export function checkSignatureBytes(
   for (const rule of RULES) {
     const e = signedBytes(message, rule);
     if (rule === 'truncate') out.signed_bytes_hex = toHex(e);
-    for (const c of recoverCandidates(read.r, read.s, e)) {
+    for (const c of candidatesFor(read.r, read.s, e, signer)) {
       const keyHex = toHex(c.publicKey);
       const did = didOfKey(keyHex, c.publicKey);
       const byDid = signer !== null && did === signer;
+      if (byDid) noteProven(signer, keyHex, c.publicKey);
       const byFile = !byDid && offeredHex.has(keyHex);
       out.recovered.push({ rule, recovery: c.recovery, public_key: keyHex, did, matches: byDid || byFile });
       if ((byDid || byFile) && out.status !== 'valid') {

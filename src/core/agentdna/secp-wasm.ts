@@ -15,7 +15,6 @@ interface SecpExports {
   PUBLIC_KEY_INPUT2: WebAssembly.Global;
   HASH_INPUT: WebAssembly.Global;
   SIGNATURE_INPUT: WebAssembly.Global;
-  isPoint(length: number): number;
   recover(outputLength: number, recoveryId: number): number;
   pointFromScalar(outputLength: number): number;
   pointAdd(lengthA: number, lengthB: number, outputLength: number): number;
@@ -25,8 +24,9 @@ export interface SecpWasm {
   /**
    * Every public key for which (r, s) is a valid signature of e, as recoverCandidates lists them;
    * null where noble must answer instead: e not 32 bytes, recovery ids 2 and 3 possible (r + n
-   * still a field element: only a crafted r is that small), r not the x of a curve point, or a
-   * failure of the module (after which it is not used again).
+   * still a field element: only a crafted r is that small), no candidate for recovery id 0 (r not
+   * the x of a curve point, or that key at infinity), or a failure of the module (after which it is
+   * not used again).
    */
   candidates(r: bigint, s: bigint, e: Uint8Array): Candidate[] | null;
 }
@@ -58,7 +58,7 @@ export async function secpWasmAsync(source: BufferSource | WebAssembly.Module): 
 const R_MIN_WITHOUT_HIGH_IDS = CURVE_P - CURVE_N;
 
 function bind(x: SecpExports): SecpWasm {
-  for (const name of ['recover', 'pointFromScalar', 'pointAdd', 'isPoint'] as const) {
+  for (const name of ['recover', 'pointFromScalar', 'pointAdd'] as const) {
     if (typeof x[name] !== 'function') throw new TypeError(`not the tiny-secp256k1 module: no ${name} export`);
   }
   const at = (g: WebAssembly.Global) => g.value as number;
@@ -76,14 +76,12 @@ function bind(x: SecpExports): SecpWasm {
       if (broken || e.length !== 32 || scalarsInRange(r, s) !== null || r < R_MIN_WITHOUT_HIGH_IDS) return null;
       try {
         const m = mem();
-        const rBytes = bigintBytes32(r);
-        // R = (r, even y) must exist for ids 0 and 1 (the module's wrapper checks this first too).
-        m.set(rBytes, PUBLIC);
-        if (x.isPoint(32) !== 1) return null;
         m.set(e, HASH);
-        m.set(rBytes, SIGNATURE);
+        m.set(bigintBytes32(r), SIGNATURE);
         m.set(bigintBytes32(s), SIGNATURE + 32);
-        if (x.recover(65, 0) !== 1) return null; // Q0 at infinity: noble lists Q1 alone
+        // 0 when r is not the x of a curve point (no candidates) or Q0 is at infinity (Q1 alone):
+        // rare, and noble's to list.
+        if (x.recover(65, 0) !== 1) return null;
         const q0 = m.slice(PUBLIC, PUBLIC + 65);
         // The other candidate: Q1 = u1·G − u2·R = 2·u1·G − Q0, with u1 = −e/r (one multiple of G
         // and an addition, cheaper than a second recovery).

@@ -12,9 +12,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { loadSecpWasm } from '../../cli/secp';
 import { fromHex, toHex, utf8Encode } from '../bytes';
 import { inspectInput } from '../inspect';
-import { didOf } from './did';
+import { deriveDid, didOf, didOfPoint } from './did';
 import { candidatesWithKnownKey, CURVE_N, CURVE_P, readDerLenient, recoverCandidates, type Candidate } from './ecdsa';
-import { checkSignatureBytes, resetSignatureCaches, secpImplementation, signatureCacheSizes, useSecpWasm } from './signature';
+import { checkSignatureBytes, resetSignatureCaches, secpImplementation, SIGNATURE_CACHE_LIMITS, signatureCacheSizes, useSecpWasm } from './signature';
 
 const wasm = loadSecpWasm();
 const hex = (h: string) => fromHex(h)!;
@@ -180,6 +180,21 @@ describe('random signatures: noble and libsecp256k1 give the same check', () => 
   });
 });
 
+describe('didOfPoint (the DID of a recovered key)', () => {
+  it('is deriveDid for any key', () => {
+    fc.assert(
+      fc.property(secretKey, (sk) => {
+        const key = secp256k1.getPublicKey(sk, false);
+        expect(didOfPoint(key)).toBe(deriveDid(key)!.did);
+      }),
+      { numRuns: 100 },
+    );
+  });
+  it('refuses anything but a 65-byte uncompressed key (misuse)', () => {
+    expect(() => didOfPoint(new Uint8Array(33))).toThrow(TypeError);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // The known-key path and the proven-key cache (noble)
 // ---------------------------------------------------------------------------------------------
@@ -249,9 +264,20 @@ describe('the proven-key cache (noble)', () => {
     expect([...checks, ...cached]).toEqual(fresh);
   });
 
-  it('is bounded', () => {
+  it('keeps at most SIGNATURE_CACHE_LIMITS.tables tables, and forgets everything when reset', () => {
+    useSecpWasm(null);
     resetSignatureCaches();
-    const sizes = signatureCacheSizes();
-    expect(sizes).toEqual({ dids: 0, provenKeys: 0, tables: 0 });
+    const { tables, tableAfter } = SIGNATURE_CACHE_LIMITS;
+    for (let k = 0; k <= tables; k++) {
+      const key = sha256(utf8Encode(`agent ${k}`));
+      const d = didOf(secp256k1.getPublicKey(key, false))!;
+      for (let i = 0; i <= tableAfter; i++) {
+        const msg = toHex(sha256(utf8Encode(`${k} ${i}`)));
+        expect(checkSignatureBytes(d, msg, secp256k1.sign(utf8Encode(msg).slice(0, 32), key, { prehash: false, lowS: false, format: 'der' })).status).toBe('valid');
+      }
+    }
+    expect(signatureCacheSizes()).toEqual({ provenKeys: tables + 1, tables });
+    resetSignatureCaches();
+    expect(signatureCacheSizes()).toEqual({ provenKeys: 0, tables: 0 });
   });
 });

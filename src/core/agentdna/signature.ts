@@ -3,7 +3,7 @@
 // signer's. e = the first 32 bytes of ASCII(msg) (the truncation rule); when that fails,
 // e = sha256(ASCII(msg)) (the rule rubix-py 1.2 may use). Never throws.
 import { toHex } from '../bytes';
-import { deriveDid, looksLikeRubixDid } from './did';
+import { didOfPoint, looksLikeRubixDid } from './did';
 import type { WeierstrassPoint } from '@noble/curves/abstract/weierstrass.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bigintHex, candidatesWithKnownKey, readDerLenient, readHexLikePython, recoverCandidates, scalarsInRange, uncompressedKey, type Candidate } from './ecdsa';
@@ -51,21 +51,6 @@ function base(status: SigStatus, reason: string, derIssues: string[] = []): Sign
   return { status, rule: null, did_match: false, key_source: null, signed_bytes_hex: null, r: null, s: null, high_s: null, recovered: [], der_issues: derIssues, reason };
 }
 
-/**
- * DIDs of recovered keys, remembered: a signer's key is recovered again from each envelope it signed,
- * and each derivation (PEM, dag-pb, SHA3, CID) costs about a millisecond. Bounded, cleared when full.
- */
-const didCache = new Map<string, string>();
-function didOfKey(keyHex: string, publicKey: Uint8Array): string {
-  let did = didCache.get(keyHex);
-  if (did === undefined) {
-    did = deriveDid(publicKey)?.did ?? '';
-    if (didCache.size >= 4096) didCache.clear();
-    didCache.set(keyHex, did);
-  }
-  return did;
-}
-
 /** libsecp256k1 in WebAssembly, once the host has loaded it (useSecpWasm); noble until then. */
 let secpWasm: SecpWasm | null = null;
 
@@ -82,11 +67,12 @@ export function secpImplementation(): 'libsecp256k1-wasm' | 'noble' {
 }
 
 /**
- * What each DID has proven: the key a recovered key's derivation tied to it (never anything an
- * input merely claims). With noble, a DID that signs often gets a precomputed table for its key,
- * and its later signatures are checked against that point (candidatesWithKnownKey, about twice as
- * fast as a recovery) — still verified, each one: a signature that does not verify under the
- * proven key is recovered as before. Bounded: cleared when full; tables for the most recent DIDs.
+ * What each DID has proven: the key whose derivation gave that DID (never anything an input merely
+ * claims). A later candidate equal to that key needs no derivation. With noble, a DID that signs
+ * often also gets a precomputed table for its key, and its later signatures are checked against
+ * that point (candidatesWithKnownKey, about twice as fast as a recovery) — still verified, each
+ * one: a signature that does not verify under the proven key is recovered as before. Bounded:
+ * cleared when full; tables for the most recently used DIDs.
  */
 interface ProvenKey {
   hex: string;
@@ -94,17 +80,17 @@ interface ProvenKey {
   signatures: number;
 }
 const provenKeys = new Map<string, ProvenKey>();
-const PROVEN_MAX = 4096;
 /** Signatures a DID must have proven before its key gets a table (the table costs ~30 recoveries' savings). */
 const TABLE_AFTER = 32;
 const TABLE_WINDOW = 8;
-const TABLES_MAX = 16;
+/** At most this many DIDs remembered, and this many tables (each ~1 MB). */
+export const SIGNATURE_CACHE_LIMITS = { provenKeys: 4096, tables: 16, tableAfter: TABLE_AFTER } as const;
 const tables = new Map<string, { hex: string; point: WeierstrassPoint<bigint> }>();
 
 function noteProven(did: string, hex: string, key: Uint8Array): void {
   let p = provenKeys.get(did);
   if (p === undefined || p.hex !== hex) {
-    if (provenKeys.size >= PROVEN_MAX) provenKeys.clear();
+    if (provenKeys.size >= SIGNATURE_CACHE_LIMITS.provenKeys) provenKeys.clear();
     p = { hex, key, signatures: 0 };
     provenKeys.set(did, p);
   }
@@ -123,18 +109,23 @@ function provenTable(did: string): WeierstrassPoint<bigint> | null {
   t = { hex: p.hex, point: secp256k1.Point.fromBytes(p.key).precompute(TABLE_WINDOW, false) };
   tables.delete(did);
   tables.set(did, t);
-  if (tables.size > TABLES_MAX) tables.delete(tables.keys().next().value!);
+  if (tables.size > SIGNATURE_CACHE_LIMITS.tables) tables.delete(tables.keys().next().value!);
   return t.point;
 }
 
+/** The DID a candidate key derives: known when it is the key the signer's DID proved, else derived. */
+function didOfKey(keyHex: string, publicKey: Uint8Array, signer: string | null): string {
+  if (signer !== null && provenKeys.get(signer)?.hex === keyHex) return signer;
+  return didOfPoint(publicKey); // a recovered key: a curve point, 65 bytes
+}
+
 /** How much is cached (tests). */
-export function signatureCacheSizes(): { dids: number; provenKeys: number; tables: number } {
-  return { dids: didCache.size, provenKeys: provenKeys.size, tables: tables.size };
+export function signatureCacheSizes(): { provenKeys: number; tables: number } {
+  return { provenKeys: provenKeys.size, tables: tables.size };
 }
 
 /** Forgets every cached fact (tests; none of them can change a verdict). */
 export function resetSignatureCaches(): void {
-  didCache.clear();
   provenKeys.clear();
   tables.clear();
 }
@@ -204,7 +195,7 @@ export function checkSignatureBytes(
     if (rule === 'truncate') out.signed_bytes_hex = toHex(e);
     for (const c of candidatesFor(read.r, read.s, e, signer)) {
       const keyHex = toHex(c.publicKey);
-      const did = didOfKey(keyHex, c.publicKey);
+      const did = didOfKey(keyHex, c.publicKey, signer);
       const byDid = signer !== null && did === signer;
       if (byDid) noteProven(signer, keyHex, c.publicKey);
       const byFile = !byDid && offeredHex.has(keyHex);

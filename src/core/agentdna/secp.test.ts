@@ -264,7 +264,7 @@ describe('the proven-key cache (noble)', () => {
     expect([...checks, ...cached]).toEqual(fresh);
   });
 
-  it('keeps at most SIGNATURE_CACHE_LIMITS.tables tables, and forgets everything when reset', () => {
+  it('keeps at most SIGNATURE_CACHE_LIMITS.tables tables (never traded for others: no rebuilding), and forgets everything when reset', () => {
     useSecpWasm(null);
     resetSignatureCaches();
     const { tables, tableAfter } = SIGNATURE_CACHE_LIMITS;

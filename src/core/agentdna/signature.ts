@@ -72,7 +72,7 @@ export function secpImplementation(): 'libsecp256k1-wasm' | 'noble' {
  * often also gets a precomputed table for its key, and its later signatures are checked against
  * that point (candidatesWithKnownKey, about twice as fast as a recovery) — still verified, each
  * one: a signature that does not verify under the proven key is recovered as before. Bounded:
- * cleared when full; tables for the most recently used DIDs.
+ * cleared when full; tables for the first busy DIDs.
  */
 interface ProvenKey {
   hex: string;
@@ -90,7 +90,10 @@ const tables = new Map<string, { hex: string; point: WeierstrassPoint<bigint> }>
 function noteProven(did: string, hex: string, key: Uint8Array): void {
   let p = provenKeys.get(did);
   if (p === undefined || p.hex !== hex) {
-    if (provenKeys.size >= SIGNATURE_CACHE_LIMITS.provenKeys) provenKeys.clear();
+    if (provenKeys.size >= SIGNATURE_CACHE_LIMITS.provenKeys) {
+      provenKeys.clear();
+      tables.clear();
+    }
     p = { hex, key, signatures: 0 };
     provenKeys.set(did, p);
   }
@@ -100,17 +103,14 @@ function noteProven(did: string, hex: string, key: Uint8Array): void {
 function provenTable(did: string): WeierstrassPoint<bigint> | null {
   const p = provenKeys.get(did);
   if (p === undefined || p.signatures < TABLE_AFTER) return null;
-  let t = tables.get(did);
-  if (t !== undefined && t.hex === p.hex) {
-    tables.delete(did); // most recently used last
-    tables.set(did, t);
-    return t.point;
-  }
-  t = { hex: p.hex, point: secp256k1.Point.fromBytes(p.key).precompute(TABLE_WINDOW, false) };
-  tables.delete(did);
-  tables.set(did, t);
-  if (tables.size > SIGNATURE_CACHE_LIMITS.tables) tables.delete(tables.keys().next().value!);
-  return t.point;
+  const t = tables.get(did);
+  if (t !== undefined && t.hex === p.hex) return t.point;
+  // A table costs as much as ~70 of its uses save: tables are kept, never traded for others (more
+  // busy DIDs than tables would rebuild them endlessly); the DIDs beyond the limit are recovered.
+  if (tables.size >= SIGNATURE_CACHE_LIMITS.tables) return null;
+  const point = secp256k1.Point.fromBytes(p.key).precompute(TABLE_WINDOW, false);
+  tables.set(did, { hex: p.hex, point });
+  return point;
 }
 
 /** The DID a candidate key derives: known when it is the key the signer's DID proved, else derived. */

@@ -6,6 +6,7 @@ import { annotateLog } from '../core/graphs';
 import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
 import { firstDifference } from '../core/bytes';
 import { applyAgentDnaTrust, type WorkflowReport } from '../core/agentdna';
+import { completeRecovered, isRecoveredPending, pendingInputs } from '../core/agentdna/signature';
 import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import type { RegistryEntry } from '../core/keys/keys';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
@@ -140,7 +141,31 @@ export class InspectorSession {
       else out.view = await this.loadShared(opened, out);
     }
     this.regraph(out);
+    this.completeInBackground();
     return out;
+  }
+
+  /** Completes, here and now, the lists of candidate keys the quick checks left for later. */
+  private completeLists(workflows: readonly WorkflowReport[]): void {
+    for (const w of workflows) for (const e of w.envelopes) completeRecovered(e.recovered);
+  }
+
+  /** Background completion of those lists on the pool, a part at a time (a new load's checks queue behind one part at most). */
+  private background: Promise<void> = Promise.resolve();
+  private completeInBackground(): void {
+    const check = this.checkSignatures;
+    const lists = this.workflows.flatMap((w) => w.envelopes.map((e) => e.recovered)).filter(isRecoveredPending);
+    if (!check || lists.length === 0) return;
+    this.background = this.background
+      .then(async () => {
+        for (let i = 0; i < lists.length; i += 500) {
+          const part = lists.slice(i, i + 500).filter(isRecoveredPending);
+          const checks = await check(part.map((l) => ({ ...pendingInputs(l)!, full: true })));
+          if (checks.length !== part.length) return;
+          part.forEach((l, j) => completeRecovered(l, checks[j]));
+        }
+      })
+      .catch(() => {});
   }
 
   /**
@@ -324,13 +349,21 @@ export class InspectorSession {
       parent: r.parent !== null ? key - (r.index - r.parent) : null,
       signing: r.envelope?.signature ? signingInputSegments(r.envelope) : null,
       canonical: canonicalDiff(r),
-      workflow: this.workflows.find((w) => w.record === key) ?? null,
+      workflow: this.completedWorkflow(key),
       context: { signed: r.envelope?.signature?.context ?? null, observed: r.observed },
     };
   }
 
+  /** The workflow of a record, its lists of candidate keys complete. */
+  private completedWorkflow(key: number): WorkflowReport | null {
+    const workflow = this.workflows.find((w) => w.record === key) ?? null;
+    if (workflow) this.completeLists([workflow]);
+    return workflow;
+  }
+
   /** report@1 for everything loaded (the same document the CLI writes), and its Markdown summary. */
   report(): { json: string; markdown: string } {
+    this.completeLists(this.workflows);
     const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows });
     return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
   }

@@ -18,6 +18,7 @@ interface SecpExports {
   recover(outputLength: number, recoveryId: number): number;
   pointFromScalar(outputLength: number): number;
   pointAdd(lengthA: number, lengthB: number, outputLength: number): number;
+  verify(keyLength: number, strict: number): number;
 }
 
 export interface SecpWasm {
@@ -29,6 +30,12 @@ export interface SecpWasm {
    * not used again).
    */
   candidates(r: bigint, s: bigint, e: Uint8Array): Candidate[] | null;
+  /**
+   * ECDSA verification of (r, s) over e under a 65-byte key, high-S accepted: true exactly when the
+   * key is one of the candidates (R = (e/s)·G + (r/s)·Q has x ≡ r mod n). Null where noble must
+   * answer: e not 32 bytes, r or s out of range, or a failed module.
+   */
+  verify(r: bigint, s: bigint, e: Uint8Array, key65: Uint8Array): boolean | null;
 }
 
 class SecpWasmError extends Error {}
@@ -58,7 +65,7 @@ export async function secpWasmAsync(source: BufferSource | WebAssembly.Module): 
 const R_MIN_WITHOUT_HIGH_IDS = CURVE_P - CURVE_N;
 
 function bind(x: SecpExports): SecpWasm {
-  for (const name of ['recover', 'pointFromScalar', 'pointAdd'] as const) {
+  for (const name of ['recover', 'pointFromScalar', 'pointAdd', 'verify'] as const) {
     if (typeof x[name] !== 'function') throw new TypeError(`not the tiny-secp256k1 module: no ${name} export`);
   }
   const at = (g: WebAssembly.Global) => g.value as number;
@@ -96,6 +103,20 @@ function bind(x: SecpExports): SecpWasm {
         return out;
       } catch {
         // A module that failed once may hold half-written state: noble from here on.
+        broken = true;
+        return null;
+      }
+    },
+    verify(r, s, e, key65) {
+      if (broken || e.length !== 32 || key65.length !== 65 || scalarsInRange(r, s) !== null) return null;
+      try {
+        const m = mem();
+        m.set(e, HASH);
+        m.set(key65, PUBLIC);
+        m.set(bigintBytes32(r), SIGNATURE);
+        m.set(bigintBytes32(s), SIGNATURE + 32);
+        return x.verify(65, 0) === 1; // not strict: s is normalised first, as AgentDNA needs
+      } catch {
         broken = true;
         return null;
       }

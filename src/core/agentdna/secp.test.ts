@@ -14,7 +14,20 @@ import { fromHex, toHex, utf8Encode } from '../bytes';
 import { inspectInput } from '../inspect';
 import { deriveDid, didOf, didOfPoint } from './did';
 import { candidatesWithKnownKey, CURVE_N, CURVE_P, readDerLenient, recoverCandidates, type Candidate } from './ecdsa';
-import { checkSignatureBytes, resetSignatureCaches, secpImplementation, SIGNATURE_CACHE_LIMITS, signatureCacheSizes, useSecpWasm } from './signature';
+import {
+  checkSignatureBytes,
+  checkSignatureQuick,
+  checkSignatureText,
+  completeRecovered,
+  isRecoveredPending,
+  RECOVERY_PENDING,
+  recoveredLater,
+  resetSignatureCaches,
+  secpImplementation,
+  SIGNATURE_CACHE_LIMITS,
+  signatureCacheSizes,
+  useSecpWasm,
+} from './signature';
 
 const wasm = loadSecpWasm();
 const hex = (h: string) => fromHex(h)!;
@@ -177,6 +190,56 @@ describe('random signatures: noble and libsecp256k1 give the same check', () => 
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('the quick check (a plain verification against a proven key, libsecp256k1)', () => {
+  const sk = sha256(utf8Encode('a quick agent'));
+  const did = didOf(secp256k1.getPublicKey(sk, false))!;
+  const sign = (e: Uint8Array, key = sk, lowS = false) => toHex(secp256k1.sign(e, key, { prehash: false, lowS, format: 'der' }));
+
+  it('decides as the full check does (truncation and sha256 rules, high and low S, hex issues), its list completed later', () => {
+    useSecpWasm(wasm);
+    resetSignatureCaches();
+    const first = toHex(sha256(utf8Encode('first')));
+    // Nothing is proven yet: no quick answer; the full check proves the key.
+    expect(checkSignatureQuick(did, first, sign(utf8Encode(first).slice(0, 32)))).toBeNull();
+    expect(checkSignatureText(did, first, sign(utf8Encode(first).slice(0, 32))).status).toBe('valid');
+    fc.assert(
+      fc.property(message, fc.boolean(), fc.boolean(), fc.boolean(), (msg, sha, lowS, upper) => {
+        const e = sha ? sha256(utf8Encode(msg)) : utf8Encode(msg).slice(0, 32);
+        let sig = sign(e, sk, lowS);
+        if (upper) sig = sig.toUpperCase();
+        const quick = checkSignatureQuick(did, msg, sig)!;
+        const full = checkSignatureText(did, msg, sig);
+        expect(quick).not.toBeNull();
+        expect({ ...quick, recovered: null }).toEqual({ ...full, recovered: null });
+        expect(quick.recovered).toEqual([{ rule: full.rule, recovery: RECOVERY_PENDING, public_key: toHex(secp256k1.getPublicKey(sk, false)), did, matches: true }]);
+        recoveredLater(quick, did, msg, sig);
+        expect(isRecoveredPending(quick.recovered)).toBe(true);
+        completeRecovered(quick.recovered);
+        expect(quick).toEqual(full);
+        expect(isRecoveredPending(quick.recovered)).toBe(false);
+      }),
+      { numRuns: 40 },
+    );
+    useSecpWasm(null);
+  });
+
+  it('gives no answer where the full check must list what the signature gives: tampered, another key, an unproven DID, bad DER, no libsecp256k1', () => {
+    useSecpWasm(wasm);
+    resetSignatureCaches();
+    const msg = toHex(sha256(utf8Encode('m')));
+    const e = utf8Encode(msg).slice(0, 32);
+    checkSignatureText(did, msg, sign(e));
+    expect(checkSignatureQuick(did, msg, sign(e))).not.toBeNull();
+    expect(checkSignatureQuick(did, toHex(sha256(utf8Encode('other'))), sign(e))).toBeNull();
+    expect(checkSignatureQuick(did, msg, sign(e, sha256(sk)))).toBeNull();
+    expect(checkSignatureQuick(didOf(secp256k1.getPublicKey(sha256(sk), false))!, msg, sign(e, sha256(sk)))).toBeNull();
+    expect(checkSignatureQuick(did, msg, 'zz')).toBeNull();
+    expect(checkSignatureQuick(did, msg, sign(e).slice(0, 20))).toBeNull();
+    useSecpWasm(null);
+    expect(checkSignatureQuick(did, msg, sign(e))).toBeNull();
   });
 });
 

@@ -1,9 +1,11 @@
 // AgentDNA signature checks handed to other threads (the page's verifier pool): a job is
-// checkSignatureText's inputs, its answer is checkSignatureText's result, computed there by the very
-// same function; the reading thread takes the answer where it would have computed it. An answer
-// is found only for the exact inputs it was computed from, and a job that was not sent (or whose
-// answer did not come) is computed where it is needed, so the verdicts never depend on the pool.
-import { checkSignatureText, type ExtraKeys, type SignatureCheck } from './signature';
+// checkSignatureText's inputs, its answer is checkSignatureText's verdict, computed there (by the
+// quick check against a DID's proven key when it can decide, its list of candidates then completed
+// when the record is opened or reported); the reading thread takes the answer where it would have
+// computed it. An answer is found only for the exact inputs it was computed from, and a job that
+// was not sent (or whose answer did not come) is computed where it is needed, so the verdicts never
+// depend on the pool.
+import { checkSignatureQuick, checkSignatureText, recoveredLater, type ExtraKeys, type SignatureCheck } from './signature';
 
 export interface SignatureJob {
   signer: string | null;
@@ -13,6 +15,8 @@ export interface SignatureJob {
   signature: string;
   /** The keys a key file offers for the signer, when it offers any. */
   offered?: Uint8Array[];
+  /** Always the full check (to complete a quick check's list of candidates). */
+  full?: boolean;
 }
 
 export function signatureJob(signer: string | null, message: string, signature: string, extraKeys: ExtraKeys | undefined): SignatureJob {
@@ -20,8 +24,15 @@ export function signatureJob(signer: string | null, message: string, signature: 
   return offered?.length ? { signer, message, signature, offered } : { signer, message, signature };
 }
 
-/** Runs a job (on whichever thread has it). */
+/**
+ * Runs a job (on whichever thread has it): the quick check when it can decide (its list of
+ * candidates then completed later: SignatureResults.take marks it), else the full one.
+ */
 export function runSignatureJob(job: SignatureJob): SignatureCheck {
+  if (!job.full && !job.offered?.length) {
+    const quick = checkSignatureQuick(job.signer, job.message, job.signature);
+    if (quick) return quick;
+  }
   const extraKeys: ExtraKeys | undefined = job.offered?.length && job.signer !== null ? new Map([[job.signer, job.offered]]) : undefined;
   return checkSignatureText(job.signer, job.message, job.signature, extraKeys);
 }
@@ -71,6 +82,7 @@ export class SignatureResults {
     const list = this.answers.get(key);
     const answer = list?.shift();
     if (list && list.length === 0) this.answers.delete(key);
+    if (answer) recoveredLater(answer, signer, message, signature);
     return answer;
   }
 }

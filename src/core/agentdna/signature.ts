@@ -211,9 +211,7 @@ export function checkSignatureBytes(
     if (out.status === 'valid') break;
   }
   if (out.status === 'valid') {
-    const ruleText = out.rule === 'truncate' ? 'e = the first 32 bytes of the ASCII message' : 'e = sha256 of the ASCII message (the truncation rule failed)';
-    const how = out.key_source === 'did' ? `a key recovered from the signature derives the signer's DID ${signer}` : `a key recovered from the signature is the key the key file gives for ${signer}`;
-    out.reason = `${how}; ${ruleText}${out.high_s ? '; s is high (accepted: AgentDNA does not normalise s)' : ''}`;
+    out.reason = validReason(out, signer);
   } else if (signer === null) {
     out.reason = 'the envelope names no signer (from is absent or not a string), so no recovered key can be bound to one';
   } else {
@@ -223,4 +221,75 @@ export function checkSignatureBytes(
     out.reason = `${didNote}. A DID made another way (older account types) needs its key in a key file.`;
   }
   return out;
+}
+
+function validReason(out: SignatureCheck, signer: string | null): string {
+  const ruleText = out.rule === 'truncate' ? 'e = the first 32 bytes of the ASCII message' : 'e = sha256 of the ASCII message (the truncation rule failed)';
+  const how = out.key_source === 'did' ? `a key recovered from the signature derives the signer's DID ${signer}` : `a key recovered from the signature is the key the key file gives for ${signer}`;
+  return `${how}; ${ruleText}${out.high_s ? '; s is high (accepted: AgentDNA does not normalise s)' : ''}`;
+}
+
+/** A recovery id not yet known: the quick check's bound key before its list is completed. */
+export const RECOVERY_PENDING = -1;
+
+/**
+ * The check for a signer whose DID has proven its key here before (a recovered key derived it):
+ * a plain ECDSA verification against that key (libsecp256k1), rule by rule in the full check's
+ * order, instead of a recovery and a DID derivation per candidate. When the key verifies, it is a
+ * candidate and derives the signer's DID, so every field of checkSignatureText's answer follows
+ * (no key file may offer keys for the signer: the caller passes none), except the list of all
+ * candidates: `recovered` then holds the bound key alone with recovery RECOVERY_PENDING, and
+ * completeRecovered lists them all (when a record is opened or reported). Null whenever this
+ * cannot decide: an unproven signer, no libsecp256k1, a signature that does not parse or does not
+ * verify under the key (the full check then lists what it does give), a short message.
+ */
+export function checkSignatureQuick(signer: string | null, message: string, signature: string): SignatureCheck | null {
+  const proven = signer !== null ? provenKeys.get(signer) : undefined;
+  if (!secpWasm || proven === undefined) return null;
+  const hex = readHexLikePython(signature);
+  if (hex.bytes === null) return null;
+  const read = readDerLenient(hex.bytes);
+  if (!read.ok || scalarsInRange(read.r, read.s) !== null) return null;
+  for (const rule of RULES) {
+    const e = signedBytes(message, rule);
+    const verified = secpWasm.verify(read.r, read.s, e, proven.key);
+    if (verified === null) return null;
+    if (!verified) continue;
+    const out = base('valid', '', [...hex.issues, ...read.issues]);
+    Object.assign(out, { rule, did_match: true, key_source: 'did', signed_bytes_hex: toHex(e), r: bigintHex(read.r), s: bigintHex(read.s), high_s: read.s > HALF_N });
+    out.recovered = [{ rule, recovery: RECOVERY_PENDING, public_key: proven.hex, did: signer!, matches: true }];
+    out.reason = validReason(out, signer);
+    proven.signatures++;
+    return out;
+  }
+  return null;
+}
+
+/** Lists awaiting completion (a quick check's `recovered`), with what completes them. */
+const pendingLists = new WeakMap<RecoveredKey[], { signer: string | null; message: string; signature: string }>();
+
+/** Marks a quick check's list (by identity: an envelope's report shares it) as completed later from these inputs. */
+export function recoveredLater(check: SignatureCheck, signer: string | null, message: string, signature: string): void {
+  if (check.recovered.some((k) => k.recovery === RECOVERY_PENDING)) pendingLists.set(check.recovered, { signer, message, signature });
+}
+
+export function isRecoveredPending(list: RecoveredKey[]): boolean {
+  return pendingLists.has(list);
+}
+
+/** What completes a pending list, or null when it is complete. */
+export function pendingInputs(list: RecoveredKey[]): { signer: string | null; message: string; signature: string } | null {
+  return pendingLists.get(list) ?? null;
+}
+
+/**
+ * Completes a quick check's list in place with the full check's candidates (`full`, computed
+ * elsewhere from pendingInputs, or here). The verdict is not touched: it was the full check's already.
+ */
+export function completeRecovered(list: RecoveredKey[], full?: SignatureCheck): void {
+  const inputs = pendingLists.get(list);
+  if (!inputs) return;
+  const answer = full ?? checkSignatureText(inputs.signer, inputs.message, inputs.signature);
+  pendingLists.delete(list);
+  list.splice(0, list.length, ...answer.recovered);
 }

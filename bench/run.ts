@@ -286,7 +286,10 @@ async function browser(): Promise<number> {
     note('graph_10k_shown_ms', Date.now() - g0, 'graph tab opened until nodes are drawn (worker model + layout + React Flow)');
     note('graph_10k_longest_task_ms', await graphPage.evaluate(() => (window as unknown as { __longest: number }).__longest), 'longest main-thread task while the graph appeared');
 
-    // 10,000 really signed AgentDNA workflows: every signature checked (on the verifier pool).
+    // 10,000 really signed AgentDNA workflows: every signature checked (on the verifier pool), in a
+    // page of its own (the pages above closed: a drawn 10,000-node graph keeps a core busy).
+    await graphPage.close();
+    await page.close();
     const dnaPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await dnaPage.goto(`http://127.0.0.1:${port}/?samples=none`);
     await dnaPage.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();

@@ -1,10 +1,10 @@
 // Entry point: `node bin/envelope-inspector.mjs inspect …`.
-import { useSecpWasm } from '../core/agentdna/signature';
+import { installSecpWasm } from '../core/agentdna/signature';
 import { nodeIo, run } from './main';
 import { loadSecpWasm } from './secp';
 
 // AgentDNA key recovery with libsecp256k1 (WebAssembly); noble if the module cannot be had.
-useSecpWasm(loadSecpWasm());
+installSecpWasm(loadSecpWasm());
 
 run(process.argv.slice(2), nodeIo).then(
   (code) => {

@@ -4,7 +4,7 @@
 // the work (same verdicts, slower).
 import secpWasmUrl from 'libsecp256k1.wasm?url';
 import { secpWasmAsync } from '../core/agentdna/secp-wasm';
-import { useSecpWasm } from '../core/agentdna/signature';
+import { installSecpWasm } from '../core/agentdna/signature';
 
 let loading: Promise<void> | null = null;
 
@@ -13,7 +13,7 @@ export function loadSecp(): Promise<void> {
     try {
       const response = await fetch(secpWasmUrl);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      useSecpWasm(await secpWasmAsync(await response.arrayBuffer()));
+      installSecpWasm(await secpWasmAsync(await response.arrayBuffer()));
     } catch (e) {
       console.warn(`libsecp256k1 (WebAssembly) could not be loaded, noble checks AgentDNA signatures: ${(e as Error)?.message ?? String(e)}`);
     }

@@ -162,7 +162,7 @@ export class InspectorSession {
           const part = lists.slice(i, i + 500).filter(isRecoveredPending);
           const checks = await check(part.map((l) => ({ ...pendingInputs(l)!, full: true })));
           if (checks.length !== part.length) return;
-          part.forEach((l, j) => completeRecovered(l, checks[j]));
+          for (let j = 0; j < part.length; j++) completeRecovered(part[j], checks[j]);
         }
       })
       .catch(() => {});

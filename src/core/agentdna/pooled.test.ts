@@ -8,11 +8,11 @@ import { inspectInput, inspectInputBatches } from '../inspect';
 import { readJson } from '../json/lossless';
 import type { RecordResult } from '../records';
 import { readAgentDna, readAgentDnaParts, type AgentDnaPart, type WorkflowReport } from './index';
-import { completeRecovered, isRecoveredPending, useSecpWasm, type SignatureCheck } from './signature';
+import { completeRecovered, isRecoveredPending, installSecpWasm, type SignatureCheck } from './signature';
 import { runSignatureJob, SignatureResults, type SignatureJob } from './signature-jobs';
 
-beforeAll(() => useSecpWasm(loadSecpWasm()));
-afterAll(() => useSecpWasm(null));
+beforeAll(() => installSecpWasm(loadSecpWasm()));
+afterAll(() => installSecpWasm(null));
 
 const said = (r: RecordResult) => ({ index: r.index, kind: r.kind, valid: r.valid, signature: r.signature, findings: r.findings, summary: r.summary });
 

@@ -26,7 +26,7 @@ import {
   secpImplementation,
   SIGNATURE_CACHE_LIMITS,
   signatureCacheSizes,
-  useSecpWasm,
+  installSecpWasm,
 } from './signature';
 
 const wasm = loadSecpWasm();
@@ -36,23 +36,23 @@ const listed = (cs: Candidate[] | null) => cs?.map((c) => `${c.recovery}:${toHex
 /** Runs `fn` with noble alone, then with libsecp256k1, caches emptied before each. */
 function both<T>(fn: () => T): { noble: T; libsecp: T } {
   resetSignatureCaches();
-  useSecpWasm(null);
+  installSecpWasm(null);
   const noble = fn();
   resetSignatureCaches();
-  useSecpWasm(wasm);
+  installSecpWasm(wasm);
   const libsecp = fn();
-  useSecpWasm(null);
+  installSecpWasm(null);
   return { noble, libsecp };
 }
 
-afterAll(() => useSecpWasm(null));
+afterAll(() => installSecpWasm(null));
 
 describe('libsecp256k1 (WebAssembly)', () => {
   it('loads from the tiny-secp256k1 package and is used once installed', () => {
     expect(wasm).not.toBeNull();
-    useSecpWasm(wasm);
+    installSecpWasm(wasm);
     expect(secpImplementation()).toBe('libsecp256k1-wasm');
-    useSecpWasm(null);
+    installSecpWasm(null);
     expect(secpImplementation()).toBe('noble');
   });
 });
@@ -79,9 +79,9 @@ describe('every AgentDNA vector, read with noble and with libsecp256k1', () => {
 
   it('the synthetic workflows really verify (the comparison above is over valid signatures too)', () => {
     const text = readFileSync(join(dir, 'synthetic/synthetic_valid_fanin_dag.serialized.json'));
-    useSecpWasm(wasm);
+    installSecpWasm(wasm);
     const r = inspectInput(0, { name: 'fanin', bytes: new Uint8Array(text) });
-    useSecpWasm(null);
+    installSecpWasm(null);
     expect(r.workflows[0].envelopes.length).toBeGreaterThan(2);
     expect(r.workflows[0].envelopes.every((e) => e.signature === 'valid' && e.did_match)).toBe(true);
   });
@@ -199,7 +199,7 @@ describe('the quick check (a plain verification against a proven key, libsecp256
   const sign = (e: Uint8Array, key = sk, lowS = false) => toHex(secp256k1.sign(e, key, { prehash: false, lowS, format: 'der' }));
 
   it('decides as the full check does (truncation and sha256 rules, high and low S, hex issues), its list completed later', () => {
-    useSecpWasm(wasm);
+    installSecpWasm(wasm);
     resetSignatureCaches();
     const first = toHex(sha256(utf8Encode('first')));
     // Nothing is proven yet: no quick answer; the full check proves the key.
@@ -223,11 +223,11 @@ describe('the quick check (a plain verification against a proven key, libsecp256
       }),
       { numRuns: 40 },
     );
-    useSecpWasm(null);
+    installSecpWasm(null);
   });
 
   it('gives no answer where the full check must list what the signature gives: tampered, another key, an unproven DID, bad DER, no libsecp256k1', () => {
-    useSecpWasm(wasm);
+    installSecpWasm(wasm);
     resetSignatureCaches();
     const msg = toHex(sha256(utf8Encode('m')));
     const e = utf8Encode(msg).slice(0, 32);
@@ -238,7 +238,7 @@ describe('the quick check (a plain verification against a proven key, libsecp256
     expect(checkSignatureQuick(didOf(secp256k1.getPublicKey(sha256(sk), false))!, msg, sign(e, sha256(sk)))).toBeNull();
     expect(checkSignatureQuick(did, msg, 'zz')).toBeNull();
     expect(checkSignatureQuick(did, msg, sign(e).slice(0, 20))).toBeNull();
-    useSecpWasm(null);
+    installSecpWasm(null);
     expect(checkSignatureQuick(did, msg, sign(e))).toBeNull();
   });
 });
@@ -302,7 +302,7 @@ describe('the proven-key cache (noble)', () => {
   };
 
   it('a DID that signs often gets a table, and every check equals a fresh one (valid, tampered, another DID)', () => {
-    useSecpWasm(null);
+    installSecpWasm(null);
     resetSignatureCaches();
     const checks = Array.from({ length: 40 }, (_, i) => {
       const { msg, der } = signed(i);
@@ -328,7 +328,7 @@ describe('the proven-key cache (noble)', () => {
   });
 
   it('keeps at most SIGNATURE_CACHE_LIMITS.tables tables (never traded for others: no rebuilding), and forgets everything when reset', () => {
-    useSecpWasm(null);
+    installSecpWasm(null);
     resetSignatureCaches();
     const { tables, tableAfter } = SIGNATURE_CACHE_LIMITS;
     for (let k = 0; k <= tables; k++) {

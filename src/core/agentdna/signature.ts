@@ -51,14 +51,14 @@ function base(status: SigStatus, reason: string, derIssues: string[] = []): Sign
   return { status, rule: null, did_match: false, key_source: null, signed_bytes_hex: null, r: null, s: null, high_s: null, recovered: [], der_issues: derIssues, reason };
 }
 
-/** libsecp256k1 in WebAssembly, once the host has loaded it (useSecpWasm); noble until then. */
+/** libsecp256k1 in WebAssembly, once the host has loaded it (installSecpWasm); noble until then. */
 let secpWasm: SecpWasm | null = null;
 
 /**
  * Recovers keys with libsecp256k1 (WebAssembly) from now on, or with noble alone (null). Either
  * gives the same candidates (a property test holds them equal); libsecp256k1 is several times faster.
  */
-export function useSecpWasm(wasm: SecpWasm | null): void {
+export function installSecpWasm(wasm: SecpWasm | null): void {
   secpWasm = wasm;
 }
 

@@ -1,6 +1,7 @@
 // A verifier in the pool: Ed25519 and AgentDNA checks off the decoding worker. AgentDNA's are
-// checkSignatureText itself, with libsecp256k1 (WebAssembly) loaded on the first of them (noble if
-// it cannot be). Ed25519: WebCrypto where the browser has
+// runSignatureJob (the quick check against a DID's proven key, else checkSignatureText itself),
+// with libsecp256k1 (WebAssembly) loaded on the first of them (noble if it cannot be). Ed25519:
+// WebCrypto where the browser has
 // Ed25519 (much faster than JavaScript, see the benchmark), noble's strict mode otherwise. Both
 // give noble's strict verdict: what WebCrypto accepts is accepted by noble too once its extra
 // rules (canonical S and points, no small-order key) are checked here; what WebCrypto rejects is

@@ -71,13 +71,18 @@ function nobleSecpVerifyPerSecond(): number {
       return { e, sig: secp256k1.sign(e, agent.secretKey, { prehash: false, lowS: false }), pk: secp256k1.getPublicKey(agent.secretKey, false) };
     }),
   );
-  const m = 1000;
-  const t = performance.now();
-  for (let i = 0; i < m; i++) {
-    const { e, sig, pk } = signatures[i % signatures.length];
-    if (!secp256k1.verify(sig, e, pk, { prehash: false, lowS: false })) throw new Error('bench signature does not verify');
+  // The best of a few rounds: what one core can do, not what a busy moment left of it.
+  let best = 0;
+  for (let round = 0; round < 5; round++) {
+    const m = 300;
+    const t = performance.now();
+    for (let i = 0; i < m; i++) {
+      const { e, sig, pk } = signatures[(round * m + i) % signatures.length];
+      if (!secp256k1.verify(sig, e, pk, { prehash: false, lowS: false })) throw new Error('bench signature does not verify');
+    }
+    best = Math.max(best, m / ((performance.now() - t) / 1000));
   }
-  return m / ((performance.now() - t) / 1000);
+  return best;
 }
 
 // The browser first, on a quiet machine: run after the measurements below, its loads had long tasks
@@ -91,7 +96,7 @@ if (!process.env.BENCH_SKIP_BROWSER) {
   note(
     'agentdna_verify_ratio',
     pageRate / noble,
-    `AgentDNA signatures per second while Chromium loads 10,000 really signed workflows of depth 5 (${Math.round(pageRate)}/s: 50,000 checked, every verdict in) over @noble/curves secp256k1 verify per second on one core in Node (${Math.round(noble)}/s)`,
+    `AgentDNA signatures per second while Chromium loads 10,000 really signed workflows of depth 5 (${Math.round(pageRate)}/s: 50,000 checked, every verdict in) over @noble/curves secp256k1 verify per second on one core in Node, measured right after (${Math.round(noble)}/s, the best of 5 rounds)`,
   );
 }
 
@@ -286,22 +291,28 @@ async function browser(): Promise<number> {
     note('graph_10k_shown_ms', Date.now() - g0, 'graph tab opened until nodes are drawn (worker model + layout + React Flow)');
     note('graph_10k_longest_task_ms', await graphPage.evaluate(() => (window as unknown as { __longest: number }).__longest), 'longest main-thread task while the graph appeared');
 
-    // 10,000 really signed AgentDNA workflows: every signature checked (on the verifier pool), in a
-    // page of its own (the pages above closed: a drawn 10,000-node graph keeps a core busy).
+    // 10,000 really signed AgentDNA workflows: every signature checked (on the verifier pool), each
+    // load in a fresh page of its own (the pages above closed: a drawn 10,000-node graph keeps a
+    // core busy). BENCH_AGENTDNA_RUNS loads (default 2), the median (of two, the slower) counts.
     await graphPage.close();
     await page.close();
-    const dnaPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await dnaPage.goto(`http://127.0.0.1:${port}/?samples=none`);
-    await dnaPage.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
-    const d0 = Date.now();
-    await dnaPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agentdna-10k.json'));
-    await dnaPage.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 300_000 });
-    const dnaFirst = Date.now() - d0;
-    await dnaPage.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')), null, { polling: 100, timeout: 600_000 });
-    const dnaLoad = Date.now() - d0;
-    const judged = await dnaPage.evaluate(() => document.querySelectorAll('[role="option"][data-record-key]').length);
-    if (judged === 0) throw new Error('the AgentDNA load shows no records');
-    note('agentdna_10k_load_ms', dnaLoad, `10,000 really signed AgentDNA workflows of depth 5 (${(workflowsBytes.length / 1e6).toFixed(1)} MB, 50,000 signatures) loaded and judged in Chromium (first records at ${dnaFirst} ms)`);
+    const dnaLoads: number[] = [];
+    const dnaFirsts: number[] = [];
+    for (let run = 0; run < Math.max(1, Number(process.env.BENCH_AGENTDNA_RUNS ?? 2)); run++) {
+      const dnaPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      await dnaPage.goto(`http://127.0.0.1:${port}/?samples=none`);
+      await dnaPage.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
+      const d0 = Date.now();
+      await dnaPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agentdna-10k.json'));
+      await dnaPage.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 300_000 });
+      dnaFirsts.push(Date.now() - d0);
+      await dnaPage.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')), null, { polling: 100, timeout: 600_000 });
+      dnaLoads.push(Date.now() - d0);
+      console.log(`  AgentDNA load ${run + 1}: first records ${dnaFirsts[run]} ms, loaded ${dnaLoads[run]} ms`);
+      await dnaPage.close();
+    }
+    const dnaLoad = median(dnaLoads);
+    note('agentdna_10k_load_ms', dnaLoad, `10,000 really signed AgentDNA workflows of depth 5 (${(workflowsBytes.length / 1e6).toFixed(1)} MB, 50,000 signatures) loaded and judged in Chromium, median ${each(dnaLoads)} (first records ${each(dnaFirsts)})`);
     await browser.close();
     return dnaLoad;
   } finally {

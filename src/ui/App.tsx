@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { RegistryEntry } from '../core/keys/keys';
 import type { RegistryChange } from '../core/keys/registry';
-import type { InputPayload, InputSummary, LoadProgress, RecordFilter, SharedView } from '../worker/protocol';
-import { SLOT, type SummaryPack } from '../worker/summary-pack';
+import type { InputPayload, InputSummary, LoadProgress, RecordFilter, SharedView } from '../wire/protocol';
+import { SLOT, type SummaryPack } from '../wire/summary-pack';
 import { FilterBar, ProgressBar } from './components/LoadControls';
 import { DetailPanel } from './components/DetailPanel';
 import { FoldsPanel } from './components/FoldsPanel';
@@ -85,8 +85,8 @@ export function App() {
     let stale = false;
     const t = setTimeout(() => {
       inspectorClient()
-        .filter(filter)
-        .then((keys) => {
+        .call('filter', { filter })
+        .then(({ keys }) => {
           if (stale) return;
           setVisible(keys);
           setVisibleFor(filter);
@@ -395,7 +395,7 @@ export function App() {
           onShowAll={() => setFilter({})}
         />
       )}
-      {progress && <ProgressBar progress={progress} onCancel={() => loadId.current !== null && inspectorClient().cancel(loadId.current)} />}
+      {progress && <ProgressBar progress={progress} onCancel={() => loadId.current !== null && inspectorClient().call('cancel', { load: loadId.current })} />}
       {problem && (
         <p role="alert" className="border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
           {problem}

@@ -4,7 +4,7 @@ import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Viewport } from '@xyflow/react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { GraphRender } from '../../worker/graph-render';
+import type { GraphRender } from '../../wire/graph';
 import { download } from '../download';
 import { inspectorClient } from '../worker-client';
 import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';

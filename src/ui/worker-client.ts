@@ -1,5 +1,5 @@
-// The page's side of the worker protocol (src/wire/protocol.ts): one generic `call` per request,
-// typed by the protocol's map, with a watchdog that restarts a stuck or crashed worker. The page never decodes.
+// The page's side of the worker protocol (src/wire/protocol.ts): one generic `call`, typed by the
+// protocol's map, and a watchdog that restarts a stuck or crashed worker. The page never decodes.
 import type { RegistryEntry } from '../core/keys/keys';
 import { joinGraph, type GraphPart } from '../wire/graph-parts';
 import type { InputPayload, Loaded, Part, Reply, RequestBody, RequestType, WireMessage, WireRequest } from '../wire/protocol';
@@ -13,7 +13,7 @@ const WATCHDOG_BASE_MS = Number(new URLSearchParams(globalThis.location?.search 
  * A load may go this long without a word from the worker: the base, plus a twentieth of it per MB
  * of input. Other requests (details, graph, folds, report) get a minute.
  */
-const budgetFor = (type: string, bytes: number) => (type === 'load' || type === 'open' ? WATCHDOG_BASE_MS * (1 + bytes / 20_000_000) : Math.max(60_000, WATCHDOG_BASE_MS));
+const budgetFor = (type: RequestType, bytes: number) => (type === 'load' || type === 'open' ? WATCHDOG_BASE_MS * (1 + bytes / 20_000_000) : Math.max(60_000, WATCHDOG_BASE_MS));
 
 type Pending = { resolve: (reply: never) => void; reject: (e: Error) => void; onPart?: (part: never) => void; budget: number; timer: ReturnType<typeof setTimeout> | null };
 

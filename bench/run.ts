@@ -6,6 +6,7 @@
 //   BENCH_ONLY_BROWSER=1 npm run bench   (Chromium measurements only)
 //   (a partial run keeps the other keys of results.json)
 //   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
+//   BENCH_PORT=4191 npm run bench        (the preview server's port, when the default 4190 is taken)
 import * as ed from '@noble/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
@@ -165,7 +166,8 @@ async function browser(): Promise<void> {
   console.log('building the app…');
   execSync('npx vite build', { stdio: 'ignore' });
 
-  const port = 4190;
+  // BENCH_PORT: a free port when another checkout's bench holds the default (the server is strict).
+  const port = Number(process.env.BENCH_PORT ?? 4190);
   // Its own process group, so stopping it stops vite too (not only the npx wrapper).
   const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore', detached: true });
   try {

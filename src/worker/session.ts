@@ -14,8 +14,10 @@ import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle,
 import { blankAsRedacted, hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
-import { renderGraph, type GraphRender } from './graph-render';
-import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, RecordSummary, SharedView, Unblankable } from './protocol';
+import { renderGraph } from './graph-render';
+import type { GraphRender } from '../wire/graph';
+import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, SharedView, Unblankable } from '../wire/protocol';
+import type { RecordSummary } from '../wire/summary-pack';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;

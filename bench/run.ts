@@ -6,6 +6,7 @@
 //   BENCH_ONLY_BROWSER=1 npm run bench   (Chromium measurements only)
 //   (a partial run keeps the other keys of results.json)
 //   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
+//   BENCH_PORT=4191 npm run bench        (the preview server's port, when the default 4190 is taken)
 import * as ed from '@noble/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
@@ -17,6 +18,8 @@ import { join } from 'node:path';
 import { decodeAndValidate } from '../src/core/agdx/bulk';
 import { contentHash, contentJson, sha256Hex, type ContentFields } from '../src/core/agentdna/hash';
 import { readEnvelopeTree } from '../src/core/agentdna/envelope';
+import { readItemAt } from '../src/core/cbor/reader';
+import { referenceConsume } from '../src/core/fuzz/reference';
 import { buildAgdxGraph, layoutGraph } from '../src/core/graph';
 import { inspectInput } from '../src/core/inspect';
 import { readJson, type JsonValue } from '../src/core/json/lossless';
@@ -107,6 +110,25 @@ if (!ONLY_BROWSER) {
   const whole = time(() => inspectInput(0, { name: 'x', bytes: agdx }, undefined, false), 3);
   note('agdx_decode_ratio', base / ours, `decode+validate ${ours.toFixed(0)} ms vs cbor-x decodeMultiple ${base.toFixed(0)} ms (100,000 envelopes, ${(agdx.length / 1e6).toFixed(1)} MB)`);
   note('agdx_import_records_per_s', 100_000 / (whole / 1000), `whole import into records (inspectInput, no views): ${whole.toFixed(0)} ms`);
+
+  // The reference port (@laserdata/laser-sdk) on the same bytes: what its consumer runs on each
+  // message (decode + validate + must_understand). It takes one envelope at a time, as a consumer
+  // reading the log gets them, so the sequence is split once here, outside the timing: the
+  // reference is not charged for finding the items, which ours is (it reads the sequence whole).
+  const items: Uint8Array[] = [];
+  for (let pos = 0; pos < agdx.length; ) {
+    const item = readItemAt(agdx, pos);
+    if (!item.ok) throw new Error(`the bench sequence does not read at ${pos}: ${item.error.message}`);
+    items.push(agdx.subarray(pos, item.value.end));
+    pos = item.value.end;
+  }
+  // Every envelope must pass the reference (it throws on the first it rejects), or the times mean nothing.
+  for (const item of items) referenceConsume(item);
+  const reference = time(() => {
+    for (const item of items) referenceConsume(item);
+  }, 7);
+  note('agdx_ref_ratio', reference / ours, `decode+validate ${ours.toFixed(0)} ms vs the reference port's decode+validate ${reference.toFixed(0)} ms, one envelope at a time (same 100,000 envelopes)`);
+  note('agdx_ref_records_per_s', items.length / (reference / 1000), `the reference port (laser-sdk 0.1.1 wire module: cborg, decodeAgentEnvelope, validateAgentEnvelope, must_understand)`);
 }
 
 // 2. AgentDNA workflow parse + content hashes against JSON.parse on the same text.
@@ -177,7 +199,7 @@ async function browser(): Promise<number> {
   console.log('building the app…');
   execSync('npx vite build', { stdio: 'ignore' });
 
-  // BENCH_PORT: checkouts benchmarking side by side each need their own.
+  // BENCH_PORT: a free port when another checkout's bench holds the default (the server is strict).
   const port = Number(process.env.BENCH_PORT ?? 4190);
   // Its own process group, so stopping it stops vite too (not only the npx wrapper). --bypass-lock:
   // an e2e run's preview of the same checkout may be up.

@@ -14,7 +14,7 @@ test('an Iggy export draws its causal graph: nodes, edges, a ghost for the missi
   await expect(canvas.locator('[data-node-kind="ghost"]')).toContainText('missing');
   const stream = canvas.locator('[data-node-kind="stream"]');
   await expect(stream.getByTestId('stream-summary')).toHaveText('5 chunks · gap');
-  await expect(stream).toContainText('gap at 2');
+  await expect(stream).toContainText('gap at 2 · 1 dup · 1 after end');
   await expect(page.getByTestId('folded')).toContainText('1 stream (5 chunks)');
 
   // Clicking a node selects its record in the list and the detail.

@@ -64,7 +64,23 @@ test('a decode that runs past its budget is stopped, reported for that input, an
   await expect(inspector.records('agent_event.bin')).toHaveCount(1);
   await expect(inspector.records('agent_response.bin')).toHaveCount(1);
   await expect(inspector.records('slow-20k.cborseq')).toHaveCount(0);
+  // The stopped input is reported on its own, with a Retry.
+  const notRead = page.getByRole('list', { name: 'Inputs not read' });
+  await expect(notRead.getByRole('listitem')).toHaveCount(1);
+  await expect(notRead).toContainText('slow-20k.cborseq was not read: the worker gave no answer');
+  // It is not read again by itself: well past a batch and the watchdog's budget, it is still not there.
+  await page.waitForTimeout(3_000);
+  await expect(inspector.records('slow-20k.cborseq')).toHaveCount(0);
+  await expect(notRead.getByRole('listitem')).toHaveCount(1);
   // Still usable.
   await inspector.dropFiles([vector('agdx/laser-wire-0.0.1/agent_command.bin')]);
   await expect(inspector.records('agent_command.bin').getByLabel('Valid: yes')).toBeVisible();
+  // Retry reads it again: its first records show. (The budget is still tiny, so the watchdog stops it
+  // once more and reports it again; the other inputs stay.)
+  await notRead.getByRole('button', { name: 'Retry slow-20k.cborseq' }).click();
+  await expect(inspector.records('slow-20k.cborseq').first()).toBeVisible();
+  await expect(notRead).toContainText('slow-20k.cborseq was not read');
+  await expect(inspector.records('slow-20k.cborseq')).toHaveCount(0);
+  await expect(inspector.records('agent_command.bin')).toHaveCount(1);
+  await expect(inspector.records('agent_event.bin')).toHaveCount(1);
 });

@@ -131,7 +131,7 @@ test('a link shared with bodies redacted says its signatures cannot be re-checke
   const context = await browser.newContext();
   const other = new InspectorPage(await context.newPage());
   await other.page.goto(url);
-  await expect(other.page.getByRole('note')).toContainText('signatures over them cannot be re-checked');
+  await expect(other.page.getByRole('region', { name: 'Shared view' })).toContainText('signatures over them cannot be re-checked');
   await other.records('signed_command.bin').click();
   await expect(other.page.getByTestId('signature')).toContainText('redacted');
   await expect(other.detail.getByLabel('Body')).not.toContainText('plan the trip');
@@ -153,5 +153,77 @@ test('a permalink carries the list\'s filters, and the opener sees the same narr
   await other.page.goto(url);
   await expect(other.page.getByLabel('Kind')).toHaveValue('response');
   await expect(other.page.getByTestId('shown')).toHaveText(narrowed!);
+  await context.close();
+});
+
+test('a redacted share of an AgentDNA workflow carries no payload text in the decoded link', async ({ inspector, browser }) => {
+  const file = vector('agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json');
+  const payloads: string[] = [];
+  const collect = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'payload' && typeof x === 'string' ? payloads.push(x) : collect(x);
+  };
+  collect(JSON.parse(readFileSync(file, 'utf8')));
+  const page = inspector.page;
+  await inspector.open();
+  await inspector.dropFiles([file]);
+  await expect(inspector.records('synthetic_valid_fanin_dag.serialized.json')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Share' }).click();
+  const link = page.getByLabel('Permalink');
+  await expect(link).toHaveValue(/#v1\./);
+  const full = await link.inputValue();
+  await page.getByLabel(/Redact bodies/).check();
+  await expect(link).not.toHaveValue(full);
+  await expect(page.getByTestId('redaction')).toContainText(`blanked ${payloads.length} AgentDNA payloads`);
+  const url = await link.inputValue();
+  const inflated = inflateRawSync(Buffer.from(url.split('#')[1].slice(3), 'base64url').subarray(8)).toString('utf8');
+  expect(inflateRawSync(Buffer.from(full.split('#')[1].slice(3), 'base64url').subarray(8)).toString('utf8')).toContain('Orchestrator completed');
+  for (const p of payloads) {
+    expect(inflated).not.toContain(p);
+    expect(inflated).not.toContain(JSON.stringify(p).slice(1, -1));
+  }
+  expect(inflated).not.toMatch(/Orchestrator|Summarize|produce_task_spec|boom/);
+
+  const context = await browser.newContext();
+  const other = new InspectorPage(await context.newPage());
+  await other.page.goto(url);
+  await expect(other.page.getByRole('region', { name: 'Shared view' })).toContainText('signatures over them cannot be re-checked');
+  await other.records('synthetic_valid_fanin_dag.serialized.json').click();
+  await expect(other.page.getByTestId('signature')).toContainText('redacted');
+  await expect(other.detail.getByLabel('Body')).not.toContainText('Orchestrator');
+  await context.close();
+});
+
+test('parts redaction cannot blank are listed input by input, and no link is made until the person decides', async ({ inspector, browser }) => {
+  // An Iggy export whose payload base64 escapes its slashes: it cannot be found in the text to blank.
+  const { encodeEnvelope } = await import('../src/core/agdx/canonical');
+  const { toBase64 } = await import('../src/core/bytes');
+  const { writeFileSync } = await import('node:fs');
+  const b64 = toBase64(encodeEnvelope({ kind: 'event', conversation: new Uint8Array(16).fill(2), source: 'planner', body: new Uint8Array(48).fill(0xff) }));
+  const escaped = test.info().outputPath('escaped-export.json');
+  writeFileSync(escaped, `{"messages":[{"offset":1,"payload":"${b64.replace(/\//g, '\\/')}"}]}`);
+  const page = inspector.page;
+  await inspector.open();
+  await inspector.dropFiles([escaped, vector('agdx/made/signed_command.bin')]);
+  await expect(inspector.records('signed_command.bin')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Share' }).click();
+  const link = page.getByLabel('Permalink');
+  await expect(link).toHaveValue(/#v1\./);
+  await page.getByLabel(/Redact bodies/).check();
+  const alert = page.getByTestId('unblankable');
+  await expect(alert).toContainText('escaped-export.json');
+  await expect(alert).toContainText("its payload's base64 could not be found");
+  await expect(alert).toContainText('no link is made until you do');
+  await expect(link).toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Copy link' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Download bundle' })).toBeDisabled();
+  await page.getByLabel('Leave these inputs out of the link').check();
+  await expect(link).toHaveValue(/#v1\./);
+  const url = await link.inputValue();
+  const context = await browser.newContext();
+  const other = new InspectorPage(await context.newPage());
+  await other.page.goto(url);
+  await expect(other.records('signed_command.bin')).toHaveCount(1);
+  await expect(other.records('escaped-export.json')).toHaveCount(0);
   await context.close();
 });

@@ -97,7 +97,7 @@ add('metadata-map-2p31-entries.cbor', 'an envelope whose metadata map declares 2
   const keys: string[] = [];
   for (let i = 0; i < 100_000; i++) keys.push(alphabet[(i >> 12) & 63] + alphabet[(i >> 6) & 63] + alphabet[i & 63]);
   keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // ASCII: bytewise order
-  add('map-100k-entries.cbor', 'an envelope whose metadata is a real map of 100,000 entries (3-character keys, null values)', 'decoded; agdx/cap/metadata (over 32 entries); linear time', mapOf(eventFields([['metadata', metadata(keys.map((k) => [k, (w: CborWriter) => void w.null()]))]])));
+  add('map-100k-entries.cbor', 'an envelope whose metadata is a real map of 100,000 entries (3-character keys, null values)', 'decode error cbor/too-many-items at the metadata head (200,003 items, past the reader\'s cap of 65,536); nothing built', mapOf(eventFields([['metadata', metadata(keys.map((k) => [k, (w: CborWriter) => void w.null()]))]])));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -519,6 +519,7 @@ What is not stored here, because the tests build it (so the corpus stays small):
 - JSON nested 100,000 deep and a 100 MB JSON string (\`json.fuzz.test.ts\`); strings of 4 MB (100 MB under
   \`npm run fuzz\`) in an envelope's JSON view, an AgentDNA payload and an Iggy payload (\`hostile.fuzz.test.ts\`);
 - a 65 MiB deflate bomb behind a permalink (\`permalink.fuzz.test.ts\`);
+- a 16 MB CBOR array of 16,777,216 items, alone and in a sequence (\`hostile.fuzz.test.ts\`);
 - a CBOR sequence of 5,000 envelopes (\`inspect.fuzz.test.ts\`).
 
 The AgentDNA DID used is the public test DID of \`../agentdna/synthetic/synthetic_keys.json\`; the

@@ -30,7 +30,8 @@ describe('graph section of report@1 for vectors/agdx/made/conversation_http_v07.
     expect(g.missing).toEqual([{ from: id(3), ref: id(9), via: 'cause' }]);
     expect(g.cycles).toEqual([]);
     expect(g.streams).toHaveLength(1);
-    expect(g.streams[0]).toMatchObject({ chunks: 5, duplicates: 1, after_terminal: 2, gaps: [2], terminal: 'gap', purpose: 'chat' });
+    // Chunks 0, 1, 1, 3, 4 in log order: 1 again is a duplicate, 3 reveals the gap at 2 (the end, not late), 4 is late.
+    expect(g.streams[0]).toMatchObject({ chunks: 5, duplicates: 1, after_terminal: 1, gaps: [2], terminal: 'gap', purpose: 'chat' });
     const error = r.records.find((x) => x.id === id(5))!;
     expect(error.findings.map((f) => f.rule)).toContain('agdx/graph/cause-mismatch');
     expect(g.correlations.map((c) => c.from).sort()).toEqual([id(2), id(4), id(5), 'rec:0:1'].sort());

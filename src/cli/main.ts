@@ -6,6 +6,7 @@ import { mergeRegistry } from '../core/keys/registry';
 import { buildReport, exitStatus } from '../core/report';
 import { EXPLAIN_USAGE, explain } from './explain';
 import { formatSummary } from './summary';
+import { jsonTerminalSafe, terminalSafe } from './terminal';
 
 const USAGE = `usage: envelope-inspector inspect [--json] [--require-trusted] [--keys FILE]... FILE...
   FILE     an AGDX envelope, CBOR sequence, laser record, Iggy export (JSON or header block + payload),
@@ -61,6 +62,9 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
+  // Error lines name files, options and key-file problems, which may hold anything: terminal-safe.
+  const raw = io;
+  io = { ...raw, stderr: (text) => raw.stderr(terminalSafe(text)) };
   if (argv[0] === 'explain') return explain(argv.slice(1), io);
   let args: CliArgs;
   try {
@@ -102,7 +106,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const result = inspect(inputs, { keys, detail: false });
   const report = buildReport(result);
-  io.stdout(args.json ? JSON.stringify(report, null, 2) : formatSummary(report));
+  io.stdout(args.json ? jsonTerminalSafe(JSON.stringify(report, null, 2)) : formatSummary(report));
   return exitStatus(report, { requireTrusted: args.requireTrusted });
 }
 

@@ -1,5 +1,7 @@
 // The readable summary the CLI prints without --json: one block per record, findings indented.
+// Every line is made terminal-safe as a whole: names, ids, sources, messages all come from records.
 import type { Report } from '../core/report';
+import { terminalSafe } from './terminal';
 
 const badge = (ok: boolean | null, yes: string, no: string) => (ok === null ? '-' : ok ? yes : no);
 
@@ -10,9 +12,12 @@ export function formatSummary(report: Report): string {
     for (const r of report.records.filter((x) => x.input === i)) {
       const who = r.source ? `${r.source}${r.target ? ` → ${r.target}` : ''}` : '';
       const head = [`  #${r.index}`, r.format, r.kind ?? '', r.id ?? '', who].filter(Boolean).join('  ');
-      const sig = r.signature.status === 'unsigned' ? 'unsigned' : `${r.signature.status}${r.signature.key_id ? ` (key ${r.signature.key_id})` : ''}${r.signature.trusted ? ', trusted' : ''}`;
+      // A valid signature is trusted or says why not (a self-made DID is only bound): never a bare "valid".
+      const sig = r.signature.status === 'unsigned' ? 'unsigned' : `${r.signature.status}${r.signature.key_id ? ` (key ${r.signature.key_id})` : ''}${r.signature.status === 'valid' ? (r.signature.trusted ? ', trusted' : ', NOT trusted') : ''}`;
       lines.push(`${head}`);
       lines.push(`      decoded: ${badge(r.decoded, 'yes', 'NO')}   valid: ${badge(r.decoded ? r.valid : null, 'yes', 'NO')}   signature: ${sig}`);
+      if (r.signature.status !== 'unsigned') lines.push(`      why: ${r.signature.reason}`);
+      if (r.signature.not_covered?.length) lines.push(`      not covered by the signature: ${r.signature.not_covered.join(', ')}`);
       if (r.error) lines.push(`      error ${r.error.code} at byte ${r.error.offset ?? '?'}: ${r.error.message}`);
       for (const f of r.findings) {
         const where = f.span ? ` [${f.span[0]}, ${f.span[1]})` : '';
@@ -25,5 +30,5 @@ export function formatSummary(report: Report): string {
   const badSig = report.records.filter((r) => r.signature.status === 'invalid' || r.signature.status === 'malformed').length;
   lines.push('');
   lines.push(`${total} record${total === 1 ? '' : 's'} in ${report.inputs.length} input${report.inputs.length === 1 ? '' : 's'}: ${total - invalid} valid, ${invalid} invalid or undecoded, ${badSig} badly signed`);
-  return lines.join('\n');
+  return lines.map(terminalSafe).join('\n');
 }

@@ -1,6 +1,6 @@
 // Both graphs for a set of inspected records: the AGDX causal graph and the AgentDNA
 // parent_envelope DAG of every workflow. Used by the report and by the worker's graph view.
-import type { WorkflowReport } from './agentdna';
+import type { WorkflowReport } from './agentdna/model';
 import { foldPrepared, prepareFold, type PreparedLog } from './folds';
 import { buildAgdxGraph, buildAgentDnaGraph, type AgdxGraph, type AgdxGraphOptions, type AgentDnaGraph, type AgentDnaNodeInput } from './graph';
 import type { Finding } from './model';

@@ -1,73 +1,16 @@
-// The pipeline under hostile input: truncation at every length, length and depth bombs, broken
-// inputs beside good ones, CBOR sequences, hex / base64 / JSON views, random and mutated bytes.
-// Whatever goes in, `inspect` answers with records (never a throw) and every failure carries a
-// decode error code from report.md.
+// The entry points over the driver: every input gets its name, size and sha256, records point back
+// at their input in order, one broken input never hides the others, and misuse throws. (Formats:
+// the importers' own tests in src/core/import/; the driver's in import/driver.test.ts.)
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toHex } from './bytes';
-import { CborWriter } from './cbor/encoder';
-import { encodeEnvelope } from './agdx/canonical';
-import { inspect, inspectInput } from './inspect';
-import type { RecordResult } from './records';
-import { buildReport } from './report';
-import { RECORD_FORMATS, REPORT_CODES } from './fuzz/support';
-
-const VECTORS = new URL('../../vectors/agdx/', import.meta.url);
-const read = (rel: string) => new Uint8Array(readFileSync(new URL(rel, VECTORS)));
-const utf8 = (s: string) => new TextEncoder().encode(s);
-
-
-
-/** Fixture files (not their ORIGIN, LICENSE and NOTICE). */
-const FIXTURES: string[] = ['laser-wire-0.0.1/', 'iggy/', 'made/'].flatMap((dir) =>
-  readdirSync(new URL(dir, VECTORS))
-    .filter((f) => !/^(ORIGIN\.md|LICENSE|NOTICE)$/.test(f))
-    .map((f) => dir + f),
-);
-const BARE_ENVELOPES = FIXTURES.filter((f) => f.startsWith('laser-wire-0.0.1/') && f.endsWith('.bin'));
-
-/** The invariants every record keeps, whatever the input. */
-function checkRecords(records: RecordResult[], inputLength: number, where: string): void {
-  expect(records.length, where).toBeGreaterThan(0);
-  records.forEach((r, i) => {
-    expect(r.index, where).toBe(i);
-    expect(RECORD_FORMATS.has(r.format), `${where}: format ${r.format}`).toBe(true);
-    if (!r.decoded) {
-      expect(r.error, where).not.toBeNull();
-      expect(REPORT_CODES.has(r.error!.code), `${where}: code ${r.error!.code} (${r.error!.message})`).toBe(true);
-      expect(r.error!.message, where).not.toMatch(/internal error/);
-      expect(r.valid, where).toBe(false);
-    } else {
-      expect(r.error, where).toBeNull();
-    }
-    if (r.error?.offset != null) {
-      expect(r.error.offset, where).toBeGreaterThanOrEqual(0);
-      expect(r.error.offset, where).toBeLessThanOrEqual(r.view.length);
-    }
-    if (r.span) {
-      expect(r.span[0], where).toBeLessThanOrEqual(r.span[1]);
-      expect(r.span[1], where).toBeLessThanOrEqual(r.view.length);
-    }
-    for (const f of r.findings) {
-      if (!f.span) continue;
-      expect(f.span[0], `${where}: ${f.rule}`).toBeLessThanOrEqual(f.span[1]);
-      expect(f.span[1], `${where}: ${f.rule}`).toBeLessThanOrEqual(r.view.length);
-    }
-  });
-  if (inputLength >= 0) expect(records.every((r) => r.viewOrigin !== 'input' || r.view.length === inputLength), where).toBe(true);
-}
-
-function only(bytes: Uint8Array, name = 'input'): RecordResult {
-  const { records } = inspectInput(0, { name, bytes });
-  expect(records).toHaveLength(1);
-  return records[0];
-}
+import { inspect, inspectInput, inspectInputBatches } from './inspect';
+import { FIXTURE_FORMATS, utf8, vector } from './import/test-helpers';
 
 describe('inputs', () => {
-  it('every fixture reads, and its sha256 is node:crypto\'s', () => {
-    const files = FIXTURES.map((f) => ({ name: f, bytes: read(f) }));
+  it("every fixture reads, and its sha256 is node:crypto's", () => {
+    const files = Object.keys(FIXTURE_FORMATS)
+      .filter((f) => f.startsWith('agdx/'))
+      .map((f) => ({ name: f, bytes: vector(f) }));
     const result = inspect(files);
     expect(result.inputs).toHaveLength(files.length);
     result.inputs.forEach((input, i) => {
@@ -86,96 +29,23 @@ describe('inputs', () => {
     expect(input.sha256).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 
+  it('the sha256 of a streamed input, hashed batch by batch, is the whole input\'s', () => {
+    const bytes = vector('agdx/made/conversation.cborseq');
+    const batches = [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 1)];
+    expect(batches.length).toBe(7);
+    expect(batches.map((b) => b.bytesDone)).toEqual([...batches.map((b) => b.bytesDone)].sort((a, b) => a - b));
+    expect(batches.at(-1)!.input?.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
   it('rejects a non-Uint8Array as a programming error', () => {
     expect(() => inspectInput(0, { name: 'x', bytes: [1, 2] as unknown as Uint8Array })).toThrow(TypeError);
-  });
-});
-
-describe('truncation', () => {
-  // Every length of every fixture: quadratic in the file size, so given room on a loaded CI machine.
-  it.each(FIXTURES)('%s truncated at every length never throws', { timeout: 60_000 }, (file) => {
-    const bytes = read(file);
-    for (let n = 0; n < bytes.length; n++) {
-      const cut = bytes.slice(0, n);
-      let records: RecordResult[] = [];
-      expect(() => ({ records } = inspectInput(0, { name: file, bytes: cut }))).not.toThrow();
-      checkRecords(records, n, `${file}[0, ${n})`);
-    }
-  });
-
-  it.each(BARE_ENVELOPES)('%s truncated: not decoded, cbor/truncated (input/unrecognized when empty)', (file) => {
-    const bytes = read(file);
-    const empty = only(new Uint8Array(0));
-    expect(empty).toMatchObject({ decoded: false, format: 'unknown' });
-    expect(empty.error).toMatchObject({ code: 'input/unrecognized', offset: 0 });
-    for (let n = 1; n < bytes.length; n++) {
-      const { input, records } = inspectInput(0, { name: file, bytes: bytes.slice(0, n) });
-      expect(input.format, `${n}`).toBe('cbor');
-      expect(records, `${n}`).toHaveLength(1);
-      const r = records[0];
-      expect(r.decoded, `${n}`).toBe(false);
-      expect(r.error!.code, `${n}`).toBe('cbor/truncated');
-      expect(r.error!.offset, `${n}`).toBeLessThanOrEqual(n);
-      expect(r.span, `${n}`).toEqual([0, n]);
-    }
-  });
-});
-
-describe('bombs', () => {
-  it('a length bomb (5a ffffffff) inside an envelope map → cbor/too-large, nothing allocated', () => {
-    const bytes = new CborWriter().head(5, 2).text('kind').text('command').text('body').raw(0x5a, 0xff, 0xff, 0xff, 0xff).finish();
-    const r = only(bytes);
-    expect(r.decoded).toBe(false);
-    expect(r.format).toBe('agdx.envelope');
-    expect(r.error).toMatchObject({ code: 'cbor/too-large', offset: bytes.length - 5 });
-  });
-
-  it('a 64-bit length bomb and a huge map count → cbor/too-large', () => {
-    const bstr = new CborWriter().head(5, 1).text('body').raw(0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff).finish();
-    expect(only(bstr).error!.code).toBe('cbor/too-large');
-    const map = new Uint8Array([0xba, 0xff, 0xff, 0xff, 0xff, 0x64, ...utf8('kind')]);
-    expect(only(map).error!.code).toBe('cbor/too-large');
-  });
-
-  it('a depth bomb (100,000 nested arrays) inside an envelope map → cbor/too-deep', () => {
-    const deep = new Uint8Array(100_000).fill(0x81);
-    const bytes = new CborWriter().head(5, 2).text('kind').text('command').text('metadata').append(deep).finish();
-    const r = only(bytes);
-    expect(r.decoded).toBe(false);
-    expect(r.format).toBe('agdx.envelope');
-    expect(r.error!.code).toBe('cbor/too-deep');
-    expect(r.error!.offset).toBeGreaterThan(14);
-    expect(r.error!.offset).toBeLessThan(14 + 200);
-  });
-
-  it('100,000 nested maps → cbor/too-deep', () => {
-    const r = only(new Uint8Array(100_000).fill(0xa1));
-    expect(r.decoded).toBe(false);
-    expect(r.error!.code).toBe('cbor/too-deep');
-  });
-
-  it('100,000 bare nested arrays: not a map at the top, so input/unrecognized naming cbor/too-deep', () => {
-    const r = only(new Uint8Array(100_000).fill(0x81));
-    expect(r.decoded).toBe(false);
-    expect(r.error!.code).toBe('input/unrecognized');
-    expect(r.error!.message).toContain('cbor/too-deep');
-  });
-
-  it('deeply nested JSON still gives a report.md code', () => {
-    const deep = utf8('['.repeat(10_000) + ']'.repeat(10_000));
-    const r = only(deep);
-    expect(r.decoded).toBe(false);
-    // The JSON reader's own json/too-deep is not a report.md code: it is reported as json/invalid.
-    expect(r.error!.code).toBe('json/invalid');
-    expect(r.error!.message).toMatch(/nesting/);
-    const inExport = only(utf8(`{"messages": ${'['.repeat(1000)}${']'.repeat(1000)}}`));
-    expect(inExport.error!.code).toBe('json/invalid');
+    expect(() => inspectInputBatches(0, { name: 'x', bytes: [1, 2] as unknown as Uint8Array }, undefined, 1).next()).toThrow(TypeError);
   });
 });
 
 describe('one broken input never hides the others', () => {
   it('a good envelope after a broken text input still decodes', () => {
-    const command = read('laser-wire-0.0.1/agent_command.bin');
+    const command = vector('agdx/laser-wire-0.0.1/agent_command.bin');
     const result = inspect([
       { name: 'broken.txt', bytes: utf8('this is neither hex nor base64 nor JSON!') },
       { name: 'broken.json', bytes: utf8('{"kind": "command", ') },
@@ -191,162 +61,14 @@ describe('one broken input never hides the others', () => {
     expect(result.records[3]).toMatchObject({ kind: 'command', valid: true, index: 0 });
   });
 
-  it('a CBOR sequence with a truncated last item keeps the earlier records', () => {
-    const bytes = read('made/conversation.cborseq');
-    const { input, records } = inspectInput(0, { name: 'seq', bytes });
-    expect(input.format).toBe('cbor-seq');
-    expect(records.map((r) => [r.kind, r.decoded, r.valid])).toEqual([
-      ['command', true, true],
-      ['chunk', true, true],
-      ['chunk', true, true],
-      ['chunk', true, true],
-      ['response', true, true],
-      ['command', true, false],
-      [null, false, false],
+  it('workflows index all the records, across inputs', () => {
+    const command = vector('agdx/laser-wire-0.0.1/agent_command.bin');
+    const workflow = vector('agentdna/synthetic/synthetic_valid_single_root.serialized.json');
+    const result = inspect([
+      { name: 'seq', bytes: new Uint8Array([...command, ...command]) },
+      { name: 'wf.json', bytes: workflow },
     ]);
-    // Spans tile the file.
-    let at = 0;
-    for (const r of records) {
-      expect(r.span![0]).toBe(at);
-      at = r.span![1];
-    }
-    expect(at).toBe(bytes.length);
-    expect(records[6].error).toMatchObject({ code: 'cbor/truncated' });
-    expect(records[6].error!.offset).toBeGreaterThanOrEqual(records[6].span![0]);
-    // Each item re-encodes to its own bytes.
-    for (const r of records.slice(0, 6)) expect(toHex(encodeEnvelope(r.envelope!))).toBe(toHex(bytes.subarray(...r.span!)));
-  });
-
-  it('a CBOR sequence whose middle item is garbage keeps what came before', () => {
-    const a = read('laser-wire-0.0.1/agent_event.bin');
-    const b = read('laser-wire-0.0.1/agent_command.bin');
-    const bytes = new Uint8Array([...a, 0xff, ...b]);
-    const { records } = inspectInput(0, { name: 'seq', bytes });
-    expect(records[0]).toMatchObject({ kind: 'event', decoded: true });
-    expect(records[1]).toMatchObject({ decoded: false });
-    expect(records[1].error!.code).toBe('cbor/invalid');
-    expect(records[1].error!.offset).toBe(a.length);
-  });
-});
-
-describe('text forms of a record', () => {
-  const command = read('laser-wire-0.0.1/agent_command.bin');
-
-  function sameCommand(r: RecordResult) {
-    expect(r).toMatchObject({ format: 'agdx.envelope', decoded: true, valid: true, kind: 'command', id: '01J0Y1ZAG00000000000000001' });
-    expect(toHex(encodeEnvelope(r.envelope!))).toBe(toHex(command));
-  }
-
-  it('made/command.hex.txt', () => {
-    const { input, records } = inspectInput(0, { name: 'hex', bytes: read('made/command.hex.txt') });
-    expect(input.format).toBe('hex(cbor)');
-    sameCommand(records[0]);
-    expect(records[0].viewOrigin).toBe('decoded-text');
-    expect(records[0].span).toEqual([0, command.length]);
-  });
-
-  it('made/command.b64.txt', () => {
-    const { input, records } = inspectInput(0, { name: 'b64', bytes: read('made/command.b64.txt') });
-    expect(input.format).toBe('base64(cbor)');
-    sameCommand(records[0]);
-  });
-
-  it('hex with whitespace, line breaks, upper case and a 0x prefix', () => {
-    const h = toHex(command);
-    const spaced = h.match(/.{1,2}/g)!.join(' ');
-    const lines = h.match(/.{1,32}/g)!.join('\n');
-    for (const text of [`0x${h}`, `  ${spaced}\n`, lines, `0x${lines.toUpperCase()}\r\n`, `\t${h.toUpperCase()}`]) {
-      const { input, records } = inspectInput(0, { name: 'hex', bytes: utf8(text) });
-      expect(input.format, text.slice(0, 20)).toBe('hex(cbor)');
-      sameCommand(records[0]);
-    }
-  });
-
-  it('base64 with line breaks and url-safe base64', () => {
-    const b64 = Buffer.from(command).toString('base64');
-    const url = Buffer.from(command).toString('base64url');
-    for (const text of [b64.match(/.{1,76}/g)!.join('\n'), url]) {
-      const { input, records } = inspectInput(0, { name: 'b64', bytes: utf8(text) });
-      expect(input.format).toBe('base64(cbor)');
-      sameCommand(records[0]);
-    }
-  });
-
-  it('made/command.json (the JSON view, byte strings as integer arrays) is the same envelope', () => {
-    const { input, records } = inspectInput(0, { name: 'json', bytes: read('made/command.json') });
-    expect(input.format).toBe('agdx-json');
-    sameCommand(records[0]);
-    expect(records[0].findings).toEqual([]);
-  });
-
-  it('a JSON array of envelope views gives one record each', () => {
-    const view = JSON.parse(new TextDecoder().decode(read('made/command.json')));
-    const { records } = inspectInput(0, { name: 'json', bytes: utf8(JSON.stringify([view, { ...view, kind: 'nope' }])) });
-    expect(records.map((r) => [r.index, r.decoded, r.error?.code ?? null])).toEqual([
-      [0, true, null],
-      [1, false, 'agdx/unknown-kind'],
-    ]);
-  });
-
-  it('text that is nothing known → input/unrecognized', () => {
-    const r = only(utf8('hello, world: not a record'));
-    expect(r).toMatchObject({ decoded: false, format: 'unknown' });
-    expect(r.error!.code).toBe('input/unrecognized');
-  });
-
-  it('broken JSON → json/invalid with an offset', () => {
-    const r = only(utf8('{"messages": [}'));
-    expect(r.error).toMatchObject({ code: 'json/invalid' });
-    expect(r.error!.offset).toBe(14);
-  });
-});
-
-describe('random and mutated bytes', () => {
-  const everything = FIXTURES.map(read);
-
-  it('random bytes never throw; undecoded records carry a report.md code (2000 runs)', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ minLength: 0, maxLength: 300 }), (bytes) => {
-        const { records } = inspectInput(0, { name: 'random', bytes });
-        checkRecords(records, bytes.length, 'random');
-        // The report serialises (bigints are written as strings).
-        JSON.stringify(buildReport({ inputs: [], records }));
-      }),
-      { numRuns: 2000, seed: 20260130 },
-    );
-  });
-
-  it('random bytes behind an envelope-like map head never throw (2000 runs)', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0xa0, max: 0xbf }), fc.uint8Array({ maxLength: 200 }), (head, rest) => {
-        const bytes = new Uint8Array([head, ...rest]);
-        const { records } = inspectInput(0, { name: 'random', bytes });
-        checkRecords(records, bytes.length, 'map-like');
-      }),
-      { numRuns: 2000, seed: 7 },
-    );
-  });
-
-  it('fixtures with a few bytes changed, inserted or removed never throw (3000 runs)', () => {
-    const edit = fc.record({
-      file: fc.nat({ max: everything.length - 1 }),
-      ops: fc.array(fc.tuple(fc.constantFrom('set', 'insert', 'delete'), fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
-    });
-    fc.assert(
-      fc.property(edit, ({ file, ops }) => {
-        let bytes = Array.from(everything[file]);
-        for (const [op, pos, value] of ops) {
-          const at = bytes.length ? pos % bytes.length : 0;
-          if (op === 'set' && bytes.length) bytes[at] = value;
-          else if (op === 'insert') bytes.splice(at, 0, value);
-          else bytes.splice(at, 1);
-        }
-        const input = new Uint8Array(bytes);
-        const { records } = inspectInput(0, { name: FIXTURES[file], bytes: input });
-        checkRecords(records, input.length, FIXTURES[file]);
-        JSON.stringify(buildReport({ inputs: [], records }));
-      }),
-      { numRuns: 3000, seed: 424242 },
-    );
+    expect(result.workflows.map((w) => w.record)).toEqual([2]);
+    expect(result.records[2]).toMatchObject({ input: 1, index: 0, format: 'agentdna.workflow' });
   });
 });

@@ -3,36 +3,25 @@ import type { Span } from './bytes';
 
 export type { Span };
 
-export type RecordFormat =
-  | 'agdx.envelope'
-  | 'agdx.record'
-  | 'agdx.dead_letter'
-  | 'agdx.capsule'
-  | 'agdx.control'
-  | 'agentdna.workflow'
-  | 'agentdna.envelope'
-  | 'agentdna.card'
-  | 'unknown';
+/** report.md "Record formats". */
+export const RECORD_FORMAT_LIST = [
+  'agdx.envelope',
+  'agdx.record',
+  'agdx.dead_letter',
+  'agdx.capsule',
+  'agdx.control',
+  'agentdna.workflow',
+  'agentdna.envelope',
+  'agentdna.card',
+  'unknown',
+] as const;
+export type RecordFormat = (typeof RECORD_FORMAT_LIST)[number];
 
-export type Severity = 'error' | 'warning' | 'info';
+export type { DecodeError, Finding, Severity } from './rules';
 
-export interface Finding {
-  /** A stable rule id from report.md, e.g. `agdx/matrix/correlation`. */
-  rule: string;
-  severity: Severity;
-  /** The field the finding is about (dotted path), or null for the record as a whole. */
-  path: string | null;
-  message: string;
-  span: Span | null;
-}
-
-export interface DecodeError {
-  code: string;
-  message: string;
-  offset: number | null;
-}
-
-export type SignatureStatus = 'unsigned' | 'valid' | 'invalid' | 'unknown_key' | 'unsupported' | 'malformed';
+/** report@1 `signature.status`, in the order the page's packed summaries number them. */
+export const SIGNATURE_STATUS_LIST = ['unsigned', 'valid', 'invalid', 'unknown_key', 'unsupported', 'malformed'] as const;
+export type SignatureStatus = (typeof SIGNATURE_STATUS_LIST)[number];
 
 export interface SignatureVerdict {
   status: SignatureStatus;
@@ -41,13 +30,19 @@ export interface SignatureVerdict {
   signer: string | null;
   trusted: boolean;
   context_match: boolean | null;
+  /**
+   * Field paths present in the record that the signature does not cover (report.md `not_covered`):
+   * AGDX unknown fields and headers no signed value fixes; AgentDNA keys outside the content hash
+   * and the workflow's own members. Always empty for an unsigned record.
+   */
+  not_covered: string[];
   /** Why, in words (not part of report@1's required fields). */
   reason: string;
 }
 
 /** The verdict of a record that carries no signature (or none that could be read), saying why. */
 export function unsignedVerdict(reason: string): SignatureVerdict {
-  return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, reason };
+  return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, not_covered: [], reason };
 }
 
 /** One node of the field tree: what a field says, where its bytes are, and what it means. */

@@ -1,6 +1,6 @@
 // A record as the inspector concluded it: the report@1 fields plus what a person needs to see it.
 import type { Envelope } from './agdx/envelope';
-import type { WorkflowReport } from './agentdna';
+import type { WorkflowReport } from './agentdna/model';
 import type { ObservedHeaders } from './agdx/headers';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, LogPosition, RecordFormat, SignatureVerdict, Span, ViewOrigin } from './model';
 

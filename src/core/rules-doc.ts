@@ -1,7 +1,7 @@
 // The rule ids and decode-error codes docs/report.md lists, read from its Markdown, with the
 // severities it states for them. The tests use it to keep the catalogue (rules.ts), the command
 // line and the docs equal; pure (the caller reads the file).
-import type { Severity } from './model';
+import type { Severity } from './rules';
 
 export interface DocumentedRule {
   id: string;

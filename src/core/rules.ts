@@ -9,7 +9,27 @@
 //   as report.md's decode notes say, so no record ever carries it.
 // - `permalink/*`: failures to open a shared link or bundle (src/core/share); they are about the link,
 //   not about a record, and never reach a record or the report.
-import type { Finding, Severity, Span } from './model';
+import type { Span } from './bytes';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** What a check concluded about one field of one record (report@1 `findings[]`). */
+export interface Finding {
+  /** A rule id of this catalogue (stable; the message is for people and may change). */
+  rule: FindingRuleId;
+  severity: Severity;
+  /** The field the finding is about (dotted path), or null for the record as a whole. */
+  path: string | null;
+  message: string;
+  span: Span | null;
+}
+
+/** Why a record could not be decoded (report@1 `error`). */
+export interface DecodeError {
+  code: DecodeErrorCode;
+  message: string;
+  offset: number | null;
+}
 
 /**
  * Codes the code spells out that never reach a record (see above): the source scan in rules.test.ts
@@ -960,7 +980,7 @@ const DECODE_ERRORS = {
   },
   'agdx/field-type': {
     title: 'A field has the wrong CBOR type or length',
-    why: 'The reference decoder reads each field as its declared type (ids are 16-byte byte strings, counters unsigned integers, names text) and fails on anything else, so no consumer can read the message. The same code covers a required part of a struct that is missing (usage without input_tokens, a signature without bytes) and text with a lone surrogate.',
+    why: 'The reference decoder reads each field as its declared type (ids are 16-byte byte strings, counters unsigned integers, names text) and fails on anything else, so no consumer can read the message. The same code covers a required part of a struct that is missing (usage without input_tokens, a signature without bytes), text with a lone surrogate, and a simple value other than false, true, null and undefined anywhere, even in an unknown field (the reference still parses what it ignores).',
     spec: [
       { doc: 'agdx-v1.md', section: 'Encoding', quote: 'Ids and `body` are **byte strings** (major type 2).' },
       { doc: 'agdx-v1.md', section: 'Envelope fields, in wire order', quote: '| 2 | record | bstr 16 | record id |' },
@@ -1009,13 +1029,13 @@ const DECODE_ERRORS = {
   },
   'input/unrecognized': {
     title: 'Nothing recognised the input',
-    why: 'The inspector tried text (JSON, hex, base64), an Iggy user-header block and CBOR, and none gave an AGDX or AgentDNA record: the input is empty, another format, or an AGDX item that is not a map (an AGDX item is always a map). The message says what each attempt found.',
+    why: 'The inspector tried text (JSON, hex, base64), an Iggy user-header block and CBOR, and none gave an AGDX or AgentDNA record: the input is empty or another format (random binary often starts with a well-formed CBOR item by chance and fails soon after). The message says what each attempt found.',
     spec: [
       { doc: 'report.md', section: 'Record formats', quote: '| `unknown` | nothing recognised it; `error` says why |' },
       {
         doc: 'report.md',
         section: 'Additions in this implementation',
-        quote: 'A binary input whose\nfirst CBOR item is not a map is `input/unrecognized` (an AGDX item is always a map)',
+        quote: 'or else when the whole input reads as CBOR to its end and is a single item or holds a map; otherwise\nit is `input/unrecognized`',
       },
     ],
     fix: 'Check the file is what you meant to load: an AGDX envelope or CBOR sequence, an Iggy export, a laser record, or an AgentDNA workflow, envelope or card.',

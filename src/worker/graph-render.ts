@@ -1,56 +1,15 @@
-// The graph as the page draws it: both graphs laid out in the worker, flattened to plain boxes and
-// lines with what each node's face shows. The page only renders it.
+// The graph as the page draws it (its types are the wire's, src/wire/graph.ts): both graphs laid out
+// in the worker, flattened to plain boxes and lines with what each node's face shows.
 import { buildGraphs } from '../core/graphs';
-import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type FoldInfo, type GraphEdge } from '../core/graph';
-import type { WorkflowReport } from '../core/agentdna';
+import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode } from '../core/graph';
+import type { WorkflowReport } from '../core/agentdna/model';
 import type { RecordResult } from '../core/records';
 import { isoFromSeconds } from '../core/time';
-import type { RecordSummary } from './protocol';
+import type { GraphRender, GraphRenderNode } from '../wire/graph';
+import type { RecordSummary } from '../wire/summary-pack';
 
-export interface GraphRenderNode {
-  id: string;
-  kind: 'record' | 'stream' | 'ghost' | 'fold' | 'envelope';
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  /** The record a click selects. */
-  recordKey: number | null;
-  /** Every record this node shows (a stream's chunks, a fold's members), for centring on selection. */
-  recordKeys: number[];
-  title: string;
-  subtitle: string;
-  detail: string;
-  group: string | null;
-  cycle: boolean;
-  /** Red: invalid, tampered, a broken stream, a loop. */
-  alarm: boolean;
-  badges: { decoded: boolean; valid: boolean; signature: string; trusted: boolean } | null;
-  /** AgentDNA: hash and signature verdicts. */
-  dna: { from: string; epoch: string; hashOk: boolean; signature: string; didMatch: boolean; duplicate: boolean } | null;
-  /** A stream or fan-out that can be unfolded. */
-  expandable: boolean;
-}
-
-export interface GraphRenderEdge {
-  id: string;
-  from: string;
-  to: string;
-  via: GraphEdge['via'];
-  count: number;
-  note: string | null;
-}
-
-export interface GraphRender {
-  nodes: GraphRenderNode[];
-  edges: GraphRenderEdge[];
-  folded: FoldInfo[];
-  missing: number;
-  cycles: number;
-  streams: number;
-  /** Time the worker spent building and laying out (ms). */
-  ms: number;
-}
+/** A stream node's last line when nothing went wrong along the way: how it ended. */
+const STREAM_END_WORDS: Record<string, string> = { last: 'complete', error: 'ended by an error', abandoned: 'abandoned (deadline passed)', gap: 'ended at a gap', open: 'not ended' };
 
 const short = (s: string | null, n = 10) => (s ? (s.length > n + 2 ? `${s.slice(0, n)}…` : s) : '—');
 
@@ -80,7 +39,7 @@ function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode
         recordKeys: st.recordIndices,
         title: `stream${st.purpose ? ` · ${st.purpose}` : ''}`,
         subtitle: `${st.chunks} chunks · ${st.terminal ?? 'open'}`,
-        detail: [st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '', st.duplicates ? `${st.duplicates} dup` : '', st.after_terminal ? `${st.after_terminal} after end` : ''].filter(Boolean).join(' · ') || 'complete',
+        detail: [st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '', st.duplicates ? `${st.duplicates} dup` : '', st.after_terminal ? `${st.after_terminal} after end` : ''].filter(Boolean).join(' · ') || STREAM_END_WORDS[st.terminal ?? 'open'],
         alarm: trouble,
         badges: null,
         expandable: true,

@@ -5,7 +5,7 @@ import { run, type CliIo } from '../cli/main';
 import { parseKeys } from '../core/keys/keys';
 import type { Report } from '../core/report';
 import { InspectorSession } from './session';
-import type { RecordSummary } from './protocol';
+import type { RecordSummary } from '../wire/summary-pack';
 
 const root = resolve(__dirname, '../..');
 const files = [
@@ -129,6 +129,15 @@ describe('sharing from the worker', () => {
     expect(fromBundle.records).toHaveLength(opened.records.length);
   });
 
+  it('a view past what a link or bundle may hold (8 MiB) gives no link, and a problem naming the size', async () => {
+    const a = new InspectorSession();
+    await a.load([{ name: 'big.bin', data: new Blob([new Uint8Array(9 * 1024 * 1024).fill(0xff)]) }]);
+    const shared = await a.share({ selectedKey: null, selected: null, tab: 'records', viewport: null, filters: {} }, false, true);
+    expect(shared).toMatchObject({ fragment: '', bundle: null });
+    expect(shared.problems).toHaveLength(1);
+    expect(shared.problems[0]).toMatch(/9\.0 MiB; a link or bundle holds at most 8 MiB/);
+  });
+
   it('redaction blanks every body, keeps offsets, and says the signature cannot be re-checked', async () => {
     const a = new InspectorSession();
     await a.setKeys(parseKeys(read(keysPath)).keys);
@@ -224,6 +233,38 @@ describe('AgentDNA signature checks on a pool', () => {
     expect(sent.every((r) => r.signature === 'valid')).toBe(true);
     for (const key of [0, 57, 119]) expect(pooled.detail(key)!.workflow).toEqual(plain.detail(key)!.workflow);
     expect(JSON.parse(pooled.report().json).workflows).toEqual(JSON.parse(plain.report().json).workflows);
+  });
+});
+
+describe('item bombs through the page path', () => {
+  it('a 16-million-item CBOR array and an indefinite map past the cap are refused with cbor/too-many-items', async () => {
+    const array = new Uint8Array(5 + 16_777_216);
+    array.set([0x9a, 0x01, 0x00, 0x00, 0x00]);
+    const map = new Uint8Array(2 + 2 * 65_536);
+    map[0] = 0xbf;
+    map[map.length - 1] = 0xff;
+    const session = new InspectorSession();
+    const { inputs, records } = await session.load([
+      { name: 'array.cbor', data: new Blob([array]) },
+      { name: 'map.cbor', data: new Blob([map]) },
+    ]);
+    expect(records.map((r) => [r.decoded, r.errorCode])).toEqual([
+      [false, 'cbor/too-many-items'],
+      [false, 'cbor/too-many-items'],
+    ]);
+    expect(inputs.map((i) => i.format)).toEqual(['cbor', 'cbor']);
+  });
+});
+
+describe('CBOR that is not a map through the page path', () => {
+  it('is an agdx/not-a-map record whose detail shows the item in diagnostic notation', async () => {
+    const session = new InspectorSession();
+    const sent: string[] = [];
+    await session.load([{ name: 'array.cbor', data: new Blob([Uint8Array.of(0x83, 0x01, 0x62, 0x68, 0x69, 0xf6)]) }], { batch: (b) => sent.push(...b.records.map((r) => r.errorCode ?? '')) });
+    expect(sent).toEqual(['agdx/not-a-map']);
+    const detail = session.detail(0)!;
+    expect(detail.error).toMatchObject({ code: 'agdx/not-a-map', offset: 0 });
+    expect(detail.body).toMatchObject({ rendering: 'cbor', text: '[1, "hi", null]' });
   });
 });
 

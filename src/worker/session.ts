@@ -5,18 +5,21 @@ import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { annotateLog } from '../core/graphs';
 import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
 import { firstDifference } from '../core/bytes';
-import { applyAgentDnaTrust, type WorkflowReport } from '../core/agentdna';
+import type { WorkflowReport } from '../core/agentdna/model';
 import { completeRecovered, isRecoveredPending, pendingInputs } from '../core/agentdna/signature';
 import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
+import { applyAgentDnaTrust } from '../core/agentdna/trust';
 import type { RegistryEntry } from '../core/keys/keys';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import type { RecordResult } from '../core/records';
-import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
-import { redactInput } from '../core/share/redact';
+import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
+import { blankAsRedacted, hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
-import { renderGraph, type GraphRender } from './graph-render';
-import type { FoldView, InputPayload, RecordFilter, InputSummary, RecordDetail, RecordSummary, SharedView } from './protocol';
+import { renderGraph } from './graph-render';
+import type { GraphRender } from '../wire/graph';
+import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, SharedView, Unblankable } from '../wire/protocol';
+import type { RecordSummary } from '../wire/summary-pack';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;
@@ -82,7 +85,7 @@ export class InspectorSession {
     this.prepared = annotateLog(this.records);
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
-      const s = summarize(key, r, this.redactedInputs.has(this.inputOf[key]));
+      const s = summarize(key, r, this.blanked.has(key));
       const old = this.summaries[key];
       if (!old) return; // still streaming in: its summary is made when it goes to the page
       if (old.signature !== s.signature || old.trusted !== s.trusted || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
@@ -109,7 +112,10 @@ export class InspectorSession {
 
   /** The bytes of each input as loaded, for sharing. */
   private inputBytes: Uint8Array[] = [];
+  /** Inputs of a link or bundle that says its bodies were redacted (the sender's word). */
   private redactedInputs = new Set<number>();
+  /** Records of those inputs whose bytes read as redaction leaves them (the claim holds for them). */
+  private blanked = new Set<number>();
 
   /**
    * Loads inputs. A bundle file among them opens its view: its inputs load in its place and the
@@ -123,11 +129,12 @@ export class InspectorSession {
     const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
     const progress = { records: 0, bytesDone: 0, bytesTotal: payloads.reduce((n, p) => n + p.data.size, 0) };
     const load = { drawn: false };
-    for (const p of payloads) {
+    for (const [at, p] of payloads.entries()) {
       if (hooks.cancelled?.()) {
         out.cancelled = true;
         break;
       }
+      hooks.reading?.(at);
       const bytes = new Uint8Array(await p.data.arrayBuffer());
       if (!isBundle(bytes)) {
         if (hooks.batch) out.cancelled = await this.loadStream(p.name, bytes, progress, hooks, load);
@@ -200,7 +207,7 @@ export class InspectorSession {
     let sending: Promise<void> = Promise.resolve();
     const check = this.checkSignatures;
     const signatures = check ? () => new SignatureResults(check) : undefined;
-    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS, signatures)) {
+    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS, { signatures })) {
       if (batch.wait) {
         // Signature checks of the next stretch are still on the pool: the cores are theirs meanwhile.
         await batch.wait;
@@ -268,26 +275,51 @@ export class InspectorSession {
   private async loadShared(opened: Extract<ShareResult, { ok: true }>, out: LoadResult): Promise<SharedView> {
     const { state } = opened;
     const firstInput = this.inputs.length;
+    const firstRecord = this.records.length;
     for (const input of state.inputs) await this.loadOne(input.name, input.bytes, state.redacted, out);
     const sel = state.view.selected;
     const record = sel ? this.records.findIndex((r, key) => this.inputOf[key] === firstInput + sel.input && r.index === sel.index) : -1;
-    return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted };
+    let notBlank = 0;
+    if (state.redacted) for (let key = firstRecord; key < this.records.length; key++) if (hasBody(this.records[key]) && !this.blanked.has(key)) notBlank++;
+    return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted, notBlank };
   }
 
-  /** A permalink fragment and its length, or a bundle file, for what is loaded and the view. */
-  async share(view: ViewState & { selectedKey: number | null }, redact: boolean, bundle: boolean): Promise<{ fragment: string; bundle: Uint8Array | null; problems: string[] }> {
-    const problems: string[] = [];
-    const inputs = this.inputs.map((input, i) => {
-      if (!redact) return { name: input.name, bytes: this.inputBytes[i] };
+  /**
+   * A permalink fragment, or a bundle file, for what is loaded and the view. With `redact`, every
+   * body is blanked (core/share/redact.ts) and `redaction` says what, input by input. When something
+   * cannot be blanked, no link is made until the person decides (`unblankable`): leave those inputs
+   * out of the link, or include them with those parts as they are.
+   */
+  async share(
+    view: ViewState & { selectedKey: number | null },
+    redact: boolean,
+    bundle: boolean,
+    unblankable?: Unblankable,
+  ): Promise<{ fragment: string; bundle: Uint8Array | null; problems: string[]; redaction: InputRedaction[] | null }> {
+    const redaction: InputRedaction[] | null = redact ? [] : null;
+    let inputs = this.inputs.map((input, i) => {
+      if (!redact) return { name: input.name, bytes: this.inputBytes[i], number: i };
       const r = redactInput(this.inputBytes[i], this.records.filter((_, key) => this.inputOf[key] === i));
-      problems.push(...r.problems.map((p) => `${input.name}: ${p}`));
-      return { name: input.name, bytes: r.bytes };
+      redaction!.push({ input: i, name: input.name, blanked: r.blanked, unblankable: r.unblankable });
+      return { name: input.name, bytes: r.bytes, number: i };
     });
+    const problems = (redaction ?? []).flatMap((x) => x.unblankable.map((p) => `${x.name}: ${p}`));
+    if (problems.length && !unblankable) return { fragment: '', bundle: null, problems, redaction };
+    if (problems.length && unblankable === 'leave-out') inputs = inputs.filter((x) => !redaction![x.number].unblankable.length);
     const key = view.selectedKey;
-    const selected = key !== null && this.records[key] ? { input: this.inputOf[key], index: this.records[key].index } : null;
-    const state: ShareState = { inputs, redacted: redact || this.redactedInputs.size > 0, view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters } };
-    if (problems.length) return { fragment: '', bundle: null, problems };
-    return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems };
+    const selectedInput = key !== null && this.records[key] ? inputs.findIndex((x) => x.number === this.inputOf[key]) : -1;
+    const selected = selectedInput >= 0 ? { input: selectedInput, index: this.records[key!].index } : null;
+    const state: ShareState = {
+      inputs: inputs.map(({ name, bytes }) => ({ name, bytes })),
+      redacted: redact || inputs.some((x) => this.redactedInputs.has(x.number)),
+      view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters },
+    };
+    try {
+      return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems: [], redaction };
+    } catch (e) {
+      if (e instanceof ShareTooLargeError) return { fragment: '', bundle: null, problems: [e.message], redaction };
+      throw e;
+    }
   }
 
   /** One input read whole (a bundle's or a link's inputs, or a load without batches); signatures on the pool. */
@@ -296,6 +328,8 @@ export class InspectorSession {
     this.inputBytes.push(bytes);
     if (redacted) this.redactedInputs.add(inputNumber);
     const { input, records, workflows } = inspectInput(inputNumber, { name, bytes }, this.keys, false);
+    // The link's word that bodies were redacted holds only for records whose bodies are blank.
+    const blank = redacted ? blankAsRedacted(bytes, records) : null;
     for (const w of workflows) this.workflows.push({ ...w, record: w.record + this.records.length });
     await this.verify(records);
     const only = records.length === 1 ? records[0] : null;
@@ -310,14 +344,15 @@ export class InspectorSession {
     };
     this.inputs.push(summary);
     out.inputs.push(summary);
-    for (const r of records) {
+    records.forEach((r, i) => {
       const key = this.records.length;
       this.records.push(r);
       this.inputOf.push(inputNumber);
-      const s = summarize(key, r, redacted);
+      if (blank?.[i]) this.blanked.add(key);
+      const s = summarize(key, r, !!blank?.[i]);
       this.summaries.push(s);
       out.records.push(s);
-      }
+    });
   }
 
   detail(key: number): RecordDetail | null {
@@ -334,9 +369,7 @@ export class InspectorSession {
       inputSpan: r.inputSpan,
       error: r.error,
       findings: r.findings,
-      signature: this.redactedInputs.has(this.inputOf[key]) && r.envelope?.signature && r.envelope.body
-        ? { ...r.signature, reason: `bodies were redacted before this view was shared, so the signature cannot be re-checked (this verdict is over the blanked body): ${r.signature.reason}` }
-        : r.signature,
+      signature: this.redactedInputs.has(this.inputOf[key]) && r.signature.status !== 'unsigned' && hasBody(r) ? { ...r.signature, reason: `${redactionWords(this.blanked.has(key))}: ${r.signature.reason}` } : r.signature,
       tree: views.tree,
       headers: views.headers,
       body: views.body,
@@ -418,6 +451,7 @@ export class InspectorSession {
     this.workflows = [];
     this.prepared = null;
     this.redactedInputs.clear();
+    this.blanked.clear();
   }
 }
 
@@ -427,6 +461,13 @@ function changedKeyDids(a: Map<string, Uint8Array[]> | undefined, b: Map<string,
   const out = new Set<string>();
   for (const did of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) if (text(a, did) !== text(b, did)) out.add(did);
   return out;
+}
+
+/** What a link's claim of redaction means for one record's signature verdict. */
+function redactionWords(blank: boolean): string {
+  return blank
+    ? 'the link says bodies were redacted before it was shared, and this body is blank as redaction leaves it: the signature cannot be re-checked (this verdict is over the blanked body)'
+    : 'the link says bodies were redacted, but this body is not blank: the claim does not hold for this record, and this verdict is over the body as received';
 }
 
 function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {
@@ -440,6 +481,8 @@ function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {
 const BATCH_RECORDS = 2000;
 
 export interface LoadHooks {
+  /** Told before each input is read (by its place in the load), so a crash or hang can be laid at its door. */
+  reading?: (at: number) => void;
   /** Receives each batch as it is read (streaming); without it, inputs are read whole. */
   batch?: (b: { inputs: InputSummary[]; records: RecordSummary[]; progress: { records: number; bytesDone: number; bytesTotal: number } }) => void;
   /** Lets messages (a cancel) arrive between batches. */
@@ -484,6 +527,6 @@ export function summarize(key: number, r: RecordResult, redacted = false): Recor
     errors,
     warnings,
     summary: r.summary,
-    redacted: redacted && !!r.envelope?.body,
+    redacted: redacted && hasBody(r),
   };
 }

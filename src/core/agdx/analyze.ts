@@ -11,7 +11,7 @@ import type { DecodedEnvelope } from './envelope';
 import { decodeEnvelope } from './envelope';
 import { checkHeaders, observedHeaders, type ObservedHeaders } from './headers';
 import type { Header } from './iggy';
-import { checkSignatureShape } from './signature';
+import { checkSignatureShape, uncoveredPaths } from './signature';
 import { envelopeTree } from './tree';
 import { validateEnvelope } from './validate';
 
@@ -118,7 +118,7 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
     findings.push(...(direct ? reading.findings : reading.findings.map((f) => ({ ...f, span: bodyLoc.value }))));
   }
 
-  const sig = checkSignatureShape(env, observed, spanOf);
+  const sig = checkSignatureShape(env, observed, spanOf, env.signature ? uncoveredPaths(decoded, options.headers, options.partitionKey) : undefined);
   findings.push(...sig.findings);
 
   return {

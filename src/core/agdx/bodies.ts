@@ -6,6 +6,7 @@ import type { CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
 import { toDiagnostic } from '../cbor/diagnostic';
 import type { BodyView, FieldNode, Finding } from '../model';
+import { finding, type BodyCodec } from '../rules';
 import { CONTENT_TYPES, ERROR_CODES, HEALTH, codeName } from './dictionaries';
 import { FieldError, readBool, readBytes, readSmallUint, readText, readUint, structEntries } from './fields';
 import { cborNode } from './tree';
@@ -123,8 +124,7 @@ export function readBody(bytes: Uint8Array, start: number, end: number, ctx: Bod
   const content = bytes.subarray(start, end);
   const span: Span = [start, end];
   const findings: Finding[] = [];
-  const warn = (codec: string, message: string, at: Span = span) =>
-    findings.push({ rule: `agdx/body/${codec}`, severity: 'warning', path: 'body', message, span: at });
+  const warn = (codec: BodyCodec, message: string, at: Span = span) => findings.push(finding(`agdx/body/${codec}`, 'body', message, at));
   const ctName = ctx.contentType !== null ? codeName(CONTENT_TYPES, ctx.contentType) : null;
   const ctReason = ctx.contentType !== null ? `${ctName} (agdx.ct = ${ctx.contentType})` : null;
 

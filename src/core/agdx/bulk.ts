@@ -1,7 +1,7 @@
 // Decode and validate a CBOR sequence of envelopes, nothing more: the work the benchmark compares
 // with a plain CBOR decoder. Canonical envelopes take the fast path; everything else the general
 // decoder, with its findings. (The importers build records around this same work.)
-import type { Finding } from '../model';
+import type { DecodeError, Finding } from '../model';
 import { readItemAt } from '../cbor/reader';
 import type { Envelope } from './envelope';
 import { decodeEnvelope } from './envelope';
@@ -13,6 +13,8 @@ export interface BulkResult {
   envelopes: (Envelope | null)[];
   /** Findings per envelope index, only where there are some. */
   findings: Map<number, Finding[]>;
+  /** Why an item of the sequence is not an envelope (its entry in `envelopes` is null), by index. */
+  errors: Map<number, DecodeError>;
   /** Where the sequence stopped being readable, if it did. */
   error: { code: string; offset: number } | null;
 }
@@ -22,6 +24,7 @@ const noSpan = () => null;
 export function decodeAndValidate(bytes: Uint8Array): BulkResult {
   const envelopes: (Envelope | null)[] = [];
   const findings = new Map<number, Finding[]>();
+  const errors = new Map<number, DecodeError>();
   let pos = 0;
   while (pos < bytes.length) {
     const fast = readCanonicalEnvelope(bytes, pos);
@@ -34,7 +37,7 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
       continue;
     }
     const item = readItemAt(bytes, pos);
-    if (!item.ok) return { envelopes, findings, error: { code: item.error.code, offset: item.error.offset } };
+    if (!item.ok) return { envelopes, findings, errors, error: { code: item.error.code, offset: item.error.offset } };
     const d = decodeEnvelope(item.value);
     if (d.ok) {
       // The same checks as the fast path, so a record's findings never depend on the path it took.
@@ -42,10 +45,10 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
       if (f.length) findings.set(envelopes.length, f);
       envelopes.push(d.value.envelope);
     } else {
-      findings.set(envelopes.length, [{ rule: d.error.code, severity: 'error', path: null, message: d.error.message, span: [d.error.offset, d.error.offset + 1] }]);
+      errors.set(envelopes.length, d.error);
       envelopes.push(null);
     }
     pos = item.value.end;
   }
-  return { envelopes, findings, error: null };
+  return { envelopes, findings, errors, error: null };
 }

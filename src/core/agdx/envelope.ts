@@ -1,6 +1,7 @@
 // The AGDX v1 envelope (agdx-v1.md): its fields in wire order, and a decoder as lenient as the
 // Rust reference (laser-wire 0.0.1), which keeps each field's bytes for the hex view and findings.
 import type { Span } from '../bytes';
+import type { DecodeError } from '../rules';
 import type { CborItem } from '../cbor/reader';
 import { isNull, untag } from '../cbor/reader';
 import {
@@ -136,11 +137,13 @@ export interface DecodedEnvelope {
   explicitFalse: string[];
 }
 
-export type EnvelopeResult = { ok: true; value: DecodedEnvelope } | { ok: false; error: { code: string; message: string; offset: number } };
+export type EnvelopeResult = { ok: true; value: DecodedEnvelope } | { ok: false; error: DecodeError & { offset: number } };
 
 const span = (item: CborItem): Span => [item.start, item.end];
 
-function readMetaValue(item: CborItem, path: string, inList: boolean): MetaValue {
+// A list may hold lists: the reference's value type is recursive (laser-wire's Value::List(Vec<Value>),
+// the TypeScript port's decodeValue), and a list's size for the caps is recursive too.
+function readMetaValue(item: CborItem, path: string): MetaValue {
   const it = untag(item);
   switch (it.kind) {
     case 'text':
@@ -155,14 +158,9 @@ function readMetaValue(item: CborItem, path: string, inList: boolean): MetaValue
       if (it.value === 22 || it.value === 23) return { type: 'null' };
       break;
     case 'array':
-      if (!inList) return { type: 'list', items: it.items.map((x, i) => readMetaValue(x, `${path}[${i}]`, true)) };
-      break;
+      return { type: 'list', items: it.items.map((x, i) => readMetaValue(x, `${path}[${i}]`)) };
   }
-  return fieldError(
-    'agdx/field-type',
-    `${path} must be text, an integer, a float, a bool, null${inList ? '' : ' or a list of these'}; found ${describeItem(it)}`,
-    item.start,
-  );
+  return fieldError('agdx/field-type', `${path} must be text, an integer, a float, a bool, null or a list of these; found ${describeItem(it)}`, item.start);
 }
 
 /** Decodes one envelope from its CBOR item (or the item made from its JSON view). */
@@ -239,12 +237,44 @@ function decode(item: CborItem, ctx: ReadContext): DecodedEnvelope {
     if (body.length > 0) env.body = body;
   }
   if ((v = get('signature'))) env.signature = readSignature(v, ctx, locations, unknown);
+  // Every field read: what is left to fail is in what the reference skips (unknown keys and values).
+  for (const u of unknown) checkSimpleValues(u.item, u.name);
+  for (const o of others) checkSimpleValues(o.key, o.name);
   return { envelope: env, locations, unknown, nulls, explicitFalse };
+}
+
+/**
+ * An unknown field is skipped, not read, but the Rust reference still parses it (ciborium, for
+ * serde's IgnoredAny and for field names), and that fails on a simple value other than false,
+ * true, null and undefined. So does the TypeScript port. (In a field that is read, such a value is
+ * already the wrong type.)
+ */
+function checkSimpleValues(item: CborItem, path: string): void {
+  switch (item.kind) {
+    case 'simple':
+      if (item.value < 20 || item.value > 23) fieldError('agdx/field-type', `${path} holds simple(${item.value}), which the reference cannot read even where it ignores it`, item.start);
+      return;
+    case 'tag':
+      checkSimpleValues(item.item, path);
+      return;
+    case 'array':
+      for (const x of item.items) checkSimpleValues(x, path);
+      return;
+    case 'map':
+      for (const e of item.entries) {
+        checkSimpleValues(e.key, path);
+        checkSimpleValues(e.value, path);
+      }
+      return;
+  }
 }
 
 function readUsage(item: CborItem, locations: Map<string, FieldLocation>, unknown: UnknownField[]): Usage {
   const { fields, others } = structEntries(item, 'usage');
-  for (const o of others) unknown.push({ name: `usage.${o.name}`, key: span(o.key), value: span(o.value), item: o.value });
+  for (const o of others) {
+    checkSimpleValues(o.key, `usage.${o.name}`);
+    unknown.push({ name: `usage.${o.name}`, key: span(o.key), value: span(o.value), item: o.value });
+  }
   const out: Partial<Usage> = {};
   for (const f of fields.values()) {
     const path = `usage.${f.name}`;
@@ -273,7 +303,7 @@ function readMetadata(item: CborItem, locations: Map<string, FieldLocation>): Ma
     seen.add(key);
     const path = `metadata.${key}`;
     locations.set(path, { key: span(e.key), value: span(e.value), item: e.value });
-    entries.push([key, readMetaValue(e.value, path, false)]);
+    entries.push([key, readMetaValue(e.value, path)]);
   }
   entries.sort((a, b) => compareUtf8(a[0], b[0]));
   return new Map(entries);
@@ -281,7 +311,10 @@ function readMetadata(item: CborItem, locations: Map<string, FieldLocation>): Ma
 
 function readSignature(item: CborItem, ctx: ReadContext, locations: Map<string, FieldLocation>, unknown: UnknownField[]): SignatureCapsule {
   const { fields, others } = structEntries(item, 'signature');
-  for (const o of others) unknown.push({ name: `signature.${o.name}`, key: span(o.key), value: span(o.value), item: o.value });
+  for (const o of others) {
+    checkSimpleValues(o.key, `signature.${o.name}`);
+    unknown.push({ name: `signature.${o.name}`, key: span(o.key), value: span(o.value), item: o.value });
+  }
   const sig: Partial<SignatureCapsule> = {};
   for (const f of fields.values()) {
     const path = `signature.${f.name}`;
@@ -305,7 +338,10 @@ function readSignature(item: CborItem, ctx: ReadContext, locations: Map<string, 
 
 function readSignatureContext(item: CborItem, locations: Map<string, FieldLocation>, unknown: UnknownField[]): SignatureContext {
   const { fields, others } = structEntries(item, 'signature.context');
-  for (const o of others) unknown.push({ name: `signature.context.${o.name}`, key: span(o.key), value: span(o.value), item: o.value });
+  for (const o of others) {
+    checkSimpleValues(o.key, `signature.context.${o.name}`);
+    unknown.push({ name: `signature.context.${o.name}`, key: span(o.key), value: span(o.value), item: o.value });
+  }
   const out: SignatureContext = {};
   for (const f of fields.values()) {
     const path = `signature.context.${f.name}`;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readItemAt } from '../cbor/reader';
 import { agdxSequence } from '../../../bench/generate';
 import { encodeEnvelope } from './canonical';
-import { decodeEnvelope } from './envelope';
+import { decodeEnvelope, type MetaValue } from './envelope';
 import { readCanonicalEnvelope } from './fast';
 
 const dir = resolve(__dirname, '../../../vectors/agdx/laser-wire-0.0.1');
@@ -67,6 +67,23 @@ describe('the canonical fast path', () => {
       }),
       { numRuns: 3000, seed: 5 },
     );
+  });
+
+  it('leaves metadata past its caps (more than 32 entries, a list longer than a value may be) to the general decoder, building nothing for it', () => {
+    const event = decodeEnvelope((readItemAt(new Uint8Array(readFileSync(resolve(dir, 'agent_event.bin'))), 0) as { ok: true; value: never }).value);
+    if (!event.ok) throw new Error('fixture');
+    const withMetadata = (entries: [string, MetaValue][]) => encodeEnvelope({ ...event.value.envelope, metadata: new Map(entries) });
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${String(i).padStart(3, '0')}`);
+    // Up to those counts the fast path reads it (what the caps then say is validateFields' to find).
+    expect(readCanonicalEnvelope(withMetadata(keys(32).map((k) => [k, { type: 'null' }])), 0)).not.toBeNull();
+    expect(readCanonicalEnvelope(withMetadata([['l', { type: 'list', items: Array(1024).fill({ type: 'null' }) }]]), 0)).not.toBeNull();
+    // One past: the general decoder, which reports agdx/cap/metadata (or refuses an item bomb).
+    const entries33 = withMetadata(keys(33).map((k) => [k, { type: 'null' }]));
+    expect(readCanonicalEnvelope(entries33, 0)).toBeNull();
+    expect(general(entries33)?.envelope.metadata?.size).toBe(33);
+    const list1025 = withMetadata([['l', { type: 'list', items: Array(1025).fill({ type: 'null' }) }]]);
+    expect(readCanonicalEnvelope(list1025, 0)).toBeNull();
+    expect(general(list1025)).not.toBeNull();
   });
 
   it('sends non-canonical forms to the general decoder', () => {

@@ -7,6 +7,7 @@ import { numberToHalf } from '../cbor/encoder';
 import { halfToNumber } from '../cbor/reader';
 import type { Envelope, MetaValue, SignatureCapsule, Usage } from './envelope';
 import { ENVELOPE_FIELDS, KINDS, USAGE_FIELDS } from './envelope';
+import { METADATA_MAX_ENTRIES, METADATA_MAX_VALUE_BYTES } from './validate';
 
 const enc = new TextEncoder();
 const FIELD_BYTES = ENVELOPE_FIELDS.map((f) => enc.encode(f));
@@ -214,6 +215,9 @@ class Fast {
     if (ib === 0xf9 || ib === 0xfa || ib === 0xfb) return { type: 'float', value: this.float() };
     if (major === 4 && !inList) {
       const n = this.len(4);
+      // Each item adds at least 1 to the value's size: a longer list breaks the cap, so it has a
+      // finding and goes the general way, which counts its items before building any.
+      if (n > METADATA_MAX_VALUE_BYTES) throw NOT_FAST;
       const items: MetaValue[] = [];
       for (let i = 0; i < n; i++) items.push(this.meta(true));
       return { type: 'list', items };
@@ -336,6 +340,8 @@ export function readCanonicalEnvelope(bytes: Uint8Array, start: number): FastEnv
         }
         case 'metadata': {
           const n = r.len(5);
+          // Past the cap there is a finding, so the general way: nothing is built here for a map bomb.
+          if (n > METADATA_MAX_ENTRIES) throw NOT_FAST;
           const m = new Map<string, MetaValue>();
           let prev0 = -1;
           let prev1 = -1;

@@ -3,16 +3,17 @@
 // byte string as an array of small integers; `jsonView` lets those stand for byte strings.
 import type { CborItem } from '../cbor/reader';
 import { untag } from '../cbor/reader';
+import type { DecodeErrorCode } from '../rules';
 
 export class FieldError {
   constructor(
-    readonly code: string,
+    readonly code: DecodeErrorCode,
     readonly message: string,
     readonly offset: number,
   ) {}
 }
 
-export function fieldError(code: string, message: string, offset: number): never {
+export function fieldError(code: DecodeErrorCode, message: string, offset: number): never {
   throw new FieldError(code, message, offset);
 }
 
@@ -73,8 +74,39 @@ export function readBytes(item: CborItem, field: string, ctx: ReadContext, lengt
   return value;
 }
 
-/** An unsigned integer no larger than `max` (2^64 - 1 by default). */
+/**
+ * The integer a bignum encodes (tag 2 or 3 around a byte string, RFC 8949 3.4.3), or null when the
+ * item, under any other tags, is not one. The Rust reference reads integers with ciborium, which
+ * takes a bignum wherever it wants an integer (and skips every other tag): so a bignum is that
+ * integer here too. Tag 2 or 3 around anything but a byte string, or more than 16 significant
+ * bytes, fails as it does there.
+ */
+export function readBignum(item: CborItem, field: string): bigint | null {
+  let it = item;
+  while (it.kind === 'tag' && it.tag !== 2 && it.tag !== 3) it = it.item;
+  if (it.kind !== 'tag') return null;
+  const content = it.item;
+  if (content.kind !== 'bytes') fieldError('agdx/field-type', `${field} is a bignum (tag ${it.tag}) around ${describeItem(content)}, where a byte string belongs`, item.start);
+  const bytes = content.value;
+  let i = 0;
+  while (i < bytes.length && bytes[i] === 0) i++;
+  if (bytes.length - i > 16) fieldError('agdx/field-type', `${field} is a bignum of ${bytes.length - i} bytes, more than 16`, item.start);
+  let v = 0n;
+  for (; i < bytes.length; i++) v = (v << 8n) | BigInt(bytes[i]);
+  return it.tag === 2 ? v : -1n - v;
+}
+
+/** A bigint as the reader gives integers: a number when it is safe, else a bigint. */
+const asRead = (v: bigint): number | bigint => (v > -(2n ** 53n) && v < 2n ** 53n ? Number(v) : v);
+
+/** An unsigned integer no larger than `max` (2^64 - 1 by default), written plainly or as a bignum. */
 export function readUint(item: CborItem, field: string, max: bigint = 0xffffffffffffffffn): number | bigint {
+  const big = readBignum(item, field);
+  if (big !== null) {
+    if (big < 0n) fieldError('agdx/field-type', `${field} must be an unsigned integer, found a negative bignum`, item.start);
+    if (big > max) fieldError('agdx/field-type', `${field} ${big} is larger than ${max}`, item.start);
+    return asRead(big);
+  }
   const it = untag(item);
   if (it.kind !== 'uint') fieldError('agdx/field-type', `${field} must be an unsigned integer, found ${describeItem(it)}`, item.start);
   if (BigInt(it.value) > max) fieldError('agdx/field-type', `${field} ${it.value} is larger than ${max}`, item.start);

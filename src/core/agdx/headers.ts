@@ -1,6 +1,7 @@
 // Header checks: a record's log headers against its envelope (agdx/header/*).
 import { bytesEqual, toCrockford } from '../bytes';
 import type { Finding } from '../model';
+import { finding, type HeaderName } from '../rules';
 import { CONTENT_TYPES } from './dictionaries';
 import type { Envelope } from './envelope';
 import type { Header } from './iggy';
@@ -28,8 +29,8 @@ export function observedHeaders(headers: Header[]): ObservedHeaders {
 export function checkHeaders(env: Envelope, headers: Header[], partitionKey?: string): Finding[] {
   const out: Finding[] = [];
   const find = (name: string) => headers.find((h) => h.name === name);
-  const add = (name: string, severity: Finding['severity'], message: string, h?: Header) =>
-    out.push({ rule: `agdx/header/${name}`, severity, path: h ? `headers.${h.name}` : null, message, span: h?.span ?? null });
+  const add = (name: HeaderName, severity: Finding['severity'], message: string, h?: Header) =>
+    out.push(finding(`agdx/header/${name}`, h ? `headers.${h.name}` : null, message, h?.span ?? null, severity));
 
   const av = find('agdx.av');
   if (!av) add('av', 'warning', 'no agdx.av header: to Iggy this is a generic provenance message, not an AGDX record');

@@ -1,10 +1,11 @@
 // The signature verdict of an AGDX record (report.md `signature`). Shape checks and context
 // matching live here; key lookup and Ed25519 verification plug in through `verify`.
 import type { Span } from '../bytes';
-import { toHex } from '../bytes';
+import { bytesEqual, toCrockford, toHex } from '../bytes';
 import type { Finding, SignatureVerdict } from '../model';
-import type { Envelope } from './envelope';
+import type { DecodedEnvelope, Envelope } from './envelope';
 import type { ObservedHeaders } from './headers';
+import { headerString, headerUint, type Header } from './iggy';
 
 export interface SignatureCheck {
   verdict: SignatureVerdict;
@@ -13,7 +14,7 @@ export interface SignatureCheck {
 
 // One shared answer for every unsigned record (most of a log): frozen, so nothing can change it.
 const UNSIGNED: SignatureCheck = Object.freeze({
-  verdict: Object.freeze({ status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, reason: 'the record carries no signature' }),
+  verdict: Object.freeze({ status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, not_covered: Object.freeze([]) as unknown as string[], reason: 'the record carries no signature' }),
   findings: Object.freeze([]) as unknown as Finding[],
 }) as SignatureCheck;
 
@@ -28,17 +29,51 @@ export function contextMatch(env: Envelope, observed: ObservedHeaders | null): b
 }
 
 /**
+ * What a signed record holds that its signature does not cover (report.md `not_covered`), as field
+ * paths. The signed message is the domain, the encoded context and the canonical re-encoding of
+ * the decoded envelope, and the decoder keeps no unknown key: so every unknown field (of the
+ * envelope, usage, the signature capsule or its context) is outside it. The record's log headers
+ * are outside it too, except where a signed value fixes theirs: agdx.ct / agdx.av equal to the
+ * signed context's, gen_ai.conversation.id naming the signed conversation, agdx.to equal to the
+ * signed target (a laser record's partition_key likewise). Empty for an unsigned envelope.
+ */
+export function uncoveredPaths(decoded: DecodedEnvelope, headers?: readonly Header[], partitionKey?: string): string[] {
+  const env = decoded.envelope;
+  if (!env.signature) return [];
+  const out = decoded.unknown.map((u) => u.name);
+  const ctx = env.signature.context;
+  const fixed = (h: Header): boolean => {
+    switch (h.name) {
+      case 'agdx.ct':
+        return ctx?.content_type !== undefined && headerUint(h) === BigInt(ctx.content_type);
+      case 'agdx.av':
+        return ctx?.agent_version !== undefined && headerUint(h) === BigInt(ctx.agent_version);
+      case 'gen_ai.conversation.id':
+        // A little-endian u128; the envelope's id is big-endian.
+        return h.kind === 'uint128' && h.value.length === 16 && bytesEqual(h.value.slice().reverse(), env.conversation);
+      case 'agdx.to':
+        return env.target !== undefined && headerString(h) === env.target;
+      default:
+        return false;
+    }
+  };
+  for (const h of headers ?? []) if (!fixed(h)) out.push(`headers.${h.name}`);
+  if (partitionKey !== undefined && partitionKey !== toCrockford(env.conversation)) out.push('partition_key');
+  return [...new Set(out)];
+}
+
+/**
  * Everything about the signature that needs no key: unsigned, unsupported scheme, malformed
  * lengths. For a well-shaped Ed25519 signature with no registry to look the key up in, the
  * verdict is unknown_key: a signature is never reported valid without a key that checks it.
  */
-export function checkSignatureShape(env: Envelope, observed: ObservedHeaders | null, spanOf: (path: string) => Span | null): SignatureCheck {
+export function checkSignatureShape(env: Envelope, observed: ObservedHeaders | null, spanOf: (path: string) => Span | null, notCovered: string[] = []): SignatureCheck {
   const sig = env.signature;
   if (!sig) {
     return UNSIGNED;
   }
   const keyId = toHex(sig.key_id);
-  const base = { key_id: keyId, signer: null, trusted: false, context_match: contextMatch(env, observed) };
+  const base = { key_id: keyId, signer: null, trusted: false, context_match: contextMatch(env, observed), not_covered: notCovered };
   if (sig.scheme !== 1) {
     return {
       verdict: { ...base, status: 'unsupported', scheme: null, reason: `signature scheme ${sig.scheme} is not one this inspector knows (1 = Ed25519); passed through unchecked` },

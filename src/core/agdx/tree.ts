@@ -28,7 +28,7 @@ export const FIELD_DOCS: Record<string, string> = {
   operation: 'Status: task, card, progress, quarantine or unquarantine. Opening chunk: chat, reasoning or tool_args. Otherwise free.',
   tool: 'The tool this message is about.',
   usage: 'Token usage (advisory): input_tokens and output_tokens required, reasoning and cache counts optional.',
-  metadata: 'Text keys (sorted bytewise) to scalars or lists of scalars; capped at 32 entries and 8192 bytes.',
+  metadata: 'Text keys (sorted bytewise) to scalars or lists (of scalars and lists); capped at 32 entries and 8192 bytes.',
   must_understand: 'A bitset of features the receiver must implement; no bits are defined, so any set bit means reject.',
   body: 'The payload, in the codec named by the agdx.ct header (or by the kind).',
   signature: 'Ed25519 signature over the domain, the context and the canonical envelope without its signature.',
@@ -124,15 +124,19 @@ export function cborNode(
 export function envelopeTree(decoded: DecodedEnvelope, item: CborItem, bodyNode?: FieldNode): FieldNode[] {
   const root = untag(item);
   if (root.kind !== 'map') return [];
-  const unknown = new Set(decoded.unknown.map((u) => u.name));
+  // Unknown fields by where their value starts: a non-text key's tree path (its diagnostic) is not
+  // the name findings and not_covered give it, so the node takes that name as its path.
+  const unknownAt = new Map(decoded.unknown.map((u) => [u.value[0], u.name]));
   const describe = (path: string, it: CborItem): Partial<FieldNode> | undefined => {
     const doc = FIELD_DOCS[path];
     const v = untag(it);
     const extra: Partial<FieldNode> = {};
     if (doc) extra.hint = doc;
-    if (unknown.has(path)) {
+    const unknownName = unknownAt.get(it.start);
+    if (unknownName !== undefined) {
       extra.hint = 'A field this version of AGDX does not define (kept, not used by the reference).';
       extra.type = `${typeName(it)}, unknown`;
+      if (unknownName !== path) extra.path = unknownName;
     }
     if (ID_FIELDS.has(path) && v.kind === 'bytes') {
       const id = formatId(v.value);

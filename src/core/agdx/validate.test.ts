@@ -572,7 +572,6 @@ describe('decode errors', () => {
     ['usage', { input_tokens: 1, output_tokens: 'many' }],
     ['metadata', { nested: { a: 1 } }],
     ['metadata', { bytes: new Uint8Array(2) }],
-    ['metadata', { list: [[1]] }],
     ['metadata', 5],
     ['body', 'text body'],
     ['signature', { scheme: 1, key_id: new Uint8Array(8) }],
@@ -609,11 +608,12 @@ describe('decode errors', () => {
     decodeError(bytes, 'agdx/duplicate-field', s + 1 + 2 + 1);
   });
 
-  it('a top-level array is not an envelope → input/unrecognized', () => {
+  it('a top-level array is not an envelope → agdx/not-a-map (well-formed CBOR, shown in diagnostic notation)', () => {
     const r = analyse(cbor([BASE.command.kind as V, 1, 2]));
     expect(r.decoded).toBe(false);
     expect(r.format).toBe('unknown');
-    expect(r.error).toMatchObject({ code: 'input/unrecognized', offset: 0 });
+    expect(r.error).toMatchObject({ code: 'agdx/not-a-map', offset: 0 });
+    expect(r.body?.text).toBe('["command", 1, 2]');
   });
 
   it('a header block followed by an array payload → agdx/not-a-map at the payload', () => {
@@ -690,6 +690,43 @@ describe('leniency', () => {
     lenient(envelope({ ...BASE.command, kind: raw(0xc0, cbor('command')), target: 'executor', deadline_micros: 5, metadata: { aa: 1, b: 'x' } }));
   });
 
+  it('a bignum (tag 2 around a byte string) where an integer belongs: that integer, as ciborium reads it', () => {
+    // deadline_micros 5 as 2(h'0005'): leading zeros do not count.
+    lenient(envelope({ ...BASE.command, target: 'executor', deadline_micros: raw(0xc2, cbor(Uint8Array.of(0, 5))), metadata: { aa: 1, b: 'x' } }));
+    // Under another tag, which is skipped.
+    lenient(envelope({ ...BASE.command, target: 'executor', deadline_micros: raw(0xd8, 0x25, 0xc2, cbor(Uint8Array.of(5))), metadata: { aa: 1, b: 'x' } }));
+    const max = analyse(envelope({ ...BASE.command, deadline_micros: raw(0xc2, cbor(new Uint8Array(8).fill(0xff))) }));
+    expectValid(max);
+    expect(max.envelope!.deadline_micros).toBe(2n ** 64n - 1n);
+    // task_state is a u8: a bignum of 255 is one, of 256 is not.
+    expect(analyse(envelope({ ...BASE.response, task_state: raw(0xc2, cbor(Uint8Array.of(255))) })).envelope!.task_state).toBe(255);
+  });
+
+  it.each([
+    ['a negative bignum', raw(0xc3, cbor(Uint8Array.of(1)))],
+    ['a bignum past 2^64 - 1', raw(0xc2, cbor(Uint8Array.of(1, 0, 0, 0, 0, 0, 0, 0, 0)))],
+    ['tag 2 around an integer, not a byte string', raw(0xc2, cbor(5))],
+    ['a bignum of 17 significant bytes', raw(0xc2, cbor(new Uint8Array(17).fill(1)))],
+  ])('deadline_micros as %s → agdx/field-type', (_what, value) => {
+    const bytes = envelope({ ...BASE.command, deadline_micros: value });
+    decodeError(bytes, 'agdx/field-type', valueSpan(bytes, 'deadline_micros')[0]);
+  });
+
+  it('a metadata list may hold lists (the reference\u2019s value type is recursive), sized recursively', () => {
+    const r = analyse(envelope({ ...BASE.command, metadata: { l: [[1, 'ab'], []] } }));
+    expectValid(r);
+    expect(r.findings).toEqual([]);
+    const nested: MetaValue = { type: 'list', items: [{ type: 'list', items: [{ type: 'int', value: 1 }, { type: 'text', value: 'ab' }] }, { type: 'list', items: [] }] };
+    expect(r.envelope!.metadata!.get('l')).toEqual(nested);
+    // [[1, 'ab'], []]: (1 + (1 + 9) + (1 + 2)) + (1 + 0) = 15.
+    expect(metaValueSize(nested)).toBe(15);
+    // 101 lists of one int (1 + 10 each) = 1111 bytes: over the 1024-byte value cap.
+    expectOnly(analyse(envelope({ ...BASE.command, metadata: { l: Array.from({ length: 101 }, () => [1]) } })), 'agdx/cap/metadata');
+    // What a list may not hold, at any depth.
+    expect(analyse(envelope({ ...BASE.command, metadata: { l: [[new Uint8Array(1)]] } })).error!.code).toBe('agdx/field-type');
+    expect(analyse(envelope({ ...BASE.command, metadata: { l: [[{ a: 1 }]] } })).error!.code).toBe('agdx/field-type');
+  });
+
   it('last = false (absent to the reference)', () => {
     const r = lenient(envelope({ ...BASE.command, target: 'executor', deadline_micros: 5, last: false, metadata: { aa: 1, b: 'x' } }));
     expect(r.envelope!.last).toBeUndefined();
@@ -715,6 +752,23 @@ describe('leniency', () => {
     expect(u.severity).toBe('info');
     expect(u.path).toBe('x_vendor');
     expect(u.span).toEqual(valueSpan(bytes, 'x_vendor'));
+  });
+
+  it('an unknown field holding a simple value the reference cannot parse (not false, true, null, undefined) → agdx/field-type', () => {
+    // At the simple value itself: alone, in a list, in a map.
+    for (const [simple, at] of [[raw(0xe5), 0], [raw(0xf8, 0x20), 0], [raw(0x82, 1, 0xf3), 2], [raw(0xa1, 0x61, 0x61, 0xf8, 0xff), 3]] as const) {
+      const bytes = envelope({ ...BASE.command, x_vendor: simple });
+      decodeError(bytes, 'agdx/field-type', valueSpan(bytes, 'x_vendor')[0] + at);
+    }
+    // As a key, at the top or in a struct.
+    expect(analyse(envelope({ ...BASE.command, x: raw(0xa1, 0xe5, 0) })).error!.code).toBe('agdx/field-type');
+    const w = new CborWriter().head(5, 7);
+    for (const [k, v] of Object.entries(BASE.command)) w.text(k), write(w, v as V);
+    w.raw(0xf8, 0x40).int(0);
+    expect(analyse(w.finish()).error!.code).toBe('agdx/field-type');
+    expect(analyse(envelope({ ...BASE.response, usage: raw(0xa3, cbor('input_tokens'), 1, cbor('output_tokens'), 2, 0xe5, 0) })).error!.code).toBe('agdx/field-type');
+    // The four it can read are fine there.
+    for (const simple of [false, true, null, raw(0xf7)]) lenient(envelope({ ...BASE.command, target: 'executor', deadline_micros: 5, metadata: { aa: 1, b: 'x' }, x_vendor: simple }), ['agdx/unknown-field']);
   });
 
   it('floats in metadata: shortest width is canonical, wider is not; ints stay ints', () => {

@@ -3,12 +3,17 @@
 import type { Span } from '../bytes';
 import { hasControlChar, utf8Length } from '../bytes';
 import type { Finding, Severity } from '../model';
+import { finding as ruleFinding, type CapName, type FindingRuleId, type MatrixField } from '../rules';
 import type { DecodedEnvelope, Envelope, MetaValue } from './envelope';
 import { CHUNK_PURPOSES, STATUS_OPERATIONS } from './dictionaries';
 
 const byteLength = utf8Length;
 
 /** A metadata value's size for the caps: a string's byte length; a list: sum of 1 + item size; else 9. */
+/** agdx-v1 metadata caps the fast path also leans on (it leaves an envelope past them to the general decoder). */
+export const METADATA_MAX_ENTRIES = 32;
+export const METADATA_MAX_VALUE_BYTES = 1024;
+
 export function metaValueSize(v: MetaValue): number {
   if (v.type === 'text') return byteLength(v.value);
   if (v.type === 'list') return v.items.reduce((n, x) => n + 1 + metaValueSize(x), 0);
@@ -20,7 +25,7 @@ type SpanOf = (path: string) => Span | null;
 
 // The presence rules that depend on nothing but the kind (agdx-v1.md matrix); the conditional
 // ones (status with operation task, chunk sequence 0, error sequence with channel, …) are below.
-const SIMPLE: Record<string, Record<string, Presence>> = {
+const SIMPLE: Record<Extract<MatrixField, 'record' | 'channel' | 'last' | 'idempotency_key' | 'tool'>, Record<string, Presence>> = {
   record: { command: 'R', response: 'R', event: 'R', chunk: 'O', status: 'R', error: 'R' },
   channel: { command: 'X', response: 'X', event: 'X', chunk: 'R', status: 'X', error: 'O' },
   last: { command: 'X', response: 'X', event: 'X', chunk: 'O', status: 'O', error: 'X' },
@@ -28,18 +33,19 @@ const SIMPLE: Record<string, Record<string, Presence>> = {
   tool: { command: 'O', response: 'O', event: 'O', chunk: 'O', status: 'X', error: 'O' },
 };
 
-function finding(out: Finding[] | null, rule: string, severity: Severity, path: string | null, message: string, span: Span | null): Finding[] {
+/** Adds a finding to `out` (made on the first finding: most envelopes have none). */
+function finding(out: Finding[] | null, rule: FindingRuleId, severity: Severity, path: string | null, message: string, span: Span | null): Finding[] {
   const list = out ?? [];
-  list.push({ rule, severity, path, message, span });
+  list.push(ruleFinding(rule, path, message, span, severity));
   return list;
 }
 
-function matrix(out: Finding[] | null, spanOf: SpanOf, field: string, message: string): Finding[] {
+function matrix(out: Finding[] | null, spanOf: SpanOf, field: MatrixField, message: string): Finding[] {
   return finding(out, `agdx/matrix/${field}`, 'error', field, message, spanOf(field));
 }
 
 /** R and X of one field: a finding when a required field is absent or a forbidden one present. */
-function presence(out: Finding[] | null, spanOf: SpanOf, kind: string, field: string, has: boolean, rule: Presence, why = ''): Finding[] | null {
+function presence(out: Finding[] | null, spanOf: SpanOf, kind: string, field: MatrixField, has: boolean, rule: Presence, why = ''): Finding[] | null {
   if (rule === 'R' && !has) return matrix(out, spanOf, field, `${kind} requires ${field}${why}`);
   if (rule === 'X' && has) return matrix(out, spanOf, field, `${kind} must not carry ${field}${why}`);
   return out;
@@ -109,11 +115,11 @@ export function validateFields(env: Envelope, spanOf: SpanOf): Finding[] {
   return out ?? NONE;
 }
 
-function cap(out: Finding[] | null, spanOf: SpanOf, name: string, path: string, message: string): Finding[] {
+function cap(out: Finding[] | null, spanOf: SpanOf, name: CapName, path: string, message: string): Finding[] {
   return finding(out, `agdx/cap/${name}`, 'error', path, message, spanOf(path));
 }
 
-function capText(out: Finding[] | null, spanOf: SpanOf, name: string, v: string | undefined, max: number, min: number): Finding[] | null {
+function capText(out: Finding[] | null, spanOf: SpanOf, name: CapName, v: string | undefined, max: number, min: number): Finding[] | null {
   if (v === undefined) return out;
   const n = byteLength(v);
   if (n > max) return cap(out, spanOf, name, name, `${name} is ${n} bytes, more than ${max}`);
@@ -138,14 +144,14 @@ function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf): Findin
   out = capAgent(out, spanOf, 'source', env.source);
   out = capAgent(out, spanOf, 'target', env.target);
   if (env.metadata) {
-    if (env.metadata.size > 32) out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than 32`);
+    if (env.metadata.size > METADATA_MAX_ENTRIES) out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than ${METADATA_MAX_ENTRIES}`);
     let total = 0;
     for (const [key, value] of env.metadata) {
       const kn = byteLength(key);
       const vn = metaValueSize(value);
       total += kn + vn;
       if (kn > 256) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata key is ${kn} bytes, more than 256`);
-      if (vn > 1024) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata value of ${JSON.stringify(key)} is ${vn} bytes, more than 1024`);
+      if (vn > METADATA_MAX_VALUE_BYTES) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata value of ${JSON.stringify(key)} is ${vn} bytes, more than ${METADATA_MAX_VALUE_BYTES}`);
     }
     if (total > 8192) out = cap(out, spanOf, 'metadata', 'metadata', `metadata keys plus values are ${total} bytes, more than 8192`);
   }

@@ -39,11 +39,16 @@ export interface VerifyContext {
   verify?: Ed25519Verify;
   /** The envelope's signing input, when the caller has built it already (it re-encodes the envelope). */
   message?: Uint8Array;
+  /**
+   * What the record holds outside the signature (uncoveredPaths): a fact of its bytes, decided when
+   * it was read, which no key changes. Re-verifying passes the record's current list on.
+   */
+  notCovered?: string[];
 }
 
 /** The full verdict for an envelope: shape, key lookup, Ed25519, trust, context. */
 export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerdict {
-  const shape = checkSignatureShape(env, ctx.observed, () => null).verdict;
+  const shape = checkSignatureShape(env, ctx.observed, () => null, ctx.notCovered).verdict;
   if (shape.status !== 'unknown_key') return shape;
   const sig = env.signature!;
   const candidates = ctx.keys.filter(isKeyEntry).filter((k) => k.algorithm === 'ed25519' && k.id === shape.key_id);
@@ -79,7 +84,7 @@ export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerd
 export function applyKeys(records: RecordResult[], keys: readonly RegistryEntry[], verify?: Ed25519Verify): void {
   for (const r of records) {
     if (!r.envelope) continue;
-    r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify });
+    r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify, notCovered: r.signature.not_covered });
   }
 }
 
@@ -119,6 +124,6 @@ export async function applyKeysWith(records: RecordResult[], keys: readonly Regi
   // Second pass asks the same questions in the same order, and gets the answers.
   for (const r of records) {
     if (!r.envelope) continue;
-    r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: r.envelope.signature ? answer : undefined, message: messages.get(r) });
+    r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: r.envelope.signature ? answer : undefined, message: messages.get(r), notCovered: r.signature.not_covered });
   }
 }

@@ -159,3 +159,23 @@ export function allOccurrences(tip: EnvelopeNode): EnvelopeNode[] {
   }
   return out;
 }
+
+/**
+ * What a workflow (or a bare envelope) holds that no signature of its chain covers (report.md
+ * `not_covered`), as field paths. Each envelope signs its content hash (from_, payload, epoch,
+ * status_code, run_id, to) and its parents' hashes; its `hash` is checked against the content and
+ * each parent is signed in turn. Outside that: keys of any envelope that AgentDNA drops (unknown
+ * keys), `from` where `from_` wins, parent entries AgentDNA cannot read, and every member of the
+ * workflow document other than `envelope` (id, info, type, version, remarks, …).
+ */
+export function uncoveredPaths(tip: EnvelopeNode, workflow: JsonObject | null): string[] {
+  const at = (path: string, key: string) => (path ? `${path}.${key}` : key);
+  const out: string[] = [];
+  if (workflow) for (const key of lastEntries(workflow).fields.keys()) if (key !== 'envelope') out.push(key);
+  for (const n of allOccurrences(tip)) {
+    for (const k of n.unknownKeys) out.push(at(n.path, k));
+    if (n.fields.has('from_') && n.fields.has('from')) out.push(at(n.path, 'from'));
+    for (const b of n.badParents) out.push(b.path);
+  }
+  return [...new Set(out)];
+}

@@ -3,15 +3,16 @@
 // pool, and with a pool that never answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentdnaWorkflows } from '../../../bench/generate';
-import { loadSecpWasm } from '../../cli/secp';
 import { inspectInput, inspectInputBatches } from '../inspect';
 import { readJson } from '../json/lossless';
+import { readAgentDna, readAgentDnaParts, type AgentDnaPart } from '../import/agentdna';
 import type { RecordResult } from '../records';
-import { readAgentDna, readAgentDnaParts, type AgentDnaPart, type WorkflowReport } from './index';
+import type { WorkflowReport } from './model';
 import { completeRecovered, isRecoveredPending, installSecpWasm, type SignatureCheck } from './signature';
 import { runSignatureJob, SignatureResults, type SignatureJob } from './signature-jobs';
+import { secpWasmForTests } from './test-secp';
 
-beforeAll(() => installSecpWasm(loadSecpWasm()));
+beforeAll(() => installSecpWasm(secpWasmForTests()));
 afterAll(() => installSecpWasm(null));
 
 const said = (r: RecordResult) => ({ index: r.index, kind: r.kind, valid: r.valid, signature: r.signature, findings: r.findings, summary: r.summary });
@@ -100,7 +101,7 @@ describe('signature checks answered by a pool', () => {
   it('stream from inspectInputBatches: waits carry no records, the rest is what a whole read gives', async () => {
     const pool = fakePool();
     const batches = [];
-    for (const b of inspectInputBatches(0, { name: 'w.json', bytes: text }, undefined, 50, () => new SignatureResults(pool.check))) {
+    for (const b of inspectInputBatches(0, { name: 'w.json', bytes: text }, undefined, 50, { signatures: () => new SignatureResults(pool.check) })) {
       if (b.wait) {
         expect(b.records).toEqual([]);
         await b.wait;

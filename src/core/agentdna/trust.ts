@@ -10,7 +10,7 @@ import type { SignatureVerdict } from '../model';
 import type { RecordResult } from '../records';
 import { epochSecondsToMicros } from '../time';
 import { uncompressedKey } from './ecdsa';
-import type { EnvelopeReport } from './workflow';
+import type { EnvelopeReport } from './model';
 
 /** The trust of one envelope's signature. */
 export interface EnvelopeTrust {
@@ -73,9 +73,14 @@ export function envelopeTrust(e: EnvelopeFacts, index: DidIndex): EnvelopeTrust 
  * validly signed; trusted only when the whole chain verifies and the registry backs the tip's signer.
  * `envelopes[0]` is the tip (they are listed breadth-first from it).
  */
-export function workflowSignature(envelopes: readonly (EnvelopeFacts & Pick<EnvelopeReport, 'path' | 'signature_reason'>)[], index: DidIndex): SignatureVerdict {
+export function workflowSignature(
+  envelopes: readonly (EnvelopeFacts & Pick<EnvelopeReport, 'path' | 'signature_reason'>)[],
+  index: DidIndex,
+  /** What the signatures do not cover (it depends on the document only, not on the registry). */
+  notCovered: readonly string[] = [],
+): SignatureVerdict {
   const tip = envelopes[0];
-  if (!tip) return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, reason: 'no envelope' };
+  if (!tip) return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, not_covered: [], reason: 'no envelope' };
   const others = envelopes.slice(1).filter((v) => v.signature !== 'valid');
   let status: SignatureVerdict['status'] = tip.signature;
   let chain = `tip ${tip.signature}: ${tip.signature_reason}`;
@@ -90,7 +95,7 @@ export function workflowSignature(envelopes: readonly (EnvelopeFacts & Pick<Enve
   let reason = chain;
   if (status === 'valid') reason = `${trust.trust_reason} — ${chain}`;
   else if (tip.signature === 'valid') reason = `not trusted: the chain does not verify — ${chain}`;
-  return { status, scheme: 'ecdsa-secp256k1', key_id: null, signer: trust.signer, trusted, context_match: null, reason };
+  return { status, scheme: 'ecdsa-secp256k1', key_id: null, signer: trust.signer, trusted, context_match: null, not_covered: status === 'unsigned' ? [] : [...notCovered], reason };
 }
 
 /**
@@ -102,6 +107,6 @@ export function applyAgentDnaTrust(records: RecordResult[], workflows: readonly 
   for (const w of workflows) {
     for (const e of w.envelopes) Object.assign(e, envelopeTrust(e, index));
     const r = records[w.record];
-    if (r) r.signature = workflowSignature(w.envelopes, index);
+    if (r) r.signature = workflowSignature(w.envelopes, index, r.signature.not_covered);
   }
 }

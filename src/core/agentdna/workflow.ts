@@ -6,7 +6,8 @@ import type { Finding, Span } from '../model';
 import { allOccurrences, spanOf, str, type EnvelopeNode } from './envelope';
 import { contentJson as computeContentJson, sha256Hex, signedMessage, type SignedMessage } from './hash';
 import { PyDict, pythonDumps, type PyValue } from './python-json';
-import { checkSignatureText, type ExtraKeys, type RecoveredKey, type SigRule, type SigStatus, type SignatureCheck } from './signature';
+import type { EnvelopeReport, ModeName, ModeVerdict } from './model';
+import { checkSignatureText, type ExtraKeys, type SigStatus, type SignatureCheck } from './signature';
 import { jobKey, signatureJob, type SignatureJob, type SignatureResults } from './signature-jobs';
 
 /** What AgentDNA's verify_envelope would do with one envelope. */
@@ -42,23 +43,7 @@ export interface EnvelopeVerdict {
   identity: string;
 }
 
-export type ModeName = 'light' | 'heavy' | 'boundary';
 export const MODE_FAILURE: Record<ModeName, number> = { light: 2001, heavy: 2002, boundary: 2003 };
-
-export interface ModeVerdict {
-  code: number;
-  /** AgentDNA raises an exception here rather than returning a code (shown as the mode's failure code). */
-  raised: boolean;
-  /** Paths of the envelopes this mode verified fully (verify_envelope). */
-  verified: string[];
-  /** Paths of the envelopes whose hash alone this mode compared (light: the tip's direct parents). */
-  hashOnly: string[];
-  /** The first envelope that failed this mode, if any. */
-  failedAt: string | null;
-  reason: string;
-  /** What this mode did not look at. */
-  notChecked: string;
-}
 
 export interface WorkflowAnalysis {
   tip: EnvelopeNode;
@@ -431,56 +416,6 @@ export function verdictLine(v: EnvelopeVerdict): string {
   parts.push(`status ${v.statusCode === null ? '?' : v.statusCode.toString()} ${statusName(v.statusCode)}`);
   if (v.duplicateHash) parts.push('duplicate hash');
   return parts.join(' · ');
-}
-
-export interface EnvelopeReport {
-  hash: string;
-  hash_ok: boolean;
-  signature: SigStatus;
-  did_match: boolean;
-  /** The DID the signature is bound to (valid signatures only), or null. */
-  signer: string | null;
-  /** The signer's DID is in the reader's registry, unrevoked, in window (see trust.ts); set from the registry. */
-  trusted: boolean;
-  // --- added fields (report@1 allows them) ---
-  path: string;
-  paths: string[];
-  spans: Span[];
-  from: string | null;
-  to: string | null;
-  epoch: string | null;
-  /** The payload as text: the string itself, or the JSON of a content-block array. */
-  payload: string | null;
-  status_code: string | null;
-  status_name: string;
-  claimed_hash: string | null;
-  content_hash: string | null;
-  /** The exact JSON that was hashed. */
-  content_json: string | null;
-  /** The parents' claimed hashes, sorted as signed. */
-  parents: string[];
-  combined_json: string | null;
-  /** The signed message (ASCII), or null when it cannot be formed. */
-  message: string | null;
-  message_problem: string | null;
-  rule: SigRule | null;
-  /** The 32 bytes the signature is over (under the rule that held), hex. */
-  signed_bytes_hex: string | null;
-  signature_hex: string | null;
-  r: string | null;
-  s: string | null;
-  high_s: boolean | null;
-  key_source: 'did' | 'key-file' | null;
-  recovered: RecoveredKey[];
-  der_issues: string[];
-  signature_reason: string;
-  claimed_hash_signature: SigStatus | null;
-  duplicate_hash: boolean;
-  agentdna_ok: boolean;
-  agentdna_reason: string;
-  legacy: string[];
-  /** Why trusted or not, in words. */
-  trust_reason: string;
 }
 
 /** The report of one envelope, with no registry applied yet (applyAgentDnaTrust sets its trust). */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromHex, toHex } from '../bytes';
 import { toDiagnostic } from './diagnostic';
-import { halfToNumber, isNull, readItemAt, readSequence, readSingle, untag } from './reader';
+import { halfToNumber, isNull, MAX_ITEMS, readItemAt, readSequence, readSingle, untag } from './reader';
 import type { CborError, CborItem } from './reader';
 
 // ---------------------------------------------------------------------------------------------
@@ -831,10 +831,184 @@ describe('toDiagnostic', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// Item bombs: the items of one top-level item are counted from the heads, before any is built
+// ---------------------------------------------------------------------------------------------
+
+/** `head` then `fill` zero bytes (each a uint 0): padding makes an input longer than the cap. */
+function withZeros(head: string, zeros: number, tail = ''): Uint8Array {
+  const h = hex(head);
+  const t = hex(tail);
+  const out = new Uint8Array(h.length + zeros + t.length);
+  out.set(h);
+  out.set(t, h.length + zeros);
+  return out;
+}
+
+/** Data items as the cap counts them (a map entry two, a tag and its content two); null for chunked strings, whose chunks the tree does not keep. */
+function countItems(item: CborItem): number | null {
+  switch (item.kind) {
+    case 'array': {
+      let n = 1;
+      for (const x of item.items) {
+        const c = countItems(x);
+        if (c === null) return null;
+        n += c;
+      }
+      return n;
+    }
+    case 'map': {
+      let n = 1;
+      for (const e of item.entries) {
+        const k = countItems(e.key);
+        const v = countItems(e.value);
+        if (k === null || v === null) return null;
+        n += k + v;
+      }
+      return n;
+    }
+    case 'tag': {
+      const c = countItems(item.item);
+      return c === null ? null : 1 + c;
+    }
+    case 'bytes':
+    case 'text':
+      return item.indefinite ? null : 1;
+    default:
+      return 1;
+  }
+}
+
+describe('item bombs (cbor/too-many-items)', () => {
+  it('the cap is one named number, 2^16', () => {
+    expect(MAX_ITEMS).toBe(65_536);
+  });
+
+  it('an array declaring 16,777,216 items, all present (a 16 MB file), is refused at its head', () => {
+    const bytes = withZeros('9a01000000', 16_777_216);
+    expect(readSingle(bytes)).toMatchObject({ ok: false, error: { code: 'cbor/too-many-items', offset: 0 } });
+    expect(readItemAt(bytes, 0)).toMatchObject({ ok: false, error: { code: 'cbor/too-many-items', offset: 0 } });
+  });
+
+  it('a map declaring more entries than the cap allows is refused at its head (an entry is two items)', () => {
+    // 32,768 entries are 65,537 items with the map itself.
+    const bytes = withZeros('b98000', 2 * 32_768);
+    expect(err(bytes)).toMatchObject({ code: 'cbor/too-many-items', offset: 0 });
+  });
+
+  it('an indefinite array is refused at the item that passes the cap', () => {
+    const bytes = withZeros('9f', MAX_ITEMS, 'ff');
+    // The array is item 1, so its 65,536th element (at byte 65,536) is item 65,537.
+    expect(err(bytes)).toMatchObject({ code: 'cbor/too-many-items', offset: MAX_ITEMS });
+  });
+
+  it('an indefinite map is refused at the key or value that passes the cap', () => {
+    const bytes = withZeros('bf', MAX_ITEMS, 'ff');
+    expect(err(bytes)).toMatchObject({ code: 'cbor/too-many-items', offset: MAX_ITEMS });
+  });
+
+  it('an indefinite byte string of empty chunks is refused at the chunk that passes the cap', () => {
+    const bytes = new Uint8Array(MAX_ITEMS + 2).fill(0x40);
+    bytes[0] = 0x5f;
+    bytes[bytes.length - 1] = 0xff;
+    expect(err(bytes)).toMatchObject({ code: 'cbor/too-many-items', offset: MAX_ITEMS });
+  });
+
+  it('an indefinite text string of empty chunks is refused too', () => {
+    const bytes = new Uint8Array(MAX_ITEMS + 2).fill(0x60);
+    bytes[0] = 0x7f;
+    bytes[bytes.length - 1] = 0xff;
+    expect(err(bytes)).toMatchObject({ code: 'cbor/too-many-items', offset: MAX_ITEMS });
+  });
+
+  it('nested arrays whose declared counts add up past the cap are refused at the head that passes it', () => {
+    // [ [256 items] × 256 ]: 1 + 256 + 256 × 256 = 65,793 items; the count passes 65,536 at the
+    // 255th inner array's head (1 + 256 + 255 × 256 = 65,537).
+    const inner = '990100' + '00'.repeat(256);
+    const bytes = hex('990100' + inner.repeat(256));
+    const at = 3 + 254 * (inner.length / 2);
+    expect(err(bytes)).toMatchObject({ code: 'cbor/too-many-items', offset: at });
+  });
+
+  it('an array declaring more items than the cap and than the bytes left is refused, not read until it runs out', () => {
+    // Read item by item, this would build 70,000 items before finding the end: the head decides.
+    const bytes = withZeros('9a00100000', 70_000);
+    expect(err(bytes)).toMatchObject({ code: 'cbor/too-many-items', offset: 0 });
+  });
+
+  it('an item bomb in a tagged item is refused at the tagged head', () => {
+    const bytes = withZeros('d8189a00010001', 65_537);
+    expect(err(bytes)).toMatchObject({ code: 'cbor/too-many-items', offset: 2 });
+  });
+
+  it('an item bomb inside a map value is refused at its head, after the items before it', () => {
+    const bytes = withZeros('a1616b9a00010000', 65_536);
+    // map 1 + key 1 + value 1 + 65,536 elements = 65,539.
+    expect(err(bytes)).toMatchObject({ code: 'cbor/too-many-items', offset: 3 });
+  });
+
+  it('exactly the cap is read; one more item is refused', () => {
+    for (const max of [1, 2, 3, 10]) {
+      // An array of max - 1 zeros is max items; the input is longer than max so the count runs.
+      const fits = withZeros(`98${(max - 1).toString(16).padStart(2, '0')}`, max - 1);
+      const over = withZeros(`98${max.toString(16).padStart(2, '0')}`, max);
+      expect(readSingle(fits, { maxItems: max }).ok, `cap ${max}`).toBe(true);
+      expect(readSingle(over, { maxItems: max }), `cap ${max} + 1`).toMatchObject({ ok: false, error: { code: 'cbor/too-many-items', offset: 0 } });
+    }
+  });
+
+  it('a length bomb past maxDeclaredLength stays cbor/too-large (it cannot be in the input at all)', () => {
+    expect(err(withZeros('9b0000000100000000', 70_000))).toMatchObject({ code: 'cbor/too-large', offset: 0 });
+    expect(err(withZeros('ba80000000', 70_000))).toMatchObject({ code: 'cbor/too-large', offset: 0 });
+  });
+
+  it('malformed heads met before the cap is passed are reported as before', () => {
+    // A reserved head, a break outside an indefinite item, a chunk of the wrong type, a depth bomb.
+    expect(err(withZeros('9f1c', 70_000, 'ff'))).toMatchObject({ code: 'cbor/invalid', offset: 1 });
+    expect(err(withZeros('82ff', 70_000))).toMatchObject({ code: 'cbor/invalid', offset: 1 });
+    expect(err(withZeros('5f6100', 70_000, 'ff'))).toMatchObject({ code: 'cbor/invalid', offset: 1 });
+    const deep = new Uint8Array(70_000).fill(0x81);
+    expect(err(deep).code).toBe('cbor/too-deep');
+  });
+
+  it('the cap is per top-level item: a sequence of 100,000 small items is read whole', () => {
+    const bytes = new Uint8Array(200_000);
+    for (let i = 0; i < bytes.length; i += 2) bytes[i] = 0x81;
+    const seq = readSequence(bytes);
+    expect(seq.error).toBeNull();
+    expect(seq.items).toHaveLength(100_000);
+  });
+
+  it('maxItems: Infinity reads any count', () => {
+    const r = readSingle(withZeros('9a00010001', 65_537), { maxItems: Infinity });
+    expect(r.ok && r.value.kind === 'array' && r.value.items.length).toBe(65_537);
+  });
+
+  it('refused exactly when the item holds more items than the cap (property, small caps)', () => {
+    fc.assert(
+      // Biased towards container, tag, chunk and break heads, so counts pass small caps often.
+      fc.property(fc.array(fc.oneof(fc.constantFrom(0x00, 0x40, 0x41, 0x5f, 0x60, 0x7f, 0x80, 0x81, 0x82, 0x83, 0x98, 0x9f, 0xa1, 0xa2, 0xbf, 0xc1, 0xd8, 0xf6, 0xff), fc.integer({ min: 0, max: 255 })), { maxLength: 48 }), fc.integer({ min: 0, max: 12 }), (arr, max) => {
+        const input = Uint8Array.from(arr);
+        const whole = readSingle(input, { maxItems: Infinity });
+        const capped = readSingle(input, { maxItems: max });
+        if (!whole.ok) {
+          if (!capped.ok && capped.error.code !== 'cbor/too-many-items') expect(capped.error).toEqual(whole.error);
+          return;
+        }
+        const n = countItems(whole.value);
+        if (n === null) return;
+        if (n > max) expect(capped).toMatchObject({ ok: false, error: { code: 'cbor/too-many-items' } });
+        else expect(capped).toEqual(whole);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // Robustness: random bytes never throw
 // ---------------------------------------------------------------------------------------------
 
-const CODES = new Set(['cbor/truncated', 'cbor/invalid', 'cbor/trailing-bytes', 'cbor/too-deep', 'cbor/too-large']);
+const CODES = new Set(['cbor/truncated', 'cbor/invalid', 'cbor/trailing-bytes', 'cbor/too-deep', 'cbor/too-large', 'cbor/too-many-items']);
 
 function checkVerdict(res: unknown, input: Uint8Array): void {
   expect(res).toBeTypeOf('object');

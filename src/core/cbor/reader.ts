@@ -4,9 +4,24 @@
 //
 // Strictness is explicit: the reader accepts everything well-formed (non-minimal heads, indefinite
 // lengths, tags), as the Rust reference does, and reports the encoding facts so callers decide.
-// Every declared length is checked against the bytes left before anything is allocated.
+// Every declared length is checked against the bytes left before anything is allocated, and the
+// items of one top-level item are counted from their heads before any of them is built.
 
-export type CborErrorCode = 'cbor/truncated' | 'cbor/invalid' | 'cbor/trailing-bytes' | 'cbor/too-deep' | 'cbor/too-large';
+export type CborErrorCode = 'cbor/truncated' | 'cbor/invalid' | 'cbor/trailing-bytes' | 'cbor/too-deep' | 'cbor/too-large' | 'cbor/too-many-items';
+
+/**
+ * The most data items one top-level item (one record) may hold, itself included: a map entry
+ * counts two (key and value), a tag two (itself and its content), a chunk of an indefinite-length
+ * string one.
+ *
+ * Why 65,536: the largest AGDX envelope agdx-v1's caps allow holds about 8,400 items (22 fields,
+ * usage, signature, and metadata of 32 entries whose keys plus values fit 8,192 bytes, each list
+ * item costing at least one of them); a card of 64 capabilities about 1,700; a chunk body the SDK
+ * caps at 64 KiB fewer than 65,536. So 2^16 leaves eight times the room any well-behaved record
+ * needs, while the tree of an accepted item stays under ~7 MB (about 100 bytes an item) and a
+ * refused one costs nothing: a 16 MB array of 16 million items used to build 1.6 GB of tree.
+ */
+export const MAX_ITEMS = 65_536;
 
 export interface CborError {
   code: CborErrorCode;
@@ -51,11 +66,13 @@ export interface CborReadOptions {
    * hold, is a length bomb (`cbor/too-large`) rather than a truncation (default 256 MiB).
    */
   maxDeclaredLength?: number;
+  /** Data items one top-level item may hold before it is refused (`cbor/too-many-items`); default MAX_ITEMS. */
+  maxItems?: number;
 }
 
 export type CborResult<T> = { ok: true; value: T } | { ok: false; error: CborError };
 
-const DEFAULTS = { maxDepth: 128, maxDeclaredLength: 256 * 1024 * 1024 };
+const DEFAULTS = { maxDepth: 128, maxDeclaredLength: 256 * 1024 * 1024, maxItems: MAX_ITEMS };
 
 class Failure {
   constructor(readonly error: CborError) {}
@@ -64,6 +81,12 @@ class Failure {
 function fail(code: CborErrorCode, message: string, offset: number): never {
   throw new Failure({ code, message, offset });
 }
+
+// What the innermost open container of the head walk (Reader.overCapAt) still expects: a count of
+// items (>= 0), or until a break for an indefinite array or map, or for the chunks of a string.
+const UNTIL_BREAK = -1;
+const BYTE_CHUNKS = -2;
+const TEXT_CHUNKS = -3;
 
 const MAJOR_NAMES = ['unsigned integer', 'negative integer', 'byte string', 'text string', 'array', 'map', 'tag', 'simple/float'];
 // ignoreBOM: a leading U+FEFF is text content, not a byte order mark to strip.
@@ -77,6 +100,7 @@ class Reader {
     start: number,
     readonly maxDepth: number,
     readonly maxDeclaredLength: number,
+    readonly maxItems: number,
   ) {
     this.pos = start;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -123,6 +147,96 @@ class Reader {
       if (big || !container) fail(big ? 'cbor/too-large' : 'cbor/truncated', `${what} declares ${len} ${container ? 'entries' : 'bytes'}, only ${left} bytes left`, headStart);
     }
     return len as number;
+  }
+
+  /** One top-level item: its items are counted from the heads first, and built only within the cap. */
+  top(): CborItem {
+    // An item holds at most one item per byte, so one that fits in maxItems bytes needs no count.
+    if (this.bytes.length - this.pos > this.maxItems) {
+      const at = this.overCapAt();
+      if (at >= 0) fail('cbor/too-many-items', `the item starting at byte ${this.pos} holds more than ${this.maxItems} items (counted from the heads; nothing was built)`, at);
+    }
+    return this.item(0);
+  }
+
+  /**
+   * Walks the heads of the item at `pos` without building anything (no allocation per item) and
+   * counts its data items. A definite array or map adds its declared count at its head, so a bomb
+   * is refused at once; an indefinite one counts each item as its head is met. Returns the offset
+   * of the head that takes the count past maxItems, or -1: within the cap, or malformed in a way
+   * the heads show (truncated, reserved, a misplaced break, too deep, a length bomb), which `item`
+   * then reports as it always has. Contents are skipped, not checked (a text's UTF-8 is `item`'s).
+   */
+  private overCapAt(): number {
+    const b = this.bytes;
+    const cap = this.maxItems;
+    const open: number[] = [];
+    let expect = 1;
+    let count = 1;
+    let pos = this.pos;
+    if (count > cap) return pos;
+    for (;;) {
+      if (expect === 0) {
+        if (open.length === 0) return -1;
+        expect = open.pop()!;
+        continue;
+      }
+      if (pos >= b.length) return -1;
+      const headAt = pos;
+      const ib = b[pos++];
+      if (expect < 0) {
+        if (ib === 0xff) {
+          expect = open.pop()!;
+          continue;
+        }
+        if (++count > cap) return headAt;
+        // A chunk must be a definite string of the same major type.
+        if (expect !== UNTIL_BREAK && (ib >> 5 !== (expect === BYTE_CHUNKS ? 2 : 3) || (ib & 31) === 31)) return -1;
+      } else expect--;
+      const major = ib >> 5;
+      const ai = ib & 31;
+      let arg: number;
+      if (ai < 24) arg = ai;
+      else if (ai < 28) {
+        const need = 1 << (ai - 24);
+        if (pos + need > b.length) return -1;
+        arg = 0;
+        for (let i = 0; i < need; i++) arg = arg * 256 + b[pos + i];
+        pos += need;
+      } else if (ai === 31) arg = -1;
+      else return -1;
+      if (major === 7) {
+        if (ai === 31) return -1;
+        continue;
+      }
+      if (arg === -1 && (major < 2 || major === 6)) return -1;
+      if (major < 2) continue;
+      if (major < 4) {
+        if (arg === -1) {
+          open.push(expect);
+          expect = major === 2 ? BYTE_CHUNKS : TEXT_CHUNKS;
+        } else {
+          if (arg > b.length - pos) return -1;
+          pos += arg;
+        }
+        continue;
+      }
+      if (open.length >= this.maxDepth) return -1;
+      open.push(expect);
+      if (major === 6) {
+        // The tag's content is an item of its own (as a tag chain is bounded by maxDepth anyway).
+        if (++count > cap) return headAt;
+        expect = 1;
+      } else if (arg === -1) {
+        expect = UNTIL_BREAK;
+      } else {
+        const items = major === 5 ? arg * 2 : arg;
+        if (items > b.length - pos && arg > this.maxDeclaredLength) return -1;
+        count += items;
+        if (count > cap) return headAt;
+        expect = items;
+      }
+    }
   }
 
   item(depth: number): CborItem {
@@ -301,21 +415,21 @@ function run<T>(fn: () => T): CborResult<T> {
 
 function reader(bytes: Uint8Array, offset: number, options?: CborReadOptions): Reader {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('CBOR input must be a Uint8Array');
-  return new Reader(bytes, offset, options?.maxDepth ?? DEFAULTS.maxDepth, options?.maxDeclaredLength ?? DEFAULTS.maxDeclaredLength);
+  return new Reader(bytes, offset, options?.maxDepth ?? DEFAULTS.maxDepth, options?.maxDeclaredLength ?? DEFAULTS.maxDeclaredLength, options?.maxItems ?? DEFAULTS.maxItems);
 }
 
 /** Reads one item starting at `offset`; bytes after it are left for the caller. */
 export function readItemAt(bytes: Uint8Array, offset: number, options?: CborReadOptions): CborResult<CborItem> {
   if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`CBOR offset must be a non-negative integer, got ${offset}`);
   const r = reader(bytes, offset, options);
-  return run(() => r.item(0));
+  return run(() => r.top());
 }
 
 /** Reads exactly one item: bytes after it are `cbor/trailing-bytes`. */
 export function readSingle(bytes: Uint8Array, options?: CborReadOptions): CborResult<CborItem> {
   const r = reader(bytes, 0, options);
   return run(() => {
-    const item = r.item(0);
+    const item = r.top();
     if (r.pos !== bytes.length) fail('cbor/trailing-bytes', `${bytes.length - r.pos} bytes after the item`, r.pos);
     return item;
   });
@@ -329,7 +443,7 @@ export function readSequence(bytes: Uint8Array, options?: CborReadOptions): { it
   const r = reader(bytes, 0, options);
   const items: CborItem[] = [];
   while (r.pos < bytes.length) {
-    const res = run(() => r.item(0));
+    const res = run(() => r.top());
     if (!res.ok) return { items, error: res.error };
     items.push(res.value);
   }

@@ -61,6 +61,7 @@ const verdict = (v: Partial<SignatureVerdict> & Pick<SignatureVerdict, 'status'>
   signer: null,
   trusted: false,
   context_match: null,
+  not_covered: [],
   reason: '',
   ...v,
 });

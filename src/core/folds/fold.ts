@@ -6,6 +6,7 @@ import type { MetaValue, Usage } from '../agdx/envelope';
 import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
 import { recordSortKeys, repeatedBridgeHops, spanOfPath } from '../graph/keys';
 import type { Finding } from '../model';
+import { finding, type FindingRuleId } from '../rules';
 import type { RecordResult } from '../records';
 import { decodeCard } from './card';
 import {
@@ -200,8 +201,8 @@ function describeFact(f: QuarantineFact): string {
   return `the ${f.op} of ${JSON.stringify(f.target)} by ${JSON.stringify(f.issuer)} at record ${f.recordIndex} (${describeTime(f.time)}; ${f.backing})`;
 }
 
-function finding(r: RecordResult, rule: string, severity: Finding['severity'], path: string, message: string): Finding {
-  return { rule, severity, path, message, span: spanOfPath(r.tree, path) };
+function foldFinding(r: RecordResult, rule: FindingRuleId, severity: Finding['severity'], path: string, message: string): Finding {
+  return finding(rule, path, message, spanOfPath(r.tree, path), severity);
 }
 
 /** An agent while folding: its state, plus what its findings quote (built once, not per record). */
@@ -317,14 +318,14 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
     if (src.quarantined) {
       findings.push({
         recordIndex: i,
-        finding: finding(r, FOLD_RULES.quarantined, 'warning', 'source', `the source ${JSON.stringify(env.source)} was quarantined at this record: ${srcWork.factText} had not been lifted`),
+        finding: foldFinding(r, FOLD_RULES.quarantined, 'warning', 'source', `the source ${JSON.stringify(env.source)} was quarantined at this record: ${srcWork.factText} had not been lifted`),
       });
     }
     const card = src.card;
     if (card && card.expiresAt !== null && time !== null && time > card.expiresAt) {
       findings.push({
         recordIndex: i,
-        finding: finding(r, FOLD_RULES.dead, 'warning', 'source', `the source ${JSON.stringify(env.source)} was dead at this record's time ${describeTime(time)}: ${srcWork.cardText}`),
+        finding: foldFinding(r, FOLD_RULES.dead, 'warning', 'source', `the source ${JSON.stringify(env.source)} was dead at this record's time ${describeTime(time)}: ${srcWork.cardText}`),
       });
     }
 
@@ -350,7 +351,7 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       if (backing === 'non-operator-signed' || backing === 'invalid-signature') {
         findings.push({
           recordIndex: i,
-          finding: finding(
+          finding: foldFinding(
             r,
             FOLD_RULES.unauthorised,
             'error',
@@ -396,7 +397,7 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
         s.history.push({ code, state, final: env.last === true, terminal, time, recordIndex: i, source: env.source, afterTerminal });
         if (afterTerminal) {
           s.afterTerminal++;
-          findings.push({ recordIndex: i, finding: finding(r, FOLD_RULES.afterTerminal, 'warning', 'task_state', `task state ${state} after ${w.terminalText}; a terminal state is final`) });
+          findings.push({ recordIndex: i, finding: foldFinding(r, FOLD_RULES.afterTerminal, 'warning', 'task_state', `task state ${state} after ${w.terminalText}; a terminal state is final`) });
         } else {
           s.current = state;
           if (terminal) {

@@ -16,6 +16,7 @@ import {
   MINIMAL,
   modelArb,
   modelDepth,
+  modelSize,
   must,
   params,
   same,
@@ -296,8 +297,32 @@ describe('CBOR reader: bombs and limits', () => {
       w.push(0xf6);
     }
     const bytes = w.finish();
-    const r = bounded('big map', () => readSingle(bytes));
+    // Past the item cap by default (200,001 items), refused at the head; without the cap, read in linear time.
+    expect(bounded('big map, capped', () => readSingle(bytes))).toMatchObject({ ok: false, error: { code: 'cbor/too-many-items', offset: 0 } });
+    const r = bounded('big map', () => readSingle(bytes, { maxItems: Infinity }));
     expect(r.ok && r.value.kind === 'map' && r.value.entries.length).toBe(100_000);
+  });
+
+  it('the item cap refuses an item exactly when it holds more items than the cap, whatever the encoding', { timeout: TIMEOUT }, () => {
+    fc.assert(
+      fc.property(modelArb(4), fc.oneof(styleArb, fc.constant(MINIMAL)), (m, style) => {
+        const bytes = encodeModel(m, style);
+        const whole = readSingle(bytes, { maxItems: Infinity });
+        must(whole.ok, 'a well-formed encoding reads');
+        // The smallest cap that accepts the item is its count: every cap below refuses, every cap from it on reads the same item.
+        let least = -1;
+        for (let cap = 0; cap <= bytes.length; cap++) {
+          const r = readSingle(bytes, { maxItems: cap });
+          if (least < 0 && r.ok) least = cap;
+          if (least < 0) must(!r.ok && r.error.code === 'cbor/too-many-items', `cap ${cap}: ${r.ok || r.error.code}`);
+          else same(r, whole, `cap ${cap}`);
+        }
+        // Items are the model's (a map entry two, a tag and its content two), plus the chunks of indefinite strings.
+        must(least >= modelSize(m) && least <= bytes.length, `least ${least}, model ${modelSize(m)}, bytes ${bytes.length}`);
+        if (style === MINIMAL) must(least === modelSize(m), `minimal: least ${least} != model ${modelSize(m)}`);
+      }),
+      params('cbor-item-cap', 0.2),
+    );
   });
 
   it('text with surrogate code points written as CESU-8 (ed a0 80) or overlong forms is cbor/invalid, never a lone surrogate', () => {

@@ -11,7 +11,7 @@ import type { InspectResult, RecordResult } from '../records';
 import { isKeyEntry, parseKeys } from '../keys/keys';
 import { decodeBundle, decodePermalink } from '../share/permalink';
 import { buildReport } from '../report';
-import { checkResult, PERMALINK_CODES, reportSlow, RUNS, TIMEOUT, utf8 } from './support';
+import { bounded, checkResult, PERMALINK_CODES, reportSlow, RUNS, TIMEOUT, utf8 } from './support';
 
 const ROOT = new URL('../../../vectors/hostile/', import.meta.url);
 const list = (dir: string) =>
@@ -63,10 +63,12 @@ const EXPECT: Record<string, (r: InspectResult) => void> = {
   'metadata-map-2p31-entries.cbor': failedWith('cbor/too-large'),
   'depth-bomb-100k-arrays.cbor': failedWith('cbor/too-deep'),
   'map-100k-entries.cbor': (r) => {
+    // 200,003 items, past the reader's cap of 65,536: refused at the metadata map's head, nothing built.
     const rec = only(r);
-    expect(rec.decoded).toBe(true);
-    expect(rec.envelope?.metadata?.size).toBe(100_000);
-    expect(rules(rec)).toContain('agdx/cap/metadata');
+    expect(rec.decoded).toBe(false);
+    expect(rec.format).toBe('agdx.envelope');
+    expect(rec.error?.code).toBe('cbor/too-many-items');
+    expect(r.records[0].error?.offset).toBe(Buffer.from(read('map-100k-entries.cbor')).indexOf(Uint8Array.of(0xba, 0x00, 0x01, 0x86, 0xa0)));
   },
   'proto-keys-metadata.cbor': (r) => {
     const rec = only(r);
@@ -362,6 +364,27 @@ describe('bombs built here (too big to store)', () => {
     bytes.set(b, a.length + big);
     return bytes;
   };
+
+  it('a 16 MB CBOR array of 16,777,216 items (alone, in an envelope, in a sequence after a record) is cbor/too-many-items at its head', { timeout: TIMEOUT }, () => {
+    const items = 16_777_216;
+    const head = Uint8Array.of(0x9a, 0x01, 0x00, 0x00, 0x00);
+    const alone = new Uint8Array(head.length + items);
+    alone.set(head);
+    const r = bounded('16M-item array', () => inspect([{ name: 'bomb.cbor', bytes: alone }]));
+    checkResult(r, [alone.length], 'bomb');
+    expect(only(r)).toMatchObject({ decoded: false, error: { code: 'cbor/too-many-items', offset: 0 } });
+    // The same array as metadata of an envelope, after an ordinary record of a sequence.
+    const ok = read('valid-then-truncated.cborseq');
+    const first = inspect([{ name: 'seq', bytes: ok }]).records[0].span!;
+    const pre = new Uint8Array([...ok.subarray(first[0], first[1]), 0xa2, 0x64, ...utf8('kind'), 0x65, ...utf8('event'), 0x68, ...utf8('metadata'), 0xa1, 0x61, 0x78]);
+    const seq = new Uint8Array(pre.length + alone.length);
+    seq.set(pre);
+    seq.set(alone, pre.length);
+    const s = bounded('16M-item array in a sequence', () => inspect([{ name: 'seq-bomb.cborseq', bytes: seq }]));
+    checkResult(s, [seq.length], 'seq-bomb');
+    expect(s.records.map((x) => [x.decoded, x.error?.code ?? null])).toEqual([[true, null], [false, 'cbor/too-many-items']]);
+    expect(s.records[1].error!.offset).toBe(pre.length);
+  });
 
   it(`a ${big >> 20} MB string in the JSON view of an envelope, an AgentDNA payload and an Iggy payload: read, bounded time`, { timeout: TIMEOUT }, () => {
     const cases: [string, Uint8Array, (r: InspectResult) => void][] = [

@@ -17,7 +17,7 @@
 // reaches the verifier anyway it is ignored: the verdict is `invalid`, never an exception.
 import * as ed from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
-import { checkSignatureBytes, checkSignatureText } from '../agentdna';
+import { checkSignatureBytes, checkSignatureText } from '../agentdna/signature';
 import { CURVE_N } from '../agentdna/ecdsa';
 import { encodeEnvelope } from '../agdx/canonical';
 import type { Envelope } from '../agdx/envelope';

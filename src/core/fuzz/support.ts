@@ -10,6 +10,8 @@ import { expect } from 'vitest';
 import { concatBytes } from '../bytes';
 import { buildReport } from '../report';
 import type { InspectResult, RecordResult } from '../records';
+import { RECORD_FORMAT_LIST, SIGNATURE_STATUS_LIST } from '../model';
+import { RULE_IDS, ruleMeta } from '../rules';
 
 export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 2000));
 export const SEED = Number(process.env.FUZZ_SEED ?? 20260201);
@@ -59,55 +61,20 @@ export function reportSlow(what: string, ms: number, slow = SLOW_MS): void {
 // Codes and rule ids of docs/report.md
 // ---------------------------------------------------------------------------------------------
 
-/** Decode error codes of report.md (`error.code`). */
-export const REPORT_CODES = new Set([
-  'cbor/truncated',
-  'cbor/invalid',
-  'cbor/trailing-bytes',
-  'cbor/too-deep',
-  'cbor/too-large',
-  'agdx/not-a-map',
-  'agdx/unknown-kind',
-  'agdx/field-type',
-  'agdx/duplicate-field',
-  'agdx/missing-field',
-  'json/invalid',
-  'agentdna/shape',
-  'input/unrecognized',
-]);
+/** Decode error codes of report.md (`error.code`): the catalogue's decode errors. */
+export const REPORT_CODES: ReadonlySet<string> = new Set(RULE_IDS.filter((id) => ruleMeta(id)?.kind === 'decode-error'));
 
-export const CBOR_CODES = new Set(['cbor/truncated', 'cbor/invalid', 'cbor/trailing-bytes', 'cbor/too-deep', 'cbor/too-large']);
+export const CBOR_CODES: ReadonlySet<string> = new Set(RULE_IDS.filter((id) => ruleMeta(id)?.family === 'cbor'));
 /** What decodeEnvelope may fail with. */
 export const ENVELOPE_CODES = new Set(['agdx/not-a-map', 'agdx/unknown-kind', 'agdx/field-type', 'agdx/duplicate-field', 'agdx/missing-field']);
 export const PERMALINK_CODES = new Set(['permalink/not-a-link', 'permalink/newer-version', 'permalink/damaged', 'permalink/too-large']);
 
-export const RECORD_FORMATS = new Set([
-  'agdx.envelope',
-  'agdx.record',
-  'agdx.dead_letter',
-  'agdx.capsule',
-  'agdx.control',
-  'agentdna.workflow',
-  'agentdna.envelope',
-  'agentdna.card',
-  'unknown',
-]);
+export const RECORD_FORMATS: ReadonlySet<string> = new Set(RECORD_FORMAT_LIST);
 
-export const SIGNATURE_STATUSES = new Set(['unsigned', 'valid', 'invalid', 'unknown_key', 'unsupported', 'malformed']);
+export const SIGNATURE_STATUSES: ReadonlySet<string> = new Set(SIGNATURE_STATUS_LIST);
 
-/** Every rule id report.md documents (including its Additions). */
-const RULES: RegExp[] = [
-  /^agdx\/matrix\/(record|correlation|channel|sequence|last|finish_reason|idempotency_key|deadline_micros|task_state|operation|tool|usage|body)$/,
-  /^agdx\/cap\/(operation|tool|finish_reason|idempotency_key|agent_id|metadata|body_ref|capabilities)$/,
-  /^agdx\/(must-understand|noncanonical|unknown-field|signature\/shape|dead-letter)$/,
-  /^agdx\/header\/(av|ct|conversation|to|unreadable)$/,
-  /^agdx\/body\/[a-z_]+$/,
-  /^agdx\/graph\/(cause-mismatch|bridge-loop)$/,
-  /^agdx\/fold\/(unauthorised|quarantined|dead|after-terminal)$/,
-  /^agentdna\/(hash|signature|parent-hash|status-code|legacy|duplicate-hash|signature\/der|duplicate-key|unknown-field|card-policy)$/,
-];
-
-export const isDocumentedRule = (rule: string) => RULES.some((r) => r.test(rule));
+/** Every rule id report.md documents (the catalogue, which rules.test.ts keeps equal to report.md). */
+export const isDocumentedRule = (rule: string) => ruleMeta(rule)?.kind === 'finding';
 
 function countNodes(tree: RecordResult['tree']): number {
   let n = 0;

@@ -7,6 +7,7 @@
 // and de-duplicated with a count).
 import type { Envelope } from '../agdx/envelope';
 import type { Finding } from '../model';
+import { finding, type FindingRuleId } from '../rules';
 import type { RecordResult } from '../records';
 import { crockford, describeCauseAt, readCauseAt, recordSortKeys, repeatedBridgeHops, short, spanOfPath, type CauseAt } from './keys';
 import type {
@@ -89,8 +90,8 @@ function before(a: Entry, b: Entry, child: Entry): boolean {
   return x2 === 0 ? byKey(a, b) > 0 : byKey(a, b) < 0;
 }
 
-function finding(rule: string, path: string, message: string, r: RecordResult): Finding {
-  return { rule, severity: 'warning', path, message, span: spanOfPath(r.tree, path) };
+function graphFinding(rule: FindingRuleId, path: string, message: string, r: RecordResult): Finding {
+  return finding(rule, path, message, spanOfPath(r.tree, path), 'warning');
 }
 
 class EdgeSet {
@@ -175,7 +176,7 @@ export function buildAgdxGraph(records: readonly RecordResult[], options: AgdxGr
       findings: [],
     };
     if (loop.length > 0) {
-      const f = finding(
+      const f = graphFinding(
         'agdx/graph/bridge-loop',
         'metadata.bridge_hops',
         `bridge_hops lists ${loop.map((h) => JSON.stringify(h)).join(', ')} more than once: the message went round a loop of bridges (a bridge drops a message whose list already holds its id)`,
@@ -268,7 +269,7 @@ export function buildAgdxGraph(records: readonly RecordResult[], options: AgdxGr
         message = `cause_at (${describeCauseAt(at)}) is record ${a.recordId ?? a.id}, but cause names record ${causeId}`;
       }
       if (message !== null) {
-        const f = finding('agdx/graph/cause-mismatch', 'cause_at', message, child.r);
+        const f = graphFinding('agdx/graph/cause-mismatch', 'cause_at', message, child.r);
         recordNodes.get(child.id)!.findings.push(f);
         findings.push({ recordIndex: child.index, finding: f });
       }
@@ -444,7 +445,7 @@ export function buildAgdxGraph(records: readonly RecordResult[], options: AgdxGr
   };
 }
 
-/** The stream's chunks as record-level ids, in walk order: sequence, then log order. */
+/** The stream's chunks as record-level ids, in sequence order (then log order): how they chain when drawn, not how they were counted. */
 function streamOrder(s: ReassembledStream, byIndex: ReadonlyMap<number, Entry>, recordIds: ReadonlyMap<number, string>): string[] {
   const chunks = s.recordIndices.map((i) => byIndex.get(i)!);
   const seq = (e: Entry) => (e.env.sequence === undefined ? null : BigInt(e.env.sequence));

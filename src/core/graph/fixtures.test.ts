@@ -27,7 +27,7 @@ describe('the conversation fixture, end to end', () => {
     expect(records[6].error?.code).toBe('cbor/truncated');
   });
 
-  it('reassembles the stream: sequence 0, 7, 8 is a gap at 1..6', () => {
+  it('reassembles the stream: sequence 0, 7, 8 is a gap at 1..6 (7 ends it; only 8 comes after the end)', () => {
     expect(graph.streams).toHaveLength(1);
     expect(graph.streams[0]).toMatchObject({
       conversation: CONV,
@@ -35,7 +35,7 @@ describe('the conversation fixture, end to end', () => {
       channel: CHAN,
       chunks: 3,
       duplicates: 0,
-      after_terminal: 2,
+      after_terminal: 1,
       gaps: [1, 2, 3, 4, 5, 6],
       terminal: 'gap',
       purpose: 'reasoning',
@@ -70,7 +70,7 @@ describe('the conversation fixture, end to end', () => {
     expect(report.edges).toEqual([{ from: `${CMD}@0:4`, to: CMD, via: 'cause' }]);
     expect(report.missing).toEqual([]);
     expect(report.streams).toEqual([
-      expect.objectContaining({ correlation: CORR, channel: CHAN, chunks: 3, duplicates: 0, after_terminal: 2, gaps: [1, 2, 3, 4, 5, 6], terminal: 'gap' }),
+      expect.objectContaining({ correlation: CORR, channel: CHAN, chunks: 3, duplicates: 0, after_terminal: 1, gaps: [1, 2, 3, 4, 5, 6], terminal: 'gap' }),
     ]);
     expect(JSON.parse(JSON.stringify(report))).toEqual(report); // JSON-safe (no bigint)
     const boxes = layoutGraph(graph);

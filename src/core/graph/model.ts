@@ -56,7 +56,7 @@ export interface ReassembledStream {
   /** Chunk records of the stream, everything received (duplicates and dropped ones included). */
   chunks: number;
   duplicates: number;
-  /** Records dropped because they come after the first terminal (a gap ends the stream too). */
+  /** Chunks and errors fed (in log order) after the stream ended; the chunk that reveals a gap ends it and is not one of them. */
   after_terminal: number;
   /** The sequence numbers missing at the first gap (at most MAX_GAP_LIST of them; see note). */
   gaps: number[];
@@ -72,7 +72,7 @@ export interface ReassembledStream {
   usage: Usage | null;
   /** The opening chunk's abandonment deadline (epoch µs). */
   deadline_micros: bigint | null;
-  /** Chunks applied, in sequence order (record indices). */
+  /** Chunks applied (sequence 0, 1, 2, … as they came in log order; record indices). */
   applied: number[];
   /** Every chunk record of the stream, in log order (record indices). */
   recordIndices: number[];

@@ -14,20 +14,20 @@ const chunk = (sequence: number | bigint, body: string, more: Record<string, unk
 });
 
 describe('reassembleStreams', () => {
-  it('drops and counts a duplicate, ends at the first gap and counts what follows', () => {
+  it('drops and counts a duplicate, ends at the first gap (that chunk is not late) and counts what follows', () => {
     const c = new Conversation();
     c.add(chunk(0, 'a', { operation: 'chat' }));
     c.add(chunk(1, 'b'));
     c.add(chunk(1, 'b')); // duplicate
-    c.add(chunk(4, 'e')); // gap at 2, 3
-    c.add(chunk(5, '', { last: true, finish_reason: 'stop' })); // after the gap's terminal
+    c.add(chunk(4, 'e')); // reveals the gap at 2, 3: ends the stream, neither applied nor late
+    c.add(chunk(5, '', { last: true, finish_reason: 'stop' })); // after the end: late
     const [s] = reassembleStreams(c.records);
     expect(s).toMatchObject({
       correlation: crock(0x5),
       channel: crock(0x6),
       chunks: 5,
       duplicates: 1,
-      after_terminal: 2,
+      after_terminal: 1,
       gaps: [2, 3],
       terminal: 'gap',
       purpose: 'chat',
@@ -49,13 +49,13 @@ describe('reassembleStreams', () => {
     expect(s).toMatchObject({ chunks: 4, duplicates: 0, after_terminal: 1, gaps: [], terminal: 'last', finish_reason: 'stop', usage, text: 'thinking', terminalIndex: 2 });
   });
 
-  it('orders by sequence, not by arrival', () => {
+  it('does not reorder: a chunk that arrives ahead of its turn reveals a gap, and the ones after it are late', () => {
     const c = new Conversation();
     c.add(chunk(1, 'b'));
     c.add(chunk(0, 'a', { operation: 'chat' }));
     c.add(chunk(2, 'c', { last: true }));
     const [s] = reassembleStreams(c.records);
-    expect(s).toMatchObject({ terminal: 'last', text: 'abc', applied: [1, 0, 2], gaps: [] });
+    expect(s).toMatchObject({ terminal: 'gap', gaps: [0], after_terminal: 2, duplicates: 0, applied: [], purpose: null, text: null });
   });
 
   it('ends with an error carrying the channel; chunks after it are dropped', () => {
@@ -69,13 +69,54 @@ describe('reassembleStreams', () => {
     expect(s.usage).toEqual({ input_tokens: 3, output_tokens: 1 });
   });
 
-  it('an error with an explicit sequence takes that place', () => {
+  it('an error ends the stream when it arrives, whatever its sequence; what follows is late', () => {
     const c = new Conversation();
-    c.add({ kind: 'error', record: id16(0x99), correlation: CORR, channel: CHAN, sequence: 1, body: text('x') });
+    const err = c.add({ kind: 'error', record: id16(0x99), correlation: CORR, channel: CHAN, sequence: 1, body: text('x') });
     c.add(chunk(0, 'a', { operation: 'chat' }));
     c.add(chunk(1, 'b'));
     const [s] = reassembleStreams(c.records);
-    expect(s).toMatchObject({ terminal: 'error', text: 'a', after_terminal: 1 });
+    expect(s).toMatchObject({ terminal: 'error', terminalIndex: c.at(err), applied: [], text: null, after_terminal: 2 });
+  });
+
+  it('a second error after the end is late (the assembler counts it in lateDropped)', () => {
+    const c = new Conversation();
+    c.add(chunk(0, 'a', { operation: 'chat' }));
+    const first = c.add({ kind: 'error', record: id16(0x99), correlation: CORR, channel: CHAN, sequence: 1, body: text('x') });
+    c.add({ kind: 'error', record: id16(0x9a), correlation: CORR, channel: CHAN, sequence: 1, body: text('x') });
+    const [s] = reassembleStreams(c.records);
+    expect(s).toMatchObject({ terminal: 'error', terminalIndex: c.at(first), after_terminal: 1, duplicates: 0, text: 'a' });
+  });
+
+  it('the reference test: 0, 0 again (duplicate), 2 (gap: the end), then 1 (late)', () => {
+    const c = new Conversation();
+    c.add(chunk(0, 'a', { operation: 'chat' }));
+    c.add(chunk(0, 'a'));
+    c.add(chunk(2, 'c'));
+    c.add(chunk(1, 'b'));
+    const [s] = reassembleStreams(c.records);
+    expect(s).toMatchObject({ chunks: 4, duplicates: 1, gaps: [1], terminal: 'gap', after_terminal: 1, applied: [0], text: 'a', finish_reason: null });
+    expect(s.note).toMatch(/sequence 2 came where 1 was expected/);
+  });
+
+  it('after the end a repeated sequence is late, not a duplicate', () => {
+    const c = new Conversation();
+    c.add(chunk(0, 'a', { operation: 'chat' }));
+    c.add(chunk(1, '', { last: true, finish_reason: 'stop' }));
+    c.add(chunk(0, 'a'));
+    c.add(chunk(1, '', { last: true }));
+    const [s] = reassembleStreams(c.records);
+    expect(s).toMatchObject({ terminal: 'last', duplicates: 0, after_terminal: 2, finish_reason: 'stop' });
+  });
+
+  it('a chunk without a sequence is neither applied nor counted, before or after the end (noted)', () => {
+    const c = new Conversation();
+    c.add(chunk(0, 'a', { operation: 'chat' }));
+    c.add({ kind: 'chunk', correlation: CORR, channel: CHAN, body: text('?') });
+    c.add(chunk(1, 'b', { last: true }));
+    c.add({ kind: 'chunk', correlation: CORR, channel: CHAN, body: text('?') });
+    const [s] = reassembleStreams(c.records);
+    expect(s).toMatchObject({ chunks: 4, terminal: 'last', duplicates: 0, after_terminal: 0, text: 'ab', applied: [0, 2] });
+    expect(s.note).toMatch(/2 chunks carry no sequence and were not applied/);
   });
 
   it('abandoned: the opening deadline passed, measured against the latest log time of the input', () => {
@@ -133,6 +174,6 @@ describe('reassembleStreams', () => {
     const c = new Conversation();
     c.add(chunk(2, 'c'));
     const [s] = reassembleStreams(c.records);
-    expect(s).toMatchObject({ terminal: 'gap', gaps: [0, 1], purpose: null, after_terminal: 1 });
+    expect(s).toMatchObject({ terminal: 'gap', gaps: [0, 1], purpose: null, after_terminal: 0 });
   });
 });

@@ -1,15 +1,20 @@
 // Chunk stream reassembly (agdx-v1.md "Chunk streams"), as a reader would do it, over every
 // record of the input at once.
 //
-// A stream is the chunks sharing conversation, channel and correlation. Its members are put in
-// sequence order (ties in log order) and walked from 0: each sequence applies once, a duplicate
-// is dropped and counted, the first gap ends the stream (terminal `gap`), a chunk with last = true
-// ends it (`last`), and everything after the first terminal is dropped and counted. An `error`
-// carrying the channel ends the stream too (`error`): it takes its place at its own sequence when
-// it has one, else right after the chunks that precede it in the log; reached with nothing missing
-// before it, it ends the stream even when its sequence was already applied. Without a terminal, the
-// opening chunk's deadline decides `abandoned`, measured against the latest log time of the
-// input; with no log time at all, the deadline cannot be checked and the stream stays open (null).
+// A stream is the chunks sharing conversation, channel and correlation, and the errors carrying
+// that channel. Its members are fed in log order (the graph's order: log time, input, position),
+// the order a consumer receives them, and counted exactly as laser's ChunkAssembler counts them
+// (laser-sdk foreign/typescript/src/agent/assembler.ts and its unit test): a chunk without a
+// sequence is ignored (neither applied nor counted; we note it); once the stream has ended, every
+// chunk or error fed is late (`after_terminal`); a sequence below the next expected one is a
+// duplicate; a sequence above it ends the stream as `gap`, and that chunk is neither applied nor
+// late (only what comes after the end is); the expected sequence is applied, and with last = true
+// it ends the stream (`last`). An error carrying the channel ends the stream whenever it comes
+// before the end, whatever its sequence (`error`). So a chunk that arrives before the ones ahead of
+// it in sequence reveals a gap: the assembler does not wait or reorder. Without a terminal, the
+// opening chunk's deadline decides `abandoned` (the assembler's abandon(), called when that
+// deadline passes), measured against the latest log time of the input; with no log time at all,
+// the deadline cannot be checked and the stream stays open (null).
 import { concatBytes, utf8Lossy, utf8OrNull } from '../bytes';
 import type { Envelope } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
@@ -29,8 +34,6 @@ interface Member {
   env: Envelope;
   sortKey: string;
   isError: boolean;
-  /** The sequence it takes in the walk (an error without one: after the chunks before it). */
-  seq: bigint | null;
 }
 
 export const streamId = (conversation: string, channel: string, correlation: string | null) =>
@@ -52,7 +55,7 @@ export function reassembleStreams(records: readonly RecordResult[], sortKeys: re
     if (key === null) return;
     let list = groups.get(key);
     if (!list) groups.set(key, (list = []));
-    list.push({ index, env, sortKey: sortKeys[index], isError: env.kind === 'error', seq: env.sequence === undefined ? null : BigInt(env.sequence) });
+    list.push({ index, env, sortKey: sortKeys[index], isError: env.kind === 'error' });
   });
   const streams: ReassembledStream[] = [];
   for (const [id, members] of groups) {
@@ -75,52 +78,49 @@ function reassemble(id: string, members: Member[], records: readonly RecordResul
   const chunks = members.filter((m) => !m.isError);
   const errors = members.filter((m) => m.isError);
 
-  // An error without a sequence ends the stream where it stands in the log: after the chunks before it.
-  let maxSoFar = -1n;
-  for (const m of members) {
-    if (!m.isError) {
-      if (m.seq !== null && m.seq > maxSoFar) maxSoFar = m.seq;
-    } else if (m.seq === null) m.seq = maxSoFar + 1n;
-  }
-  const unsequenced = chunks.filter((m) => m.seq === null);
-  if (unsequenced.length > 0) notes.push(`${unsequenced.length} chunk${unsequenced.length > 1 ? 's carry' : ' carries'} no sequence and ${unsequenced.length > 1 ? 'were' : 'was'} not applied`);
-
-  const walk = members.filter((m) => m.seq !== null);
-  // Sequence order; at one sequence, log order (an error before a chunk of its sequence ends the stream first).
-  walk.sort((a, b) => (a.seq! < b.seq! ? -1 : a.seq! > b.seq! ? 1 : a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
-
   let next = 0n;
   let terminal: StreamTerminal = null;
   let terminalIndex: number | null = null;
   let duplicates = 0;
   let afterTerminal = 0;
+  let unsequenced = 0;
   let gaps: number[] = [];
   let finishReason: string | null = null;
   let usage: Envelope['usage'] | null = null;
   const applied: Member[] = [];
 
-  for (const m of walk) {
+  // Members are in log order: the order the assembler is fed.
+  for (const m of members) {
+    if (m.isError) {
+      if (terminal !== null) afterTerminal++;
+      else {
+        terminal = 'error';
+        terminalIndex = m.index;
+        usage = m.env.usage ?? null;
+      }
+      continue;
+    }
+    // The assembler returns before any count for a chunk without a sequence, ended or not.
+    if (m.env.sequence === undefined) {
+      unsequenced++;
+      continue;
+    }
     if (terminal !== null) {
       afterTerminal++;
       continue;
     }
-    const seq = m.seq!;
+    const seq = BigInt(m.env.sequence);
+    if (seq < next) {
+      duplicates++;
+      continue;
+    }
     if (seq > next) {
+      // The gap ends the stream here; this chunk is not applied, and not late either.
       terminal = 'gap';
       const g = range(next, seq);
       gaps = g.list;
+      notes.push(`sequence ${seq} came where ${next} was expected: the stream ends at the gap`);
       if (g.total > BigInt(g.list.length)) notes.push(`the gap misses ${g.total} sequence numbers; the first ${g.list.length} are listed`);
-      afterTerminal++;
-      continue;
-    }
-    if (m.isError) {
-      terminal = 'error';
-      terminalIndex = m.index;
-      usage = m.env.usage ?? null;
-      continue;
-    }
-    if (seq < next) {
-      duplicates++;
       continue;
     }
     applied.push(m);
@@ -132,8 +132,10 @@ function reassemble(id: string, members: Member[], records: readonly RecordResul
       usage = m.env.usage ?? null;
     }
   }
+  if (unsequenced > 0) notes.push(`${unsequenced} chunk${unsequenced > 1 ? 's carry' : ' carries'} no sequence and ${unsequenced > 1 ? 'were' : 'was'} not applied`);
 
-  const opening = applied.length > 0 && applied[0].seq === 0n ? applied[0] : null;
+  // The first chunk applied is always sequence 0.
+  const opening = applied.length > 0 ? applied[0] : null;
   const deadline = opening?.env.deadline_micros !== undefined ? BigInt(opening.env.deadline_micros) : null;
   if (terminal === null && deadline !== null) {
     if (latest === null) {

@@ -1,7 +1,10 @@
-// Shared pieces for importers: turning an envelope analysis or a failure into a RecordResult.
+// Shared pieces for importers: turning an envelope analysis or a failure into a RecordResult, and
+// the field-tree node of a record's Iggy user headers.
 import type { EnvelopeAnalysis } from '../agdx/analyze';
 import type { Envelope } from '../agdx/envelope';
+import { headerViews, type Header } from '../agdx/iggy';
 import { formatMicros } from '../agdx/tree';
+import type { JsonError } from '../json/lossless';
 import { unsignedVerdict, type DecodeError, type FieldNode, type RecordFormat, type Span, type ViewOrigin } from '../model';
 import { isValid, type RecordResult } from '../records';
 
@@ -43,6 +46,14 @@ export function blankRecord(place: Place, index: number, format: RecordFormat, s
     envelope: null,
     observed: null,
   };
+}
+
+/**
+ * A JSON reader's failure as a record's error: report.md has one JSON decode code, so JSON nested
+ * too deeply to read is `json/invalid` too. `context` prefixes the message.
+ */
+export function jsonDecodeError(error: JsonError, context = ''): DecodeError {
+  return { code: 'json/invalid', message: `${context}${error.message}`, offset: error.offset };
 }
 
 export function failedRecord(place: Place, index: number, format: RecordFormat, span: Span | null, error: DecodeError): RecordResult {
@@ -87,4 +98,19 @@ export function envelopeRecord(base: RecordResult, a: EnvelopeAnalysis): RecordR
 /** One line saying what an envelope is: kind, operation, source → target. */
 export function envelopeSummary(env: Envelope): string {
   return `${env.kind}${env.operation ? ` ${env.operation}` : ''} ${env.source}${env.target ? ` → ${env.target}` : ''}`;
+}
+
+/** The field-tree node of a record's Iggy user headers (a laser record, a header block, an export's message). */
+export function headersNode(headers: Header[], span: Span | null): FieldNode {
+  const views = headerViews(headers);
+  return {
+    path: 'headers',
+    label: 'headers',
+    display: `${headers.length} Iggy user headers`,
+    type: 'headers',
+    span,
+    keySpan: null,
+    hint: 'The record\'s Iggy user headers: agdx.av (wire version), agdx.ct (body codec), gen_ai.conversation.id (u128 little-endian), agdx.to (target).',
+    children: views.map((h) => ({ path: `headers.${h.name}`, label: h.name, display: h.display, type: h.kind, span: h.span, keySpan: null, hint: `hex ${h.hex}` })),
+  };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { fromBase64, toBase64 } from '../bytes';
-import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, MAX_INFLATED, type ShareState } from './permalink';
+import { describe, expect, it, vi } from 'vitest';
+import { concatBytes, fromBase64, toBase64 } from '../bytes';
+import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, inflate, MAX_INFLATED, ShareTooLargeError, type ShareState } from './permalink';
 
 const state: ShareState = {
   inputs: [
@@ -84,7 +84,7 @@ describe('permalink codec', () => {
   });
 
   it('a compression bomb is refused before it is inflated whole', async () => {
-    // 80 MiB of zeros compresses to a few tens of KiB.
+    // 24 MiB of zeros compresses to a few tens of KiB.
     const zeros = new Uint8Array(MAX_INFLATED + 16 * 1024 * 1024);
     const cs = new CompressionStream('deflate-raw');
     const w = cs.writable.getWriter();
@@ -94,6 +94,115 @@ describe('permalink codec', () => {
     packed.set(compressed, 8);
     const r = await decodePermalink(`v1.${toBase64(packed, true)}`);
     expect(r).toMatchObject({ ok: false, error: { code: 'permalink/too-large' } });
+  });
+});
+
+describe('the decompressed size limit (8 MiB)', () => {
+  /** Deflate of `n` zero bytes, written by hand (fixed Huffman: a literal 0, then copies of 258 at distance 1), so no test allocates the output. */
+  function zerosDeflated(n: number): Uint8Array {
+    const out: number[] = [];
+    let acc = 0;
+    let bits = 0;
+    const put = (value: number, count: number) => {
+      for (let i = 0; i < count; i++) {
+        acc |= ((value >> i) & 1) << bits;
+        if (++bits === 8) {
+          out.push(acc);
+          acc = 0;
+          bits = 0;
+        }
+      }
+    };
+    // Huffman codes are written most significant bit first.
+    const code = (value: number, length: number) => {
+      let r = 0;
+      for (let i = 0; i < length; i++) r |= ((value >> i) & 1) << (length - 1 - i);
+      put(r, length);
+    };
+    put(1, 1); // final block
+    put(1, 2); // fixed Huffman
+    code(0x30, 8); // literal 0
+    let left = n - 1;
+    while (left >= 258 + 3 || left === 258) {
+      code(0b11000101, 8); // length code 285: 258 bytes
+      code(0, 5); // distance code 0: distance 1
+      left -= 258;
+    }
+    for (; left > 0; left--) code(0x30, 8);
+    code(0, 7); // end of block (256)
+    if (bits) out.push(acc);
+    return Uint8Array.from(out);
+  }
+  const link = (deflated: Uint8Array) => `v1.${toBase64(concatBytes(new Uint8Array(8), deflated), true)}`;
+  const bundle = (deflated: Uint8Array) => concatBytes(new TextEncoder().encode('EIBUNDLE'), Uint8Array.of(1), new Uint8Array(8), deflated);
+
+  it('the hand-made deflate is what it claims (small sizes decompress to that many zeros)', async () => {
+    for (const n of [1, 258, 259, 300, 1000, 5000]) {
+      const out = new Uint8Array(await new Response(new Blob([zerosDeflated(n) as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer());
+      expect(out.length, `${n}`).toBe(n);
+      expect(out.every((b) => b === 0)).toBe(true);
+    }
+  });
+
+  it('a link that would decompress to one byte more than 8 MiB is refused, and says so', async () => {
+    const r = await decodePermalink(link(zerosDeflated(MAX_INFLATED + 1)));
+    expect(r).toMatchObject({ ok: false, error: { code: 'permalink/too-large' } });
+    if (!r.ok) expect(r.error.message).toMatch(/^This link would decompress to more than 8 MiB/);
+  });
+
+  it('exactly 8 MiB decompressed is within the limit (then checked as usual: here the checksum fails)', async () => {
+    const r = await decodePermalink(link(zerosDeflated(MAX_INFLATED)));
+    expect(r).toMatchObject({ ok: false, error: { code: 'permalink/damaged' } });
+  });
+
+  it('a bundle past 8 MiB says it is a bundle', async () => {
+    const r = await decodeBundle(bundle(zerosDeflated(MAX_INFLATED + 1)));
+    expect(r).toMatchObject({ ok: false, error: { code: 'permalink/too-large' } });
+    if (!r.ok) expect(r.error.message).toMatch(/^This bundle would decompress to more than 8 MiB/);
+  });
+
+  it('decompression stops as the output passes the limit: a 1 GiB bomb is fed to the decompressor only in part', async () => {
+    // Count what reaches the decompressor: decompress-then-check would feed all of it.
+    const Real = globalThis.DecompressionStream;
+    let fed = 0;
+    class Counting {
+      readonly writable: WritableStream<Uint8Array>;
+      readonly readable: ReadableStream<Uint8Array>;
+      constructor(format: CompressionFormat) {
+        const real = new Real(format);
+        const into = real.writable.getWriter();
+        // Each write is passed on and waited for, so the count is what the decompressor has taken.
+        this.writable = new WritableStream<Uint8Array>({
+          async write(chunk) {
+            fed += chunk.length;
+            await into.write(chunk as Uint8Array<ArrayBuffer>);
+          },
+          close: () => into.close(),
+          abort: (reason) => into.abort(reason),
+        });
+        this.readable = real.readable as ReadableStream<Uint8Array>;
+      }
+    }
+    const bomb = zerosDeflated(1024 * 1024 * 1024);
+    vi.stubGlobal('DecompressionStream', Counting);
+    try {
+      const r = await inflate(bomb, MAX_INFLATED);
+      expect(r).toBe('too-large');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    // 8 MiB of output takes about 53 KB of this input (13 bits per 258 bytes); the bomb is 6.8 MB.
+    expect(bomb.length).toBeGreaterThan(6_000_000);
+    expect(fed).toBeLessThan(bomb.length / 20);
+  });
+
+  it('a share that would not open (past 8 MiB) is refused when made, naming the size', async () => {
+    const big: ShareState = { ...state, inputs: [{ name: 'big.bin', bytes: new Uint8Array(MAX_INFLATED) }] };
+    await expect(encodePermalink(big)).rejects.toBeInstanceOf(ShareTooLargeError);
+    await expect(encodeBundle(big)).rejects.toThrow(/8\.0 MiB; a link or bundle holds at most 8 MiB/);
+    // Just under the limit it is made and opens.
+    const small = await encodePermalink({ ...state, inputs: [{ name: 'big.bin', bytes: new Uint8Array(MAX_INFLATED - 1000) }] });
+    expect((await decodePermalink(small)).ok).toBe(true);
   });
 
   it('a link holds no key material: only the inputs and the view', async () => {

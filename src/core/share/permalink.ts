@@ -13,8 +13,19 @@ import { readSingle, untag } from '../cbor/reader';
 export const PERMALINK_VERSION = 1;
 /** Past this many characters a link is awkward in chat and mail: offer a bundle file instead. */
 export const LINK_SOFT_LIMIT = 8_000;
-/** The most bytes a link or bundle may inflate to (a small link must not expand into gigabytes). */
-export const MAX_INFLATED = 64 * 1024 * 1024;
+/**
+ * The most bytes a link or bundle may decompress to: a link of a few KiB must not expand into
+ * gigabytes of records. 8 MiB holds far more than a link is for (a conversation or a log excerpt);
+ * past it, load the files themselves.
+ */
+export const MAX_INFLATED = 8 * 1024 * 1024;
+const MAX_INFLATED_TEXT = `${MAX_INFLATED / 1024 / 1024} MiB`;
+/**
+ * Compressed bytes handed to the decompressor at a time. Deflate expands at most about 1032:1, so
+ * the output of one slice is at most ~1 MiB: decompression stops within that of the limit, however
+ * the engine batches its output.
+ */
+const INFLATE_SLICE = 1024;
 const BUNDLE_MAGIC = utf8Encode('EIBUNDLE');
 
 export interface SharedInput {
@@ -48,7 +59,8 @@ export type ShareResult = { ok: true; state: ShareState } | { ok: false; error: 
 
 // ---------- payload (CBOR) ----------
 
-function writeValue(w: CborWriter, v: unknown): void {
+/** Any plain value as CBOR, the way a link's payload is written (undefined members left out). */
+export function writeValue(w: CborWriter, v: unknown): void {
   if (v === null || v === undefined) w.null();
   else if (typeof v === 'boolean') w.bool(v);
   else if (typeof v === 'number') Number.isInteger(v) ? w.int(v) : w.float(v);
@@ -159,6 +171,7 @@ function readState(root: unknown): ShareState {
 
 // ---------- compression ----------
 
+/** Reads a stream to its end, with a running count: past `limit` it stops at once, keeping nothing. */
 async function pump(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | 'too-large'> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -168,7 +181,8 @@ async function pump(stream: ReadableStream<Uint8Array>, limit: number): Promise<
     if (done) break;
     total += value.length;
     if (total > limit) {
-      await reader.cancel();
+      chunks.length = 0;
+      await reader.cancel().catch(() => {});
       return 'too-large';
     }
     chunks.push(value);
@@ -183,11 +197,21 @@ async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
   return (await pump(cs.readable, Infinity)) as Uint8Array;
 }
 
-async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Array | 'too-large' | 'damaged'> {
+/**
+ * Decompresses as a stream, counting the output as it comes: it stops as soon as the output would
+ * pass `limit` (never decompress-then-check). The input goes in slices, each written only once the
+ * decompressor has taken the one before, so no engine can run ahead by more than one slice's output.
+ */
+export async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Array | 'too-large' | 'damaged'> {
   try {
     const ds = new DecompressionStream('deflate-raw');
     const writer = ds.writable.getWriter();
-    writer.write(bytes as Uint8Array<ArrayBuffer>).then(() => writer.close()).catch(() => {});
+    const feed = async () => {
+      for (let at = 0; at < bytes.length; at += INFLATE_SLICE) await writer.write(bytes.slice(at, at + INFLATE_SLICE));
+      await writer.close();
+    };
+    // Cancelling the output (too large) or a damaged stream ends the feed with an error: expected.
+    feed().catch(() => {});
     return await pump(ds.readable, limit);
   } catch {
     return 'damaged';
@@ -196,16 +220,28 @@ async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Array | '
 
 const checksum = (payload: Uint8Array) => sha256(payload).subarray(0, 8);
 
+/** What is on screen is more than a link or bundle may hold: one made anyway would not open. */
+export class ShareTooLargeError extends Error {
+  constructor(readonly bytes: number) {
+    super(`The inputs and view come to ${(bytes / 1024 / 1024).toFixed(1)} MiB; a link or bundle holds at most ${MAX_INFLATED_TEXT} (a larger one would not open). Share fewer inputs, or send the files themselves.`);
+    this.name = 'ShareTooLargeError';
+  }
+}
+
 async function pack(state: ShareState): Promise<Uint8Array> {
   const payload = encodePayload(state);
+  if (payload.length > MAX_INFLATED) throw new ShareTooLargeError(payload.length);
   return concatBytes(checksum(payload), await deflate(payload));
 }
 
-async function unpack(packed: Uint8Array): Promise<ShareResult> {
-  const damaged = (why: string): ShareResult => ({ ok: false, error: { code: 'permalink/damaged', message: `This link is damaged or cut short (${why}). Ask for the link again, or for a bundle file.` } });
+async function unpack(packed: Uint8Array, what: 'link' | 'bundle'): Promise<ShareResult> {
+  const damaged = (why: string): ShareResult => ({ ok: false, error: { code: 'permalink/damaged', message: `This ${what} is damaged or cut short (${why}). Ask for the ${what} again${what === 'link' ? ', or for a bundle file' : ''}.` } });
   if (packed.length < 9) return damaged('too short');
   const inflated = await inflate(packed.subarray(8), MAX_INFLATED);
-  if (inflated === 'too-large') return { ok: false, error: { code: 'permalink/too-large', message: `This link expands past ${MAX_INFLATED / 1024 / 1024} MiB; it was not opened.` } };
+  if (inflated === 'too-large') {
+    const message = `This ${what} would decompress to more than ${MAX_INFLATED_TEXT}, the most a ${what} may hold here; it was not opened (decompression stopped at ${MAX_INFLATED_TEXT}). Load the files themselves instead.`;
+    return { ok: false, error: { code: 'permalink/too-large', message } };
+  }
   if (inflated === 'damaged') return damaged('it does not decompress');
   if (!bytesEqual(checksum(inflated), packed.subarray(0, 8))) return damaged('its checksum does not match');
   const item = readSingle(inflated);
@@ -219,7 +255,7 @@ async function unpack(packed: Uint8Array): Promise<ShareResult> {
 
 // ---------- links ----------
 
-/** The fragment (without '#') for a state. */
+/** The fragment (without '#') for a state; ShareTooLargeError past MAX_INFLATED. */
 export async function encodePermalink(state: ShareState): Promise<string> {
   return `v${PERMALINK_VERSION}.${toBase64(await pack(state), true)}`;
 }
@@ -239,7 +275,7 @@ export async function decodePermalink(fragment: string): Promise<ShareResult> {
   const packed = fromBase64(m[2]);
   // A changed last character can alter only unused bits: accept only the canonical spelling.
   if (!packed || toBase64(packed, true) !== m[2]) return { ok: false, error: { code: 'permalink/damaged', message: 'This link is damaged or cut short (its length is impossible). Ask for the link again.' } };
-  return unpack(packed);
+  return unpack(packed, 'link');
 }
 
 // ---------- bundles ----------
@@ -259,5 +295,5 @@ export async function decodeBundle(bytes: Uint8Array): Promise<ShareResult> {
     return { ok: false, error: { code: 'permalink/newer-version', message: `This bundle was made by a newer Envelope Inspector (format v${version}); this one reads v${PERMALINK_VERSION}.` } };
   }
   if (version < 1) return { ok: false, error: { code: 'permalink/not-a-link', message: `Bundle format v${version} does not exist.` } };
-  return unpack(bytes.subarray(BUNDLE_MAGIC.length + 1));
+  return unpack(bytes.subarray(BUNDLE_MAGIC.length + 1), 'bundle');
 }

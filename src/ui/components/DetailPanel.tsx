@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { Span } from '../../core/model';
-import type { RecordDetail } from '../../worker/protocol';
+import type { RecordDetail } from '../../wire/protocol';
 import { isoFromMicros } from '../../core/time';
+import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
+import { queryKeys } from '../query-keys';
 import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
@@ -29,7 +31,7 @@ const ORIGIN_WORDS = {
 };
 
 export function DetailPanel({ recordKey }: { recordKey: number }) {
-  const query = useQuery({ queryKey: ['detail', recordKey], queryFn: () => inspectorClient().detail(recordKey) });
+  const query = useQuery({ queryKey: queryKeys.detail(recordKey), queryFn: () => inspectorClient().call('detail', { key: recordKey }) });
   // A detail is hundreds of elements (tree, hex, findings). react-query's store updates render
   // synchronously; deferring the value renders the detail as a transition, in slices that yield,
   // so it never becomes one long task (it was 60 ms while a large file streamed in).
@@ -58,20 +60,25 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
     },
     [detail],
   );
+  const notCovered = useMemo(() => new Set(detail.signature.not_covered), [detail]);
   const s = detail.summary;
-  const headerLine = useMemo(() => [s.format, s.kind, s.id].filter(Boolean).join(' · '), [s]);
+  const headerLine = useMemo(() => displayText([s.format, s.kind, s.id].filter(Boolean).join(' · ')), [s]);
 
   return (
     <article aria-label="Record detail" className="flex flex-col gap-3 p-3">
       <header>
-        <h2 className="text-base font-semibold">{headerLine}</h2>
+        <h2 className="text-base font-semibold">
+          <bdi>{headerLine}</bdi>
+        </h2>
         <p className="text-xs text-slate-600 dark:text-slate-300">
-          {detail.inputName} · record #{s.index}
+          <bdi data-testid="detail-input">{displayText(detail.inputName)}</bdi> · record #{s.index}
           {detail.parent !== null && ' · found inside the dead letter before it'}
           {detail.logPosition && ` · ${detail.logPosition}`}
           {detail.logTimeMicros && ` · logged ${isoFromMicros(detail.logTimeMicros) ?? `${detail.logTimeMicros} µs`}`}
         </p>
-        <p className="mt-1 text-sm">{s.summary}</p>
+        <p className="mt-1 text-sm">
+          <bdi>{displayText(s.summary)}</bdi>
+        </p>
         <div className="mt-1">
           <Badges record={s} />
         </div>
@@ -95,7 +102,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
       </Section>
       <div className="grid gap-3 xl:grid-cols-2">
         <Section title="Fields">
-          <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} />
+          <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} />
         </Section>
         <Section title="Bytes">
           <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">
@@ -126,7 +133,10 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
             <tbody>
               {detail.headers.map((h) => (
                 <tr key={h.name} title={`hex ${h.hex}`}>
-                  <td className="py-0.5 font-mono">{h.name}</td>
+                  <td className="py-0.5 font-mono">
+                    {h.name}
+                    {notCovered.has(`headers.${h.name}`) && <span className="ml-1 rounded border border-amber-500 px-1 font-sans text-[10px] text-amber-800 dark:text-amber-300">not signed</span>}
+                  </td>
                   <td className="py-0.5">{h.kind}</td>
                   <td className="py-0.5 font-mono break-all">{h.display}</td>
                 </tr>

@@ -5,13 +5,17 @@ interface Props {
   nodes: FieldNode[];
   selectedPath: string | null;
   onSelect: (path: string, span: Span | null) => void;
+  /** Paths the record's signature does not cover (signature.not_covered): marked in words. */
+  notCovered?: ReadonlySet<string>;
 }
+
+const NO_PATHS: ReadonlySet<string> = new Set();
 
 /** Whether `path` is `node.path` or lies under it, so selecting a deep field opens its parents. */
 const contains = (node: FieldNode, path: string | null) =>
   path !== null && (path === node.path || path.startsWith(`${node.path}.`) || path.startsWith(`${node.path}[`));
 
-const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect }: { node: FieldNode; depth: number; selectedPath: string | null; onSelect: Props['onSelect'] }) {
+const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect, notCovered }: { node: FieldNode; depth: number; selectedPath: string | null; onSelect: Props['onSelect']; notCovered: ReadonlySet<string> }) {
   const [open, setOpen] = useState(depth < 1);
   const selected = node.path === selectedPath;
   const ref = useRef<HTMLDivElement>(null);
@@ -59,13 +63,18 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect }:
           <span className="w-3" />
         )}
         <span className="font-semibold text-teal-800 dark:text-teal-300">{node.label}</span>
+        {notCovered.has(node.path) && (
+          <span data-testid="not-signed" title="The signature does not cover this field: anyone could have added or changed it." className="whitespace-nowrap rounded border border-amber-500 px-1 text-[10px] font-medium text-amber-800 dark:text-amber-300">
+            not signed
+          </span>
+        )}
         <span className="min-w-0 flex-1 truncate font-mono">{node.display}</span>
         <span className="whitespace-nowrap text-[10px] text-slate-500 dark:text-slate-400">{node.type}</span>
       </div>
       {hasChildren && open && (
         <ul role="group">
           {node.children!.map((c) => (
-            <TreeNode key={c.path + c.label} node={c} depth={depth + 1} selectedPath={selectedPath} onSelect={onSelect} />
+            <TreeNode key={c.path + c.label} node={c} depth={depth + 1} selectedPath={selectedPath} onSelect={onSelect} notCovered={notCovered} />
           ))}
         </ul>
       )}
@@ -73,12 +82,12 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect }:
   );
 });
 
-export function FieldTree({ nodes, selectedPath, onSelect }: Props) {
+export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS }: Props) {
   if (nodes.length === 0) return <p className="text-xs text-slate-500">No fields: the record did not decode.</p>;
   return (
     <ul role="tree" aria-label="Fields" className="font-sans">
       {nodes.map((n) => (
-        <TreeNode key={n.path + n.label} node={n} depth={0} selectedPath={selectedPath} onSelect={onSelect} />
+        <TreeNode key={n.path + n.label} node={n} depth={0} selectedPath={selectedPath} onSelect={onSelect} notCovered={notCovered} />
       ))}
     </ul>
   );

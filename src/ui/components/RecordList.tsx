@@ -1,6 +1,8 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { crockfordToHex } from '../../core/bytes';
-import type { InputSummary, RecordSummary } from '../../worker/protocol';
+import type { InputSummary } from '../../wire/protocol';
+import type { RecordSummary } from '../../wire/summary-pack';
+import { displayText } from '../format';
 import { Badges } from './Badges';
 
 /** What the list reads records from (the page's SummaryStore). */
@@ -29,19 +31,21 @@ const OVERSCAN = 3;
 type Row = { kind: 'input'; input: InputSummary; top: number } | { kind: 'record'; record: RecordSummary; top: number };
 
 const InputHeader = memo(function InputHeader({ input }: { input: InputSummary }) {
+  // The name as it came may hold controls and bidi overrides: shown escaped and isolated.
+  const name = displayText(input.name);
   return (
-    <header role="group" aria-label={`Input ${input.name}`} data-input-name={input.name} className="h-full overflow-hidden border-b border-slate-300 bg-slate-100 px-3 py-1.5 text-xs dark:border-slate-700 dark:bg-slate-900">
+    <header role="group" aria-label={`Input ${name}`} data-input-name={input.name} className="h-full overflow-hidden border-b border-slate-300 bg-slate-100 px-3 py-1.5 text-xs dark:border-slate-700 dark:bg-slate-900">
       <div className="flex items-baseline gap-2">
-        <span className="truncate font-semibold" title={input.name}>
-          {input.name}
-        </span>
+        <bdi className="truncate font-semibold" title={name}>
+          {name}
+        </bdi>
         <span className="ml-auto whitespace-nowrap text-slate-500 dark:text-slate-400">
           {input.format} · {input.records} record{input.records === 1 ? '' : 's'} · {input.bytes} B
         </span>
       </div>
       {input.error && (
-        <p role="alert" className="mt-0.5 truncate text-red-700 dark:text-red-300" title={input.error.message}>
-          <span className="font-mono">{input.error.code}</span>: {input.error.message}
+        <p role="alert" className="mt-0.5 truncate text-red-700 dark:text-red-300" title={displayText(input.error.message)}>
+          <span className="font-mono">{input.error.code}</span>: {displayText(input.error.message)}
           {input.error.offset !== null ? ` (byte ${input.error.offset})` : ''}
         </p>
       )}
@@ -63,7 +67,7 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
       }`}
     >
       <div className="flex items-baseline gap-2 text-sm">
-        <span className="font-semibold">{record.kind ?? record.format}</span>
+        <bdi className="font-semibold">{displayText(record.kind ?? record.format)}</bdi>
         <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title={record.id ? `record ${record.id}${crockfordToHex(record.id) ? `\nhex ${crockfordToHex(record.id)}` : ''}` : 'no record id'}>
           {short(record.id)}
         </span>
@@ -72,8 +76,13 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
       <div className="mt-0.5 flex items-center gap-x-3 overflow-hidden text-xs whitespace-nowrap text-slate-600 dark:text-slate-300">
         {record.source && (
           <span className="truncate">
-            {record.source}
-            {record.target ? ` → ${record.target}` : ''}
+            <bdi>{displayText(record.source)}</bdi>
+            {record.target && (
+              <>
+                {' → '}
+                <bdi>{displayText(record.target)}</bdi>
+              </>
+            )}
           </span>
         )}
         {record.conversation && (
@@ -81,7 +90,9 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
             conv {short(record.conversation)}
           </span>
         )}
-        {!record.source && <span className="truncate">{record.summary}</span>}
+        {!record.source && (
+          <bdi className="truncate">{displayText(record.summary)}</bdi>
+        )}
       </div>
       <div className="mt-1">
         <Badges record={record} />

@@ -1,6 +1,6 @@
 import { groupDigits } from '../format';
 import { useEffect, useState } from 'react';
-import type { SharedView } from '../../worker/protocol';
+import type { InputRedaction, ViewToShare, Unblankable } from '../../wire/protocol';
 import { download } from '../download';
 import { Dialog } from './Dialog';
 import { inspectorClient } from '../worker-client';
@@ -9,23 +9,29 @@ import { inspectorClient } from '../worker-client';
 export const LINK_SOFT_LIMIT = 8_000;
 
 /** Share exactly what is on screen: a permalink (records and view in the fragment) or a bundle file. */
-export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 'redacted'>; version: number; onClose: () => void }) {
+export function SharePanel({ view, version, onClose }: { view: ViewToShare; version: number; onClose: () => void }) {
   const [redact, setRedact] = useState(false);
-  const [link, setLink] = useState<{ url: string; problems: string[] } | null>(null);
+  // What to do with inputs that have parts redaction cannot blank: asked before any link is made.
+  const [unblankable, setUnblankable] = useState<Unblankable | undefined>(undefined);
+  const [link, setLink] = useState<{ url: string; problems: string[]; redaction: InputRedaction[] | null } | null>(null);
   const [copied, setCopied] = useState(false);
 
   // The size meter is live: the link is rebuilt (in the worker) whenever the view or the option changes.
   useEffect(() => {
     let stale = false;
     inspectorClient()
-      .share(view, redact, false)
+      .call('share', { view, redact, bundle: false, unblankable })
       .then((r) => {
-        if (!stale) setLink({ url: r.fragment ? `${location.origin}${location.pathname}#${r.fragment}` : '', problems: r.problems });
+        if (!stale) setLink({ url: r.fragment ? `${location.origin}${location.pathname}#${r.fragment}` : '', problems: r.problems, redaction: r.redaction });
       });
     return () => {
       stale = true;
     };
-  }, [view, redact, version]);
+  }, [view, redact, version, unblankable]);
+
+  const withLeftovers = link?.redaction?.filter((x) => x.unblankable.length) ?? [];
+  // Waiting for the person's choice about parts redaction cannot blank (not for a view too large to share).
+  const pending = withLeftovers.length > 0 && !unblankable;
 
   const length = link?.url.length ?? 0;
   const tooLong = length > LINK_SOFT_LIMIT;
@@ -43,9 +49,32 @@ export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 
             <input type="radio" name="redact" checked={redact} onChange={() => setRedact(true)} /> Redact bodies (blanked; signatures over them can then not be re-checked)
           </label>
         </fieldset>
-        {link?.problems.length ? (
+        {redact && link?.redaction && <RedactionSummary redaction={link.redaction} />}
+        {withLeftovers.length > 0 && (
+          <div role="alert" data-testid="unblankable" className="mt-2 rounded border border-red-300 p-2 text-xs text-red-800 dark:border-red-800 dark:text-red-200">
+            <p className="font-medium">Redaction cannot blank everything: these parts would travel as they are.</p>
+            <ul className="mt-1 list-disc pl-5">
+              {withLeftovers.map((x) => (
+                <li key={x.input}>
+                  <span className="font-mono break-all">{x.name}</span>: {x.unblankable.join('; ')}
+                </li>
+              ))}
+            </ul>
+            <fieldset className="mt-2 flex flex-col gap-1">
+              <legend className="sr-only">What to do with these inputs</legend>
+              <label className="flex items-center gap-2">
+                <input type="radio" name="unblankable" checked={unblankable === 'leave-out'} onChange={() => setUnblankable('leave-out')} /> Leave these inputs out of the link
+              </label>
+              <label className="flex items-center gap-2">
+                <input type="radio" name="unblankable" checked={unblankable === 'include'} onChange={() => setUnblankable('include')} /> Share them with these parts as they are
+              </label>
+            </fieldset>
+            {pending && <p className="mt-1">Choose one: no link is made until you do.</p>}
+          </div>
+        )}
+        {link?.problems.length && withLeftovers.length === 0 ? (
           <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-300">
-            Cannot redact: {link.problems.join('; ')}
+            Cannot share this view: {link.problems.join('; ')}
           </p>
         ) : null}
         <label htmlFor="permalink" className="mt-3 block text-xs font-medium">
@@ -70,9 +99,9 @@ export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 
           </button>
           <button
             type="button"
-            disabled={!!link?.problems.length}
+            disabled={!link?.url || pending}
             onClick={async () => {
-              const r = await inspectorClient().share(view, redact, true);
+              const r = await inspectorClient().call('share', { view, redact, bundle: true, unblankable });
               if (r.bundle) download('envelope-inspector.eibundle', r.bundle as Uint8Array<ArrayBuffer>, 'application/octet-stream');
             }}
             className={`rounded px-3 py-1.5 text-sm ${tooLong ? 'bg-teal-700 font-medium text-white hover:bg-teal-800' : 'border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
@@ -82,19 +111,32 @@ export function SharePanel({ view, version, onClose }: { view: Omit<SharedView, 
           <span className="mx-2 border-l border-slate-300 dark:border-slate-700" />
           <button
             type="button"
-            onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().report()).json, 'application/json')}
+            onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().call('report', {})).json, 'application/json')}
             className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
           >
             Export report (JSON)
           </button>
           <button
             type="button"
-            onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().report()).markdown, 'text/markdown')}
+            onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().call('report', {})).markdown, 'text/markdown')}
             className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
           >
             Export summary (Markdown)
           </button>
         </div>
     </Dialog>
+  );
+}
+
+/** What redaction blanks, input by input, shown before the link is copied. */
+function RedactionSummary({ redaction }: { redaction: InputRedaction[] }) {
+  return (
+    <ul aria-label="What is blanked" data-testid="redaction" className="mt-2 list-disc pl-5 text-xs text-slate-600 dark:text-slate-300">
+      {redaction.map((x) => (
+        <li key={x.input}>
+          <span className="font-mono break-all">{x.name}</span>: {x.blanked.length ? `blanked ${x.blanked.join(', ')}` : 'nothing to blank'}
+        </li>
+      ))}
+    </ul>
   );
 }

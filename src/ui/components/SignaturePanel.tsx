@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { hex2 } from '../format';
-import type { RecordDetail } from '../../worker/protocol';
+import type { RecordDetail } from '../../wire/protocol';
 
 
 const WORDS: Record<string, string> = {
@@ -75,6 +75,25 @@ function CanonicalDiff({ diff }: { diff: NonNullable<RecordDetail['canonical']> 
   );
 }
 
+const NOT_COVERED_SHOWN = 20;
+
+/** What the record holds outside its signature, in words: a valid signature vouches for none of it. */
+function NotCovered({ paths, holds }: { paths: string[]; holds: boolean }) {
+  const shown = paths.slice(0, NOT_COVERED_SHOWN);
+  const more = paths.length - shown.length;
+  return (
+    <p data-testid="not-covered" className="rounded border border-amber-400 bg-amber-50 p-2 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+      <strong>The signature does not cover: </strong>
+      {shown.join(', ')}
+      {more > 0 && ` and ${more} more`}.{' '}
+      {holds
+        ? 'The signature holds for the rest; these fields could have been added or changed by anyone after signing, and nothing vouches for them.'
+        : 'Whatever becomes of the signature, nothing vouches for these fields.'}{' '}
+      They are marked “not signed” in the fields below.
+    </p>
+  );
+}
+
 export const SignaturePanel = memo(function SignaturePanel({ detail }: { detail: RecordDetail }) {
   const s = detail.signature;
   const ctx = detail.context;
@@ -82,6 +101,7 @@ export const SignaturePanel = memo(function SignaturePanel({ detail }: { detail:
     <div className="flex flex-col gap-2 text-xs" data-testid="signature" data-status={s.status}>
       <p className="text-sm font-medium">{WORDS[s.status]}</p>
       <p className="text-slate-700 dark:text-slate-300">{s.reason}</p>
+      {s.not_covered.length > 0 && <NotCovered paths={s.not_covered} holds={s.status === 'valid'} />}
       {s.status !== 'unsigned' && (
         <dl className="grid grid-cols-[8rem_1fr] gap-x-2 gap-y-0.5">
           <dt className="text-slate-500">Scheme</dt>

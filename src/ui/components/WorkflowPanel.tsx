@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import type { EnvelopeReport, WorkflowReport } from '../../core/agentdna';
+import type { EnvelopeReport, WorkflowReport } from '../../core/agentdna/model';
 
 const shortDid = (did: string | null) => (did ? (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did) : '—');
 

@@ -1,8 +1,29 @@
 // The graph as a standalone SVG (and PNG through a canvas): drawn from the laid-out model, so the
-// export shows every node, not only those on screen. All text is escaped.
-import type { GraphRender } from '../../worker/graph-render';
+// export shows every node, not only those on screen. All text is made valid XML and escaped.
+// graphToSvg and xmlText are pure (no DOM): svgToPng alone needs a browser.
+import type { GraphRender } from '../../wire/graph';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/**
+ * Characters XML 1.0 does not allow at all: C0 controls but tab, LF and CR; lone surrogates
+ * (JavaScript strings may hold them, UTF-8 cannot); U+FFFE and U+FFFF. One of them makes the whole
+ * SVG fail to parse (and the PNG with it).
+ */
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Text (from records: names, ids, kinds) as XML character data or an attribute value: every
+ * character XML 1.0 forbids becomes U+FFFD (so its place shows), and the markup characters are
+ * escaped.
+ */
+export function xmlText(text: string): string {
+  if (typeof text !== 'string') throw new TypeError('xmlText: text must be a string');
+  return text.replace(XML_FORBIDDEN, '\ufffd').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
+}
+
+const esc = xmlText;
+/** The first `n` characters (code points, so no surrogate pair is cut in two). */
+const firstChars = (s: string, n: number) => (s.length <= n ? s : Array.from(s).slice(0, n).join(''));
 
 export const EDGE_COLORS: Record<string, string> = { cause: '#334155', cause_at: '#334155', correlation: '#0d9488', sequence: '#94a3b8', parent_envelope: '#7c3aed' };
 export const EDGE_DASH: Record<string, string> = { cause: '', cause_at: '6 4', correlation: '2 3', sequence: '', parent_envelope: '' };
@@ -36,7 +57,7 @@ export function graphToSvg(graph: GraphRender, visibleVia: ReadonlySet<string>):
     out.push(`<g><rect x="${n.x}" y="${n.y}" width="${n.width}" height="${n.height}" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="2"${n.kind === 'ghost' ? ' stroke-dasharray="5 3"' : ''}/>`);
     out.push(`<text x="${n.x + 8}" y="${n.y + 18}" font-weight="bold">${esc(n.title)}</text>`);
     out.push(`<text x="${n.x + 8}" y="${n.y + 34}" fill="#475569">${esc(n.subtitle)}</text>`);
-    out.push(`<text x="${n.x + 8}" y="${n.y + 50}">${esc(n.detail.slice(0, 40))}</text></g>`);
+    out.push(`<text x="${n.x + 8}" y="${n.y + 50}">${esc(firstChars(n.detail, 40))}</text></g>`);
   }
   out.push('</svg>');
   return out.join('\n');

@@ -5,15 +5,39 @@
 // 100,000 objects of 18 fields; the copies and the collector's pauses were the page's longest tasks.
 // A pack is transferred (not copied), the page keeps the numbers in one growing typed array, and a
 // summary object is made only for the rows on screen (SummaryStore in src/ui/summary-store.ts).
-import type { RecordSummary } from './protocol';
+import { SIGNATURE_STATUS_LIST, type RecordFormat, type SignatureVerdict } from '../core/model';
+
+/** One record as the page lists it (packed below for the crossing). */
+export interface RecordSummary {
+  /** Global record number: the key for details and selection. */
+  key: number;
+  input: number;
+  index: number;
+  format: RecordFormat;
+  kind: string | null;
+  id: string | null;
+  conversation: string | null;
+  source: string | null;
+  target: string | null;
+  decoded: boolean;
+  valid: boolean;
+  errorCode: string | null;
+  signature: SignatureVerdict['status'];
+  trusted: boolean;
+  errors: number;
+  warnings: number;
+  summary: string;
+  /** The record's body was blanked before it was shared: its signature cannot be re-checked. */
+  redacted: boolean;
+}
 
 /** Int32 slots per record in a pack and in the page's store. */
 export const STRIDE = 14;
 const KEY = 0, INPUT = 1, INDEX = 2, FORMAT = 3, KIND = 4, ID = 5, CONVERSATION = 6, SOURCE = 7, TARGET = 8, ERROR_CODE = 9, SUMMARY = 10, FLAGS = 11, ERRORS = 12, WARNINGS = 13;
 export const SLOT = { KEY, INPUT } as const;
 
-const SIGNATURES: ReadonlyArray<RecordSummary['signature']> = ['unsigned', 'valid', 'invalid', 'unknown_key', 'unsupported', 'malformed'];
-const SIGNATURE_CODE = new Map(SIGNATURES.map((s, i) => [s, i]));
+const SIGNATURES = SIGNATURE_STATUS_LIST;
+const SIGNATURE_CODE = new Map<string, number>(SIGNATURES.map((s, i) => [s, i]));
 const DECODED = 1, VALID = 2, TRUSTED = 4, REDACTED = 8;
 
 export interface SummaryPack {

@@ -1,39 +1,37 @@
-// JSON inputs: Iggy HTTP exports of polled messages (three eras) and the JSON view of envelopes.
-import { headerViews, headersFromJson } from '../agdx/iggy';
+// Iggy HTTP exports of polled messages, in their three eras (≤ 0.4: headers on the message; 0.5–0.6:
+// a header object; ≥ 0.7: user_headers as a list): each message an agdx.record carrying the log
+// time and position, its payload read as an envelope (or as whatever AGDX item it is).
 import { analyzeEnvelope } from '../agdx/analyze';
 import { classifyCbor } from '../agdx/classify';
+import { headerViews, headersFromJson } from '../agdx/iggy';
 import { fromBase64 } from '../bytes';
 import { readSingle } from '../cbor/reader';
 import type { JsonValue } from '../json/lossless';
 import { getMember, toPlain } from '../json/lossless';
-import { jsonToCborItem } from '../json/to-cbor';
 import type { LogPosition } from '../model';
 import type { RecordResult } from '../records';
-import { blankRecord, envelopeRecord, failedRecord, type Place } from './build';
-import { headersNode, recordsFromItem } from './cbor-input';
+import { blankRecord, envelopeRecord, failedRecord, headersNode, type Place } from './build';
+import { recordsFromItem } from './cbor-items';
+import { jsonRoot, type Importer } from './importer';
 
-export type JsonShape = 'iggy-json' | 'agdx-json' | null;
+type JsonArray = Extract<JsonValue, { type: 'array' }>;
 
 function isObject(v: JsonValue | undefined): v is Extract<JsonValue, { type: 'object' }> {
   return v?.type === 'object';
 }
 
-function looksLikeEnvelope(v: JsonValue): boolean {
-  return isObject(v) && (getMember(v, 'kind') !== undefined || (getMember(v, 'conversation') !== undefined && getMember(v, 'source') !== undefined));
-}
-
-export function jsonShape(root: JsonValue): JsonShape {
+/** The export's messages: an object's `messages` array, or an array of messages of which one has a payload. */
+function exportMessages(root: JsonValue): JsonArray | null {
   const messages = isObject(root) ? getMember(root, 'messages') : root.type === 'array' && root.items.some((m) => isObject(m) && getMember(m, 'payload')) ? root : undefined;
-  if (messages?.type === 'array') return 'iggy-json';
-  if (looksLikeEnvelope(root) || (root.type === 'array' && root.items.length > 0 && root.items.every(looksLikeEnvelope))) return 'agdx-json';
-  return null;
+  return messages?.type === 'array' ? messages : null;
 }
 
 const asBigInt = (v: JsonValue | undefined): bigint | null => (v?.type === 'number' && v.big !== null ? v.big : null);
 
 /** Every message of an Iggy HTTP export as an agdx.record (or what its payload turns out to be). */
 export function readIggyExport(input: number, text: Uint8Array, root: JsonValue, detail = true): { records: RecordResult[]; era: string } {
-  const messages = (isObject(root) ? getMember(root, 'messages') : root) as Extract<JsonValue, { type: 'array' }>;
+  const messages = exportMessages(root);
+  if (messages === null) throw new TypeError('readIggyExport: not an Iggy export (no messages)');
   const partition = isObject(root) ? asBigInt(getMember(root, 'partition_id')) : null;
   const records: RecordResult[] = [];
   const eras = new Set<string>();
@@ -98,11 +96,14 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue,
   return { records, era: [...eras].join('+') || (records.length ? 'no readable message' : 'empty') };
 }
 
-/** The JSON view of one envelope, or an array of them. Byte strings may be arrays of integers. */
-export function readJsonEnvelopes(input: number, text: Uint8Array, root: JsonValue): RecordResult[] {
-  const place: Place = { input, view: text, viewOrigin: 'input' };
-  const items = root.type === 'array' ? root.items : [root];
-  return items.map((v, index) =>
-    envelopeRecord(blankRecord(place, index, 'agdx.envelope', [v.start, v.end]), analyzeEnvelope(text, jsonToCborItem(v), { jsonView: true })),
-  );
-}
+export const iggyJson: Importer<JsonValue> = {
+  format: 'iggy-json',
+  detect: (source) => {
+    const root = jsonRoot(source);
+    return root !== null && exportMessages(root) !== null ? root : null;
+  },
+  read: (source, root, context) => {
+    const { records, era } = readIggyExport(source.place.input, source.bytes, root, context.detail);
+    return { format: `iggy-json(${era})`, records, workflows: [] };
+  },
+};

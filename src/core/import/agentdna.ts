@@ -1,59 +1,25 @@
-// AgentDNA JSON for the pipeline: recognise the shape (IntentWorkflow, bare envelope, card, card
-// history), verify every envelope offline, and turn each document into RecordResults (with a field
-// tree, a body view and findings whose spans index the JSON text) plus one WorkflowReport per
-// workflow for report@1's `workflows` section. Pure: no DOM, no Node APIs. Never throws for any input.
-import { isoFromSeconds } from '../time';
+// The AgentDNA importer: recognise the shape of an AgentDNA JSON document (IntentWorkflow, bare
+// envelope, card, card history or array of workflows), verify every envelope offline, and turn each
+// document into RecordResults (field tree and body from agentdna/views.ts, findings whose spans
+// index the JSON text) plus one WorkflowReport per workflow for report@1's `workflows` section.
+// A card history streams by item. Never throws for any input.
 import { utf8Encode } from '../bytes';
-import { blankRecord, failedRecord, type Place } from '../import/build';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
-import { unsignedVerdict, type BodyView, type FieldNode, type Finding, type RecordFormat, type Span } from '../model';
+import { unsignedVerdict, type BodyView, type DecodeError, type Finding, type RecordFormat, type Span } from '../model';
 import { isValid, type RecordResult } from '../records';
-import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from './cards';
-import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, type EnvelopeNode, type JsonObject } from './envelope';
-import type { ExtraKeys } from './signature';
-import type { SignatureJob, SignatureResults } from './signature-jobs';
-import { envelopeTrust, indexDids, workflowSignature } from './trust';
-import {
-  analyzeWorkflow,
-  envelopeReport,
-  signatureJobsOf,
-  statusName,
-  verdictLine,
-  type EnvelopeReport,
-  type ModeName,
-  type ModeVerdict,
-  type WorkflowAnalysis,
-} from './workflow';
-
-export { pythonDumps, pyFloatRepr, pyString, compareCodePoints, PyDict } from './python-json';
-export { contentJson, contentHash, signedMessage, signedBytes, sha256Hex } from './hash';
-export { deriveDid, didOf, pubKeyPem, cardIdOf, looksLikeRubixDid } from './did';
-export { readDerLenient, readHexLikePython, recoverCandidates, verifyWithKey, uncompressedKey } from './ecdsa';
-export { checkSignatureText, checkSignatureBytes, type SignatureCheck, type SigStatus, type SigRule, type ExtraKeys } from './signature';
-export { analyzeWorkflow, statusName, type EnvelopeReport, type ModeVerdict, type WorkflowAnalysis, type EnvelopeVerdict } from './workflow';
-export { readEnvelopeTree, type EnvelopeNode } from './envelope';
-export { readCard, isCardObject, lineDiff, type CardInfo } from './cards';
-export { applyAgentDnaTrust, envelopeTrust, indexDids, workflowSignature, type EnvelopeTrust } from './trust';
+import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from '../agentdna/cards';
+import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, type JsonObject } from '../agentdna/envelope';
+import type { WorkflowReport } from '../agentdna/model';
+import type { ExtraKeys } from '../agentdna/signature';
+import type { SignatureJob, SignatureResults } from '../agentdna/signature-jobs';
+import { envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
+import { cardTree, display, envelopeTree, payloadBody, pretty, shortId, workflowTree } from '../agentdna/views';
+import { analyzeWorkflow, envelopeReport, signatureJobsOf } from '../agentdna/workflow';
+import { blankRecord, failedRecord, jsonDecodeError, type Place } from './build';
+import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
 
 export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
-
-/** report@1 `workflows[]` entry; everything after `envelopes` is added detail for the UI. */
-export interface WorkflowReport {
-  /** Index of the workflow's record within the records returned by readAgentDna. */
-  record: number;
-  modes: { light: number; heavy: number; boundary: number };
-  /** Each distinct envelope, breadth-first from the tip. */
-  envelopes: EnvelopeReport[];
-  /** The tip's hash (as claimed, else computed). */
-  tip: string;
-  mode_details: Record<ModeName, ModeVerdict>;
-  /** parent_envelope edges between distinct envelopes (indexes into `envelopes`). */
-  edges: { from: string; to: string; via: 'parent_envelope'; from_index: number; to_index: number }[];
-  /** AgentDNA cannot parse the document at all (its modes raise instead of returning a code). */
-  parse_error: string | null;
-  legacy: boolean;
-}
 
 export interface ReadAgentDnaOptions {
   /** Keys for DIDs made another way (the report's key file: agent = DID; 33- or 65-byte secp256k1 keys). */
@@ -119,169 +85,6 @@ export function agentdnaShape(root: JsonValue): AgentDnaShape | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Views: field tree, body
-// ---------------------------------------------------------------------------------------------
-
-const DISPLAY_MAX = 300;
-const TREE_DEPTH = 48;
-
-const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
-const truncate = (s: string, max = DISPLAY_MAX) => (s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s);
-/** A DID or hash for one-line displays: its start and end. */
-const shortId = (s: string) => (s.length > 24 ? `${s.slice(0, 12)}…${s.slice(-6)}` : s);
-
-function jsonType(v: JsonValue): string {
-  switch (v.type) {
-    case 'number': return v.isInteger ? 'integer' : 'float';
-    case 'bool': return 'bool';
-    default: return v.type;
-  }
-}
-
-function display(v: JsonValue): string {
-  switch (v.type) {
-    case 'string': return truncate(v.value);
-    case 'number': return v.text;
-    case 'bool': return v.value ? 'true' : 'false';
-    case 'null': return 'null';
-    case 'object': return `{${v.entries.length} member${v.entries.length === 1 ? '' : 's'}}`;
-    case 'array': return `[${v.items.length} item${v.items.length === 1 ? '' : 's'}]`;
-  }
-}
-
-function jsonTree(v: JsonValue, path: string, label: string, keySpan: Span | null, depth = 0, hint?: string): FieldNode {
-  const node: FieldNode = { path, label, display: display(v), type: jsonType(v), span: [v.start, v.end], keySpan };
-  if (hint) node.hint = hint;
-  if (depth < TREE_DEPTH) {
-    if (v.type === 'object' && v.entries.length > 0) {
-      node.children = v.entries.map((e) => jsonTree(e.value, join(path, e.key), e.key, [e.keyStart, e.keyEnd], depth + 1));
-    } else if (v.type === 'array' && v.items.length > 0) {
-      node.children = v.items.map((item, i) => jsonTree(item, `${path}[${i}]`, `[${i}]`, null, depth + 1));
-    }
-  }
-  return node;
-}
-
-/** Pretty JSON from the lossless tree (numbers keep their source text). */
-function pretty(v: JsonValue, indent = '', depth = 0): string {
-  if (depth > 256) return JSON.stringify(display(v));
-  switch (v.type) {
-    case 'string': return JSON.stringify(v.value);
-    case 'number': return v.text;
-    case 'bool': return v.value ? 'true' : 'false';
-    case 'null': return 'null';
-    case 'array': {
-      if (v.items.length === 0) return '[]';
-      const inner = indent + '  ';
-      return `[\n${v.items.map((i) => inner + pretty(i, inner, depth + 1)).join(',\n')}\n${indent}]`;
-    }
-    case 'object': {
-      if (v.entries.length === 0) return '{}';
-      const inner = indent + '  ';
-      return `{\n${v.entries.map((e) => `${inner}${JSON.stringify(e.key)}: ${pretty(e.value, inner, depth + 1)}`).join(',\n')}\n${indent}}`;
-    }
-  }
-}
-
-function epochHint(v: JsonValue): string | undefined {
-  if (v.type !== 'number') return 'epoch is not a number';
-  const iso = isoFromSeconds(v.value);
-  return iso ? `Unix seconds: ${iso}` : 'Unix seconds (out of range)';
-}
-
-function fieldHint(n: EnvelopeNode, e: JsonEntry, a: WorkflowAnalysis): string | undefined {
-  const v = a.byPath.get(n.path)!;
-  if (n.fields.get(e.key) !== e) return 'a duplicate key: ignored (json.loads keeps the last occurrence)';
-  switch (e.key) {
-    case 'from':
-    case 'from_': {
-      if (e.key === 'from' && n.fields.has('from_')) return 'ignored: from_ is present and wins';
-      const s = v.signature;
-      if (s.status === 'valid') return s.key_source === 'did' ? 'the signing key derives this DID (offline: recovered key → pubKey.pem → CID)' : 'the signing key is the one the key file gives for this sender';
-      return 'the signer: no key recovered from the signature is bound to it';
-    }
-    case 'hash':
-      return v.hashOk ? 'equals the content hash' : `content hash: ${v.contentHash ?? '(cannot be computed)'}`;
-    case 'signature': {
-      const s = v.signature;
-      const rs = s.r ? `DER r=${s.r}, s=${s.s}${s.high_s ? ' (high-S)' : ''}` : '';
-      return [`${s.status}: ${s.reason}`, rs, ...s.der_issues].filter(Boolean).join('\n');
-    }
-    case 'status_code':
-      return statusName(v.statusCode);
-    case 'epoch':
-      return epochHint(e.value);
-    case 'payload':
-      return e.value.type === 'string' ? (readJson(utf8Encode(e.value.value), { maxDepth: 64 }).ok ? 'a string holding JSON (hashed as the string)' : 'a string') : 'not a string: hashed as JSON (content blocks)';
-    case 'to':
-      return 'the recipient (hashed; absent means "")';
-    case 'run_id':
-      return 'the run id (hashed; absent means "")';
-    default:
-      return n.unknownKeys.includes(e.key) ? 'not an Envelope field: AgentDNA drops it, it is neither hashed nor signed' : undefined;
-  }
-}
-
-function envelopeTree(n: EnvelopeNode, a: WorkflowAnalysis, label: string, keySpan: Span | null): FieldNode {
-  const v = a.byPath.get(n.path)!;
-  const parentsByPath = new Map(n.parents.map((p) => [p.path, p]));
-  const children: FieldNode[] = n.value.entries.map((e) => {
-    const p = join(n.path, e.key);
-    const ks: Span = [e.keyStart, e.keyEnd];
-    if (e.key === 'parent_envelope' && n.fields.get(e.key) === e) {
-      const pv = e.value;
-      const node: FieldNode = { path: p, label: e.key, display: display(pv), type: jsonType(pv), span: [pv.start, pv.end], keySpan: ks };
-      if (pv.type === 'object' && parentsByPath.has(p)) {
-        node.hint = 'a single parent object (1.0 linear chain): read as a list of one';
-        node.children = [envelopeTree(parentsByPath.get(p)!, a, 'parent', null)];
-      } else if (pv.type === 'array') {
-        node.hint = pv.items.length === 0 ? 'no parents: the signed message is the content hash' : `the signed message covers the parents' claimed hashes, sorted`;
-        node.children = pv.items.map((item, i) => {
-          const ip = `${p}[${i}]`;
-          const parent = parentsByPath.get(ip);
-          if (parent) return envelopeTree(parent, a, `[${i}]`, null);
-          const bad = n.badParents.some((b) => b.path === ip);
-          return jsonTree(item, ip, `[${i}]`, null, 1, bad ? 'not an envelope: AgentDNA cannot read this parent' : 'falsy: dropped by AgentDNA (parse_envelope skips it)');
-        });
-      } else {
-        node.hint = pv.type === 'null' ? 'no parents' : 'not a list of envelopes';
-      }
-      return node;
-    }
-    return jsonTree(e.value, p, e.key, ks, 1, fieldHint(n, e, a));
-  });
-  const from = str(n.from) ?? '?';
-  const to = str(n.to);
-  const payload = n.payload?.value;
-  const preview = payload === undefined ? '(no payload)' : truncate(payload.type === 'string' ? payload.value : display(payload), 60);
-  const also = v.occurrences.length > 1 ? ` · the same envelope also occurs at ${v.occurrences.filter((o) => o !== n).map((o) => o.path || '(top)').join(', ')}` : '';
-  return {
-    path: n.path,
-    label,
-    display: `${shortId(from)}${to ? ` → ${shortId(to)}` : ''}: ${preview}`,
-    type: 'envelope',
-    span: n.span,
-    keySpan,
-    hint: verdictLine(v) + also,
-    children,
-  };
-}
-
-function payloadBody(tip: EnvelopeNode): BodyView | null {
-  const p = tip.payload?.value;
-  if (!p) return null;
-  const span: Span = [p.start, p.end];
-  if (p.type === 'string') {
-    const inner = readJson(utf8Encode(p.value));
-    if (inner.ok && (inner.value.type === 'object' || inner.value.type === 'array')) {
-      return { rendering: 'json', reason: "the tip envelope's payload (a string holding JSON)", text: pretty(inner.value), span };
-    }
-    return { rendering: 'text', reason: "the tip envelope's payload", text: p.value, span };
-  }
-  return { rendering: 'json', reason: "the tip envelope's payload (not a string: content blocks or other JSON)", text: pretty(p), span };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Records
 // ---------------------------------------------------------------------------------------------
 
@@ -310,20 +113,6 @@ function workflowFindings(root: JsonObject): { findings: Finding[]; legacy: bool
   return { findings, legacy: reasons.length > 0 };
 }
 
-function workflowTree(root: JsonObject, tip: EnvelopeNode | null, a: WorkflowAnalysis | null): FieldNode[] {
-  const { fields } = lastEntries(root);
-  return root.entries.map((e) => {
-    const ks: Span = [e.keyStart, e.keyEnd];
-    if (e.key === 'envelope' && fields.get('envelope') === e && tip && a) return envelopeTree(tip, a, 'envelope', ks);
-    const hint =
-      e.key === 'id' ? 'the workflow (provenance card) id; not signed'
-        : e.key === 'info' ? 'workflow-level information; not signed'
-          : e.key === 'remarks' ? '1.0 field: not part of AgentDNA 2.0'
-            : e.key === 'type' || e.key === 'version' ? 'not signed' : undefined;
-    return jsonTree(e.value, e.key, e.key, ks, 1, hint);
-  });
-}
-
 /** A workflow (or bare envelope) as a record and its workflow report. */
 function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'workflow' | 'envelope', format: RecordFormat, kind: string | null, checking: Checking): Built {
   const span: Span = [root.start, root.end];
@@ -335,7 +124,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     wf = workflowFindings(root);
     const env = fields.get('envelope');
     if (!env || env.value.type !== 'object') {
-      const error = {
+      const error: DecodeError = {
         code: 'agentdna/shape',
         message: env ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"` : 'the workflow has no envelope',
         offset: env ? env.value.start : root.start,
@@ -368,7 +157,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     target: str(tip.to),
     findings,
     valid: isValid(true, findings),
-    signature: workflowSignature(envelopes, NO_REGISTRY),
+    signature: workflowSignature(envelopes, NO_REGISTRY, uncoveredPaths(tip, shape === 'workflow' ? root : null)),
     tree,
     body: payloadBody(tip),
     summary: `${what} ${tipHash ? tipHash.slice(0, 12) + '…' : '(no hash)'} from ${shortId(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
@@ -396,22 +185,6 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
       legacy: wf.legacy || a.verdicts.some((v) => v.node.legacy.length > 0),
     },
   };
-}
-
-function cardTree(card: CardInfo): FieldNode[] {
-  const { fields } = lastEntries(card.value);
-  return card.value.entries.map((e) => {
-    const ks: Span = [e.keyStart, e.keyEnd];
-    let hint: string | undefined;
-    if (fields.get(e.key) !== e) hint = 'a duplicate key: ignored (json.loads keeps the last occurrence)';
-    else if (e === card.didEntry && card.did !== null) hint = `the actor's DID; its provenance card id is ${card.cardId} (CIDv0 of sha256 of the DID)`;
-    else if (e === card.typeEntry) hint = card.legacy ?? (card.kind === 'actor_card' ? 'an agent card' : card.kind === 'user_card' ? 'a user card' : undefined);
-    else if (card.policy && e === card.policy.entry) {
-      const p = card.policy;
-      hint = p.bytes === null ? p.problem ?? undefined : `base64 of a ${p.bytes.length}-byte policy document${p.text !== null ? ' (UTF-8 text: see the body)' : ' (not UTF-8)'}${p.problem ? `; ${p.problem}` : ''}`;
-    }
-    return jsonTree(e.value, e.key, e.key, ks, 1, hint);
-  });
 }
 
 function buildCard(place: Place, index: number, card: CardInfo, span: Span, version: number | null, previous: CardInfo | null): RecordResult {
@@ -487,7 +260,7 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
       inputSpan = [data.value.start, data.value.end];
       place = { input, view: bytes, viewOrigin: 'decoded-text' };
       if (!parsed.ok) {
-        out.add({ record: { ...failedRecord(place, index, 'agentdna.card', null, { code: parsed.error.code, message: `the state's data is not JSON: ${parsed.error.message}`, offset: parsed.error.offset }), inputSpan }, workflow: null });
+        out.add({ record: { ...failedRecord(place, index, 'agentdna.card', null, jsonDecodeError(parsed.error, "the state's data is not JSON: ")), inputSpan }, workflow: null });
         return;
       }
       value = parsed.value;
@@ -508,7 +281,7 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
   } else if (looksLikeEnvelope(value)) {
     built = buildWorkflow(place, index, value as JsonObject, 'envelope', 'agentdna.envelope', null, checking);
   } else {
-    const error = { code: 'agentdna/shape', message: 'neither a card, a card state, nor a workflow', offset: value.start };
+    const error: DecodeError = { code: 'agentdna/shape', message: 'neither a card, a card state, nor a workflow', offset: value.start };
     built = { record: failedRecord(place, index, 'agentdna.card', [value.start, value.end], error), workflow: null };
   }
   if (inputSpan) built.record = { ...built.record, inputSpan };
@@ -641,16 +414,60 @@ export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonVa
         }
       }
     } else {
-      const error = { code: 'agentdna/shape', message: 'JSON, but not an AgentDNA IntentWorkflow, envelope, card or card history', offset: root.start };
+      const error: DecodeError = { code: 'agentdna/shape', message: 'JSON, but not an AgentDNA IntentWorkflow, envelope, card or card history', offset: root.start };
       out.add({ record: failedRecord(place, 0, 'unknown', rootSpan, error), workflow: null });
     }
   } catch (e) {
     // A bug of ours must not take the input down: report it as this document's failure (what was
     // handed over stays; the failure takes the next record's place).
-    const error = { code: 'agentdna/shape', message: `internal error while reading this AgentDNA document: ${(e as Error)?.message ?? String(e)}`, offset: null };
+    const error: DecodeError = { code: 'agentdna/shape', message: `internal error while reading this AgentDNA document: ${(e as Error)?.message ?? String(e)}`, offset: null };
     out.records.length = sentRecords;
     out.workflows.length = sentWorkflows;
     out.add({ record: failedRecord(place, sentRecords, 'unknown', null, error), workflow: null });
   }
   yield take(root.end);
 }
+
+interface AgentDnaClaim {
+  root: JsonValue;
+  shape: AgentDnaShape;
+}
+
+/**
+ * The document in batches: a card history or an array of workflows by item (each workflow's
+ * signature checks take ~30 ms, so a large file would otherwise say nothing for minutes), any other
+ * shape as one batch. Read whole (batchSize Infinity), nothing is cut by time either.
+ */
+function* agentdnaBatches(source: Source, { root, shape }: AgentDnaClaim, context: ImportContext, batchSize: number): Generator<ImportedBatch> {
+  const parts: AgentDnaPartOptions = { partSize: batchSize, partMs: Number.isFinite(batchSize) ? undefined : Infinity };
+  // One part behind, so the last one can carry the input's format.
+  let last: ImportedBatch | null = null;
+  let end = 0;
+  for (const part of readAgentDnaParts(source.place.input, source.bytes, root, { extraKeys: context.extraKeys, shape, signatures: context.signatures }, parts)) {
+    if ('wait' in part) {
+      // The records read so far go to the page before the wait, not after it.
+      if (last) yield last;
+      last = null;
+      yield { records: [], workflows: [], end, format: null, wait: part.wait };
+      continue;
+    }
+    if (last) yield last;
+    last = { records: part.records, workflows: part.workflows, end: part.end, format: null };
+    end = part.end;
+  }
+  // readAgentDnaParts always gives at least one part.
+  yield { ...last!, end: source.bytes.length, format: `agentdna-${shape}` };
+}
+
+export const agentdna: Importer<AgentDnaClaim> = {
+  format: 'agentdna',
+  detect: (source) => {
+    const root = jsonRoot(source);
+    if (root === null) return null;
+    const shape = agentdnaShape(root);
+    return shape === null ? null : { root, shape };
+  },
+  // Read whole, in one go: nothing could await answers from elsewhere.
+  read: (source, claim, context) => wholeInput(agentdnaBatches(source, claim, { ...context, signatures: undefined }, Infinity)),
+  batches: agentdnaBatches,
+};

@@ -1,41 +1,25 @@
-// Binary inputs: a bare envelope, a CBOR sequence (RFC 8742) of envelopes or other AGDX items,
-// the laser record, dead letters, capsules, control frames, and an Iggy header block + payload.
+// One top-level CBOR item as records, whatever AGDX item it is (agdx/classify tells them apart):
+// an envelope (in bulk, on the fast path when it can), a laser record, a dead letter and the
+// envelope it carries, a capsule, a control frame, or well-formed CBOR that is not a map; and a CBOR
+// sequence (RFC 8742) of such items read in batches.
 import { analyzeEnvelope, type EnvelopeOptions } from '../agdx/analyze';
 import { readBodyRef, readCard, readErrorBody, type CapsuleReading } from '../agdx/bodies';
 import { classifyCbor } from '../agdx/classify';
 import { DEAD_LETTER_REASONS, codeName } from '../agdx/dictionaries';
 import { FieldError, readBytes, readSmallUint, readText, readUint, structEntries } from '../agdx/fields';
-import { headerViews, normaliseKind, readHeaderBlock, type Header } from '../agdx/iggy';
 import { checkSignatureShape } from '../agdx/signature';
 import { cborNode, formatLogPosition, formatMicros } from '../agdx/tree';
 import { toDiagnostic } from '../cbor/diagnostic';
-import type { CborItem } from '../cbor/reader';
+import type { CborError, CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
 import type { FieldNode, RecordFormat, Span } from '../model';
 import { isValid, type RecordResult } from '../records';
 import { blankRecord, envelopeRecord, failedRecord, type Place } from './build';
 import { fastEnvelopeRecord } from './fast-record';
+import { startsLikeMap } from './importer';
+import { laserRecord, nestedEnvelope } from './laser-record';
 
 const spanOf = (item: CborItem): Span => [item.start, item.end];
-
-/** Whether the bytes start like a CBOR map (definite or indefinite), as every AGDX item does. */
-export function startsLikeMap(bytes: Uint8Array, at = 0): boolean {
-  return at < bytes.length && bytes[at] >= 0xa0 && bytes[at] <= 0xbf;
-}
-
-/**
- * Reads the CBOR items back to back. A malformed item ends the sequence (a CBOR sequence cannot be
- * resynchronised), but what came before is kept and the failure is a record of its own.
- */
-export function readCborRecords(place: Place, from = 0, to = place.view.length, detail = true): { records: RecordResult[]; count: number } {
-  const records: RecordResult[] = [];
-  let count = 0;
-  for (const batch of cborRecordBatches(place, from, to, detail, Infinity)) {
-    records.push(...batch.records);
-    count = batch.items;
-  }
-  return { records, count };
-}
 
 export interface CborBatch {
   records: RecordResult[];
@@ -43,11 +27,16 @@ export interface CborBatch {
   items: number;
   /** Offset reached. */
   pos: number;
+  /** The read failure that ended the sequence (its record is in `records`), on the last batch. */
+  error: CborError | null;
 }
 
 /**
- * The same reading, in batches of about `batchSize` records, so a large sequence can be shown
- * while the rest loads (and stopped between batches).
+ * Reads the CBOR items of `place.view` from `from` to `to` back to back, in batches of about
+ * `batchSize` records, so a large sequence can be shown while the rest loads (and stopped between
+ * batches). A malformed item ends the sequence (a CBOR sequence cannot be resynchronised), but what
+ * came before is kept and the failure is a record of its own. The last batch is the one that
+ * reaches `to` (a full batch at the very end is the last one, never followed by an empty one).
  */
 export function* cborRecordBatches(place: Place, from: number, to: number, detail: boolean, batchSize: number): Generator<CborBatch> {
   const bytes = place.view.subarray(0, to);
@@ -69,8 +58,8 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
         push(fast);
         items++;
         pos = fastEnd;
-        if (batch.length >= batchSize) {
-          yield { records: batch, items, pos };
+        if (batch.length >= batchSize && pos < to) {
+          yield { records: batch, items, pos, error: null };
           batch = [];
         }
         continue;
@@ -80,18 +69,18 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
     if (!r.ok) {
       const format: RecordFormat = startsLikeMap(bytes, pos) ? 'agdx.envelope' : 'unknown';
       push(failedRecord(place, index, format, [pos, to], r.error));
-      pos = to;
-      break;
+      yield { records: batch, items, pos: to, error: r.error };
+      return;
     }
     items++;
     for (const rec of recordsFromItem(place, r.value, index, { detail })) push(rec);
     pos = r.value.end;
-    if (batch.length >= batchSize) {
-      yield { records: batch, items, pos };
+    if (batch.length >= batchSize && pos < to) {
+      yield { records: batch, items, pos, error: null };
       batch = [];
     }
   }
-  yield { records: batch, items, pos };
+  yield { records: batch, items, pos, error: null };
 }
 
 /** One top-level CBOR item as records (a dead letter gives two: itself and its payload). */
@@ -113,8 +102,31 @@ export function recordsFromItem(place: Place, item: CborItem, index: number, opt
     case 'agdx.control':
       return [control(place, item, index, shape.kind)];
     default:
+      if (untag(item).kind !== 'map') return [notAMap(place, item, index, options)];
       return [failedRecord(place, index, 'unknown', span, { code: 'input/unrecognized', message: shape.why, offset: item.start })];
   }
+}
+
+/**
+ * Well-formed CBOR that is not a map, so no AGDX item: a record of its own that shows the item in
+ * diagnostic notation. In bulk (no detail) the notation is made when the record is opened.
+ */
+function notAMap(place: Place, item: CborItem, index: number, options: EnvelopeOptions): RecordResult {
+  const span = spanOf(item);
+  const shape = classifyCbor(item);
+  const why = shape.format === 'unknown' ? shape.why : 'not a map';
+  const record: RecordResult = {
+    ...failedRecord(place, index, 'unknown', span, { code: 'agdx/not-a-map', message: why, offset: item.start }),
+    summary: `not a map: ${toDiagnostic(item, 120)}`,
+  };
+  if (options.detail === false) {
+    record.redo = () => {
+      const again = readItemAt(place.view.subarray(0, span[1]), span[0]);
+      return again.ok ? notAMap(place, again.value, index, { ...options, detail: true }) : failedRecord(place, index, 'unknown', span, again.error);
+    };
+    return record;
+  }
+  return { ...record, body: { rendering: 'cbor', reason: 'not an AGDX item (those are maps): the CBOR item in diagnostic notation', text: toDiagnostic(item), span } };
 }
 
 /** The record at `span` read again, this time with its views. */
@@ -122,65 +134,6 @@ function redoEnvelope(place: Place, span: Span, index: number, options: Envelope
   const again = readItemAt(place.view.subarray(0, span[1]), span[0]);
   if (!again.ok) return failedRecord(place, index, 'agdx.envelope', span, again.error);
   return envelopeRecord(blankRecord(place, index, 'agdx.envelope', span), analyzeEnvelope(place.view, again.value, { ...options, detail: true }));
-}
-
-/** Reads the single envelope inside a byte-string field; spans stay in the outer bytes. */
-function nestedEnvelope(place: Place, payload: CborItem, base: RecordResult, options: EnvelopeOptions): RecordResult {
-  const p = untag(payload);
-  if (p.kind !== 'bytes' || p.contentStart < 0) {
-    return { ...base, error: { code: 'agdx/field-type', message: 'payload must be a definite byte string holding the envelope', offset: payload.start }, summary: 'payload is not a byte string' };
-  }
-  const r = readItemAt(place.view.subarray(0, p.end), p.contentStart);
-  if (!r.ok) return { ...base, error: r.error, summary: `${r.error.code}: ${r.error.message}` };
-  if (r.value.end !== p.end) {
-    const error = { code: 'cbor/trailing-bytes', message: `${p.end - r.value.end} bytes after the envelope in the payload`, offset: r.value.end };
-    return { ...base, error, summary: `${error.code}: ${error.message}` };
-  }
-  return envelopeRecord({ ...base, span: [p.contentStart, p.end] }, analyzeEnvelope(place.view, r.value, options));
-}
-
-/** The laser SDK's self-contained record: {partition_key, headers: {name: {kind, bytes}}, payload}. */
-function laserRecord(place: Place, item: CborItem, index: number): RecordResult {
-  const base = blankRecord(place, index, 'agdx.record', spanOf(item));
-  try {
-    const { fields } = structEntries(item, 'a laser record');
-    const partitionKey = readText(fields.get('partition_key')!.value, 'partition_key');
-    const headerMap = untag(fields.get('headers')!.value);
-    if (headerMap.kind !== 'map') throw new FieldError('agdx/field-type', 'headers must be a map', headerMap.start);
-    const headers: Header[] = headerMap.entries.map((e) => {
-      const name = readText(e.key, 'a header name');
-      const { fields: hf } = structEntries(e.value, `header ${name}`);
-      if (!hf.get('kind') || !hf.get('bytes')) throw new FieldError('agdx/field-type', `header ${name} needs kind and bytes`, e.value.start);
-      const kind = normaliseKind(readText(hf.get('kind')!.value, `headers.${name}.kind`));
-      const valueItem = untag(hf.get('bytes')!.value);
-      const value = readBytes(valueItem, `headers.${name}.bytes`, { jsonView: false });
-      const vspan: Span | null = valueItem.kind === 'bytes' && valueItem.contentStart >= 0 ? [valueItem.contentStart, valueItem.end] : null;
-      return { name, kind, value, span: vspan };
-    });
-    const withHeaders: RecordResult = {
-      ...base,
-      headers: headerViews(headers),
-      tree: [cborNode(fields.get('partition_key')!.value, 'partition_key', 'partition_key', spanOf(fields.get('partition_key')!.key)), headersNode(headers, spanOf(fields.get('headers')!.value))],
-    };
-    return nestedEnvelope(place, fields.get('payload')!.value, withHeaders, { headers, partitionKey });
-  } catch (e) {
-    if (!(e instanceof FieldError)) throw e;
-    return { ...base, error: { code: e.code, message: e.message, offset: e.offset }, summary: e.message };
-  }
-}
-
-export function headersNode(headers: Header[], span: Span | null): FieldNode {
-  const views = headerViews(headers);
-  return {
-    path: 'headers',
-    label: 'headers',
-    display: `${headers.length} Iggy user headers`,
-    type: 'headers',
-    span,
-    keySpan: null,
-    hint: 'The record\'s Iggy user headers: agdx.av (wire version), agdx.ct (body codec), gen_ai.conversation.id (u128 little-endian), agdx.to (target).',
-    children: views.map((h) => ({ path: `headers.${h.name}`, label: h.name, display: h.display, type: h.kind, span: h.span, keySpan: null, hint: `hex ${h.hex}` })),
-  };
 }
 
 function deadLetter(place: Place, item: CborItem, index: number): RecordResult[] {
@@ -289,41 +242,4 @@ function control(place: Place, item: CborItem, index: number, kind: string): Rec
     summary: `${CONTROL_DESCRIPTIONS[kind]}: ${flat}`,
     body: { rendering: 'cbor', reason: 'control frame (not an envelope: shown, not validated)', text: toDiagnostic(item), span: spanOf(item) },
   };
-}
-
-/**
- * An Iggy binary user-header block followed by its payload (≥ 0.7 or ≤ 0.6 layout). Null when
- * the bytes do not start with such a block.
- */
-export function readHeaderBlockInput(place: Place): { records: RecordResult[]; format: string } | null {
-  const bytes = place.view;
-  const envelopeStartsAt = (offset: number) => {
-    if (!startsLikeMap(bytes, offset)) return false;
-    const r = readItemAt(bytes, offset);
-    return r.ok && r.value.end === bytes.length;
-  };
-  for (const era of ['>=0.7', '<=0.6'] as const) {
-    const block = readHeaderBlock(bytes, era, envelopeStartsAt);
-    if (!block) continue;
-    const format = `iggy-headers(${era})`;
-    const blockSpan: Span = [0, block.end];
-    const base: RecordResult = {
-      ...blankRecord(place, 0, 'agdx.record', [0, bytes.length]),
-      headers: headerViews(block.headers),
-      tree: [headersNode(block.headers, blockSpan)],
-    };
-    if (block.end === bytes.length) {
-      const error = { code: 'input/unrecognized', message: `an Iggy ${era} user-header block with ${block.headers.length} headers and no payload after it: nothing to decode`, offset: block.end };
-      return { records: [{ ...base, error, summary: error.message }], format };
-    }
-    const r = readItemAt(bytes, block.end);
-    if (!r.ok) return { records: [{ ...base, error: r.error, summary: `${r.error.code}: ${r.error.message}` }], format };
-    if (r.value.end !== bytes.length) {
-      const error = { code: 'cbor/trailing-bytes', message: `${bytes.length - r.value.end} bytes after the payload`, offset: r.value.end };
-      return { records: [{ ...base, error, summary: error.message }], format };
-    }
-    const rec = envelopeRecord({ ...base, span: [0, bytes.length] }, analyzeEnvelope(bytes, r.value, { headers: block.headers }));
-    return { records: [rec], format };
-  }
-  return null;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordSummary } from '../worker/protocol';
-import { packSummaries, unpackSummaries } from '../worker/summary-pack';
+import { packSummaries, unpackSummaries, type RecordSummary } from '../wire/summary-pack';
 import { SummaryStore } from './summary-store';
 
 const summary = (key: number, over: Partial<RecordSummary> = {}): RecordSummary => ({

@@ -1,57 +1,13 @@
-// The graph as the page draws it: both graphs laid out in the worker, flattened to plain boxes and
-// lines with what each node's face shows. The page only renders it.
-import { agentDnaInputs, buildAgentDnaGraph, drawAgdxGraph, layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type FoldInfo, type GraphEdge, type RecordGraph } from '../core/graph';
+// The graph as the page draws it (its types are the wire's, src/wire/graph.ts): both graphs laid out
+// in the worker, flattened to plain boxes and lines with what each node's face shows.
+import { agentDnaInputs, buildAgentDnaGraph, drawAgdxGraph, layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type RecordGraph } from '../core/graph';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { isoFromSeconds } from '../core/time';
-import type { RecordSummary } from './summary-pack';
+import type { GraphRender, GraphRenderNode } from '../wire/graph';
+import type { RecordSummary } from '../wire/summary-pack';
 
 /** A stream node's last line when nothing went wrong along the way: how it ended. */
 const STREAM_END_WORDS: Record<string, string> = { last: 'complete', error: 'ended by an error', abandoned: 'abandoned (deadline passed)', gap: 'ended at a gap', open: 'not ended' };
-
-export interface GraphRenderNode {
-  id: string;
-  kind: 'record' | 'stream' | 'ghost' | 'fold' | 'envelope';
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  /** The record a click selects. */
-  recordKey: number | null;
-  /** Every record this node shows (a stream's chunks, a fold's members), for centring on selection. */
-  recordKeys: number[];
-  title: string;
-  subtitle: string;
-  detail: string;
-  group: string | null;
-  cycle: boolean;
-  /** Red: invalid, tampered, a broken stream, a loop. */
-  alarm: boolean;
-  badges: { decoded: boolean; valid: boolean; signature: string; trusted: boolean } | null;
-  /** AgentDNA: hash and signature verdicts. */
-  dna: { from: string; epoch: string; hashOk: boolean; signature: string; didMatch: boolean; duplicate: boolean } | null;
-  /** A stream or fan-out that can be unfolded. */
-  expandable: boolean;
-}
-
-export interface GraphRenderEdge {
-  id: string;
-  from: string;
-  to: string;
-  via: GraphEdge['via'];
-  count: number;
-  note: string | null;
-}
-
-export interface GraphRender {
-  nodes: GraphRenderNode[];
-  edges: GraphRenderEdge[];
-  folded: FoldInfo[];
-  missing: number;
-  cycles: number;
-  streams: number;
-  /** Time the worker spent building and laying out (ms). */
-  ms: number;
-}
 
 const short = (s: string | null, n = 10) => (s ? (s.length > n + 2 ? `${s.slice(0, n)}…` : s) : '—');
 

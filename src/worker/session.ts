@@ -8,6 +8,8 @@ import { withVerdicts } from '../core/log/entry';
 import type { Finding } from '../core/model';
 import { firstDifference } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna/model';
+import { completeWorkflow, isRecoveredPending, pendingInputs, type RecoveredKey } from '../core/agentdna/signature';
+import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import { applyAgentDnaTrust } from '../core/agentdna/trust';
 import type { RegistryEntry } from '../core/keys/keys';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
@@ -17,18 +19,24 @@ import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle,
 import { blankAsRedacted, hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
-import { renderGraph, type GraphRender } from './graph-render';
-import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, RecordSummary, SharedView, Unblankable } from './protocol';
+import { renderGraph } from './graph-render';
+import type { GraphRender } from '../wire/graph';
+import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, SharedView, Unblankable } from '../wire/protocol';
+import type { RecordSummary } from '../wire/summary-pack';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;
 
 export class InspectorSession {
   /**
-   * `verifyMany` hands Ed25519 checks to other threads (the worker's pool); without it they run
+   * `verifyMany` hands Ed25519 checks to other threads (the worker's pool), `checkSignatures` the
+   * AgentDNA secp256k1 checks of a streamed card history or workflow array; without them they run
    * here, synchronously (tests, Node).
    */
-  constructor(private readonly verifyMany?: VerifyMany) {}
+  constructor(
+    private readonly verifyMany?: VerifyMany,
+    private readonly checkSignatures?: CheckSignatures,
+  ) {}
 
   /** The records with their signatures decided against the registry (on the pool when there is one). */
   private async verify(records: InspectedRecord[]): Promise<InspectedRecord[]> {
@@ -142,6 +150,49 @@ export class InspectorSession {
       else out.view = await this.loadShared(opened, out);
     }
     this.regraph(out);
+    this.completeInBackground();
+    return out;
+  }
+
+  /**
+   * The lists of candidate keys the quick checks left for later, completed here and now for the
+   * workflows `which` picks: new workflows take those workflows' places.
+   */
+  private completeLists(which: (w: WorkflowReport) => boolean): void {
+    this.workflows = this.workflows.map((w) => (which(w) ? completeWorkflow(w) : w));
+  }
+
+  /**
+   * Background completion of those lists on the pool, a part at a time (a new load's checks queue
+   * behind one part at most). Each part's answers make new workflows of those still holding the
+   * lists (a key change's workflows share them; after a clear none does).
+   */
+  private background: Promise<void> = Promise.resolve();
+  private completeInBackground(): void {
+    const check = this.checkSignatures;
+    const lists = this.pendingLists();
+    if (!check || lists.size === 0) return;
+    this.background = this.background
+      .then(async () => {
+        const all = [...lists];
+        for (let i = 0; i < all.length; i += 500) {
+          // Lists completed meanwhile (a record opened, a report made) are no longer held.
+          const held = this.pendingLists();
+          const part = all.slice(i, i + 500).filter((l) => held.has(l));
+          if (part.length === 0) continue;
+          const checks = await check(part.map((l) => ({ ...pendingInputs(l)!, full: true })));
+          if (checks.length !== part.length) return;
+          const answers = new Map(part.map((l, j) => [l, checks[j]]));
+          this.workflows = this.workflows.map((w) => completeWorkflow(w, answers));
+        }
+      })
+      .catch(() => {});
+  }
+
+  /** The pending lists of candidate keys the workflows hold. */
+  private pendingLists(): Set<RecoveredKey[]> {
+    const out = new Set<RecoveredKey[]>();
+    for (const w of this.workflows) for (const e of w.envelopes) if (isRecoveredPending(e.recovered)) out.add(e.recovered);
     return out;
   }
 
@@ -175,7 +226,14 @@ export class InspectorSession {
     // Signatures are checked on the pool while the next batch decodes; a batch goes to the page
     // when its verdicts are in, in order.
     let sending: Promise<void> = Promise.resolve();
-    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS)) {
+    const check = this.checkSignatures;
+    const signatures = check ? () => new SignatureResults(check) : undefined;
+    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS, { signatures })) {
+      if (batch.wait) {
+        // Signature checks of the next stretch are still on the pool: the cores are theirs meanwhile.
+        await batch.wait;
+        continue;
+      }
       const first = this.records.length;
       // A record's summary is made once, when its verdicts are in and it goes to the page (below):
       // until then the filter and the graph do not see it, as the page does not.
@@ -351,13 +409,20 @@ export class InspectorSession {
       parent: v.parent !== null ? key - (v.index - v.parent) : null,
       signing: data.envelope?.signature ? signingInputSegments(data.envelope) : null,
       canonical: canonicalDiff(r),
-      workflow: this.workflows.find((w) => w.record === key) ?? null,
+      workflow: this.completedWorkflow(key),
       context: { signed: data.envelope?.signature?.context ?? null, observed: data.observed },
     };
   }
 
+  /** The workflow of a record, its lists of candidate keys complete. */
+  private completedWorkflow(key: number): WorkflowReport | null {
+    this.completeLists((w) => w.record === key);
+    return this.workflows.find((w) => w.record === key) ?? null;
+  }
+
   /** report@1 for everything loaded (the same document the CLI writes), and its Markdown summary. */
   report(): { json: string; markdown: string } {
+    this.completeLists(() => true);
     const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows, log: this.analysis() });
     return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
   }

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { RecordSummary } from '../../worker/protocol';
+import type { RecordSummary } from '../../wire/summary-pack';
 
 const TONES = {
   good: 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800',

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { Span } from '../../core/model';
-import type { RecordDetail } from '../../worker/protocol';
+import type { RecordDetail } from '../../wire/protocol';
 import { isoFromMicros } from '../../core/time';
 import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
+import { queryKeys } from '../query-keys';
 import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
@@ -30,7 +31,7 @@ const ORIGIN_WORDS = {
 };
 
 export function DetailPanel({ recordKey }: { recordKey: number }) {
-  const query = useQuery({ queryKey: ['detail', recordKey], queryFn: () => inspectorClient().detail(recordKey) });
+  const query = useQuery({ queryKey: queryKeys.detail(recordKey), queryFn: () => inspectorClient().call('detail', { key: recordKey }) });
   // A detail is hundreds of elements (tree, hex, findings). react-query's store updates render
   // synchronously; deferring the value renders the detail as a transition, in slices that yield,
   // so it never becomes one long task (it was 60 ms while a large file streamed in).

@@ -3,6 +3,7 @@ import { useDeferredValue, useState } from 'react';
 import type { ReportAgent, ReportRun } from '../../core/folds';
 import { isoFromMicros } from '../../core/time';
 import { inspectorClient } from '../worker-client';
+import { queryKeys } from '../query-keys';
 
 interface Props {
   mode: 'agents' | 'runs';
@@ -109,7 +110,7 @@ function RunsTimeline({ runs, onSelect }: { runs: ReportRun[]; onSelect: (key: n
 export function FoldsPanel({ mode, version, selected, onSelect }: Props) {
   const [asOf, setAsOf] = useState<number | null>(null);
   const deferred = useDeferredValue(asOf);
-  const query = useQuery({ queryKey: ['folds', version, deferred], queryFn: () => inspectorClient().folds(deferred), placeholderData: (prev) => prev });
+  const query = useQuery({ queryKey: queryKeys.folds(version, deferred), queryFn: () => inspectorClient().call('folds', { asOf: deferred }), placeholderData: (prev) => prev });
   const folds = query.data;
   if (query.isError) return <p className="p-4 text-sm text-red-600">{query.error.message}</p>;
   if (!folds) return <p className="p-4 text-sm text-slate-500">Folding the log…</p>;

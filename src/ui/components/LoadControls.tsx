@@ -1,5 +1,5 @@
 import { groupDigits } from '../format';
-import type { LoadProgress, RecordFilter } from '../../worker/protocol';
+import type { LoadProgress, RecordFilter } from '../../wire/protocol';
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 

@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { crockfordToHex } from '../../core/bytes';
-import type { InputSummary, RecordSummary } from '../../worker/protocol';
+import type { InputSummary } from '../../wire/protocol';
+import type { RecordSummary } from '../../wire/summary-pack';
 import { displayText } from '../format';
 import { Badges } from './Badges';
 

@@ -1,6 +1,6 @@
 import { groupDigits } from '../format';
 import { useEffect, useState } from 'react';
-import type { InputRedaction, ViewToShare, Unblankable } from '../../worker/protocol';
+import type { InputRedaction, ViewToShare, Unblankable } from '../../wire/protocol';
 import { download } from '../download';
 import { Dialog } from './Dialog';
 import { inspectorClient } from '../worker-client';
@@ -20,7 +20,7 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
   useEffect(() => {
     let stale = false;
     inspectorClient()
-      .share(view, redact, false, unblankable)
+      .call('share', { view, redact, bundle: false, unblankable })
       .then((r) => {
         if (!stale) setLink({ url: r.fragment ? `${location.origin}${location.pathname}#${r.fragment}` : '', problems: r.problems, redaction: r.redaction });
       });
@@ -101,7 +101,7 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
             type="button"
             disabled={!link?.url || pending}
             onClick={async () => {
-              const r = await inspectorClient().share(view, redact, true, unblankable);
+              const r = await inspectorClient().call('share', { view, redact, bundle: true, unblankable });
               if (r.bundle) download('envelope-inspector.eibundle', r.bundle as Uint8Array<ArrayBuffer>, 'application/octet-stream');
             }}
             className={`rounded px-3 py-1.5 text-sm ${tooLong ? 'bg-teal-700 font-medium text-white hover:bg-teal-800' : 'border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
@@ -111,14 +111,14 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
           <span className="mx-2 border-l border-slate-300 dark:border-slate-700" />
           <button
             type="button"
-            onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().report()).json, 'application/json')}
+            onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().call('report', {})).json, 'application/json')}
             className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
           >
             Export report (JSON)
           </button>
           <button
             type="button"
-            onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().report()).markdown, 'text/markdown')}
+            onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().call('report', {})).markdown, 'text/markdown')}
             className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
           >
             Export summary (Markdown)

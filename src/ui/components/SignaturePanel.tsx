@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { hex2 } from '../format';
-import type { RecordDetail } from '../../worker/protocol';
+import type { RecordDetail } from '../../wire/protocol';
 
 
 const WORDS: Record<string, string> = {

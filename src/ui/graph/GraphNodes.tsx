@@ -1,7 +1,7 @@
 // Custom React Flow nodes: memoised, defined at module scope (nodeTypes must not change identity).
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import type { GraphRenderNode } from '../../worker/graph-render';
+import type { GraphRenderNode } from '../../wire/graph';
 
 // A mapped copy: React Flow wants node data as a plain record type, which an interface is not.
 export type FlowNodeData = { [K in keyof GraphRenderNode]: GraphRenderNode[K] } & { selected: boolean; onToggle: (id: string) => void; expanded: boolean };

@@ -4,9 +4,10 @@ import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Viewport } from '@xyflow/react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { GraphRender } from '../../worker/graph-render';
+import type { GraphRender } from '../../wire/graph';
 import { download } from '../download';
 import { inspectorClient } from '../worker-client';
+import { queryKeys } from '../query-keys';
 import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
 import { nodeTypes, type FlowNode } from './GraphNodes';
 
@@ -34,7 +35,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [visible, setVisible] = useState<Set<string>>(() => new Set(EDGE_STYLES.map((e) => e.via)));
   // No structural sharing: a graph from the worker is new anyway, and keeping unchanged parts would
   // walk every node of both graphs, deeply, each time it is rebuilt (a fold opened, keys changed).
-  const query = useQuery({ queryKey: ['graph', version, expanded], queryFn: () => inspectorClient().graph(expanded), placeholderData: (prev) => prev, structuralSharing: false });
+  const query = useQuery({ queryKey: queryKeys.graph(version, expanded), queryFn: () => inspectorClient().graph(expanded), placeholderData: (prev) => prev, structuralSharing: false });
   const flow = useReactFlow();
   // Drawn as a transition (in slices), not in the synchronous update a query's result makes.
   const graph: GraphRender | undefined = useDeferredValue(query.data);

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { utf8Encode } from '../../core/bytes';
 import { inspect } from '../../core/inspect';
-import { renderGraph, type GraphRender } from '../../worker/graph-render';
+import { renderGraph } from '../../worker/graph-render';
+import type { GraphRender } from '../../wire/graph';
 import { summarize } from '../../worker/session';
 import { graphToSvg, xmlText } from './export';
 

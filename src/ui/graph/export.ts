@@ -1,7 +1,7 @@
 // The graph as a standalone SVG (and PNG through a canvas): drawn from the laid-out model, so the
 // export shows every node, not only those on screen. All text is made valid XML and escaped.
 // graphToSvg and xmlText are pure (no DOM): svgToPng alone needs a browser.
-import type { GraphRender } from '../../worker/graph-render';
+import type { GraphRender } from '../../wire/graph';
 
 /**
  * Characters XML 1.0 does not allow at all: C0 controls but tab, LF and CR; lone surrogates

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphRender, GraphRenderNode } from './graph-render';
+import type { GraphRender, GraphRenderNode } from './graph';
 import { joinGraph, splitGraph } from './graph-parts';
 
 const node = (i: number): GraphRenderNode => ({

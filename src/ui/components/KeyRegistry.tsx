@@ -144,13 +144,15 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
               <th className="font-medium">Not before (µs)</th>
               <th className="font-medium">Not after (µs)</th>
               <th className="font-medium">Revoked</th>
-              <th />
+              <th>
+                <span className="sr-only">Remove</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {keys.length === 0 && (
               <tr>
-                <td colSpan={7} className="py-2 text-slate-500">
+                <td colSpan={7} className="py-2 text-slate-600 dark:text-slate-400">
                   Nothing registered: no signature is trusted, and signed AGDX records show an unknown key.
                 </td>
               </tr>

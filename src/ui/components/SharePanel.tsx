@@ -1,6 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { InputRedaction, Unblankable, ViewToShare } from '../../wire/protocol';
 import { groupDigits } from '../format';
-import { useEffect, useState } from 'react';
-import type { InputRedaction, ViewToShare, Unblankable } from '../../wire/protocol';
+import { queryKeys } from '../query-keys';
 import { download } from '../download';
 import { Dialog } from './Dialog';
 import { inspectorClient } from '../worker-client';
@@ -13,21 +15,19 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
   const [redact, setRedact] = useState(false);
   // What to do with inputs that have parts redaction cannot blank: asked before any link is made.
   const [unblankable, setUnblankable] = useState<Unblankable | undefined>(undefined);
-  const [link, setLink] = useState<{ url: string; problems: string[]; redaction: InputRedaction[] | null } | null>(null);
   const [copied, setCopied] = useState(false);
 
-  // The size meter is live: the link is rebuilt (in the worker) whenever the view or the option changes.
-  useEffect(() => {
-    let stale = false;
-    inspectorClient()
-      .call('share', { view, redact, bundle: false, unblankable })
-      .then((r) => {
-        if (!stale) setLink({ url: r.fragment ? `${location.origin}${location.pathname}#${r.fragment}` : '', problems: r.problems, redaction: r.redaction });
-      });
-    return () => {
-      stale = true;
-    };
-  }, [view, redact, version, unblankable]);
+  // The size meter is live: the link is rebuilt (in the worker) whenever the load, the view or an option changes.
+  const query = useQuery({
+    queryKey: queryKeys.share(version, view, redact, unblankable),
+    queryFn: async () => {
+      const r = await inspectorClient().call('share', { view, redact, bundle: false, unblankable });
+      return { url: r.fragment ? `${location.origin}${location.pathname}#${r.fragment}` : '', problems: r.problems, redaction: r.redaction };
+    },
+    // The last link stays on screen while the next is built.
+    placeholderData: (previous) => previous,
+  });
+  const link = query.data ?? null;
 
   const withLeftovers = link?.redaction?.filter((x) => x.unblankable.length) ?? [];
   // Waiting for the person's choice about parts redaction cannot blank (not for a view too large to share).

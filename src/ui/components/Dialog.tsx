@@ -1,7 +1,8 @@
 import { type KeyboardEvent, type ReactNode, useEffect, useRef } from 'react';
 
 /** What Tab may stop on inside a dialog. */
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
 /** The elements Tab moves between inside `root`, in order (hidden ones left out). */
 export function tabStops(root: HTMLElement): HTMLElement[] {
@@ -49,7 +50,8 @@ export function Dialog({ id, title, onClose, side = false, wide = false, childre
       dialog.removeEventListener('cancel', cancel);
       if (dialog.open) dialog.close();
       // Back to the button that opened it (unless it is gone, or focus has been put elsewhere on purpose).
-      if (opener?.isConnected && (document.activeElement === null || document.activeElement === document.body || dialog.contains(document.activeElement))) opener.focus();
+      if (opener?.isConnected && (document.activeElement === null || document.activeElement === document.body || dialog.contains(document.activeElement)))
+        opener.focus();
     };
   }, []);
 
@@ -83,7 +85,11 @@ export function Dialog({ id, title, onClose, side = false, wide = false, childre
         <h2 id={id} className="text-base font-semibold">
           {title}
         </h2>
-        <button type="button" onClick={onClose} className="ml-auto rounded px-2 py-1 text-sm hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-teal-500 dark:hover:bg-slate-800">
+        <button
+          type="button"
+          onClick={onClose}
+          className="ml-auto rounded px-2 py-1 text-sm hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-teal-500 dark:hover:bg-slate-800"
+        >
           Close
         </button>
       </div>

@@ -45,7 +45,7 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
         {(['light', 'heavy', 'boundary'] as const).map((m) => {
           const d = workflow.mode_details[m];
           return (
-            <div key={m} data-mode={m} className={`rounded border p-2 ${d.code === 1000 ? 'border-emerald-300 dark:border-emerald-800' : 'border-red-300 dark:border-red-800'}`}>
+            <div key={m} data-mode={m} className={`min-w-0 rounded border p-2 [overflow-wrap:anywhere] ${d.code === 1000 ? 'border-emerald-300 dark:border-emerald-800' : 'border-red-300 dark:border-red-800'}`}>
               <p className="font-semibold">
                 {MODE_NAMES[m]}: <span data-testid={`mode-${m}`}>{d.code}</span> {d.code === 1000 ? 'passed' : 'failed'}
                 {d.raised ? ' (AgentDNA raises)' : ''}

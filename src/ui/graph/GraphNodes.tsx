@@ -36,7 +36,7 @@ export const RecordNode = memo(function RecordNode({ data }: NodeProps<FlowNode>
     <Frame data={data}>
       <div className="flex items-baseline gap-1">
         <span className="font-semibold">{data.title}</span>
-        <span className="truncate font-mono text-[10px] text-slate-500">{data.subtitle}</span>
+        <span className="truncate font-mono text-[10px] text-slate-600 dark:text-slate-400">{data.subtitle}</span>
         {data.cycle && <span className="ml-auto text-[10px] text-fuchsia-600">cycle</span>}
       </div>
       <div className="truncate text-[11px]">{data.detail}</div>

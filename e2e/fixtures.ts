@@ -97,6 +97,18 @@ export class InspectorPage {
     }
   }
 
+  /**
+   * Presses Tab (or Shift+Tab) until `target` has focus, as a keyboard user moves through the page;
+   * fails if it is not reached within `max` presses.
+   */
+  async tabTo(target: Locator, { key = 'Tab', max = 60 }: { key?: 'Tab' | 'Shift+Tab'; max?: number } = {}) {
+    for (let i = 0; i < max; i++) {
+      if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+      await this.page.keyboard.press(key);
+    }
+    await expect(target, `reached with ${key} in ${max} presses`).toBeFocused();
+  }
+
   /** The bounding box of `locator`, which must be on screen. */
   async box(locator: Locator) {
     const b = await locator.boundingBox();

@@ -51,7 +51,7 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect, n
             type="button"
             tabIndex={-1}
             aria-label={open ? `Collapse ${node.label}` : `Expand ${node.label}`}
-            className="w-3 text-slate-500"
+            className="w-3 text-slate-600 dark:text-slate-400"
             onClick={(e) => {
               e.stopPropagation();
               setOpen(!open);
@@ -83,7 +83,7 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect, n
 });
 
 export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS }: Props) {
-  if (nodes.length === 0) return <p className="text-xs text-slate-500">No fields: the record did not decode.</p>;
+  if (nodes.length === 0) return <p className="text-xs text-slate-600 dark:text-slate-400">No fields: the record did not decode.</p>;
   return (
     <ul role="tree" aria-label="Fields" className="font-sans">
       {nodes.map((n) => (

@@ -87,7 +87,7 @@ function Explanation({ e }: { e: RuleExplanation }) {
             {withKeys(q.lines, (line) => line).map(({ key, item: line }) =>
               // Table rows and the elision mark as written; prose as a paragraph.
               line.startsWith('|') || line === '[...]' ? (
-                <p key={key} className="overflow-x-auto font-mono text-xs whitespace-pre">
+                <p key={key} className="font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">
                   {line}
                 </p>
               ) : (
@@ -105,7 +105,7 @@ function Explanation({ e }: { e: RuleExplanation }) {
       <h3 className={heading}>What usually fixes it</h3>
       <p className="mt-1">{e.fix}</p>
       <h3 className={heading}>Example</h3>
-      <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-slate-950">
+      <pre className="mt-1 rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-slate-950">
         {e.example.join('\n')}
       </pre>
     </div>

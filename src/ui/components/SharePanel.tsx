@@ -81,7 +81,7 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
           Permalink
         </label>
         <input id="permalink" readOnly value={link?.url ?? ''} className="mt-1 w-full rounded border border-slate-300 bg-slate-50 px-2 py-1 font-mono text-xs dark:border-slate-700 dark:bg-slate-950" onFocus={(e) => e.target.select()} />
-        <p data-testid="link-size" className={`mt-1 text-xs ${tooLong ? 'text-red-700 dark:text-red-300' : length > 2000 ? 'text-amber-700 dark:text-amber-300' : 'text-slate-500'}`}>
+        <p data-testid="link-size" className={`mt-1 text-xs ${tooLong ? 'text-red-700 dark:text-red-300' : length > 2000 ? 'text-amber-700 dark:text-amber-300' : 'text-slate-600 dark:text-slate-400'}`}>
           {link ? `${groupDigits(length)} characters` : 'Building the link…'}
           {tooLong && ` — longer than ${groupDigits(LINK_SOFT_LIMIT)}, too long for most chat and mail: download a bundle file instead (it reopens this view when dropped).`}
         </p>

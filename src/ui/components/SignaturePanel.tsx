@@ -66,9 +66,9 @@ function CanonicalDiff({ diff }: { diff: NonNullable<RecordDetail['canonical']> 
         canonical bytes, as the reference does.
       </p>
       <div className="grid grid-cols-[5rem_1fr] gap-x-2 font-mono">
-        <span className="text-slate-500">received</span>
+        <span className="text-slate-600 dark:text-slate-400">received</span>
         <span className="break-all">{rows(diff.received, diff.canonical)}</span>
-        <span className="text-slate-500">canonical</span>
+        <span className="text-slate-600 dark:text-slate-400">canonical</span>
         <span className="break-all">{rows(diff.canonical, diff.received)}</span>
       </div>
     </div>
@@ -104,15 +104,15 @@ export const SignaturePanel = memo(function SignaturePanel({ detail }: { detail:
       {s.not_covered.length > 0 && <NotCovered paths={s.not_covered} holds={s.status === 'valid'} />}
       {s.status !== 'unsigned' && (
         <dl className="grid grid-cols-[8rem_1fr] gap-x-2 gap-y-0.5">
-          <dt className="text-slate-500">Scheme</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Scheme</dt>
           <dd>{s.scheme ?? 'unknown'}</dd>
-          <dt className="text-slate-500">Key id</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Key id</dt>
           <dd className="font-mono">{s.key_id ?? '—'}</dd>
-          <dt className="text-slate-500">Signer</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Signer</dt>
           <dd>{s.signer ?? (s.status === 'valid' ? 'a key registered for no agent' : 'no registered key matched')}</dd>
-          <dt className="text-slate-500">Trusted</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Trusted</dt>
           <dd data-testid="trust">{s.trusted ? 'yes' : 'no'}</dd>
-          <dt className="text-slate-500">Context</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Context</dt>
           <dd>
             {ctx.signed
               ? `signed content_type ${ctx.signed.content_type ?? '—'}, agent_version ${ctx.signed.agent_version ?? '—'}; headers agdx.ct ${ctx.observed?.ct ?? '—'}, agdx.av ${ctx.observed?.av ?? '—'}: ${

@@ -83,6 +83,25 @@ export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onS
       >
         Samples {samplesOpen ? '▴' : '▾'}
       </button>
+      {samplesOpen && (
+        // Right after its button for the keyboard (Tab goes from the button into the samples), but drawn
+        // as a strip of its own below the buttons (order-last): not a pop-over, it pushes the page down
+        // and covers nothing, the tabs least of all.
+        <ul ref={samplesMenu} id="samples-menu" aria-label="Samples" className="order-last flex basis-full flex-wrap gap-1 border-t border-slate-200 pt-2 text-sm dark:border-slate-800">
+          <li>
+            <button type="button" className="rounded border border-slate-300 px-2 py-1 font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => choose(intake.samples)}>
+              All samples
+            </button>
+          </li>
+          {intake.samples.map((s) => (
+            <li key={s.file}>
+              <button type="button" className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => choose([s])}>
+                {s.title}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <button
         type="button"
         onClick={onKeys}
@@ -112,23 +131,6 @@ export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onS
       <p role="status" className="ml-auto text-xs text-slate-600 dark:text-slate-400">
         {status}
       </p>
-      {samplesOpen && (
-        // A strip of its own below the buttons, not a pop-over: it pushes the page down and covers nothing (the tabs least of all).
-        <ul ref={samplesMenu} id="samples-menu" aria-label="Samples" className="flex basis-full flex-wrap gap-1 border-t border-slate-200 pt-2 text-sm dark:border-slate-800">
-          <li>
-            <button type="button" className="rounded border border-slate-300 px-2 py-1 font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => choose(intake.samples)}>
-              All samples
-            </button>
-          </li>
-          {intake.samples.map((s) => (
-            <li key={s.file}>
-              <button type="button" className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => choose([s])}>
-                {s.title}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
     </header>
   );
 }

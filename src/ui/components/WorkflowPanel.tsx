@@ -67,10 +67,10 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
               className={`w-full rounded border px-2 py-1.5 text-left ${selected === i ? 'border-teal-500 bg-teal-50 dark:bg-teal-950/50' : 'border-slate-200 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900'} ${tampered(e) ? 'border-l-4 border-l-red-500' : ''}`}
             >
               <div className="flex flex-wrap items-center gap-2">
-                <span className="font-mono text-slate-500">{e.path}</span>
+                <span className="font-mono text-slate-600 dark:text-slate-400">{e.path}</span>
                 <span title={e.from ?? ''}>{shortDid(e.from)}</span>→<span title={e.to ?? ''}>{shortDid(e.to)}</span>
-                <span className="text-slate-500">{epochDate(e.epoch)}</span>
-                <span className={e.status_code === '1000' ? 'text-slate-500' : 'text-amber-700 dark:text-amber-300'}>
+                <span className="text-slate-600 dark:text-slate-400">{epochDate(e.epoch)}</span>
+                <span className={e.status_code === '1000' ? 'text-slate-600 dark:text-slate-400' : 'text-amber-700 dark:text-amber-300'}>
                   {e.status_code} {e.status_name}
                 </span>
                 <span className="ml-auto inline-flex gap-1">
@@ -115,9 +115,9 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
           {env.der_issues.length > 0 && <p className="text-amber-700 dark:text-amber-300">DER: {env.der_issues.join('; ')}</p>}
           <h4 className="font-medium">Recovered keys and their DIDs</h4>
           <ul className="font-mono">
-            {env.recovered.length === 0 && <li className="font-sans text-slate-500">none</li>}
+            {env.recovered.length === 0 && <li className="font-sans text-slate-600 dark:text-slate-400">none</li>}
             {env.recovered.map((k) => (
-              <li key={`${k.rule}:${k.recovery}`} className={k.matches ? 'text-emerald-700 dark:text-emerald-300' : 'text-slate-500'}>
+              <li key={`${k.rule}:${k.recovery}`} className={k.matches ? 'text-emerald-700 dark:text-emerald-300' : 'text-slate-600 dark:text-slate-400'}>
                 {k.rule}/{k.recovery}: {k.did} {k.matches ? '← matches from' : ''}
                 <span className="block truncate text-[10px]" title={k.public_key}>
                   key {k.public_key}

@@ -15,7 +15,7 @@ function Pill({ ok, children }: { ok: boolean | null; children: React.ReactNode 
 }
 
 function Frame({ data, children }: { data: FlowNodeData; children: React.ReactNode }) {
-  const tone = data.kind === 'ghost' ? 'border-dashed border-slate-400 bg-slate-50 text-slate-500 dark:bg-slate-900' : data.alarm ? 'border-red-500 bg-red-50 dark:bg-red-950/60' : 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900';
+  const tone = data.kind === 'ghost' ? 'border-dashed border-slate-400 bg-slate-50 text-slate-600 dark:text-slate-400 dark:bg-slate-900' : data.alarm ? 'border-red-500 bg-red-50 dark:bg-red-950/60' : 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900';
   return (
     <div
       data-node-kind={data.kind}

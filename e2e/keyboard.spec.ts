@@ -62,3 +62,37 @@ test('keyboard only: Paste, a record, the Graph tab, Share', async ({ inspector,
   await expect(inspector.records('pasted text 1')).toHaveCount(7);
   await selectSwitchShare(inspector, 'pasted text 1');
 });
+
+test('keyboard only: the fields are one Tab stop; the arrows move and open, Enter selects a field and lights its bytes', async ({ inspector, page }) => {
+  await inspector.open();
+  await inspector.dropFiles([vector('agdx/made/conversation.cborseq')]);
+  await inspector.tabTo(inspector.records('conversation.cborseq').first());
+  await page.keyboard.press('Enter');
+  const tree = inspector.tree;
+  const items = tree.getByRole('treeitem');
+  await inspector.tabTo(items.first());
+  // One stop: the next Tab leaves the tree.
+  await page.keyboard.press('Tab');
+  expect(await inspector.focusIsIn(tree)).toBe(false);
+  await page.keyboard.press('Shift+Tab');
+  await expect(items.first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(items.nth(1)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(items.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await expect(inspector.hex.locator('[data-selected]').first()).toBeVisible();
+  // Up from the end to the metadata map (open): Left closes it, Right opens it, Right again goes into it, Left goes back up.
+  const metadata = tree.locator('[role="treeitem"][data-path="metadata"]');
+  await page.keyboard.press('End');
+  for (let i = 0; i < 5 && !(await metadata.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('ArrowUp');
+  await expect(metadata).toBeFocused();
+  await expect(metadata).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('ArrowLeft');
+  await expect(metadata).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press('ArrowRight');
+  await expect(metadata).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('ArrowRight');
+  await expect(tree.locator('[role="treeitem"][data-path="metadata.priority"]')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(metadata).toBeFocused();
+});

@@ -41,7 +41,7 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
   const env = workflow.envelopes[selected];
   return (
     <div className="flex flex-col gap-3 text-xs">
-      <div className="grid gap-2 sm:grid-cols-3" aria-label="Mode verdicts">
+      <section className="grid gap-2 sm:grid-cols-3" aria-label="Mode verdicts">
         {(['light', 'heavy', 'boundary'] as const).map((m) => {
           const d = workflow.mode_details[m];
           return (
@@ -55,10 +55,10 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
             </div>
           );
         })}
-      </div>
+      </section>
       <ol aria-label="Envelopes" className="flex flex-col gap-1">
         {workflow.envelopes.map((e, i) => (
-          <li key={`${e.hash}:${i}`}>
+          <li key={e.path}>
             <button
               type="button"
               aria-pressed={selected === i}
@@ -88,7 +88,7 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
         ))}
       </ol>
       {env && (
-        <div aria-label="Envelope detail" className="grid gap-2 rounded border border-slate-200 p-2 dark:border-slate-800">
+        <section aria-label="Envelope detail" className="grid gap-2 rounded border border-slate-200 p-2 dark:border-slate-800">
           <p className="font-semibold">{env.path}</p>
           <p>{env.signature_reason}</p>
           <p data-testid="envelope-trust-reason">{env.trust_reason}</p>
@@ -125,7 +125,7 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
               </li>
             ))}
           </ul>
-        </div>
+        </section>
       )}
     </div>
   );

@@ -53,7 +53,7 @@ export const Findings = memo(function Findings({
               key={key}
               aria-current={selected === i ? 'true' : undefined}
               data-rule={f.rule}
-              className={`relative grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 border-t border-slate-100 py-1.5 align-top first:border-t-0 @3xl:table-row dark:border-slate-800 ${
+              className={`relative grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 border-t px-1.5 @3xl:px-0 border-slate-100 py-1.5 align-top first:border-t-0 @3xl:table-row dark:border-slate-800 ${
                 selected === i ? 'bg-amber-100 dark:bg-amber-900/50' : 'hover:bg-slate-100 dark:hover:bg-slate-800'
               }`}
             >

@@ -58,7 +58,72 @@ export class InspectorPage {
   get findings(): Locator {
     return this.page.getByRole('table', { name: 'Findings' });
   }
+
+  /** Opens the app as a first visit does: the bundled samples load; waits for them all. */
+  async openWithSamples() {
+    await this.open('');
+    await expect(this.page.getByRole('status').filter({ hasText: /^Loaded \d+ records from 8 inputs\.$/ })).toBeVisible();
+    await expect(this.records('conversation.cborseq')).toHaveCount(7);
+  }
+
+  /** The open modal dialog (one at a time). */
+  get dialog(): Locator {
+    return this.page.getByRole('dialog');
+  }
+
+  /** The toolbar button that opens the Keys, Share or Paste dialog. */
+  opener(name: 'Keys' | 'Share' | 'Paste'): Locator {
+    return this.page.getByRole('banner').getByRole('button', { name: new RegExp(`^${name}`) });
+  }
+
+  get samplesButton(): Locator {
+    return this.page.getByRole('button', { name: /^Samples/ });
+  }
+
+  get samplesMenu(): Locator {
+    return this.page.getByRole('list', { name: 'Samples' });
+  }
+
+  /** Whether the focused element is inside `container`. */
+  focusIsIn(container: Locator): Promise<boolean> {
+    return container.evaluate((el) => el.contains(document.activeElement));
+  }
+
+  /** Presses `key` `times` times, checking after each press that focus stayed inside `container`. */
+  async expectFocusStaysIn(container: Locator, key: 'Tab' | 'Shift+Tab', times: number) {
+    for (let i = 0; i < times; i++) {
+      await this.page.keyboard.press(key);
+      expect(await this.focusIsIn(container), `focus after ${key} #${i + 1}`).toBe(true);
+    }
+  }
+
+  /**
+   * Presses Tab (or Shift+Tab) until `target` has focus, as a keyboard user moves through the page;
+   * fails if it is not reached within `max` presses.
+   */
+  async tabTo(target: Locator, { key = 'Tab', max = 60 }: { key?: 'Tab' | 'Shift+Tab'; max?: number } = {}) {
+    for (let i = 0; i < max; i++) {
+      if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+      await this.page.keyboard.press(key);
+    }
+    await expect(target, `reached with ${key} in ${max} presses`).toBeFocused();
+  }
+
+  /** The bounding box of `locator`, which must be on screen. */
+  async box(locator: Locator) {
+    const b = await locator.boundingBox();
+    expect(b, 'on screen').not.toBeNull();
+    return b!;
+  }
 }
+
+/** Whether two boxes share any area (touching edges do not count). */
+export function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }, tolerance = 0.5): boolean {
+  return a.x + a.width - tolerance > b.x && b.x + b.width - tolerance > a.x && a.y + a.height - tolerance > b.y && b.y + b.height - tolerance > a.y;
+}
+
+/** The widths every must-show spec of issue 18 runs at: a laptop and a phone. */
+export const WIDTHS = [1440, 390] as const;
 
 export const test = base.extend<{ inspector: InspectorPage }>({
   inspector: async ({ page }, use) => {

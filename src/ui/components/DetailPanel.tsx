@@ -10,6 +10,7 @@ import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
+import { RuleRef } from './RuleRef';
 import { SignaturePanel } from './SignaturePanel';
 import { WorkflowPanel } from './WorkflowPanel';
 
@@ -37,8 +38,8 @@ export function DetailPanel({ recordKey }: { recordKey: number }) {
   // so it never becomes one long task (it was 60 ms while a large file streamed in).
   const detail = useDeferredValue(query.data);
   if (query.isError) return <p className="p-4 text-sm text-red-600">Could not load the record: {query.error.message}</p>;
-  if (query.data === null) return <p className="p-4 text-sm text-slate-500">This record is no longer loaded.</p>;
-  if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-500">Loading record…</p>;
+  if (query.data === null) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">This record is no longer loaded.</p>;
+  if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading record…</p>;
   return <RecordDetailView key={recordKey} detail={detail} />;
 }
 
@@ -67,7 +68,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
   return (
     <article aria-label="Record detail" className="flex flex-col gap-3 p-3">
       <header>
-        <h2 className="text-base font-semibold">
+        <h2 className="text-base font-semibold [overflow-wrap:anywhere]">
           <bdi>{headerLine}</bdi>
         </h2>
         <p className="text-xs text-slate-600 dark:text-slate-300">
@@ -85,7 +86,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
       </header>
       {detail.error && (
         <div role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-          <span className="font-mono">{detail.error.code}</span>: {detail.error.message}
+          <RuleRef id={detail.error.code} />: {detail.error.message}
           {detail.error.offset !== null && <> at byte {detail.error.offset}</>}
         </div>
       )}
@@ -115,9 +116,9 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
       {detail.body && (
         <Section title={`Body · ${detail.body.rendering}`}>
           <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">{detail.body.reason}</p>
-          <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900" aria-label="Body">
-            {detail.body.text}
-          </pre>
+          <section aria-label="Body">
+            <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">{detail.body.text}</pre>
+          </section>
         </Section>
       )}
       {detail.headers && (

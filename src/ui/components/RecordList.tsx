@@ -4,6 +4,7 @@ import type { InputSummary } from '../../wire/protocol';
 import type { RecordSummary } from '../../wire/summary-pack';
 import { displayText } from '../format';
 import { Badges } from './Badges';
+import { RuleRef } from './RuleRef';
 
 /** What the list reads records from (the page's SummaryStore). */
 export interface RecordSource {
@@ -39,13 +40,13 @@ const InputHeader = memo(function InputHeader({ input }: { input: InputSummary }
         <bdi className="truncate font-semibold" title={name}>
           {name}
         </bdi>
-        <span className="ml-auto whitespace-nowrap text-slate-500 dark:text-slate-400">
+        <span className="ml-auto whitespace-nowrap text-slate-600 dark:text-slate-400">
           {input.format} · {input.records} record{input.records === 1 ? '' : 's'} · {input.bytes} B
         </span>
       </div>
       {input.error && (
         <p role="alert" className="mt-0.5 truncate text-red-700 dark:text-red-300" title={displayText(input.error.message)}>
-          <span className="font-mono">{input.error.code}</span>: {displayText(input.error.message)}
+          <RuleRef id={input.error.code} />: {displayText(input.error.message)}
           {input.error.offset !== null ? ` (byte ${input.error.offset})` : ''}
         </p>
       )}
@@ -62,6 +63,12 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
       data-record-key={record.key}
       data-input={inputName}
       onClick={() => onSelect(record.key)}
+      // The arrow keys move the selection (the list's handler); Enter and Space select the row that has focus.
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
+        onSelect(record.key);
+      }}
       className={`h-full cursor-pointer overflow-hidden border-b border-slate-200 px-3 py-2 outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:border-slate-800 ${
         selected ? 'bg-teal-50 dark:bg-teal-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'
       }`}

@@ -123,7 +123,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   };
 
   if (query.isError) return <p className="p-4 text-sm text-red-600">The graph could not be built: {query.error.message}</p>;
-  if (!graph) return <p className="p-4 text-sm text-slate-500">Building the graph…</p>;
+  if (!graph) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the graph…</p>;
   return (
     <div className="flex h-full flex-col" onKeyDown={onKeyDown}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 px-3 py-1 text-[11px] dark:border-slate-800" aria-label="Graph legend">

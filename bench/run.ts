@@ -21,6 +21,7 @@ import { readEnvelopeTree } from '../src/core/agentdna/envelope';
 import { readItemAt } from '../src/core/cbor/reader';
 import { referenceConsume } from '../src/core/fuzz/reference';
 import { buildAgdxGraph, layoutGraph } from '../src/core/graph';
+import { logFactsOf } from '../src/core/records';
 import { inspectInput } from '../src/core/inspect';
 import { readJson, type JsonValue } from '../src/core/json/lossless';
 import { agdxSequence, agentdnaAgents, agentdnaWorkflows, BENCH_PUBLIC_KEY, BENCH_SEED } from './generate';
@@ -184,7 +185,7 @@ if (!ONLY_BROWSER) {
 if (!ONLY_BROWSER) {
   const conv = inspectInput(0, { name: 'g', bytes: agdxSequence(10_000, { perConversation: 10_000 }) }, undefined, false).records;
   const t = performance.now();
-  const g = buildAgdxGraph(conv);
+  const g = buildAgdxGraph(logFactsOf(conv));
   const built = performance.now() - t;
   const t2 = performance.now();
   layoutGraph(g);

@@ -90,7 +90,7 @@ export const didRegistry = (did: string) => registryOf(didKeyFile(did));
 /** vectors/agdx/made/signed_command.bin with one byte of its body changed: its signature no longer holds. */
 export function tamperedSignedCommand(): Uint8Array {
   const bytes = readVector('agdx/made/signed_command.bin');
-  const span = inspect([{ name: 'signed_command.bin', bytes }]).records[0].bodySpan;
+  const span = inspect([{ name: 'signed_command.bin', bytes }]).records[0].data.bodySpan;
   if (!span || span[1] <= span[0]) throw new Error('signed_command.bin has no body span');
   const out = bytes.slice();
   out[span[0]] ^= 0x01;

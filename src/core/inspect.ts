@@ -1,6 +1,6 @@
 // The pipeline's entry points: each input through the importers' driver (import/driver.ts: sniff →
 // split into records with byte spans → analyse each), its digest and the registry's AgentDNA trust
-// added; then, over all inputs, the registry's AGDX keys and the log-level annotations.
+// added; then, over all inputs, the registry's AGDX keys and the log's analysis (graph and folds).
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { WorkflowReport } from './agentdna/model';
 import type { ExtraKeys } from './agentdna/signature';
@@ -8,11 +8,10 @@ import type { SignatureResults } from './agentdna/signature-jobs';
 import { applyAgentDnaTrust } from './agentdna/trust';
 import { applyKeys } from './agdx/verify';
 import { toHex } from './bytes';
-import { annotateLog } from './graphs';
 import { importBatches } from './import/driver';
 import { collectBatches } from './import/importer';
 import { isKeyEntry, type RegistryEntry } from './keys/keys';
-import type { InputResult, InspectResult, RecordResult } from './records';
+import { analyzeRecords, type InputResult, type InspectedRecord, type InspectResult } from './records';
 
 export interface InputFile {
   name: string;
@@ -43,7 +42,7 @@ export interface InspectOptions {
 export interface InputBatch {
   /** Set on the last batch of the input. */
   input: InputResult | null;
-  records: RecordResult[];
+  records: InspectedRecord[];
   /** The AgentDNA workflows among this batch's records; `record` indexes this batch's `records`. */
   workflows: WorkflowReport[];
   /** Bytes of the input read so far. */
@@ -89,14 +88,14 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: reado
     const to = last ? bytes.length : Math.min(Math.max(batch.end, hashed), bytes.length);
     hasher.update(bytes.subarray(hashed, to));
     hashed = to;
-    if (batch.workflows.length) applyAgentDnaTrust(batch.records, batch.workflows, keys ?? []);
+    const { records, workflows } = batch.workflows.length ? applyAgentDnaTrust(batch.records, batch.workflows, keys ?? []) : batch;
     const input: InputResult | null = last ? { name: file.name, bytes: bytes.length, sha256: toHex(hasher.digest()), format: batch.format! } : null;
-    yield { input, records: batch.records, workflows: batch.workflows, bytesDone: last ? bytes.length : to };
+    yield { input, records, workflows, bytesDone: last ? bytes.length : to };
   }
 }
 
 /** Inspects one input whole: its batches (of one, for every format) collected. Never throws for any bytes. */
-export function inspectInput(index: number, file: InputFile, keys?: readonly RegistryEntry[], detail = true): { input: InputResult; records: RecordResult[]; workflows: WorkflowReport[] } {
+export function inspectInput(index: number, file: InputFile, keys?: readonly RegistryEntry[], detail = true): { input: InputResult; records: InspectedRecord[]; workflows: WorkflowReport[] } {
   const { records, workflows, last } = collectBatches(inspectInputBatches(index, file, keys, Infinity, { detail }));
   // The driver always ends with a batch that names the input.
   return { input: last!.input!, records, workflows };
@@ -104,7 +103,7 @@ export function inspectInput(index: number, file: InputFile, keys?: readonly Reg
 
 export function inspect(files: InputFile[], options: InspectOptions = {}): InspectResult {
   const inputs: InputResult[] = [];
-  const records: RecordResult[] = [];
+  let records: InspectedRecord[] = [];
   const workflows: WorkflowReport[] = [];
   files.forEach((file, i) => {
     const r = inspectInput(i, file, options.keys, options.detail ?? true);
@@ -114,7 +113,6 @@ export function inspect(files: InputFile[], options: InspectOptions = {}): Inspe
     // One by one: spreading an input of a million records into push() overflows the stack.
     for (const rec of r.records) records.push(rec);
   });
-  if (options.keys?.length) applyKeys(records, options.keys);
-  annotateLog(records);
-  return { inputs, records, workflows };
+  if (options.keys?.length) records = applyKeys(records, options.keys);
+  return { inputs, records, workflows, log: analyzeRecords(records) };
 }

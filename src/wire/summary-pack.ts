@@ -5,31 +5,25 @@
 // 100,000 objects of 18 fields; the copies and the collector's pauses were the page's longest tasks.
 // A pack is transferred (not copied), the page keeps the numbers in one growing typed array, and a
 // summary object is made only for the rows on screen (SummaryStore in src/ui/summary-store.ts).
-import { SIGNATURE_STATUS_LIST, type RecordFormat, type SignatureVerdict } from '../core/model';
+import { SIGNATURE_STATUS_LIST, type SignatureStatus } from '../core/model';
+import type { RecordVerdict } from '../core/verdict';
 
-/** One record as the page lists it (packed below for the crossing). */
-export interface RecordSummary {
+/**
+ * One record as the page lists it (packed below for the crossing): its verdict's list fields, and
+ * what the page shows of the rest (validity and finding counts with the log's findings counted in).
+ */
+export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'decoded' | 'summary'> & {
   /** Global record number: the key for details and selection. */
   key: number;
-  input: number;
-  index: number;
-  format: RecordFormat;
-  kind: string | null;
-  id: string | null;
-  conversation: string | null;
-  source: string | null;
-  target: string | null;
-  decoded: boolean;
   valid: boolean;
   errorCode: string | null;
-  signature: SignatureVerdict['status'];
+  signature: SignatureStatus;
   trusted: boolean;
   errors: number;
   warnings: number;
-  summary: string;
   /** The record's body was blanked before it was shared: its signature cannot be re-checked. */
   redacted: boolean;
-}
+};
 
 /** Int32 slots per record in a pack and in the page's store. */
 export const STRIDE = 14;

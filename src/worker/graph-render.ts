@@ -1,9 +1,7 @@
 // The graph as the page draws it (its types are the wire's, src/wire/graph.ts): both graphs laid out
 // in the worker, flattened to plain boxes and lines with what each node's face shows.
-import { buildGraphs } from '../core/graphs';
-import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode } from '../core/graph';
+import { agentDnaInputs, buildAgentDnaGraph, drawAgdxGraph, layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type RecordGraph } from '../core/graph';
 import type { WorkflowReport } from '../core/agentdna/model';
-import type { RecordResult } from '../core/records';
 import { isoFromSeconds } from '../core/time';
 import type { GraphRender, GraphRenderNode } from '../wire/graph';
 import type { RecordSummary } from '../wire/summary-pack';
@@ -13,7 +11,7 @@ const STREAM_END_WORDS: Record<string, string> = { last: 'complete', error: 'end
 
 const short = (s: string | null, n = 10) => (s ? (s.length > n + 2 ? `${s.slice(0, n)}…` : s) : '—');
 
-function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
+function agdxFace(n: AgdxNode, summaries: readonly RecordSummary[]): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
   const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null };
   switch (n.kind) {
     case 'record': {
@@ -77,9 +75,14 @@ function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | '
   };
 }
 
-export function renderGraph(records: RecordResult[], workflows: WorkflowReport[], summaries: RecordSummary[], expanded: string[]): GraphRender {
+/**
+ * The load's record-level graph (built once per load) drawn with `expanded` unfolded, each record
+ * drawn with its verdict as the page has it, and the AgentDNA DAGs of the workflows; laid out.
+ */
+export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowReport[], summaries: readonly RecordSummary[], expanded: string[]): GraphRender {
   const t0 = performance.now();
-  const { agdx, agentdna } = buildGraphs(records, workflows, { expanded: new Set(expanded) });
+  const agdx = drawAgdxGraph(graph, { expanded: new Set(expanded), valid: (i) => summaries[i]?.valid ?? true });
+  const agentdna = buildAgentDnaGraph(agentDnaInputs(workflows));
   const nodes: GraphRenderNode[] = [];
   const place = (faces: Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'>[], boxes: Map<string, { x: number; y: number; width: number; height: number }>, dy: number) => {
     let bottom = dy;

@@ -6,16 +6,17 @@ import { agentdnaWorkflows } from '../../../bench/generate';
 import { inspectInput, inspectInputBatches } from '../inspect';
 import { readJson } from '../json/lossless';
 import { readAgentDna, readAgentDnaParts, type AgentDnaPart } from '../import/agentdna';
-import type { RecordResult } from '../records';
+import type { InspectedRecord } from '../records';
+import { isValid } from '../verdict';
 import type { WorkflowReport } from './model';
-import { completeRecovered, isRecoveredPending, installSecpWasm, type SignatureCheck } from './signature';
+import { completeWorkflow, isRecoveredPending, installSecpWasm, RECOVERY_PENDING, type SignatureCheck } from './signature';
 import { runSignatureJob, SignatureResults, type SignatureJob } from './signature-jobs';
 import { secpWasmForTests } from './test-secp';
 
 beforeAll(() => installSecpWasm(secpWasmForTests()));
 afterAll(() => installSecpWasm(null));
 
-const said = (r: RecordResult) => ({ index: r.index, kind: r.kind, valid: r.valid, signature: r.signature, findings: r.findings, summary: r.summary });
+const said = ({ verdict: v }: InspectedRecord) => ({ index: v.index, kind: v.kind, valid: isValid(v), signature: v.signature, findings: v.findings, summary: v.summary });
 
 /** A pool on the next turns of the event loop, running the jobs as a verifier worker does. */
 function fakePool(): { check: (jobs: SignatureJob[]) => Promise<SignatureCheck[]>; jobs: number } {
@@ -44,7 +45,7 @@ async function drive(parts: Generator<AgentDnaPart | { wait: Promise<void> }>): 
   return { parts: out, waits };
 }
 
-function rebased(parts: Array<{ records: RecordResult[]; workflows: WorkflowReport[] }>): WorkflowReport[] {
+function rebased(parts: Array<{ records: InspectedRecord[]; workflows: WorkflowReport[] }>): WorkflowReport[] {
   let base = 0;
   return parts.flatMap((p) => {
     const out = p.workflows.map((w) => ({ ...w, record: w.record + base }));
@@ -58,7 +59,7 @@ describe("the benchmark's generated AgentDNA workflows", () => {
     const text = new TextEncoder().encode(agentdnaWorkflows(6, 5));
     const { records, workflows } = inspectInput(0, { name: 'w.json', bytes: text });
     expect(records.length).toBe(6);
-    expect(records.every((r) => r.valid && r.signature.status === 'valid')).toBe(true);
+    expect(records.every((r) => isValid(r.verdict) && r.verdict.signature.status === 'valid')).toBe(true);
     const envelopes = workflows.flatMap((w) => w.envelopes);
     expect(envelopes.length).toBe(30);
     expect(envelopes.every((e) => e.hash_ok && e.signature === 'valid' && e.did_match && e.key_source === 'did' && e.rule === 'truncate')).toBe(true);
@@ -86,9 +87,12 @@ describe('signature checks answered by a pool', () => {
     // Most went the quick way (a proven key); their lists of candidates are completed on demand.
     const lists = parts.flatMap((p) => p.workflows.flatMap((w) => w.envelopes.map((e) => e.recovered)));
     expect(lists.filter(isRecoveredPending).length).toBeGreaterThan(600);
-    for (const l of lists) completeRecovered(l);
+    const completed = parts.map((p) => ({ ...p, workflows: p.workflows.map((w) => completeWorkflow(w)) }));
     expect(parts.flatMap((p) => p.records).map(said)).toEqual(whole.records.map(said));
-    expect(rebased(parts)).toEqual(whole.workflows);
+    expect(rebased(completed)).toEqual(whole.workflows);
+    // Completing made new workflows: the read ones keep their lists as they were.
+    expect(lists.filter(isRecoveredPending).length).toBeGreaterThan(600);
+    expect(lists.filter(isRecoveredPending).every((l) => l.length === 1 && l[0].recovery === RECOVERY_PENDING)).toBe(true);
   });
 
   it('a pool that fails: the checks are made in place, with the same verdicts', async () => {
@@ -108,8 +112,8 @@ describe('signature checks answered by a pool', () => {
       } else batches.push(b);
     }
     const read = inspectInput(0, { name: 'w.json', bytes: text }, undefined, false);
-    for (const w of batches.flatMap((b) => b.workflows)) for (const e of w.envelopes) completeRecovered(e.recovered);
-    expect(rebased(batches)).toEqual(read.workflows);
+    const completed = batches.map((b) => ({ ...b, workflows: b.workflows.map((w) => completeWorkflow(w)) }));
+    expect(rebased(completed)).toEqual(read.workflows);
     expect(batches.flatMap((b) => b.records).map(said)).toEqual(read.records.map(said));
     expect(batches[batches.length - 1].input).toEqual(read.input);
     expect(pool.jobs).toBe(150 * 5);

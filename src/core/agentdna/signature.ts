@@ -265,31 +265,52 @@ export function checkSignatureQuick(signer: string | null, message: string, sign
   return null;
 }
 
-/** Lists awaiting completion (a quick check's `recovered`), with what completes them. */
-const pendingLists = new WeakMap<RecoveredKey[], { signer: string | null; message: string; signature: string }>();
+/**
+ * Lists awaiting completion (a quick check's `recovered`), with what completes them. A marked list
+ * stays as it is: completion makes a new list (completeRecovered), and whoever holds the verdict or
+ * the workflow replaces it with a new one.
+ */
+const pendingLists = new WeakMap<readonly RecoveredKey[], { signer: string | null; message: string; signature: string }>();
 
 /** Marks a quick check's list (by identity: an envelope's report shares it) as completed later from these inputs. */
 export function recoveredLater(check: SignatureCheck, signer: string | null, message: string, signature: string): void {
   if (check.recovered.some((k) => k.recovery === RECOVERY_PENDING)) pendingLists.set(check.recovered, { signer, message, signature });
 }
 
-export function isRecoveredPending(list: RecoveredKey[]): boolean {
+export function isRecoveredPending(list: readonly RecoveredKey[]): boolean {
   return pendingLists.has(list);
 }
 
 /** What completes a pending list, or null when it is complete. */
-export function pendingInputs(list: RecoveredKey[]): { signer: string | null; message: string; signature: string } | null {
+export function pendingInputs(list: readonly RecoveredKey[]): { signer: string | null; message: string; signature: string } | null {
   return pendingLists.get(list) ?? null;
 }
 
 /**
- * Completes a quick check's list in place with the full check's candidates (`full`, computed
- * elsewhere from pendingInputs, or here). The verdict is not touched: it was the full check's already.
+ * A quick check's list completed with the full check's candidates (`full`, computed elsewhere from
+ * pendingInputs, or here): a new list, or `list` itself when it is complete. The verdict is not
+ * touched: it was the full check's already.
  */
-export function completeRecovered(list: RecoveredKey[], full?: SignatureCheck): void {
+export function completeRecovered(list: RecoveredKey[], full?: SignatureCheck): RecoveredKey[] {
   const inputs = pendingLists.get(list);
-  if (!inputs) return;
-  const answer = full ?? checkSignatureText(inputs.signer, inputs.message, inputs.signature);
-  pendingLists.delete(list);
-  list.splice(0, list.length, ...answer.recovered);
+  if (!inputs) return list;
+  return [...(full ?? checkSignatureText(inputs.signer, inputs.message, inputs.signature)).recovered];
+}
+
+/**
+ * A workflow with its envelopes' lists of candidate keys complete: a new workflow (with new
+ * envelopes where a list was pending), or `workflow` itself when none was. With `answers` (full
+ * checks computed elsewhere, by pending list), only the lists they answer are completed; without,
+ * every pending list is completed here.
+ */
+export function completeWorkflow<W extends { envelopes: readonly { recovered: RecoveredKey[] }[] }>(workflow: W, answers?: ReadonlyMap<readonly RecoveredKey[], SignatureCheck>): W {
+  let changed = false;
+  const envelopes = workflow.envelopes.map((e) => {
+    if (!pendingLists.has(e.recovered)) return e;
+    const full = answers?.get(e.recovered);
+    if (answers && !full) return e;
+    changed = true;
+    return { ...e, recovered: completeRecovered(e.recovered, full) };
+  });
+  return changed ? { ...workflow, envelopes } : workflow;
 }

@@ -1,13 +1,13 @@
 // The AgentDNA importer: recognise the shape of an AgentDNA JSON document (IntentWorkflow, bare
 // envelope, card, card history or array of workflows), verify every envelope offline, and turn each
-// document into RecordResults (field tree and body from agentdna/views.ts, findings whose spans
+// document into records (field tree and body from agentdna/views.ts, findings whose spans
 // index the JSON text) plus one WorkflowReport per workflow for report@1's `workflows` section.
 // A card history streams by item. Never throws for any input.
 import { utf8Encode } from '../bytes';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
 import { unsignedVerdict, type BodyView, type DecodeError, type Finding, type RecordFormat, type Span } from '../model';
-import { isValid, type RecordResult } from '../records';
+import type { InspectedRecord } from '../records';
 import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from '../agentdna/cards';
 import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, type JsonObject } from '../agentdna/envelope';
 import type { WorkflowReport } from '../agentdna/model';
@@ -16,7 +16,7 @@ import type { SignatureJob, SignatureResults } from '../agentdna/signature-jobs'
 import { envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
 import { cardTree, display, envelopeTree, payloadBody, pretty, shortId, workflowTree } from '../agentdna/views';
 import { analyzeWorkflow, envelopeReport, signatureJobsOf } from '../agentdna/workflow';
-import { blankRecord, failedRecord, jsonDecodeError, type Place } from './build';
+import { blankRecord, failedRecord, finishRecord, jsonDecodeError, type Place, type RecordDraft } from './build';
 import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
 
 export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
@@ -40,7 +40,7 @@ interface Checking {
 }
 
 export interface AgentDnaResult {
-  records: RecordResult[];
+  records: InspectedRecord[];
   workflows: WorkflowReport[];
 }
 
@@ -93,7 +93,7 @@ const NO_REGISTRY = indexDids([]);
 const UNSIGNED_CARD = unsignedVerdict('a card carries no signature of its own: the provenance layer records its states');
 
 interface Built {
-  record: RecordResult;
+  record: RecordDraft;
   workflow: Omit<WorkflowReport, 'record'> | null;
 }
 
@@ -129,7 +129,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
         message: env ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"` : 'the workflow has no envelope',
         offset: env ? env.value.start : root.start,
       };
-      const record: RecordResult = { ...base, kind, error, findings: wf.findings, tree: workflowTree(root, null, null), summary: `${error.code}: ${error.message}` };
+      const record: RecordDraft = { ...base, kind, error, findings: wf.findings, tree: workflowTree(root, null, null), summary: `${error.code}: ${error.message}` };
       return { record, workflow: null };
     }
     envObj = env.value;
@@ -148,7 +148,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
   // Trust needs the reader's registry: none yet (inspect and the worker apply theirs after reading).
   const envelopes = a.verdicts.map(envelopeReport);
   for (const e of envelopes) Object.assign(e, envelopeTrust(e, NO_REGISTRY));
-  const record: RecordResult = {
+  const record: RecordDraft = {
     ...base,
     decoded: true,
     kind,
@@ -156,7 +156,6 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     source: str(tip.from),
     target: str(tip.to),
     findings,
-    valid: isValid(true, findings),
     signature: workflowSignature(envelopes, NO_REGISTRY, uncoveredPaths(tip, shape === 'workflow' ? root : null)),
     tree,
     body: payloadBody(tip),
@@ -187,7 +186,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
   };
 }
 
-function buildCard(place: Place, index: number, card: CardInfo, span: Span, version: number | null, previous: CardInfo | null): RecordResult {
+function buildCard(place: Place, index: number, card: CardInfo, span: Span, version: number | null, previous: CardInfo | null): RecordDraft {
   const base = blankRecord(place, index, 'agentdna.card', span);
   const findings: Finding[] = [];
   if (card.legacy) {
@@ -228,7 +227,6 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
     id: card.cardId,
     source: card.did,
     findings,
-    valid: isValid(true, findings),
     signature: UNSIGNED_CARD,
     tree: cardTree(card),
     body,
@@ -237,10 +235,10 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
 }
 
 class Collector {
-  records: RecordResult[] = [];
+  records: InspectedRecord[] = [];
   workflows: WorkflowReport[] = [];
   add(b: Built): void {
-    this.records.push(b.record);
+    this.records.push(finishRecord(b.record));
     if (b.workflow) this.workflows.push({ record: this.records.length - 1, ...b.workflow });
   }
 }

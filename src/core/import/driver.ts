@@ -4,7 +4,7 @@
 import type { DecodeError } from '../model';
 import { agdxJson } from './agdx-json';
 import { agentdna } from './agentdna';
-import { failedRecord, type Place } from './build';
+import { failedRecord, finishRecord, type Place } from './build';
 import { cbor } from './cbor';
 import { empty, json, text, unknown } from './fallbacks';
 import { iggyHeaders } from './iggy-headers';
@@ -65,6 +65,6 @@ export function* importBatches(place: Place, options: ImportOptions, batchSize: 
   } catch (e) {
     // A bug of ours must not take the other inputs down: report it against this input.
     const error: DecodeError = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: records ? end : null };
-    yield { records: [failedRecord(place, records, 'unknown', null, error)], workflows: [], end: place.view.length, format: 'unknown' };
+    yield { records: [finishRecord(failedRecord(place, records, 'unknown', null, error))], workflows: [], end: place.view.length, format: 'unknown' };
   }
 }

@@ -2,13 +2,13 @@
 // text, and binary bytes that are not CBOR records. Each is one record saying so
 // (input/unrecognized, or json/invalid with where the JSON fails), never an exception.
 import type { DecodeError } from '../model';
-import { failedRecord, jsonDecodeError } from './build';
+import { failedRecord, finishRecord, jsonDecodeError } from './build';
 import { cborRefusal } from './cbor';
 import type { Imported, Importer, Source } from './importer';
 
 /** The input as one failed record. */
 function failed(source: Source, format: string, span: [number, number] | null, error: DecodeError): Imported {
-  return { format, records: [failedRecord(source.place, 0, 'unknown', span, error)], workflows: [] };
+  return { format, records: [finishRecord(failedRecord(source.place, 0, 'unknown', span, error))], workflows: [] };
 }
 
 export const empty: Importer<true> = {

@@ -244,7 +244,7 @@ export class InspectorSession {
       const records = this.records;
       const verified = this.verify(batch.records).then((rs) => {
         // The verdicts with their signatures decided take the read ones' places (unless cleared meanwhile).
-        if (this.records === records) rs.forEach((r, i) => (records[first + i] = r));
+        if (this.records === records) for (let i = 0; i < rs.length; i++) records[first + i] = rs[i];
         return rs;
       });
       for (const w of batch.workflows) this.workflows.push({ ...w, record: w.record + first });

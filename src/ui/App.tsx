@@ -85,7 +85,8 @@ export function App() {
         }}
         onDismiss={(s) => dispatch({ type: 'stopped-done', input: s })}
       />
-      <main className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[minmax(18rem,26rem)_1fr]">
+      {/* Narrow: the list above the view, the page scrolling between them; wide: side by side. */}
+      <main className="grid min-h-0 flex-1 grid-cols-1 overflow-y-auto md:grid-cols-[minmax(18rem,26rem)_1fr] md:overflow-hidden">
         <RecordsPane
           inputs={inputs}
           summaries={summaries}

@@ -8,6 +8,7 @@ import { firstDifference } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { applyAgentDnaTrust } from '../core/agentdna/trust';
 import type { RegistryEntry } from '../core/keys/keys';
+import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import type { RecordResult } from '../core/records';
 import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
@@ -82,7 +83,7 @@ export class InspectorSession {
       const s = summarize(key, r, this.blanked.has(key));
       const old = this.summaries[key];
       if (!old) return; // still streaming in: its summary is made when it goes to the page
-      if (old.signature !== s.signature || old.trusted !== s.trusted || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
+      if (old.signature !== s.signature || old.trusted !== s.trusted || old.trustNote !== s.trustNote || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
       this.summaries[key] = s;
     });
     return changed;
@@ -479,6 +480,7 @@ export function summarize(key: number, r: RecordResult, redacted = false): Recor
     errorCode: r.error?.code ?? null,
     signature: r.signature.status,
     trusted: r.signature.trusted,
+    trustNote: trustNote(r.signature),
     errors,
     warnings,
     summary: r.summary,

@@ -40,7 +40,11 @@ const TYPES: readonly { id: string; what: string; test: (b: Uint8Array) => boole
   { id: 'bmp', what: 'a BMP image', test: (b) => has(b, ascii('BM')) && b.length >= 26 && u32le(b, 2) === b.length },
   { id: 'psd', what: 'a Photoshop document', test: (b) => has(b, ascii('8BPS')) },
   { id: 'pdf', what: 'a PDF document', test: (b) => has(b, ascii('%PDF-')) },
-  { id: 'zip', what: 'a ZIP archive (or a file made of one: docx, xlsx, jar, apk…)', test: (b) => has(b, [0x50, 0x4b, 0x03, 0x04]) || has(b, [0x50, 0x4b, 0x05, 0x06]) || has(b, [0x50, 0x4b, 0x07, 0x08]) },
+  {
+    id: 'zip',
+    what: 'a ZIP archive (or a file made of one: docx, xlsx, jar, apk…)',
+    test: (b) => has(b, [0x50, 0x4b, 0x03, 0x04]) || has(b, [0x50, 0x4b, 0x05, 0x06]) || has(b, [0x50, 0x4b, 0x07, 0x08]),
+  },
   { id: 'gzip', what: 'gzip-compressed data', test: (b) => has(b, [0x1f, 0x8b, 0x08]) },
   { id: 'bzip2', what: 'bzip2-compressed data', test: (b) => has(b, ascii('BZh')) && b.length >= 4 && b[3] >= 0x31 && b[3] <= 0x39 },
   { id: 'xz', what: 'xz-compressed data', test: (b) => has(b, [0xfd, ...ascii('7zXZ'), 0x00]) },
@@ -52,7 +56,12 @@ const TYPES: readonly { id: string; what: string; test: (b: Uint8Array) => boole
   {
     id: 'mach-o',
     what: 'a Mach-O binary (a macOS or iOS program or library)',
-    test: (b) => has(b, [0xfe, 0xed, 0xfa, 0xce]) || has(b, [0xfe, 0xed, 0xfa, 0xcf]) || has(b, [0xce, 0xfa, 0xed, 0xfe]) || has(b, [0xcf, 0xfa, 0xed, 0xfe]) || (has(b, [0xca, 0xfe, 0xba, 0xbe]) && b.length >= 8 && u32be(b, 4) > 0 && u32be(b, 4) < 45),
+    test: (b) =>
+      has(b, [0xfe, 0xed, 0xfa, 0xce]) ||
+      has(b, [0xfe, 0xed, 0xfa, 0xcf]) ||
+      has(b, [0xce, 0xfa, 0xed, 0xfe]) ||
+      has(b, [0xcf, 0xfa, 0xed, 0xfe]) ||
+      (has(b, [0xca, 0xfe, 0xba, 0xbe]) && b.length >= 8 && u32be(b, 4) > 0 && u32be(b, 4) < 45),
   },
   // 0xCAFEBABE is also a universal Mach-O: a class file's next word is its version (45 and up), a universal binary's its count of architectures.
   { id: 'java-class', what: 'a Java class file', test: (b) => has(b, [0xca, 0xfe, 0xba, 0xbe]) && b.length >= 8 && u32be(b, 4) >= 45 },
@@ -67,9 +76,21 @@ const TYPES: readonly { id: string; what: string; test: (b: Uint8Array) => boole
   },
   { id: 'wasm', what: 'a WebAssembly module', test: (b) => has(b, [0x00, ...ascii('asm')]) },
   { id: 'sqlite', what: 'an SQLite database', test: (b) => has(b, [...ascii('SQLite format 3'), 0]) },
-  { id: 'ole', what: 'an OLE compound file (an old Office document, an MSI installer…)', test: (b) => has(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) },
-  { id: 'pcap', what: 'a packet capture (pcap)', test: (b) => has(b, [0xd4, 0xc3, 0xb2, 0xa1]) || has(b, [0xa1, 0xb2, 0xc3, 0xd4]) || has(b, [0x4d, 0x3c, 0xb2, 0xa1]) || has(b, [0xa1, 0xb2, 0x3c, 0x4d]) },
-  { id: 'pcapng', what: 'a packet capture (pcapng)', test: (b) => has(b, [0x0a, 0x0d, 0x0d, 0x0a]) && b.length >= 12 && (has(b, [0x1a, 0x2b, 0x3c, 0x4d], 8) || has(b, [0x4d, 0x3c, 0x2b, 0x1a], 8)) },
+  {
+    id: 'ole',
+    what: 'an OLE compound file (an old Office document, an MSI installer…)',
+    test: (b) => has(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+  },
+  {
+    id: 'pcap',
+    what: 'a packet capture (pcap)',
+    test: (b) => has(b, [0xd4, 0xc3, 0xb2, 0xa1]) || has(b, [0xa1, 0xb2, 0xc3, 0xd4]) || has(b, [0x4d, 0x3c, 0xb2, 0xa1]) || has(b, [0xa1, 0xb2, 0x3c, 0x4d]),
+  },
+  {
+    id: 'pcapng',
+    what: 'a packet capture (pcapng)',
+    test: (b) => has(b, [0x0a, 0x0d, 0x0d, 0x0a]) && b.length >= 12 && (has(b, [0x1a, 0x2b, 0x3c, 0x4d], 8) || has(b, [0x4d, 0x3c, 0x2b, 0x1a], 8)),
+  },
   { id: 'ogg', what: 'an Ogg media file', test: (b) => has(b, ascii('OggS')) },
   { id: 'flac', what: 'a FLAC audio file', test: (b) => has(b, ascii('fLaC')) },
   { id: 'mp3', what: 'an MP3 audio file', test: (b) => has(b, ascii('ID3')) && b.length >= 10 && b[3] <= 4 },
@@ -96,7 +117,13 @@ export const fileType: Importer<FileType> = {
   detect: (source: Source) => fileTypeOf(source.bytes),
   read: (source, type) => ({
     format: `file(${type.id})`,
-    records: [failedRecord(source.place, 0, 'unknown', [0, source.bytes.length], { code: 'input/unrecognized', message: `${type.what}, not an agent record`, offset: 0 })],
+    records: [
+      failedRecord(source.place, 0, 'unknown', [0, source.bytes.length], {
+        code: 'input/unrecognized',
+        message: `${type.what}, not an agent record`,
+        offset: 0,
+      }),
+    ],
     workflows: [],
   }),
 };

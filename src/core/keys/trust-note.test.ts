@@ -27,7 +27,8 @@ function sign(env: Envelope, context?: { content_type: number; agent_version: nu
 
 // A record id whose ULID time is 0x01903c1faa00 ms (2024-06-…).
 const base: Envelope = { kind: 'event', record: fromHex('01903c1faa00' + '00'.repeat(10))!, conversation: id(2), source: 'planner', body: new Uint8Array([1]) };
-const agdx = (env: Envelope, keys: RegisteredKey[], observed: { av: number | null; ct: number | null } | null = null) => verifyEnvelope(env, { keys, observed, logTimeMicros: null });
+const agdx = (env: Envelope, keys: RegisteredKey[], observed: { av: number | null; ct: number | null } | null = null) =>
+  verifyEnvelope(env, { keys, observed, logTimeMicros: null });
 
 describe('AGDX', () => {
   const signed = sign(base);

@@ -12,7 +12,12 @@ export type TrustNoteInput = Pick<SignatureVerdict, 'status' | 'trusted' | 'sign
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 
 /** At most `n` code points of an agent's name (a registry may hold long ones): a badge stays short. */
-const clip = (s: string, n: number) => (Array.from(s).length <= n ? s : `${Array.from(s).slice(0, n - 1).join('')}…`);
+const clip = (s: string, n: number) =>
+  Array.from(s).length <= n
+    ? s
+    : `${Array.from(s)
+        .slice(0, n - 1)
+        .join('')}…`;
 
 /**
  * The few words a badge shows after "not trusted: " for a signature that is valid and not trusted;

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { Finding } from '../../core/model';
+import { formatSpan } from '../format';
 
 const SEVERITY = {
   error: { icon: '●', cls: 'text-red-600 dark:text-red-400' },
@@ -38,7 +39,7 @@ export const Findings = memo(function Findings({ findings, selected, onSelect }:
             <td className="py-1 font-mono break-all">{f.rule}</td>
             <td className="py-1 pr-2">{f.message}</td>
             <td className="py-1 font-mono break-all">{f.path ?? '—'}</td>
-            <td className="py-1 font-mono">{f.span ? `${f.span[0]}–${f.span[1]}` : '—'}</td>
+            <td className="py-1 font-mono">{f.span ? formatSpan(f.span) : '—'}</td>
           </tr>
         ))}
       </tbody>

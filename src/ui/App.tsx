@@ -6,7 +6,8 @@ import type { RecordFilter, SharedView } from '../wire/protocol';
 import { ProgressBar } from './components/LoadControls';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
-import { RecordsPane } from './components/RecordsPane';
+import { RecordsPane, unreadableKeys } from './components/RecordsPane';
+import { SamplesNote } from './components/SamplesNote';
 import { SharePanel } from './components/SharePanel';
 import { SharedViewBanner } from './components/SharedViewBanner';
 import { StoppedInputs } from './components/StoppedInputs';
@@ -56,8 +57,22 @@ export function App() {
         onPaste={() => setDialog('paste')}
         onKeys={() => setDialog('keys')}
         onShare={() => setDialog('share')}
-        onClear={loads.clear}
+        onClear={() => {
+          intake.dismissSamplesNote();
+          void loads.clear();
+        }}
       />
+      {intake.firstVisitSamples && inputs.length > 0 && (
+        <SamplesNote
+          records={summaries.length - unreadableKeys(inputs, summaries).length}
+          onFiles={intake.files}
+          onClear={() => {
+            intake.dismissSamplesNote();
+            void loads.clear();
+          }}
+          onDismiss={intake.dismissSamplesNote}
+        />
+      )}
       {shared && (
         <SharedViewBanner
           view={shared.view}

@@ -67,6 +67,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
   // Nothing recognised it (a PNG, an empty file, text of no known shape): one message and its bytes,
   // not empty findings, signature and field panels beside it.
   const unreadable = s.format === 'unknown' && !s.decoded;
+  const showFields = !(unreadable && detail.tree.length === 0);
 
   return (
     <article aria-label="Record detail" className="flex flex-col gap-3 p-3">
@@ -133,8 +134,8 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
         </Section>
       )}
       {/* The bytes get the width of 16 bytes a row with their ASCII column (33rem), the fields the rest. */}
-      <div className="grid grid-cols-1 gap-3 xl:grid-cols-[minmax(0,1fr)_minmax(0,33rem)]">
-        {!(unreadable && detail.tree.length === 0) && (
+      <div className={`grid grid-cols-1 gap-3 ${showFields ? 'xl:grid-cols-[minmax(0,1fr)_minmax(0,33rem)]' : ''}`}>
+        {showFields && (
           <Section title="Fields">
             <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} />
           </Section>

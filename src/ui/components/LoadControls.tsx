@@ -45,7 +45,7 @@ export function FilterBar({ filter, onChange, shown, total }: { filter: RecordFi
       <input aria-label="Conversation" placeholder="conversation" value={filter.conversation ?? ''} onChange={(e) => set({ conversation: e.target.value || undefined })} className={`${input} w-28`} />
       <input aria-label="Rule id" placeholder="rule id" value={filter.rule ?? ''} onChange={(e) => set({ rule: e.target.value || undefined })} className={`${input} w-32`} />
       <span data-testid="shown" className="ml-auto text-slate-500">
-        {shown === total ? `${groupDigits(total)} records` : `${groupDigits(shown)} of ${groupDigits(total)}`}
+        {shown === total ? `${groupDigits(total)} record${total === 1 ? '' : 's'}` : `${groupDigits(shown)} of ${groupDigits(total)}`}
       </span>
     </form>
   );

@@ -69,6 +69,7 @@ const UnreadableRow = memo(function UnreadableRow({ record, selected, focusable,
       tabIndex={focusable ? 0 : -1}
       data-record-key={record.key}
       data-input={inputName}
+      data-index={record.index}
       data-unreadable
       onClick={() => onSelect(record.key)}
       className={`h-full cursor-pointer overflow-hidden border-b border-slate-200 px-3 py-1.5 text-xs text-slate-600 outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:border-slate-800 dark:text-slate-300 ${
@@ -95,6 +96,7 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
       tabIndex={focusable ? 0 : -1}
       data-record-key={record.key}
       data-input={inputName}
+      data-index={record.index}
       onClick={() => onSelect(record.key)}
       className={`h-full cursor-pointer overflow-hidden border-b border-slate-200 px-3 py-1.5 outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:border-slate-800 ${
         selected ? 'bg-teal-50 dark:bg-teal-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'
@@ -122,7 +124,7 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
               )}
             </span>
             <bdi className="truncate text-slate-500 dark:text-slate-400" title={displayText(inputName)} data-testid="row-input">
-              {middleEllipsis(displayText(inputName), 32)}
+              {middleEllipsis(displayText(inputName), NAME_CHARS)}
             </bdi>
           </>
         ) : record.source ? (

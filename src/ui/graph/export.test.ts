@@ -2,6 +2,7 @@
 // id a node shows short is in the export whole.
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { utf8Encode } from '../../core/bytes';
 import { inspect } from '../../core/inspect';
@@ -114,7 +115,7 @@ describe('graphToSvg', () => {
 });
 
 describe('ids in the export', () => {
-  const file = new URL('../../../vectors/agdx/made/conversation_http_v07.json', import.meta.url);
+  const file = resolve(__dirname, '../../../vectors/agdx/made/conversation_http_v07.json');
   const result = inspect([{ name: 'conversation_http_v07.json', bytes: new Uint8Array(readFileSync(file)) }]);
   const graph = renderGraph(
     result.records,

@@ -60,7 +60,7 @@ atEachWidth((size) => {
     await expect(split).toHaveAttribute('aria-valuenow', '68');
     await expect.poll(async () => (await panel.boundingBox())!.height).toBeGreaterThan(before);
     await page.keyboard.press('Home');
-    await expect(split).toHaveAttribute('aria-valuenow', '20');
+    await expect(split).toHaveAttribute('aria-valuenow', '25');
     await page.keyboard.press('End');
     await expect(split).toHaveAttribute('aria-valuenow', '85');
 
@@ -72,7 +72,7 @@ atEachWidth((size) => {
     await page.mouse.up();
     const dragged = Number(await split.getAttribute('aria-valuenow'));
     expect(dragged).toBeLessThan(85);
-    expect(dragged).toBeGreaterThanOrEqual(20);
+    expect(dragged).toBeGreaterThanOrEqual(25);
 
     // Kept in this browser.
     await page.reload();

@@ -77,7 +77,7 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
               tabIndex={0}
               aria-orientation="horizontal"
               aria-label={`Resize: ${spec.label.toLowerCase()} above, record detail below (arrow keys)`}
-              aria-valuemin={20}
+              aria-valuemin={25}
               aria-valuemax={85}
               aria-valuenow={Math.round(share * 100)}
               aria-valuetext={`${spec.label} ${Math.round(share * 100)}% of the pane`}

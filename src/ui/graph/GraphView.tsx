@@ -87,11 +87,14 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         width: n.width,
         height: n.height,
         data: { ...n, selected: selected !== null && n.recordKeys.includes(selected), onToggle: toggle, expanded: expanded.includes(n.id) },
+        ariaLabel: `${n.title} ${n.subtitle}: ${n.detail}`,
         draggable: false,
         connectable: false,
       })),
     [shown, selected, toggle, expanded],
   );
+  // Edges are named for assistive technology by what their nodes show (short ids), not by internal node ids.
+  const faces = useMemo(() => new Map((graph?.nodes ?? []).map((n) => [n.id, `${n.title} ${n.subtitle}`])), [graph]);
   const edges: Edge[] = useMemo(
     () =>
       (graph?.edges ?? [])
@@ -105,8 +108,9 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           style: { stroke: EDGE_COLORS[e.via], strokeWidth: 1.5, strokeDasharray: EDGE_DASH[e.via] || undefined },
           markerEnd: { type: MarkerType.ArrowClosed, color: EDGE_COLORS[e.via] },
           className: `edge-${e.via}`,
+          ariaLabel: `${EDGE_STYLES.find((x) => x.via === e.via)?.label ?? e.via}: from ${faces.get(e.from) ?? 'a node'} to ${faces.get(e.to) ?? 'a node'}`,
         })),
-    [graph, visible, shown],
+    [graph, visible, shown, faces],
   );
 
   // The first time the graph is drawn (not from a link's viewport), fit it at a readable zoom; a

@@ -5,7 +5,7 @@ import { useCallback, useState } from 'react';
 
 const STORAGE_KEY = 'envelope-inspector.split';
 export const SPLIT_DEFAULT = 0.58;
-export const SPLIT_MIN = 0.2;
+export const SPLIT_MIN = 0.25;
 export const SPLIT_MAX = 0.85;
 
 export const clampSplit = (share: number) => Math.min(SPLIT_MAX, Math.max(SPLIT_MIN, Number.isFinite(share) ? share : SPLIT_DEFAULT));

@@ -6,8 +6,9 @@ const TONES = {
   good: 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800',
   bad: 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800',
   warn: 'bg-amber-100 text-amber-900 ring-amber-300 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-800',
-  // A valid signature the registry does not back: never the trusted green (orange-950 on orange-200 is 12:1).
-  untrusted: 'bg-orange-200 text-orange-950 ring-orange-500 dark:bg-orange-950 dark:text-orange-100 dark:ring-orange-500',
+  // A valid signature the registry does not back: never the trusted green, nor the dark amber of an
+  // unknown key (orange-950 on orange-200 is 12:1; orange-50 on orange-800, 7:1).
+  untrusted: 'bg-orange-200 text-orange-950 ring-orange-500 dark:bg-orange-800 dark:text-orange-50 dark:ring-orange-400',
   none: 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-600',
 };
 type Tone = keyof typeof TONES;

@@ -13,7 +13,7 @@ const PILL_TONES = {
   good: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
   bad: 'bg-red-200 text-red-900 dark:bg-red-900 dark:text-red-100',
   // A valid signature the registry does not back: never green (the record list's badge has the same tone).
-  untrusted: 'bg-orange-200 text-orange-950 dark:bg-orange-950 dark:text-orange-100',
+  untrusted: 'bg-orange-200 text-orange-950 dark:bg-orange-800 dark:text-orange-50',
   warn: 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
   none: 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200',
 };

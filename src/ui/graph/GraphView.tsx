@@ -228,6 +228,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           nodesDraggable={false}
           nodesConnectable={false}
           proOptions={{ hideAttribution: true }}
+          colorMode="system"
         >
           <Background />
           {size.width >= MINIMAP_MIN.width && size.height >= MINIMAP_MIN.height && <MiniMap pannable zoomable style={{ width: 140, height: 90 }} ariaLabel="Graph overview (minimap)" />}

@@ -15,7 +15,7 @@ atEachWidth(() => {
     // One message, on the input: what the file is.
     const input = inspector.input('pixel.png');
     await expect(input).toContainText('file(png) · unreadable · 69 B');
-    await expect(input.getByRole('alert')).toContainText('a PNG image, not an agent record');
+    await expect(input.getByTestId('input-error')).toContainText('a PNG image, not an agent record');
     const row = inspector.records('pixel.png');
     await expect(row).toHaveCount(1);
     await expect(row).toContainText('Not a record');
@@ -40,7 +40,7 @@ atEachWidth(() => {
     await inspector.dropFiles([empty, vector('agdx/laser-wire-0.0.1/agent_event.bin')]);
     await expect(page.getByRole('status').filter({ hasText: 'Loaded' })).toHaveText('Loaded 1 record from 2 inputs (1 unreadable).');
     await expect(page.getByTestId('shown')).toHaveText('1 record');
-    await expect(inspector.input('empty.cbor').getByRole('alert')).toContainText('an empty file');
+    await expect(inspector.input('empty.cbor').getByTestId('input-error')).toContainText('an empty file');
     await expect(inspector.records('agent_event.bin').getByLabel('Valid: yes')).toBeVisible();
   });
 

@@ -5,11 +5,14 @@ import { basename, resolve } from 'node:path';
 
 export const vector = (rel: string) => resolve(process.cwd(), 'vectors', rel);
 
-/** The two widths the issue 18 specs run at: a laptop and a phone. */
+/** The two sizes every must-show spec of issue 18 runs at: a laptop and a phone. */
 export const VIEWPORTS = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
 ] as const;
+
+/** The widths of VIEWPORTS, for a spec that sets its own height. */
+export const WIDTHS = VIEWPORTS.map((v) => v.width);
 
 /** One `describe` per width of VIEWPORTS, the page opened at that size. */
 export function atEachWidth(body: (size: (typeof VIEWPORTS)[number]) => void): void {
@@ -103,12 +106,17 @@ export class InspectorPage {
     return this.page.getByRole('table', { name: 'Findings' });
   }
 
+  /** The box the record list scrolls in: the listbox of records and the inputs' headers beside it. */
+  get recordScroller(): Locator {
+    return this.page.getByTestId('record-scroller');
+  }
+
   /**
    * What every row of the list shows under `testId` (and its title), top to bottom: the list is
    * windowed, so it is scrolled through, a screen at a time.
    */
   async listed(testId: string): Promise<{ text: string; title: string | null }[]> {
-    const list = this.page.getByRole('listbox', { name: 'Records' });
+    const list = this.recordScroller;
     const seen = new Map<number, { text: string; title: string | null }>();
     const total = await list.evaluate((el) => el.scrollHeight);
     for (let top = 0; ; top += 200) {
@@ -131,7 +139,7 @@ export class InspectorPage {
 
   /** The row of an input's record by its index in the input, scrolled into the (windowed) list first. */
   async revealRecord(inputName: string, index: number): Promise<Locator> {
-    const list = this.page.getByRole('listbox', { name: 'Records' });
+    const list = this.recordScroller;
     const row = list.locator(`[role="option"][data-input="${inputName}"][data-index="${index}"]`);
     const total = await list.evaluate((el) => el.scrollHeight);
     for (let top = 0; (await row.count()) === 0 && top <= total; top += 200) {
@@ -149,10 +157,10 @@ export class InspectorPage {
 
   /** Adds entries to the key registry as a key file's text, through the Keys dialog. */
   async addKeys(text: string) {
-    await this.page.getByRole('button', { name: /^Keys/ }).click();
-    await this.page.getByLabel(/^Key \(hex/).fill(text);
-    await this.page.getByRole('button', { name: /^Add key/ }).click();
-    await this.page.getByRole('button', { name: 'Close' }).click();
+    await this.opener('Keys').click();
+    await this.dialog.getByLabel(/^Key \(hex/).fill(text);
+    await this.dialog.getByRole('button', { name: /^Add key/ }).click();
+    await this.dialog.getByRole('button', { name: 'Close' }).click();
   }
 
   get graph(): Locator {
@@ -190,7 +198,71 @@ export class InspectorPage {
       return { asciiRight: Math.max(...ascii), viewRight: right, scrolls: view.scrollWidth > view.clientWidth, perRow: Number((view.querySelector('[data-bytes-per-row]') as HTMLElement).dataset.bytesPerRow) };
     });
   }
+
+  /** Opens the app as a first visit does: the bundled samples load; waits for them all. */
+  async openWithSamples() {
+    await this.open('');
+    await expect(this.page.getByRole('status').filter({ hasText: /^Loaded \d+ records from 8 inputs\.$/ })).toBeVisible();
+    // Its header, not its rows: the list is windowed, and on a phone not all seven rows are in the page.
+    await expect(this.input('conversation.cborseq')).toContainText('7 records');
+  }
+
+  /** The open modal dialog (one at a time). */
+  get dialog(): Locator {
+    return this.page.getByRole('dialog');
+  }
+
+  /** The toolbar button that opens the Keys, Share or Paste dialog. */
+  opener(name: 'Keys' | 'Share' | 'Paste'): Locator {
+    return this.page.getByRole('banner').getByRole('button', { name: new RegExp(`^${name}`) });
+  }
+
+  get samplesButton(): Locator {
+    return this.page.getByRole('button', { name: /^Samples/ });
+  }
+
+  get samplesMenu(): Locator {
+    return this.page.getByRole('list', { name: 'Samples' });
+  }
+
+  /** Whether the focused element is inside `container`. */
+  focusIsIn(container: Locator): Promise<boolean> {
+    return container.evaluate((el) => el.contains(document.activeElement));
+  }
+
+  /** Presses `key` `times` times, checking after each press that focus stayed inside `container`. */
+  async expectFocusStaysIn(container: Locator, key: 'Tab' | 'Shift+Tab', times: number) {
+    for (let i = 0; i < times; i++) {
+      await this.page.keyboard.press(key);
+      expect(await this.focusIsIn(container), `focus after ${key} #${i + 1}`).toBe(true);
+    }
+  }
+
+  /**
+   * Presses Tab (or Shift+Tab) until `target` has focus, as a keyboard user moves through the page;
+   * fails if it is not reached within `max` presses.
+   */
+  async tabTo(target: Locator, { key = 'Tab', max = 60 }: { key?: 'Tab' | 'Shift+Tab'; max?: number } = {}) {
+    for (let i = 0; i < max; i++) {
+      if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+      await this.page.keyboard.press(key);
+    }
+    await expect(target, `reached with ${key} in ${max} presses`).toBeFocused();
+  }
+
+  /** The bounding box of `locator`, which must be on screen. */
+  async box(locator: Locator) {
+    const b = await locator.boundingBox();
+    expect(b, 'on screen').not.toBeNull();
+    return b!;
+  }
 }
+
+/** Whether two boxes share any area (touching edges do not count). */
+export function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }, tolerance = 0.5): boolean {
+  return a.x + a.width - tolerance > b.x && b.x + b.width - tolerance > a.x && a.y + a.height - tolerance > b.y && b.y + b.height - tolerance > a.y;
+}
+
 
 export const test = base.extend<{ inspector: InspectorPage }>({
   inspector: async ({ page }, use) => {

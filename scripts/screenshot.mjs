@@ -29,7 +29,8 @@ try {
   await wide.getByRole('button', { name: 'Dismiss this note' }).click();
   await wide.getByLabel('Kind').selectOption('status');
   await wide.getByRole('listbox', { name: 'Records' }).locator('[data-input="agent_invalid_status_bad_operation.bin"]').click();
-  await wide.locator('tr[data-rule="agdx/matrix/operation"]').click();
+  // The finding's message is its row's button (its rule id opens an explanation instead).
+  await wide.locator('tr[data-rule="agdx/matrix/operation"] td').nth(2).getByRole('button').click();
   await wide.waitForTimeout(300);
   await wide.screenshot({ path: process.argv[2] ?? 'docs/screenshot.png' });
 

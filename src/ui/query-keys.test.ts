@@ -28,6 +28,11 @@ describe('queryKeys', () => {
       queryKeys.folds(1, null),
       queryKeys.folds(1, 0),
       queryKeys.folds(2, null),
+      queryKeys.share(1, { tab: 'records' }, false, undefined),
+      queryKeys.share(1, { tab: 'graph' }, false, undefined),
+      queryKeys.share(1, { tab: 'records' }, true, undefined),
+      queryKeys.share(1, { tab: 'records' }, true, 'include'),
+      queryKeys.share(2, { tab: 'records' }, false, undefined),
     ];
     expect(new Set(distinct.map(hashKey)).size).toBe(distinct.length);
     expect(hashKey(queryKeys.graph(1, ['a', 'b']))).toBe(hashKey(queryKeys.graph(1, ['a', 'b'])));

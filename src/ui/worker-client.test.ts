@@ -3,6 +3,7 @@
 // is; the stopped one is reported, and loading it again (Retry) reads it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { InputPayload, WireMessage, WireRequest } from '../wire/protocol';
+import { packSummaries, unpackSummaries, type RecordSummary } from '../wire/summary-pack';
 import type { Restart } from './worker-client';
 
 const EMPTY = { count: 0, cols: new Int32Array(0), strings: [] };
@@ -60,6 +61,11 @@ const crashOn = (name: string) => (req: WireRequest, w: FakeWorker) => {
   }
   w.reply(loaded(req.id));
 };
+/** A record's summary with only its key and input (all the replay cares about). */
+const summary = (key: number, input: number): RecordSummary => ({
+  key, input, index: 0, format: 'agdx.envelope', kind: null, id: null, conversation: null, source: null, target: null,
+  decoded: true, valid: true, errorCode: null, signature: 'unsigned', trusted: false, trustNote: null, errors: 0, warnings: 0, summary: '', redacted: false,
+});
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('InspectorClient restarts', () => {
@@ -123,6 +129,90 @@ describe('InspectorClient restarts', () => {
     expect(FakeWorker.all[1].loads()).toEqual([['a.cbor', 'b.cbor']]);
     expect(restarts).toHaveLength(1);
     expect(restarts[0].stopped).toEqual([]);
+  });
+
+  it('a link opened replaced what was loaded: a restart opens it again, then reads the inputs loaded after it', async () => {
+    const fragment = 'v1.LINK';
+    const opened = { inputs: [{ input: 0, name: 'from-link.cbor', bytes: 3, sha256: '', format: 'agdx', records: 1, error: null }], records: packSummaries([summary(0, 0)]), view: null, problems: [], cancelled: false };
+    // Every worker opens the link and reads loads; the after-link load names its input 1.
+    const script = (req: WireRequest, w: FakeWorker) => {
+      if (req.type === 'open') w.reply({ id: req.id, kind: 'reply', reply: opened });
+      else if (req.type === 'load') {
+        for (const at of req.body.inputs.keys()) w.reply(reading(req.id, at));
+        const inputs = req.body.inputs.map((i, at) => ({ input: 1 + at, name: i.name, bytes: 1, sha256: '', format: 'agdx', records: 1, error: null }));
+        w.reply({ id: req.id, kind: 'reply', reply: { inputs, records: packSummaries(inputs.map((i) => summary(i.input, i.input))), view: null, problems: [], cancelled: false } });
+      }
+    };
+    FakeWorker.scripts = [script, script];
+    const client = new InspectorClient();
+    const restarts: Restart[] = [];
+    client.onRestart((r) => restarts.push(r));
+    await client.load([input('before.cbor')]);
+    await client.open(fragment);
+    await client.load([input('after.cbor')]);
+    FakeWorker.all[0].crash();
+    await settle();
+    const second = FakeWorker.all[1];
+    // The link again, in place of what was loaded before it; then what was loaded after it.
+    expect(second.received.map((r) => r.type)).toEqual(['keys', 'open', 'load']);
+    expect((second.received[1] as WireRequest<'open'>).body.fragment).toBe(fragment);
+    expect(second.loads()).toEqual([['after.cbor']]);
+    await settle();
+    expect(restarts).toHaveLength(1);
+    // One result for the page: the link's inputs and records, then the others'.
+    expect(restarts[0].replayed.inputs.map((i) => i.name)).toEqual(['from-link.cbor', 'after.cbor']);
+    expect(unpackSummaries(restarts[0].replayed.records).map((r) => r.key)).toEqual([0, 1]);
+  });
+
+  it('a bundle file is an input like any other: a restart reads it again (its view and inputs with it)', async () => {
+    const client = new InspectorClient();
+    const bundle = input('view.eibundle');
+    await client.load([input('a.cbor')]);
+    await client.load([bundle]);
+    FakeWorker.all[0].crash();
+    await settle();
+    expect(FakeWorker.all[1].loads()).toEqual([['a.cbor', 'view.eibundle']]);
+  });
+
+  it('after Clear, a restart opens no link; a link that could not be read replaces nothing', async () => {
+    FakeWorker.scripts = [
+      (req, w) => {
+        if (req.type === 'open') w.reply({ id: req.id, kind: 'reply', reply: { inputs: [], records: EMPTY, view: null, problems: [], cancelled: false, error: req.body.fragment === 'bad' ? 'not a link' : null } });
+        else if (req.type === 'clear') w.reply({ id: req.id, kind: 'reply', reply: null });
+        else readAll(req, w);
+      },
+    ];
+    const client = new InspectorClient();
+    await client.open('v1.GOOD');
+    await client.clear();
+    await client.load([input('a.cbor')]);
+    await client.open('bad');
+    FakeWorker.all[0].crash();
+    await settle();
+    expect(FakeWorker.all[1].received.map((r) => r.type)).toEqual(['keys', 'load']);
+    expect(FakeWorker.all[1].loads()).toEqual([['a.cbor']]);
+  });
+
+  it('a link whose replay kills the new worker is not opened again, so restarts end', async () => {
+    const opens = (req: WireRequest, w: FakeWorker) => {
+      if (req.type === 'open') w.reply({ id: req.id, kind: 'reply', reply: { inputs: [], records: EMPTY, view: null, problems: [], cancelled: false } });
+      else readAll(req, w);
+    };
+    const diesOnOpen = (req: WireRequest, w: FakeWorker) => (req.type === 'open' ? w.crash() : readAll(req, w));
+    FakeWorker.scripts = [opens, diesOnOpen, opens];
+    const client = new InspectorClient();
+    const restarts: Restart[] = [];
+    client.onRestart((r) => restarts.push(r));
+    await client.open('v1.HEAVY');
+    await client.load([input('after.cbor')]);
+    FakeWorker.all[0].crash();
+    await settle();
+    await settle();
+    expect(FakeWorker.all).toHaveLength(3);
+    expect(FakeWorker.all[2].received.map((r) => r.type)).toEqual(['keys', 'load']);
+    expect(FakeWorker.all[2].loads()).toEqual([['after.cbor']]);
+    await settle();
+    expect(restarts.at(-1)?.reason).toMatch(/while opening a shared link/);
   });
 
   it('two inputs with the same name: only the one being read is left out', async () => {

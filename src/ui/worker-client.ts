@@ -3,7 +3,7 @@
 import type { RegistryEntry } from '../core/keys/keys';
 import { joinGraph, type GraphPart } from '../wire/graph-parts';
 import type { InputPayload, Loaded, Part, Reply, RequestBody, RequestType, WireMessage, WireRequest } from '../wire/protocol';
-import type { SummaryPack } from '../wire/summary-pack';
+import { packSummaries, unpackSummaries, type SummaryPack } from '../wire/summary-pack';
 
 /** `?slowload=MS` pauses between batches of a large load: to watch progress (and for the tests). */
 const SLOW_MOTION = Math.min(5000, Math.max(0, Number(new URLSearchParams(globalThis.location?.search ?? '').get('slowload') ?? 0) || 0));
@@ -27,9 +27,10 @@ export interface CallOptions<K extends RequestType> {
 
 /**
  * Requests a restarted worker must see again go through their own methods, which remember them:
- * loads (the inputs to read again), keys (the registry to send first) and clear (forgets the inputs).
+ * loads (the inputs to read again), a link opened (it replaced what was loaded: opened again, before
+ * the inputs loaded after it), keys (the registry to send first) and clear (forgets them all).
  */
-type Remembered = 'load' | 'keys' | 'clear';
+type Remembered = 'load' | 'open' | 'keys' | 'clear';
 
 /** An input the worker crashed or hung on: never read again by itself, only when the person retries it. */
 export interface StoppedInput {
@@ -51,6 +52,14 @@ export class InspectorClient {
   private pending = new Map<number, Pending>();
   /** Every input loaded (Blobs: immutable handles, not copies), so a restarted worker can read them again. */
   private loadedInputs: InputPayload[] = [];
+  /**
+   * The permalink fragment opened last, if nothing cleared it since: a restarted worker opens it
+   * again (its inputs, redaction and all) before reading `loadedInputs`, the inputs loaded after it.
+   * A bundle file needs nothing of the kind: it is an input in `loadedInputs`, read again as it was.
+   */
+  private link: string | null = null;
+  /** The open running now: a link a restart's replay was opening again when the worker died is dropped, so restarts end. */
+  private opening: { replay: boolean } | null = null;
   private keys: readonly RegistryEntry[] = [];
   private restartListeners = new Set<(r: Restart) => void>();
 
@@ -120,7 +129,11 @@ export class InspectorClient {
     // Whatever timed out or crashed, a load the worker started is what it was busy with.
     const stuckLoad = stuckRequest !== null && this.reading.has(stuckRequest) ? stuckRequest : ([...this.reading.keys()].at(-1) ?? null);
     const stuck = stuckLoad !== null ? this.reading.get(stuckLoad)! : null;
-    const why = `${reason}${stuck ? ` while reading ${stuck.name}` : ''}`;
+    const why = `${reason}${stuck ? ` while reading ${stuck.name}` : this.opening ? ' while opening a shared link' : ''}`;
+    // The link a replay died opening would take the next worker down too: it is not opened again.
+    // (A first open that dies was never remembered: what was loaded before it is read again.)
+    if (!stuck && this.opening?.replay) this.link = null;
+    this.opening = null;
     this.worker.terminate();
     for (const p of this.pending.values()) {
       if (p.timer) clearTimeout(p.timer);
@@ -137,17 +150,20 @@ export class InspectorClient {
     }
     this.start();
     const replay = this.loadedInputs;
+    const link = this.link;
     let replayId = 0;
     void this.send('keys', { keys: this.keys })
-      .then(() =>
-        this.send(
+      .then(() => (link !== null ? this.openLink(link, { replay: true }) : null))
+      .then(async (opened) => {
+        const r = await this.send(
           'load',
           { inputs: replay },
           { onPart: (part) => this.track(replayId, replay, part), onId: (id) => (replayId = id), bytes: replay.reduce((n, i) => n + i.data.size, 0) },
-        ),
-      )
-      .then((r) => {
+        );
         this.reading.delete(replayId);
+        return opened ? joinLoaded(opened, r) : r;
+      })
+      .then((r) => {
         const stopped = this.stopped;
         this.stopped = [];
         for (const l of this.restartListeners) l({ reason: why, stopped, replayed: r });
@@ -222,7 +238,22 @@ export class InspectorClient {
 
   /** Opens a permalink fragment in place of what is loaded (its size sets the watchdog's budget). */
   open(fragment: string): Promise<Loaded> {
-    return this.call('open', { fragment }, { bytes: fragment.length });
+    return this.openLink(fragment, { replay: false });
+  }
+
+  private async openLink(fragment: string, opening: { replay: boolean }): Promise<Loaded> {
+    this.opening = opening;
+    try {
+      const r = await this.send('open', { fragment }, { bytes: fragment.length });
+      // The link's inputs replaced what was loaded (one that could not be read replaced nothing).
+      if (!r.error && !opening.replay) {
+        this.link = fragment;
+        this.loadedInputs = [];
+      }
+      return r;
+    } finally {
+      if (this.opening === opening) this.opening = null;
+    }
   }
 
   /** The graph, joined from the parts a large one comes in. */
@@ -234,8 +265,20 @@ export class InspectorClient {
 
   async clear(): Promise<void> {
     this.loadedInputs = [];
+    this.link = null;
     await this.send('clear', {});
   }
+}
+
+/** A restart's replay as one result: the link's inputs, then those loaded after it (keys follow on, as in the worker). */
+function joinLoaded(link: Loaded, after: Loaded): Loaded {
+  return {
+    inputs: [...link.inputs, ...after.inputs],
+    records: packSummaries([...unpackSummaries(link.records), ...unpackSummaries(after.records)]),
+    view: link.view,
+    problems: [...link.problems, ...after.problems],
+    cancelled: after.cancelled,
+  };
 }
 
 let client: InspectorClient | null = null;

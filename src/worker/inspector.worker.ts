@@ -3,11 +3,20 @@
 /// <reference lib="webworker" />
 import type { WireRequest } from '../wire/protocol';
 import { answer, inspectorHandlers } from './handlers';
+import { loadSecp } from './secp';
 import { InspectorSession } from './session';
 import { VerifyPool } from './verify-pool';
 
-// Ed25519 checks run on a small pool of verifier workers, beside the decoding.
-const handlers = inspectorHandlers(new InspectorSession(new VerifyPool().verifyMany));
+// Signature checks run on a small pool of verifier workers, beside the decoding. The first
+// AgentDNA checks also load libsecp256k1 here, for the checks this worker makes itself (a
+// workflow read whole, a re-read when key-file keys change).
+const pool = new VerifyPool();
+const handlers = inspectorHandlers(
+  new InspectorSession(pool.verifyMany, (jobs) => {
+    void loadSecp();
+    return pool.checkSignatures(jobs);
+  }),
+);
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 scope.onmessage = (event: MessageEvent<WireRequest>) => {

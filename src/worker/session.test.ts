@@ -5,6 +5,7 @@ import { run, type CliIo } from '../cli/main';
 import { parseKeys } from '../core/keys/keys';
 import type { Report } from '../core/report';
 import { InspectorSession } from './session';
+import type { RecordSummary } from '../wire/summary-pack';
 
 const root = resolve(__dirname, '../..');
 const files = [
@@ -209,6 +210,29 @@ describe('verification on a pool', () => {
     }
     expect(calls).toBe(3);
     expect(batches.length).toBe(expected.records.length);
+  });
+});
+
+describe('AgentDNA signature checks on a pool', () => {
+  it('a streamed workflow array: the same records, workflows and report as checking in place, each check asked once', async () => {
+    const { agentdnaWorkflows } = await import('../../bench/generate');
+    const { runSignatureJob } = await import('../core/agentdna/signature-jobs');
+    const bytes = new TextEncoder().encode(agentdnaWorkflows(120, 5));
+    let asked = 0;
+    const pooled = new InspectorSession(undefined, async (jobs) => {
+      asked += jobs.length;
+      await new Promise((r) => setTimeout(r, 0));
+      return structuredClone(jobs.map(runSignatureJob));
+    });
+    const sent: RecordSummary[] = [];
+    await pooled.load([{ name: 'w.json', data: new Blob([bytes]) }], { batch: (b) => sent.push(...b.records), pause: () => Promise.resolve() });
+    const plain = new InspectorSession();
+    const expected = await plain.load([{ name: 'w.json', data: new Blob([bytes]) }]);
+    expect(asked).toBe(120 * 5);
+    expect(sent.map(({ key, signature, valid, summary }) => ({ key, signature, valid, summary }))).toEqual(expected.records.map(({ key, signature, valid, summary }) => ({ key, signature, valid, summary })));
+    expect(sent.every((r) => r.signature === 'valid')).toBe(true);
+    for (const key of [0, 57, 119]) expect(pooled.detail(key)!.workflow).toEqual(plain.detail(key)!.workflow);
+    expect(JSON.parse(pooled.report().json).workflows).toEqual(JSON.parse(plain.report().json).workflows);
   });
 });
 

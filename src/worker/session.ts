@@ -6,6 +6,8 @@ import { annotateLog } from '../core/graphs';
 import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
 import { firstDifference } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna/model';
+import { completeRecovered, isRecoveredPending, pendingInputs } from '../core/agentdna/signature';
+import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import { applyAgentDnaTrust } from '../core/agentdna/trust';
 import type { RegistryEntry } from '../core/keys/keys';
 import { trustNote } from '../core/keys/trust-note';
@@ -25,10 +27,14 @@ const MAX_HEX = 1 << 20;
 
 export class InspectorSession {
   /**
-   * `verifyMany` hands Ed25519 checks to other threads (the worker's pool); without it they run
+   * `verifyMany` hands Ed25519 checks to other threads (the worker's pool), `checkSignatures` the
+   * AgentDNA secp256k1 checks of a streamed card history or workflow array; without them they run
    * here, synchronously (tests, Node).
    */
-  constructor(private readonly verifyMany?: VerifyMany) {}
+  constructor(
+    private readonly verifyMany?: VerifyMany,
+    private readonly checkSignatures?: CheckSignatures,
+  ) {}
 
   /** Decides the signatures of `records` against the registry, on the pool when there is one. */
   private async verify(records: RecordResult[]): Promise<void> {
@@ -143,7 +149,31 @@ export class InspectorSession {
       else out.view = await this.loadShared(opened, out);
     }
     this.regraph(out);
+    this.completeInBackground();
     return out;
+  }
+
+  /** Completes, here and now, the lists of candidate keys the quick checks left for later. */
+  private completeLists(workflows: readonly WorkflowReport[]): void {
+    for (const w of workflows) for (const e of w.envelopes) completeRecovered(e.recovered);
+  }
+
+  /** Background completion of those lists on the pool, a part at a time (a new load's checks queue behind one part at most). */
+  private background: Promise<void> = Promise.resolve();
+  private completeInBackground(): void {
+    const check = this.checkSignatures;
+    const lists = this.workflows.flatMap((w) => w.envelopes.map((e) => e.recovered)).filter(isRecoveredPending);
+    if (!check || lists.length === 0) return;
+    this.background = this.background
+      .then(async () => {
+        for (let i = 0; i < lists.length; i += 500) {
+          const part = lists.slice(i, i + 500).filter(isRecoveredPending);
+          const checks = await check(part.map((l) => ({ ...pendingInputs(l)!, full: true })));
+          if (checks.length !== part.length) return;
+          for (let j = 0; j < part.length; j++) completeRecovered(part[j], checks[j]);
+        }
+      })
+      .catch(() => {});
   }
 
   /**
@@ -176,7 +206,14 @@ export class InspectorSession {
     // Signatures are checked on the pool while the next batch decodes; a batch goes to the page
     // when its verdicts are in, in order.
     let sending: Promise<void> = Promise.resolve();
-    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS)) {
+    const check = this.checkSignatures;
+    const signatures = check ? () => new SignatureResults(check) : undefined;
+    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS, { signatures })) {
+      if (batch.wait) {
+        // Signature checks of the next stretch are still on the pool: the cores are theirs meanwhile.
+        await batch.wait;
+        continue;
+      }
       const first = this.records.length;
       // A record's summary is made once, when its verdicts are in and it goes to the page (below):
       // until then the filter and the graph do not see it, as the page does not.
@@ -346,13 +383,21 @@ export class InspectorSession {
       parent: r.parent !== null ? key - (r.index - r.parent) : null,
       signing: r.envelope?.signature ? signingInputSegments(r.envelope) : null,
       canonical: canonicalDiff(r),
-      workflow: this.workflows.find((w) => w.record === key) ?? null,
+      workflow: this.completedWorkflow(key),
       context: { signed: r.envelope?.signature?.context ?? null, observed: r.observed },
     };
   }
 
+  /** The workflow of a record, its lists of candidate keys complete. */
+  private completedWorkflow(key: number): WorkflowReport | null {
+    const workflow = this.workflows.find((w) => w.record === key) ?? null;
+    if (workflow) this.completeLists([workflow]);
+    return workflow;
+  }
+
   /** report@1 for everything loaded (the same document the CLI writes), and its Markdown summary. */
   report(): { json: string; markdown: string } {
+    this.completeLists(this.workflows);
     const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows });
     return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
   }

@@ -53,7 +53,9 @@ export function* importBatches(place: Place, options: ImportOptions, batchSize: 
   const context: ImportContext = {
     extraKeys: options.extraKeys,
     detail: options.detail,
-    readInner: (source) => wholeInput(readBatches(source, context, Infinity, importers)),
+    signatures: options.signatures,
+    // Inner bytes are read whole, in one go: nothing could await answers from elsewhere there.
+    readInner: (source) => wholeInput(readBatches(source, { ...context, signatures: undefined }, Infinity, importers)),
   };
   let records = 0;
   let end = 0;

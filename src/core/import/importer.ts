@@ -3,6 +3,7 @@
 // whole (`read`) or in batches (`batches`, for formats that stream).
 import type { WorkflowReport } from '../agentdna/model';
 import type { ExtraKeys } from '../agentdna/signature';
+import type { SignatureResults } from '../agentdna/signature-jobs';
 import { utf8OrNull } from '../bytes';
 import { readJson, type JsonResult, type JsonValue } from '../json/lossless';
 import type { RecordResult } from '../records';
@@ -26,6 +27,11 @@ export interface ImportedBatch {
   end: number;
   /** The input's format, on the last batch only (a CBOR input is a sequence once it has two items). */
   format: string | null;
+  /**
+   * Set (on a batch with no records) when the read waits for signature checks done elsewhere
+   * (ImportOptions.signatures): await it before asking for the next batch.
+   */
+  wait?: Promise<void>;
 }
 
 /** How an input is to be read. */
@@ -34,6 +40,11 @@ export interface ImportOptions {
   extraKeys?: ExtraKeys;
   /** Build each record's views now (true), or leave them to be rebuilt when the record is opened. */
   detail: boolean;
+  /**
+   * AgentDNA signature checks done on other threads (the page's verifier pool): a streaming read
+   * sends its checks ahead and yields batches that wait (ImportedBatch.wait) for their answers.
+   */
+  signatures?: SignatureResults;
 }
 
 /** What every importer is told besides the input. */

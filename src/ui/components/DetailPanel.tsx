@@ -11,6 +11,7 @@ import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
+import { RuleRef } from './RuleRef';
 import { SignaturePanel } from './SignaturePanel';
 import { WorkflowPanel } from './WorkflowPanel';
 
@@ -38,8 +39,8 @@ export function DetailPanel({ recordKey }: { recordKey: number }) {
   // so it never becomes one long task (it was 60 ms while a large file streamed in).
   const detail = useDeferredValue(query.data);
   if (query.isError) return <p className="p-4 text-sm text-red-600">Could not load the record: {query.error.message}</p>;
-  if (query.data === null) return <p className="p-4 text-sm text-slate-500">This record is no longer loaded.</p>;
-  if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-500">Loading record…</p>;
+  if (query.data === null) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">This record is no longer loaded.</p>;
+  if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading record…</p>;
   return <RecordDetailView key={recordKey} detail={detail} />;
 }
 
@@ -72,7 +73,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
   return (
     <article aria-label="Record detail" className="flex flex-col gap-3 p-3">
       <header>
-        <h2 className="text-base font-semibold">
+        <h2 className="text-base font-semibold [overflow-wrap:anywhere]">
           <bdi>{unreadable ? 'Not a record' : headerLine}</bdi>
           {s.id && (
             <>
@@ -106,13 +107,13 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
             <>
               <p className="font-medium">{displayText(detail.error.message)}</p>
               <p className="mt-0.5 text-xs">
-                <span className="font-mono">{detail.error.code}</span>: nothing in this input could be read as an AGDX or AgentDNA record, so it has no findings, signature or fields. Its bytes are
+                <RuleRef id={detail.error.code} />: nothing in this input could be read as an AGDX or AgentDNA record, so it has no findings, signature or fields. Its bytes are
                 below.
               </p>
             </>
           ) : (
             <>
-              <span className="font-mono">{detail.error.code}</span>: {displayText(detail.error.message)}
+              <RuleRef id={detail.error.code} />: {displayText(detail.error.message)}
               {detail.error.offset !== null && <> at byte {detail.error.offset}</>}
             </>
           )}
@@ -151,9 +152,9 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
       {detail.body && (
         <Section title={`Body · ${detail.body.rendering}`}>
           <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">{detail.body.reason}</p>
-          <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900" aria-label="Body">
-            {detail.body.text}
-          </pre>
+          <section aria-label="Body">
+            <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">{detail.body.text}</pre>
+          </section>
         </Section>
       )}
       {detail.headers && (

@@ -85,7 +85,7 @@ export const HexView = memo(function HexView({ bytes, offset, highlight, onByte,
       }
       out.push(
         <div key={r} className="flex gap-3 whitespace-pre" style={{ position: 'absolute', top: r * ROW_HEIGHT, height: ROW_HEIGHT }}>
-          <span className="text-slate-400 select-none">{(offset + r * perRow).toString(16).padStart(6, '0')}</span>
+          <span className="text-slate-600 select-none dark:text-slate-400">{(offset + r * perRow).toString(16).padStart(6, '0')}</span>
           <span className="shrink-0" style={{ width: `${perRow * 2.6}ch` }}>
             {cells}
           </span>

@@ -5,6 +5,7 @@ import type { InputSummary } from '../../wire/protocol';
 import type { RecordSummary } from '../../wire/summary-pack';
 import { displayText, groupDigits, middleEllipsis } from '../format';
 import { Badges } from './Badges';
+import { RuleRef } from './RuleRef';
 
 /** What the list reads records from (the page's SummaryStore). */
 export interface RecordSource {
@@ -52,13 +53,27 @@ const InputHeader = memo(function InputHeader({ input }: { input: InputSummary }
         {input.format} · {input.error ? 'unreadable' : `${groupDigits(input.records)} record${input.records === 1 ? '' : 's'}`} · {size(input.bytes)}
       </p>
       {input.error && (
-        <p role="alert" className="truncate text-red-700 dark:text-red-300" title={`${input.error.code}: ${displayText(input.error.message)}`}>
-          {displayText(input.error.message)} <span className="font-mono text-[10px]">({input.error.code}{input.error.offset !== null && input.error.offset > 0 ? `, byte ${input.error.offset}` : ''})</span>
+        // The message first, cut short if it must; its code after it, never cut: it opens its explanation.
+        // Not a live region: the list is windowed, and a header scrolled back into view would be announced
+        // again; the load's status line says what was unreadable.
+        <p data-testid="input-error" className="flex items-baseline gap-1 text-red-700 dark:text-red-300" title={`${input.error.code}: ${displayText(input.error.message)}`}>
+          <span className="min-w-0 truncate">{displayText(input.error.message)}</span>
+          <span className="shrink-0 font-mono text-[10px]">
+            (<RuleRef id={input.error.code} />
+            {input.error.offset !== null && input.error.offset > 0 ? `, byte ${input.error.offset}` : ''})
+          </span>
         </p>
       )}
     </header>
   );
 });
+
+/** Enter and Space select the row that has focus (the arrow keys move the selection: the list's handler). */
+function selectOnEnterOrSpace(e: KeyboardEvent<HTMLDivElement>, key: number, onSelect: (key: number) => void) {
+  if (e.key !== 'Enter' && e.key !== ' ') return;
+  e.preventDefault();
+  onSelect(key);
+}
 
 /** The row of an unreadable input's one record: not a record, a way to its bytes (the header above says why). */
 const UnreadableRow = memo(function UnreadableRow({ record, selected, focusable, onSelect, inputName }: { record: RecordSummary; selected: boolean; focusable: boolean; onSelect: (key: number) => void; inputName: string }) {
@@ -72,6 +87,7 @@ const UnreadableRow = memo(function UnreadableRow({ record, selected, focusable,
       data-index={record.index}
       data-unreadable
       onClick={() => onSelect(record.key)}
+      onKeyDown={(e) => selectOnEnterOrSpace(e, record.key, onSelect)}
       className={`h-full cursor-pointer overflow-hidden border-b border-slate-200 px-3 py-1.5 text-xs text-slate-600 outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:border-slate-800 dark:text-slate-300 ${
         selected ? 'bg-teal-50 dark:bg-teal-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'
       }`}
@@ -98,6 +114,7 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
       data-input={inputName}
       data-index={record.index}
       onClick={() => onSelect(record.key)}
+      onKeyDown={(e) => selectOnEnterOrSpace(e, record.key, onSelect)}
       className={`h-full cursor-pointer overflow-hidden border-b border-slate-200 px-3 py-1.5 outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:border-slate-800 ${
         selected ? 'bg-teal-50 dark:bg-teal-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'
       }`}
@@ -275,20 +292,30 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
     requestAnimationFrame(() => (box.current?.querySelector(`[data-record-key="${next.key}"]`) as HTMLElement | null)?.focus());
   };
 
+  // The headers are beside the listbox, not in it: a listbox holds options only, and a header holds
+  // a button (its error code opens its explanation). Both are placed in the one scrolled box.
+  const place = (top: number, height: number) => ({ position: 'absolute', top, left: 0, right: 0, height }) as const;
   return (
-    <div ref={box} role="listbox" aria-label="Records" onKeyDown={onKeyDown} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} className="relative h-full overflow-auto [contain:strict]">
-      <div style={{ height: total, position: 'relative' }}>
-        {rows.map((row) => (
-          <div key={row.kind === 'input' ? `i${row.input.input}` : row.record.key} style={{ position: 'absolute', top: row.top, left: 0, right: 0, height: row.kind === 'input' ? row.height : ROW_HEIGHT }}>
-            {row.kind === 'input' ? (
-              <InputHeader input={row.input} />
-            ) : row.unreadable ? (
-              <UnreadableRow record={row.record} selected={row.record.key === selected} focusable={row.record.key === focusKey} onSelect={onSelect} inputName={inputNames.get(row.record.input) ?? ''} />
-            ) : (
-              <RecordRow record={row.record} selected={row.record.key === selected} focusable={row.record.key === focusKey} onSelect={onSelect} inputName={inputNames.get(row.record.input) ?? ''} />
-            )}
+    <div ref={box} data-testid="record-scroller" onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} className="relative h-full overflow-auto [contain:strict]">
+      {rows.map((row) =>
+        row.kind === 'input' ? (
+          <div key={`i${row.input.input}`} style={place(row.top, row.height)} className="z-10">
+            <InputHeader input={row.input} />
           </div>
-        ))}
+        ) : null,
+      )}
+      <div role="listbox" aria-label="Records" onKeyDown={onKeyDown} style={{ height: total, position: 'relative' }}>
+        {rows.map((row) =>
+          row.kind === 'record' ? (
+            <div key={row.record.key} style={place(row.top, ROW_HEIGHT)}>
+              {row.unreadable ? (
+                <UnreadableRow record={row.record} selected={row.record.key === selected} focusable={row.record.key === focusKey} onSelect={onSelect} inputName={inputNames.get(row.record.input) ?? ''} />
+              ) : (
+                <RecordRow record={row.record} selected={row.record.key === selected} focusable={row.record.key === focusKey} onSelect={onSelect} inputName={inputNames.get(row.record.input) ?? ''} />
+              )}
+            </div>
+          ) : null,
+        )}
       </div>
     </div>
   );

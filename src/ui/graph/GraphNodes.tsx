@@ -27,7 +27,7 @@ function Pill({ tone, title, children, testId }: { tone: keyof typeof PILL_TONES
 }
 
 function Frame({ data, children }: { data: FlowNodeData; children: React.ReactNode }) {
-  const tone = data.kind === 'ghost' ? 'border-dashed border-slate-400 bg-slate-50 text-slate-500 dark:bg-slate-900' : data.alarm ? 'border-red-500 bg-red-50 dark:bg-red-950/60' : 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900';
+  const tone = data.kind === 'ghost' ? 'border-dashed border-slate-400 bg-slate-50 text-slate-600 dark:text-slate-400 dark:bg-slate-900' : data.alarm ? 'border-red-500 bg-red-50 dark:bg-red-950/60' : 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900';
   return (
     <div
       data-node-kind={data.kind}
@@ -77,7 +77,7 @@ export const RecordNode = memo(function RecordNode({ data }: NodeProps<FlowNode>
     <Frame data={data}>
       <div className="flex items-baseline gap-1">
         <span className="font-semibold">{data.title}</span>
-        <span className="truncate font-mono text-[10px] text-slate-500">{data.subtitle}</span>
+        <span className="truncate font-mono text-[10px] text-slate-600 dark:text-slate-400">{data.subtitle}</span>
         {data.cycle && <span className="ml-auto text-[10px] text-fuchsia-600">cycle</span>}
       </div>
       <div className="truncate text-[11px]">{data.detail}</div>

@@ -156,7 +156,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   };
 
   if (query.isError) return <p className="p-4 text-sm text-red-600">The graph could not be built: {query.error.message}</p>;
-  if (!graph) return <p className="p-4 text-sm text-slate-500">Building the graph…</p>;
+  if (!graph) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the graph…</p>;
   return (
     <div className="flex h-full flex-col" onKeyDown={onKeyDown}>
       {/* On a narrow screen the legend is one line that scrolls sideways, so the canvas keeps its height. */}

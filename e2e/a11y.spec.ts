@@ -4,7 +4,8 @@
 // inline script, no eval) stays on and does not stop it (the first check below proves the CSP is on).
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, type InspectorPage, test } from './fixtures';
+import { readFileSync } from 'node:fs';
+import { expect, type InspectorPage, test, vector } from './fixtures';
 
 /** Runs axe over the whole page; fails with each serious or critical violation and where it is. */
 async function expectAccessible(page: Page, where: string) {
@@ -55,6 +56,34 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByLabel('Rule id').fill('agdx/matrix/operation');
       await expect(page.getByTestId('shown')).toContainText('of');
       await expectAccessible(page, 'the list under a rule filter');
+    });
+
+    test("issue 18's parts: the first visit's note, the not-trusted badge, the split, an unreadable input", async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.openWithSamples();
+      await expect(page.getByRole('region', { name: 'About these records' })).toBeVisible();
+      await expectAccessible(page, "the first visit's note");
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
+
+      await inspector.addKeys(readFileSync(vector('agdx/made/keys.json'), 'utf8'));
+      await inspector.dropFiles([vector('agdx/made/signed_command.bin'), vector('agdx/made/signed_by_other_agent.bin'), vector('files/pixel.png')]);
+      const untrusted = inspector.signatureBadge(inspector.records('signed_by_other_agent.bin'));
+      await expect(untrusted).toHaveText('Signature valid, not trusted: key of other-agent');
+      await expect(inspector.input('pixel.png').getByTestId('input-error')).toContainText('a PNG image');
+      await inspector.records('signed_by_other_agent.bin').click();
+      await expect(inspector.signatureBadge(inspector.detail)).toHaveAttribute('data-tone', 'untrusted');
+      await expect(inspector.split).toHaveCount(0);
+      await expectAccessible(page, 'the not-trusted badge in the list and the detail');
+
+      await inspector.openGraph();
+      await expect(inspector.split).toBeVisible();
+      await expect(inspector.graph.getByTestId('node-signature').filter({ hasText: 'not trusted' })).toHaveAttribute('data-tone', 'untrusted');
+      await expectAccessible(page, 'the graph with a not-trusted node, and the split');
+
+      await page.getByRole('tab', { name: 'Record' }).click();
+      await (await inspector.revealRecord('pixel.png', 0)).click();
+      await expect(inspector.detail.getByRole('heading', { level: 2 })).toHaveText('Not a record');
+      await expectAccessible(page, 'an unreadable input: its header, its row and its detail');
     });
 
     test('every dialog: Keys, Share, Paste, the Samples menu and an explanation', async ({ inspector, page }) => {

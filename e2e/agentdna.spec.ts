@@ -78,7 +78,7 @@ test('a workflow array is checked on the verifier pool with libsecp256k1 (WebAss
   await expect(rows.filter({ has: page.getByLabel(/Valid: no/) })).toHaveCount(0);
   // The last workflow: its agents' keys were proven by earlier ones, so its checks went the quick way
   // (a verification, no recovery); opened, its envelope still lists both candidate keys.
-  await page.getByRole('listbox', { name: 'Records' }).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await inspector.recordScroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
   await rows.last().click();
   for (const mode of ['light', 'heavy', 'boundary']) await expect(page.getByTestId(`mode-${mode}`)).toHaveText('1000');
   await page.getByRole('list', { name: 'Envelopes' }).getByRole('button').first().click();

@@ -61,7 +61,8 @@ for (const width of WIDTHS) {
       // Clear.
       await button.click();
       await expect(menu).toBeVisible();
-      await page.getByRole('button', { name: 'Clear' }).click();
+      // The toolbar's Clear (a first visit's note has a "Clear samples" of its own).
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
       await expect(menu).toBeHidden();
       await expect(page.getByRole('option')).toHaveCount(0);
 

@@ -30,7 +30,7 @@ test('a bad file beside good ones shows its error while the good ones show norma
   writeFileSync(bad, Buffer.from([0x02, 0xff, 0x00, 0x13, 0x37]));
   await inspector.dropFiles([laser('agent_event.bin'), bad, laser('agent_response.bin')]);
 
-  await expect(inspector.input('garbage.bin').getByRole('alert')).toContainText('input/unrecognized');
+  await expect(inspector.input('garbage.bin').getByTestId('input-error')).toContainText('input/unrecognized');
   await expect(inspector.records('agent_event.bin').getByLabel('Valid: yes')).toBeVisible();
   await expect(inspector.records('agent_response.bin').getByLabel('Valid: yes')).toBeVisible();
   await inspector.records('garbage.bin').click();

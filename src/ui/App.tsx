@@ -6,7 +6,8 @@ import type { RecordFilter, SharedView } from '../wire/protocol';
 import { ProgressBar } from './components/LoadControls';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
-import { RecordsPane } from './components/RecordsPane';
+import { RecordsPane, unreadableKeys } from './components/RecordsPane';
+import { SamplesNote } from './components/SamplesNote';
 import { SharePanel } from './components/SharePanel';
 import { SharedViewBanner } from './components/SharedViewBanner';
 import { StoppedInputs } from './components/StoppedInputs';
@@ -56,8 +57,22 @@ export function App() {
         onPaste={() => setDialog('paste')}
         onKeys={() => setDialog('keys')}
         onShare={() => setDialog('share')}
-        onClear={loads.clear}
+        onClear={() => {
+          intake.dismissSamplesNote();
+          void loads.clear();
+        }}
       />
+      {intake.firstVisitSamples && inputs.length > 0 && (
+        <SamplesNote
+          records={summaries.length - unreadableKeys(inputs, summaries).length}
+          onFiles={intake.files}
+          onClear={() => {
+            intake.dismissSamplesNote();
+            void loads.clear();
+          }}
+          onDismiss={intake.dismissSamplesNote}
+        />
+      )}
       {shared && (
         <SharedViewBanner
           view={shared.view}
@@ -85,7 +100,8 @@ export function App() {
         }}
         onDismiss={(s) => dispatch({ type: 'stopped-done', input: s })}
       />
-      <main className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[minmax(18rem,26rem)_1fr]">
+      {/* Narrow: the list above the view, the page scrolling between them; wide: side by side. */}
+      <main className="grid min-h-0 flex-1 grid-cols-1 overflow-y-auto md:grid-cols-[minmax(18rem,26rem)_1fr] md:overflow-hidden">
         <RecordsPane
           inputs={inputs}
           summaries={summaries}

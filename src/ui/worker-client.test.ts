@@ -64,7 +64,7 @@ const crashOn = (name: string) => (req: WireRequest, w: FakeWorker) => {
 /** A record's summary with only its key and input (all the replay cares about). */
 const summary = (key: number, input: number): RecordSummary => ({
   key, input, index: 0, format: 'agdx.envelope', kind: null, id: null, conversation: null, source: null, target: null,
-  decoded: true, valid: true, errorCode: null, signature: 'unsigned', trusted: false, errors: 0, warnings: 0, summary: '', redacted: false,
+  decoded: true, valid: true, errorCode: null, signature: 'unsigned', trusted: false, trustNote: null, errors: 0, warnings: 0, summary: '', redacted: false,
 });
 const settle = () => new Promise((r) => setTimeout(r, 0));
 

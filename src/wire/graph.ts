@@ -17,11 +17,14 @@ export interface GraphRenderNode {
   title: string;
   subtitle: string;
   detail: string;
+  /** The whole id the face shows short (a record id, an envelope hash, the ref a ghost stands for), for tooltips and exports. */
+  fullId: string | null;
   group: string | null;
   cycle: boolean;
   /** Red: invalid, tampered, a broken stream, a loop. */
   alarm: boolean;
-  badges: { decoded: boolean; valid: boolean; signature: string; trusted: boolean } | null;
+  /** `note`: why a valid signature is not trusted, in a few words (the record list's badge says the same). */
+  badges: { decoded: boolean; valid: boolean; signature: string; trusted: boolean; note: string | null } | null;
   /** AgentDNA: hash and signature verdicts. */
   dna: { from: string; epoch: string; hashOk: boolean; signature: string; didMatch: boolean; duplicate: boolean } | null;
   /** A stream or fan-out that can be unfolded. */

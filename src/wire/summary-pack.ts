@@ -19,6 +19,8 @@ export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | '
   errorCode: string | null;
   signature: SignatureStatus;
   trusted: boolean;
+  /** Why a valid signature is not trusted, in a few words (core/keys/trust-note.ts); null otherwise. */
+  trustNote: string | null;
   errors: number;
   warnings: number;
   /** The record's body was blanked before it was shared: its signature cannot be re-checked. */
@@ -26,8 +28,8 @@ export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | '
 };
 
 /** Int32 slots per record in a pack and in the page's store. */
-export const STRIDE = 14;
-const KEY = 0, INPUT = 1, INDEX = 2, FORMAT = 3, KIND = 4, ID = 5, CONVERSATION = 6, SOURCE = 7, TARGET = 8, ERROR_CODE = 9, SUMMARY = 10, FLAGS = 11, ERRORS = 12, WARNINGS = 13;
+export const STRIDE = 15;
+const KEY = 0, INPUT = 1, INDEX = 2, FORMAT = 3, KIND = 4, ID = 5, CONVERSATION = 6, SOURCE = 7, TARGET = 8, ERROR_CODE = 9, SUMMARY = 10, FLAGS = 11, ERRORS = 12, WARNINGS = 13, TRUST_NOTE = 14;
 export const SLOT = { KEY, INPUT } as const;
 
 const SIGNATURES = SIGNATURE_STATUS_LIST;
@@ -68,6 +70,7 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
     cols[o + TARGET] = str(r.target);
     cols[o + ERROR_CODE] = str(r.errorCode);
     cols[o + SUMMARY] = str(r.summary);
+    cols[o + TRUST_NOTE] = str(r.trustNote);
     const sig = SIGNATURE_CODE.get(r.signature);
     if (sig === undefined) throw new TypeError(`packSummaries: unknown signature status ${r.signature}`);
     cols[o + FLAGS] = (r.decoded ? DECODED : 0) | (r.valid ? VALID : 0) | (r.trusted ? TRUSTED : 0) | (r.redacted ? REDACTED : 0) | (sig << 8);
@@ -96,6 +99,7 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     errorCode: s(ERROR_CODE),
     signature: SIGNATURES[flags >> 8],
     trusted: (flags & TRUSTED) !== 0,
+    trustNote: s(TRUST_NOTE),
     errors: cols[o + ERRORS],
     warnings: cols[o + WARNINGS],
     summary: s(SUMMARY) ?? '',
@@ -111,4 +115,4 @@ export function unpackSummaries(pack: SummaryPack): RecordSummary[] {
 }
 
 /** The string slots of a row (for re-basing them into a larger table). */
-export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY] as const;
+export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE] as const;

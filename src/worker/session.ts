@@ -12,6 +12,7 @@ import { completeWorkflow, isRecoveredPending, pendingInputs, type RecoveredKey 
 import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import { applyAgentDnaTrust } from '../core/agentdna/trust';
 import type { RegistryEntry } from '../core/keys/keys';
+import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
 import { allFindings, isValid } from '../core/verdict';
@@ -90,7 +91,7 @@ export class InspectorSession {
       const s = summarize(key, r, this.logFindings(key), this.blanked.has(key));
       const old = this.summaries[key];
       if (!old) return; // still streaming in: its summary is made when it goes to the page
-      if (old.signature !== s.signature || old.trusted !== s.trusted || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
+      if (old.signature !== s.signature || old.trusted !== s.trusted || old.trustNote !== s.trustNote || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
       this.summaries[key] = s;
     });
     return changed;
@@ -570,6 +571,7 @@ export function summarize(key: number, r: InspectedRecord, logFindings?: readonl
     errorCode: v.error?.code ?? null,
     signature: v.signature.status,
     trusted: v.signature.trusted,
+    trustNote: trustNote(v.signature),
     errors,
     warnings,
     summary: v.summary,

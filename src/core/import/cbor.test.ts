@@ -239,18 +239,21 @@ describe('binary that is not CBOR records is refused, and the unknown fallback s
     expect(batches.at(-1)!.input?.format).toBe('unknown');
   });
 
-  it('a PNG (whose first bytes read as a CBOR array of 9 by chance) stays input/unrecognized', () => {
+  it('a PNG (whose first bytes read as a CBOR array of 9 by chance) is refused (the driver names it by its signature first)', () => {
     // A 1×1 PNG: 0x89 is an array of 9 items, which its next bytes happen to fill; the rest fails.
     const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+    expect(cbor.detect(sourceOf(png))).toBeNull();
+    expect(cborRefusal(sourceOf(png))?.message).toMatch(/CBOR/);
     const r = only(png);
     expect(r.error?.code).toBe('input/unrecognized');
-    expect(r.error?.message).toMatch(/CBOR/);
+    expect(r.error?.message).toBe('a PNG image, not an agent record');
   });
 
-  it('an ELF header stays input/unrecognized', () => {
+  it('an ELF header is refused', () => {
     const elf = new Uint8Array(64);
     elf.set([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]);
     elf.set([0x02, 0x00, 0x3e, 0x00, 0x01, 0x00, 0x00, 0x00], 16);
+    expect(cbor.detect(sourceOf(elf))).toBeNull();
     expect(only(elf).error?.code).toBe('input/unrecognized');
   });
 

@@ -21,7 +21,7 @@ const place = (bytes: Uint8Array) => ({ input: 0, view: bytes, viewOrigin: 'inpu
 
 describe('dispatch', () => {
   it('asks the importers in this order: text (JSON by shape, hex, base64), then binary, fallbacks last', () => {
-    expect(IMPORTERS.map((i) => i.format)).toEqual(['empty', 'iggy-json', 'agdx-json', 'agentdna', 'json', 'hex', 'base64', 'text', 'iggy-headers', 'cbor', 'unknown']);
+    expect(IMPORTERS.map((i) => i.format)).toEqual(['empty', 'iggy-json', 'agdx-json', 'agentdna', 'json', 'hex', 'base64', 'text', 'iggy-headers', 'file', 'cbor', 'unknown']);
   });
 
   it('reads every vector with the importer the table names, and the table names every vector', () => {

@@ -14,7 +14,7 @@ function failed(source: Source, format: string, span: [number, number] | null, e
 export const empty: Importer<true> = {
   format: 'empty',
   detect: (source) => (source.bytes.length === 0 ? true : null),
-  read: (source) => failed(source, 'empty', null, { code: 'input/unrecognized', message: 'the input is empty', offset: 0 }),
+  read: (source) => failed(source, 'empty', null, { code: 'input/unrecognized', message: 'an empty file: nothing to read', offset: 0 }),
 };
 
 /** Text that starts like JSON but is no format the JSON importers read, or does not parse. */

@@ -3,6 +3,7 @@ import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { Span } from '../../core/model';
 import type { RecordDetail } from '../../wire/protocol';
 import { isoFromMicros } from '../../core/time';
+import { shortId } from '../../core/short-id';
 import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
@@ -63,13 +64,25 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
   );
   const notCovered = useMemo(() => new Set(detail.signature.not_covered), [detail]);
   const s = detail.summary;
-  const headerLine = useMemo(() => displayText([s.format, s.kind, s.id].filter(Boolean).join(' · ')), [s]);
+  const headerLine = useMemo(() => displayText([s.format, s.kind].filter(Boolean).join(' · ')), [s]);
+  // Nothing recognised it (a PNG, an empty file, text of no known shape): one message and its bytes,
+  // not empty findings, signature and field panels beside it.
+  const unreadable = s.format === 'unknown' && !s.decoded;
+  const showFields = !(unreadable && detail.tree.length === 0);
 
   return (
     <article aria-label="Record detail" className="flex flex-col gap-3 p-3">
       <header>
         <h2 className="text-base font-semibold [overflow-wrap:anywhere]">
-          <bdi>{headerLine}</bdi>
+          <bdi>{unreadable ? 'Not a record' : headerLine}</bdi>
+          {s.id && (
+            <>
+              {' · '}
+              <span className="font-mono" title={displayText(s.id)} data-testid="detail-id">
+                {displayText(shortId(s.id))}
+              </span>
+            </>
+          )}
         </h2>
         <p className="text-xs text-slate-600 dark:text-slate-300">
           <bdi data-testid="detail-input">{displayText(detail.inputName)}</bdi> · record #{s.index}
@@ -77,34 +90,57 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
           {detail.logPosition && ` · ${detail.logPosition}`}
           {detail.logTimeMicros && ` · logged ${isoFromMicros(detail.logTimeMicros) ?? `${detail.logTimeMicros} µs`}`}
         </p>
-        <p className="mt-1 text-sm">
-          <bdi>{displayText(s.summary)}</bdi>
-        </p>
-        <div className="mt-1">
-          <Badges record={s} />
-        </div>
+        {!unreadable && (
+          <>
+            <p className="mt-1 text-sm">
+              <bdi>{displayText(s.summary)}</bdi>
+            </p>
+            <div className="mt-1">
+              <Badges record={s} />
+            </div>
+          </>
+        )}
       </header>
       {detail.error && (
         <div role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-          <RuleRef id={detail.error.code} />: {detail.error.message}
-          {detail.error.offset !== null && <> at byte {detail.error.offset}</>}
+          {unreadable ? (
+            <>
+              <p className="font-medium">{displayText(detail.error.message)}</p>
+              <p className="mt-0.5 text-xs">
+                <RuleRef id={detail.error.code} />: nothing in this input could be read as an AGDX or AgentDNA record, so it has no findings, signature or fields. Its bytes are
+                below.
+              </p>
+            </>
+          ) : (
+            <>
+              <RuleRef id={detail.error.code} />: {displayText(detail.error.message)}
+              {detail.error.offset !== null && <> at byte {detail.error.offset}</>}
+            </>
+          )}
         </div>
       )}
-      <Section title={`Findings (${detail.findings.length})`}>
-        <Findings findings={detail.findings} selected={selection.finding} onSelect={selectFinding} />
-      </Section>
+      {!(unreadable && detail.findings.length === 0) && (
+        <Section title={`Findings (${detail.findings.length})`}>
+          <Findings findings={detail.findings} selected={selection.finding} onSelect={selectFinding} />
+        </Section>
+      )}
       {detail.workflow && (
         <Section title="AgentDNA workflow">
           <WorkflowPanel workflow={detail.workflow} />
         </Section>
       )}
-      <Section title="Signature">
-        <SignaturePanel detail={detail} />
-      </Section>
-      <div className="grid gap-3 xl:grid-cols-2">
-        <Section title="Fields">
-          <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} />
+      {!unreadable && (
+        <Section title="Signature">
+          <SignaturePanel detail={detail} />
         </Section>
+      )}
+      {/* The bytes get the width of 16 bytes a row with their ASCII column (33rem), the fields the rest. */}
+      <div className={`grid grid-cols-1 gap-3 ${showFields ? 'xl:grid-cols-[minmax(0,1fr)_minmax(0,33rem)]' : ''}`}>
+        {showFields && (
+          <Section title="Fields">
+            <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} />
+          </Section>
+        )}
         <Section title="Bytes">
           <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">
             {detail.hex.length} bytes, {ORIGIN_WORDS[detail.viewOrigin]}

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { Finding } from '../../core/model';
+import { formatSpan } from '../format';
 import { withKeys } from '../list-keys';
 import { RuleRef } from './RuleRef';
 
@@ -79,7 +80,7 @@ export const Findings = memo(function Findings({
               </td>
               <td className="col-span-2 min-w-0 font-mono [overflow-wrap:anywhere] @3xl:py-1">
                 <CardLabel>bytes</CardLabel>
-                {f.span ? `${f.span[0]}–${f.span[1]}` : '—'}
+                {f.span ? formatSpan(f.span) : '—'}
               </td>
             </tr>
           ))}

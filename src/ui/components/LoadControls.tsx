@@ -59,7 +59,7 @@ export function FilterBar({ filter, onChange, shown, total }: { filter: RecordFi
         </button>
       )}
       <span data-testid="shown" className="ml-auto text-slate-600 dark:text-slate-400">
-        {shown === total ? `${groupDigits(total)} records` : `${groupDigits(shown)} of ${groupDigits(total)}`}
+        {shown === total ? `${groupDigits(total)} record${total === 1 ? '' : 's'}` : `${groupDigits(shown)} of ${groupDigits(total)}`}
       </span>
     </search>
   );

@@ -1,6 +1,7 @@
 // Every way in: a drop anywhere on the page, the file picker, Paste, the samples and a Retry all
 // become named Blobs (sources.ts) and go through the one load path (useLoads). On the first visit the
-// samples load by themselves, unless the address opens a shared link.
+// samples load by themselves, unless the address opens a shared link, and the page says they are
+// samples until the person dismisses the note or loads something else.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { InputPayload } from '../../wire/protocol';
 import { fromFiles, fromSamples, fromText, sampleList, type Sample } from '../sources';
@@ -13,6 +14,10 @@ export interface Intake {
   dragging: boolean;
   /** The bundled samples, when their list has come. */
   samples: Sample[];
+  /** What is loaded is the samples a first visit loaded by itself (the page says so, once). */
+  firstVisitSamples: boolean;
+  /** The person has read the note about them (or moved on: loaded something else, cleared). */
+  dismissSamplesNote: () => void;
   files: (files: FileList) => void;
   text: (text: string) => void;
   sampleSet: (samples: Sample[]) => void;
@@ -20,7 +25,16 @@ export interface Intake {
 }
 
 export function useIntake({ load, openLink }: Pick<Loads, 'load' | 'openLink'>): Intake {
-  const dragging = useFileDrop(useCallback((files: FileList) => void load(fromFiles(files)), [load]));
+  const [firstVisitSamples, setFirstVisitSamples] = useState(false);
+  const dragging = useFileDrop(
+    useCallback(
+      (files: FileList) => {
+        setFirstVisitSamples(false);
+        void load(fromFiles(files));
+      },
+      [load],
+    ),
+  );
   const [samples, setSamples] = useState<Sample[]>([]);
   useEffect(() => {
     sampleList().then(setSamples, () => setSamples([]));
@@ -39,20 +53,23 @@ export function useIntake({ load, openLink }: Pick<Loads, 'load' | 'openLink'>):
     const params = new URLSearchParams(location.search);
     if (params.get('samples') === 'none' || localStorage.getItem(VISITED_KEY)) return;
     localStorage.setItem(VISITED_KEY, '1');
-    void load(sampleList().then(fromSamples));
+    void load(sampleList().then(fromSamples)).then(() => setFirstVisitSamples(true));
   }, [load, openLink]);
 
-  return useMemo(
-    () => ({
+  return useMemo(() => {
+    // Anything else loaded: what is on the page is no longer only the samples.
+    const moveOn = () => setFirstVisitSamples(false);
+    return {
       dragging,
       samples,
-      files: (files: FileList) => void load(fromFiles(files)),
-      text: (text: string) => void load([fromText(text)]),
-      sampleSet: (chosen: Sample[]) => void load(fromSamples(chosen)),
+      firstVisitSamples,
+      dismissSamplesNote: moveOn,
+      files: (files: FileList) => (moveOn(), void load(fromFiles(files))),
+      text: (text: string) => (moveOn(), void load([fromText(text)])),
+      sampleSet: (chosen: Sample[]) => (moveOn(), void load(fromSamples(chosen))),
       retry: (input: InputPayload) => void load([input]),
-    }),
-    [dragging, samples, load],
-  );
+    };
+  }, [dragging, samples, firstVisitSamples, load]);
 }
 
 /** Files dropped anywhere on the page go to `onFiles`; true while files are dragged over it. */

@@ -5,7 +5,7 @@
 // records are drawn, and the first record's detail opens when the load ends, not in the middle of it.
 import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useMemo, useRef } from 'react';
-import type { InputPayload, SharedView } from '../../wire/protocol';
+import type { InputPayload, InputSummary, SharedView } from '../../wire/protocol';
 import { queryKeys } from '../query-keys';
 import { firstKey, viewFromLink } from '../store/page';
 import { DEFAULT_TAB } from '../tabs';
@@ -62,14 +62,15 @@ export function useLoads(recordsVersion: number, dispatch: PageDispatch, view: V
         await keys.sent.current;
         let loaded = 0;
         let firstLoaded: number | null = null;
-        const inputsSeen = new Set<number>();
+        // The last summary of each input the load read (an unreadable one says so in its `error`).
+        const inputsSeen = new Map<number, InputSummary>();
         const r = await inspectorClient().load(
           list,
           (batch) => {
             // Records show as they are read; the list is windowed, so a batch costs little to draw.
             // A transition: React renders it in slices and yields, so no batch is one long task.
             loaded += batch.records.count;
-            for (const i of batch.inputs) inputsSeen.add(i.input);
+            for (const i of batch.inputs) inputsSeen.set(i.input, i);
             // The first record's detail is shown when the load ends, not now: it is the largest render
             // of all, and while the workers are busy it was the page's longest task.
             if (firstLoaded === null && batch.records.count && loadId.current !== null) {
@@ -82,8 +83,9 @@ export function useLoads(recordsVersion: number, dispatch: PageDispatch, view: V
           (id) => (loadId.current = id),
         );
         loadId.current = null;
-        for (const i of r.inputs) inputsSeen.add(i.input);
-        dispatch({ type: 'load-ended', result: r, records: loaded || r.records.count, inputs: inputsSeen.size });
+        for (const i of r.inputs) inputsSeen.set(i.input, i);
+        const unreadable = [...inputsSeen.values()].filter((i) => i.error !== null).length;
+        dispatch({ type: 'load-ended', result: r, records: loaded || r.records.count, inputs: inputsSeen.size, unreadable });
         const first = firstLoaded ?? firstKey(r.records);
         if (r.view) applyView(r.view);
         else if (current.current.selected === null && first !== null) show({ selected: first }, 'replace');

@@ -10,6 +10,7 @@ import {
   applySummaries,
   firstKey,
   initialPageState,
+  loadedStatus,
   mergeInputs,
   nextView,
   reducePage,
@@ -34,6 +35,7 @@ const summary = (key: number, input = 0): RecordSummary => ({
   errorCode: null,
   signature: 'unsigned',
   trusted: false,
+  trustNote: null,
   errors: 0,
   warnings: 0,
   summary: `record ${key}`,
@@ -92,7 +94,7 @@ describe('a load', () => {
     expect(state.inputs).toEqual([a2]);
     expect(state.recordsVersion).toBe(1);
     const b = inputSummary(1, 'b.bin', 1);
-    ({ state } = run([{ type: 'load-ended', result: loaded({ inputs: [b], records: pack([2], 1) }), records: 3, inputs: 2 }], state, summaries));
+    ({ state } = run([{ type: 'load-ended', result: loaded({ inputs: [b], records: pack([2], 1) }), records: 3, inputs: 2, unreadable: 0 }], state, summaries));
     expect(state.inputs).toEqual([a2, b]);
     expect(state.progress).toBeNull();
     expect(state.loadVersion).toBe(1);
@@ -104,9 +106,25 @@ describe('a load', () => {
   });
 
   it('a cancelled load says what it kept; problems are shown with control characters made visible', () => {
-    const { state } = run([{ type: 'load-ended', result: loaded({ cancelled: true, problems: ['x.bin: bad\u0007', 'y: worse'] }), records: 1, inputs: 1 }]);
+    const { state } = run([
+      { type: 'load-ended', result: loaded({ cancelled: true, problems: ['x.bin: bad\u0007', 'y: worse'] }), records: 1, inputs: 1, unreadable: 0 },
+    ]);
     expect(state.status).toBe('Cancelled: kept 1 record from 1 input.');
     expect(state.problem).toBe('x.bin: bad⟨U+0007⟩; y: worse');
+  });
+
+  it('an input nothing could be read from (a PNG) is counted as unreadable, not as a record', () => {
+    expect(loadedStatus(1, 1, 1, false)).toBe('Loaded 0 records from 1 input (it is unreadable).');
+    expect(loadedStatus(16, 9, 1, false)).toBe('Loaded 15 records from 9 inputs (1 unreadable).');
+    expect(loadedStatus(2, 2, 2, false)).toBe('Loaded 0 records from 2 inputs (all are unreadable).');
+    expect(loadedStatus(15, 8, 0, true)).toBe('Cancelled: kept 15 records from 8 inputs.');
+    const png: InputSummary = {
+      ...inputSummary(0, 'photo.png', 1),
+      format: 'file(png)',
+      error: { code: 'input/unrecognized', message: 'a PNG image, not an agent record', offset: 0 },
+    };
+    const { state } = run([{ type: 'load-ended', result: loaded({ inputs: [png], records: pack([0]) }), records: 1, inputs: 1, unreadable: 1 }]);
+    expect(state.status).toBe('Loaded 0 records from 1 input (it is unreadable).');
   });
 
   it('a failed load says why, and the next load clears the alert', () => {

@@ -62,8 +62,11 @@ export type PageAction =
   | { type: 'load-asked' }
   | { type: 'load-started'; inputs: number; bytes: number }
   | { type: 'load-batch'; inputs: InputSummary[]; records: SummaryPack; progress: LoadProgress }
-  /** `records` and `inputs`: how many the load read in all (batches and reply). */
-  | { type: 'load-ended'; result: Loaded; records: number; inputs: number }
+  /**
+   * `records` and `inputs`: how many the load read in all (batches and reply); `unreadable`: the
+   * inputs among them nothing could be read from (each is one record of format unknown, not counted as a record).
+   */
+  | { type: 'load-ended'; result: Loaded; records: number; inputs: number; unreadable: number }
   | { type: 'load-failed'; message: string }
   | { type: 'link-opening' }
   /** A link or bundle opened in place of what was loaded (its view comes apart: `shared-view`). */
@@ -117,6 +120,15 @@ export function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): Inp
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The status line after a load: its records, its inputs, and the inputs nothing could be read from
+ * (a PNG, an empty file), which are counted as unreadable inputs, not as records.
+ */
+export function loadedStatus(records: number, inputs: number, unreadable: number, cancelled: boolean): string {
+  const read = `${cancelled ? 'Cancelled: kept' : 'Loaded'} ${plural(Math.max(0, records - unreadable), 'record')} from ${plural(inputs, 'input')}`;
+  return unreadable ? `${read} (${unreadable === inputs && inputs > 0 ? (inputs === 1 ? 'it is' : 'all are') : unreadable} unreadable).` : `${read}.`;
+}
 
 /**
  * The summary store's part of an action: the pack it brings written at its keys (or the store
@@ -175,7 +187,7 @@ export function reducePage(state: PageState, action: PageAction): PageState {
         recordsVersion: state.recordsVersion + 1,
         loadVersion: state.loadVersion + 1,
         problem: r.problems.length ? displayText(r.problems.join('; ')) : state.problem,
-        status: `${r.cancelled ? 'Cancelled: kept' : 'Loaded'} ${plural(action.records, 'record')} from ${plural(action.inputs, 'input')}.`,
+        status: loadedStatus(action.records, action.inputs, action.unreadable, r.cancelled),
       };
     }
     case 'load-failed':

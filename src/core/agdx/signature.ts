@@ -62,6 +62,27 @@ export function uncoveredPaths(decoded: DecodedEnvelope, headers?: readonly Head
   return [...new Set(out)];
 }
 
+// Shared and frozen, as validateFields' empty list: most records have nothing to report.
+const NO_FINDINGS = Object.freeze([]) as unknown as Finding[];
+
+/**
+ * The findings of the signature's shape alone (an Ed25519 key id of 8 bytes, a signature of 64),
+ * without the verdict: what bulk decoding needs, once per record. checkSignatureShape's findings
+ * are these.
+ */
+export function signatureShapeFindings(env: Envelope, spanOf: (path: string) => Span | null): Finding[] {
+  const sig = env.signature;
+  if (!sig || sig.scheme !== 1 || (sig.key_id.length === 8 && sig.bytes.length === 64)) return NO_FINDINGS;
+  const problems: Finding[] = [];
+  if (sig.key_id.length !== 8) {
+    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.key_id', message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`, span: spanOf('signature.key_id') });
+  }
+  if (sig.bytes.length !== 64) {
+    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.bytes', message: `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`, span: spanOf('signature.bytes') });
+  }
+  return problems;
+}
+
 /**
  * Everything about the signature that needs no key: unsigned, unsupported scheme, malformed
  * lengths. For a well-shaped Ed25519 signature with no registry to look the key up in, the
@@ -80,13 +101,7 @@ export function checkSignatureShape(env: Envelope, observed: ObservedHeaders | n
       findings: [],
     };
   }
-  const problems: Finding[] = [];
-  if (sig.key_id.length !== 8) {
-    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.key_id', message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`, span: spanOf('signature.key_id') });
-  }
-  if (sig.bytes.length !== 64) {
-    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.bytes', message: `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`, span: spanOf('signature.bytes') });
-  }
+  const problems = signatureShapeFindings(env, spanOf);
   if (problems.length) {
     return { verdict: { ...base, status: 'malformed', scheme: 'ed25519', reason: problems.map((p) => p.message).join('; ') }, findings: problems };
   }

@@ -153,6 +153,63 @@ export function utf8Lossy(bytes: Uint8Array): string {
   return lenientUtf8.decode(bytes);
 }
 
+// Exact text (a leading U+FEFF is kept, as the CBOR reader keeps it), strict.
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+// Short texts repeat across the records of a log (agent ids, operations, metadata keys and values):
+// a direct-mapped cache keyed by their bytes hands back the string already made for the same bytes,
+// so a bulk decode neither decodes nor allocates it again. Strings are immutable, so sharing one is
+// invisible; the cache holds copies of the bytes (never a view of an input) and at most a few
+// hundred short strings.
+const INTERN_MAX_BYTES = 32;
+const INTERN_SLOTS = 1024;
+const internBytes = new Uint8Array(INTERN_SLOTS * INTERN_MAX_BYTES);
+const internLength = new Int8Array(INTERN_SLOTS).fill(-1);
+const internText: string[] = new Array<string>(INTERN_SLOTS).fill('');
+
+/**
+ * The UTF-8 text of `bytes[start, end)` exactly as a strict decoder reads it (a BOM kept), or null
+ * when it is not valid UTF-8. Made for bulk decoding: ASCII without a TextDecoder call, and short
+ * texts interned (the same bytes give the same string).
+ */
+export function utf8Range(bytes: Uint8Array, start: number, end: number): string | null {
+  const n = end - start;
+  if (n > INTERN_MAX_BYTES) return utf8Uncached(bytes, start, end);
+  let h = n;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  const slot = (h ^ (h >>> 15)) & (INTERN_SLOTS - 1);
+  const at = slot * INTERN_MAX_BYTES;
+  if (internLength[slot] === n) {
+    let i = 0;
+    while (i < n && internBytes[at + i] === bytes[start + i]) i++;
+    if (i === n) return internText[slot];
+  }
+  const text = utf8Uncached(bytes, start, end);
+  if (text === null) return null;
+  for (let i = 0; i < n; i++) internBytes[at + i] = bytes[start + i];
+  internLength[slot] = n;
+  internText[slot] = text;
+  return text;
+}
+
+function utf8Uncached(bytes: Uint8Array, start: number, end: number): string | null {
+  if (end - start < 64) {
+    let ascii = true;
+    for (let i = start; i < end; i++) {
+      if (bytes[i] > 0x7f) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+  }
+  try {
+    return exactUtf8.decode(bytes.subarray(start, end));
+  } catch {
+    return null;
+  }
+}
+
 export function utf8Encode(text: string): Uint8Array {
   return utf8Encoder.encode(text);
 }

@@ -2,7 +2,7 @@
 // general decoder's item tree. Anything with a finding goes the general way, which locates every
 // finding's bytes; so a record's verdicts never depend on which way it went.
 import { readBody } from '../agdx/bodies';
-import { readCanonicalEnvelope } from '../agdx/fast';
+import { IdViews, readCanonicalEnvelope } from '../agdx/fast';
 import { checkSignatureShape } from '../agdx/signature';
 import { validateFields } from '../agdx/validate';
 import { bytesEqual, toCrockford } from '../bytes';
@@ -17,7 +17,7 @@ const noSpan = () => null;
  * when it is opened.
  */
 export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number, redo: () => RecordResult): RecordResult | null {
-  const fast = readCanonicalEnvelope(place.view.subarray(0, end), start);
+  const fast = readCanonicalEnvelope(place.view.subarray(0, end), start, idViewsOf(place.view));
   if (!fast) return null;
   const env = fast.envelope;
   if (validateFields(env, noSpan).length) return null;
@@ -61,6 +61,14 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
 // Shared empties: findings and trees are replaced, never changed in place.
 const NO_FINDINGS = Object.freeze([]) as unknown as RecordResult['findings'];
 const NO_TREE = Object.freeze([]) as unknown as RecordResult['tree'];
+
+// Repeated ids of one input share a view (agdx/fast.ts IdViews), kept as long as the input's bytes are.
+const idViews = new WeakMap<Uint8Array, IdViews>();
+function idViewsOf(view: Uint8Array): IdViews {
+  let ids = idViews.get(view);
+  if (!ids) idViews.set(view, (ids = new IdViews()));
+  return ids;
+}
 
 // A log holds few conversations and many records each: reuse the display id of the last one.
 let lastConversation: Uint8Array | null = null;

@@ -25,7 +25,7 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
   const envelopes: (Envelope | null)[] = [];
   const findings = new Map<number, Finding[]>();
   const errors = new Map<number, DecodeError>();
-  const ids = new IdViews();
+  const ids = new IdViews(bytes.length);
   let pos = 0;
   while (pos < bytes.length) {
     const fast = readCanonicalEnvelope(bytes, pos, ids);

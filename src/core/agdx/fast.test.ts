@@ -107,7 +107,7 @@ describe('the canonical fast path on any envelope', () => {
       fc.property(envelopeArb, (env) => {
         runs++;
         const bytes = encodeEnvelope(env);
-        const r = readCanonicalEnvelope(bytes, 0, new IdViews());
+        const r = readCanonicalEnvelope(bytes, 0, new IdViews(bytes.length));
         const g = general(bytes);
         if (!r) return;
         fast++;
@@ -156,7 +156,7 @@ describe('the canonical fast path on any envelope', () => {
 
   it('shares one view per repeated id of an input (conversation, correlation, the record a cause names), each equal to its bytes', () => {
     const seq = agdxSequence(300);
-    const ids = new IdViews();
+    const ids = new IdViews(seq.length);
     const envelopes: Envelope[] = [];
     for (let pos = 0; pos < seq.length; ) {
       const r = readCanonicalEnvelope(seq, pos, ids)!;
@@ -177,14 +177,15 @@ describe('the canonical fast path on any envelope', () => {
 
   it('IdViews gives every id a view of exactly its own bytes, through collisions and repeats (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.nat(3000), { minLength: 1, maxLength: 3000 }), fc.integer({ min: 0, max: 15 }), (picks, shift) => {
+      fc.property(fc.array(fc.nat(3000), { minLength: 1, maxLength: 3000 }), fc.integer({ min: 0, max: 15 }), fc.constantFrom(0, 1000, 1 << 20), (picks, shift, sizeHint) => {
         // A pool of ids that differ in few bytes (as ULIDs of one millisecond do), picked with repeats.
         const pool = new Uint8Array(16 * 3001 + shift);
         for (let i = 0; i <= 3000; i++) {
           pool[shift + i * 16 + 15] = i & 255;
           pool[shift + i * 16 + 14] = i >> 8;
         }
-        const ids = new IdViews();
+        // A table of 16 slots (many collisions) up to the largest.
+        const ids = new IdViews(sizeHint);
         let previous: Uint8Array | null = null;
         for (const p of picks) {
           const at = shift + p * 16;
@@ -214,7 +215,7 @@ describe('IdViews on a hash collision', () => {
     const bytes = new Uint8Array(32);
     const dv = new DataView(bytes.buffer);
     [a[0], a[1], a[2], a[3], b0, a[1], a[2], b3].forEach((w, i) => dv.setUint32(i * 4, w >>> 0));
-    const ids = new IdViews();
+    const ids = new IdViews(1 << 20);
     const first = ids.view(bytes, 0);
     const other = ids.view(bytes, 16);
     expect(other).toEqual(bytes.subarray(16, 32));

@@ -40,9 +40,22 @@ export interface FastEnvelope {
  * collision only costs a new view.
  */
 export class IdViews {
-  private readonly hashes = new Int32Array(ID_SLOTS);
-  private readonly held = new Uint8Array(ID_SLOTS * 16);
-  private readonly views: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(ID_SLOTS).fill(undefined);
+  private readonly mask: number;
+  private readonly hashes: Int32Array;
+  private readonly held: Uint8Array;
+  private readonly views: (Uint8Array | undefined)[];
+
+  /** `inputLength`: the size of the input, which bounds how many ids it can hold (and so the table's). */
+  constructor(inputLength: number) {
+    // An envelope with an id takes more than 32 bytes: a small input gets a small table, a large
+    // one 4096 slots (about 110 KB, next to megabytes of input).
+    let slots = 16;
+    while (slots < 4096 && slots * 32 < inputLength) slots *= 2;
+    this.mask = slots - 1;
+    this.hashes = new Int32Array(slots);
+    this.held = new Uint8Array(slots * 16);
+    this.views = new Array<Uint8Array | undefined>(slots).fill(undefined);
+  }
 
   /** The view of `bytes[at, at + 16)`: one made before for the same 16 bytes, or a new one. */
   view(bytes: Uint8Array, at: number): Uint8Array {
@@ -54,7 +67,7 @@ export class IdViews {
     let h = Math.imul(w0, 0x9e3779b1) ^ Math.imul(w1, 0x85ebca77) ^ Math.imul(w2, 0xc2b2ae3d) ^ Math.imul(w3, 0x27d4eb2f);
     h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
     h ^= h >>> 13;
-    const slot = h & (ID_SLOTS - 1);
+    const slot = h & this.mask;
     const held = this.held;
     const o = slot << 4;
     const seen = this.views[slot];
@@ -70,8 +83,6 @@ export class IdViews {
     return made;
   }
 }
-
-const ID_SLOTS = 4096;
 
 // The reader's state: the bytes and the position in them. Module-level rather than an object per
 // envelope (this runs once per record of a large log); every read sets both before it starts, and

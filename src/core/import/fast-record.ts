@@ -66,7 +66,7 @@ const NO_TREE = Object.freeze([]) as unknown as RecordResult['tree'];
 const idViews = new WeakMap<Uint8Array, IdViews>();
 function idViewsOf(view: Uint8Array): IdViews {
   let ids = idViews.get(view);
-  if (!ids) idViews.set(view, (ids = new IdViews()));
+  if (!ids) idViews.set(view, (ids = new IdViews(view.length)));
   return ids;
 }
 

@@ -62,14 +62,6 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
 const NO_FINDINGS = Object.freeze([]) as unknown as RecordResult['findings'];
 const NO_TREE = Object.freeze([]) as unknown as RecordResult['tree'];
 
-// Repeated ids of one input share a view (agdx/fast.ts IdViews), kept as long as the input's bytes are.
-const idViews = new WeakMap<Uint8Array, IdViews>();
-function idViewsOf(view: Uint8Array): IdViews {
-  let ids = idViews.get(view);
-  if (!ids) idViews.set(view, (ids = new IdViews(view.length)));
-  return ids;
-}
-
 // A log holds few conversations and many records each: reuse the display id of the last one.
 let lastConversation: Uint8Array | null = null;
 let lastConversationId = '';
@@ -78,4 +70,12 @@ function conversationId(bytes: Uint8Array): string {
   lastConversation = bytes.slice();
   lastConversationId = toCrockford(bytes);
   return lastConversationId;
+}
+
+// Repeated ids of one input share a view (agdx/fast.ts IdViews), kept as long as the input's bytes are.
+const idViews = new WeakMap<Uint8Array, IdViews>();
+function idViewsOf(view: Uint8Array): IdViews {
+  let ids = idViews.get(view);
+  if (!ids) idViews.set(view, (ids = new IdViews(view.length)));
+  return ids;
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -8,7 +9,9 @@ import tailwindcss from '@tailwindcss/vite';
 // hot reload injects inline scripts.
 const CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  // 'wasm-unsafe-eval' lets the workers compile libsecp256k1's WebAssembly (AgentDNA signatures);
+  // it allows no eval of JavaScript.
+  "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
@@ -29,6 +32,10 @@ function contentSecurityPolicy(): Plugin {
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), contentSecurityPolicy()],
+  resolve: {
+    // libsecp256k1's WebAssembly inside tiny-secp256k1 (whose package exports name no such path).
+    alias: [{ find: /^libsecp256k1\.wasm(\?.*)?$/, replacement: `${fileURLToPath(new URL('./node_modules/tiny-secp256k1/lib/secp256k1.wasm', import.meta.url))}$1` }],
+  },
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   preview: {

@@ -1,9 +1,13 @@
 // Deterministic inputs for the benchmark (and the large-file Playwright test): no randomness but a
 // seeded generator, so every run measures the same bytes.
 import * as ed from '@noble/ed25519';
-import { sha512 } from '@noble/hashes/sha2.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { encodeEnvelope } from '../src/core/agdx/canonical';
-import { concatBytes, fromHex } from '../src/core/bytes';
+import { didOf } from '../src/core/agentdna/did';
+import { contentHash, signedBytes, signedMessage } from '../src/core/agentdna/hash';
+import { concatBytes, fromHex, toHex } from '../src/core/bytes';
 import type { Envelope, Kind } from '../src/core/agdx/envelope';
 import { signingInput } from '../src/core/agdx/verify';
 import { keyId } from '../src/core/keys/keys';
@@ -88,32 +92,61 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
   return concatBytes(...parts);
 }
 
+/** The agents that sign the generated AgentDNA workflows: deterministic keys and their Rubix DIDs. */
+export const AGENTDNA_AGENTS = 50;
+let agents: { secretKey: Uint8Array; did: string }[] | null = null;
+export function agentdnaAgents(): { secretKey: Uint8Array; did: string }[] {
+  agents ??= Array.from({ length: AGENTDNA_AGENTS }, (_, i) => {
+    const secretKey = sha256(te.encode(`envelope-inspector bench agent ${i}`));
+    return { secretKey, did: didOf(secp256k1.getPublicKey(secretKey, false))! };
+  });
+  return agents;
+}
+
+/** Generated files this large are kept in bench/tmp (signing takes about half a millisecond a signature). */
+const CACHE_FROM_SIGNATURES = 5000;
+/** Bumped whenever the generator's output changes, so a stale file is never read. */
+const AGENTDNA_FORMAT = 2;
+
 /**
  * `count` AgentDNA IntentWorkflows (one per line of a JSON array), each a chain of `depth` envelopes
- * (the tip, its parent, …): hashes as AgentDNA computes them would be, signatures as placeholders
- * (the benchmark measures parsing and hashing, not ECDSA).
+ * (the tip, its parent, …) signed as AgentDNA signs: content hashes as it computes them, the signed
+ * message over the parents' hashes, ECDSA secp256k1 over its first 32 ASCII bytes with s left as
+ * it comes (about half high-S), by AGENTDNA_AGENTS deterministic agents whose DIDs are derived
+ * from their keys, so every signature verifies offline. Large outputs are cached on disk, keyed by
+ * the parameters.
  */
 export function agentdnaWorkflows(count: number, depth = 5, seed = 11): string {
+  const cache = count * depth >= CACHE_FROM_SIGNATURES ? new URL(`./tmp/agentdna-workflows-v${AGENTDNA_FORMAT}-${count}x${depth}-seed${seed}.json`, import.meta.url) : null;
+  if (cache && existsSync(cache)) return readFileSync(cache, 'utf8');
   const rnd = prng(seed);
-  const did = (n: number) => `bafybmi${(n * 2654435761 >>> 0).toString(36).padStart(52, 'a').slice(0, 52)}`;
+  const signers = agentdnaAgents();
   const workflows: string[] = [];
   for (let w = 0; w < count; w++) {
     let parent: Record<string, unknown> | null = null;
     for (let d = 0; d < depth; d++) {
+      const signer = signers[(w * depth + d) % signers.length];
       const env: Record<string, unknown> = {
-        from: did(w * depth + d),
+        from: signer.did,
         payload: JSON.stringify({ step: d, note: 'summarise — café ✓'.slice(0, 8 + Math.floor(rnd() * 10)) }),
         epoch: 1_782_668_300 + w * 10 + d,
         status_code: 1000,
         run_id: '',
-        to: did(w * depth + d + 1),
-        hash: (w * 31 + d).toString(16).padStart(64, '0'),
-        signature: '3045022100' + 'ab'.repeat(32) + '0220' + 'cd'.repeat(32),
-        parent_envelope: parent ? [parent] : [],
+        to: signers[(w * depth + d + 1) % signers.length].did,
       };
+      const hash = contentHash({ from: env.from as string, payload: env.payload as string, epoch: BigInt(env.epoch as number), status_code: 1000n, run_id: '', to: env.to as string })!;
+      const message = signedMessage(hash, parent ? [parent.hash] : []);
+      if (!message.ok) throw new Error(message.reason);
+      const der = secp256k1.sign(signedBytes(message.message, 'truncate'), signer.secretKey, { prehash: false, lowS: false, format: 'der' });
+      Object.assign(env, { hash, signature: toHex(der), parent_envelope: parent ? [parent] : [] });
       parent = env;
     }
     workflows.push(JSON.stringify({ id: `Qm${w}`, type: 'intent_workflow', version: '2.0', info: {}, envelope: parent }));
   }
-  return `[${workflows.join(',\n')}]`;
+  const text = `[${workflows.join(',\n')}]`;
+  if (cache) {
+    mkdirSync(new URL('./tmp/', import.meta.url), { recursive: true });
+    writeFileSync(cache, text);
+  }
+  return text;
 }

@@ -14,6 +14,7 @@ import { CborWriter } from '../src/core/cbor/encoder';
 import { MAX_ITEMS } from '../src/core/cbor/reader';
 import { inspect } from '../src/core/inspect';
 import { parseKeys, type RegistryEntry } from '../src/core/keys/keys';
+import { writeValue } from '../src/core/share/permalink';
 
 const VECTORS = new URL('../vectors/', import.meta.url);
 export const readVector = (rel: string) => new Uint8Array(readFileSync(fileURLToPath(new URL(rel, VECTORS))));
@@ -89,7 +90,7 @@ export const didRegistry = (did: string) => registryOf(didKeyFile(did));
 /** vectors/agdx/made/signed_command.bin with one byte of its body changed: its signature no longer holds. */
 export function tamperedSignedCommand(): Uint8Array {
   const bytes = readVector('agdx/made/signed_command.bin');
-  const span = inspect([{ name: 'signed_command.bin', bytes }]).records[0].bodySpan;
+  const span = inspect([{ name: 'signed_command.bin', bytes }]).records[0].data.bodySpan;
   if (!span || span[1] <= span[0]) throw new Error('signed_command.bin has no body span');
   const out = bytes.slice();
   out[span[0]] ^= 0x01;
@@ -107,30 +108,11 @@ export const BIDI_NAME = 'invoice\u202Egpj.cbor';
 
 // ---------- links and bundles by hand ----------
 
-/** Any value as CBOR, as permalink.ts writes its payload, but with no schema: whatever an attacker wants. */
-function writeAny(w: CborWriter, v: unknown): void {
-  if (v === null || v === undefined) w.null();
-  else if (typeof v === 'boolean') w.bool(v);
-  else if (typeof v === 'number') Number.isInteger(v) ? w.int(v) : w.float(v);
-  else if (typeof v === 'string') w.text(v);
-  else if (v instanceof Uint8Array) w.bytes(v);
-  else if (Array.isArray(v)) {
-    w.head(4, v.length);
-    for (const x of v) writeAny(w, x);
-  } else if (typeof v === 'object') {
-    const entries = Object.entries(v as Json);
-    w.head(5, entries.length);
-    for (const [k, x] of entries) {
-      w.text(k);
-      writeAny(w, x);
-    }
-  } else throw new TypeError(`cannot write a ${typeof v}`);
-}
-
 /** The packed form (checksum ‖ deflate-raw) of any payload value, bypassing encodePermalink's checks. */
 function pack(payload: unknown): Uint8Array {
   const w = new CborWriter();
-  writeAny(w, payload);
+  // The link's own writer, but with no schema: whatever payload an attacker wants.
+  writeValue(w, payload);
   const bytes = w.finish();
   return concatBytes(sha256(bytes).subarray(0, 8), new Uint8Array(deflateRawSync(bytes)));
 }

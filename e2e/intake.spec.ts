@@ -30,7 +30,7 @@ test('a bad file beside good ones shows its error while the good ones show norma
   writeFileSync(bad, Buffer.from([0x02, 0xff, 0x00, 0x13, 0x37]));
   await inspector.dropFiles([laser('agent_event.bin'), bad, laser('agent_response.bin')]);
 
-  await expect(inspector.input('garbage.bin').getByRole('alert')).toContainText('input/unrecognized');
+  await expect(inspector.input('garbage.bin').getByTestId('input-error')).toContainText('input/unrecognized');
   await expect(inspector.records('agent_event.bin').getByLabel('Valid: yes')).toBeVisible();
   await expect(inspector.records('agent_response.bin').getByLabel('Valid: yes')).toBeVisible();
   await inspector.records('garbage.bin').click();
@@ -44,7 +44,7 @@ test('clicking a finding highlights its bytes and its field; clicking a byte sel
   await inspector.records('agent_invalid_status_bad_operation.bin').click();
 
   await inspector.findings.locator('tr[data-rule="agdx/matrix/operation"]').click();
-  const operation = inspector.tree.locator('li[data-path="operation"]');
+  const operation = inspector.tree.locator('[role="treeitem"][data-path="operation"]');
   await expect(operation).toHaveAttribute('aria-selected', 'true');
   // The operation value "telemetry" is a text head byte plus 9 bytes.
   const lit = inspector.hex.locator('[data-selected]');
@@ -56,7 +56,7 @@ test('clicking a finding highlights its bytes and its field; clicking a byte sel
   // A byte of the source value selects the source field and lights up all its bytes.
   const sourceAt = bytes.indexOf(Buffer.from('source-agent'));
   await inspector.hex.locator(`[data-offset="${sourceAt + 3}"]`).click();
-  await expect(inspector.tree.locator('li[data-path="source"]')).toHaveAttribute('aria-selected', 'true');
+  await expect(inspector.tree.locator('[role="treeitem"][data-path="source"]')).toHaveAttribute('aria-selected', 'true');
   await expect(inspector.hex.locator('[data-selected]')).toHaveCount(13);
 });
 
@@ -69,7 +69,7 @@ test('a pasted hex envelope decodes', async ({ inspector }) => {
   await expect(rows.getByLabel('Valid: yes')).toBeVisible();
   await expect(inspector.input('pasted text 1')).toContainText('hex(cbor)');
   await rows.click();
-  await expect(inspector.tree.locator('li[data-path="record"]')).toContainText('01J0Y1ZAG00000000000000001');
+  await expect(inspector.tree.locator('[role="treeitem"][data-path="record"]')).toContainText('01J0Y1ZAG00000000000000001');
 });
 
 test('a pasted Iggy JSON export shows its records with headers', async ({ inspector }) => {

@@ -48,7 +48,7 @@ test('a record signed by a registered key of another agent is valid but not trus
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([vector('agdx/made/signed_by_other_agent.bin')]);
   const row = inspector.records('signed_by_other_agent.bin');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted');
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: key of other-agent');
   await row.click();
   await expect(page.getByTestId('trust')).toHaveText('no');
   await expect(page.getByTestId('signature')).toContainText('registered for "other-agent", not for the record\'s source "source-agent"');
@@ -73,7 +73,7 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
   // One envelope, validly signed by the key its from DID is made from.
   await inspector.dropFiles([vector('agentdna/synthetic/synthetic_valid_single_root.serialized.json')]);
   const row = inspector.records('synthetic_valid_single_root.serialized.json');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted');
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID not in your registry');
   await row.click();
   await expect(page.getByTestId('trust')).toHaveText('no');
   await expect(page.getByTestId('signature')).toContainText('signature valid · key bound to DID · DID not in your registry');
@@ -93,7 +93,7 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(`DID ${userDid} revoked`).check();
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted');
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID revoked');
   await expect(page.getByTestId('trust')).toHaveText('no');
   await expect(page.getByTestId('signature')).toContainText('is revoked in your registry');
   await expect(page.getByTestId('envelope-trust')).toHaveText('Not trusted');
@@ -107,7 +107,7 @@ test('a window on a DID that excludes the envelope epoch: not trusted', async ({
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([vector('agentdna/synthetic/synthetic_valid_single_root.serialized.json')]);
   const row = inspector.records('synthetic_valid_single_root.serialized.json');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted');
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText("Signature valid, not trusted: after the DID's window");
   await row.click();
   await expect(page.getByTestId('signature')).toContainText('window closed');
   // Widening the window in the dialog is the person's own edit: it applies.
@@ -132,7 +132,7 @@ test('re-importing a key file never un-revokes silently: the change waits for Ac
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([vector('agdx/made/signed_command.bin')]);
   const row = inspector.records('signed_command.bin');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted');
+  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: key revoked');
   await page.getByRole('button', { name: /^Keys/ }).click();
   await change.getByRole('button', { name: 'Accept' }).click();
   await expect(page.getByLabel('Key fe812c12f3ab4ce6 revoked')).not.toBeChecked();

@@ -1,20 +1,48 @@
-// Takes the README screenshot: the app with its samples, a finding selected. Needs `npm run build`.
-// Run: node scripts/screenshot.mjs   (starts vite preview itself)
+// Takes the README screenshots: the app with its samples at 1440 wide (a finding selected) and at
+// 390 wide (the graph, on a phone). Needs `npm run build`.
+// Run: node scripts/screenshot.mjs [wide.png] [narrow.png]   (starts vite preview itself)
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 
-// The server goes down with this script, whatever happens.
-const server = spawn('npx', ['vite', 'preview', '--port', '4180', '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
+// SCREENSHOT_PORT lets two checkouts take theirs side by side. The server goes down with this script, whatever happens.
+const port = Number(process.env.SCREENSHOT_PORT ?? 4180);
+const base = `http://127.0.0.1:${port}/`;
+const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
+let exited = false;
+server.on('exit', () => (exited = true));
 try {
-  await new Promise((r) => setTimeout(r, 2500));
+  // Until the server answers (a busy machine may take a while to start it). If it exits first, the
+  // port is someone else's (--strictPort): their server is not ours to photograph.
+  for (let tries = 0; ; tries++) {
+    if (exited) throw new Error(`vite preview could not start on port ${port} (in use?): set SCREENSHOT_PORT`);
+    const up = await fetch(base).then((r) => r.ok, () => false);
+    if (up) break;
+    if (tries > 60) throw new Error(`vite preview did not answer on ${base}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: process.env.SCHEME ?? 'light' });
-  await page.goto('http://127.0.0.1:4180/');
-  await page.getByLabel('Kind').selectOption('status');
-  await page.getByRole('listbox', { name: 'Records' }).locator('[data-input="agent_invalid_status_bad_operation.bin"]').click();
-  await page.locator('tr[data-rule="agdx/matrix/operation"]').click();
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: process.argv[2] ?? 'docs/screenshot.png' });
+  const colorScheme = process.env.SCHEME ?? 'light';
+
+  // Wide: a first visit (the samples load by themselves), the note about them read and dismissed.
+  const wide = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme });
+  await wide.goto(base);
+  await wide.getByRole('button', { name: 'Dismiss this note' }).click();
+  await wide.getByLabel('Kind').selectOption('status');
+  await wide.getByRole('listbox', { name: 'Records' }).locator('[data-input="agent_invalid_status_bad_operation.bin"]').click();
+  // The finding's message is its row's button (its rule id opens an explanation instead).
+  await wide.locator('tr[data-rule="agdx/matrix/operation"] td').nth(2).getByRole('button').click();
+  await wide.waitForTimeout(300);
+  await wide.screenshot({ path: process.argv[2] ?? 'docs/screenshot.png' });
+
+  // Narrow: the graph of the samples on a phone, scrolled to the view below the list.
+  const narrow = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme, deviceScaleFactor: 2 });
+  await narrow.goto(base);
+  await narrow.getByRole('button', { name: 'Dismiss this note' }).click();
+  await narrow.getByRole('tab', { name: 'Graph' }).click();
+  await narrow.locator('.react-flow__node').first().waitFor();
+  await narrow.getByRole('tablist', { name: 'View' }).evaluate((el) => el.scrollIntoView());
+  await narrow.waitForTimeout(400);
+  await narrow.screenshot({ path: process.argv[3] ?? 'docs/screenshot-narrow.png' });
   await browser.close();
 } finally {
   server.kill();

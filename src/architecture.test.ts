@@ -12,6 +12,19 @@ const SRC = resolve(ROOT, 'src');
 /** Directories the core (src/core) must not import from. */
 const ABOVE_CORE = ['src/ui/', 'src/worker/', 'src/wire/', 'src/cli/'];
 
+/**
+ * The layers between page and worker, and what each may not import. The wire (the protocol both
+ * sides share) imports only the core and itself; the page reaches the worker only by its entry's
+ * URL (`new Worker(new URL(…))`, no import), and the worker nothing of the page. A test file may reach
+ * further to build a real fixture or check both sides agree (the page's SVG export over a graph the
+ * worker drew; the worker's red-team words as the page shows them).
+ */
+const LAYERS: ReadonlyArray<{ layer: string; only?: string[]; never?: string[]; testsExcepted?: boolean }> = [
+  { layer: 'src/wire/', only: ['src/core/', 'src/wire/'] },
+  { layer: 'src/ui/', never: ['src/worker/'], testsExcepted: true },
+  { layer: 'src/worker/', never: ['src/ui/'], testsExcepted: true },
+];
+
 type Token = { kind: 'id' | 'str' | 'punct' | 'other'; text: string };
 
 /** Keywords after which a `/` starts a regular expression rather than dividing. */
@@ -246,6 +259,28 @@ function coreBreaches(g: ImportGraph): string[] {
   return breaches;
 }
 
+/** Imports that break a rule of LAYERS, as `from → to`. */
+function layerBreaches(g: ImportGraph): string[] {
+  const breaches: string[] = [];
+  g.files.forEach((file, i) => {
+    const from = relative(ROOT, file);
+    for (const rule of LAYERS) {
+      if (!from.startsWith(rule.layer) || (rule.testsExcepted && /\.test\.tsx?$/.test(from))) continue;
+      for (const j of g.edges[i]) {
+        const to = relative(ROOT, g.files[j]);
+        const allowed = rule.only ? rule.only.some((dir) => to.startsWith(dir)) : !rule.never!.some((dir) => to.startsWith(dir));
+        if (!allowed) breaches.push(`${from} → ${to}`);
+      }
+    }
+  });
+  return breaches;
+}
+
+/** Every `new URL('…', import.meta.url)` of a source: what a bundler starts as a worker or loads as an asset. */
+function urlSpecifiers(src: string): string[] {
+  return [...src.matchAll(/new URL\(\s*'([^']+)'\s*,\s*import\.meta\.url\s*\)/g)].map((m) => m[1]);
+}
+
 describe('the import graph of src/', () => {
   const files = sourceFiles(SRC);
   const graph = importGraph(files, (f) => readFileSync(f, 'utf8'), isFile);
@@ -257,7 +292,7 @@ describe('the import graph of src/', () => {
     // The scan sees the imports that are there: the CLI reaches inspect, the page the worker client.
     const edge = (a: string, b: string) => graph.edges[files.indexOf(resolve(ROOT, a))].includes(files.indexOf(resolve(ROOT, b)));
     expect(edge('src/cli/main.ts', 'src/core/inspect.ts')).toBe(true);
-    expect(edge('src/ui/App.tsx', 'src/ui/graph/GraphView.tsx')).toBe(true); // a lazy import()
+    expect(edge('src/ui/tabs.tsx', 'src/ui/graph/GraphView.tsx')).toBe(true); // a lazy import()
   });
 
   it('misses no import statement a line-by-line reading sees (the tokenizer never loses its place)', () => {
@@ -277,6 +312,22 @@ describe('the import graph of src/', () => {
 
   it('the core imports nothing from the UI, the worker, the wire or the CLI', () => {
     expect(coreBreaches(graph)).toEqual([]);
+  });
+
+  it('the wire imports only the core and itself; the page imports nothing of the worker, nor the worker of the page', () => {
+    expect(layerBreaches(graph)).toEqual([]);
+    // The rules see the imports that are there: both sides import the wire.
+    const edge = (a: string, b: string) => graph.edges[files.indexOf(resolve(ROOT, a))].includes(files.indexOf(resolve(ROOT, b)));
+    expect(edge('src/ui/worker-client.ts', 'src/wire/protocol.ts')).toBe(true);
+    expect(edge('src/worker/handlers.ts', 'src/wire/protocol.ts')).toBe(true);
+  });
+
+  it('the page starts the inspector worker by its URL, the one way from the page to the worker', () => {
+    const started = files
+      .filter((f) => relative(ROOT, f).startsWith('src/ui/'))
+      .flatMap((f) => urlSpecifiers(readFileSync(f, 'utf8')).map((spec) => relative(ROOT, resolve(dirname(f), spec))));
+    expect(started).toEqual(['src/worker/inspector.worker.ts']);
+    expect(isFile(resolve(ROOT, started[0]))).toBe(true);
   });
 });
 
@@ -355,5 +406,24 @@ describe('the import scanner', () => {
     const paths = Object.keys(sources).map((p) => resolve(ROOT, p));
     const g = importGraph(paths, (f) => sources[relative(ROOT, f)], (p) => paths.includes(p));
     expect(coreBreaches(g)).toEqual(['src/core/a.ts → src/worker/protocol.ts']);
+  });
+
+  it('lists an import that breaks a layer rule: the wire beyond the core, the page into the worker (tests excepted), the worker into the page', () => {
+    const sources: Record<string, string> = {
+      'src/core/b.ts': 'export const b = 1;',
+      'src/wire/protocol.ts': "import type { B } from '../core/b';\nimport type { S } from '../worker/session';\nimport { p } from './pack';",
+      'src/wire/pack.ts': "import type { Row } from '../ui/rows';",
+      'src/worker/session.ts': "import type { P } from '../wire/protocol';\nimport { fmt } from '../ui/format';",
+      'src/ui/rows.ts': "import type { P } from '../wire/protocol';\nimport type { S } from '../worker/session';",
+      'src/ui/format.ts': "export const fmt = 1;",
+      'src/ui/rows.test.ts': "import { S } from '../worker/session';",
+    };
+    const paths = Object.keys(sources).map((p) => resolve(ROOT, p));
+    const g = importGraph(paths, (f) => sources[relative(ROOT, f)], (p) => paths.includes(p));
+    expect(layerBreaches(g).sort()).toEqual(['src/ui/rows.ts → src/worker/session.ts', 'src/wire/pack.ts → src/ui/rows.ts', 'src/wire/protocol.ts → src/worker/session.ts', 'src/worker/session.ts → src/ui/format.ts']);
+  });
+
+  it('finds the URLs a source starts workers by', () => {
+    expect(urlSpecifiers("new Worker(new URL('../worker/inspector.worker.ts', import.meta.url), { type: 'module' });\nconst u = new URL('./a.svg', import.meta.url);")).toEqual(['../worker/inspector.worker.ts', './a.svg']);
   });
 });

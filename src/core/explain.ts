@@ -94,9 +94,44 @@ function kindLine(meta: RuleMeta): string {
 }
 
 /**
+ * A rule's explanation as data, for a page to lay out (the app's explanation panel): the same words
+ * `explainText` prints, unwrapped. Prose is one line per paragraph; a spec quote keeps its table rows
+ * and elision marks as written, one per line; an example keeps its record's lines as written.
+ */
+export interface RuleExplanation {
+  id: RuleId;
+  title: string;
+  /** A finding with its severity, or a decode error; decided from the record alone, or over the whole log. */
+  kind: string;
+  why: string;
+  /** The spec's own words: the document (`docs/agdx-v1.md`), its section heading, and the quote. */
+  spec: { doc: string; section: string; lines: string[] }[];
+  fix: string;
+  example: string[];
+}
+
+/** One paragraph on one line (runs of whitespace as one space), as `explainText` prints it unwrapped. */
+const paragraph = (text: string) => wrap(text, Infinity, '')[0] ?? '';
+
+/** The explanation of a rule id or decode-error code as data (see RuleExplanation); null when `id` is not in the catalogue. */
+export function ruleExplanation(id: string): RuleExplanation | null {
+  const meta = ruleMeta(id);
+  if (!meta) return null;
+  return {
+    id: meta.id,
+    title: paragraph(meta.title),
+    kind: paragraph(kindLine(meta)),
+    why: paragraph(meta.why),
+    spec: meta.spec.map((q) => ({ doc: `docs/${q.doc}`, section: q.section, lines: quoteLines(q.quote, Infinity, '') })),
+    fix: paragraph(meta.fix),
+    example: exampleLines(meta.example, Infinity, ''),
+  };
+}
+
+/**
  * The explanation of a rule id or decode-error code: title, why it matters, the spec's words with
  * where they are, what usually fixes it and an example. Prose is wrapped at `width` columns (0 or
- * Infinity: one line per paragraph). Null when `id` is not in the catalogue.
+ * Infinity: one line per paragraph, the words of `ruleExplanation`). Null when `id` is not in the catalogue.
  */
 export function explainText(id: string, width = 80): string | null {
   const meta = ruleMeta(id);

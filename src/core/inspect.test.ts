@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inspect, inspectInput, inspectInputBatches } from './inspect';
+import { isValid } from './verdict';
 import { FIXTURE_FORMATS, utf8, vector } from './import/test-helpers';
 
 describe('inputs', () => {
@@ -19,7 +20,7 @@ describe('inputs', () => {
       expect(input.sha256).toBe(createHash('sha256').update(files[i].bytes).digest('hex'));
     });
     // Records point back at their input, in order.
-    const inputsSeen = result.records.map((r) => r.input);
+    const inputsSeen = result.records.map((r) => r.verdict.input);
     expect([...inputsSeen].sort((a, b) => a - b)).toEqual(inputsSeen);
     expect(new Set(inputsSeen).size).toBe(files.length);
   });
@@ -52,13 +53,14 @@ describe('one broken input never hides the others', () => {
       { name: 'truncated.bin', bytes: command.slice(0, 100) },
       { name: 'good.bin', bytes: command },
     ]);
-    expect(result.records.map((r) => [r.input, r.decoded, r.error?.code ?? null])).toEqual([
+    expect(result.records.map(({ verdict: r }) => [r.input, r.decoded, r.error?.code ?? null])).toEqual([
       [0, false, 'input/unrecognized'],
       [1, false, 'json/invalid'],
       [2, false, 'cbor/truncated'],
       [3, true, null],
     ]);
-    expect(result.records[3]).toMatchObject({ kind: 'command', valid: true, index: 0 });
+    expect(result.records[3].verdict).toMatchObject({ kind: 'command', index: 0 });
+    expect(isValid(result.records[3].verdict, result.log.findings.get(3))).toBe(true);
   });
 
   it('workflows index all the records, across inputs', () => {
@@ -69,6 +71,6 @@ describe('one broken input never hides the others', () => {
       { name: 'wf.json', bytes: workflow },
     ]);
     expect(result.workflows.map((w) => w.record)).toEqual([2]);
-    expect(result.records[2]).toMatchObject({ input: 1, index: 0, format: 'agentdna.workflow' });
+    expect(result.records[2].verdict).toMatchObject({ input: 1, index: 0, format: 'agentdna.workflow' });
   });
 });

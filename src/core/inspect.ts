@@ -1,16 +1,17 @@
 // The pipeline's entry points: each input through the importers' driver (import/driver.ts: sniff →
 // split into records with byte spans → analyse each), its digest and the registry's AgentDNA trust
-// added; then, over all inputs, the registry's AGDX keys and the log-level annotations.
+// added; then, over all inputs, the registry's AGDX keys and the log's analysis (graph and folds).
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { WorkflowReport } from './agentdna/model';
+import type { ExtraKeys } from './agentdna/signature';
+import type { SignatureResults } from './agentdna/signature-jobs';
 import { applyAgentDnaTrust } from './agentdna/trust';
 import { applyKeys } from './agdx/verify';
 import { toHex } from './bytes';
-import { annotateLog } from './graphs';
 import { importBatches } from './import/driver';
 import { collectBatches } from './import/importer';
 import { isKeyEntry, type RegistryEntry } from './keys/keys';
-import type { InputResult, InspectResult, RecordResult } from './records';
+import { analyzeRecords, type InputResult, type InspectedRecord, type InspectResult } from './records';
 
 export interface InputFile {
   name: string;
@@ -41,46 +42,68 @@ export interface InspectOptions {
 export interface InputBatch {
   /** Set on the last batch of the input. */
   input: InputResult | null;
-  records: RecordResult[];
+  records: InspectedRecord[];
   /** The AgentDNA workflows among this batch's records; `record` indexes this batch's `records`. */
   workflows: WorkflowReport[];
   /** Bytes of the input read so far. */
   bytesDone: number;
+  /**
+   * Set (on a batch with no records) when the read waits for signature checks done elsewhere
+   * (InputBatchOptions.signatures): await it before asking for the next batch.
+   */
+  wait?: Promise<void>;
+}
+
+export interface InputBatchOptions {
+  /** Build every record's views (field tree, rendered body) now; default false (rebuilt when opened). */
+  detail?: boolean;
+  /**
+   * Makes the answers of AgentDNA signature checks done elsewhere (the page's verifier pool) for
+   * this read, given its key-file keys: a card history's or workflow array's checks then go out
+   * ahead, and the batches include waits (InputBatch.wait) that let the answers arrive.
+   */
+  signatures?: (extraKeys: ExtraKeys | undefined) => SignatureResults;
 }
 
 /**
  * Inspects one input in batches of records, so the first can be shown while the rest load: a CBOR
  * sequence and an AgentDNA card history stream; every other format is read whole and comes as one
- * batch. Records come without their views (rebuilt when opened) unless `detail`. Never throws for
- * any bytes.
+ * batch. Records come without their views (rebuilt when opened) unless `options.detail`. Never
+ * throws for any bytes.
  */
-export function* inspectInputBatches(index: number, file: InputFile, keys: readonly RegistryEntry[] | undefined, batchSize: number, detail = false): Generator<InputBatch> {
+export function* inspectInputBatches(index: number, file: InputFile, keys: readonly RegistryEntry[] | undefined, batchSize: number, options: InputBatchOptions = {}): Generator<InputBatch> {
   if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
   const bytes = file.bytes;
+  const extraKeys = didKeys(keys);
   // Hashed as the batches come, so the digest costs nothing extra at the end of a large input.
   const hasher = sha256.create();
   let hashed = 0;
-  for (const batch of importBatches({ input: index, view: bytes, viewOrigin: 'input' }, { extraKeys: didKeys(keys), detail }, batchSize)) {
+  const signatures = options.signatures?.(extraKeys);
+  for (const batch of importBatches({ input: index, view: bytes, viewOrigin: 'input' }, { extraKeys, detail: options.detail ?? false, signatures }, batchSize)) {
+    if (batch.wait) {
+      yield { input: null, records: [], workflows: [], bytesDone: hashed, wait: batch.wait };
+      continue;
+    }
     const last = batch.format !== null;
     const to = last ? bytes.length : Math.min(Math.max(batch.end, hashed), bytes.length);
     hasher.update(bytes.subarray(hashed, to));
     hashed = to;
-    if (batch.workflows.length) applyAgentDnaTrust(batch.records, batch.workflows, keys ?? []);
+    const { records, workflows } = batch.workflows.length ? applyAgentDnaTrust(batch.records, batch.workflows, keys ?? []) : batch;
     const input: InputResult | null = last ? { name: file.name, bytes: bytes.length, sha256: toHex(hasher.digest()), format: batch.format! } : null;
-    yield { input, records: batch.records, workflows: batch.workflows, bytesDone: last ? bytes.length : to };
+    yield { input, records, workflows, bytesDone: last ? bytes.length : to };
   }
 }
 
 /** Inspects one input whole: its batches (of one, for every format) collected. Never throws for any bytes. */
-export function inspectInput(index: number, file: InputFile, keys?: readonly RegistryEntry[], detail = true): { input: InputResult; records: RecordResult[]; workflows: WorkflowReport[] } {
-  const { records, workflows, last } = collectBatches(inspectInputBatches(index, file, keys, Infinity, detail));
+export function inspectInput(index: number, file: InputFile, keys?: readonly RegistryEntry[], detail = true): { input: InputResult; records: InspectedRecord[]; workflows: WorkflowReport[] } {
+  const { records, workflows, last } = collectBatches(inspectInputBatches(index, file, keys, Infinity, { detail }));
   // The driver always ends with a batch that names the input.
   return { input: last!.input!, records, workflows };
 }
 
 export function inspect(files: InputFile[], options: InspectOptions = {}): InspectResult {
   const inputs: InputResult[] = [];
-  const records: RecordResult[] = [];
+  let records: InspectedRecord[] = [];
   const workflows: WorkflowReport[] = [];
   files.forEach((file, i) => {
     const r = inspectInput(i, file, options.keys, options.detail ?? true);
@@ -90,7 +113,6 @@ export function inspect(files: InputFile[], options: InspectOptions = {}): Inspe
     // One by one: spreading an input of a million records into push() overflows the stack.
     for (const rec of r.records) records.push(rec);
   });
-  if (options.keys?.length) applyKeys(records, options.keys);
-  annotateLog(records);
-  return { inputs, records, workflows };
+  if (options.keys?.length) records = applyKeys(records, options.keys);
+  return { inputs, records, workflows, log: analyzeRecords(records) };
 }

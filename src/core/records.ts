@@ -1,50 +1,53 @@
-// A record as the inspector concluded it: the report@1 fields plus what a person needs to see it.
+// A record as the inspector holds it: its verdict (verdict.ts: what report@1 says, immutable) and,
+// beside it, its data: the bytes its spans index, the decoded envelope, its log position, and its
+// views (field tree, headers, rendered body) or the function of its format that builds them from
+// the bytes when the record is opened.
 import type { Envelope } from './agdx/envelope';
-import type { WorkflowReport } from './agentdna/model';
 import type { ObservedHeaders } from './agdx/headers';
-import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, LogPosition, RecordFormat, SignatureVerdict, Span, ViewOrigin } from './model';
+import type { Header } from './agdx/iggy';
+import type { WorkflowReport } from './agentdna/model';
+import { spanOfPath } from './graph/keys';
+import { analyzeLog, type LogAnalysis } from './log/analysis';
+import { logFacts, type LocateField, type LogFacts, type LogSource } from './log/entry';
+import type { BodyView, FieldNode, HeaderView, LogPosition, Span, ViewOrigin } from './model';
+import { isValid, type RecordVerdict } from './verdict';
 
-export interface RecordResult {
-  input: number;
-  index: number;
-  format: RecordFormat;
-  /** Bytes of the record inside the input (null for a message of a JSON export: see inputSpan). */
-  span: Span | null;
-  /** For a JSON export, the message's bytes in the JSON text. */
-  inputSpan: Span | null;
-  decoded: boolean;
-  error: DecodeError | null;
-  kind: string | null;
-  id: string | null;
-  conversation: string | null;
-  source: string | null;
-  target: string | null;
-  valid: boolean;
-  findings: Finding[];
-  signature: SignatureVerdict;
-  /** One line saying what the record is, for lists and the CLI. */
-  summary: string;
-  /** The bytes that `span`, the findings' spans and the tree's spans index. */
-  view: Uint8Array;
-  viewOrigin: ViewOrigin;
-  tree: FieldNode[];
-  headers: HeaderView[] | null;
-  body: BodyView | null;
-  /** The body's content bytes in `view`, when it is one definite byte string (for redaction). */
-  bodySpan: Span | null;
-  /** Iggy's append time of the message (epoch µs), when known. */
-  logTimeMicros: bigint | null;
-  logPosition: LogPosition | null;
-  /** The record this one was found inside (a dead letter's payload), as an index in the same input. */
-  parent: number | null;
-  envelope: Envelope | null;
+/** What a person sees of a record once it is opened. */
+export interface RecordViews {
+  readonly tree: FieldNode[];
+  readonly headers: HeaderView[] | null;
+  readonly body: BodyView | null;
+}
+
+/** Builds a record's views from its bytes: one function per format that reads in bulk, shared by its records. */
+export type ViewBuilder = (record: InspectedRecord) => RecordViews;
+
+/** What a record is besides its verdict: what it was read from, and what the log analysis and the views read. */
+export interface RecordData {
+  /** The bytes that the verdict's span, the findings' spans and the views' spans index. */
+  readonly view: Uint8Array;
+  readonly viewOrigin: ViewOrigin;
+  readonly envelope: Envelope | null;
+  /** The record's Iggy user headers as read (an Iggy message, a laser record, a header block), or null. */
+  readonly headers: Header[] | null;
   /** agdx.ct / agdx.av as the record's headers give them (null without headers). */
-  observed: ObservedHeaders | null;
-  /**
-   * Set on records loaded in bulk without their views (tree, rendered body): rebuilds the record
-   * in full. Its verdicts and findings equal this one's.
-   */
-  redo?: () => RecordResult;
+  readonly observed: ObservedHeaders | null;
+  readonly logPosition: LogPosition | null;
+  /** The body's content bytes in `view`, when it is one definite byte string (for redaction). */
+  readonly bodySpan: Span | null;
+  /** The views made while reading, or how to make them (records read in bulk). */
+  readonly views: RecordViews | ViewBuilder;
+}
+
+export interface InspectedRecord {
+  readonly verdict: RecordVerdict;
+  readonly data: RecordData;
+}
+
+/** The record's views: as read, or built now from its bytes. */
+export function recordViews(record: InspectedRecord): RecordViews {
+  const v = record.data.views;
+  return typeof v === 'function' ? v(record) : v;
 }
 
 export interface InputResult {
@@ -57,12 +60,44 @@ export interface InputResult {
 
 export interface InspectResult {
   inputs: InputResult[];
-  records: RecordResult[];
+  records: InspectedRecord[];
   /** AgentDNA workflows; `record` indexes `records`. */
   workflows: WorkflowReport[];
+  /** The log's analysis: the record-level graph, the folds and their findings by record. */
+  log: LogAnalysis;
 }
 
-/** Valid: decoded and no finding of severity error. */
-export function isValid(decoded: boolean, findings: Finding[]): boolean {
-  return decoded && !findings.some((f) => f.severity === 'error');
+/** What a record gives the log analysis (log/entry.ts): its place, envelope and verdict. */
+export function logSource({ verdict, data }: InspectedRecord): LogSource {
+  return {
+    input: verdict.input,
+    index: verdict.index,
+    id: verdict.id,
+    conversation: verdict.conversation,
+    parent: verdict.parent,
+    logTimeMicros: verdict.logTimeMicros,
+    logPosition: data.logPosition,
+    envelope: data.envelope,
+    signature: verdict.signature,
+    invalid: !isValid(verdict),
+  };
+}
+
+/** The log's facts of a load's records (log/entry.ts). */
+export function logFactsOf(records: readonly InspectedRecord[]): LogFacts {
+  return logFacts(records.map(logSource));
+}
+
+/**
+ * Where a field of a record is, by its field tree: the views are built for the few records a log
+ * finding is about (records read in bulk carry none), so such a finding points at its bytes
+ * whichever way the record was read.
+ */
+export function locateIn(records: readonly InspectedRecord[]): LocateField {
+  return (i, path) => spanOfPath(recordViews(records[i]).tree, path);
+}
+
+/** The analysis of the records' log: the graph built once, the folds once. */
+export function analyzeRecords(records: readonly InspectedRecord[]): LogAnalysis {
+  return analyzeLog(logFactsOf(records), { locate: locateIn(records) });
 }

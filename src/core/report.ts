@@ -1,32 +1,21 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
-import type { Finding, SignatureVerdict, Span } from './model';
-import { foldLog, toReportFolds, type ReportFolds } from './folds';
-import { toReportGraph, type ReportGraph } from './graph';
-import { buildGraphs } from './graphs';
-import type { InspectResult, RecordResult } from './records';
+import type { Finding, Span } from './model';
+import { toReportFolds, type ReportFolds } from './folds';
+import { agentDnaInputs, buildAgentDnaGraph, toReportGraph, type ReportGraph } from './graph';
+import { analyzeRecords, type InspectResult } from './records';
+import { allFindings, isValid, type RecordVerdict } from './verdict';
 
 export const REPORT_SCHEMA = 'envelope-inspector/report@1';
 export const GENERATOR = 'envelope-inspector 0.1.0';
 
-export interface ReportRecord {
-  input: number;
-  index: number;
-  format: string;
-  span: Span | null;
-  input_span?: Span | null;
-  decoded: boolean;
-  error: { code: string; message: string; offset: number | null } | null;
-  kind: string | null;
-  id: string | null;
-  conversation: string | null;
-  source: string | null;
-  target: string | null;
+/** A record in report@1: its verdict's report fields, its findings (its own and the log's) and its validity. */
+export type ReportRecord = Pick<RecordVerdict, 'input' | 'index' | 'format' | 'span' | 'decoded' | 'error' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'signature'> & {
   valid: boolean;
-  findings: Finding[];
-  signature: SignatureVerdict;
+  findings: readonly Finding[];
+  input_span?: Span | null;
   log_time_micros?: string | null;
   parent?: number | null;
-}
+};
 
 export interface Report {
   schema: typeof REPORT_SCHEMA;
@@ -41,26 +30,26 @@ export interface Report {
   conversations: ReportFolds['conversations'];
 }
 
-function reportRecord(r: RecordResult): ReportRecord {
+function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] | undefined): ReportRecord {
   const out: ReportRecord = {
-    input: r.input,
-    index: r.index,
-    format: r.format,
-    span: r.span,
-    decoded: r.decoded,
-    error: r.error,
-    kind: r.kind,
-    id: r.id,
-    conversation: r.conversation,
-    source: r.source,
-    target: r.target,
-    valid: r.valid,
-    findings: r.findings,
-    signature: r.signature,
+    input: v.input,
+    index: v.index,
+    format: v.format,
+    span: v.span,
+    decoded: v.decoded,
+    error: v.error,
+    kind: v.kind,
+    id: v.id,
+    conversation: v.conversation,
+    source: v.source,
+    target: v.target,
+    valid: isValid(v, logFindings),
+    findings: allFindings(v, logFindings),
+    signature: v.signature,
   };
-  if (r.inputSpan) out.input_span = r.inputSpan;
-  if (r.logTimeMicros !== null) out.log_time_micros = r.logTimeMicros.toString();
-  if (r.parent !== null) out.parent = r.parent;
+  if (v.inputSpan) out.input_span = v.inputSpan;
+  if (v.logTimeMicros !== null) out.log_time_micros = v.logTimeMicros.toString();
+  if (v.parent !== null) out.parent = v.parent;
   return out;
 }
 
@@ -75,16 +64,21 @@ function withDisplayIds(g: ReportGraph): ReportGraph {
   };
 }
 
-export function buildReport(result: Omit<InspectResult, 'workflows'> & { workflows?: InspectResult['workflows'] }): Report {
-  const graphs = buildGraphs(result.records, result.workflows ?? []);
+/**
+ * report@1 for inspected records. The log's analysis (graph and folds) is the one `inspect` made,
+ * when given; made here otherwise.
+ */
+export function buildReport(result: Omit<InspectResult, 'workflows' | 'log'> & Partial<Pick<InspectResult, 'workflows' | 'log'>>): Report {
+  const log = result.log ?? analyzeRecords(result.records);
+  const findings = log.findings;
   return {
     schema: REPORT_SCHEMA,
     generator: GENERATOR,
     inputs: result.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })),
-    records: result.records.map(reportRecord),
+    records: result.records.map((r, i) => reportRecord(r.verdict, findings.get(i))),
     workflows: result.workflows ?? [],
-    graph: withDisplayIds(toReportGraph(graphs.agdx, graphs.agentdna)),
-    ...toReportFolds(foldLog(result.records)),
+    graph: withDisplayIds(toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(result.workflows ?? [])))),
+    ...toReportFolds(log.folds),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayText, groupDigits } from './format';
+import { displayText, formatSpan, groupDigits, middleEllipsis, signatureBadge } from './format';
 
 describe('groupDigits', () => {
   it('groups by thousands like en-US', () => {
@@ -18,7 +18,9 @@ describe('displayText', () => {
   });
 
   it('writes C0, DEL, C1 and line separators visibly; leaves every other character as it is', () => {
-    expect(displayText('a\nb\rc\td\u0000e\u001bf\u007fg\u0085h\u009fi\u2028j\u2029k')).toBe('a⟨U+000A⟩b⟨U+000D⟩c⟨U+0009⟩d⟨U+0000⟩e⟨U+001B⟩f⟨U+007F⟩g⟨U+0085⟩h⟨U+009F⟩i⟨U+2028⟩j⟨U+2029⟩k');
+    expect(displayText('a\nb\rc\td\u0000e\u001bf\u007fg\u0085h\u009fi\u2028j\u2029k')).toBe(
+      'a⟨U+000A⟩b⟨U+000D⟩c⟨U+0009⟩d⟨U+0000⟩e⟨U+001B⟩f⟨U+007F⟩g⟨U+0085⟩h⟨U+009F⟩i⟨U+2028⟩j⟨U+2029⟩k',
+    );
     const fine = 'planner → café ✓ 😀 مرحبا שלום 日本 ⟨U+202E⟩';
     expect(displayText(fine)).toBe(fine);
     expect(displayText('')).toBe('');
@@ -32,5 +34,49 @@ describe('displayText', () => {
 
   it('misuse is a TypeError', () => {
     expect(() => displayText(7 as unknown as string)).toThrow(TypeError);
+  });
+});
+
+describe('formatSpan', () => {
+  it('gives a span in hex (as the hex view numbers bytes) and in decimal', () => {
+    expect(formatSpan([114, 122])).toBe('[0x72, 0x7a) 114–122');
+    expect(formatSpan([0, 1])).toBe('[0x0, 0x1) 0–1');
+    expect(formatSpan([4096, 70000])).toBe('[0x1000, 0x11170) 4096–70000');
+  });
+
+  it('misuse throws', () => {
+    expect(() => formatSpan([1] as unknown as [number, number])).toThrow(TypeError);
+    expect(() => formatSpan([-1, 2])).toThrow(TypeError);
+    expect(() => formatSpan([0.5, 2])).toThrow(TypeError);
+  });
+});
+
+describe('signatureBadge', () => {
+  it('only a trusted valid signature is green; not trusted has its own tone and says why', () => {
+    expect(signatureBadge('valid', true, null)).toEqual({ tone: 'good', label: 'Signature valid, trusted' });
+    expect(signatureBadge('valid', false, 'key of other-agent')).toEqual({ tone: 'untrusted', label: 'Signature valid, not trusted: key of other-agent' });
+    expect(signatureBadge('valid', false, null)).toEqual({ tone: 'untrusted', label: 'Signature valid, not trusted' });
+    for (const s of ['unsigned', 'invalid', 'unknown_key', 'unsupported', 'malformed', 'other']) {
+      expect(signatureBadge(s, false, null).tone, s).not.toBe('good');
+      expect(signatureBadge(s, false, null).tone, s).not.toBe('untrusted');
+    }
+  });
+});
+
+describe('middleEllipsis', () => {
+  it('keeps both ends, so names of one family stay apart', () => {
+    const names = [
+      'synthetic_tampered_direct_parent_payload_only.serialized.json',
+      'synthetic_tampered_tip_payload.serialized.json',
+      'synthetic_tampered_parent_payload_rehashed.serialized.json',
+    ];
+    const cut = names.map((n) => middleEllipsis(n, 44));
+    expect(new Set(cut).size).toBe(names.length);
+    expect(cut[0]).toBe('synthetic_tampered_dir…_only.serialized.json');
+    expect(Array.from(cut[0])).toHaveLength(44);
+    expect(cut[1]).toBe('synthetic_tampered_tip…yload.serialized.json');
+    expect(middleEllipsis('short.bin', 36)).toBe('short.bin');
+    expect(middleEllipsis('😀'.repeat(10), 5)).toBe('😀😀…😀😀');
+    expect(() => middleEllipsis('x', 2)).toThrow(TypeError);
   });
 });

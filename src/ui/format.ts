@@ -30,3 +30,58 @@ export function groupDigits(n: number): string {
   for (let end = digits.length; end > 0; end -= 3) out = digits.slice(Math.max(0, end - 3), end) + (out ? ',' + out : '');
   return (neg ? '-' : '') + out;
 }
+
+/**
+ * A byte span `[start, end)` as both the hex view (hex offsets) and a person counting (decimal)
+ * read it: `[0x72, 0x7a) 114–122`.
+ */
+export function formatSpan(span: readonly [number, number]): string {
+  if (!Array.isArray(span) || span.length !== 2 || !span.every((n) => Number.isSafeInteger(n) && n >= 0))
+    throw new TypeError('formatSpan: span must be [start, end) of byte offsets');
+  const [start, end] = span;
+  return `[0x${start.toString(16)}, 0x${end.toString(16)}) ${start}–${end}`;
+}
+
+/**
+ * What a record's signature badge says, and its tone. "Signature valid, trusted" is the only green
+ * one: a valid signature the registry does not back has a tone of its own and says why, in the
+ * verdict's few words (`note`, core/keys/trust-note.ts), so a forged sender never reads as success.
+ */
+export function signatureBadge(
+  signature: string,
+  trusted: boolean,
+  note: string | null,
+): { tone: 'good' | 'untrusted' | 'bad' | 'warn' | 'none'; label: string } {
+  switch (signature) {
+    case 'valid':
+      return trusted
+        ? { tone: 'good', label: 'Signature valid, trusted' }
+        : { tone: 'untrusted', label: `Signature valid, not trusted${note ? `: ${note}` : ''}` };
+    case 'unsigned':
+      return { tone: 'none', label: 'Unsigned' };
+    case 'invalid':
+      return { tone: 'bad', label: 'Signature invalid' };
+    case 'unknown_key':
+      return { tone: 'warn', label: 'Unknown key' };
+    case 'unsupported':
+      return { tone: 'none', label: 'Unsupported scheme' };
+    case 'malformed':
+      return { tone: 'bad', label: 'Malformed signature' };
+    default:
+      return { tone: 'none', label: `Signature ${signature}` };
+  }
+}
+
+/**
+ * A name cut in its middle to at most `max` characters (code points): `synthetic_tamp…load.serialized.json`.
+ * Names that differ only at their end (most file names of one family do) stay apart, as they would
+ * not if cut at the end.
+ */
+export function middleEllipsis(name: string, max: number): string {
+  if (typeof name !== 'string' || !(max >= 3)) throw new TypeError('middleEllipsis: a name and a length of at least 3');
+  const chars = Array.from(name);
+  if (chars.length <= max) return name;
+  const tail = Math.floor((max - 1) / 2);
+  const head = max - 1 - tail;
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
+import { ExplainProvider } from './components/RuleRef';
 import './index.css';
 
 // What the worker answers changes only when the page says so (a load, a key change): App
@@ -11,7 +12,9 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: In
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <App />
+      <ExplainProvider>
+        <App />
+      </ExplainProvider>
     </QueryClientProvider>
   </StrictMode>,
 );

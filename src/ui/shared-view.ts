@@ -1,7 +1,7 @@
 // What a permalink or bundle preset, in words for the page's "Shared view" banner. A link is made by
 // whoever sent it: its filters can hide records (an invalid one, say) and its redaction flag is the
 // sender's word, so the page says what the link set, with the count of what its filters hide.
-import type { RecordFilter, SharedView } from '../worker/protocol';
+import type { RecordFilter, SharedView } from '../wire/protocol';
 import { displayText, groupDigits } from './format';
 
 export const FILTER_FIELDS = ['kind', 'source', 'conversation', 'validity', 'rule'] as const;

@@ -1,6 +1,6 @@
 // Every way in (drop, picker, paste, samples) becomes the same list of named Blobs, which go to
 // the worker through one load path.
-import type { InputPayload } from '../worker/protocol';
+import type { InputPayload } from '../wire/protocol';
 
 export async function fromFiles(files: Iterable<File>): Promise<InputPayload[]> {
   // The File itself goes to the worker, which reads it: nothing is read or copied on the page.

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordSummary } from '../worker/protocol';
-import { packSummaries, unpackSummaries } from '../worker/summary-pack';
+import { packSummaries, unpackSummaries, type RecordSummary } from '../wire/summary-pack';
 import { SummaryStore } from './summary-store';
 
 const summary = (key: number, over: Partial<RecordSummary> = {}): RecordSummary => ({
@@ -18,6 +17,7 @@ const summary = (key: number, over: Partial<RecordSummary> = {}): RecordSummary 
   errorCode: key === 4 ? 'cbor/truncated' : null,
   signature: (['unsigned', 'valid', 'invalid', 'unknown_key', 'unsupported', 'malformed'] as const)[key % 6],
   trusted: key === 1,
+  trustNote: key === 3 ? 'key of booker' : null,
   errors: key,
   warnings: 2 * key,
   summary: key === 5 ? '' : `record ${key} — é ✓`,

@@ -1,8 +1,7 @@
 // The page's copy of every record summary: one growing Int32Array indexed by record key, plus the
 // strings the packs brought. Summary objects are made on demand for the rows on screen and cached
 // (bounded), so a 100,000-record log costs the page a few MB and no per-record objects.
-import type { RecordSummary } from '../worker/protocol';
-import { SLOT, STRIDE, STRING_SLOTS, summaryAt, type SummaryPack } from '../worker/summary-pack';
+import { SLOT, STRIDE, STRING_SLOTS, summaryAt, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
 
 /** Summaries made for display are kept up to this many (rows on screen and around them). */
 const CACHE_LIMIT = 2048;

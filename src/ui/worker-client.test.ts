@@ -2,7 +2,8 @@
 // hung on is never read again by itself (it would take the new worker down too); every other input
 // is; the stopped one is reported, and loading it again (Retry) reads it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { InputPayload, Request, Response } from '../worker/protocol';
+import type { InputPayload, WireMessage, WireRequest } from '../wire/protocol';
+import { packSummaries, unpackSummaries, type RecordSummary } from '../wire/summary-pack';
 import type { Restart } from './worker-client';
 
 const EMPTY = { count: 0, cols: new Int32Array(0), strings: [] };
@@ -11,24 +12,24 @@ const EMPTY = { count: 0, cols: new Int32Array(0), strings: [] };
 class FakeWorker {
   static all: FakeWorker[] = [];
   /** The script each new worker starts with, by its place in `all` (default: read everything). */
-  static scripts: ((req: Request, w: FakeWorker) => void)[] = [];
-  onmessage: ((e: MessageEvent<Response>) => void) | null = null;
+  static scripts: ((req: WireRequest, w: FakeWorker) => void)[] = [];
+  onmessage: ((e: MessageEvent<WireMessage>) => void) | null = null;
   onerror: ((e: ErrorEvent) => void) | null = null;
-  received: Request[] = [];
+  received: WireRequest[] = [];
   terminated = false;
   /** What the worker does with each request but keys (which it always acknowledges). */
-  script: (req: Request, w: FakeWorker) => void;
+  script: (req: WireRequest, w: FakeWorker) => void;
   constructor() {
     this.script = FakeWorker.scripts[FakeWorker.all.length] ?? readAll;
     FakeWorker.all.push(this);
   }
-  postMessage(req: Request): void {
+  postMessage(req: WireRequest): void {
     this.received.push(req);
-    if (req.type === 'keys') queueMicrotask(() => this.reply({ type: 'keys', id: req.id, records: EMPTY }));
+    if (req.type === 'keys') queueMicrotask(() => this.reply({ id: req.id, kind: 'reply', reply: EMPTY }));
     else queueMicrotask(() => this.script(req, this));
   }
-  reply(r: Response): void {
-    if (!this.terminated) this.onmessage?.({ data: r } as MessageEvent<Response>);
+  reply(r: WireMessage): void {
+    if (!this.terminated) this.onmessage?.({ data: r } as MessageEvent<WireMessage>);
   }
   crash(message = 'boom'): void {
     this.onerror?.({ message, preventDefault() {} } as ErrorEvent);
@@ -38,27 +39,33 @@ class FakeWorker {
   }
   /** Names of the inputs of each load this worker was asked for. */
   loads(): string[][] {
-    return this.received.filter((r) => r.type === 'load').map((r) => (r as Extract<Request, { type: 'load' }>).inputs.map((i) => i.name));
+    return this.received.filter((r) => r.type === 'load').map((r) => (r as WireRequest<'load'>).body.inputs.map((i) => i.name));
   }
 }
 
 const input = (name: string): InputPayload => ({ name, data: new Blob([name]) });
-const loaded = (id: number): Response => ({ type: 'loaded', id, inputs: [], records: EMPTY, view: null, problems: [], cancelled: false });
+const loaded = (id: number): WireMessage => ({ id, kind: 'reply', reply: { inputs: [], records: EMPTY, view: null, problems: [], cancelled: false } });
+const reading = (id: number, at: number): WireMessage => ({ id, kind: 'part', part: { type: 'reading', at } });
 /** Answers a load: announces each input, then says it is loaded. */
-const readAll = (req: Request, w: FakeWorker) => {
+const readAll = (req: WireRequest, w: FakeWorker) => {
   if (req.type !== 'load') return;
-  req.inputs.forEach((_, at) => w.reply({ type: 'reading', id: req.id, at }));
+  for (const at of req.body.inputs.keys()) w.reply(reading(req.id, at));
   w.reply(loaded(req.id));
 };
 /** Reads a load's inputs until it meets `name`, then crashes. */
-const crashOn = (name: string) => (req: Request, w: FakeWorker) => {
+const crashOn = (name: string) => (req: WireRequest, w: FakeWorker) => {
   if (req.type !== 'load') return;
-  for (const [at, i] of req.inputs.entries()) {
-    w.reply({ type: 'reading', id: req.id, at });
+  for (const [at, i] of req.body.inputs.entries()) {
+    w.reply(reading(req.id, at));
     if (i.name === name) return w.crash();
   }
   w.reply(loaded(req.id));
 };
+/** A record's summary with only its key and input (all the replay cares about). */
+const summary = (key: number, input: number): RecordSummary => ({
+  key, input, index: 0, format: 'agdx.envelope', kind: null, id: null, conversation: null, source: null, target: null,
+  decoded: true, valid: true, errorCode: null, signature: 'unsigned', trusted: false, trustNote: null, errors: 0, warnings: 0, summary: '', redacted: false,
+});
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('InspectorClient restarts', () => {
@@ -124,18 +131,131 @@ describe('InspectorClient restarts', () => {
     expect(restarts[0].stopped).toEqual([]);
   });
 
+  it('a link opened replaced what was loaded: a restart opens it again, then reads the inputs loaded after it', async () => {
+    const fragment = 'v1.LINK';
+    const opened = { inputs: [{ input: 0, name: 'from-link.cbor', bytes: 3, sha256: '', format: 'agdx', records: 1, error: null }], records: packSummaries([summary(0, 0)]), view: null, problems: [], cancelled: false };
+    // Every worker opens the link and reads loads; the after-link load names its input 1.
+    const script = (req: WireRequest, w: FakeWorker) => {
+      if (req.type === 'open') w.reply({ id: req.id, kind: 'reply', reply: opened });
+      else if (req.type === 'load') {
+        for (const at of req.body.inputs.keys()) w.reply(reading(req.id, at));
+        const inputs = req.body.inputs.map((i, at) => ({ input: 1 + at, name: i.name, bytes: 1, sha256: '', format: 'agdx', records: 1, error: null }));
+        w.reply({ id: req.id, kind: 'reply', reply: { inputs, records: packSummaries(inputs.map((i) => summary(i.input, i.input))), view: null, problems: [], cancelled: false } });
+      }
+    };
+    FakeWorker.scripts = [script, script];
+    const client = new InspectorClient();
+    const restarts: Restart[] = [];
+    client.onRestart((r) => restarts.push(r));
+    await client.load([input('before.cbor')]);
+    await client.open(fragment);
+    await client.load([input('after.cbor')]);
+    FakeWorker.all[0].crash();
+    await settle();
+    const second = FakeWorker.all[1];
+    // The link again, in place of what was loaded before it; then what was loaded after it.
+    expect(second.received.map((r) => r.type)).toEqual(['keys', 'open', 'load']);
+    expect((second.received[1] as WireRequest<'open'>).body.fragment).toBe(fragment);
+    expect(second.loads()).toEqual([['after.cbor']]);
+    await settle();
+    expect(restarts).toHaveLength(1);
+    // One result for the page: the link's inputs and records, then the others'.
+    expect(restarts[0].replayed.inputs.map((i) => i.name)).toEqual(['from-link.cbor', 'after.cbor']);
+    expect(unpackSummaries(restarts[0].replayed.records).map((r) => r.key)).toEqual([0, 1]);
+  });
+
+  it('a bundle file is an input like any other: a restart reads it again (its view and inputs with it)', async () => {
+    const client = new InspectorClient();
+    const bundle = input('view.eibundle');
+    await client.load([input('a.cbor')]);
+    await client.load([bundle]);
+    FakeWorker.all[0].crash();
+    await settle();
+    expect(FakeWorker.all[1].loads()).toEqual([['a.cbor', 'view.eibundle']]);
+  });
+
+  it('after Clear, a restart opens no link; a link that could not be read replaces nothing', async () => {
+    FakeWorker.scripts = [
+      (req, w) => {
+        if (req.type === 'open') w.reply({ id: req.id, kind: 'reply', reply: { inputs: [], records: EMPTY, view: null, problems: [], cancelled: false, error: req.body.fragment === 'bad' ? 'not a link' : null } });
+        else if (req.type === 'clear') w.reply({ id: req.id, kind: 'reply', reply: null });
+        else readAll(req, w);
+      },
+    ];
+    const client = new InspectorClient();
+    await client.open('v1.GOOD');
+    await client.clear();
+    await client.load([input('a.cbor')]);
+    await client.open('bad');
+    FakeWorker.all[0].crash();
+    await settle();
+    expect(FakeWorker.all[1].received.map((r) => r.type)).toEqual(['keys', 'load']);
+    expect(FakeWorker.all[1].loads()).toEqual([['a.cbor']]);
+  });
+
+  it('a link whose replay kills the new worker is not opened again, so restarts end', async () => {
+    const opens = (req: WireRequest, w: FakeWorker) => {
+      if (req.type === 'open') w.reply({ id: req.id, kind: 'reply', reply: { inputs: [], records: EMPTY, view: null, problems: [], cancelled: false } });
+      else readAll(req, w);
+    };
+    const diesOnOpen = (req: WireRequest, w: FakeWorker) => (req.type === 'open' ? w.crash() : readAll(req, w));
+    FakeWorker.scripts = [opens, diesOnOpen, opens];
+    const client = new InspectorClient();
+    const restarts: Restart[] = [];
+    client.onRestart((r) => restarts.push(r));
+    await client.open('v1.HEAVY');
+    await client.load([input('after.cbor')]);
+    FakeWorker.all[0].crash();
+    await settle();
+    await settle();
+    expect(FakeWorker.all).toHaveLength(3);
+    expect(FakeWorker.all[2].received.map((r) => r.type)).toEqual(['keys', 'load']);
+    expect(FakeWorker.all[2].loads()).toEqual([['after.cbor']]);
+    await settle();
+    expect(restarts.at(-1)?.reason).toMatch(/while opening a shared link/);
+  });
+
   it('two inputs with the same name: only the one being read is left out', async () => {
     const client = new InspectorClient();
     const early = input('same.cbor');
     await client.load([early]);
     FakeWorker.all[0].script = (req, w) => {
       if (req.type !== 'load') return;
-      w.reply({ type: 'reading', id: req.id, at: 0 });
+      w.reply(reading(req.id, 0));
       w.crash();
     };
     await expect(client.load([input('same.cbor')])).rejects.toThrow(/while reading same\.cbor/);
     await settle();
-    const replay = FakeWorker.all[1].received.find((r) => r.type === 'load') as Extract<Request, { type: 'load' }>;
-    expect(replay.inputs).toEqual([early]);
+    const replay = FakeWorker.all[1].received.find((r) => r.type === 'load') as WireRequest<'load'>;
+    expect(replay.body.inputs).toEqual([early]);
+  });
+});
+
+describe('InspectorClient.call', () => {
+  let InspectorClient: typeof import('./worker-client').InspectorClient;
+  beforeEach(async () => {
+    FakeWorker.all = [];
+    FakeWorker.scripts = [];
+    vi.stubGlobal('Worker', FakeWorker);
+    ({ InspectorClient } = await import('./worker-client'));
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("sends the body under the request's type; parts go to onPart, the reply resolves, the failure rejects", async () => {
+    const shell = { nodes: [], edges: [], folded: [], missing: 0, cycles: 0, streams: 0, ms: 1 };
+    FakeWorker.scripts = [
+      (req, w) => {
+        if (req.type === 'graph') {
+          w.reply({ id: req.id, kind: 'part', part: { nodes: [], edges: [] } });
+          w.reply({ id: req.id, kind: 'reply', reply: shell });
+        } else if (req.type === 'folds') w.reply({ id: req.id, kind: 'failed', message: 'no folds' });
+      },
+    ];
+    const client = new InspectorClient();
+    const parts: unknown[] = [];
+    await expect(client.call('graph', { expanded: ['s1'] }, { onPart: (p) => parts.push(p) })).resolves.toEqual(shell);
+    expect(parts).toEqual([{ nodes: [], edges: [] }]);
+    expect(FakeWorker.all[0].received.find((r) => r.type === 'graph')).toMatchObject({ type: 'graph', body: { expanded: ['s1'] } });
+    await expect(client.call('folds', { asOf: null })).rejects.toThrow('no folds');
   });
 });

@@ -1,13 +1,9 @@
-// The page's side of the worker protocol: a promise per request. The page never decodes.
+// The page's side of the worker protocol (src/wire/protocol.ts): one generic `call`, typed by the
+// protocol's map, and a watchdog that restarts a stuck or crashed worker. The page never decodes.
 import type { RegistryEntry } from '../core/keys/keys';
-import type { InputPayload, RecordDetail, RecordFilter, Request, Response, ViewToShare, Unblankable } from '../worker/protocol';
-import type { GraphRender } from '../worker/graph-render';
-import { joinGraph } from '../worker/graph-parts';
-import type { SummaryPack } from '../worker/summary-pack';
-
-type Batch = Extract<Response, { type: 'batch' }>;
-/** Messages that are part of a reply still to come: a load's batches and the input it starts, a large graph's parts. */
-type Part = Extract<Response, { type: 'batch' | 'reading' | 'graph-part' }>;
+import { joinGraph, type GraphPart } from '../wire/graph-parts';
+import type { InputPayload, Loaded, Part, Reply, RequestBody, RequestType, WireMessage, WireRequest } from '../wire/protocol';
+import { packSummaries, unpackSummaries, type SummaryPack } from '../wire/summary-pack';
 
 /** `?slowload=MS` pauses between batches of a large load: to watch progress (and for the tests). */
 const SLOW_MOTION = Math.min(5000, Math.max(0, Number(new URLSearchParams(globalThis.location?.search ?? '').get('slowload') ?? 0) || 0));
@@ -17,10 +13,24 @@ const WATCHDOG_BASE_MS = Number(new URLSearchParams(globalThis.location?.search 
  * A load may go this long without a word from the worker: the base, plus a twentieth of it per MB
  * of input. Other requests (details, graph, folds, report) get a minute.
  */
-const budgetFor = (type: string, bytes: number) => (type === 'load' || type === 'open' ? WATCHDOG_BASE_MS * (1 + bytes / 20_000_000) : Math.max(60_000, WATCHDOG_BASE_MS));
+const budgetFor = (type: RequestType, bytes: number) => (type === 'load' || type === 'open' ? WATCHDOG_BASE_MS * (1 + bytes / 20_000_000) : Math.max(60_000, WATCHDOG_BASE_MS));
 
-type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; onPart?: (b: Part) => void; budget: number; timer: ReturnType<typeof setTimeout> | null };
-type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+type Pending = { resolve: (reply: never) => void; reject: (e: Error) => void; onPart?: (part: never) => void; budget: number; timer: ReturnType<typeof setTimeout> | null };
+
+/** How a request is sent: its parts' listener, buffers handed over, its input's size (the watchdog's budget), its id once known. */
+export interface CallOptions<K extends RequestType> {
+  onPart?: (part: Part<K>) => void;
+  transfer?: Transferable[];
+  bytes?: number;
+  onId?: (id: number) => void;
+}
+
+/**
+ * Requests a restarted worker must see again go through their own methods, which remember them:
+ * loads (the inputs to read again), a link opened (it replaced what was loaded: opened again, before
+ * the inputs loaded after it), keys (the registry to send first) and clear (forgets them all).
+ */
+type Remembered = 'load' | 'open' | 'keys' | 'clear';
 
 /** An input the worker crashed or hung on: never read again by itself, only when the person retries it. */
 export interface StoppedInput {
@@ -33,7 +43,7 @@ export interface Restart {
   /** The inputs the stopped workers were reading (one per restart since the last report). */
   stopped: StoppedInput[];
   /** The inputs loaded before, read again by the new worker (the stopped ones left out). */
-  replayed: Extract<Response, { type: 'loaded' }>;
+  replayed: Loaded;
 }
 
 export class InspectorClient {
@@ -42,6 +52,14 @@ export class InspectorClient {
   private pending = new Map<number, Pending>();
   /** Every input loaded (Blobs: immutable handles, not copies), so a restarted worker can read them again. */
   private loadedInputs: InputPayload[] = [];
+  /**
+   * The permalink fragment opened last, if nothing cleared it since: a restarted worker opens it
+   * again (its inputs, redaction and all) before reading `loadedInputs`, the inputs loaded after it.
+   * A bundle file needs nothing of the kind: it is an input in `loadedInputs`, read again as it was.
+   */
+  private link: string | null = null;
+  /** The open running now: a link a restart's replay was opening again when the worker died is dropped, so restarts end. */
+  private opening: { replay: boolean } | null = null;
   private keys: readonly RegistryEntry[] = [];
   private restartListeners = new Set<(r: Restart) => void>();
 
@@ -51,19 +69,20 @@ export class InspectorClient {
 
   private start(): void {
     this.worker = new Worker(new URL('../worker/inspector.worker.ts', import.meta.url), { type: 'module', name: 'inspector' });
-    this.worker.onmessage = (e: MessageEvent<Response>) => {
+    this.worker.onmessage = (e: MessageEvent<WireMessage>) => {
       // Any word from the worker shows it is not stuck: every request waiting on it gets its full
       // budget again (a load queued behind a long one says nothing until its turn).
       for (const [id, waiting] of this.pending) this.arm(id, waiting);
-      const p = this.pending.get(e.data.id);
+      const m = e.data;
+      const p = this.pending.get(m.id);
       if (!p) return;
-      if (e.data.type === 'batch' || e.data.type === 'reading' || e.data.type === 'graph-part') {
-        p.onPart?.(e.data);
+      if (m.kind === 'part') {
+        p.onPart?.(m.part as never);
         return;
       }
-      this.settle(e.data.id);
-      if (e.data.type === 'failed') p.reject(new Error(e.data.message));
-      else p.resolve(e.data);
+      this.settle(m.id);
+      if (m.kind === 'failed') p.reject(new Error(m.message));
+      else p.resolve(m.reply as never);
     };
     this.worker.onerror = (e) => {
       e.preventDefault();
@@ -96,7 +115,7 @@ export class InspectorClient {
   private stopped: StoppedInput[] = [];
 
   /** Follows a load's parts: the worker says which input it starts before it reads it. */
-  private track(id: number, inputs: InputPayload[], part: Part): void {
+  private track(id: number, inputs: InputPayload[], part: Part<'load'>): void {
     if (part.type === 'reading' && inputs[part.at]) this.reading.set(id, inputs[part.at]);
   }
 
@@ -110,7 +129,11 @@ export class InspectorClient {
     // Whatever timed out or crashed, a load the worker started is what it was busy with.
     const stuckLoad = stuckRequest !== null && this.reading.has(stuckRequest) ? stuckRequest : ([...this.reading.keys()].at(-1) ?? null);
     const stuck = stuckLoad !== null ? this.reading.get(stuckLoad)! : null;
-    const why = `${reason}${stuck ? ` while reading ${stuck.name}` : ''}`;
+    const why = `${reason}${stuck ? ` while reading ${stuck.name}` : this.opening ? ' while opening a shared link' : ''}`;
+    // The link a replay died opening would take the next worker down too: it is not opened again.
+    // (A first open that dies was never remembered: what was loaded before it is read again.)
+    if (!stuck && this.opening?.replay) this.link = null;
+    this.opening = null;
     this.worker.terminate();
     for (const p of this.pending.values()) {
       if (p.timer) clearTimeout(p.timer);
@@ -127,20 +150,20 @@ export class InspectorClient {
     }
     this.start();
     const replay = this.loadedInputs;
+    const link = this.link;
     let replayId = 0;
-    void this.send({ type: 'keys', keys: this.keys })
-      .then(() =>
-        this.send(
-          { type: 'load', inputs: replay },
-          [],
-          (part) => this.track(replayId, replay, part),
-          (id) => (replayId = id),
-          replay.reduce((n, i) => n + i.data.size, 0),
-        ),
-      )
-      .then((r) => {
+    void this.send('keys', { keys: this.keys })
+      .then(() => (link !== null ? this.openLink(link, { replay: true }) : null))
+      .then(async (opened) => {
+        const r = await this.send(
+          'load',
+          { inputs: replay },
+          { onPart: (part) => this.track(replayId, replay, part), onId: (id) => (replayId = id), bytes: replay.reduce((n, i) => n + i.data.size, 0) },
+        );
         this.reading.delete(replayId);
-        if (r.type !== 'loaded') return;
+        return opened ? joinLoaded(opened, r) : r;
+      })
+      .then((r) => {
         const stopped = this.stopped;
         this.stopped = [];
         for (const l of this.restartListeners) l({ reason: why, stopped, replayed: r });
@@ -148,39 +171,50 @@ export class InspectorClient {
       .catch(() => {});
   }
 
-  private send(body: RequestBody, transfer: Transferable[] = [], onPart?: (b: Part) => void, onId?: (id: number) => void, bytes = 0): Promise<Response> {
+  /** Sends one request of any type; its reply (or failure) settles the promise, its parts go to `onPart`. */
+  private send<K extends RequestType>(type: K, body: RequestBody<K>, { onPart, transfer = [], bytes = 0, onId }: CallOptions<K> = {}): Promise<Reply<K>> {
     const id = this.nextId++;
     onId?.(id);
-    return new Promise((resolve, reject) => {
-      const p: Pending = { resolve, reject, onPart, budget: budgetFor(body.type, bytes), timer: null };
+    return new Promise<Reply<K>>((resolve, reject) => {
+      const p: Pending = { resolve, reject, onPart, budget: budgetFor(type, bytes), timer: null };
       this.pending.set(id, p);
       this.arm(id, p);
-      this.worker.postMessage({ ...body, id } as Request, transfer);
+      this.worker.postMessage({ id, type, body } as WireRequest, transfer);
     });
+  }
+
+  /**
+   * Asks the worker anything the protocol's map lists (but loads, keys and clear, which have their
+   * own methods below): `client.call('detail', { key })` is typed by the map, body and reply.
+   */
+  call<K extends Exclude<RequestType, Remembered>>(type: K, body: RequestBody<K>, options?: CallOptions<K>): Promise<Reply<K>> {
+    return this.send(type, body, options);
   }
 
   /**
    * Loads inputs; large ones stream: `onBatch` gets records as they are read. `onId` receives the
    * load's id, for `cancel`. Each input's Blob stays here, for a restarted worker to read again.
    */
-  async load(inputs: InputPayload[], onBatch?: (b: Batch) => void, onId?: (id: number) => void) {
+  async load(inputs: InputPayload[], onBatch?: (b: Extract<Part<'load'>, { type: 'batch' }>) => void, onId?: (id: number) => void): Promise<Loaded> {
     let id = 0;
-    let r: Response;
+    let r: Loaded;
     try {
       r = await this.send(
-        { type: 'load', inputs, stream: true, pauseMs: SLOW_MOTION },
-        [],
-        (part) => {
-          // Remember which input is being read: if the worker crashes or hangs, that is the one to drop.
-          this.track(id, inputs, part);
-          if (part.type === 'batch') onBatch?.(part);
+        'load',
+        { inputs, stream: true, pauseMs: SLOW_MOTION },
+        {
+          onPart: (part) => {
+            // Remember which input is being read: if the worker crashes or hangs, that is the one to drop.
+            this.track(id, inputs, part);
+            if (part.type === 'batch') onBatch?.(part);
+          },
+          onId: (i) => {
+            id = i;
+            this.inflight.set(i, inputs);
+            onId?.(i);
+          },
+          bytes: inputs.reduce((n, c) => n + c.data.size, 0),
         },
-        (i) => {
-          id = i;
-          this.inflight.set(i, inputs);
-          onId?.(i);
-        },
-        inputs.reduce((n, c) => n + c.data.size, 0),
       );
     } finally {
       // Settled either way (a restart has already taken this load's inputs over).
@@ -188,79 +222,63 @@ export class InspectorClient {
       this.inflight.delete(id);
     }
     this.loadedInputs.push(...inputs);
-    if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
     return r;
   }
 
   /** Tells the worker the first records of a load are on screen, so it reads on. */
   shown(load: number): void {
-    void this.send({ type: 'shown', load }).catch(() => {});
-  }
-
-  /** Stops a load between two batches; what was read stays loaded. */
-  async cancel(load: number): Promise<void> {
-    await this.send({ type: 'cancel', load });
-  }
-
-  /** The keys of the records matching `filter`, worked out in the worker. */
-  async filter(filter: RecordFilter): Promise<Int32Array> {
-    const r = await this.send({ type: 'filter', filter });
-    if (r.type !== 'filtered') throw new Error(`unexpected reply ${r.type}`);
-    return r.keys;
-  }
-
-  async detail(key: number): Promise<RecordDetail | null> {
-    const r = await this.send({ type: 'detail', key });
-    if (r.type !== 'detail') throw new Error(`unexpected reply ${r.type}`);
-    return r.detail;
+    void this.call('shown', { load }).catch(() => {});
   }
 
   /** Sends the key registry; every record is re-verified. Returns the summaries whose verdict changed. */
   async setKeys(keys: readonly RegistryEntry[]): Promise<SummaryPack> {
     this.keys = keys;
-    const r = await this.send({ type: 'keys', keys });
-    if (r.type !== 'keys') throw new Error(`unexpected reply ${r.type}`);
-    return r.records;
+    return this.send('keys', { keys });
   }
 
-  /** Opens a permalink fragment in place of what is loaded. */
-  async open(fragment: string) {
-    const r = await this.send({ type: 'open', fragment }, [], undefined, undefined, fragment.length);
-    if (r.type !== 'loaded') throw new Error(`unexpected reply ${r.type}`);
-    return r;
+  /** Opens a permalink fragment in place of what is loaded (its size sets the watchdog's budget). */
+  open(fragment: string): Promise<Loaded> {
+    return this.openLink(fragment, { replay: false });
   }
 
-  async share(view: ViewToShare, redact: boolean, bundle: boolean, unblankable?: Unblankable) {
-    const r = await this.send({ type: 'share', view, redact, bundle, unblankable });
-    if (r.type !== 'shared') throw new Error(`unexpected reply ${r.type}`);
-    return r;
+  private async openLink(fragment: string, opening: { replay: boolean }): Promise<Loaded> {
+    this.opening = opening;
+    try {
+      const r = await this.send('open', { fragment }, { bytes: fragment.length });
+      // The link's inputs replaced what was loaded (one that could not be read replaced nothing).
+      if (!r.error && !opening.replay) {
+        this.link = fragment;
+        this.loadedInputs = [];
+      }
+      return r;
+    } finally {
+      if (this.opening === opening) this.opening = null;
+    }
   }
 
+  /** The graph, joined from the parts a large one comes in. */
   async graph(expanded: string[]) {
-    const parts: Array<Pick<GraphRender, 'nodes' | 'edges'>> = [];
-    const r = await this.send({ type: 'graph', expanded }, [], (part) => {
-      if (part.type === 'graph-part') parts.push(part);
-    });
-    if (r.type !== 'graph') throw new Error(`unexpected reply ${r.type}`);
-    return joinGraph(parts, r.graph);
-  }
-
-  async folds(asOf: number | null) {
-    const r = await this.send({ type: 'folds', asOf });
-    if (r.type !== 'folds') throw new Error(`unexpected reply ${r.type}`);
-    return r.folds;
-  }
-
-  async report() {
-    const r = await this.send({ type: 'report' });
-    if (r.type !== 'report') throw new Error(`unexpected reply ${r.type}`);
-    return r;
+    const parts: GraphPart[] = [];
+    const shell = await this.call('graph', { expanded }, { onPart: (part) => parts.push(part) });
+    return joinGraph(parts, shell);
   }
 
   async clear(): Promise<void> {
     this.loadedInputs = [];
-    await this.send({ type: 'clear' });
+    this.link = null;
+    await this.send('clear', {});
   }
+}
+
+/** A restart's replay as one result: the link's inputs, then those loaded after it (keys follow on, as in the worker). */
+function joinLoaded(link: Loaded, after: Loaded): Loaded {
+  return {
+    inputs: [...link.inputs, ...after.inputs],
+    records: packSummaries([...unpackSummaries(link.records), ...unpackSummaries(after.records)]),
+    view: link.view,
+    problems: [...link.problems, ...after.problems],
+    cancelled: after.cancelled,
+  };
 }
 
 let client: InspectorClient | null = null;

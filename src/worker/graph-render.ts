@@ -1,63 +1,23 @@
-// The graph as the page draws it: both graphs laid out in the worker, flattened to plain boxes and
-// lines with what each node's face shows. The page only renders it.
-import { buildGraphs } from '../core/graphs';
-import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type FoldInfo, type GraphEdge } from '../core/graph';
+// The graph as the page draws it (its types are the wire's, src/wire/graph.ts): both graphs laid out
+// in the worker, flattened to plain boxes and lines with what each node's face shows.
+import { agentDnaInputs, buildAgentDnaGraph, drawAgdxGraph, layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type RecordGraph } from '../core/graph';
 import type { WorkflowReport } from '../core/agentdna/model';
-import type { RecordResult } from '../core/records';
+import { shortId } from '../core/short-id';
 import { isoFromSeconds } from '../core/time';
-import type { RecordSummary } from './summary-pack';
+import type { GraphRender, GraphRenderNode } from '../wire/graph';
+import type { RecordSummary } from '../wire/summary-pack';
 
 /** A stream node's last line when nothing went wrong along the way: how it ended. */
 const STREAM_END_WORDS: Record<string, string> = { last: 'complete', error: 'ended by an error', abandoned: 'abandoned (deadline passed)', gap: 'ended at a gap', open: 'not ended' };
 
-export interface GraphRenderNode {
-  id: string;
-  kind: 'record' | 'stream' | 'ghost' | 'fold' | 'envelope';
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  /** The record a click selects. */
-  recordKey: number | null;
-  /** Every record this node shows (a stream's chunks, a fold's members), for centring on selection. */
-  recordKeys: number[];
-  title: string;
-  subtitle: string;
-  detail: string;
-  group: string | null;
-  cycle: boolean;
-  /** Red: invalid, tampered, a broken stream, a loop. */
-  alarm: boolean;
-  badges: { decoded: boolean; valid: boolean; signature: string; trusted: boolean } | null;
-  /** AgentDNA: hash and signature verdicts. */
-  dna: { from: string; epoch: string; hashOk: boolean; signature: string; didMatch: boolean; duplicate: boolean } | null;
-  /** A stream or fan-out that can be unfolded. */
-  expandable: boolean;
-}
+/** An id as every face shows it (start…end, core/short-id.ts); a dash for none. */
+const short = (s: string | null) => (s ? shortId(s) : '—');
+/** What a ghost stands for: a record id or a hash short, a log position (cause_at) as it is. */
+const ghostRef = (ref: { via: string; ref: string } | undefined) => (!ref ? '—' : ref.via === 'cause_at' ? ref.ref : short(ref.ref));
+/** Which holder of a hash an envelope node is, when several different envelopes claim it (`dna:<hash>~2`). */
+const holder = (id: string) => /~(\d+)$/.exec(id)?.[1] ?? null;
 
-export interface GraphRenderEdge {
-  id: string;
-  from: string;
-  to: string;
-  via: GraphEdge['via'];
-  count: number;
-  note: string | null;
-}
-
-export interface GraphRender {
-  nodes: GraphRenderNode[];
-  edges: GraphRenderEdge[];
-  folded: FoldInfo[];
-  missing: number;
-  cycles: number;
-  streams: number;
-  /** Time the worker spent building and laying out (ms). */
-  ms: number;
-}
-
-const short = (s: string | null, n = 10) => (s ? (s.length > n + 2 ? `${s.slice(0, n)}…` : s) : '—');
-
-function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
+function agdxFace(n: AgdxNode, summaries: readonly RecordSummary[]): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
   const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null };
   switch (n.kind) {
     case 'record': {
@@ -67,10 +27,12 @@ function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode
         recordKey: n.recordIndex,
         recordKeys: [n.recordIndex],
         title: n.recordKind,
-        subtitle: short(n.recordId, 12),
+        // Records that share an id are told apart by their place in the input.
+        subtitle: `${short(n.recordId)}${n.duplicateId && s ? ` #${s.index}` : ''}`,
+        fullId: n.recordId,
         detail: `${n.source}${n.target ? ` → ${n.target}` : ''}`,
         alarm: !n.valid || n.cycle || !!n.loop || n.findings.length > 0,
-        badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted } : null,
+        badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted, note: s.trustNote } : null,
         expandable: false,
       };
     }
@@ -83,6 +45,7 @@ function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode
         recordKeys: st.recordIndices,
         title: `stream${st.purpose ? ` · ${st.purpose}` : ''}`,
         subtitle: `${st.chunks} chunks · ${st.terminal ?? 'open'}`,
+        fullId: null,
         detail: [st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '', st.duplicates ? `${st.duplicates} dup` : '', st.after_terminal ? `${st.after_terminal} after end` : ''].filter(Boolean).join(' · ') || STREAM_END_WORDS[st.terminal ?? 'open'],
         alarm: trouble,
         badges: null,
@@ -90,7 +53,7 @@ function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode
       };
     }
     case 'ghost':
-      return { ...base, recordKey: null, recordKeys: [], title: 'missing', subtitle: short(n.refs[0]?.ref ?? '', 14), detail: `named by ${n.refs.map((r) => r.via).join(', ')}`, alarm: true, badges: null, expandable: false };
+      return { ...base, recordKey: null, recordKeys: [], title: 'missing', subtitle: ghostRef(n.refs[0]), fullId: n.refs[0]?.ref ?? null, detail: `named by ${n.refs.map((r) => r.via).join(', ')}`, alarm: true, badges: null, expandable: false };
     case 'fold':
       return {
         ...base,
@@ -98,6 +61,7 @@ function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode
         recordKeys: n.recordIndices,
         title: `${n.count} × ${n.childKind}`,
         subtitle: 'folded fan-out',
+        fullId: null,
         detail: n.attention ? `${n.attention} need a look` : 'all fine',
         alarm: n.attention > 0,
         badges: null,
@@ -108,22 +72,28 @@ function agdxFace(n: AgdxNode, summaries: RecordSummary[]): Omit<GraphRenderNode
 
 function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
   const base = { id: n.id, kind: n.kind, group: null, cycle: n.cycle, badges: null, expandable: false };
-  if (n.kind === 'ghost') return { ...base, recordKey: null, recordKeys: [], title: 'missing parent', subtitle: short(n.refs[0]?.ref ?? '', 14), detail: 'named by parent_envelope', alarm: true, dna: null };
+  if (n.kind === 'ghost') return { ...base, recordKey: null, recordKeys: [], title: 'missing parent', subtitle: ghostRef(n.refs[0]), fullId: n.refs[0]?.ref ?? null, detail: 'named by parent_envelope', alarm: true, dna: null };
   return {
     ...base,
     recordKey: n.recordIndex,
     recordKeys: n.occurrences.map((o) => o.recordIndex),
-    title: `envelope ${short(n.hash, 10)}`,
-    subtitle: short(n.from, 16),
+    title: `envelope ${short(n.hash)}${holder(n.id) ? ` (${holder(n.id)})` : ''}`,
+    subtitle: short(n.from),
+    fullId: n.hash,
     detail: n.path,
     alarm: n.tampered || n.duplicate,
     dna: { from: n.from, epoch: n.epoch !== null ? (isoFromSeconds(n.epoch)?.slice(0, 19).concat('Z') ?? String(n.epoch)) : '—', hashOk: n.hashOk, signature: n.signature, didMatch: n.didMatch, duplicate: n.duplicate },
   };
 }
 
-export function renderGraph(records: RecordResult[], workflows: WorkflowReport[], summaries: RecordSummary[], expanded: string[]): GraphRender {
+/**
+ * The load's record-level graph (built once per load) drawn with `expanded` unfolded, each record
+ * drawn with its verdict as the page has it, and the AgentDNA DAGs of the workflows; laid out.
+ */
+export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowReport[], summaries: readonly RecordSummary[], expanded: string[]): GraphRender {
   const t0 = performance.now();
-  const { agdx, agentdna } = buildGraphs(records, workflows, { expanded: new Set(expanded) });
+  const agdx = drawAgdxGraph(graph, { expanded: new Set(expanded), valid: (i) => summaries[i]?.valid ?? true });
+  const agentdna = buildAgentDnaGraph(agentDnaInputs(workflows));
   const nodes: GraphRenderNode[] = [];
   const place = (faces: Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'>[], boxes: Map<string, { x: number; y: number; width: number; height: number }>, dy: number) => {
     let bottom = dy;

@@ -3,8 +3,10 @@ import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { run, type CliIo } from '../cli/main';
 import { parseKeys } from '../core/keys/keys';
+import type { WorkflowReport } from '../core/agentdna/model';
 import type { Report } from '../core/report';
 import { InspectorSession } from './session';
+import type { RecordSummary } from '../wire/summary-pack';
 
 const root = resolve(__dirname, '../..');
 const files = [
@@ -209,6 +211,87 @@ describe('verification on a pool', () => {
     }
     expect(calls).toBe(3);
     expect(batches.length).toBe(expected.records.length);
+  });
+});
+
+describe('AgentDNA signature checks on a pool', () => {
+  it('a streamed workflow array: the same records, workflows and report as checking in place, each check asked once', async () => {
+    const { agentdnaWorkflows } = await import('../../bench/generate');
+    const { runSignatureJob } = await import('../core/agentdna/signature-jobs');
+    const bytes = new TextEncoder().encode(agentdnaWorkflows(120, 5));
+    let asked = 0;
+    const pooled = new InspectorSession(undefined, async (jobs) => {
+      asked += jobs.length;
+      await new Promise((r) => setTimeout(r, 0));
+      return structuredClone(jobs.map(runSignatureJob));
+    });
+    const sent: RecordSummary[] = [];
+    await pooled.load([{ name: 'w.json', data: new Blob([bytes]) }], { batch: (b) => sent.push(...b.records), pause: () => Promise.resolve() });
+    const plain = new InspectorSession();
+    const expected = await plain.load([{ name: 'w.json', data: new Blob([bytes]) }]);
+    expect(asked).toBe(120 * 5);
+    expect(sent.map(({ key, signature, valid, summary }) => ({ key, signature, valid, summary }))).toEqual(expected.records.map(({ key, signature, valid, summary }) => ({ key, signature, valid, summary })));
+    expect(sent.every((r) => r.signature === 'valid')).toBe(true);
+    for (const key of [0, 57, 119]) expect(pooled.detail(key)!.workflow).toEqual(plain.detail(key)!.workflow);
+    expect(JSON.parse(pooled.report().json).workflows).toEqual(JSON.parse(plain.report().json).workflows);
+  });
+});
+
+describe('AgentDNA quick checks on a pool (libsecp256k1)', () => {
+  it('lists of candidate keys are completed in new workflows (a detail, the report, the background), never in those handed out; a key change keeps not_covered', async () => {
+    const { agentdnaWorkflows } = await import('../../bench/generate');
+    const { runSignatureJob } = await import('../core/agentdna/signature-jobs');
+    const { installSecpWasm, isRecoveredPending, resetSignatureCaches } = await import('../core/agentdna/signature');
+    const { secpWasmForTests } = await import('../core/agentdna/test-secp');
+    const bytes = new TextEncoder().encode(agentdnaWorkflows(60, 5));
+    installSecpWasm(secpWasmForTests());
+    resetSignatureCaches();
+    try {
+      // The background's full checks wait at a gate, so what was handed out before can be looked at.
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      let full = 0;
+      const pooled = new InspectorSession(undefined, async (jobs) => {
+        if (jobs.some((j) => j.full)) {
+          full += jobs.length;
+          await gate;
+        }
+        await new Promise((r) => setTimeout(r, 0));
+        return structuredClone(jobs.map(runSignatureJob));
+      });
+      const held = pooled as unknown as { workflows: WorkflowReport[]; background: Promise<void> };
+      await pooled.load([{ name: 'w.json', data: new Blob([bytes]) }], { batch: () => {}, pause: () => Promise.resolve() });
+      const plain = new InspectorSession();
+      await plain.load([{ name: 'w.json', data: new Blob([bytes]) }]);
+      const before = held.workflows;
+      const pending = before.flatMap((w) => w.envelopes.map((e) => e.recovered)).filter(isRecoveredPending);
+      expect(pending.length).toBeGreaterThan(200);
+      const snapshot = structuredClone(before);
+      // A detail completes its record's workflow now, in a new workflow.
+      const opened = before.findIndex((w) => w.envelopes.some((e) => isRecoveredPending(e.recovered)));
+      expect(pooled.detail(opened)!.workflow).toEqual(plain.detail(opened)!.workflow);
+      expect(held.workflows[opened]).not.toBe(before[opened]);
+      expect(held.workflows[opened].envelopes.some((e) => isRecoveredPending(e.recovered))).toBe(false);
+      // A key change re-applies trust to the workflows as they stand: not_covered kept, lists still shared.
+      const did = before[0].envelopes[0].from!;
+      const keys = parseKeys(new TextEncoder().encode(JSON.stringify({ keys: [{ agent: 'bench', did, kind: 'agent' }] }))).keys;
+      await pooled.setKeys(keys);
+      await plain.setKeys(keys);
+      for (const key of [0, 1, 2]) expect(pooled.detail(key)!.signature).toEqual(plain.detail(key)!.signature);
+      expect(plain.detail(0)!.signature.not_covered.length).toBeGreaterThan(0);
+      expect(pooled.detail(0)!.signature.trusted).toBe(true);
+      open();
+      await held.background;
+      expect(full).toBeGreaterThan(0);
+      expect(held.workflows.flatMap((w) => w.envelopes.map((e) => e.recovered)).filter(isRecoveredPending)).toEqual([]);
+      expect(held.workflows).toEqual(JSON.parse(JSON.stringify((plain as unknown as typeof held).workflows)));
+      // Nothing handed out before was changed.
+      expect(before).toEqual(snapshot);
+      expect(JSON.parse(pooled.report().json)).toEqual(JSON.parse(plain.report().json));
+    } finally {
+      installSecpWasm(null);
+      resetSignatureCaches();
+    }
   });
 });
 

@@ -2,46 +2,58 @@
 // them. Kept apart from the worker entry so it can be tested without a Worker.
 import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
-import { annotateLog } from '../core/graphs';
-import { foldPrepared, prepareFold, toReportFolds, type PreparedLog } from '../core/folds';
+import { foldPrepared, toReportFolds } from '../core/folds';
+import { refoldLog, type LogAnalysis } from '../core/log/analysis';
+import { withVerdicts } from '../core/log/entry';
+import type { Finding } from '../core/model';
 import { firstDifference } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna/model';
+import { completeWorkflow, isRecoveredPending, pendingInputs, type RecoveredKey } from '../core/agentdna/signature';
+import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import { applyAgentDnaTrust } from '../core/agentdna/trust';
 import type { RegistryEntry } from '../core/keys/keys';
+import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
-import type { RecordResult } from '../core/records';
+import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
+import { allFindings, isValid } from '../core/verdict';
 import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
 import { blankAsRedacted, hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
-import { renderGraph, type GraphRender } from './graph-render';
-import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, RecordSummary, SharedView, Unblankable } from './protocol';
+import { renderGraph } from './graph-render';
+import type { GraphRender } from '../wire/graph';
+import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, SharedView, Unblankable } from '../wire/protocol';
+import type { RecordSummary } from '../wire/summary-pack';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;
 
 export class InspectorSession {
   /**
-   * `verifyMany` hands Ed25519 checks to other threads (the worker's pool); without it they run
+   * `verifyMany` hands Ed25519 checks to other threads (the worker's pool), `checkSignatures` the
+   * AgentDNA secp256k1 checks of a streamed card history or workflow array; without them they run
    * here, synchronously (tests, Node).
    */
-  constructor(private readonly verifyMany?: VerifyMany) {}
+  constructor(
+    private readonly verifyMany?: VerifyMany,
+    private readonly checkSignatures?: CheckSignatures,
+  ) {}
 
-  /** Decides the signatures of `records` against the registry, on the pool when there is one. */
-  private async verify(records: RecordResult[]): Promise<void> {
-    if (!this.keys.length) return;
-    if (this.verifyMany) await applyKeysWith(records, this.keys, this.verifyMany);
-    else applyKeys(records, this.keys);
+  /** The records with their signatures decided against the registry (on the pool when there is one). */
+  private async verify(records: InspectedRecord[]): Promise<InspectedRecord[]> {
+    if (!this.keys.length) return records;
+    if (this.verifyMany) return applyKeysWith(records, this.keys, this.verifyMany);
+    return applyKeys(records, this.keys);
   }
 
   private inputs: InputSummary[] = [];
-  private records: RecordResult[] = [];
+  private records: InspectedRecord[] = [];
   private summaries: RecordSummary[] = [];
   /** Record key of the first record of each input, so a record's global input number is known. */
   private inputOf: number[] = [];
   private keys: readonly RegistryEntry[] = [];
-  /** The log prepared for folding; dropped whenever records or verdicts change. */
-  private prepared: PreparedLog | null = null;
+  /** The log's analysis (record-level graph, folds, their findings): made once per load, folded again per key change. */
+  private log: LogAnalysis | null = null;
   /** AgentDNA workflows, `record` being the record key. */
   private workflows: WorkflowReport[] = [];
 
@@ -70,17 +82,16 @@ export class InspectorSession {
     // mode codes may change); the trust of every other workflow is re-applied below.
     const changedDids = changedKeyDids(before, didKeys(keys));
     if (changedDids.size) this.rereadAgentDna(changedDids);
-    if (keys.length) await this.verify(this.records);
-    else applyKeys(this.records, keys);
-    applyAgentDnaTrust(this.records, this.workflows, keys);
-    // Quarantine facts rest on signatures: the folds change with the keys.
-    this.prepared = annotateLog(this.records);
+    const verified = keys.length ? await this.verify(this.records) : applyKeys(this.records, keys);
+    ({ records: this.records, workflows: this.workflows } = applyAgentDnaTrust(verified, this.workflows, keys));
+    // Quarantine facts rest on signatures: the folds change with the keys (the graph does not).
+    this.log = this.refold();
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
-      const s = summarize(key, r, this.blanked.has(key));
+      const s = summarize(key, r, this.logFindings(key), this.blanked.has(key));
       const old = this.summaries[key];
       if (!old) return; // still streaming in: its summary is made when it goes to the page
-      if (old.signature !== s.signature || old.trusted !== s.trusted || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
+      if (old.signature !== s.signature || old.trusted !== s.trusted || old.trustNote !== s.trustNote || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
       this.summaries[key] = s;
     });
     return changed;
@@ -140,6 +151,49 @@ export class InspectorSession {
       else out.view = await this.loadShared(opened, out);
     }
     this.regraph(out);
+    this.completeInBackground();
+    return out;
+  }
+
+  /**
+   * The lists of candidate keys the quick checks left for later, completed here and now for the
+   * workflows `which` picks: new workflows take those workflows' places.
+   */
+  private completeLists(which: (w: WorkflowReport) => boolean): void {
+    this.workflows = this.workflows.map((w) => (which(w) ? completeWorkflow(w) : w));
+  }
+
+  /**
+   * Background completion of those lists on the pool, a part at a time (a new load's checks queue
+   * behind one part at most). Each part's answers make new workflows of those still holding the
+   * lists (a key change's workflows share them; after a clear none does).
+   */
+  private background: Promise<void> = Promise.resolve();
+  private completeInBackground(): void {
+    const check = this.checkSignatures;
+    const lists = this.pendingLists();
+    if (!check || lists.size === 0) return;
+    this.background = this.background
+      .then(async () => {
+        const all = [...lists];
+        for (let i = 0; i < all.length; i += 500) {
+          // Lists completed meanwhile (a record opened, a report made) are no longer held.
+          const held = this.pendingLists();
+          const part = all.slice(i, i + 500).filter((l) => held.has(l));
+          if (part.length === 0) continue;
+          const checks = await check(part.map((l) => ({ ...pendingInputs(l)!, full: true })));
+          if (checks.length !== part.length) return;
+          const answers = new Map(part.map((l, j) => [l, checks[j]]));
+          this.workflows = this.workflows.map((w) => completeWorkflow(w, answers));
+        }
+      })
+      .catch(() => {});
+  }
+
+  /** The pending lists of candidate keys the workflows hold. */
+  private pendingLists(): Set<RecoveredKey[]> {
+    const out = new Set<RecoveredKey[]>();
+    for (const w of this.workflows) for (const e of w.envelopes) if (isRecoveredPending(e.recovered)) out.add(e.recovered);
     return out;
   }
 
@@ -148,12 +202,12 @@ export class InspectorSession {
    * and add the summaries of earlier records whose verdict changed to what goes to the page.
    */
   private regraph(out: LoadResult): void {
-    this.prepared = annotateLog(this.records);
+    this.log = analyzeRecords(this.records);
     const sent = new Set(out.records.map((r) => r.key));
-    out.records = out.records.map((r) => summarize(r.key, this.records[r.key], r.redacted));
+    out.records = out.records.map((r) => summarize(r.key, this.records[r.key], this.logFindings(r.key), r.redacted));
     this.records.forEach((r, key) => {
       if (sent.has(key)) return;
-      const s = summarize(key, r, this.summaries[key].redacted);
+      const s = summarize(key, r, this.logFindings(key), this.summaries[key].redacted);
       const old = this.summaries[key];
       if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) out.records.push(s);
     });
@@ -173,7 +227,14 @@ export class InspectorSession {
     // Signatures are checked on the pool while the next batch decodes; a batch goes to the page
     // when its verdicts are in, in order.
     let sending: Promise<void> = Promise.resolve();
-    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS)) {
+    const check = this.checkSignatures;
+    const signatures = check ? () => new SignatureResults(check) : undefined;
+    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS, { signatures })) {
+      if (batch.wait) {
+        // Signature checks of the next stretch are still on the pool: the cores are theirs meanwhile.
+        await batch.wait;
+        continue;
+      }
       const first = this.records.length;
       // A record's summary is made once, when its verdicts are in and it goes to the page (below):
       // until then the filter and the graph do not see it, as the page does not.
@@ -181,20 +242,24 @@ export class InspectorSession {
         this.records.push(r);
         this.inputOf.push(inputNumber);
       }
-      const verified = this.verify(batch.records);
+      const records = this.records;
+      const verified = this.verify(batch.records).then((rs) => {
+        // The verdicts with their signatures decided take the read ones' places (unless cleared meanwhile).
+        if (this.records === records) for (let i = 0; i < rs.length; i++) records[first + i] = rs[i];
+        return rs;
+      });
       for (const w of batch.workflows) this.workflows.push({ ...w, record: w.record + first });
       summary.records += batch.records.length;
       if (batch.input) {
         summary.sha256 = batch.input.sha256;
         summary.format = batch.input.format;
         const only = summary.records === 1 ? this.records[this.records.length - 1] : null;
-        summary.error = only && only.format === 'unknown' ? only.error : null;
+        summary.error = only && only.verdict.format === 'unknown' ? only.verdict.error : null;
       }
       progress.records += batch.records.length;
       const snapshot = { inputs: [{ ...summary }], progress: { ...progress, bytesDone: base + batch.bytesDone } };
       sending = sending.then(async () => {
-        await verified;
-        const sent = batch.records.map((r, i) => (this.summaries[first + i] = summarize(first + i, r, false)));
+        const sent = (await verified).map((r, i) => (this.summaries[first + i] = summarize(first + i, r)));
         hooks.batch!({ ...snapshot, records: sent });
       });
       if (batch.input) break;
@@ -239,7 +304,7 @@ export class InspectorSession {
     const firstRecord = this.records.length;
     for (const input of state.inputs) await this.loadOne(input.name, input.bytes, state.redacted, out);
     const sel = state.view.selected;
-    const record = sel ? this.records.findIndex((r, key) => this.inputOf[key] === firstInput + sel.input && r.index === sel.index) : -1;
+    const record = sel ? this.records.findIndex((r, key) => this.inputOf[key] === firstInput + sel.input && r.verdict.index === sel.index) : -1;
     let notBlank = 0;
     if (state.redacted) for (let key = firstRecord; key < this.records.length; key++) if (hasBody(this.records[key]) && !this.blanked.has(key)) notBlank++;
     return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted, notBlank };
@@ -269,7 +334,7 @@ export class InspectorSession {
     if (problems.length && unblankable === 'leave-out') inputs = inputs.filter((x) => !redaction![x.number].unblankable.length);
     const key = view.selectedKey;
     const selectedInput = key !== null && this.records[key] ? inputs.findIndex((x) => x.number === this.inputOf[key]) : -1;
-    const selected = selectedInput >= 0 ? { input: selectedInput, index: this.records[key!].index } : null;
+    const selected = selectedInput >= 0 ? { input: selectedInput, index: this.records[key!].verdict.index } : null;
     const state: ShareState = {
       inputs: inputs.map(({ name, bytes }) => ({ name, bytes })),
       redacted: redact || inputs.some((x) => this.redactedInputs.has(x.number)),
@@ -288,12 +353,13 @@ export class InspectorSession {
     const inputNumber = this.inputs.length;
     this.inputBytes.push(bytes);
     if (redacted) this.redactedInputs.add(inputNumber);
-    const { input, records, workflows } = inspectInput(inputNumber, { name, bytes }, this.keys, false);
+    const read = inspectInput(inputNumber, { name, bytes }, this.keys, false);
+    const { input, workflows } = read;
     // The link's word that bodies were redacted holds only for records whose bodies are blank.
-    const blank = redacted ? blankAsRedacted(bytes, records) : null;
+    const blank = redacted ? blankAsRedacted(bytes, read.records) : null;
     for (const w of workflows) this.workflows.push({ ...w, record: w.record + this.records.length });
-    await this.verify(records);
-    const only = records.length === 1 ? records[0] : null;
+    const records = await this.verify(read.records);
+    const only = records.length === 1 ? records[0].verdict : null;
     const summary: InputSummary = {
       input: inputNumber,
       name: input.name,
@@ -310,7 +376,7 @@ export class InspectorSession {
       this.records.push(r);
       this.inputOf.push(inputNumber);
       if (blank?.[i]) this.blanked.add(key);
-      const s = summarize(key, r, !!blank?.[i]);
+      const s = summarize(key, r, undefined, !!blank?.[i]);
       this.summaries.push(s);
       out.records.push(s);
     });
@@ -319,38 +385,46 @@ export class InspectorSession {
   detail(key: number): RecordDetail | null {
     const r = this.records[key];
     if (!r) return null;
-    // Records loaded in bulk carry no views: rebuild them; the verdicts stay this record's.
-    const views = r.redo ? r.redo() : r;
-    const [start, end] = r.span ?? [0, Math.min(r.view.length, MAX_HEX)];
+    const { verdict: v, data } = r;
+    // Records read in bulk carry no views: they are built now; the verdicts stay this record's.
+    const views = recordViews(r);
+    const [start, end] = v.span ?? [0, Math.min(data.view.length, MAX_HEX)];
     return {
       key,
       summary: this.summaries[key],
       inputName: this.inputs[this.inputOf[key]].name,
-      span: r.span,
-      inputSpan: r.inputSpan,
-      error: r.error,
-      findings: r.findings,
-      signature: this.redactedInputs.has(this.inputOf[key]) && r.signature.status !== 'unsigned' && hasBody(r) ? { ...r.signature, reason: `${redactionWords(this.blanked.has(key))}: ${r.signature.reason}` } : r.signature,
+      span: v.span,
+      inputSpan: v.inputSpan,
+      error: v.error,
+      findings: [...allFindings(v, this.logFindings(key))],
+      signature: this.redactedInputs.has(this.inputOf[key]) && v.signature.status !== 'unsigned' && hasBody(r) ? { ...v.signature, reason: `${redactionWords(this.blanked.has(key))}: ${v.signature.reason}` } : v.signature,
       tree: views.tree,
       headers: views.headers,
       body: views.body,
-      viewOrigin: r.viewOrigin,
+      viewOrigin: data.viewOrigin,
       hexOffset: start,
-      hex: r.view.slice(start, end),
-      hexTruncated: r.span === null && r.view.length > MAX_HEX,
-      logTimeMicros: r.logTimeMicros?.toString() ?? null,
-      logPosition: r.logPosition ? `partition ${r.logPosition.partition}, offset ${r.logPosition.offset}` : null,
-      parent: r.parent !== null ? key - (r.index - r.parent) : null,
-      signing: r.envelope?.signature ? signingInputSegments(r.envelope) : null,
+      hex: data.view.slice(start, end),
+      hexTruncated: v.span === null && data.view.length > MAX_HEX,
+      logTimeMicros: v.logTimeMicros?.toString() ?? null,
+      logPosition: data.logPosition ? `partition ${data.logPosition.partition}, offset ${data.logPosition.offset}` : null,
+      parent: v.parent !== null ? key - (v.index - v.parent) : null,
+      signing: data.envelope?.signature ? signingInputSegments(data.envelope) : null,
       canonical: canonicalDiff(r),
-      workflow: this.workflows.find((w) => w.record === key) ?? null,
-      context: { signed: r.envelope?.signature?.context ?? null, observed: r.observed },
+      workflow: this.completedWorkflow(key),
+      context: { signed: data.envelope?.signature?.context ?? null, observed: data.observed },
     };
+  }
+
+  /** The workflow of a record, its lists of candidate keys complete. */
+  private completedWorkflow(key: number): WorkflowReport | null {
+    this.completeLists((w) => w.record === key);
+    return this.workflows.find((w) => w.record === key) ?? null;
   }
 
   /** report@1 for everything loaded (the same document the CLI writes), and its Markdown summary. */
   report(): { json: string; markdown: string } {
-    const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows });
+    this.completeLists(() => true);
+    const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows, log: this.analysis() });
     return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
   }
 
@@ -374,8 +448,9 @@ export class InspectorSession {
       if (f.validity === 'invalid' && !(s.decoded && !s.valid)) continue;
       if (f.validity === 'undecoded' && s.decoded) continue;
       if (rule) {
-        const r = this.records[key];
-        const hit = rule.endsWith('/') ? r.findings.some((x) => x.rule.startsWith(rule)) || !!r.error?.code.startsWith(rule) : r.findings.some((x) => x.rule === rule) || r.error?.code === rule;
+        const v = this.records[key].verdict;
+        const findings = allFindings(v, this.logFindings(key));
+        const hit = rule.endsWith('/') ? findings.some((x) => x.rule.startsWith(rule)) || !!v.error?.code.startsWith(rule) : findings.some((x) => x.rule === rule) || v.error?.code === rule;
         if (!hit) continue;
       }
       out[n++] = key;
@@ -385,14 +460,31 @@ export class InspectorSession {
 
   /** The folds (agents, runs, conversations) as they stood at log position `asOf` (all of it when null). */
   folds(asOf: number | null): FoldView {
-    const prepared = (this.prepared ??= prepareFold(this.records));
-    const result = foldPrepared(prepared, asOf === null ? {} : { asOf });
-    return { ...toReportFolds(result), positions: prepared.order.length, asOf: result.asOf ? { position: result.asOf.position, record: result.asOf.recordIndex, time: result.asOf.time?.toString() ?? null } : null, order: [...prepared.order] };
+    const log = this.analysis();
+    const result = asOf === null ? log.folds : foldPrepared(log.fold, { asOf });
+    return { ...toReportFolds(result), positions: result.order.length, asOf: result.asOf ? { position: result.asOf.position, record: result.asOf.recordIndex, time: result.asOf.time?.toString() ?? null } : null, order: result.order };
   }
 
-  /** Both graphs, laid out, as the page draws them. */
+  /** Both graphs, laid out, as the page draws them: the record-level graph of the load, drawn. */
   graph(expanded: string[]): GraphRender {
-    return renderGraph(this.records, this.workflows, this.summaries, expanded);
+    return renderGraph(this.analysis().graph, this.workflows, this.summaries, expanded);
+  }
+
+  /** The log's analysis as of the last load (made now when nothing was loaded since the last clear). */
+  private analysis(): LogAnalysis {
+    return (this.log ??= analyzeRecords(this.records));
+  }
+
+  /** The log's findings about a record, as of the last load. */
+  private logFindings(key: number): readonly Finding[] | undefined {
+    return this.log?.findings.get(key);
+  }
+
+  /** The analysis after the verdicts changed: the same graph, folded again (all of it anew when there is none of these records). */
+  private refold(): LogAnalysis {
+    const log = this.log;
+    if (!log || log.facts.records !== this.records.length) return analyzeRecords(this.records);
+    return refoldLog(log, withVerdicts(log.facts, (i) => ({ signature: this.records[i].verdict.signature, invalid: !isValid(this.records[i].verdict) })));
   }
 
   clear(): void {
@@ -402,7 +494,7 @@ export class InspectorSession {
     this.inputOf = [];
     this.inputBytes = [];
     this.workflows = [];
-    this.prepared = null;
+    this.log = null;
     this.redactedInputs.clear();
     this.blanked.clear();
   }
@@ -423,11 +515,11 @@ function redactionWords(blank: boolean): string {
     : 'the link says bodies were redacted, but this body is not blank: the claim does not hold for this record, and this verdict is over the body as received';
 }
 
-function canonicalDiff(r: RecordResult): RecordDetail['canonical'] {
-  if (!r.envelope || !r.span || !r.findings.some((f) => f.rule === 'agdx/noncanonical')) return null;
-  const received = r.view.slice(r.span[0], r.span[1]);
-  const canonical = encodeEnvelope(r.envelope);
-  return { received, canonical, offset: r.span[0], firstDifference: firstDifference(received, canonical) };
+function canonicalDiff({ verdict, data }: InspectedRecord): RecordDetail['canonical'] {
+  if (!data.envelope || !verdict.span || !verdict.findings.some((f) => f.rule === 'agdx/noncanonical')) return null;
+  const received = data.view.slice(verdict.span[0], verdict.span[1]);
+  const canonical = encodeEnvelope(data.envelope);
+  return { received, canonical, offset: verdict.span[0], firstDifference: firstDifference(received, canonical) };
 }
 
 /** Records read per batch while a large input streams in. */
@@ -455,31 +547,34 @@ export interface LoadResult {
   problems: string[];
 }
 
-export function summarize(key: number, r: RecordResult, redacted = false): RecordSummary {
+/** A record as the page lists it: its verdict with the log's findings about it counted in. */
+export function summarize(key: number, r: InspectedRecord, logFindings?: readonly Finding[], redacted = false): RecordSummary {
+  const v = r.verdict;
   let errors = 0;
   let warnings = 0;
-  for (const f of r.findings) {
+  for (const f of allFindings(v, logFindings)) {
     if (f.severity === 'error') errors++;
     else if (f.severity === 'warning') warnings++;
   }
   return {
     key,
-    input: r.input,
-    index: r.index,
-    format: r.format,
-    kind: r.kind,
-    id: r.id,
-    conversation: r.conversation,
-    source: r.source,
-    target: r.target,
-    decoded: r.decoded,
-    valid: r.valid,
-    errorCode: r.error?.code ?? null,
-    signature: r.signature.status,
-    trusted: r.signature.trusted,
+    input: v.input,
+    index: v.index,
+    format: v.format,
+    kind: v.kind,
+    id: v.id,
+    conversation: v.conversation,
+    source: v.source,
+    target: v.target,
+    decoded: v.decoded,
+    valid: isValid(v, logFindings),
+    errorCode: v.error?.code ?? null,
+    signature: v.signature.status,
+    trusted: v.signature.trusted,
+    trustNote: trustNote(v.signature),
     errors,
     warnings,
-    summary: r.summary,
+    summary: v.summary,
     redacted: redacted && hasBody(r),
   };
 }

@@ -1,4 +1,7 @@
-// A verifier in the pool: Ed25519 checks off the decoding worker. WebCrypto where the browser has
+// A verifier in the pool: Ed25519 and AgentDNA checks off the decoding worker. AgentDNA's are
+// runSignatureJob (the quick check against a DID's proven key, else checkSignatureText itself),
+// with libsecp256k1 (WebAssembly) loaded on the first of them (noble if it cannot be). Ed25519:
+// WebCrypto where the browser has
 // Ed25519 (much faster than JavaScript, see the benchmark), noble's strict mode otherwise. Both
 // give noble's strict verdict: what WebCrypto accepts is accepted by noble too once its extra
 // rules (canonical S and points, no small-order key) are checked here; what WebCrypto rejects is
@@ -7,7 +10,10 @@
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import type { VerifyJob } from '../core/agdx/verify';
+import { runSignatureJob } from '../core/agentdna/signature-jobs';
 import { toHex } from '../core/bytes';
+import { loadSecp } from './secp';
+import type { VerifyRequest } from './verify-pool';
 
 ed.hashes.sha512 = sha512;
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -64,7 +70,13 @@ async function verifyOne(j: VerifyJob): Promise<boolean> {
   return strict(j);
 }
 
-scope.onmessage = async (e: MessageEvent<{ id: number; jobs: VerifyJob[] }>) => {
-  const results = await Promise.all(e.data.jobs.map(verifyOne));
-  scope.postMessage({ id: e.data.id, results });
+scope.onmessage = async (e: MessageEvent<VerifyRequest>) => {
+  const req = e.data;
+  if ('agentdna' in req) {
+    await loadSecp();
+    scope.postMessage({ id: req.id, checks: req.agentdna.map(runSignatureJob) });
+    return;
+  }
+  const results = await Promise.all(req.jobs.map(verifyOne));
+  scope.postMessage({ id: req.id, results });
 };

@@ -7,6 +7,7 @@ import { fromHex, toCrockford, toHex, utf8Encode } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
 import { readSingle, untag, type CborItem } from '../cbor/reader';
 import { inspect } from '../inspect';
+import { flat } from '../import/test-helpers';
 import { parseKeys } from '../keys/keys';
 import { buildReport } from '../report';
 import { SEED7, keyFor, signEnvelope } from '../fuzz/agdx-gen';
@@ -64,10 +65,10 @@ describe('an unknown field appended to a genuinely signed envelope', () => {
   });
 
   it('verifies valid and trusted, and the verdict lists what the signature does not cover', () => {
-    const original = inspect([{ name: 'signed.cbor', bytes: signed }], { keys }).records[0];
+    const original = flat(inspect([{ name: 'signed.cbor', bytes: signed }], { keys }).records[0]);
     expect(original.signature).toMatchObject({ status: 'valid', trusted: true, not_covered: [] });
     const result = inspect([{ name: 'appended.cbor', bytes: tampered }], { keys });
-    const r = result.records[0];
+    const r = flat(result.records[0]);
     expect(r.signature).toMatchObject({ status: 'valid', trusted: true, signer: 'source-agent', not_covered: ['approved_by', 'signature.note'] });
     expect(r.findings.filter((f) => f.rule === 'agdx/unknown-field').map((f) => f.path)).toEqual(['approved_by', 'signature.note']);
     // report@1 carries it.
@@ -81,22 +82,23 @@ describe('an unknown field appended to a genuinely signed envelope', () => {
 
   it('without keys (unknown_key), and after the keys change, the list stays: it is a fact of the bytes', () => {
     const result = inspect([{ name: 'appended.cbor', bytes: tampered }]);
-    const r = result.records[0];
+    const r = result.records[0].verdict;
     expect(r.signature).toMatchObject({ status: 'unknown_key', not_covered: ['approved_by', 'signature.note'] });
-    applyKeys(result.records, keys);
-    expect(r.signature).toMatchObject({ status: 'valid', not_covered: ['approved_by', 'signature.note'] });
-    applyKeys(result.records, []);
-    expect(r.signature).toMatchObject({ status: 'unknown_key', not_covered: ['approved_by', 'signature.note'] });
+    const keyed = applyKeys(result.records, keys);
+    expect(keyed[0].verdict.signature).toMatchObject({ status: 'valid', not_covered: ['approved_by', 'signature.note'] });
+    expect(applyKeys(keyed, [])[0].verdict.signature).toMatchObject({ status: 'unknown_key', not_covered: ['approved_by', 'signature.note'] });
+    // A new verdict each time: the one read first still says what it said.
+    expect(r.signature.status).toBe('unknown_key');
   });
 
   it('bulk loading (no detail) gives the same list', () => {
-    const r = inspect([{ name: 'appended.cbor', bytes: tampered }], { keys, detail: false }).records[0];
+    const r = flat(inspect([{ name: 'appended.cbor', bytes: tampered }], { keys, detail: false }).records[0]);
     expect(r.signature.not_covered).toEqual(['approved_by', 'signature.note']);
   });
 
   it('an unsigned record has nothing to cover: []', () => {
     const unsigned: Envelope = { kind: 'event', conversation: new Uint8Array(16).fill(2), source: 'planner', body: utf8Encode('{}') };
-    const r = inspect([{ name: 'u.cbor', bytes: appendFields(encodeEnvelope(unsigned), [['extra', 'x']]) }]).records[0];
+    const r = flat(inspect([{ name: 'u.cbor', bytes: appendFields(encodeEnvelope(unsigned), [['extra', 'x']]) }]).records[0]);
     expect(r.signature).toMatchObject({ status: 'unsigned', not_covered: [] });
   });
 });
@@ -138,14 +140,14 @@ describe('log headers outside the signature', () => {
   });
 
   it('the Iggy export whose agdx.ct was relabelled lists that header', () => {
-    const r = inspect([{ name: 'x.json', bytes: made('signed_context_mismatch_http_v07.json') }], { keys }).records[0];
+    const r = flat(inspect([{ name: 'x.json', bytes: made('signed_context_mismatch_http_v07.json') }], { keys }).records[0]);
     expect(r.signature).toMatchObject({ status: 'valid', context_match: false, not_covered: ['headers.agdx.ct'] });
   });
 
   it('a signed record in a key registry without its key still says what is outside', () => {
     const signed = signEnvelope(env, SEED7);
     const bytes = appendFields(encodeEnvelope(signed), [['z', 'y']]);
-    const r = inspect([{ name: 's.cbor', bytes }], { keys: [keyFor(SEED7, 'planner')] }).records[0];
+    const r = flat(inspect([{ name: 's.cbor', bytes }], { keys: [keyFor(SEED7, 'planner')] }).records[0]);
     expect(r.signature).toMatchObject({ status: 'valid', not_covered: ['z'] });
   });
 });

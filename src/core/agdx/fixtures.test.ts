@@ -10,7 +10,7 @@ import { CborWriter } from '../cbor/encoder';
 import { readSingle, untag } from '../cbor/reader';
 import { inspectInput } from '../inspect';
 import type { Finding } from '../model';
-import type { RecordResult } from '../records';
+import { flat, inspectedOf, type FlatRecord } from '../import/test-helpers';
 import { buildReport } from '../report';
 import { encodeEnvelope, signingInputSegments } from './canonical';
 import { decodeEnvelope, type Envelope, type MetaValue } from './envelope';
@@ -37,19 +37,20 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const big = (v: number | bigint | undefined) => (v === undefined ? undefined : BigInt(v));
 
-function inspectOne(name: string, bytes: Uint8Array): { format: string; records: RecordResult[] } {
-  const { input, records } = inspectInput(0, { name, bytes });
+function inspectOne(name: string, bytes: Uint8Array): { format: string; records: FlatRecord[] } {
+  const { input, records: read } = inspectInput(0, { name, bytes });
+  const records = read.map((r) => flat(r));
   return { format: input.format, records };
 }
 
-function only(name: string, bytes: Uint8Array): RecordResult {
+function only(name: string, bytes: Uint8Array): FlatRecord {
   const { records } = inspectOne(name, bytes);
   expect(records, `${name} gives one record`).toHaveLength(1);
   return records[0];
 }
 
-const errorRules = (r: RecordResult) => r.findings.filter((f) => f.severity === 'error').map((f) => f.rule);
-const rules = (r: RecordResult) => r.findings.map((f) => f.rule);
+const errorRules = (r: FlatRecord) => r.findings.filter((f) => f.severity === 'error').map((f) => f.rule);
+const rules = (r: FlatRecord) => r.findings.map((f) => f.rule);
 
 /** Index of `needle` in `hay` at or after `from`, or -1. */
 function indexOf(hay: Uint8Array, needle: Uint8Array, from = 0): number {
@@ -374,7 +375,7 @@ describe('laser envelope fixtures decode field by field as the reference wrote t
     } else expect(env.signature).toBeUndefined();
 
     // The report's fields.
-    const report = buildReport({ inputs: [{ name: e.file, bytes: bytes.length, sha256: '', format }], records });
+    const report = buildReport({ inputs: [{ name: e.file, bytes: bytes.length, sha256: '', format }], records: records.map(inspectedOf) });
     const rr = report.records[0];
     expect(rr).toMatchObject({
       input: 0,
@@ -575,11 +576,11 @@ const BINARY_INPUTS = RECORD_INPUTS.filter((x) => !x.file.endsWith('.json'));
 
 const CONV_LE = '0200000000000000000000aa1f3c9001';
 
-function header(r: RecordResult, name: string) {
+function header(r: FlatRecord, name: string) {
   return r.headers?.find((h) => h.name === name);
 }
 
-function checkCommandRecord(r: RecordResult) {
+function checkCommandRecord(r: FlatRecord) {
   expect(r.format).toBe('agdx.record');
   expect(r.decoded).toBe(true);
   expect(r.kind).toBe('command');
@@ -623,7 +624,7 @@ describe('agdx.record: the laser record and the Iggy layouts carry the same comm
     expect(r.logPosition).toEqual({ stream: null, topic: null, partition: 1, offset: 41n });
     expect(r.span).toBeNull();
     expect(r.inputSpan).not.toBeNull();
-    const report = buildReport({ inputs: [], records: [r] });
+    const report = buildReport({ inputs: [], records: [inspectedOf(r)] });
     expect(report.records[0].log_time_micros).toBe('1717171717000000');
   });
 
@@ -761,7 +762,7 @@ describe('dead letter', () => {
     expect(e).toBeLessThanOrEqual(bytes.length);
     expect(toHex(bytes.subarray(s, e))).toBe(toHex(payload));
     expect(text(inner.envelope!.body!)).toBe('poison');
-    const report = buildReport({ inputs: [], records });
+    const report = buildReport({ inputs: [], records: records.map(inspectedOf) });
     expect(report.records[1].parent).toBe(0);
     expect(report.records[0].parent).toBeUndefined();
   });
@@ -778,7 +779,7 @@ describe('capsules and control frames', () => {
     const r = only(file, laser(file));
     expect(r).toMatchObject({ format: 'agdx.capsule', kind, decoded: true, valid: true, error: null, findings: [] });
     expect(r.summary).toContain(summary);
-    expect(buildReport({ inputs: [], records: [r] }).records[0]).toMatchObject({ format: 'agdx.capsule', kind });
+    expect(buildReport({ inputs: [], records: [inspectedOf(r)] }).records[0]).toMatchObject({ format: 'agdx.capsule', kind });
   });
 
   it.each([
@@ -790,7 +791,7 @@ describe('capsules and control frames', () => {
   ])('%s is an agdx.control frame of kind %s', (file, kind) => {
     const r = only(file, laser(file));
     expect(r).toMatchObject({ format: 'agdx.control', kind, decoded: true, error: null, envelope: null });
-    expect(buildReport({ inputs: [], records: [r] }).records[0]).toMatchObject({ format: 'agdx.control', kind });
+    expect(buildReport({ inputs: [], records: [inspectedOf(r)] }).records[0]).toMatchObject({ format: 'agdx.control', kind });
   });
 
   it('a control frame with an out-of-range *_micros is still shown (regression: Date threw)', () => {

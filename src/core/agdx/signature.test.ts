@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { concatBytes, fromHex, toHex } from '../bytes';
 import { readSingle } from '../cbor/reader';
 import { inspect, inspectInput } from '../inspect';
+import { flat } from '../import/test-helpers';
 import { isKeyEntry, keyId, parseKeys, type RegisteredKey } from '../keys/keys';
 import { encodeEnvelope, signingInputSegments } from './canonical';
 import { decodeEnvelope, type Envelope } from './envelope';
@@ -61,7 +62,7 @@ describe('the shared Ed25519 vector (typescript_signature.json)', () => {
     const signed: Envelope = { ...env, signature: { scheme: 1, key_id: fromHex(tsVector.key_id_hex)!, bytes: fromHex(tsVector.rust_signature_hex)! } };
     const keys = parseKeys(JSON.stringify({ keys: [{ agent: 'planner', public_key: tsVector.public_key_hex, kind: 'agent' }] })).keys;
     const r = inspect([{ name: 'signed.cbor', bytes: encodeEnvelope(signed) }], { keys });
-    expect(r.records[0].signature).toMatchObject({ status: 'valid', scheme: 'ed25519', key_id: 'fe812c12f3ab4ce6', signer: 'planner', trusted: true, context_match: null });
+    expect(r.records[0].verdict.signature).toMatchObject({ status: 'valid', scheme: 'ed25519', key_id: 'fe812c12f3ab4ce6', signer: 'planner', trusted: true, context_match: null });
   });
 });
 
@@ -70,14 +71,14 @@ describe('agent_command_signed (placeholder key id and bytes)', () => {
   it('is unknown_key, never valid, whatever keys are registered', () => {
     const registries: RegisteredKey[][] = [[], [keyFor(seed7, 'source-agent')], [keyFor(seed7, 'source-agent'), keyFor(seed9, 'source-agent', { kind: 'operator' })]];
     for (const keys of registries) {
-      const r = inspect([{ name: 'x', bytes }], { keys }).records[0];
+      const r = flat(inspect([{ name: 'x', bytes }], { keys }).records[0]);
       expect(r.signature.status).toBe('unknown_key');
       expect(r.signature.key_id).toBe('0102030405060708');
       expect(r.signature.trusted).toBe(false);
     }
   });
   it('even a key that claims its key id cannot make it valid: the bytes do not verify', () => {
-    const env = inspectInput(0, { name: 'x', bytes }).records[0].envelope!;
+    const env = flat(inspectInput(0, { name: 'x', bytes }).records[0]).envelope!;
     const impostor = { ...keyFor(seed7, 'source-agent'), id: '0102030405060708' };
     expect(verifyEnvelope(env, { keys: [impostor], observed: null, logTimeMicros: null }).status).toBe('invalid');
   });
@@ -135,7 +136,7 @@ describe('verdicts', () => {
     const odd: Envelope = { ...base, signature: { scheme: 7, key_id: new Uint8Array(8), bytes: new Uint8Array(64) } };
     expect(run(odd, [keyFor(seed7, 'planner')]).status).toBe('unsupported');
     const short: Envelope = { ...base, signature: { scheme: 1, key_id: new Uint8Array(4), bytes: new Uint8Array(63) } };
-    const r = inspect([{ name: 's', bytes: encodeEnvelope(short) }]).records[0];
+    const r = flat(inspect([{ name: 's', bytes: encodeEnvelope(short) }]).records[0]);
     expect(r.signature.status).toBe('malformed');
     expect(r.findings.filter((f) => f.rule === 'agdx/signature/shape').map((f) => f.path)).toEqual(['signature.key_id', 'signature.bytes']);
     expect(r.valid).toBe(false);
@@ -176,7 +177,7 @@ describe('verdicts', () => {
     // Re-write the map head with a one-byte count argument (b8 NN): same value, non-minimal head.
     const count = canonical[0] & 0x1f;
     const noncanonical = concatBytes(new Uint8Array([0xb8, count]), canonical.subarray(1));
-    const r = inspect([{ name: 'n', bytes: noncanonical }], { keys: [keyFor(seed7, 'planner')] }).records[0];
+    const r = flat(inspect([{ name: 'n', bytes: noncanonical }], { keys: [keyFor(seed7, 'planner')] }).records[0]);
     expect(r.signature.status).toBe('valid');
     expect(r.findings.find((f) => f.rule === 'agdx/noncanonical')?.message).toContain('from byte 0');
   });
@@ -216,7 +217,7 @@ describe('properties', () => {
         // One byte of the record changed: never valid unless it still decodes to the same signed message.
         const changed = bytes.slice();
         changed[at % bytes.length] ^= delta;
-        const r = inspect([{ name: 'c', bytes: changed }], { keys: [key] }).records[0];
+        const r = flat(inspect([{ name: 'c', bytes: changed }], { keys: [key] }).records[0]);
         if (r.signature.status === 'valid') expect(toHex(signingInput(r.envelope!))).toBe(toHex(msg));
       }),
       { numRuns: 300, seed: 42 },

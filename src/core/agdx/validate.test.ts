@@ -6,7 +6,7 @@ import { CborWriter } from '../cbor/encoder';
 import { readSingle } from '../cbor/reader';
 import { inspectInput } from '../inspect';
 import type { Finding } from '../model';
-import type { RecordResult } from '../records';
+import { flat, type FlatRecord } from '../import/test-helpers';
 import { encodeEnvelope } from './canonical';
 import { decodeEnvelope, type MetaValue } from './envelope';
 import { metaValueSize, validateEnvelope } from './validate';
@@ -88,14 +88,14 @@ const id = (n: number) => {
 };
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
-function analyse(bytes: Uint8Array): RecordResult {
+function analyse(bytes: Uint8Array): FlatRecord {
   const { records } = inspectInput(0, { name: 'test.cbor', bytes });
   expect(records).toHaveLength(1);
-  return records[0];
+  return flat(records[0]);
 }
 
-const errors = (r: RecordResult) => r.findings.filter((f) => f.severity === 'error');
-const errorRules = (r: RecordResult) => errors(r).map((f) => f.rule);
+const errors = (r: FlatRecord) => r.findings.filter((f) => f.severity === 'error');
+const errorRules = (r: FlatRecord) => errors(r).map((f) => f.rule);
 
 /** Where the value of top-level `field` sits in `bytes` (found by decoding, independent of the validator). */
 function valueSpan(bytes: Uint8Array, field: string): [number, number] {
@@ -165,14 +165,14 @@ const MATRIX: Record<string, Record<Kind, P>> = {
   body:            { command: 'R', response: 'R', event: 'R', chunk: 'R', status: 'O', error: 'R' },
 };
 
-function expectOnly(r: RecordResult, rule: string): Finding {
+function expectOnly(r: FlatRecord, rule: string): Finding {
   expect(r.decoded).toBe(true);
   expect(errorRules(r)).toEqual([rule]);
   expect(r.valid).toBe(false);
   return errors(r)[0];
 }
 
-function expectValid(r: RecordResult) {
+function expectValid(r: FlatRecord) {
   expect(r.error).toBeNull();
   expect(r.decoded).toBe(true);
   expect(errors(r)).toEqual([]);
@@ -513,7 +513,7 @@ describe('must_understand', () => {
 // Decode errors
 // ---------------------------------------------------------------------------------------------
 
-function decodeError(bytes: Uint8Array, code: string, offset: number): RecordResult {
+function decodeError(bytes: Uint8Array, code: string, offset: number): FlatRecord {
   const r = analyse(bytes);
   expect(r.decoded).toBe(false);
   expect(r.valid).toBe(false);
@@ -642,7 +642,7 @@ describe('decode errors', () => {
 describe('leniency', () => {
   const canonical = envelope({ ...BASE.command, target: 'executor', deadline_micros: 5, metadata: { aa: 1, b: 'x' } });
 
-  function lenient(bytes: Uint8Array, extra: string[] = []): RecordResult {
+  function lenient(bytes: Uint8Array, extra: string[] = []): FlatRecord {
     const r = analyse(bytes);
     expectValid(r);
     // The value is the same as the canonical one's.

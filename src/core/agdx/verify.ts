@@ -7,7 +7,8 @@ import { bytesEqual, concatBytes } from '../bytes';
 import type { SignatureVerdict } from '../model';
 import { isKeyEntry, type RegistryEntry } from '../keys/keys';
 import { agdxTrustSubject, decideTrust } from '../keys/trust';
-import type { RecordResult } from '../records';
+import type { InspectedRecord } from '../records';
+import { withSignature } from '../verdict';
 import { signingInputSegments } from './canonical';
 import type { Envelope } from './envelope';
 import type { ObservedHeaders } from './headers';
@@ -80,12 +81,19 @@ export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerd
   };
 }
 
-/** Re-verifies every AGDX record against the given keys (after the registry changed, say). */
-export function applyKeys(records: RecordResult[], keys: readonly RegistryEntry[], verify?: Ed25519Verify): void {
-  for (const r of records) {
-    if (!r.envelope) continue;
-    r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify, notCovered: r.signature.not_covered });
-  }
+/** Every AGDX record verified against the given keys (after the registry changed, say): new verdicts, the other records as they were. */
+export function applyKeys(records: readonly InspectedRecord[], keys: readonly RegistryEntry[], verify?: Ed25519Verify): InspectedRecord[] {
+  return records.map((r) => {
+    const env = r.data.envelope;
+    if (!env) return r;
+    return withVerdictSignature(r, verifyEnvelope(env, { keys, observed: r.data.observed, logTimeMicros: r.verdict.logTimeMicros, verify, notCovered: r.verdict.signature.not_covered }));
+  });
+}
+
+/** The record with a new signature part in its verdict (the same record when it did not change). */
+function withVerdictSignature(r: InspectedRecord, signature: SignatureVerdict): InspectedRecord {
+  const verdict = withSignature(r.verdict, signature);
+  return verdict === r.verdict ? r : { verdict, data: r.data };
 }
 
 /** One Ed25519 check: whether `signature` holds over `message` under `publicKey`. */
@@ -102,11 +110,11 @@ export type VerifyMany = (jobs: VerifyJob[]) => Promise<boolean[]>;
  * The same as applyKeys, with the Ed25519 checks handed to `verifyMany` (other threads) in one go:
  * the jobs are collected first, then the verdicts are decided with their answers.
  */
-export async function applyKeysWith(records: RecordResult[], keys: readonly RegistryEntry[], verifyMany: VerifyMany): Promise<void> {
+export async function applyKeysWith(records: readonly InspectedRecord[], keys: readonly RegistryEntry[], verifyMany: VerifyMany): Promise<InspectedRecord[]> {
   const jobs: VerifyJob[] = [];
   // Each record's signing input, built in the first pass and handed to the second.
-  const messages = new Map<RecordResult, Uint8Array>();
-  let current: RecordResult | null = null;
+  const messages = new Map<InspectedRecord, Uint8Array>();
+  let current: InspectedRecord | null = null;
   const collect: Ed25519Verify = (signature, message, publicKey) => {
     jobs.push({ signature, message, publicKey });
     messages.set(current!, message);
@@ -114,16 +122,25 @@ export async function applyKeysWith(records: RecordResult[], keys: readonly Regi
   };
   // First pass: which checks each record needs (verifyEnvelope asks once per distinct key).
   for (const r of records) {
-    if (!r.envelope?.signature) continue;
+    if (!r.data.envelope?.signature) continue;
     current = r;
-    verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: collect });
+    verifyEnvelope(r.data.envelope, { keys, observed: r.data.observed, logTimeMicros: r.verdict.logTimeMicros, verify: collect });
   }
   const answers = jobs.length ? await verifyMany(jobs) : [];
   let next = 0;
   const answer: Ed25519Verify = () => answers[next++] ?? false;
   // Second pass asks the same questions in the same order, and gets the answers.
-  for (const r of records) {
-    if (!r.envelope) continue;
-    r.signature = verifyEnvelope(r.envelope, { keys, observed: r.observed, logTimeMicros: r.logTimeMicros, verify: r.envelope.signature ? answer : undefined, message: messages.get(r), notCovered: r.signature.not_covered });
-  }
+  return records.map((r) => {
+    const env = r.data.envelope;
+    if (!env) return r;
+    const signature = verifyEnvelope(env, {
+      keys,
+      observed: r.data.observed,
+      logTimeMicros: r.verdict.logTimeMicros,
+      verify: env.signature ? answer : undefined,
+      message: messages.get(r),
+      notCovered: r.verdict.signature.not_covered,
+    });
+    return withVerdictSignature(r, signature);
+  });
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { utf8Encode } from '../bytes';
 import { inspect } from '../inspect';
+import { flat } from '../import/test-helpers';
 import { parseKeys } from '../keys/keys';
 import { applyAgentDnaTrust } from './trust';
 import { buildReport } from '../report';
@@ -14,7 +15,7 @@ const inspectJson = (value: unknown) => inspect([{ name: 'wf.json', bytes: utf8E
 
 describe('AgentDNA coverage', () => {
   it('a valid workflow lists its own members, which no envelope signs', () => {
-    const r = inspectJson(workflowOf('valid_single_root')).records[0];
+    const r = flat(inspectJson(workflowOf('valid_single_root')).records[0]);
     expect(r.signature).toMatchObject({ status: 'valid', not_covered: ['id', 'type', 'version', 'info'] });
   });
 
@@ -25,7 +26,7 @@ describe('AgentDNA coverage', () => {
     // from_ wins over from: with the same DID the hash holds, and `from` is outside it.
     wf.envelope.from_ = wf.envelope.from;
     const result = inspectJson(wf);
-    const r = result.records[0];
+    const r = flat(result.records[0]);
     expect(r.signature.status).toBe('valid');
     expect(r.signature.not_covered).toEqual(['id', 'type', 'version', 'info', 'envelope.approved_by', 'envelope.from', 'envelope.parent_envelope[1].parent_envelope[0].note']);
     expect(buildReport(result).records[0].signature.not_covered).toEqual(r.signature.not_covered);
@@ -40,18 +41,17 @@ describe('AgentDNA coverage', () => {
     const wf = workflowOf('valid_single_root');
     wf.envelope.x = 1;
     const result = inspectJson(wf);
-    const r = result.records[0];
-    const before = r.signature.not_covered;
+    const before = result.records[0].verdict.signature.not_covered;
     const did: string = wf.envelope.from;
-    applyAgentDnaTrust(result.records, result.workflows, parseKeys(JSON.stringify({ keys: [{ agent: 'worker', did }] })).keys);
-    expect(r.signature).toMatchObject({ status: 'valid', trusted: true, not_covered: before });
+    const trusted = applyAgentDnaTrust(result.records, result.workflows, parseKeys(JSON.stringify({ keys: [{ agent: 'worker', did }] })).keys);
+    expect(trusted.records[0].verdict.signature).toMatchObject({ status: 'valid', trusted: true, not_covered: before });
     expect(before).toContain('envelope.x');
   });
 
   it('a bare envelope has no workflow members: only its own extra keys', () => {
     const env = workflowOf('valid_single_root').envelope;
     env.x = 1;
-    const r = inspectJson(env).records[0];
+    const r = inspectJson(env).records[0].verdict;
     expect(r.format).toBe('agentdna.envelope');
     expect(r.signature).toMatchObject({ status: 'valid', not_covered: ['x'] });
   });
@@ -60,7 +60,7 @@ describe('AgentDNA coverage', () => {
     const wf = workflowOf('valid_single_root');
     delete wf.envelope.signature;
     wf.envelope.x = 1;
-    const r = inspectJson(wf).records[0];
+    const r = inspectJson(wf).records[0].verdict;
     expect(r.signature).toMatchObject({ status: 'unsigned', not_covered: [] });
   });
 });

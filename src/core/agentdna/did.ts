@@ -5,6 +5,7 @@
 import * as dagPb from '@ipld/dag-pb';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
+import { base32 } from 'multiformats/bases/base32';
 import { CID } from 'multiformats/cid';
 import * as Digest from 'multiformats/hashes/digest';
 import { toBase64, utf8Encode } from '../bytes';
@@ -55,6 +56,37 @@ export function deriveDid(publicKey: Uint8Array): DidDerivation | null {
   const node = didDirectoryNode(pemBytes);
   const did = CID.create(1, DAG_PB, Digest.create(SHA3_256, sha3_256(node))).toString(); // base32lower, 'b' prefix
   return { publicKey: point, pem, leafCid: pemLeafCid(pemBytes).toString(), did };
+}
+
+/** dag-pb directory nodes with a zero leaf digest, by PEM length, and where the digest goes. */
+const directoryTemplates = new Map<number, { node: Uint8Array; digestAt: number }>();
+const DID_CID_PREFIX = Uint8Array.of(0x01, DAG_PB, SHA3_256, 0x20);
+
+/**
+ * deriveDid(key).did for a 65-byte uncompressed key already known to be a curve point (a key
+ * recovered from a signature): the same bytes hashed, without checking the point again or building
+ * the CIDs as objects (a key recovery derives a DID per candidate). A test holds it to deriveDid.
+ */
+export function didOfPoint(publicKey65: Uint8Array): string {
+  if (publicKey65.length !== 65 || publicKey65[0] !== 0x04) throw new TypeError('didOfPoint: a 65-byte uncompressed point is required');
+  const pem = utf8Encode(pubKeyPem(publicKey65));
+  let t = directoryTemplates.get(pem.length);
+  if (t === undefined) {
+    // The node for a PEM of this length, its leaf digest found and zeroed (dag-pb writes the
+    // digest bytes as they are, after a header that depends only on the lengths).
+    const node = didDirectoryNode(pem);
+    const digest = sha3_256(pem);
+    const digestAt = node.findIndex((_, i) => digest.every((b, j) => node[i + j] === b));
+    node.fill(0, digestAt, digestAt + 32);
+    t = { node, digestAt };
+    directoryTemplates.set(pem.length, t);
+  }
+  const node = t.node.slice();
+  node.set(sha3_256(pem), t.digestAt);
+  const cid = new Uint8Array(36);
+  cid.set(DID_CID_PREFIX);
+  cid.set(sha3_256(node), 4);
+  return base32.encode(cid);
 }
 
 export function didOf(publicKey: Uint8Array): string | null {

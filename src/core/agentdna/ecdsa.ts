@@ -2,6 +2,7 @@
 // DER SEQUENCE { INTEGER r, INTEGER s }, read as leniently as ECPy's decode_sig reads it, with
 // everything strict DER would refuse listed as an issue; s is not normalised (high-S is valid);
 // the value signed is used as-is (no hashing), its leftmost 256 bits.
+import type { WeierstrassPoint } from '@noble/curves/abstract/weierstrass.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { readUintBE } from '../bytes';
 
@@ -192,15 +193,43 @@ export function recoverCandidates(r: bigint, s: bigint, e: Uint8Array): Candidat
   return out.sort((a, b) => a.recovery - b.recovery);
 }
 
-/** The field prime p of secp256k1. */
-const CURVE_P = 0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2fn;
+/**
+ * The candidates for (r, s, e) when a key Q is already known to be the signer's (its DID was
+ * derived from it): the same list recoverCandidates gives, from a plain ECDSA verification against
+ * Q and one multiple of G, with no recovery. Worth it when Q carries a precomputed table
+ * (`Q.precompute(W)`): R = (e/s)·G + (r/s)·Q is then two table multiplications where a recovery
+ * multiplies the unknown point R. The verification's R gives Q's recovery id (its y parity), and
+ * the other candidate is 2·u1·G − Q (the two share u1·G and u2·R). Null when Q is not a candidate
+ * (the caller then recovers, to list what the signature does give) or when ids 2 and 3 could exist
+ * (r + n is still a field element: only a crafted r is that small).
+ */
+export function candidatesWithKnownKey(r: bigint, s: bigint, e: Uint8Array, known: WeierstrassPoint<bigint>): Candidate[] | null {
+  if (scalarsInRange(r, s) !== null || r + CURVE_N < CURVE_P || known.is0()) return null;
+  const h = mod(bits2int(e), CURVE_N);
+  const sInv = modInverse(s, CURVE_N);
+  const a = mod(h * sInv, CURVE_N);
+  const b = mod(r * sInv, CURVE_N);
+  const R = secp256k1.Point.BASE.multiplyUnsafe(a).add(known.multiplyUnsafe(b));
+  if (R.is0()) return null;
+  const { x, y } = R.toAffine();
+  if (x !== r) return null;
+  const knownId = Number(y & 1n);
+  const twoU1 = mod(-2n * h * modInverse(r, CURVE_N), CURVE_N);
+  const other = secp256k1.Point.BASE.multiplyUnsafe(twoU1).subtract(known);
+  const out: Candidate[] = [{ recovery: knownId, publicKey: known.toBytes(false) }];
+  if (!other.is0()) out.push({ recovery: 1 - knownId, publicKey: other.toBytes(false) });
+  return out.sort((p, q) => p.recovery - q.recovery);
+}
 
-function mod(a: bigint, m: bigint): bigint {
+/** The field prime p of secp256k1. */
+export const CURVE_P = 0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2fn;
+
+export function mod(a: bigint, m: bigint): bigint {
   const r = a % m;
   return r < 0n ? r + m : r;
 }
 
-function modInverse(a: bigint, m: bigint): bigint {
+export function modInverse(a: bigint, m: bigint): bigint {
   let [oldR, r] = [mod(a, m), m];
   let [oldS, s] = [1n, 0n];
   while (r !== 0n) {
@@ -212,13 +241,13 @@ function modInverse(a: bigint, m: bigint): bigint {
 }
 
 /** ECDSA's bits2int: the leftmost 256 bits of e as an integer (shorter inputs as they are). */
-function bits2int(e: Uint8Array): bigint {
+export function bits2int(e: Uint8Array): bigint {
   const n = readUintBE(e);
   const extra = e.length * 8 - 256;
   return extra > 0 ? n >> BigInt(extra) : n;
 }
 
-function bigintBytes32(n: bigint): number[] {
+export function bigintBytes32(n: bigint): number[] {
   const out = new Array<number>(32);
   for (let i = 31; i >= 0; i--) {
     out[i] = Number(n & 0xffn);

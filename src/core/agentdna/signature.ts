@@ -3,9 +3,12 @@
 // signer's. e = the first 32 bytes of ASCII(msg) (the truncation rule); when that fails,
 // e = sha256(ASCII(msg)) (the rule rubix-py 1.2 may use). Never throws.
 import { toHex } from '../bytes';
-import { deriveDid, looksLikeRubixDid } from './did';
-import { bigintHex, readDerLenient, readHexLikePython, recoverCandidates, scalarsInRange, uncompressedKey } from './ecdsa';
+import { didOfPoint, looksLikeRubixDid } from './did';
+import type { WeierstrassPoint } from '@noble/curves/abstract/weierstrass.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { bigintHex, candidatesWithKnownKey, readDerLenient, readHexLikePython, recoverCandidates, scalarsInRange, uncompressedKey, type Candidate } from './ecdsa';
 import { signedBytes } from './hash';
+import type { SecpWasm } from './secp-wasm';
 
 export type SigStatus = 'valid' | 'invalid' | 'malformed' | 'unsigned';
 export type SigRule = 'truncate' | 'sha256';
@@ -48,19 +51,96 @@ function base(status: SigStatus, reason: string, derIssues: string[] = []): Sign
   return { status, rule: null, did_match: false, key_source: null, signed_bytes_hex: null, r: null, s: null, high_s: null, recovered: [], der_issues: derIssues, reason };
 }
 
+/** libsecp256k1 in WebAssembly, once the host has loaded it (installSecpWasm); noble until then. */
+let secpWasm: SecpWasm | null = null;
+
 /**
- * DIDs of recovered keys, remembered: a signer's key is recovered again from each envelope it signed,
- * and each derivation (PEM, dag-pb, SHA3, CID) costs about a millisecond. Bounded, cleared when full.
+ * Recovers keys with libsecp256k1 (WebAssembly) from now on, or with noble alone (null). Either
+ * gives the same candidates (a property test holds them equal); libsecp256k1 is several times faster.
  */
-const didCache = new Map<string, string>();
-function didOfKey(keyHex: string, publicKey: Uint8Array): string {
-  let did = didCache.get(keyHex);
-  if (did === undefined) {
-    did = deriveDid(publicKey)?.did ?? '';
-    if (didCache.size >= 4096) didCache.clear();
-    didCache.set(keyHex, did);
+export function installSecpWasm(wasm: SecpWasm | null): void {
+  secpWasm = wasm;
+}
+
+export function secpImplementation(): 'libsecp256k1-wasm' | 'noble' {
+  return secpWasm ? 'libsecp256k1-wasm' : 'noble';
+}
+
+/**
+ * What each DID has proven: the key whose derivation gave that DID (never anything an input merely
+ * claims). A later candidate equal to that key needs no derivation. With noble, a DID that signs
+ * often also gets a precomputed table for its key, and its later signatures are checked against
+ * that point (candidatesWithKnownKey, about twice as fast as a recovery) — still verified, each
+ * one: a signature that does not verify under the proven key is recovered as before. Bounded:
+ * cleared when full; tables for the first busy DIDs.
+ */
+interface ProvenKey {
+  hex: string;
+  key: Uint8Array;
+  signatures: number;
+}
+const provenKeys = new Map<string, ProvenKey>();
+/** Signatures a DID must have proven before its key gets a table (the table costs ~30 recoveries' savings). */
+const TABLE_AFTER = 32;
+const TABLE_WINDOW = 8;
+/** At most this many DIDs remembered, and this many tables (each ~1 MB). */
+export const SIGNATURE_CACHE_LIMITS = { provenKeys: 4096, tables: 16, tableAfter: TABLE_AFTER } as const;
+const tables = new Map<string, { hex: string; point: WeierstrassPoint<bigint> }>();
+
+function noteProven(did: string, hex: string, key: Uint8Array): void {
+  let p = provenKeys.get(did);
+  if (p === undefined || p.hex !== hex) {
+    if (provenKeys.size >= SIGNATURE_CACHE_LIMITS.provenKeys) {
+      provenKeys.clear();
+      tables.clear();
+    }
+    p = { hex, key, signatures: 0 };
+    provenKeys.set(did, p);
   }
-  return did;
+  p.signatures++;
+}
+
+function provenTable(did: string): WeierstrassPoint<bigint> | null {
+  const p = provenKeys.get(did);
+  if (p === undefined || p.signatures < TABLE_AFTER) return null;
+  const t = tables.get(did);
+  if (t !== undefined && t.hex === p.hex) return t.point;
+  // A table costs as much as ~70 of its uses save: tables are kept, never traded for others (more
+  // busy DIDs than tables would rebuild them endlessly); the DIDs beyond the limit are recovered.
+  if (tables.size >= SIGNATURE_CACHE_LIMITS.tables) return null;
+  const point = secp256k1.Point.fromBytes(p.key).precompute(TABLE_WINDOW, false);
+  tables.set(did, { hex: p.hex, point });
+  return point;
+}
+
+/** The DID a candidate key derives: known when it is the key the signer's DID proved, else derived. */
+function didOfKey(keyHex: string, publicKey: Uint8Array, signer: string | null): string {
+  if (signer !== null && provenKeys.get(signer)?.hex === keyHex) return signer;
+  return didOfPoint(publicKey); // a recovered key: a curve point, 65 bytes
+}
+
+/** How much is cached (tests). */
+export function signatureCacheSizes(): { provenKeys: number; tables: number } {
+  return { provenKeys: provenKeys.size, tables: tables.size };
+}
+
+/** Forgets every cached fact (tests; none of them can change a verdict). */
+export function resetSignatureCaches(): void {
+  provenKeys.clear();
+  tables.clear();
+}
+
+/** The candidates for (r, s, e), by the fastest way at hand; always recoverCandidates' list. */
+function candidatesFor(r: bigint, s: bigint, e: Uint8Array, signer: string | null): Candidate[] {
+  if (secpWasm) {
+    const c = secpWasm.candidates(r, s, e);
+    if (c) return c;
+  } else if (signer !== null) {
+    const table = provenTable(signer);
+    const c = table && candidatesWithKnownKey(r, s, e, table);
+    if (c) return c;
+  }
+  return recoverCandidates(r, s, e);
 }
 
 /**
@@ -113,10 +193,11 @@ export function checkSignatureBytes(
   for (const rule of RULES) {
     const e = signedBytes(message, rule);
     if (rule === 'truncate') out.signed_bytes_hex = toHex(e);
-    for (const c of recoverCandidates(read.r, read.s, e)) {
+    for (const c of candidatesFor(read.r, read.s, e, signer)) {
       const keyHex = toHex(c.publicKey);
-      const did = didOfKey(keyHex, c.publicKey);
+      const did = didOfKey(keyHex, c.publicKey, signer);
       const byDid = signer !== null && did === signer;
+      if (byDid) noteProven(signer, keyHex, c.publicKey);
       const byFile = !byDid && offeredHex.has(keyHex);
       out.recovered.push({ rule, recovery: c.recovery, public_key: keyHex, did, matches: byDid || byFile });
       if ((byDid || byFile) && out.status !== 'valid') {
@@ -130,9 +211,7 @@ export function checkSignatureBytes(
     if (out.status === 'valid') break;
   }
   if (out.status === 'valid') {
-    const ruleText = out.rule === 'truncate' ? 'e = the first 32 bytes of the ASCII message' : 'e = sha256 of the ASCII message (the truncation rule failed)';
-    const how = out.key_source === 'did' ? `a key recovered from the signature derives the signer's DID ${signer}` : `a key recovered from the signature is the key the key file gives for ${signer}`;
-    out.reason = `${how}; ${ruleText}${out.high_s ? '; s is high (accepted: AgentDNA does not normalise s)' : ''}`;
+    out.reason = validReason(out, signer);
   } else if (signer === null) {
     out.reason = 'the envelope names no signer (from is absent or not a string), so no recovered key can be bound to one';
   } else {
@@ -142,4 +221,96 @@ export function checkSignatureBytes(
     out.reason = `${didNote}. A DID made another way (older account types) needs its key in a key file.`;
   }
   return out;
+}
+
+function validReason(out: SignatureCheck, signer: string | null): string {
+  const ruleText = out.rule === 'truncate' ? 'e = the first 32 bytes of the ASCII message' : 'e = sha256 of the ASCII message (the truncation rule failed)';
+  const how = out.key_source === 'did' ? `a key recovered from the signature derives the signer's DID ${signer}` : `a key recovered from the signature is the key the key file gives for ${signer}`;
+  return `${how}; ${ruleText}${out.high_s ? '; s is high (accepted: AgentDNA does not normalise s)' : ''}`;
+}
+
+/** A recovery id not yet known: the quick check's bound key before its list is completed. */
+export const RECOVERY_PENDING = -1;
+
+/**
+ * The check for a signer whose DID has proven its key here before (a recovered key derived it):
+ * a plain ECDSA verification against that key (libsecp256k1), rule by rule in the full check's
+ * order, instead of a recovery and a DID derivation per candidate. When the key verifies, it is a
+ * candidate and derives the signer's DID, so every field of checkSignatureText's answer follows
+ * (no key file may offer keys for the signer: the caller passes none), except the list of all
+ * candidates: `recovered` then holds the bound key alone with recovery RECOVERY_PENDING, and
+ * completeRecovered lists them all (when a record is opened or reported). Null whenever this
+ * cannot decide: an unproven signer, no libsecp256k1, a signature that does not parse or does not
+ * verify under the key (the full check then lists what it does give), a short message.
+ */
+export function checkSignatureQuick(signer: string | null, message: string, signature: string): SignatureCheck | null {
+  const proven = signer !== null ? provenKeys.get(signer) : undefined;
+  if (!secpWasm || proven === undefined) return null;
+  const hex = readHexLikePython(signature);
+  if (hex.bytes === null) return null;
+  const read = readDerLenient(hex.bytes);
+  if (!read.ok || scalarsInRange(read.r, read.s) !== null) return null;
+  for (const rule of RULES) {
+    const e = signedBytes(message, rule);
+    const verified = secpWasm.verify(read.r, read.s, e, proven.key);
+    if (verified === null) return null;
+    if (!verified) continue;
+    const out = base('valid', '', [...hex.issues, ...read.issues]);
+    Object.assign(out, { rule, did_match: true, key_source: 'did', signed_bytes_hex: toHex(e), r: bigintHex(read.r), s: bigintHex(read.s), high_s: read.s > HALF_N });
+    out.recovered = [{ rule, recovery: RECOVERY_PENDING, public_key: proven.hex, did: signer!, matches: true }];
+    out.reason = validReason(out, signer);
+    proven.signatures++;
+    return out;
+  }
+  return null;
+}
+
+/**
+ * Lists awaiting completion (a quick check's `recovered`), with what completes them. A marked list
+ * stays as it is: completion makes a new list (completeRecovered), and whoever holds the verdict or
+ * the workflow replaces it with a new one.
+ */
+const pendingLists = new WeakMap<readonly RecoveredKey[], { signer: string | null; message: string; signature: string }>();
+
+/** Marks a quick check's list (by identity: an envelope's report shares it) as completed later from these inputs. */
+export function recoveredLater(check: SignatureCheck, signer: string | null, message: string, signature: string): void {
+  if (check.recovered.some((k) => k.recovery === RECOVERY_PENDING)) pendingLists.set(check.recovered, { signer, message, signature });
+}
+
+export function isRecoveredPending(list: readonly RecoveredKey[]): boolean {
+  return pendingLists.has(list);
+}
+
+/** What completes a pending list, or null when it is complete. */
+export function pendingInputs(list: readonly RecoveredKey[]): { signer: string | null; message: string; signature: string } | null {
+  return pendingLists.get(list) ?? null;
+}
+
+/**
+ * A quick check's list completed with the full check's candidates (`full`, computed elsewhere from
+ * pendingInputs, or here): a new list, or `list` itself when it is complete. The verdict is not
+ * touched: it was the full check's already.
+ */
+export function completeRecovered(list: RecoveredKey[], full?: SignatureCheck): RecoveredKey[] {
+  const inputs = pendingLists.get(list);
+  if (!inputs) return list;
+  return [...(full ?? checkSignatureText(inputs.signer, inputs.message, inputs.signature)).recovered];
+}
+
+/**
+ * A workflow with its envelopes' lists of candidate keys complete: a new workflow (with new
+ * envelopes where a list was pending), or `workflow` itself when none was. With `answers` (full
+ * checks computed elsewhere, by pending list), only the lists they answer are completed; without,
+ * every pending list is completed here.
+ */
+export function completeWorkflow<W extends { envelopes: readonly { recovered: RecoveredKey[] }[] }>(workflow: W, answers?: ReadonlyMap<readonly RecoveredKey[], SignatureCheck>): W {
+  let changed = false;
+  const envelopes = workflow.envelopes.map((e) => {
+    if (!pendingLists.has(e.recovered)) return e;
+    const full = answers?.get(e.recovered);
+    if (answers && !full) return e;
+    changed = true;
+    return { ...e, recovered: completeRecovered(e.recovered, full) };
+  });
+  return changed ? { ...workflow, envelopes } : workflow;
 }

@@ -46,7 +46,7 @@ describe('the epoch as a time', () => {
 describe('AgentDNA trust from the registry', () => {
   it('no registry: every envelope is bound to its DID, none trusted, and the record says so', () => {
     const r = run(fanin, []);
-    const [record] = r.records;
+    const [{ verdict: record }] = r.records;
     expect(record.signature).toMatchObject({ status: 'valid', trusted: false, signer: ORCH });
     expect(record.signature.reason).toMatch(/^signature valid · key bound to DID · DID not in your registry — tip valid: /);
     const envelopes = r.workflows[0].envelopes;
@@ -59,61 +59,64 @@ describe('AgentDNA trust from the registry', () => {
 
   it('the signer DIDs registered: every envelope and the record are trusted, named by the agent', () => {
     const r = run(fanin, didRegistry());
-    expect(r.records[0].signature).toMatchObject({ status: 'valid', trusted: true, signer: ORCH });
-    expect(r.records[0].signature.reason).toMatch(/^trusted \(orchestrator\): key bound to DID; DID registered for "orchestrator"/);
+    expect(r.records[0].verdict.signature).toMatchObject({ status: 'valid', trusted: true, signer: ORCH });
+    expect(r.records[0].verdict.signature.reason).toMatch(/^trusted \(orchestrator\): key bound to DID; DID registered for "orchestrator"/);
     expect(r.workflows[0].envelopes.every((e) => e.trusted)).toBe(true);
   });
 
   it('only the tip signer registered: the record is trusted (its verdict is the tip), the other envelopes are not', () => {
     const r = run(fanin, didRegistry({}, 'agentdna-test-orchestrator'));
-    expect(r.records[0].signature.trusted).toBe(true);
+    expect(r.records[0].verdict.signature.trusted).toBe(true);
     expect(r.workflows[0].envelopes.map((e) => [e.from === ORCH, e.trusted])).toEqual(r.workflows[0].envelopes.map((e) => [e.from === ORCH, e.from === ORCH]));
   });
 
   it('a revoked DID is not trusted, and says so', () => {
     const r = run(fanin, didRegistry({ revoked: true }));
-    expect(r.records[0].signature).toMatchObject({ status: 'valid', trusted: false });
-    expect(r.records[0].signature.reason).toMatch(/^signature valid · key bound to DID · DID bafybmieov5n…cfxfvq \(orchestrator\) is revoked in your registry/);
+    expect(r.records[0].verdict.signature).toMatchObject({ status: 'valid', trusted: false });
+    expect(r.records[0].verdict.signature.reason).toMatch(/^signature valid · key bound to DID · DID bafybmieov5n…cfxfvq \(orchestrator\) is revoked in your registry/);
     expect(r.workflows[0].envelopes.some((e) => e.trusted)).toBe(false);
   });
 
   it('a window decides by the envelope epoch (seconds × 10^6)', () => {
     const inside = run(fanin, didRegistry({ not_before_micros: String(EPOCH_FIRST), not_after_micros: String(EPOCH_TIP) }));
-    expect(inside.records[0].signature.trusted).toBe(true);
-    expect(inside.records[0].signature.reason).toContain("inside its window at the envelope's epoch");
+    expect(inside.records[0].verdict.signature.trusted).toBe(true);
+    expect(inside.records[0].verdict.signature.reason).toContain("inside its window at the envelope's epoch");
     const closed = run(fanin, didRegistry({ not_after_micros: String(EPOCH_FIRST - 1n) }));
-    expect(closed.records[0].signature.trusted).toBe(false);
-    expect(closed.records[0].signature.reason).toMatch(/the envelope's epoch \(2026-06-28T\d\d:\d\d:50\.000Z\) is after DID .* window closed/);
+    expect(closed.records[0].verdict.signature.trusted).toBe(false);
+    expect(closed.records[0].verdict.signature.reason).toMatch(/the envelope's epoch \(2026-06-28T\d\d:\d\d:50\.000Z\) is after DID .* window closed/);
     const notYet = run(fanin, didRegistry({ not_before_micros: String(EPOCH_TIP + 1n) }));
-    expect(notYet.records[0].signature.reason).toContain("window opens");
+    expect(notYet.records[0].verdict.signature.reason).toContain("window opens");
     // Only the tip's epoch is past the window's end: the tip (and so the record) is not trusted, its parents are.
     const tipOut = run(fanin, didRegistry({ not_after_micros: String(EPOCH_TIP - 1n) }));
-    expect(tipOut.records[0].signature.trusted).toBe(false);
+    expect(tipOut.records[0].verdict.signature.trusted).toBe(false);
     expect(tipOut.workflows[0].envelopes.slice(1).every((e) => e.trusted)).toBe(true);
   });
 
   it('a validly signed tip over a chain that does not verify is not trusted, even with its DID registered', () => {
     const r = run(tampered, didRegistry());
-    expect(r.records[0].signature).toMatchObject({ status: 'invalid', trusted: false });
-    expect(r.records[0].signature.reason).toMatch(/^not trusted: the chain does not verify/);
+    expect(r.records[0].verdict.signature).toMatchObject({ status: 'invalid', trusted: false });
+    expect(r.records[0].verdict.signature.reason).toMatch(/^not trusted: the chain does not verify/);
     expect(r.workflows[0].envelopes[0].trusted).toBe(true);
   });
 
   it('re-applies from another registry without parsing again', () => {
     const r = run(fanin, didRegistry());
-    expect(r.records[0].signature.trusted).toBe(true);
-    applyAgentDnaTrust(r.records, r.workflows, didRegistry({ revoked: true }));
-    expect(r.records[0].signature.trusted).toBe(false);
-    expect(r.workflows[0].envelopes.some((e) => e.trusted)).toBe(false);
-    applyAgentDnaTrust(r.records, r.workflows, []);
-    expect(r.records[0].signature.reason).toMatch(/DID not in your registry/);
-    applyAgentDnaTrust(r.records, r.workflows, didRegistry());
-    expect(r.records[0].signature.trusted).toBe(true);
+    expect(r.records[0].verdict.signature.trusted).toBe(true);
+    const revoked = applyAgentDnaTrust(r.records, r.workflows, didRegistry({ revoked: true }));
+    expect(revoked.records[0].verdict.signature.trusted).toBe(false);
+    expect(revoked.workflows[0].envelopes.some((e) => e.trusted)).toBe(false);
+    // New verdicts and workflows: what the earlier registry said is left as it was.
+    expect(r.records[0].verdict.signature.trusted).toBe(true);
+    expect(r.workflows[0].envelopes.every((e) => e.trusted)).toBe(true);
+    const none = applyAgentDnaTrust(revoked.records, revoked.workflows, []);
+    expect(none.records[0].verdict.signature.reason).toMatch(/DID not in your registry/);
+    const again = applyAgentDnaTrust(none.records, none.workflows, didRegistry());
+    expect(again.records[0].verdict.signature.trusted).toBe(true);
   });
 
   it('AGDX keys and entries for other DIDs back nothing here', () => {
     const other = parseKeys(JSON.stringify({ keys: [{ agent: ORCH, public_key: 'ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c' }, { agent: 'x', did: 'did:example:x' }] })).keys;
-    expect(run(fanin, other).records[0].signature.trusted).toBe(false);
+    expect(run(fanin, other).records[0].verdict.signature.trusted).toBe(false);
   });
 });
 
@@ -132,7 +135,7 @@ describe('a DID made another way, bound by a key file entry', () => {
   it('the key file entry binds the key and registers the DID: valid and trusted', () => {
     const r = run(envelope(), keyEntry());
     expect(r.workflows[0].envelopes[0]).toMatchObject({ signature: 'valid', key_source: 'key-file', signer: OTHER, trusted: true });
-    expect(r.records[0].signature.reason).toMatch(/^trusted \(did:example:older-account\): key bound to DID by your key file; registered agent key of did:example:older-account/);
+    expect(r.records[0].verdict.signature.reason).toMatch(/^trusted \(did:example:older-account\): key bound to DID by your key file; registered agent key of did:example:older-account/);
   });
 
   it('without it, the signature binds to nothing: invalid', () => {
@@ -141,23 +144,23 @@ describe('a DID made another way, bound by a key file entry', () => {
 
   it('revoked, or out of its window: still valid (the key verifies), not trusted', () => {
     const revoked = run(envelope(), keyEntry({ revoked: true }));
-    expect(revoked.records[0].signature).toMatchObject({ status: 'valid', trusted: false });
-    expect(revoked.records[0].signature.reason).toMatch(/key bound to DID by your key file · key [0-9a-f]{16} of did:example:older-account is revoked/);
+    expect(revoked.records[0].verdict.signature).toMatchObject({ status: 'valid', trusted: false });
+    expect(revoked.records[0].verdict.signature.reason).toMatch(/key bound to DID by your key file · key [0-9a-f]{16} of did:example:older-account is revoked/);
     const late = run(envelope(), keyEntry({ not_before_micros: String(EPOCH_TIP) }));
-    expect(late.records[0].signature).toMatchObject({ status: 'valid', trusted: false });
+    expect(late.records[0].verdict.signature).toMatchObject({ status: 'valid', trusted: false });
   });
 
   it('a DID entry for it does not back a key its DID does not commit to', () => {
     const registry = [...keyEntry({ revoked: true }), ...parseKeys(JSON.stringify({ keys: [{ agent: 'older', did: OTHER }] })).keys];
-    expect(run(envelope(), registry).records[0].signature.trusted).toBe(false);
+    expect(run(envelope(), registry).records[0].verdict.signature.trusted).toBe(false);
   });
 
   it('a key entry for a DID backs only its own key', () => {
     const otherKey = keys['agentdna-test-worker-2'].public_key_uncompressed_hex;
     const registry = parseKeys(JSON.stringify({ keys: [{ agent: ORCH, public_key: otherKey }] })).keys;
-    expect(run(fanin, registry).records[0].signature.trusted).toBe(false);
+    expect(run(fanin, registry).records[0].verdict.signature.trusted).toBe(false);
     const own = parseKeys(JSON.stringify({ keys: [{ agent: ORCH, public_key: keys['agentdna-test-orchestrator'].public_key_uncompressed_hex }] })).keys;
-    expect(run(fanin, own).records[0].signature.trusted).toBe(true);
+    expect(run(fanin, own).records[0].verdict.signature.trusted).toBe(true);
   });
 });
 

@@ -7,7 +7,8 @@ import { toHex } from '../bytes';
 import { isDidEntry, shortDid, type RegisteredDid, type RegisteredKey, type RegistryEntry } from '../keys/keys';
 import { decideAmong } from '../keys/trust';
 import type { SignatureVerdict } from '../model';
-import type { RecordResult } from '../records';
+import type { InspectedRecord } from '../records';
+import { withSignature } from '../verdict';
 import { epochSecondsToMicros } from '../time';
 import { uncompressedKey } from './ecdsa';
 import type { EnvelopeReport } from './model';
@@ -99,14 +100,25 @@ export function workflowSignature(
 }
 
 /**
- * Applies the registry to AgentDNA workflows and their records (`workflow.record` indexes `records`):
- * each envelope's signer and trust, and the record's verdict. Replaces what an earlier registry said.
+ * The registry applied to AgentDNA workflows and their records (`workflow.record` indexes
+ * `records`): each envelope's signer and trust, and the record's verdict. Replaces what an earlier
+ * registry said, in new workflows and new verdicts (the others are handed back as they were).
  */
-export function applyAgentDnaTrust(records: RecordResult[], workflows: readonly { record: number; envelopes: EnvelopeReport[] }[], registry: readonly RegistryEntry[]): void {
+export function applyAgentDnaTrust<W extends { record: number; envelopes: EnvelopeReport[] }>(
+  records: readonly InspectedRecord[],
+  workflows: readonly W[],
+  registry: readonly RegistryEntry[],
+): { records: InspectedRecord[]; workflows: W[] } {
   const index = indexDids(registry);
-  for (const w of workflows) {
-    for (const e of w.envelopes) Object.assign(e, envelopeTrust(e, index));
-    const r = records[w.record];
-    if (r) r.signature = workflowSignature(w.envelopes, index, r.signature.not_covered);
-  }
+  const out = [...records];
+  const trusted = workflows.map((w) => {
+    const envelopes = w.envelopes.map((e) => ({ ...e, ...envelopeTrust(e, index) }));
+    const r = out[w.record];
+    if (r) {
+      const verdict = withSignature(r.verdict, workflowSignature(envelopes, index, r.verdict.signature.not_covered));
+      if (verdict !== r.verdict) out[w.record] = { verdict, data: r.data };
+    }
+    return { ...w, envelopes };
+  });
+  return { records: out, workflows: trusted };
 }

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toHex, utf8Encode } from '../bytes';
 import { readJson, type JsonValue } from '../json/lossless';
-import type { RecordResult } from '../records';
 import { signedBytes } from './hash';
 import { agentdnaShape, readAgentDna, type AgentDnaResult } from '../import/agentdna';
+import { flat, type FlatRecord } from '../import/test-helpers';
 import type { WorkflowReport } from './model';
 
 const VECTORS = new URL('../../../vectors/agentdna/', import.meta.url);
@@ -20,10 +20,11 @@ function parse(bytes: Uint8Array): JsonValue {
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 }
-function read(bytes: Uint8Array, extraKeys?: Map<string, Uint8Array[]>): AgentDnaResult {
-  return readAgentDna(0, bytes, parse(bytes), { extraKeys });
+function read(bytes: Uint8Array, extraKeys?: Map<string, Uint8Array[]>): Omit<AgentDnaResult, 'records'> & { records: FlatRecord[] } {
+  const r = readAgentDna(0, bytes, parse(bytes), { extraKeys });
+  return { ...r, records: r.records.map((x) => flat(x)) };
 }
-const rules = (r: RecordResult) => r.findings.map((f) => f.rule);
+const rules = (r: FlatRecord) => r.findings.map((f) => f.rule);
 const slice = (bytes: Uint8Array, span: [number, number] | null) => (span ? new TextDecoder().decode(bytes.subarray(span[0], span[1])) : null);
 
 const expected = jsonOf('synthetic/synthetic_expected.json') as Record<string, { light: number; heavy: number; boundary: number }>;

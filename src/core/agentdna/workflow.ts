@@ -1,12 +1,14 @@
 // The inspector's truth about every envelope of a workflow, and AgentDNA's three verification
 // modes (agentdna.md, "Verification modes") computed from it.
 import { readHexLikePython } from './ecdsa';
+import type { JsonValue } from '../json/lossless';
 import type { Finding, Span } from '../model';
 import { allOccurrences, spanOf, str, type EnvelopeNode } from './envelope';
 import { contentJson as computeContentJson, sha256Hex, signedMessage, type SignedMessage } from './hash';
 import { PyDict, pythonDumps, type PyValue } from './python-json';
 import type { EnvelopeReport, ModeName, ModeVerdict } from './model';
 import { checkSignatureText, type ExtraKeys, type SigStatus, type SignatureCheck } from './signature';
+import { jobKey, signatureJob, type SignatureJob, type SignatureResults } from './signature-jobs';
 
 /** What AgentDNA's verify_envelope would do with one envelope. */
 export interface AgentDnaOutcome {
@@ -98,7 +100,22 @@ function statusCodeOf(n: EnvelopeNode): bigint | null {
   return v.type === 'number' && v.isInteger ? v.big : null;
 }
 
-function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: ExtraKeys | undefined): EnvelopeVerdict {
+/** What an envelope's signature is checked over: its content hash and signed message, and the signature. */
+interface EnvelopeSigning {
+  missing: string[];
+  contentJson: string | null;
+  contentHash: string | null;
+  claimedHash: string | null;
+  hashOk: boolean;
+  message: SignedMessage | null;
+  /** Why the message cannot be formed (used when it cannot). */
+  messageProblem: string;
+  signer: string | null;
+  /** The signature as the check takes it: the string, null, undefined (absent) or the JSON value. */
+  sigValue: string | null | undefined | JsonValue;
+}
+
+function envelopeSigning(n: EnvelopeNode): EnvelopeSigning {
   const missing: string[] = [];
   if (!n.from) missing.push('from');
   if (!n.payload) missing.push('payload');
@@ -137,7 +154,29 @@ function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: E
   }
   const signer = str(n.from);
   const sigValue = n.signature === undefined ? undefined : n.signature.value.type === 'string' ? n.signature.value.value : n.signature.value.type === 'null' ? null : n.signature.value;
-  const signature = checkSignatureText(signer, message?.ok ? message.message : null, sigValue, extraKeys, messageProblem);
+  return { missing, contentJson, contentHash, claimedHash, hashOk, message, messageProblem, signer, sigValue };
+}
+
+/**
+ * The signature checks a workflow's analysis will make (the first check of each envelope's
+ * signature), for checking them ahead on other threads (SignatureResults). Each listed once.
+ */
+export function signatureJobsOf(tip: EnvelopeNode, extraKeys: ExtraKeys | undefined): SignatureJob[] {
+  const jobs = new Map<string, SignatureJob>();
+  for (const n of allOccurrences(tip)) {
+    const { message, signer, sigValue } = envelopeSigning(n);
+    if (!message?.ok || typeof sigValue !== 'string') continue;
+    const job = signatureJob(signer, message.message, sigValue, extraKeys);
+    jobs.set(jobKey(job), job);
+  }
+  return [...jobs.values()];
+}
+
+function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: ExtraKeys | undefined, results: SignatureResults | undefined): EnvelopeVerdict {
+  const { missing, contentJson, contentHash, claimedHash, hashOk, message, messageProblem, signer, sigValue } = envelopeSigning(n);
+  const text = message?.ok ? message.message : null;
+  const pooled = results !== undefined && text !== null && typeof sigValue === 'string' ? results.take(signer, text, sigValue) : undefined;
+  const signature = pooled ?? checkSignatureText(signer, text, sigValue, extraKeys, messageProblem);
 
   // When the content was changed after signing, the signature may still hold over the stored hash.
   let claimedHashSignature: SigStatus | null = null;
@@ -189,7 +228,7 @@ function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: E
 }
 
 /** Verifies every envelope of the DAG under `tip` and computes the three modes. */
-export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys): WorkflowAnalysis {
+export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, results?: SignatureResults): WorkflowAnalysis {
   const occurrences = allOccurrences(tip);
   const verdicts: EnvelopeVerdict[] = [];
   const byIdentity = new Map<string, EnvelopeVerdict>();
@@ -200,7 +239,7 @@ export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys): Workf
     if (v) {
       v.occurrences.push(n);
     } else {
-      v = evaluate(n, verdicts.length, id, extraKeys);
+      v = evaluate(n, verdicts.length, id, extraKeys, results);
       byIdentity.set(id, v);
       verdicts.push(v);
     }

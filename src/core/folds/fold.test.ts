@@ -7,14 +7,19 @@ import type { Envelope, MetaValue } from '../agdx/envelope';
 import { signingInput } from '../agdx/verify';
 import { concatBytes, fromHex } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
-import { Conversation, hops, id16, makeRecord, text } from '../graph/test-helpers';
+import { Conversation, factsOf, hops, id16, makeRecord, text } from '../graph/test-helpers';
 import { inspect } from '../inspect';
 import { keyId, type RegisteredKey } from '../keys/keys';
 import type { SignatureVerdict } from '../model';
-import type { RecordResult } from '../records';
-import { decodeCard, FOLD_RULES, foldLog, foldPrepared, prepareFold, recordTime, toReportFolds, type FoldResult } from './index';
+import { logFactsOf, type InspectedRecord } from '../records';
+import { analyzeLog, refoldLog } from '../log/analysis';
+import { isValid } from '../verdict';
+import { decodeCard, FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
 
 const root = resolve(__dirname, '../../..');
+
+/** The fold of test records (over their log entries). */
+const foldRecords = (records: readonly InspectedRecord[], options?: FoldOptions) => foldLog(factsOf(records), options);
 const S = 1_000_000n; // one second in µs
 
 // ── builders ────────────────────────────────────────────────────────────────
@@ -105,7 +110,7 @@ describe('agents: the latest card and liveness', () => {
   }
 
   it('decodes the card (name, version, capabilities with skill, shapes, classes, concurrency, health, load)', () => {
-    const f = foldLog(expiring().records);
+    const f = foldRecords(expiring().records);
     const booker = agentOf(f, 'booker');
     expect(booker.card).toMatchObject({ recordIndex: 0, time: 1n * S, expiresAt: 6n * S });
     expect(booker.card!.card).toEqual({
@@ -131,7 +136,7 @@ describe('agents: the latest card and liveness', () => {
   });
 
   it('a card older than its ttl_micros at the log\'s time means a dead agent; its later records are flagged dead', () => {
-    const f = foldLog(expiring().records);
+    const f = foldRecords(expiring().records);
     expect(f.now).toBe(7n * S);
     const booker = agentOf(f, 'booker');
     expect(booker.alive).toBe(false);
@@ -147,7 +152,7 @@ describe('agents: the latest card and liveness', () => {
   });
 
   it('asOf before the expiry shows the agent alive', () => {
-    const f = foldLog(expiring().records, { asOf: 2 });
+    const f = foldRecords(expiring().records, { asOf: 2 });
     expect(f.folded).toBe(3);
     expect(f.asOf).toEqual({ position: 2, recordIndex: 2, time: 3n * S });
     expect(agentOf(f, 'booker').alive).toBe(true);
@@ -161,7 +166,7 @@ describe('agents: the latest card and liveness', () => {
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 9n * S }); // 6
     c.add({ kind: 'status', source: 'planner', record: rid(), operation: 'card', body: cardBody({ name: 'planner' }) }, { logTime: 9n * S }); // 7
     c.add({ kind: 'status', source: 'booker', record: rid(), operation: 'card', body: text('not cbor') }, { logTime: 10n * S }); // 8
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(fired(f, FOLD_RULES.dead)).toEqual([4]);
     const booker = agentOf(f, 'booker');
     expect(booker).toMatchObject({ alive: true, cardCount: 3, card: { recordIndex: 5 } });
@@ -174,7 +179,7 @@ describe('agents: the latest card and liveness', () => {
     const c = new Conversation();
     c.add({ kind: 'status', source: 'booker', record: rid(), operation: 'card', body: cardBody({ ttl: 1n }) });
     c.add({ kind: 'event', source: 'booker', record: rid(), body });
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(f.times).toEqual({ log: 0, ulid: 0, none: 2 });
     expect(f.now).toBeNull();
     expect(agentOf(f, 'booker').alive).toBeNull();
@@ -185,10 +190,15 @@ describe('agents: the latest card and liveness', () => {
   it('a record\'s time falls back to the record id\'s ULID time (ms → µs)', () => {
     const c = new Conversation();
     const ulid = fromHex('01903c1faa0000000000000000000002')!;
-    const r = c.add({ kind: 'event', record: ulid, body });
-    expect(recordTime(r)).toEqual({ time: 0x01903c1faa00n * 1000n, source: 'ulid' });
-    expect(recordTime(c.add({ kind: 'event', record: ulid, body }, { logTime: 5n }))).toEqual({ time: 5n, source: 'log' });
-    expect(recordTime(c.add({ kind: 'chunk', channel: rid(), correlation: rid(), sequence: 0, body }))).toEqual({ time: null, source: null });
+    c.add({ kind: 'event', record: ulid, body });
+    c.add({ kind: 'event', record: ulid, body }, { logTime: 5n });
+    c.add({ kind: 'chunk', channel: rid(), correlation: rid(), sequence: 0, body });
+    const times = factsOf(c.records).entries.map((e) => ({ time: e.time, source: e.timeSource }));
+    expect(times).toEqual([
+      { time: 0x01903c1faa00n * 1000n, source: 'ulid' },
+      { time: 5n, source: 'log' },
+      { time: null, source: null },
+    ]);
   });
 
   it('the real AgentCard fixture decodes', () => {
@@ -207,17 +217,15 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
   function quarantined(sig: SignatureVerdict, liftSig: SignatureVerdict = OPERATOR) {
     const c = new Conversation();
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 1n * S }); // 0
-    const q = c.add({ kind: 'status', source: sig.signer === 'planner' ? 'planner' : 'ops', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 2n * S }); // 1
-    q.signature = sig;
+    c.add({ kind: 'status', source: sig.signer === 'planner' ? 'planner' : 'ops', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 2n * S, signature: sig }); // 1
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 3n * S }); // 2
-    const u = c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'unquarantine', body: text('booker') }, { logTime: 4n * S }); // 3
-    u.signature = liftSig;
+    c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'unquarantine', body: text('booker') }, { logTime: 4n * S, signature: liftSig }); // 3
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 5n * S }); // 4
     return c;
   }
 
   it('an operator-signed quarantine, then lifted: records during it are flagged, after it not', () => {
-    const f = foldLog(quarantined(OPERATOR).records);
+    const f = foldRecords(quarantined(OPERATOR).records);
     expect(f.quarantine.map((q) => [q.recordIndex, q.op, q.target, q.issuer, q.backing, q.applied])).toEqual([
       [1, 'quarantine', 'booker', 'ops', 'operator-signed', true],
       [3, 'unquarantine', 'booker', 'ops', 'operator-signed', true],
@@ -237,21 +245,21 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
 
   it('asOf before the quarantine shows the agent not quarantined; during it, quarantined', () => {
     const log = quarantined(OPERATOR).records;
-    const before = foldLog(log, { asOf: 0 });
+    const before = foldRecords(log, { asOf: 0 });
     expect(agentOf(before, 'booker').quarantined).toBe(false);
     expect(before.quarantine).toEqual([]);
-    const during = foldLog(log, { asOf: 2 });
+    const during = foldRecords(log, { asOf: 2 });
     expect(agentOf(during, 'booker')).toMatchObject({ quarantined: true, quarantineFact: { recordIndex: 1, op: 'quarantine' } });
     expect(fired(during)).toEqual([2]);
     // One prepared log serves every slider position.
-    const prepared = prepareFold(log);
+    const prepared = prepareFold(factsOf(log));
     expect([0, 1, 2, 3, 4].map((p) => agentOf(foldPrepared(prepared, { asOf: p }), 'booker').quarantined)).toEqual([false, true, true, false, false]);
-    expect(foldLog(log, { asOf: -1 })).toMatchObject({ folded: 0, agents: [], asOf: { position: -1, recordIndex: -1, time: null } });
-    expect(foldLog(log, { asOf: 99 }).folded).toBe(5);
+    expect(foldRecords(log, { asOf: -1 })).toMatchObject({ folded: 0, agents: [], asOf: { position: -1, recordIndex: -1, time: null } });
+    expect(foldRecords(log, { asOf: 99 }).folded).toBe(5);
   });
 
   it('a quarantine signed by an agent key is flagged agdx/fold/unauthorised (error) and still takes effect', () => {
-    const f = foldLog(quarantined(AGENT_KEY).records);
+    const f = foldRecords(quarantined(AGENT_KEY).records);
     expect(f.quarantine[0]).toMatchObject({ backing: 'non-operator-signed', issuer: 'planner', applied: true });
     expect(f.quarantine[0].sentence).toContain('is an agent key of planner');
     expect(fired(f, FOLD_RULES.unauthorised)).toEqual([1]);
@@ -262,7 +270,7 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
   });
 
   it('an unsigned quarantine rests on the topic\'s access control and takes effect, unflagged', () => {
-    const f = foldLog(quarantined(verdict({ status: 'unsigned', reason: 'the record carries no signature' })).records);
+    const f = foldRecords(quarantined(verdict({ status: 'unsigned', reason: 'the record carries no signature' })).records);
     expect(f.quarantine[0].backing).toBe('unsigned');
     expect(f.quarantine[0].sentence).toContain("rests on the registry topic's write access");
     expect(fired(f, FOLD_RULES.unauthorised)).toEqual([]);
@@ -270,10 +278,10 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
   });
 
   it('an invalid signature is flagged unauthorised; an unknown key is unverified and not flagged', () => {
-    const bad = foldLog(quarantined(verdict({ status: 'invalid', reason: 'the signature does not verify' })).records);
+    const bad = foldRecords(quarantined(verdict({ status: 'invalid', reason: 'the signature does not verify' })).records);
     expect(bad.quarantine[0].backing).toBe('invalid-signature');
     expect(fired(bad, FOLD_RULES.unauthorised)).toEqual([1]);
-    const unknown = foldLog(quarantined(verdict({ status: 'unknown_key', reason: 'no registered key has key id a1b2c3d4e5f60718' })).records);
+    const unknown = foldRecords(quarantined(verdict({ status: 'unknown_key', reason: 'no registered key has key id a1b2c3d4e5f60718' })).records);
     expect(unknown.quarantine[0].backing).toBe('unverified');
     expect(fired(unknown, FOLD_RULES.unauthorised)).toEqual([]);
     expect(fired(unknown, FOLD_RULES.quarantined)).toEqual([2]);
@@ -281,11 +289,10 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
 
   it('a quarantine inside a dead letter changes nothing; one whose body is not UTF-8 names no agent', () => {
     const c = new Conversation();
-    const q = c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 1n * S });
-    q.parent = 7;
+    c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 1n * S, parent: 7 });
     c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'quarantine', body: new Uint8Array([0xff, 0xfe]) }, { logTime: 2n * S });
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 3n * S });
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(f.quarantine.map((x) => [x.target, x.applied])).toEqual([
       ['booker', false],
       [null, false],
@@ -313,7 +320,7 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
       sign({ kind: 'status', record: id16(3), conversation: conv, source: 'planner', operation: 'unquarantine', body: text('booker') }, seedAgent),
     ];
     const result = inspect([{ name: 'q.cborseq', bytes: concatBytes(...envs.map((e) => encodeEnvelope(e))) }], { keys: [key(seedOps, 'ops', 'operator'), key(seedAgent, 'planner', 'agent')] });
-    const f = foldLog(result.records);
+    const f = foldRecords(result.records);
     expect(f.quarantine.map((q) => [q.op, q.backing, q.signature.status, q.signature.trusted])).toEqual([
       ['quarantine', 'operator-signed', 'valid', true],
       ['unquarantine', 'non-operator-signed', 'valid', false],
@@ -337,7 +344,7 @@ describe('runs: task-state history per metadata run', () => {
     c.add({ kind: 'status', source: 'booker', record: rid(), operation: 'progress', metadata: run('r-1') }, { logTime: 2n * S });
     task(c, 2, 3n * S);
     task(c, 4, 4n * S, { last: true });
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(f.runs).toHaveLength(1);
     const r = f.runs[0];
     expect(r.history.map((h) => [h.state, h.time, h.recordIndex, h.final])).toEqual([
@@ -355,7 +362,7 @@ describe('runs: task-state history per metadata run', () => {
     task(c, 6, 2n * S, { last: true });
     task(c, 2, 3n * S);
     task(c, 4, 4n * S);
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     const r = f.runs[0];
     expect(r).toMatchObject({ terminal: 'failed', current: 'failed', terminalRecordIndex: 1, afterTerminal: 2 });
     expect(r.history.map((h) => h.afterTerminal)).toEqual([false, false, true, true]);
@@ -368,7 +375,7 @@ describe('runs: task-state history per metadata run', () => {
   it('an unknown task state code passes through as unrecognized-N', () => {
     const c = new Conversation();
     task(c, 42, 1n * S);
-    expect(foldLog(c.records).runs[0].history[0]).toMatchObject({ code: 42, state: 'unrecognized-42', terminal: false });
+    expect(foldRecords(c.records).runs[0].history[0]).toMatchObject({ code: 42, state: 'unrecognized-42', terminal: false });
   });
 });
 
@@ -381,11 +388,10 @@ describe('conversations, usage, bridge loops and log order', () => {
     a.add({ kind: 'command', source: 'planner', target: 'booker', record: rid(), correlation: rid(), body }, { logTime: 10n });
     a.add({ kind: 'response', source: 'booker', target: 'planner', record: rid(), correlation: rid(), body, usage: usage(100, 20, { reasoning_output_tokens: 5 }) }, { logTime: 20n });
     a.add({ kind: 'response', source: 'booker', record: rid(), correlation: rid(), body, usage: usage(1, 2, { cache_read_input_tokens: 30, cache_creation_input_tokens: 4 }) }, { logTime: 30n });
-    const bad = a.add({ kind: 'event', source: 'planner', record: rid(), body, usage: usage(7, 8) }, { logTime: 40n, valid: false });
-    bad.signature = verdict({ status: 'invalid', reason: 'does not verify' });
+    a.add({ kind: 'event', source: 'planner', record: rid(), body, usage: usage(7, 8) }, { logTime: 40n, valid: false, signature: verdict({ status: 'invalid', reason: 'does not verify' }) });
     b.add({ kind: 'response', source: 'booker', record: rid(), correlation: rid(), body, usage: usage(1000, 1) }, { logTime: 15n, input: 1 });
-    const f = foldLog([...a.records, ...b.records]);
-    expect(f.conversations.map((c) => c.id)).toEqual([a.records[0].conversation, b.records[0].conversation]);
+    const f = foldRecords([...a.records, ...b.records]);
+    expect(f.conversations.map((c) => c.id)).toEqual([a.records[0].verdict.conversation, b.records[0].verdict.conversation]);
     const ca = f.conversations[0];
     expect(ca).toMatchObject({
       records: [0, 1, 2, 3],
@@ -406,12 +412,17 @@ describe('conversations, usage, bridge loops and log order', () => {
     expect(agentOf(f, 'booker').usage).toMatchObject({ input: 1101n, output: 23n, records: 3 });
   });
 
-  it('a record invalid only through an agdx/fold error still counts as valid, so refolding is stable', () => {
+  it('a record invalid only through the fold\'s own error is invalid in its verdict, not in the fold, so refolding is stable', () => {
     const c = new Conversation();
-    const r = c.add({ kind: 'event', record: rid(), body }, { logTime: 1n });
-    r.findings = [{ rule: FOLD_RULES.unauthorised, severity: 'error', path: 'signature', message: 'x', span: null }];
-    r.valid = false;
-    expect(foldLog(c.records).conversations[0].invalid.count).toBe(0);
+    c.add({ kind: 'status', source: 'planner', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 1n, signature: AGENT_KEY });
+    const log = analyzeLog(logFactsOf(c.records));
+    expect(log.findings.get(0)?.map((f) => f.rule)).toEqual([FOLD_RULES.unauthorised]);
+    // The verdict holds the record's own findings; its validity counts the log's too.
+    expect(c.records[0].verdict.findings).toEqual([]);
+    expect(isValid(c.records[0].verdict, log.findings.get(0))).toBe(false);
+    // The fold counts records invalid by their own findings only: folding again gives the same.
+    expect(log.folds.conversations[0].invalid.count).toBe(0);
+    expect(refoldLog(log, log.facts).folds).toEqual(log.folds);
   });
 
   it('a record whose bridge_hops repeats an id is counted as a bridge loop', () => {
@@ -419,20 +430,20 @@ describe('conversations, usage, bridge loops and log order', () => {
     c.add({ kind: 'event', record: rid(), body, metadata: hops('b1', 'b2') });
     c.add({ kind: 'event', record: rid(), body, metadata: hops('b1', 'b2', 'b1') });
     c.add({ kind: 'event', record: rid(), body, metadata: hops('b3', 'b3', 'b3') });
-    const f = foldLog(c.records);
+    const f = foldRecords(c.records);
     expect(f.bridgeLoops).toBe(2);
     expect(f.bridgeLoopRecords).toEqual([1, 2]);
   });
 
   it('log order: log time, then input, then position; records without an envelope are skipped', () => {
-    const records: RecordResult[] = [
+    const records: InspectedRecord[] = [
       makeRecord(0, 0, { kind: 'event', conversation: id16(1), source: 'a', record: rid(), body }, { logTime: 30n }),
       makeRecord(0, 1, { kind: 'event', conversation: id16(1), source: 'a', record: rid(), body }), // carries 30 forward
       makeRecord(1, 0, { kind: 'event', conversation: id16(1), source: 'b', record: rid(), body }, { logTime: 10n }),
       makeRecord(1, 1, { kind: 'event', conversation: id16(1), source: 'b', record: rid(), body }, { logTime: 30n }),
     ];
-    records.push({ ...records[0], index: 2, envelope: null });
-    const f = foldLog(records);
+    records.push({ verdict: { ...records[0].verdict, index: 2 }, data: { ...records[0].data, envelope: null } });
+    const f = foldRecords(records);
     expect(f.order).toEqual([2, 0, 1, 3]);
     expect(f.conversations[0].records).toEqual([2, 0, 1, 3]);
     expect(f.agents.map((a) => a.id)).toEqual(['b', 'a']);
@@ -443,8 +454,8 @@ describe('conversations, usage, bridge loops and log order', () => {
     c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'quarantine', body: text('agent-a') }, { logTime: 1n });
     c.add({ kind: 'event', record: rid(), body }, { logTime: 2n });
     const before = JSON.stringify(c.records, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-    const one = foldLog(c.records);
-    const two = foldLog(c.records);
+    const one = foldRecords(c.records);
+    const two = foldRecords(c.records);
     expect(JSON.stringify(c.records, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).toBe(before);
     expect(toReportFolds(two)).toEqual(toReportFolds(one));
     expect(fired(one, FOLD_RULES.quarantined)).toEqual([1]);
@@ -458,7 +469,7 @@ describe('toReportFolds', () => {
     const c = new Conversation();
     c.add({ kind: 'status', source: 'booker', record: rid(), operation: 'card', body: cardBody({ name: 'booker', caps: [{ skill: 'book', health: 1 }], ttl: 2n ** 60n }) }, { logTime: 1n * S });
     c.add({ kind: 'status', source: 'booker', record: rid(), correlation: rid(), operation: 'task', task_state: 2, metadata: run('r'), usage: usage(3, 4) }, { logTime: 2n * S });
-    const rep = toReportFolds(foldLog(c.records));
+    const rep = toReportFolds(foldRecords(c.records));
     const round = JSON.parse(JSON.stringify(rep));
     expect(round).toEqual(rep);
     expect(rep.agents[0]).toMatchObject({
@@ -478,7 +489,7 @@ describe('toReportFolds', () => {
         terminal: null,
         terminal_record: null,
         after_terminal: 0,
-        conversations: [c.records[0].conversation],
+        conversations: [c.records[0].verdict.conversation],
         agents: ['booker'],
         first_time: '2000000',
         last_time: '2000000',
@@ -493,7 +504,7 @@ describe('toReportFolds', () => {
 describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () => {
   const bytes = new Uint8Array(readFileSync(resolve(root, 'vectors/agdx/made/conversation_http_v07.json')));
   const result = inspect([{ name: 'conversation_http_v07.json', bytes }]);
-  const f = foldLog(result.records);
+  const f = foldRecords(result.records);
 
   it('agents planner and booker, in log order, with their records', () => {
     expect(f.agents.map((a) => a.id)).toEqual(['planner', 'booker']);
@@ -516,7 +527,7 @@ describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () =>
     expect(f.conversations).toHaveLength(1);
     const c = f.conversations[0];
     expect(c).toMatchObject({
-      id: result.records[0].conversation,
+      id: result.records[0].verdict.conversation,
       agents: ['booker', 'planner'],
       recordsByKind: { command: 1, chunk: 5, response: 1, event: 1, status: 1, error: 1 },
       firstTime: 1717171717000000n,
@@ -537,7 +548,7 @@ describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () =>
 
 describe('performance', () => {
   it('folds 10,000 records fast enough for a slider (a generous bound; see the report for measured times)', () => {
-    const records: RecordResult[] = [];
+    const records: InspectedRecord[] = [];
     const card = cardBody({ name: 'w', caps: [{ skill: 's' }], ttl: 50n * S });
     for (let i = 0; i < 10_000; i++) {
       const agentNo = i % 50;
@@ -550,7 +561,7 @@ describe('performance', () => {
             : { kind: 'status', conversation: id16(i % 20), source: `agent-${agentNo}`, record: id16(i + 1), correlation: id16(1), operation: 'task', task_state: (i % 9) + 1, metadata: run(`run-${i % 300}`), usage: { input_tokens: 10, output_tokens: 5 } };
       records.push(makeRecord(0, i, spec, { logTime: t }));
     }
-    const prepared = prepareFold(records);
+    const prepared = prepareFold(factsOf(records));
     // How fast is for the benchmark to say; here only that it folds the whole log.
     const f = foldPrepared(prepared, { asOf: 9_999 });
     expect(f.folded).toBe(10_000);

@@ -1,110 +1,42 @@
 // Folds the log into the state AGDX consumers keep (agent registry, quarantine, run registry) and
 // per-conversation summaries, in log order, optionally only up to a position (the time slider).
-// Pure and deterministic: the records are read, never changed; findings are returned, not applied.
-import { toCrockford, ulidTimeMs, utf8OrNull } from '../bytes';
-import type { MetaValue, Usage } from '../agdx/envelope';
+// Pure and deterministic: it reads the log's entries (log/entry.ts), never a record; findings are returned, not applied.
+import type { Usage } from '../agdx/envelope';
 import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
-import { recordSortKeys, repeatedBridgeHops, spanOfPath } from '../graph/keys';
+import type { LocateField, LogEntry, LogFacts } from '../log/entry';
 import type { Finding } from '../model';
 import { finding, type FindingRuleId } from '../rules';
-import type { RecordResult } from '../records';
-import { decodeCard } from './card';
 import {
   FOLD_RULES,
   type AgentState,
-  type CardDecoding,
   type ConversationSummary,
   type FoldFinding,
   type FoldOptions,
   type FoldResult,
   type QuarantineBacking,
   type QuarantineFact,
-  type RecordTime,
   type RunState,
   type UsageTotals,
 } from './model';
 
-/**
- * A record's time: its log time (Iggy's append time) when known, else its record id's ULID time
- * (ms → µs), else null. An id whose first 48 bits are zero carries no time (it is not a ULID).
- */
-export function recordTime(r: RecordResult): RecordTime {
-  if (r.logTimeMicros !== null) return { time: r.logTimeMicros, source: 'log' };
-  const id = r.envelope?.record;
-  if (id && id.length >= 6) {
-    const ms = ulidTimeMs(id);
-    if (ms > 0) return { time: BigInt(ms) * 1000n, source: 'ulid' };
-  }
-  return { time: null, source: null };
-}
-
-/** The records with an envelope, in log order (recordSortKeys: log time, then input, then position). */
-export function logOrder(records: readonly RecordResult[]): number[] {
-  const keys = recordSortKeys(records);
-  const order: number[] = [];
-  records.forEach((r, i) => {
-    if (r.envelope) order.push(i);
-  });
-  // Keys are unique per (input, index); the index breaks any remaining tie.
-  return order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
-}
-
-/** What a record contributes whatever the fold position: computed once per log. */
-interface RecordInfo {
-  conversation: string;
-  run: string | null;
-  loop: boolean;
-  invalid: boolean;
-  badlySigned: boolean;
-  /** A status card's body, decoded. */
-  card: CardDecoding | null;
-  /** A quarantine / unquarantine body as UTF-8 (null: empty or not UTF-8). */
-  quarantineTarget: string | null;
-}
-
-/** What a fold needs of the records that does not depend on asOf: compute once per log. */
+/** What a fold needs of the log that does not depend on asOf: computed once per log (and per key change). */
 export interface PreparedLog {
-  readonly records: readonly RecordResult[];
-  readonly order: readonly number[];
-  readonly times: readonly RecordTime[];
-  /** Per record index; undefined for a record without an envelope. */
-  readonly info: readonly (RecordInfo | undefined)[];
+  readonly facts: LogFacts;
+  /** The entries in log order (LogEntry.sortKey: log time, then input, then position). */
+  readonly order: readonly LogEntry[];
+  /** Where a finding's field is in its record's bytes. */
+  readonly locate: LocateField | undefined;
 }
 
-function recordInfo(r: RecordResult): RecordInfo | undefined {
-  const env = r.envelope;
-  if (!env) return undefined;
-  let quarantineTarget: string | null = null;
-  if (env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine') && env.body && env.body.length > 0) {
-    quarantineTarget = utf8OrNull(env.body);
-  }
-  return {
-    conversation: r.conversation ?? toCrockford(env.conversation),
-    run: runId(env.metadata),
-    loop: repeatedBridgeHops(env.metadata).length > 0,
-    invalid: invalidBeforeFold(r),
-    badlySigned: r.signature.status === 'invalid' || r.signature.status === 'malformed',
-    card: env.kind === 'status' && env.operation === 'card' ? decodeCard(env.body) : null,
-    quarantineTarget,
-  };
+const byKey = (a: LogEntry, b: LogEntry) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : a.record - b.record);
+
+export function prepareFold(facts: LogFacts, locate?: LocateField): PreparedLog {
+  return { facts, order: [...facts.entries].sort(byKey), locate };
 }
 
-export function prepareFold(records: readonly RecordResult[]): PreparedLog {
-  return { records, order: logOrder(records), times: records.map(recordTime), info: records.map(recordInfo) };
-}
-
-/** Folds the records in log order (see FoldResult). `asOf` is a position in that order. */
-export function foldLog(records: readonly RecordResult[], options: FoldOptions = {}): FoldResult {
-  return foldPrepared(prepareFold(records), options);
-}
-
-/** The metadata `run` of an envelope: text, or an integer as its decimal text. */
-export function runId(meta: Map<string, MetaValue> | undefined): string | null {
-  const v = meta?.get('run');
-  if (!v) return null;
-  if (v.type === 'text') return v.value;
-  if (v.type === 'int') return v.value.toString();
-  return null;
+/** Folds the log in log order (see FoldResult). `asOf` is a position in that order. */
+export function foldLog(facts: LogFacts, options: FoldOptions = {}): FoldResult {
+  return foldPrepared(prepareFold(facts), options);
 }
 
 /** A time as people read it: ISO 8601 (when in range) and the µs it came from. */
@@ -153,22 +85,8 @@ class UsageSum {
   }
 }
 
-const FOLD_RULE_PREFIX = 'agdx/fold/';
-
-/**
- * Invalid as the record stands before the fold's own findings: a record made invalid only by an
- * agdx/fold/* error (added by whoever applies the fold's findings) still counts as valid here, so
- * folding again gives the same summary.
- */
-function invalidBeforeFold(r: RecordResult): boolean {
-  if (r.valid) return false;
-  const errors = r.findings.filter((f) => f.severity === 'error');
-  if (errors.length === 0) return true; // not decoded, or marked invalid by its importer
-  return errors.some((f) => !f.rule.startsWith(FOLD_RULE_PREFIX));
-}
-
-function backingOf(r: RecordResult): QuarantineBacking {
-  const s = r.signature;
+function backingOf(e: LogEntry): QuarantineBacking {
+  const s = e.signature;
   switch (s.status) {
     case 'unsigned':
       return 'unsigned';
@@ -201,8 +119,8 @@ function describeFact(f: QuarantineFact): string {
   return `the ${f.op} of ${JSON.stringify(f.target)} by ${JSON.stringify(f.issuer)} at record ${f.recordIndex} (${describeTime(f.time)}; ${f.backing})`;
 }
 
-function foldFinding(r: RecordResult, rule: FindingRuleId, severity: Finding['severity'], path: string, message: string): Finding {
-  return finding(rule, path, message, spanOfPath(r.tree, path), severity);
+function foldFinding(prepared: PreparedLog, e: LogEntry, rule: FindingRuleId, severity: Finding['severity'], path: string, message: string): FoldFinding {
+  return { recordIndex: e.record, finding: finding(rule, path, message, prepared.locate?.(e.record, path) ?? null, severity) };
 }
 
 /** An agent while folding: its state, plus what its findings quote (built once, not per record). */
@@ -235,7 +153,7 @@ const earlier = (a: bigint | null, b: bigint | null): bigint | null => (a === nu
 
 /** Folds a prepared log, up to `asOf` (a position in `prepared.order`) when given. */
 export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): FoldResult {
-  const { records, order, times, info } = prepared;
+  const { order } = prepared;
   let limit = order.length;
   if (options.asOf !== undefined) {
     if (!Number.isInteger(options.asOf)) throw new RangeError(`asOf must be an integer position, got ${options.asOf}`);
@@ -285,25 +203,23 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
   };
 
   for (let p = 0; p < limit; p++) {
-    const i = order[p];
-    const r = records[i];
-    const env = r.envelope!;
-    const inf = info[i]!;
-    const { time, source: timeSource } = times[i];
-    timeCounts[timeSource ?? 'none']++;
+    const e = order[p];
+    const i = e.record;
+    const time = e.time;
+    timeCounts[e.timeSource ?? 'none']++;
     now = later(now, time);
     // A dead letter's payload was never delivered: it is shown and counted, but changes no state.
-    const delivered = r.parent === null;
+    const delivered = e.parent === null;
 
-    const srcWork = agent(env.source, i, time);
+    const srcWork = agent(e.source, i, time);
     const src = srcWork.state;
     src.asSource.push(i);
-    if (env.target !== undefined) agent(env.target, i, time).state.asTarget.push(i);
+    if (e.target !== null) agent(e.target, i, time).state.asTarget.push(i);
 
     // A card refreshes its agent before the liveness check: a card from an expired agent revives it.
-    if (inf.card) {
+    if (e.card) {
       src.cardCount++;
-      const d = inf.card;
+      const d = e.card;
       if (!d.ok) src.cardProblems.push({ recordIndex: i, message: d.error });
       else if (delivered) {
         const ttl = d.card.ttlMicros;
@@ -316,49 +232,43 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
 
     // The source's state at this record's place in the log, before the record's own effect.
     if (src.quarantined) {
-      findings.push({
-        recordIndex: i,
-        finding: foldFinding(r, FOLD_RULES.quarantined, 'warning', 'source', `the source ${JSON.stringify(env.source)} was quarantined at this record: ${srcWork.factText} had not been lifted`),
-      });
+      findings.push(foldFinding(prepared, e, FOLD_RULES.quarantined, 'warning', 'source', `the source ${JSON.stringify(e.source)} was quarantined at this record: ${srcWork.factText} had not been lifted`));
     }
     const card = src.card;
     if (card && card.expiresAt !== null && time !== null && time > card.expiresAt) {
-      findings.push({
-        recordIndex: i,
-        finding: foldFinding(r, FOLD_RULES.dead, 'warning', 'source', `the source ${JSON.stringify(env.source)} was dead at this record's time ${describeTime(time)}: ${srcWork.cardText}`),
-      });
+      findings.push(foldFinding(prepared, e, FOLD_RULES.dead, 'warning', 'source', `the source ${JSON.stringify(e.source)} was dead at this record's time ${describeTime(time)}: ${srcWork.cardText}`));
     }
 
-    if (env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine')) {
-      const op = env.operation;
-      const target = inf.quarantineTarget;
-      const backing = backingOf(r);
+    if (e.kind === 'status' && (e.operation === 'quarantine' || e.operation === 'unquarantine')) {
+      const op = e.operation;
+      const target = e.quarantineTarget;
+      const backing = backingOf(e);
       const applied = delivered && target !== null;
-      const what = `${op === 'quarantine' ? 'Quarantine' : 'Unquarantine'} of ${target === null ? '(no agent: the body is empty or not UTF-8)' : JSON.stringify(target)} by ${JSON.stringify(env.source)}`;
+      const what = `${op === 'quarantine' ? 'Quarantine' : 'Unquarantine'} of ${target === null ? '(no agent: the body is empty or not UTF-8)' : JSON.stringify(target)} by ${JSON.stringify(e.source)}`;
       const effect = !delivered ? " It is a dead letter's payload, never delivered, so it changes nothing." : target === null ? ' It names no agent, so it changes nothing.' : '';
       const fact: QuarantineFact = {
         recordIndex: i,
         time,
         op,
         target,
-        issuer: env.source,
+        issuer: e.source,
         backing,
-        signature: { status: r.signature.status, trusted: r.signature.trusted, signer: r.signature.signer, keyId: r.signature.key_id, reason: r.signature.reason },
+        signature: { status: e.signature.status, trusted: e.signature.trusted, signer: e.signature.signer, keyId: e.signature.key_id, reason: e.signature.reason },
         applied,
-        sentence: `${what}: ${backingSentence(backing, r.signature.reason)}.${effect}`,
+        sentence: `${what}: ${backingSentence(backing, e.signature.reason)}.${effect}`,
       };
       quarantine.push(fact);
       if (backing === 'non-operator-signed' || backing === 'invalid-signature') {
-        findings.push({
-          recordIndex: i,
-          finding: foldFinding(
-            r,
+        findings.push(
+          foldFinding(
+            prepared,
+            e,
             FOLD_RULES.unauthorised,
             'error',
             'signature',
-            `only an operator key may sign a ${op}; ${backing === 'invalid-signature' ? 'this signature does not check out' : "this one verifies but is not trusted as an operator's"}: ${r.signature.reason}`,
+            `only an operator key may sign a ${op}; ${backing === 'invalid-signature' ? 'this signature does not check out' : "this one verifies but is not trusted as an operator's"}: ${e.signature.reason}`,
           ),
-        });
+        );
       }
       if (target !== null) {
         const t = agent(target, i, time);
@@ -371,7 +281,7 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       }
     }
 
-    const run = inf.run;
+    const run = e.run;
     if (run !== null) {
       let w = runs.get(run);
       if (!w) {
@@ -385,19 +295,19 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       }
       const s = w.state;
       s.records.push(i);
-      w.conversations.add(inf.conversation);
-      w.agents.add(env.source);
+      w.conversations.add(e.conversation);
+      w.agents.add(e.source);
       s.firstTime = earlier(s.firstTime, time);
       s.lastTime = later(s.lastTime, time);
-      if (env.kind === 'status' && env.task_state !== undefined && delivered) {
-        const code = env.task_state;
+      if (e.kind === 'status' && e.taskState !== null && delivered) {
+        const code = e.taskState;
         const state = codeName(TASK_STATES, code);
         const terminal = TERMINAL_TASK_STATES.has(code);
         const afterTerminal = s.terminal !== null;
-        s.history.push({ code, state, final: env.last === true, terminal, time, recordIndex: i, source: env.source, afterTerminal });
+        s.history.push({ code, state, final: e.last, terminal, time, recordIndex: i, source: e.source, afterTerminal });
         if (afterTerminal) {
           s.afterTerminal++;
-          findings.push({ recordIndex: i, finding: foldFinding(r, FOLD_RULES.afterTerminal, 'warning', 'task_state', `task state ${state} after ${w.terminalText}; a terminal state is final`) });
+          findings.push(foldFinding(prepared, e, FOLD_RULES.afterTerminal, 'warning', 'task_state', `task state ${state} after ${w.terminalText}; a terminal state is final`));
         } else {
           s.current = state;
           if (terminal) {
@@ -409,11 +319,11 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       }
     }
 
-    let c = conversations.get(inf.conversation);
+    let c = conversations.get(e.conversation);
     if (!c) {
       c = {
         state: {
-          id: inf.conversation,
+          id: e.conversation,
           records: [],
           agents: [],
           recordsByKind: {},
@@ -430,34 +340,34 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
         usage: new Map(),
         total: new UsageSum(),
       };
-      conversations.set(inf.conversation, c);
+      conversations.set(e.conversation, c);
     }
     const cs = c.state;
     cs.records.push(i);
-    c.agents.add(env.source);
-    if (env.target !== undefined) c.agents.add(env.target);
-    cs.recordsByKind[env.kind] = (cs.recordsByKind[env.kind] ?? 0) + 1;
+    c.agents.add(e.source);
+    if (e.target !== null) c.agents.add(e.target);
+    cs.recordsByKind[e.kind] = (cs.recordsByKind[e.kind] ?? 0) + 1;
     cs.firstTime = earlier(cs.firstTime, time);
     cs.lastTime = later(cs.lastTime, time);
-    if (inf.invalid) {
+    if (e.invalid) {
       cs.invalid.count++;
       cs.invalid.records.push(i);
     }
-    if (inf.badlySigned) {
+    if (e.signature.status === 'invalid' || e.signature.status === 'malformed') {
       cs.badlySigned.count++;
       cs.badlySigned.records.push(i);
     }
     if (run !== null) c.runs.add(run);
 
-    if (env.usage) {
-      srcWork.usage.add(env.usage);
-      let u = c.usage.get(env.source);
-      if (!u) c.usage.set(env.source, (u = new UsageSum()));
-      u.add(env.usage);
-      c.total.add(env.usage);
+    if (e.usage) {
+      srcWork.usage.add(e.usage);
+      let u = c.usage.get(e.source);
+      if (!u) c.usage.set(e.source, (u = new UsageSum()));
+      u.add(e.usage);
+      c.total.add(e.usage);
     }
 
-    if (inf.loop) bridgeLoopRecords.push(i);
+    if (e.bridgeLoop !== null) bridgeLoopRecords.push(i);
   }
 
   const agentStates = [...agents.values()].map((a) => {
@@ -471,10 +381,10 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       ? null
       : limit === 0
         ? { position: -1, recordIndex: -1, time: null }
-        : { position: limit - 1, recordIndex: order[limit - 1], time: times[order[limit - 1]].time };
+        : { position: limit - 1, recordIndex: order[limit - 1].record, time: order[limit - 1].time };
 
   return {
-    order: [...order],
+    order: order.map((e) => e.record),
     folded: limit,
     agents: agentStates,
     quarantine,

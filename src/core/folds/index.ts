@@ -1,6 +1,6 @@
 // Folds of the log into consumer state: agent registry (cards, liveness), quarantine, run
 // registry, conversation summaries; their findings (agdx/fold/*) and report@1 sections.
 export * from './model';
-export { foldLog, foldPrepared, prepareFold, logOrder, recordTime, runId, describeTime, type PreparedLog } from './fold';
+export { foldLog, foldPrepared, prepareFold, describeTime, type PreparedLog } from './fold';
 export { decodeCard, cardFromItem } from './card';
 export { toReportFolds, reportUsage, type ReportFolds, type ReportAgent, type ReportRun, type ReportConversation, type ReportQuarantineFact, type ReportCapability, type ReportUsage } from './report';

@@ -169,7 +169,7 @@ export interface ConversationSummary {
   recordsByKind: Record<string, number>;
   firstTime: bigint | null;
   lastTime: bigint | null;
-  /** Records not valid (fold findings aside: see foldLog). */
+  /** Records not valid by their own findings (the log's, the folds' own included, are not counted). */
   invalid: RecordSet;
   /** Records whose signature is invalid or malformed. */
   badlySigned: RecordSet;

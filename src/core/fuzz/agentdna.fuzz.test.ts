@@ -13,6 +13,7 @@ import { readAgentDna } from '../import/agentdna';
 import { publicKeyOf } from '../agentdna/ecdsa';
 import { fromHex, toHex } from '../bytes';
 import { inspect, inspectInput } from '../inspect';
+import { isValid } from '../verdict';
 import { readJson } from '../json/lossless';
 import { bounded, checkRecords, checkResult, hostileString, params, same, TIMEOUT, utf8, verdictOf } from './support';
 
@@ -178,13 +179,13 @@ describe('workflows signed here verify, whatever their content', () => {
           const w = workflows[0];
           expect(w.envelopes).toHaveLength(steps.length);
           if (tamper) {
-            expect(records[0].valid).toBe(false);
+            expect(isValid(records[0].verdict)).toBe(false);
             expect(w.envelopes[0].hash_ok).toBe(false);
             expect(w.modes.light).toBe(2001);
           } else {
             expect(w.envelopes.every((e) => e.hash_ok && e.signature === 'valid' && e.did_match)).toBe(true);
             expect(w.modes).toEqual({ light: 1000, heavy: 1000, boundary: 1000 });
-            expect(records[0].signature.status).toBe('valid');
+            expect(records[0].verdict.signature.status).toBe('valid');
           }
         },
       ),
@@ -200,7 +201,7 @@ describe('workflows signed here verify, whatever their content', () => {
         const files = [...before, VALID[which], ...after].map((bytes, i) => ({ name: `f${i}`, bytes }));
         const r = inspect(files);
         checkResult(r, files.map((f) => f.bytes.length), 'among broken');
-        const mine = r.records.map((rec, i) => [rec, i] as const).filter(([rec]) => rec.input === before.length);
+        const mine = r.records.map((rec, i) => [rec, i] as const).filter(([rec]) => rec.verdict.input === before.length);
         expect(mine).toHaveLength(1);
         same(verdictOf(mine[0][0]), verdictOf(alone.records[0]));
         const w = r.workflows.find((x) => x.record === mine[0][1]);

@@ -138,8 +138,8 @@ describe('envelopes read back exactly', () => {
         const { input, records } = inspectInput(0, { name: 'view.json', bytes: utf8(text) });
         expect(input.format).toBe('agdx-json');
         expect(records).toHaveLength(1);
-        expect(records[0].decoded).toBe(true);
-        same(normEnvelope(records[0].envelope), normEnvelope(env));
+        expect(records[0].verdict.decoded).toBe(true);
+        same(normEnvelope(records[0].data.envelope), normEnvelope(env));
       }),
       params('envelope-json-view', 0.15),
     );
@@ -153,7 +153,7 @@ describe('found by fuzzing, and fixed', () => {
     const bytes = new Uint8Array(readFileSync(new URL('../../../vectors/hostile/found/json-view-del-char.json', import.meta.url)));
     const { input, records } = inspectInput(0, { name: 'del.json', bytes });
     expect(input.format).toBe('agdx-json');
-    expect(records[0].decoded).toBe(true);
+    expect(records[0].verdict.decoded).toBe(true);
   });
 });
 
@@ -168,7 +168,7 @@ describe('the laser fixtures, damaged', () => {
         const { records } = inspectInput(0, { name: `${f.name}[..${n}]`, bytes });
         checkRecords(records, n, `${f.name} cut at ${n}`);
         // A cut envelope never decodes as the envelope (its first record is not the whole fixture).
-        if (n > 0 && records[0].decoded) expect(records[0].span?.[1] ?? n, `${f.name} cut at ${n}`).toBeLessThanOrEqual(n);
+        if (n > 0 && records[0].verdict.decoded) expect(records[0].verdict.span?.[1] ?? n, `${f.name} cut at ${n}`).toBeLessThanOrEqual(n);
         variants++;
       }
     }
@@ -208,11 +208,11 @@ describe('a valid envelope is not hurt by broken neighbours', () => {
         const bytes = encodeEnvelope(env);
         const alone = inspect([{ name: 'alone', bytes }], { keys }).records;
         expect(alone).toHaveLength(1);
-        if (signed) expect(alone[0].signature.status).toBe('valid');
+        if (signed) expect(alone[0].verdict.signature.status).toBe('valid');
         const mixed = inspect([{ name: 'mixed', bytes: cat(bytes, junk) }], { keys });
         checkResult(mixed, [bytes.length + junk.length], 'mixed');
         same(verdictOf(mixed.records[0]), verdictOf(alone[0]));
-        expect(mixed.records[0].span).toEqual([0, bytes.length]);
+        expect(mixed.records[0].verdict.span).toEqual([0, bytes.length]);
       }),
       params('envelope-then-garbage', 0.1),
     );
@@ -230,7 +230,7 @@ describe('a valid envelope is not hurt by broken neighbours', () => {
         const files = [...before, bytes, ...after].map((b, i) => ({ name: `f${i}`, bytes: b }));
         const result = inspect(files);
         checkResult(result, files.map((f) => f.bytes.length), 'among broken');
-        const mine = result.records.filter((r) => r.input === before.length);
+        const mine = result.records.filter((r) => r.verdict.input === before.length);
         expect(mine).toHaveLength(1);
         same(verdictOf(mine[0]), verdictOf(alone));
       }),

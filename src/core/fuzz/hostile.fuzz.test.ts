@@ -7,7 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Envelope, MetaValue } from '../agdx/envelope';
 import { inspect } from '../inspect';
-import type { InspectResult, RecordResult } from '../records';
+import type { InspectResult } from '../records';
+import { flatAll, type FlatRecord } from '../import/test-helpers';
 import { isKeyEntry, parseKeys } from '../keys/keys';
 import { decodeBundle, decodePermalink } from '../share/permalink';
 import { buildReport } from '../report';
@@ -30,13 +31,13 @@ const JSURL = 'javascript:alert(document.domain)';
 const protoNames = () => Object.getOwnPropertyNames(Object.prototype).sort();
 const PROTO_BEFORE = protoNames();
 
-function only(r: InspectResult): RecordResult {
+function only(r: InspectResult): FlatRecord {
   expect(r.records).toHaveLength(1);
-  return r.records[0];
+  return flatAll(r)[0];
 }
-const rules = (r: RecordResult) => r.findings.map((f) => f.rule);
-const meta = (r: RecordResult, key: string): MetaValue | undefined => r.envelope?.metadata?.get(key);
-function treePaths(r: RecordResult): string[] {
+const rules = (r: FlatRecord) => r.findings.map((f) => f.rule);
+const meta = (r: FlatRecord, key: string): MetaValue | undefined => r.envelope?.metadata?.get(key);
+function treePaths(r: FlatRecord): string[] {
   const out: string[] = [];
   const stack = [...r.tree];
   while (stack.length) {
@@ -48,7 +49,7 @@ function treePaths(r: RecordResult): string[] {
 }
 function failedWith(code: string) {
   return (r: InspectResult) => {
-    const rec = r.records[0];
+    const rec = flatAll(r)[0];
     expect(rec.decoded).toBe(false);
     expect(rec.error?.code).toBe(code);
   };
@@ -68,7 +69,7 @@ const EXPECT: Record<string, (r: InspectResult) => void> = {
     expect(rec.decoded).toBe(false);
     expect(rec.format).toBe('agdx.envelope');
     expect(rec.error?.code).toBe('cbor/too-many-items');
-    expect(r.records[0].error?.offset).toBe(Buffer.from(read('map-100k-entries.cbor')).indexOf(Uint8Array.of(0xba, 0x00, 0x01, 0x86, 0xa0)));
+    expect(rec.error?.offset).toBe(Buffer.from(read('map-100k-entries.cbor')).indexOf(Uint8Array.of(0xba, 0x00, 0x01, 0x86, 0xa0)));
   },
   'proto-keys-metadata.cbor': (r) => {
     const rec = only(r);
@@ -151,15 +152,15 @@ const EXPECT: Record<string, (r: InspectResult) => void> = {
   'valid-then-garbage.cborseq': (r) => {
     const alone = only(inspect([{ name: 'command', bytes: new Uint8Array(readFileSync(new URL('../agdx/laser-wire-0.0.1/agent_command.bin', ROOT))) }]));
     expect(r.records.length).toBeGreaterThanOrEqual(2);
-    expect(r.records[0].valid).toBe(alone.valid);
-    expect(r.records[0].findings).toEqual(alone.findings);
-    expect(r.records[0].id).toBe(alone.id);
-    expect(r.records.at(-1)!.decoded).toBe(false);
+    expect(flatAll(r)[0].valid).toBe(alone.valid);
+    expect(flatAll(r)[0].findings).toEqual(alone.findings);
+    expect(flatAll(r)[0].id).toBe(alone.id);
+    expect(flatAll(r).at(-1)!.decoded).toBe(false);
   },
   'valid-then-truncated.cborseq': (r) => {
     expect(r.records).toHaveLength(3);
-    expect(r.records[0].valid && r.records[1].valid).toBe(true);
-    expect(r.records[2].error?.code).toBe('cbor/truncated');
+    expect(flatAll(r)[0].valid && flatAll(r)[1].valid).toBe(true);
+    expect(flatAll(r)[2].error?.code).toBe('cbor/truncated');
   },
   'proto-keys-export-v07.json': (r) => {
     const rec = only(r);
@@ -239,16 +240,16 @@ const EXPECT: Record<string, (r: InspectResult) => void> = {
   },
   'found/graph-shared-cause.cborseq': (r) => {
     expect(r.records).toHaveLength(1000);
-    expect(r.records.every((x) => x.decoded)).toBe(true);
+    expect(flatAll(r).every((x) => x.decoded)).toBe(true);
   },
   'found/graph-shared-correlation.cborseq': (r) => {
     expect(r.records).toHaveLength(2000);
-    expect(r.records.every((x) => x.decoded)).toBe(true);
+    expect(flatAll(r).every((x) => x.decoded)).toBe(true);
   },
   'found/card-history-rewritten-policies.json': (r) => {
     expect(r.records).toHaveLength(30);
-    expect(r.records.every((x) => x.decoded && x.format === 'agentdna.card')).toBe(true);
-    expect(r.records[1].body?.text).toMatch(/line\(s\) added/);
+    expect(flatAll(r).every((x) => x.decoded && x.format === 'agentdna.card')).toBe(true);
+    expect(flatAll(r)[1].body?.text).toMatch(/line\(s\) added/);
   },
   'found/json-huge-integer.json': (r) => {
     expect(only(r).error).toMatchObject({ code: 'json/invalid', offset: 92 });
@@ -375,36 +376,36 @@ describe('bombs built here (too big to store)', () => {
     expect(only(r)).toMatchObject({ decoded: false, error: { code: 'cbor/too-many-items', offset: 0 } });
     // The same array as metadata of an envelope, after an ordinary record of a sequence.
     const ok = read('valid-then-truncated.cborseq');
-    const first = inspect([{ name: 'seq', bytes: ok }]).records[0].span!;
+    const first = inspect([{ name: 'seq', bytes: ok }]).records[0].verdict.span!;
     const pre = new Uint8Array([...ok.subarray(first[0], first[1]), 0xa2, 0x64, ...utf8('kind'), 0x65, ...utf8('event'), 0x68, ...utf8('metadata'), 0xa1, 0x61, 0x78]);
     const seq = new Uint8Array(pre.length + alone.length);
     seq.set(pre);
     seq.set(alone, pre.length);
     const s = bounded('16M-item array in a sequence', () => inspect([{ name: 'seq-bomb.cborseq', bytes: seq }]));
     checkResult(s, [seq.length], 'seq-bomb');
-    expect(s.records.map((x) => [x.decoded, x.error?.code ?? null])).toEqual([[true, null], [false, 'cbor/too-many-items']]);
-    expect(s.records[1].error!.offset).toBe(pre.length);
+    expect(flatAll(s).map((x) => [x.decoded, x.error?.code ?? null])).toEqual([[true, null], [false, 'cbor/too-many-items']]);
+    expect(flatAll(s)[1].error!.offset).toBe(pre.length);
   });
 
   it(`a ${big >> 20} MB string in the JSON view of an envelope, an AgentDNA payload and an Iggy payload: read, bounded time`, { timeout: TIMEOUT }, () => {
     const cases: [string, Uint8Array, (r: InspectResult) => void][] = [
       ['view source', withString('{"kind":"event","record":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"conversation":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"source":"', '","body":[1]}'), (r) => {
-        expect(r.records[0].decoded).toBe(true);
-        expect(r.records[0].source?.length).toBe(big);
-        expect(rules(r.records[0])).toContain('agdx/cap/agent_id');
+        expect(flatAll(r)[0].decoded).toBe(true);
+        expect(flatAll(r)[0].source?.length).toBe(big);
+        expect(rules(flatAll(r)[0])).toContain('agdx/cap/agent_id');
       }],
       ['agentdna payload', withString('{"from":"did","payload":"', '","epoch":1,"signature":""}'), (r) => {
-        expect(r.records[0].decoded).toBe(true);
+        expect(flatAll(r)[0].decoded).toBe(true);
         expect(r.workflows[0].envelopes[0].content_hash).toMatch(/^[0-9a-f]{64}$/);
       }],
-      ['iggy payload', withString('{"messages":[{"payload":"', '"}]}'), (r) => expect(r.records[0].decoded).toBe(false)],
+      ['iggy payload', withString('{"messages":[{"payload":"', '"}]}'), (r) => expect(flatAll(r)[0].decoded).toBe(false)],
     ];
     for (const [what, bytes, check] of cases) {
       const t0 = performance.now();
       const r = inspect([{ name: what, bytes }]);
       reportSlow(what, performance.now() - t0);
       expect(r.records.length, what).toBe(1);
-      if (!r.records[0].decoded) expect(r.records[0].error?.code).toMatch(/^(cbor|json|agdx|input)\//);
+      if (!flatAll(r)[0].decoded) expect(flatAll(r)[0].error?.code).toMatch(/^(cbor|json|agdx|input)\//);
       check(r);
     }
   });

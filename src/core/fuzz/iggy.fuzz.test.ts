@@ -90,17 +90,17 @@ describe('Iggy HTTP exports', () => {
           const mixed = utf8(`{"partition_id":1,"messages":[${[...before, good, ...after].join(',')}]}`);
           const a = inspectInput(0, { name: 'alone.json', bytes: alone }, keys);
           expect(a.records).toHaveLength(1);
-          expect(a.records[0].logTimeMicros).toBe(timestamp);
+          expect(a.records[0].verdict.logTimeMicros).toBe(timestamp);
           const m = inspectInput(0, { name: 'mixed.json', bytes: mixed }, keys);
           expect(m.input.format.startsWith('iggy-json(')).toBe(true);
           checkRecords(m.records, mixed.length, 'mixed export');
           // Records of broken messages may be several (a dead letter gives two); find ours by its span.
           const at = new TextDecoder().decode(mixed).indexOf(good, `{"partition_id":1,"messages":[`.length + before.map((b) => b.length + 1).reduce((x, y) => x + y, 0));
-          const ours = m.records.find((r) => r.inputSpan?.[0] === new TextEncoder().encode(new TextDecoder().decode(mixed).slice(0, at)).length);
+          const ours = m.records.find((r) => r.verdict.inputSpan?.[0] === new TextEncoder().encode(new TextDecoder().decode(mixed).slice(0, at)).length);
           expect(ours, 'the good message').toBeDefined();
           same(verdictOf(ours!), verdictOf(a.records[0]));
-          expect(ours!.logTimeMicros).toBe(timestamp);
-          expect(ours!.headers).toEqual(a.records[0].headers);
+          expect(ours!.verdict.logTimeMicros).toBe(timestamp);
+          expect(ours!.data.headers).toEqual(a.records[0].data.headers);
         },
       ),
       params('iggy-export', 0.1),
@@ -152,8 +152,9 @@ describe('Iggy binary header blocks', () => {
         expect(input.format).toMatch(/^iggy-headers\(/);
         expect(records).toHaveLength(1);
         const alone = inspectInput(0, { name: 'env.bin', bytes: payload }).records[0];
-        expect(records[0].decoded).toBe(alone.decoded);
-        expect(records[0].envelope && encodeEnvelope(records[0].envelope)).toEqual(alone.envelope && encodeEnvelope(alone.envelope));
+        expect(records[0].verdict.decoded).toBe(alone.verdict.decoded);
+        const envelope = records[0].data.envelope;
+        expect(envelope && encodeEnvelope(envelope)).toEqual(alone.data.envelope && encodeEnvelope(alone.data.envelope));
       }),
       params('iggy-block', 0.1),
     );

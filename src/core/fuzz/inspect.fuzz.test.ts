@@ -46,7 +46,7 @@ describe('inspect: any inputs', () => {
         checkResult(all, inputs.map((b) => b.length), 'several');
         files.forEach((f, i) => {
           const alone = inspect([f]).records;
-          const mine = all.records.filter((r) => r.input === i);
+          const mine = all.records.filter((r) => r.verdict.input === i);
           same(mine.map(verdictOf), alone.map(verdictOf));
         });
       }),
@@ -68,7 +68,7 @@ describe('text forms of an envelope', () => {
         const a = inspect([{ name: 'bin', bytes }], { keys }).records;
         const t = inspect([{ name: 'txt', bytes: utf8(`\n ${text}\n`) }], { keys }).records;
         same(t.map(verdictOf), a.map(verdictOf));
-        if (signed) expect(t[0].signature.status).toBe('valid');
+        if (signed) expect(t[0].verdict.signature.status).toBe('valid');
       }),
       params('inspect-text-forms', 0.1),
     );
@@ -87,8 +87,8 @@ describe('keys never make a broken record valid', () => {
         checkRecords(records, changed.length, 'changed');
         // The changed byte may fall in a part the canonical form drops (a head, say), but then the
         // envelope is the same value: valid only when it still re-encodes to the signed bytes.
-        for (const r of records) {
-          if (r.signature.status === 'valid') expect(r.envelope && encodeEnvelope(r.envelope)).toEqual(bytes);
+        for (const { verdict, data } of records) {
+          if (verdict.signature.status === 'valid') expect(data.envelope && encodeEnvelope(data.envelope)).toEqual(bytes);
         }
       }),
       params('inspect-tamper', 0.1),

@@ -204,9 +204,9 @@ describe('redaction before sharing', () => {
         if (r.unblankable.length) return;
         const again = inspect([{ name: 'redacted', bytes: r.bytes }]).records;
         // What decoded still does, as the same records; what did not is blanked whole and still does not.
-        const shape = (x: (typeof records)[number]) => [x.decoded, x.decoded ? x.format : null, x.kind];
+        const shape = ({ verdict: x }: (typeof records)[number]) => [x.decoded, x.decoded ? x.format : null, x.kind];
         expect(again.map(shape)).toEqual(records.map(shape));
-        for (const x of again) {
+        for (const { data: x } of again) {
           if (!x.envelope?.body || !x.bodySpan) continue;
           expect(x.view.subarray(x.bodySpan[0], x.bodySpan[1]).every((b) => b === 0), 'a body left unblanked').toBe(true);
         }

@@ -28,6 +28,7 @@ import { CHUNK_PURPOSES, STATUS_OPERATIONS } from '../agdx/dictionaries';
 import { compareUtf8, ENVELOPE_FIELDS, KINDS, USAGE_FIELDS, type Envelope, type Kind, type MetaValue } from '../agdx/envelope';
 import { readSingle, type CborItem } from '../cbor/reader';
 import { inspectInput } from '../inspect';
+import { isValid } from '../verdict';
 import { envelopeArb, envelopeFields, lenienceArb, lenientModel, normEnvelope } from './agdx-gen';
 import { referenceAsOurs, referenceVerdict, type ReferenceVerdict } from './reference';
 import { cat, encodeModel, MINIMAL, modelArb, params, same, scalarModel, styleArb, TIMEOUT, uint64Arb, wellFormedString, type Model } from './support';
@@ -46,18 +47,20 @@ interface OurVerdict {
 }
 
 function ours(bytes: Uint8Array): OurVerdict {
-  const { records } = inspectInput(0, { name: 'diff', bytes }, undefined, false);
+  const read = inspectInput(0, { name: 'diff', bytes }, undefined, false).records;
+  const records = read.map((x) => x.verdict);
   const r = records[0];
-  const accepted = records.length === 1 && r.format === 'agdx.envelope' && r.decoded && r.valid;
+  const envelope = read[0].data.envelope;
+  const accepted = records.length === 1 && r.format === 'agdx.envelope' && isValid(r);
   // The bulk path (what the benchmark times against the reference) judges the same way.
   const bulk = decodeAndValidate(bytes);
   const bulkAccepted = bulk.error === null && bulk.envelopes.length === 1 && bulk.envelopes[0] !== null && !(bulk.findings.get(0) ?? []).some((f) => f.severity === 'error');
   expect(bulkAccepted, 'the bulk path and the pipeline disagree').toBe(accepted);
-  if (accepted) same(normEnvelope(bulk.envelopes[0]), normEnvelope(r.envelope), 'bulk and pipeline decode differently');
+  if (accepted) same(normEnvelope(bulk.envelopes[0]), normEnvelope(envelope), 'bulk and pipeline decode differently');
   const why = records
     .map((x) => `${x.format} ${x.error ? `${x.error.code}: ${x.error.message}` : x.findings.filter((f) => f.severity === 'error').map((f) => `${f.rule}: ${f.message}`).join('; ')}`)
     .join(' | ');
-  return { accepted, envelope: accepted ? r.envelope : null, why: records.length > 1 ? `${records.length} records: ${why}` : why, error: r.error?.message ?? null };
+  return { accepted, envelope: accepted ? envelope : null, why: records.length > 1 ? `${records.length} records: ${why}` : why, error: r.error?.message ?? null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,8 +287,7 @@ function compare(bytes: Uint8Array, what: string): { ref: ReferenceVerdict; our:
     if (bignum && JSON.stringify(mine) !== JSON.stringify(theirs)) departures.set('bignum tag', (departures.get('bignum tag') ?? 0) + 1);
     else same(mine, theirs, `${what}: decoded fields differ`);
     // What a record row shows: kind, ids in Crockford base32, agents.
-    const { records } = inspectInput(0, { name: 'diff', bytes: judged }, undefined, false);
-    const r = records[0];
+    const r = inspectInput(0, { name: 'diff', bytes: judged }, undefined, false).records[0].verdict;
     expect([r.kind, r.id, r.conversation, r.source, r.target]).toEqual([
       ref.envelope.kind,
       ref.envelope.record?.toString() ?? null,

@@ -24,6 +24,7 @@ import type { Envelope } from '../agdx/envelope';
 import { nobleVerify, signingInput, verifyEnvelope } from '../agdx/verify';
 import { fromHex, toHex } from '../bytes';
 import { inspect } from '../inspect';
+import { isValid } from '../verdict';
 import { keyId, parseKeys, type RegisteredKey } from '../keys/keys';
 import { keyFor, SEED7, signEnvelope } from './agdx-gen';
 
@@ -124,7 +125,7 @@ describe('Ed25519: non-canonical signatures and small-order keys are never valid
   it('through the pipeline: the record is decoded and valid as an envelope, its signature invalid and untrusted', () => {
     const A = SMALL_ORDER[4];
     const env = withSignature(base, A, new Uint8Array(64));
-    const r = inspect([{ name: 'small-order.bin', bytes: encodeEnvelope(env) }], { keys: [rawKey(A)] }).records[0];
+    const r = inspect([{ name: 'small-order.bin', bytes: encodeEnvelope(env) }], { keys: [rawKey(A)] }).records[0].verdict;
     expect(r.decoded).toBe(true);
     expect(r.signature.status).toBe('invalid');
     expect(r.signature.trusted).toBe(false);
@@ -204,9 +205,9 @@ describe('ECDSA secp256k1: out-of-range scalars, bad keys and bad DER give verdi
     const r = inspect([{ name: 'wf.json', bytes: new TextEncoder().encode(JSON.stringify(doc)) }], {
       keys: [{ id: 'zero', agent: SYN_DID, algorithm: 'secp256k1', publicKey: Uint8Array.of(2, ...new Uint8Array(32)), kind: 'agent', notBeforeMicros: null, notAfterMicros: null, revoked: false }],
     });
-    expect(r.records[0].decoded).toBe(true);
-    expect(r.records[0].valid).toBe(false);
-    expect(r.records[0].findings.map((f) => f.rule)).toContain('agentdna/signature');
+    expect(r.records[0].verdict.decoded).toBe(true);
+    expect(isValid(r.records[0].verdict)).toBe(false);
+    expect(r.records[0].verdict.findings.map((f) => f.rule)).toContain('agentdna/signature');
     expect(r.workflows[0].envelopes[0].signature).toBe('invalid');
   });
 });

@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { concatBytes } from '../bytes';
 import { buildReport } from '../report';
-import type { InspectResult, RecordResult } from '../records';
-import { RECORD_FORMAT_LIST, SIGNATURE_STATUS_LIST } from '../model';
+import { recordViews, type InspectedRecord, type InspectResult } from '../records';
+import { RECORD_FORMAT_LIST, SIGNATURE_STATUS_LIST, type FieldNode } from '../model';
 import { RULE_IDS, ruleMeta } from '../rules';
 
 export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 2000));
@@ -76,7 +76,7 @@ export const SIGNATURE_STATUSES: ReadonlySet<string> = new Set(SIGNATURE_STATUS_
 /** Every rule id report.md documents (the catalogue, which rules.test.ts keeps equal to report.md). */
 export const isDocumentedRule = (rule: string) => ruleMeta(rule)?.kind === 'finding';
 
-function countNodes(tree: RecordResult['tree']): number {
+function countNodes(tree: readonly FieldNode[]): number {
   let n = 0;
   const stack = [...tree];
   while (stack.length) {
@@ -104,62 +104,69 @@ export function same(actual: unknown, wanted: unknown, where = ''): void {
  * error, spans inside the record's bytes, documented rule ids, and work bounded by the input's size
  * (records, findings and tree nodes at most linear in the bytes).
  */
-export function checkRecords(records: RecordResult[], inputLength: number, where: string, allowNone = false): void {
+export function checkRecords(records: readonly InspectedRecord[], inputLength: number, where: string, allowNone = false): void {
   // Only an export with no messages has no record at all.
   if (!allowNone) must(records.length > 0, `${where}: no record`);
   must(records.length <= inputLength + 1, `${where}: ${records.length} records for ${inputLength} bytes`);
   let findings = 0;
   let nodes = 0;
-  records.forEach((r, i) => {
+  records.forEach((record, i) => {
     const at = `${where}, record ${i}`;
+    const { verdict: r, data } = record;
+    const length = data.view.length;
     must(r.index === i, `${at}: index ${r.index}`);
     must(RECORD_FORMATS.has(r.format), `${at}: format ${r.format}`);
     if (!r.decoded) {
       must(r.error !== null, `${at}: not decoded and no error`);
       must(REPORT_CODES.has(r.error.code), `${at}: code ${r.error.code} is not in report.md (${r.error.message})`);
       must(!/internal error|unexpected failure/.test(r.error.message), `${at}: ${r.error.message}`);
-      must(!r.valid, `${at}: valid but not decoded`);
     } else must(r.error === null, `${at}: decoded with an error`);
-    if (r.error?.offset != null) must(r.error.offset >= 0 && r.error.offset <= r.view.length, `${at}: error offset ${r.error.offset} outside ${r.view.length} bytes`);
-    for (const s of [r.span, r.inputSpan, r.bodySpan]) if (s) must(s[0] >= 0 && s[0] <= s[1], `${at}: span ${s}`);
-    if (r.span) must(r.span[1] <= r.view.length, `${at}: span ${r.span} outside ${r.view.length} bytes`);
-    if (r.bodySpan) must(r.bodySpan[1] <= r.view.length, `${at}: body span ${r.bodySpan} outside ${r.view.length} bytes`);
+    if (r.error?.offset != null) must(r.error.offset >= 0 && r.error.offset <= length, `${at}: error offset ${r.error.offset} outside ${length} bytes`);
+    for (const s of [r.span, r.inputSpan, data.bodySpan]) if (s) must(s[0] >= 0 && s[0] <= s[1], `${at}: span ${s}`);
+    if (r.span) must(r.span[1] <= length, `${at}: span ${r.span} outside ${length} bytes`);
+    if (data.bodySpan) must(data.bodySpan[1] <= length, `${at}: body span ${data.bodySpan} outside ${length} bytes`);
     must(SIGNATURE_STATUSES.has(r.signature.status), `${at}: signature ${r.signature.status}`);
     // A signature is valid only with a key that checked it: never for a record that did not decode.
     if (r.signature.status === 'valid') must(r.decoded, `${at}: valid signature on an undecoded record`);
     for (const f of r.findings) {
       must(isDocumentedRule(f.rule), `${at}: undocumented rule ${f.rule}`);
       must(f.severity === 'error' || f.severity === 'warning' || f.severity === 'info', `${at}: severity ${f.severity}`);
-      if (f.span) must(f.span[0] >= 0 && f.span[0] <= f.span[1] && f.span[1] <= r.view.length, `${at}: ${f.rule} span ${f.span} outside ${r.view.length} bytes`);
+      if (f.span) must(f.span[0] >= 0 && f.span[0] <= f.span[1] && f.span[1] <= length, `${at}: ${f.rule} span ${f.span} outside ${length} bytes`);
+      // The log's findings live in their own map, never in a record's verdict.
+      must(!logWide(f.rule), `${at}: the log-level finding ${f.rule} is in the record's verdict`);
     }
-    must(r.valid === (r.decoded && !r.findings.some((f) => f.severity === 'error')), `${at}: valid is ${r.valid} against its findings`);
     findings += r.findings.length;
-    nodes += countNodes(r.tree);
+    nodes += countNodes(recordViews(record).tree);
   });
   // Work bounds: every finding and every tree node stands for at least some bytes of the input.
   must(findings <= 2 * inputLength + 64, `${where}: ${findings} findings for ${inputLength} bytes`);
   must(nodes <= 4 * inputLength + 256, `${where}: ${nodes} tree nodes for ${inputLength} bytes`);
 }
 
-/** checkRecords for a whole inspect() result, and the report serialises. */
+/** checkRecords for a whole inspect() result, and the report: it serialises, and each record's validity follows from its findings. */
 export function checkResult(result: InspectResult, lengths: number[], where: string): void {
   must(result.inputs.length === lengths.length, `${where}: ${result.inputs.length} inputs`);
   lengths.forEach((len, i) => {
-    const mine = result.records.filter((r) => r.input === i);
+    const mine = result.records.filter((r) => r.verdict.input === i);
     checkRecords(mine, len, `${where} input ${i}`, result.inputs[i].format === 'iggy-json(empty)');
   });
   for (const w of result.workflows) {
     must(w.record >= 0 && w.record < result.records.length, `${where}: workflow record ${w.record}`);
     for (const code of Object.values(w.modes)) must([1000, 2001, 2002, 2003].includes(code), `${where}: mode ${code}`);
   }
-  JSON.stringify(buildReport(result), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  const report = buildReport(result);
+  report.records.forEach((r, i) => {
+    if (!r.decoded) must(!r.valid, `${where}, record ${i}: valid but not decoded`);
+    must(r.valid === (r.decoded && !r.findings.some((f) => f.severity === 'error')), `${where}, record ${i}: valid is ${r.valid} against its findings`);
+  });
+  JSON.stringify(report, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
 /** Findings that depend on the whole log (the graph's, the folds'): a record's neighbours change them. */
 const logWide = (rule: string) => rule.startsWith('agdx/graph/') || rule.startsWith('agdx/fold/');
 
-/** What a person relies on in a record: its verdicts (log-wide findings left out). */
-export function verdictOf(r: RecordResult): unknown {
+/** What a person relies on in a record: its verdict (log-wide findings are not part of it). */
+export function verdictOf({ verdict: r }: InspectedRecord): unknown {
   return {
     format: r.format,
     decoded: r.decoded,
@@ -169,8 +176,8 @@ export function verdictOf(r: RecordResult): unknown {
     conversation: r.conversation,
     source: r.source,
     target: r.target,
-    valid: r.decoded && !r.findings.some((f) => f.severity === 'error' && !logWide(f.rule)),
-    findings: r.findings.filter((f) => !logWide(f.rule)).map((f) => `${f.severity} ${f.rule} ${f.path} ${f.span}`),
+    valid: r.decoded && !r.findings.some((f) => f.severity === 'error'),
+    findings: r.findings.map((f) => `${f.severity} ${f.rule} ${f.path} ${f.span}`),
     signature: { ...r.signature },
   };
 }

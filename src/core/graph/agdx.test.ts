@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildAgdxGraph } from './agdx';
 import type { AgdxGraph, FoldNode, GhostNode, RecordNode, StreamNode } from './model';
 import { toReportGraph } from './report';
-import { Conversation, causeAt, crock, hops, id16, text } from './test-helpers';
+import { Conversation, causeAt, crock, hops, id16, text, graphOf } from './test-helpers';
 
 const body = text('{}');
 const edge = (g: AgdxGraph, from: string, to: string, via: string) => g.edges.find((e) => e.from === from && e.to === to && e.via === via);
@@ -22,14 +21,14 @@ function exported() {
 describe('buildAgdxGraph: causal edges', () => {
   it('draws cause and cause_at from the child to the parent; cause_at says what it could not check', () => {
     const { c } = exported();
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     expect(g.nodes.map((n) => n.id)).toEqual([crock(1), crock(2)]);
     expect(edge(g, crock(2), crock(1), 'cause')).toBeDefined();
     const at = edge(g, crock(2), crock(1), 'cause_at')!;
     expect(at.note).toMatch(/partition 3 and offset 41 only.*stream 1, topic 2/);
     expect(g.missing).toEqual([]);
     expect(g.findings).toEqual([]);
-    expect(node(g, crock(1))).toMatchObject({ kind: 'record', recordIndex: 0, recordKind: 'command', group: c.records[0].conversation });
+    expect(node(g, crock(1))).toMatchObject({ kind: 'record', recordIndex: 0, recordKind: 'command', group: c.records[0].verdict.conversation });
   });
 
   it('a log position whose stream and topic are known must match them too', () => {
@@ -37,7 +36,7 @@ describe('buildAgdxGraph: causal edges', () => {
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body }, { position: { partition: 3, offset: 41, stream: 9, topic: 9 } });
     c.add({ kind: 'command', record: id16(3), correlation: id16(0x51), body }, { position: { partition: 3, offset: 41, stream: 1, topic: 2 }, input: 1 });
     c.add({ kind: 'event', record: id16(2), cause_at: causeAt(1, 2, 3, 41), body }, { position: { partition: 3, offset: 42 } });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     const at = g.edges.filter((e) => e.via === 'cause_at');
     expect(at.map((e) => [e.from, e.to, e.note])).toEqual([[crock(2), crock(3), null]]);
   });
@@ -45,7 +44,7 @@ describe('buildAgdxGraph: causal edges', () => {
   it('a ghost node and a missing entry for a cause that resolves to nothing', () => {
     const c = new Conversation();
     c.add({ kind: 'event', record: id16(7), cause: id16(0x404), body });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     const ghost = node<GhostNode>(g, `ghost:${crock(0x404)}`);
     expect(ghost).toMatchObject({ kind: 'ghost', recordIndex: null, refs: [{ via: 'cause', ref: crock(0x404) }] });
     expect(edge(g, crock(7), ghost.id, 'cause')).toBeDefined();
@@ -60,7 +59,7 @@ describe('buildAgdxGraph: causal edges', () => {
     const c = new Conversation();
     c.add({ kind: 'event', record: id16(8), body }, { position: { partition: 0, offset: 1 } });
     c.add({ kind: 'event', record: id16(7), cause: id16(0x404), cause_at: causeAt(1, 1, 0, 99), body }, { position: { partition: 0, offset: 2 } });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     const ghosts = g.nodes.filter((n) => n.kind === 'ghost') as GhostNode[];
     expect(ghosts).toHaveLength(1);
     expect(ghosts[0].refs.map((r) => r.via)).toEqual(['cause', 'cause_at']);
@@ -73,7 +72,7 @@ describe('buildAgdxGraph: causal edges', () => {
   it('a cause_at alone, with no log position anywhere, is a missing parent', () => {
     const c = new Conversation();
     c.add({ kind: 'event', record: id16(7), cause_at: causeAt(1, 1, 0, 99), body });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     expect(g.missing).toEqual([{ from: crock(7), ref: 'stream 1, topic 1, partition 0, offset 99', via: 'cause_at' }]);
     expect((g.nodes.find((n) => n.kind === 'ghost') as GhostNode).note).toMatch(/no record of the input has a known log position/);
   });
@@ -82,7 +81,7 @@ describe('buildAgdxGraph: causal edges', () => {
     const c = new Conversation();
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body });
     c.add({ kind: 'response', record: id16(2), cause: id16(1), cause_at: causeAt(1, 2, 3, 41), correlation: id16(0x50), body });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     expect(g.missing).toEqual([]);
     expect(g.nodes.some((n) => n.kind === 'ghost')).toBe(false);
     const e = edge(g, crock(2), crock(1), 'cause')!;
@@ -96,7 +95,7 @@ describe('buildAgdxGraph: causal edges', () => {
     c.add({ kind: 'event', record: id16(2), cause: id16(1), body });
     c.add({ kind: 'event', record: id16(3), cause: id16(3), body }); // names itself
     c.add({ kind: 'event', record: id16(4), cause: id16(1), body }); // not in a cycle
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     expect(g.cycles).toEqual([[crock(1), crock(2)], [crock(3)]]);
     expect(g.nodes.filter((n) => n.cycle).map((n) => n.id)).toEqual([crock(1), crock(2), crock(3)]);
     expect(edge(g, crock(3), crock(3), 'cause')!.note).toMatch(/names itself/);
@@ -108,7 +107,7 @@ describe('buildAgdxGraph: causal edges', () => {
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body }, { position: { partition: 3, offset: 41 } });
     c.add({ kind: 'event', record: id16(9), body }, { position: { partition: 3, offset: 40 } });
     const child = c.add({ kind: 'response', record: id16(2), cause: id16(1), cause_at: causeAt(1, 2, 3, 40), correlation: id16(0x50), body }, { position: { partition: 3, offset: 42 } });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     expect(g.findings).toHaveLength(1);
     expect(g.findings[0].recordIndex).toBe(c.at(child));
     expect(g.findings[0].finding).toMatchObject({ rule: 'agdx/graph/cause-mismatch', severity: 'warning', path: 'cause_at' });
@@ -122,7 +121,7 @@ describe('buildAgdxGraph: causal edges', () => {
     const c = new Conversation();
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body }, { position: { partition: 3, offset: 41 } });
     c.add({ kind: 'response', record: id16(2), cause: id16(1), cause_at: causeAt(1, 2, 3, 7), correlation: id16(0x50), body }, { position: { partition: 3, offset: 42 } });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     expect(g.findings.map((f) => f.finding.rule)).toEqual(['agdx/graph/cause-mismatch']);
     expect(g.missing).toEqual([{ from: crock(2), ref: 'stream 1, topic 2, partition 3, offset 7', via: 'cause_at' }]);
   });
@@ -132,7 +131,7 @@ describe('buildAgdxGraph: causal edges', () => {
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body });
     c.add({ kind: 'response', record: id16(1), cause: id16(1), correlation: id16(0x50), body });
     c.add({ kind: 'command', record: id16(1), body });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     const ids = g.nodes.map((n) => n.id);
     expect(ids).toEqual([crock(1), `${crock(1)}@0:1`, `${crock(1)}@0:2`]);
     expect((g.nodes as RecordNode[]).every((n) => n.duplicateId)).toBe(true);
@@ -152,7 +151,7 @@ describe('buildAgdxGraph: correlation pairs', () => {
     c.add({ kind: 'command', record: id16(5), correlation: id16(0x51), body });
     c.add({ kind: 'error', record: id16(6), correlation: id16(0x51), body });
     c.add({ kind: 'response', record: id16(7), correlation: id16(0x52), body }); // no command in the input
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     const pairs = g.edges.filter((e) => e.via === 'correlation').map((e) => [e.from, e.to]);
     expect(pairs).toEqual([
       [crock(2), crock(1)],
@@ -170,7 +169,7 @@ describe('buildAgdxGraph: correlation pairs', () => {
     c.add({ kind: 'command', record: id16(2), correlation: id16(0x50), body });
     other.add({ kind: 'command', record: id16(3), correlation: id16(0x50), body }, { input: 1 });
     c.add({ kind: 'response', record: id16(4), correlation: id16(0x50), body });
-    const g = buildAgdxGraph([...c.records, ...other.records]);
+    const g = graphOf([...c.records, ...other.records]);
     const pairs = g.edges.filter((e) => e.via === 'correlation');
     expect(pairs.map((e) => [e.from, e.to])).toEqual([[crock(4), crock(2)]]);
     expect(pairs[0].note).toMatch(/2 commands carry this correlation; chose the nearest one before this record in the same conversation/);
@@ -190,9 +189,9 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
 
   it('folds a chunk stream into one node carrying its reassembly, paired with its command', () => {
     const c = withStream();
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     const s = g.nodes.find((n) => n.kind === 'stream') as StreamNode;
-    expect(s.id).toBe(`stream:${c.records[0].conversation}:${crock(0x60)}:${crock(0x50)}`);
+    expect(s.id).toBe(`stream:${c.records[0].verdict.conversation}:${crock(0x60)}:${crock(0x50)}`);
     expect(s.stream).toMatchObject({ chunks: 3, terminal: 'last', text: 't0t1t2' });
     expect(s.recordIndex).toBe(1);
     expect(edge(g, s.id, crock(1), 'correlation')).toBeDefined();
@@ -205,14 +204,14 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
 
   it('shows an expanded stream chunk by chunk, chained by sequence', () => {
     const c = withStream();
-    const folded = buildAgdxGraph(c.records);
-    const g = buildAgdxGraph(c.records, { expanded: new Set([folded.streams[0].id]) });
+    const folded = graphOf(c.records);
+    const g = graphOf(c.records, { expanded: new Set([folded.streams[0].id]) });
     expect(g.nodes.some((n) => n.kind === 'stream')).toBe(false);
     expect(edge(g, 'rec:0:1', crock(1), 'correlation')).toBeDefined();
     expect(edge(g, 'rec:0:2', 'rec:0:1', 'sequence')).toBeDefined();
     expect(edge(g, 'rec:0:3', 'rec:0:2', 'sequence')).toBeDefined();
     expect(node(g, 'rec:0:2').stream).toBe(folded.streams[0].id);
-    expect(buildAgdxGraph(c.records, { foldStreams: false }).nodes).toHaveLength(5);
+    expect(graphOf(c.records, { foldStreams: false }).nodes).toHaveLength(5);
     expect(toReportGraph(g)).toEqual(toReportGraph(folded)); // the report does not depend on folding
   });
 
@@ -221,7 +220,7 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body });
     c.add({ kind: 'chunk', correlation: id16(0x50), channel: id16(0x60), sequence: 0, operation: 'chat', body: text('a') });
     c.add({ kind: 'error', record: id16(3), correlation: id16(0x50), channel: id16(0x60), body });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     const s = g.nodes.find((n) => n.kind === 'stream') as StreamNode;
     expect(s.stream.terminal).toBe('error');
     expect(edge(g, crock(3), s.id, 'sequence')).toBeDefined();
@@ -232,7 +231,7 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     const c = new Conversation();
     c.add({ kind: 'event', record: id16(1), metadata: hops('bridge-a', 'bridge-b', 'bridge-a'), body });
     c.add({ kind: 'event', record: id16(2), metadata: hops('bridge-a', 'bridge-b'), body });
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     expect(node(g, crock(1)).loop).toEqual(['bridge-a']);
     expect(node(g, crock(2)).loop).toBeNull();
     expect(g.findings).toEqual([
@@ -246,7 +245,7 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     for (let i = 0; i < 60; i++) c.add({ kind: 'event', record: id16(100 + i), cause: id16(1), body });
     c.add({ kind: 'event', record: id16(500), cause: id16(100), body }); // a grandchild, through a folded child
     c.add({ kind: 'response', record: id16(2), cause: id16(1), correlation: id16(0x50), body }); // another kind
-    const g = buildAgdxGraph(c.records);
+    const g = graphOf(c.records);
     const fold = g.nodes.find((n) => n.kind === 'fold') as FoldNode;
     expect(fold).toMatchObject({ id: `fold:${crock(1)}:event`, parent: crock(1), childKind: 'event', count: 60, label: '60 event records folded' });
     expect(fold.recordIndices).toHaveLength(60);
@@ -258,9 +257,9 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     expect(toReportGraph(g).nodes).toBe(63);
     expect(toReportGraph(g).edges).toHaveLength(62);
 
-    expect(buildAgdxGraph(c.records, { expanded: new Set([fold.id]) }).nodes).toHaveLength(63);
-    expect(buildAgdxGraph(c.records, { foldThreshold: 60 }).nodes.some((n) => n.kind === 'fold')).toBe(false);
-    expect(buildAgdxGraph(c.records, { foldThreshold: 59 }).nodes.some((n) => n.kind === 'fold')).toBe(true);
+    expect(graphOf(c.records, { expanded: new Set([fold.id]) }).nodes).toHaveLength(63);
+    expect(graphOf(c.records, { foldThreshold: 60 }).nodes.some((n) => n.kind === 'fold')).toBe(false);
+    expect(graphOf(c.records, { foldThreshold: 59 }).nodes.some((n) => n.kind === 'fold')).toBe(true);
   });
 
   it('groups nodes by conversation', () => {
@@ -269,7 +268,7 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     a.add({ kind: 'event', record: id16(1), body });
     b.add({ kind: 'event', record: id16(2), body }, { input: 1 });
     a.add({ kind: 'event', record: id16(3), body });
-    const g = buildAgdxGraph([...a.records, ...b.records]);
+    const g = graphOf([...a.records, ...b.records]);
     expect(g.groups).toEqual([
       { id: crock(0xa), nodes: 2 },
       { id: crock(0xb), nodes: 1 },
@@ -279,7 +278,7 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
 
   it('skips records without an envelope', () => {
     const c = withStream();
-    const g = buildAgdxGraph([...c.records, { ...c.records[0], envelope: null, decoded: false }]);
-    expect(g.recordLevel.nodeCount).toBe(5);
+    const g = graphOf([...c.records, { verdict: { ...c.records[0].verdict, decoded: false }, data: { ...c.records[0].data, envelope: null } }]);
+    expect(g.recordLevel.records).toHaveLength(5);
   });
 });

@@ -5,6 +5,7 @@
 // different envelope claiming a hash already taken is a node of its own beside it, flagged
 // `duplicate` (and so is the first holder of that hash). A child names its parents by hash only;
 // when a hash has several holders, the edge goes to the one whose content matches the hash.
+import type { WorkflowReport } from '../agentdna/model';
 import { short } from './keys';
 import type { AgentDnaGraph, AgentDnaNodeInput, EnvelopeNode, GhostNode, GraphEdge, MissingParent } from './model';
 import { findCycles } from './scc';
@@ -17,6 +18,30 @@ function identityOf(e: AgentDnaNodeInput): string {
   // Same hash and both contents match it: the same content (SHA-256).
   if (e.hashOk) return 'content-matches-hash';
   return JSON.stringify([e.from, e.to, e.epoch, [...e.parents].sort(), e.signature, e.didMatch]);
+}
+
+/** Every distinct envelope of every workflow, as the DAG builder takes them. */
+export function agentDnaInputs(workflows: readonly WorkflowReport[]): AgentDnaNodeInput[] {
+  const out: AgentDnaNodeInput[] = [];
+  for (const w of workflows) {
+    for (const e of w.envelopes) {
+      const epoch = e.epoch !== null && /^-?\d+(\.\d+)?$/.test(e.epoch) ? Number(e.epoch) : null;
+      out.push({
+        recordIndex: w.record,
+        hash: e.hash,
+        from: e.from ?? '',
+        to: e.to,
+        epoch,
+        parents: e.parents,
+        hashOk: e.hash_ok,
+        signature: e.signature,
+        didMatch: e.did_match,
+        path: e.path,
+        identity: `${e.content_hash ?? ''}|${e.signature_hex ?? ''}|${e.parents.join(',')}`,
+      });
+    }
+  }
+  return out;
 }
 
 export function buildAgentDnaGraph(envelopes: readonly AgentDnaNodeInput[]): AgentDnaGraph {

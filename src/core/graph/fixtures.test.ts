@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { encodeEnvelope } from '../agdx/canonical';
 import { concatBytes } from '../bytes';
 import { inspect } from '../inspect';
-import { buildAgdxGraph } from './agdx';
+import { recordViews } from '../records';
+import { spanOfPath } from './keys';
 import { layoutGraph } from './layout';
 import type { RecordNode, StreamNode } from './model';
 import { toReportGraph } from './report';
-import { hops, id16, text } from './test-helpers';
+import { hops, id16, text, graphOf } from './test-helpers';
 
 const bytes = new Uint8Array(readFileSync(new URL('../../../vectors/agdx/made/conversation.cborseq', import.meta.url)));
 const CMD = '01J0Y1ZAG00000000000000001';
@@ -20,11 +21,11 @@ const CHAN = '01J0Y1ZAG00000000000000006';
 
 describe('the conversation fixture, end to end', () => {
   const { records } = inspect([{ name: 'conversation.cborseq', bytes }]);
-  const graph = buildAgdxGraph(records);
+  const graph = graphOf(records);
 
   it('reads the records the fixture holds', () => {
-    expect(records.map((r) => r.kind)).toEqual(['command', 'chunk', 'chunk', 'chunk', 'response', 'command', null]);
-    expect(records[6].error?.code).toBe('cbor/truncated');
+    expect(records.map((r) => r.verdict.kind)).toEqual(['command', 'chunk', 'chunk', 'chunk', 'response', 'command', null]);
+    expect(records[6].verdict.error?.code).toBe('cbor/truncated');
   });
 
   it('reassembles the stream: sequence 0, 7, 8 is a gap at 1..6 (7 ends it; only 8 comes after the end)', () => {
@@ -88,13 +89,49 @@ describe('graph findings on inspected bytes', () => {
     const first = encodeEnvelope({ kind: 'command', record: id16(1), conversation, source: 'a', correlation: id16(5), body: text('{}') });
     const looped = encodeEnvelope({ kind: 'event', record: id16(2), conversation, source: 'b', cause: id16(1), metadata: hops('x', 'y', 'x'), body: text('{}') });
     const { records } = inspect([{ name: 'loop.cborseq', bytes: concatBytes(first, looped) }]);
-    const graph = buildAgdxGraph(records);
+    const graph = graphOf(records);
     expect(graph.edges.map((e) => [e.from, e.to, e.via])).toEqual([[graph.nodes[1].id, graph.nodes[0].id, 'cause']]);
     expect(graph.findings).toHaveLength(1);
     const { recordIndex, finding } = graph.findings[0];
     expect(recordIndex).toBe(1);
-    const hopsNode = records[1].tree.find((n) => n.path === 'metadata')!.children!.find((n) => n.path === 'metadata.bridge_hops')!;
+    const hopsNode = recordViews(records[1]).tree.find((n) => n.path === 'metadata')!.children!.find((n) => n.path === 'metadata.bridge_hops')!;
     expect(finding.span).toEqual(hopsNode.span);
     expect(finding.span![0]).toBeGreaterThanOrEqual(first.length);
+  });
+});
+
+describe('log findings point at their bytes whichever way the records were read', () => {
+  // conversation_http_v07.json: a response whose cause names the command and whose cause_at names
+  // the fifth message (a chunk without a record id); registry_log_http_v07.json: fold findings.
+  const vector = (name: string) => new Uint8Array(readFileSync(new URL(`../../../vectors/agdx/made/${name}`, import.meta.url)));
+
+  it('agdx/graph/cause-mismatch: the span is cause_at\'s bytes, the message names the records (not node ids)', () => {
+    for (const detail of [true, false]) {
+      const result = inspect([{ name: 'conversation_http_v07.json', bytes: vector('conversation_http_v07.json') }], { detail });
+      const [[at, [f]]] = [...result.log.findings].filter(([, fs]) => fs.some((x) => x.rule === 'agdx/graph/cause-mismatch'));
+      expect(f.rule).toBe('agdx/graph/cause-mismatch');
+      expect(f.span).not.toBeNull();
+      expect(f.span).toEqual(spanOfPath(recordViews(result.records[at]).tree, 'cause_at'));
+      // The span indexes the message's payload: its bytes are cause_at's (a 20-byte string, head first).
+      const payload = result.records[at].data.view;
+      expect(payload[f.span![0]]).toBe(0x54);
+      expect(f.span![1] - f.span![0]).toBe(21);
+      expect(f.message).toBe(
+        'cause names record 01J0Y1ZAG00000000000000001 (input 0, index 0), but cause_at (stream 1, topic 2, partition 1, offset 105) is the chunk at input 0, index 5 (it has no record id)',
+      );
+      expect(f.message).not.toMatch(/rec:|@\d+:\d+/);
+    }
+  });
+
+  it('agdx/fold/*: the same spans read in bulk (no views) as read with views', () => {
+    const bytes = vector('registry_log_http_v07.json');
+    const spans = (detail: boolean) => {
+      const result = inspect([{ name: 'registry_log_http_v07.json', bytes }], { detail });
+      return [...result.log.findings].flatMap(([i, fs]) => fs.map((f) => [i, f.rule, f.path, f.span]));
+    };
+    const bulk = spans(false);
+    expect(bulk.filter(([, rule]) => String(rule).startsWith('agdx/fold/')).length).toBeGreaterThan(2);
+    expect(bulk.every(([, , , span]) => span !== null)).toBe(true);
+    expect(bulk).toEqual(spans(true));
   });
 });

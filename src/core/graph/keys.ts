@@ -1,33 +1,6 @@
-// Small shared pieces of the graph model: stable sort keys, record ids, log positions.
-import { toCrockford } from '../bytes';
+// Small shared pieces of the graph model: log positions, field spans in a tree, bridge loops.
 import type { MetaValue } from '../agdx/envelope';
 import type { FieldNode, Span } from '../model';
-import type { RecordResult } from '../records';
-
-const pad = (n: bigint | number, width: number) => n.toString().padStart(width, '0');
-
-/**
- * One sort key per record: log time (carried forward within an input to records that have none,
- * 0 before the first), then input, then position. Comparing keys as strings orders records in log
- * order within an input and by time across inputs; appending a record never reorders the others.
- */
-export function recordSortKeys(records: readonly RecordResult[]): string[] {
-  const lastTime = new Map<number, bigint>();
-  return records.map((r) => {
-    if (r.logTimeMicros !== null && r.logTimeMicros >= 0n) lastTime.set(r.input, r.logTimeMicros);
-    const t = lastTime.get(r.input) ?? 0n;
-    return `${pad(t, 20)}:${pad(r.input, 6)}:${pad(r.index, 9)}`;
-  });
-}
-
-/** The latest log time of any record, or null when no record has one. */
-export function latestLogTime(records: readonly RecordResult[]): bigint | null {
-  let latest: bigint | null = null;
-  for (const r of records) if (r.logTimeMicros !== null && (latest === null || r.logTimeMicros > latest)) latest = r.logTimeMicros;
-  return latest;
-}
-
-export const crockford = (id: Uint8Array | undefined): string | null => (id ? toCrockford(id) : null);
 
 /** A cause_at (Iggy binding): stream u32, topic u32, partition u32, offset u64, all big-endian. */
 export interface CauseAt {

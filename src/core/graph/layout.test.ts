@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildAgdxGraph } from './agdx';
 import { layoutGraph, NODE_HEIGHT, NODE_WIDTH } from './layout';
 import type { LayoutInput } from './model';
-import { Conversation, crock, id16, text } from './test-helpers';
+import { Conversation, crock, id16, text, graphOf } from './test-helpers';
 
 const body = text('{}');
 
@@ -23,7 +22,7 @@ function scene() {
 describe('layoutGraph', () => {
   it('puts parents to the left of their children, fixed node size', () => {
     const { a, b } = scene();
-    const g = buildAgdxGraph([...a.records, ...b.records]);
+    const g = graphOf([...a.records, ...b.records]);
     const boxes = layoutGraph(g);
     expect(boxes.size).toBe(g.nodes.length);
     for (const e of g.edges) expect(boxes.get(e.to)!.x, `${e.from} → ${e.to}`).toBeLessThan(boxes.get(e.from)!.x);
@@ -37,7 +36,7 @@ describe('layoutGraph', () => {
 
   it('no two nodes overlap', () => {
     const { a, b } = scene();
-    const boxes = [...layoutGraph(buildAgdxGraph([...a.records, ...b.records])).values()];
+    const boxes = [...layoutGraph(graphOf([...a.records, ...b.records])).values()];
     for (let i = 0; i < boxes.length; i++) {
       for (let j = i + 1; j < boxes.length; j++) {
         const [p, q] = [boxes[i], boxes[j]];
@@ -49,17 +48,17 @@ describe('layoutGraph', () => {
 
   it('is deterministic, whatever the order of nodes and edges given', () => {
     const { a, b } = scene();
-    const g = buildAgdxGraph([...a.records, ...b.records]);
+    const g = graphOf([...a.records, ...b.records]);
     const shuffled: LayoutInput = { nodes: [...g.nodes].reverse(), edges: [...g.edges].reverse() };
     expect([...layoutGraph(shuffled)].sort()).toEqual([...layoutGraph(g)].sort());
   });
 
   it('is stable when a record is added: the others keep their x, and the parts above keep their place', () => {
     const { a, b } = scene();
-    const before = layoutGraph(buildAgdxGraph([...a.records, ...b.records]));
+    const before = layoutGraph(graphOf([...a.records, ...b.records]));
     a.add({ kind: 'event', record: id16(5), cause: id16(3), body }); // a new leaf in the first conversation
     b.add({ kind: 'event', record: id16(12), cause: id16(11), body }, { input: 1 }); // and one in the second
-    const after = layoutGraph(buildAgdxGraph([...a.records, ...b.records]));
+    const after = layoutGraph(graphOf([...a.records, ...b.records]));
     expect(after.size).toBe(before.size + 2);
     for (const [id, box] of before) {
       expect(after.get(id)!.x, id).toBe(box.x);
@@ -74,7 +73,7 @@ describe('layoutGraph', () => {
     c.add({ kind: 'event', record: id16(1), cause: id16(2), body });
     c.add({ kind: 'event', record: id16(2), cause: id16(1), body });
     c.add({ kind: 'event', record: id16(3), cause: id16(2), body });
-    const boxes = layoutGraph(buildAgdxGraph(c.records));
+    const boxes = layoutGraph(graphOf(c.records));
     expect([1, 2, 3].map((n) => boxes.get(crock(n))!.x / (NODE_WIDTH + 80))).toEqual([0, 1, 2]);
   });
 

@@ -104,9 +104,11 @@ interface NodeBase {
   cycle: boolean;
 }
 
-/** An AGDX record that decoded with an envelope. */
-export interface RecordNode extends NodeBase {
-  kind: 'record';
+/**
+ * An AGDX record that decoded with an envelope, as the record-level graph holds it: what its node
+ * shows, whatever the drawing folds. Built once per load; drawing never changes it.
+ */
+export interface GraphRecord extends Omit<NodeBase, 'kind' | 'group'> {
   recordIndex: number;
   /** The envelope's record id (Crockford), or null (a chunk may have none). */
   recordId: string | null;
@@ -117,15 +119,22 @@ export interface RecordNode extends NodeBase {
   channel: string | null;
   source: string;
   target: string | null;
-  valid: boolean;
   /** Another record of the input carries the same record id (the node id is then disambiguated). */
   duplicateId: boolean;
+  /** Bridge ids repeated in metadata `bridge_hops` (a routing loop), or null. */
+  loop: readonly string[] | null;
+  /** The graph's findings about this record (also listed in RecordGraph.findings). */
+  findings: Finding[];
+}
+
+/** A record as drawn: its record-level node with what the drawing adds. */
+export interface RecordNode extends GraphRecord {
+  kind: 'record';
+  group: string | null;
+  /** The record's verdict (its own findings and the log's): drawn red when not valid. */
+  valid: boolean;
   /** The id of the chunk stream this record belongs to when it is shown unfolded, else null. */
   stream: string | null;
-  /** Bridge ids repeated in metadata `bridge_hops` (a routing loop), or null. */
-  loop: string[] | null;
-  /** The graph's findings about this record (also listed in AgdxGraph.findings). */
-  findings: Finding[];
 }
 
 /** A chunk stream folded into one node. */
@@ -219,30 +228,56 @@ export interface AgdxGraphOptions {
   foldThreshold?: number;
 }
 
+/** What drawing needs besides the record-level graph. */
+export interface DrawOptions extends AgdxGraphOptions {
+  /** A record's validity (its own findings and the log's); every record counts as valid without it. */
+  valid?: (recordIndex: number) => boolean;
+}
+
+/**
+ * The AGDX graph with one node per record and nothing folded: what the report describes, and what
+ * drawing starts from. Built once per load from the log's entries (it depends on no verdict, so a
+ * key change leaves it as it is).
+ */
+export interface RecordGraph {
+  kind: 'agdx-records';
+  /** One per record with an envelope, in record order. */
+  records: GraphRecord[];
+  /** Parents named by some child and absent from the load. */
+  ghosts: GhostNode[];
+  /** Ids of the records and ghosts by sortKey (ties: records, in record order, then ghosts): the order drawing keeps. */
+  order: string[];
+  /** Record-level edges (ghosts included as targets), de-duplicated with a count. */
+  edges: GraphEdge[];
+  missing: MissingParent[];
+  /** Cycles of cause / cause_at edges, each the record-level node ids in sortKey order. */
+  cycles: string[][];
+  streams: ReassembledStream[];
+  /** By record index, ascending. */
+  findings: GraphFinding[];
+  /** Record index → record-level node id. */
+  ids: Map<number, string>;
+}
+
+/** The AGDX graph as drawn: streams and large fan-outs folded, over its record-level graph. */
 export interface AgdxGraph {
   kind: 'agdx';
   /** The nodes as drawn (after folding), ordered by sortKey. */
   nodes: AgdxNode[];
   /** The edges as drawn (after folding, de-duplicated with a count). */
   edges: GraphEdge[];
-  missing: MissingParent[];
-  /** Cycles of cause / cause_at edges, each the record-level node ids in sortKey order. */
-  cycles: string[][];
-  streams: ReassembledStream[];
   /** What was folded. */
   folded: FoldInfo[];
-  findings: GraphFinding[];
   groups: GraphGroup[];
   /** Record index → the drawn node that shows it (its own node, a stream node or a fold node). */
   nodeOfRecord: Map<number, string>;
-  /** The graph with one node per record and nothing folded: what the report describes. */
-  recordLevel: {
-    /** Record nodes (ghosts excluded). */
-    nodeCount: number;
-    /** Record index → record-level node id. */
-    ids: Map<number, string>;
-    edges: GraphEdge[];
-  };
+  /** What was drawn: one node per record, nothing folded (what the report describes). */
+  recordLevel: RecordGraph;
+  // The record-level graph's, for convenience.
+  missing: MissingParent[];
+  cycles: string[][];
+  streams: ReassembledStream[];
+  findings: GraphFinding[];
 }
 
 /** One AgentDNA envelope as the workflow analysis concluded it. */

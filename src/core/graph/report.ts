@@ -1,6 +1,6 @@
 // report@1's `graph` section (report.md) from the graph model.
 import type { Usage } from '../agdx/envelope';
-import type { AgdxGraph, AgentDnaGraph, GraphEdge, StreamTerminal } from './model';
+import type { AgdxGraph, AgentDnaGraph, GraphEdge, RecordGraph, StreamTerminal } from './model';
 
 export type ReportEdgeVia = 'cause' | 'cause_at' | 'parent_envelope';
 
@@ -56,14 +56,18 @@ function jsonUsage(u: Usage | null): Record<string, number | string> | null {
  * AgentDNA envelope (`dna:<hash>~2`… for a different envelope claiming a hash already taken), and
  * `ghost:…` for an absent parent.
  */
-export function toReportGraph(...graphs: (AgdxGraph | AgentDnaGraph | null | undefined)[]): ReportGraph {
+export function toReportGraph(...graphs: (RecordGraph | AgdxGraph | AgentDnaGraph | null | undefined)[]): ReportGraph {
   const out: ReportGraph = { nodes: 0, edges: [], missing: [], cycles: [], streams: [], correlations: [] };
-  for (const g of graphs) {
-    if (!g) continue;
+  for (const drawnOrNot of graphs) {
+    if (!drawnOrNot) continue;
+    // A drawn graph is reported as the record-level graph it was drawn from.
+    const g = drawnOrNot.kind === 'agdx' ? drawnOrNot.recordLevel : drawnOrNot;
     let edges: readonly GraphEdge[];
-    if (g.kind === 'agdx') {
-      out.nodes += g.recordLevel.nodeCount;
-      edges = g.recordLevel.edges;
+    let ghosts: readonly { kind: string; id: string }[];
+    if (g.kind === 'agdx-records') {
+      out.nodes += g.records.length;
+      edges = g.edges;
+      ghosts = g.ghosts;
       out.streams.push(
         ...g.streams.map((s) => ({
           correlation: s.correlation,
@@ -83,12 +87,13 @@ export function toReportGraph(...graphs: (AgdxGraph | AgentDnaGraph | null | und
     } else {
       out.nodes += g.nodes.filter((n) => n.kind === 'envelope').length;
       edges = g.edges;
+      ghosts = g.nodes;
     }
     // An edge to an absent parent is reported in `missing`, not in `edges`.
-    const ghosts = new Set<string>();
-    for (const n of g.nodes) if (n.kind === 'ghost') ghosts.add(n.id);
+    const ghostIds = new Set<string>();
+    for (const n of ghosts) if (n.kind === 'ghost') ghostIds.add(n.id);
     for (const e of edges) {
-      if (ghosts.has(e.to)) continue;
+      if (ghostIds.has(e.to)) continue;
       if (CAUSAL.has(e.via)) out.edges.push({ from: e.from, to: e.to, via: e.via as ReportEdgeVia });
       else if (e.via === 'correlation') out.correlations.push({ from: e.from, to: e.to, via: 'correlation' });
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_GAP_LIST, reassembleStreams } from './streams';
-import { Conversation, crock, id16, text } from './test-helpers';
+import { Conversation, crock, id16, text, factsOf } from './test-helpers';
 
 const CORR = id16(0x5);
 const CHAN = id16(0x6);
@@ -21,7 +21,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(1, 'b')); // duplicate
     c.add(chunk(4, 'e')); // reveals the gap at 2, 3: ends the stream, neither applied nor late
     c.add(chunk(5, '', { last: true, finish_reason: 'stop' })); // after the end: late
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({
       correlation: crock(0x5),
       channel: crock(0x6),
@@ -45,7 +45,7 @@ describe('reassembleStreams', () => {
     const usage = { input_tokens: 10, output_tokens: 2 };
     c.add(chunk(2, '', { last: true, finish_reason: 'stop', usage }));
     c.add(chunk(3, 'late'));
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({ chunks: 4, duplicates: 0, after_terminal: 1, gaps: [], terminal: 'last', finish_reason: 'stop', usage, text: 'thinking', terminalIndex: 2 });
   });
 
@@ -54,7 +54,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(1, 'b'));
     c.add(chunk(0, 'a', { operation: 'chat' }));
     c.add(chunk(2, 'c', { last: true }));
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({ terminal: 'gap', gaps: [0], after_terminal: 2, duplicates: 0, applied: [], purpose: null, text: null });
   });
 
@@ -64,7 +64,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(1, 'b'));
     const err = c.add({ kind: 'error', record: id16(0x99), correlation: CORR, channel: CHAN, body: text('x'), usage: { input_tokens: 3, output_tokens: 1 } });
     c.add(chunk(2, 'c'));
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({ chunks: 3, terminal: 'error', terminalIndex: c.at(err), after_terminal: 1, errorIndices: [c.at(err)], purpose: 'tool_args', text: null });
     expect(s.usage).toEqual({ input_tokens: 3, output_tokens: 1 });
   });
@@ -74,7 +74,7 @@ describe('reassembleStreams', () => {
     const err = c.add({ kind: 'error', record: id16(0x99), correlation: CORR, channel: CHAN, sequence: 1, body: text('x') });
     c.add(chunk(0, 'a', { operation: 'chat' }));
     c.add(chunk(1, 'b'));
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({ terminal: 'error', terminalIndex: c.at(err), applied: [], text: null, after_terminal: 2 });
   });
 
@@ -83,7 +83,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(0, 'a', { operation: 'chat' }));
     const first = c.add({ kind: 'error', record: id16(0x99), correlation: CORR, channel: CHAN, sequence: 1, body: text('x') });
     c.add({ kind: 'error', record: id16(0x9a), correlation: CORR, channel: CHAN, sequence: 1, body: text('x') });
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({ terminal: 'error', terminalIndex: c.at(first), after_terminal: 1, duplicates: 0, text: 'a' });
   });
 
@@ -93,7 +93,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(0, 'a'));
     c.add(chunk(2, 'c'));
     c.add(chunk(1, 'b'));
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({ chunks: 4, duplicates: 1, gaps: [1], terminal: 'gap', after_terminal: 1, applied: [0], text: 'a', finish_reason: null });
     expect(s.note).toMatch(/sequence 2 came where 1 was expected/);
   });
@@ -104,7 +104,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(1, '', { last: true, finish_reason: 'stop' }));
     c.add(chunk(0, 'a'));
     c.add(chunk(1, '', { last: true }));
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({ terminal: 'last', duplicates: 0, after_terminal: 2, finish_reason: 'stop' });
   });
 
@@ -114,7 +114,7 @@ describe('reassembleStreams', () => {
     c.add({ kind: 'chunk', correlation: CORR, channel: CHAN, body: text('?') });
     c.add(chunk(1, 'b', { last: true }));
     c.add({ kind: 'chunk', correlation: CORR, channel: CHAN, body: text('?') });
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({ chunks: 4, terminal: 'last', duplicates: 0, after_terminal: 0, text: 'ab', applied: [0, 2] });
     expect(s.note).toMatch(/2 chunks carry no sequence and were not applied/);
   });
@@ -124,7 +124,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(0, 'a', { operation: 'chat', deadline_micros: 1_000n }), { logTime: 500n });
     c.add(chunk(1, 'b'), { logTime: 600n });
     c.add({ kind: 'event', record: id16(0x77), body: text('{}') }, { logTime: 2_000n }); // any record's log time counts
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s.terminal).toBe('abandoned');
     expect(s.deadline_micros).toBe(1_000n);
     expect(s.note).toMatch(/no terminal before the deadline/);
@@ -133,7 +133,7 @@ describe('reassembleStreams', () => {
   it('open, not abandoned, while the deadline is ahead of the latest log time', () => {
     const c = new Conversation();
     c.add(chunk(0, 'a', { operation: 'chat', deadline_micros: 10_000n }), { logTime: 500n });
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s.terminal).toBeNull();
     expect(s.note).toMatch(/still open/);
   });
@@ -142,7 +142,7 @@ describe('reassembleStreams', () => {
     const c = new Conversation();
     c.add(chunk(0, 'a', { operation: 'chat', deadline_micros: 1_000n }));
     c.add(chunk(1, 'b'));
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s.terminal).toBeNull();
     expect(s.note).toMatch(/cannot be checked/);
   });
@@ -151,7 +151,7 @@ describe('reassembleStreams', () => {
     const c = new Conversation();
     c.add(chunk(0, 'a', { operation: 'chat', deadline_micros: 1_000n }), { logTime: 500n });
     c.add(chunk(1, '', { last: true }), { logTime: 5_000n });
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s.terminal).toBe('last');
     expect(s.note).toMatch(/after the opening chunk's deadline/);
   });
@@ -161,7 +161,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(0, 'a', { operation: 'chat' }));
     c.add(chunk(0, 'z', { operation: 'chat', correlation: id16(0x7) }));
     c.add(chunk(2n ** 40n, 'far', { correlation: id16(0x7) }));
-    const streams = reassembleStreams(c.records);
+    const streams = reassembleStreams(factsOf(c.records));
     expect(streams).toHaveLength(2);
     expect(streams[0]).toMatchObject({ correlation: crock(0x5), terminal: null, chunks: 1 });
     expect(streams[1].terminal).toBe('gap');
@@ -173,7 +173,7 @@ describe('reassembleStreams', () => {
   it('a stream without its opening chunk ends at a gap from 0', () => {
     const c = new Conversation();
     c.add(chunk(2, 'c'));
-    const [s] = reassembleStreams(c.records);
+    const [s] = reassembleStreams(factsOf(c.records));
     expect(s).toMatchObject({ terminal: 'gap', gaps: [0, 1], purpose: null, after_terminal: 0 });
   });
 });

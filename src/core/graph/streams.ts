@@ -16,10 +16,8 @@
 // deadline passes), measured against the latest log time of the input; with no log time at all,
 // the deadline cannot be checked and the stream stays open (null).
 import { concatBytes, utf8Lossy, utf8OrNull } from '../bytes';
-import type { Envelope } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
-import type { RecordResult } from '../records';
-import { crockford, latestLogTime, recordSortKeys } from './keys';
+import type { LogEntry, LogFacts } from '../log/entry';
 import type { ReassembledStream, StreamTerminal } from './model';
 
 /** At most this many missing sequence numbers are listed in `gaps` (a hostile gap can be 2^64 long). */
@@ -31,8 +29,7 @@ const TEXT_PURPOSES = new Set(['chat', 'reasoning']);
 
 interface Member {
   index: number;
-  env: Envelope;
-  sortKey: string;
+  entry: LogEntry;
   isError: boolean;
 }
 
@@ -40,30 +37,30 @@ export const streamId = (conversation: string, channel: string, correlation: str
   `stream:${conversation}:${channel}:${correlation ?? '-'}`;
 
 /** The stream a record belongs to (a chunk or an error with a channel), or null. */
-export function streamKeyOf(env: Envelope): string | null {
-  if (!env.channel || (env.kind !== 'chunk' && env.kind !== 'error')) return null;
-  return streamId(crockford(env.conversation)!, crockford(env.channel)!, crockford(env.correlation));
+export function streamKeyOf(e: LogEntry): string | null {
+  if (e.channel === null || (e.kind !== 'chunk' && e.kind !== 'error')) return null;
+  return streamId(e.conversation, e.channel, e.correlation);
 }
 
-export function reassembleStreams(records: readonly RecordResult[], sortKeys: readonly string[] = recordSortKeys(records)): ReassembledStream[] {
-  const latest = latestLogTime(records);
+const byKey = (a: LogEntry, b: LogEntry) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0);
+
+export function reassembleStreams(facts: LogFacts): ReassembledStream[] {
   const groups = new Map<string, Member[]>();
-  records.forEach((r, index) => {
-    const env = r.envelope;
-    if (!env) return;
-    const key = streamKeyOf(env);
-    if (key === null) return;
+  for (const entry of facts.entries) {
+    const key = streamKeyOf(entry);
+    if (key === null) continue;
     let list = groups.get(key);
     if (!list) groups.set(key, (list = []));
-    list.push({ index, env, sortKey: sortKeys[index], isError: env.kind === 'error' });
-  });
-  const streams: ReassembledStream[] = [];
-  for (const [id, members] of groups) {
-    members.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
-    streams.push(reassemble(id, members, records, latest));
+    list.push({ index: entry.record, entry, isError: entry.kind === 'error' });
   }
-  const firstKey = (s: ReassembledStream) => sortKeys[s.recordIndices[0] ?? s.errorIndices[0]];
-  return streams.sort((a, b) => (firstKey(a) < firstKey(b) ? -1 : firstKey(a) > firstKey(b) ? 1 : 0));
+  const streams: { first: LogEntry; stream: ReassembledStream }[] = [];
+  for (const [id, members] of groups) {
+    members.sort((a, b) => byKey(a.entry, b.entry));
+    const stream = reassemble(id, members, facts.latestLogTime);
+    const firstIndex = stream.recordIndices[0] ?? stream.errorIndices[0];
+    streams.push({ first: members.find((m) => m.index === firstIndex)!.entry, stream });
+  }
+  return streams.sort((a, b) => byKey(a.first, b.first)).map((s) => s.stream);
 }
 
 function range(from: bigint, to: bigint): { list: number[]; total: bigint } {
@@ -72,8 +69,8 @@ function range(from: bigint, to: bigint): { list: number[]; total: bigint } {
   return { list, total: to - from };
 }
 
-function reassemble(id: string, members: Member[], records: readonly RecordResult[], latest: bigint | null): ReassembledStream {
-  const first = members[0].env;
+function reassemble(id: string, members: Member[], latest: bigint | null): ReassembledStream {
+  const first = members[0].entry;
   const notes: string[] = [];
   const chunks = members.filter((m) => !m.isError);
   const errors = members.filter((m) => m.isError);
@@ -86,7 +83,7 @@ function reassemble(id: string, members: Member[], records: readonly RecordResul
   let unsequenced = 0;
   let gaps: number[] = [];
   let finishReason: string | null = null;
-  let usage: Envelope['usage'] | null = null;
+  let usage: LogEntry['usage'] = null;
   const applied: Member[] = [];
 
   // Members are in log order: the order the assembler is fed.
@@ -96,12 +93,13 @@ function reassemble(id: string, members: Member[], records: readonly RecordResul
       else {
         terminal = 'error';
         terminalIndex = m.index;
-        usage = m.env.usage ?? null;
+        usage = m.entry.usage;
       }
       continue;
     }
     // The assembler returns before any count for a chunk without a sequence, ended or not.
-    if (m.env.sequence === undefined) {
+    const seq = m.entry.sequence;
+    if (seq === null) {
       unsequenced++;
       continue;
     }
@@ -109,7 +107,6 @@ function reassemble(id: string, members: Member[], records: readonly RecordResul
       afterTerminal++;
       continue;
     }
-    const seq = BigInt(m.env.sequence);
     if (seq < next) {
       duplicates++;
       continue;
@@ -125,18 +122,18 @@ function reassemble(id: string, members: Member[], records: readonly RecordResul
     }
     applied.push(m);
     next++;
-    if (m.env.last) {
+    if (m.entry.last) {
       terminal = 'last';
       terminalIndex = m.index;
-      finishReason = m.env.finish_reason ?? null;
-      usage = m.env.usage ?? null;
+      finishReason = m.entry.finishReason;
+      usage = m.entry.usage;
     }
   }
   if (unsequenced > 0) notes.push(`${unsequenced} chunk${unsequenced > 1 ? 's carry' : ' carries'} no sequence and ${unsequenced > 1 ? 'were' : 'was'} not applied`);
 
   // The first chunk applied is always sequence 0.
   const opening = applied.length > 0 ? applied[0] : null;
-  const deadline = opening?.env.deadline_micros !== undefined ? BigInt(opening.env.deadline_micros) : null;
+  const deadline = opening?.entry.deadline ?? null;
   if (terminal === null && deadline !== null) {
     if (latest === null) {
       notes.push(`the opening chunk sets an abandonment deadline (${formatMicros(deadline)}), but no record of the input has a log time: whether it passed cannot be checked`);
@@ -148,16 +145,16 @@ function reassemble(id: string, members: Member[], records: readonly RecordResul
     }
   }
   if (terminal === 'last' && deadline !== null && terminalIndex !== null) {
-    const at = records[terminalIndex].logTimeMicros;
+    const at = members.find((m) => m.index === terminalIndex)!.entry.logTime;
     if (at !== null && at > deadline) {
       notes.push(`the terminal chunk was appended at ${formatMicros(at)}, after the opening chunk's deadline ${formatMicros(deadline)}: a reader enforcing the deadline had abandoned the stream by then`);
     }
   }
 
-  const purpose = opening?.env.operation ?? null;
+  const purpose = opening?.entry.operation ?? null;
   let text: string | null = null;
   if (purpose !== null && TEXT_PURPOSES.has(purpose)) {
-    let bodies = concatBytes(...applied.map((m) => m.env.body ?? new Uint8Array(0)));
+    let bodies = concatBytes(...applied.map((m) => m.entry.body ?? new Uint8Array(0)));
     if (bodies.length > MAX_TEXT_BYTES) {
       notes.push(`the text is ${bodies.length} bytes; the first ${MAX_TEXT_BYTES} are shown`);
       bodies = bodies.subarray(0, MAX_TEXT_BYTES);
@@ -171,9 +168,9 @@ function reassemble(id: string, members: Member[], records: readonly RecordResul
 
   return {
     id,
-    conversation: crockford(first.conversation)!,
-    correlation: crockford(first.correlation),
-    channel: crockford(first.channel)!,
+    conversation: first.conversation,
+    correlation: first.correlation,
+    channel: first.channel!,
     chunks: chunks.length,
     duplicates,
     after_terminal: afterTerminal,

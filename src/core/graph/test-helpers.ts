@@ -1,8 +1,12 @@
-// Test helpers: RecordResults built straight from envelopes (no bytes), as an importer would leave them.
+// Test helpers: records built straight from envelopes (no bytes), as an importer would leave them.
 import type { Envelope, MetaValue } from '../agdx/envelope';
 import { toCrockford } from '../bytes';
-import { blankRecord, envelopeSummary } from '../import/build';
-import type { RecordResult } from '../records';
+import { blankRecord, envelopeSummary, finishRecord } from '../import/build';
+import type { Finding, SignatureVerdict } from '../model';
+import { locateIn, logFactsOf, type InspectedRecord } from '../records';
+import { isValid } from '../verdict';
+import { buildAgdxGraph } from './agdx';
+import type { AgdxGraph, DrawOptions } from './model';
 
 /** A 16-byte id whose value is `n` (big-endian). */
 export function id16(n: number): Uint8Array {
@@ -35,19 +39,24 @@ export interface RecordExtra {
   input?: number;
   logTime?: bigint;
   position?: { partition: number; offset: number | bigint; stream?: number | null; topic?: number | null };
+  /** false: the record gets an error finding of its own (so it is not valid). */
   valid?: boolean;
+  signature?: SignatureVerdict;
+  findings?: Finding[];
+  /** Found inside a dead letter: the record it was found in. */
+  parent?: number;
 }
 
 type EnvelopeSpec = Partial<Envelope> & { kind: Envelope['kind'] };
 
 /** A conversation of records: `add` appends one, with the conversation and source filled in. */
 export class Conversation {
-  readonly records: RecordResult[] = [];
+  readonly records: InspectedRecord[] = [];
   private readonly perInput = new Map<number, number>();
 
   constructor(readonly conversation: Uint8Array = id16(0xc0)) {}
 
-  add(spec: EnvelopeSpec, extra: RecordExtra = {}): RecordResult {
+  add(spec: EnvelopeSpec, extra: RecordExtra = {}): InspectedRecord {
     const input = extra.input ?? 0;
     const index = this.perInput.get(input) ?? 0;
     this.perInput.set(input, index + 1);
@@ -57,28 +66,40 @@ export class Conversation {
   }
 
   /** The record index (in `records`) of a record. */
-  at(r: RecordResult): number {
+  at(r: InspectedRecord): number {
     return this.records.indexOf(r);
   }
 }
 
-export function makeRecord(input: number, index: number, spec: Envelope, extra: RecordExtra = {}): RecordResult {
+export function makeRecord(input: number, index: number, spec: Envelope, extra: RecordExtra = {}): InspectedRecord {
   const base = blankRecord({ input, view: new Uint8Array(0), viewOrigin: 'input' }, index, extra.position ? 'agdx.record' : 'agdx.envelope', null);
   const env: Envelope = spec;
-  return {
+  const findings: Finding[] = [...(extra.findings ?? [])];
+  if (extra.valid === false) findings.push({ rule: 'agdx/matrix/body', severity: 'error', path: 'body', message: 'made invalid for the test', span: null });
+  return finishRecord({
     ...base,
     decoded: true,
-    valid: extra.valid ?? true,
     kind: env.kind,
     id: env.record ? toCrockford(env.record) : null,
     conversation: toCrockford(env.conversation),
     source: env.source,
     target: env.target ?? null,
+    findings,
+    signature: extra.signature ?? base.signature,
+    parent: extra.parent ?? null,
     envelope: env,
     summary: envelopeSummary(env),
     logTimeMicros: extra.logTime ?? null,
     logPosition: extra.position
       ? { stream: extra.position.stream ?? null, topic: extra.position.topic ?? null, partition: extra.position.partition, offset: BigInt(extra.position.offset) }
       : null,
-  };
+  });
+}
+
+/** The log's facts of test records. */
+export const factsOf = logFactsOf;
+
+/** The graph of test records, built and drawn, each record drawn with its own validity; findings located in their trees. */
+export function graphOf(records: readonly InspectedRecord[], options: DrawOptions = {}): AgdxGraph {
+  return buildAgdxGraph(logFactsOf(records), { valid: (i) => isValid(records[i].verdict), locate: locateIn(records), ...options });
 }

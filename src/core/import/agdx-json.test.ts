@@ -5,7 +5,7 @@ import { encodeEnvelope } from '../agdx/canonical';
 import { toHex } from '../bytes';
 import { inspectInput } from '../inspect';
 import { agdxJson } from './agdx-json';
-import { fixturesOf, golden, sourceOf, utf8, vector } from './test-helpers';
+import { fixturesOf, golden, sourceOf, utf8, vector, flatInput } from './test-helpers';
 
 describe('fixtures', () => {
   it.each(fixturesOf(agdxJson))('%s', (file) => {
@@ -29,7 +29,7 @@ describe('fixtures', () => {
 describe('the JSON view of a record', () => {
   it('made/command.json (the JSON view, byte strings as integer arrays) is the same envelope', () => {
     const command = vector('agdx/laser-wire-0.0.1/agent_command.bin');
-    const { input, records } = inspectInput(0, { name: 'json', bytes: vector('agdx/made/command.json') });
+    const { input, records } = flatInput(inspectInput(0, { name: 'json', bytes: vector('agdx/made/command.json') }));
     expect(input.format).toBe('agdx-json');
     expect(records[0]).toMatchObject({ format: 'agdx.envelope', decoded: true, valid: true, kind: 'command', id: '01J0Y1ZAG00000000000000001' });
     expect(toHex(encodeEnvelope(records[0].envelope!))).toBe(toHex(command));
@@ -38,7 +38,7 @@ describe('the JSON view of a record', () => {
 
   it('a JSON array of envelope views gives one record each', () => {
     const view = JSON.parse(new TextDecoder().decode(vector('agdx/made/command.json')));
-    const { records } = inspectInput(0, { name: 'json', bytes: utf8(JSON.stringify([view, { ...view, kind: 'nope' }])) });
+    const { records } = flatInput(inspectInput(0, { name: 'json', bytes: utf8(JSON.stringify([view, { ...view, kind: 'nope' }])) }));
     expect(records.map((r) => [r.index, r.decoded, r.error?.code ?? null])).toEqual([
       [0, true, null],
       [1, false, 'agdx/unknown-kind'],

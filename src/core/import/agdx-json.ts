@@ -4,8 +4,8 @@ import { analyzeEnvelope } from '../agdx/analyze';
 import type { JsonValue } from '../json/lossless';
 import { getMember } from '../json/lossless';
 import { jsonToCborItem } from '../json/to-cbor';
-import type { RecordResult } from '../records';
-import { blankRecord, envelopeRecord, type Place } from './build';
+import type { InspectedRecord } from '../records';
+import { blankRecord, envelopeRecord, finishRecord, type Place } from './build';
 import { jsonRoot, type Importer } from './importer';
 
 /** An object with a kind, or with a conversation and a source. */
@@ -19,11 +19,11 @@ function isEnvelopeView(root: JsonValue): boolean {
 }
 
 /** The JSON view of one envelope, or an array of them. Byte strings may be arrays of integers. */
-export function readJsonEnvelopes(input: number, text: Uint8Array, root: JsonValue): RecordResult[] {
+export function readJsonEnvelopes(input: number, text: Uint8Array, root: JsonValue): InspectedRecord[] {
   const place: Place = { input, view: text, viewOrigin: 'input' };
   const items = root.type === 'array' ? root.items : [root];
   return items.map((v, index) =>
-    envelopeRecord(blankRecord(place, index, 'agdx.envelope', [v.start, v.end]), analyzeEnvelope(text, jsonToCborItem(v), { jsonView: true })),
+    finishRecord(envelopeRecord(blankRecord(place, index, 'agdx.envelope', [v.start, v.end]), analyzeEnvelope(text, jsonToCborItem(v), { jsonView: true }))),
   );
 }
 

@@ -11,9 +11,10 @@ import type { WorkflowReport } from '../agentdna/model';
 import { fromHex, toBase64, toHex, utf8Encode } from '../bytes';
 import { inspectInput, inspectInputBatches } from '../inspect';
 import { readJson, type JsonValue } from '../json/lossless';
-import type { RecordResult } from '../records';
-import { agentdna, agentdnaShape, readAgentDna, readAgentDnaParts, type AgentDnaResult } from './agentdna';
-import { FIXTURE_FORMATS, fixturesOf, golden, sourceOf, utf8, vector } from './test-helpers';
+import type { InspectedRecord } from '../records';
+import { isValid } from '../verdict';
+import { agentdna, agentdnaShape, readAgentDna, readAgentDnaParts, type AgentDnaPart, type AgentDnaResult } from './agentdna';
+import { FIXTURE_FORMATS, fixturesOf, flat, golden, sourceOf, utf8, vector, type FlatRecord } from './test-helpers';
 
 describe('fixtures', () => {
   it.each(fixturesOf(agentdna))('%s', (file) => {
@@ -24,7 +25,7 @@ describe('fixtures', () => {
 
   it('a card state whose data string nests too deeply is json/invalid, the only JSON code report.md has', () => {
     const deep = `{"type": "user_card", "x": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
-    const [r] = inspectInput(0, { name: 'cards.json', bytes: utf8(JSON.stringify([{ data: deep }])) }).records;
+    const [{ verdict: r }] = inspectInput(0, { name: 'cards.json', bytes: utf8(JSON.stringify([{ data: deep }])) }).records;
     expect(r.decoded).toBe(false);
     expect(r.error).toMatchObject({ code: 'json/invalid' });
     expect(r.error!.message).toMatch(/^the state's data is not JSON: /);
@@ -44,13 +45,14 @@ function parse(bytes: Uint8Array): JsonValue {
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 }
-function read(bytes: Uint8Array, extraKeys?: Map<string, Uint8Array[]>): AgentDnaResult {
-  return readAgentDna(0, bytes, parse(bytes), { extraKeys });
+function read(bytes: Uint8Array, extraKeys?: Map<string, Uint8Array[]>): Omit<AgentDnaResult, 'records'> & { records: FlatRecord[] } {
+  const r = readAgentDna(0, bytes, parse(bytes), { extraKeys });
+  return { ...r, records: r.records.map((x) => flat(x)) };
 }
-function readText(text: string): AgentDnaResult {
+function readText(text: string) {
   return read(utf8Encode(text));
 }
-const rules = (r: RecordResult) => r.findings.map((f) => f.rule);
+const rules = (r: FlatRecord) => r.findings.map((f) => f.rule);
 const slice = (bytes: Uint8Array, span: [number, number] | null) => (span ? new TextDecoder().decode(bytes.subarray(span[0], span[1])) : null);
 
 const keys = jsonOf('synthetic/synthetic_keys.json') as Record<string, { private_key_hex: string; did: string }>;
@@ -308,7 +310,7 @@ const root = () => {
   return parsed.value;
 };
 /** Workflows of parts that each index their own records, put back in the input's numbering. */
-function rebased(parts: Array<{ records: RecordResult[]; workflows: WorkflowReport[] }>): WorkflowReport[] {
+function rebased(parts: Array<{ records: InspectedRecord[]; workflows: WorkflowReport[] }>): WorkflowReport[] {
   let base = 0;
   return parts.flatMap((p) => {
     const out = p.workflows.map((w) => ({ ...w, record: w.record + base }));
@@ -317,8 +319,8 @@ function rebased(parts: Array<{ records: RecordResult[]; workflows: WorkflowRepo
   });
 }
 
-/** What a record says, without its redo closure. */
-const said = (r: RecordResult) => ({ index: r.index, kind: r.kind, format: r.format, valid: r.valid, signature: r.signature, findings: r.findings.map((f) => f.rule), span: r.inputSpan });
+/** What a record's verdict says. */
+const said = ({ verdict: r }: InspectedRecord) => ({ index: r.index, kind: r.kind, format: r.format, valid: isValid(r), signature: r.signature, findings: r.findings.map((f) => f.rule), span: r.inputSpan });
 
 describe('AgentDNA workflows in parts', () => {
   it('has several workflows to split', () => {
@@ -327,7 +329,7 @@ describe('AgentDNA workflows in parts', () => {
 
   it('gives the same records and workflows in parts of 2 as whole', () => {
     const whole = readAgentDna(0, text, root());
-    const parts = [...readAgentDnaParts(0, text, root(), undefined, { partSize: 2, partMs: Infinity })];
+    const parts = [...readAgentDnaParts(0, text, root(), undefined, { partSize: 2, partMs: Infinity })].filter((p): p is AgentDnaPart => !('wait' in p));
     expect(parts.length).toBe(Math.ceil(workflowTexts.length / 2));
     const records = parts.flatMap((p) => p.records);
     expect(records.map(said)).toEqual(whole.records.map(said));

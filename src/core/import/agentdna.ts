@@ -1,21 +1,22 @@
 // The AgentDNA importer: recognise the shape of an AgentDNA JSON document (IntentWorkflow, bare
 // envelope, card, card history or array of workflows), verify every envelope offline, and turn each
-// document into RecordResults (field tree and body from agentdna/views.ts, findings whose spans
+// document into records (field tree and body from agentdna/views.ts, findings whose spans
 // index the JSON text) plus one WorkflowReport per workflow for report@1's `workflows` section.
 // A card history streams by item. Never throws for any input.
 import { utf8Encode } from '../bytes';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
 import { unsignedVerdict, type BodyView, type DecodeError, type Finding, type RecordFormat, type Span } from '../model';
-import { isValid, type RecordResult } from '../records';
+import type { InspectedRecord } from '../records';
 import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from '../agentdna/cards';
 import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, type JsonObject } from '../agentdna/envelope';
 import type { WorkflowReport } from '../agentdna/model';
 import type { ExtraKeys } from '../agentdna/signature';
+import type { SignatureJob, SignatureResults } from '../agentdna/signature-jobs';
 import { envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
 import { cardTree, display, envelopeTree, payloadBody, pretty, shortId, workflowTree } from '../agentdna/views';
-import { analyzeWorkflow, envelopeReport } from '../agentdna/workflow';
-import { blankRecord, failedRecord, jsonDecodeError, type Place } from './build';
+import { analyzeWorkflow, envelopeReport, signatureJobsOf } from '../agentdna/workflow';
+import { blankRecord, failedRecord, finishRecord, jsonDecodeError, type Place, type RecordDraft } from './build';
 import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
 
 export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
@@ -25,10 +26,21 @@ export interface ReadAgentDnaOptions {
   extraKeys?: Map<string, Uint8Array[]>;
   /** agentdnaShape(root), when the caller has worked it out already (it walks every item). */
   shape?: AgentDnaShape | null;
+  /**
+   * Signature checks done on other threads: readAgentDnaParts sends each stretch of a card history
+   * or workflow array ahead and yields a wait before it reads one whose answers are not in yet.
+   */
+  signatures?: SignatureResults;
+}
+
+/** How a read checks signatures: the key-file keys, and answers computed elsewhere. */
+interface Checking {
+  extraKeys?: ExtraKeys;
+  results?: SignatureResults;
 }
 
 export interface AgentDnaResult {
-  records: RecordResult[];
+  records: InspectedRecord[];
   workflows: WorkflowReport[];
 }
 
@@ -81,7 +93,7 @@ const NO_REGISTRY = indexDids([]);
 const UNSIGNED_CARD = unsignedVerdict('a card carries no signature of its own: the provenance layer records its states');
 
 interface Built {
-  record: RecordResult;
+  record: RecordDraft;
   workflow: Omit<WorkflowReport, 'record'> | null;
 }
 
@@ -102,7 +114,7 @@ function workflowFindings(root: JsonObject): { findings: Finding[]; legacy: bool
 }
 
 /** A workflow (or bare envelope) as a record and its workflow report. */
-function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'workflow' | 'envelope', format: RecordFormat, kind: string | null, extraKeys: ExtraKeys | undefined): Built {
+function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'workflow' | 'envelope', format: RecordFormat, kind: string | null, checking: Checking): Built {
   const span: Span = [root.start, root.end];
   const base = blankRecord(place, index, format, span);
   let envObj: JsonObject;
@@ -117,7 +129,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
         message: env ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"` : 'the workflow has no envelope',
         offset: env ? env.value.start : root.start,
       };
-      const record: RecordResult = { ...base, kind, error, findings: wf.findings, tree: workflowTree(root, null, null), summary: `${error.code}: ${error.message}` };
+      const record: RecordDraft = { ...base, kind, error, findings: wf.findings, tree: workflowTree(root, null, null), summary: `${error.code}: ${error.message}` };
       return { record, workflow: null };
     }
     envObj = env.value;
@@ -125,7 +137,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     envObj = root;
   }
   const tip = readEnvelopeTree(envObj, shape === 'workflow' ? 'envelope' : '');
-  const a = analyzeWorkflow(tip, extraKeys);
+  const a = analyzeWorkflow(tip, checking.extraKeys, checking.results);
   const findings = [...wf.findings, ...a.findings];
   const tipV = a.byPath.get(tip.path)!;
   const tipHash = tipV.claimedHash ?? tipV.contentHash ?? '';
@@ -136,7 +148,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
   // Trust needs the reader's registry: none yet (inspect and the worker apply theirs after reading).
   const envelopes = a.verdicts.map(envelopeReport);
   for (const e of envelopes) Object.assign(e, envelopeTrust(e, NO_REGISTRY));
-  const record: RecordResult = {
+  const record: RecordDraft = {
     ...base,
     decoded: true,
     kind,
@@ -144,7 +156,6 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     source: str(tip.from),
     target: str(tip.to),
     findings,
-    valid: isValid(true, findings),
     signature: workflowSignature(envelopes, NO_REGISTRY, uncoveredPaths(tip, shape === 'workflow' ? root : null)),
     tree,
     body: payloadBody(tip),
@@ -175,7 +186,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
   };
 }
 
-function buildCard(place: Place, index: number, card: CardInfo, span: Span, version: number | null, previous: CardInfo | null): RecordResult {
+function buildCard(place: Place, index: number, card: CardInfo, span: Span, version: number | null, previous: CardInfo | null): RecordDraft {
   const base = blankRecord(place, index, 'agentdna.card', span);
   const findings: Finding[] = [];
   if (card.legacy) {
@@ -216,7 +227,6 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
     id: card.cardId,
     source: card.did,
     findings,
-    valid: isValid(true, findings),
     signature: UNSIGNED_CARD,
     tree: cardTree(card),
     body,
@@ -225,16 +235,16 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
 }
 
 class Collector {
-  records: RecordResult[] = [];
+  records: InspectedRecord[] = [];
   workflows: WorkflowReport[] = [];
   add(b: Built): void {
-    this.records.push(b.record);
+    this.records.push(finishRecord(b.record));
     if (b.workflow) this.workflows.push({ record: this.records.length - 1, ...b.workflow });
   }
 }
 
 /** One item of a card history (or a single card / state): a card, a state wrapping one, or a workflow. */
-function readItem(out: Collector, input: number, text: Uint8Array, item: JsonValue, previous: Map<string, { card: CardInfo; version: number }>, extraKeys: ExtraKeys | undefined, inHistory: boolean): void {
+function readItem(out: Collector, input: number, text: Uint8Array, item: JsonValue, previous: Map<string, { card: CardInfo; version: number }>, checking: Checking, inHistory: boolean): void {
   const index = out.records.length;
   const textPlace: Place = { input, view: text, viewOrigin: 'input' };
   let place = textPlace;
@@ -258,7 +268,7 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
   }
   let built: Built;
   if (isWorkflowObject(value)) {
-    built = buildWorkflow(place, index, value as JsonObject, 'workflow', inHistory || data ? 'agentdna.card' : 'agentdna.workflow', inHistory || data ? 'workflow' : null, extraKeys);
+    built = buildWorkflow(place, index, value as JsonObject, 'workflow', inHistory || data ? 'agentdna.card' : 'agentdna.workflow', inHistory || data ? 'workflow' : null, checking);
   } else if (isCardObject(value)) {
     const card = readCard(value as JsonObject);
     const key = `${card.kind.replace(/_nft$|_card$/, '')}:${card.did ?? ''}`;
@@ -267,13 +277,36 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
     built = { record: buildCard(place, index, card, [value.start, value.end], version, prev?.card ?? null), workflow: null };
     if (inHistory) previous.set(key, { card, version: version! });
   } else if (looksLikeEnvelope(value)) {
-    built = buildWorkflow(place, index, value as JsonObject, 'envelope', 'agentdna.envelope', null, extraKeys);
+    built = buildWorkflow(place, index, value as JsonObject, 'envelope', 'agentdna.envelope', null, checking);
   } else {
     const error: DecodeError = { code: 'agentdna/shape', message: 'neither a card, a card state, nor a workflow', offset: value.start };
     built = { record: failedRecord(place, index, 'agentdna.card', [value.start, value.end], error), workflow: null };
   }
   if (inputSpan) built.record = { ...built.record, inputSpan };
   out.add(built);
+}
+
+/** The signature checks reading `item` (of a card history) will make, as readItem finds its workflow. */
+function itemSignatureJobs(item: JsonValue, extraKeys: ExtraKeys | undefined): SignatureJob[] {
+  let value: JsonValue = item;
+  const data = stateData(item);
+  if (data) {
+    if (data.value.type === 'string') {
+      const parsed = readJson(utf8Encode(data.value.value));
+      if (!parsed.ok) return [];
+      value = parsed.value;
+    } else {
+      value = data.value;
+    }
+  }
+  let envelope: JsonObject | null = null;
+  if (isWorkflowObject(value)) {
+    const env = lastEntries(value as JsonObject).fields.get('envelope')?.value;
+    if (env?.type === 'object') envelope = env;
+  } else if (!isCardObject(value) && looksLikeEnvelope(value)) {
+    envelope = value as JsonObject;
+  }
+  return envelope ? signatureJobsOf(readEnvelopeTree(envelope, ''), extraKeys) : [];
 }
 
 /**
@@ -283,7 +316,8 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
  */
 export function readAgentDna(input: number, text: Uint8Array, root: JsonValue, options?: ReadAgentDnaOptions): AgentDnaResult {
   // One part: nothing is cut by count or by time, so the result never depends on the machine's speed.
-  const [whole] = readAgentDnaParts(input, text, root, options, { partSize: Infinity, partMs: Infinity });
+  const [whole] = readAgentDnaParts(input, text, root, { ...options, signatures: undefined }, { partSize: Infinity, partMs: Infinity });
+  if ('wait' in whole) throw new Error('readAgentDna: a read without answers from elsewhere waited');
   return { records: whole.records, workflows: whole.workflows };
 }
 
@@ -291,6 +325,17 @@ export interface AgentDnaPart extends AgentDnaResult {
   /** Byte offset in `text` up to which the document has been read. */
   end: number;
 }
+
+/** Yielded before items whose signature checks (options.signatures) are not answered yet: await it, then read on. */
+export interface AgentDnaWait {
+  wait: Promise<void>;
+}
+
+/** Items of a card history whose signature checks go out together: a small first stretch (first records soon), then larger ones. */
+const FIRST_STRETCH = 16;
+const STRETCH = 96;
+/** Items whose checks are kept in flight beyond the one being read. */
+const AHEAD = 3 * STRETCH;
 
 export interface AgentDnaPartOptions {
   /** Items per part at most. */
@@ -304,12 +349,12 @@ export interface AgentDnaPartOptions {
  * items or `partMs` of work, whichever comes first, so a large file shows progress and can be
  * stopped between two parts. Each part's workflows index its own records. Always at least one part.
  */
-export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonValue, options: ReadAgentDnaOptions | undefined, parts: AgentDnaPartOptions): Generator<AgentDnaPart> {
+export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonValue, options: ReadAgentDnaOptions | undefined, parts: AgentDnaPartOptions): Generator<AgentDnaPart | AgentDnaWait> {
   const { partSize, partMs = 200 } = parts;
   if (!(partSize >= 1)) throw new TypeError('readAgentDnaParts: partSize must be at least 1');
   const out = new Collector();
   const place: Place = { input, view: text, viewOrigin: 'input' };
-  const extraKeys = options?.extraKeys;
+  const checking: Checking = { extraKeys: options?.extraKeys, results: options?.signatures };
   const rootSpan: Span = [root.start, root.end];
   // Records and workflows handed over in earlier parts (workflows are added in record order).
   let sentRecords = 0;
@@ -327,15 +372,37 @@ export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonVa
   };
   try {
     const shape = options?.shape !== undefined ? options.shape : agentdnaShape(root);
-    if (shape === 'workflow') out.add(buildWorkflow(place, 0, root as JsonObject, 'workflow', 'agentdna.workflow', null, extraKeys));
-    else if (shape === 'envelope') out.add(buildWorkflow(place, 0, root as JsonObject, 'envelope', 'agentdna.envelope', null, extraKeys));
-    else if (shape === 'card') readItem(out, input, text, root, new Map(), extraKeys, false);
+    if (shape === 'workflow') out.add(buildWorkflow(place, 0, root as JsonObject, 'workflow', 'agentdna.workflow', null, checking));
+    else if (shape === 'envelope') out.add(buildWorkflow(place, 0, root as JsonObject, 'envelope', 'agentdna.envelope', null, checking));
+    else if (shape === 'card') readItem(out, input, text, root, new Map(), checking, false);
     else if (shape === 'cards' && root.type === 'array') {
       const previous = new Map<string, { card: CardInfo; version: number }>();
       let items = 0;
       let since = performance.now();
+      // With answers from elsewhere: stretches of items go out ahead, each awaited before it is read.
+      const pool = checking.results;
+      const stretches: { start: number; ready: Promise<void> }[] = [];
+      let sent = 0;
+      let awaited = 0;
       for (let i = 0; i < root.items.length; i++) {
-        readItem(out, input, text, root.items[i], previous, extraKeys, true);
+        if (pool) {
+          while (sent < root.items.length && sent <= i + AHEAD) {
+            const end = Math.min(root.items.length, sent + (sent === 0 ? FIRST_STRETCH : STRETCH));
+            const jobs = root.items.slice(sent, end).flatMap((item) => itemSignatureJobs(item, checking.extraKeys));
+            stretches.push({ start: sent, ready: pool.submit(jobs) });
+            sent = end;
+          }
+          if (awaited < stretches.length && stretches[awaited].start === i) {
+            // What is read so far goes first, so the page has it while this stretch is checked.
+            if (out.records.length > sentRecords) {
+              yield take(root.items[i - 1].end);
+              items = 0;
+            }
+            yield { wait: stretches[awaited++].ready };
+            since = performance.now();
+          }
+        }
+        readItem(out, input, text, root.items[i], previous, checking, true);
         items++;
         // The last item's records go in the final part below.
         if (i < root.items.length - 1 && (items >= partSize || performance.now() - since >= partMs)) {
@@ -373,9 +440,18 @@ function* agentdnaBatches(source: Source, { root, shape }: AgentDnaClaim, contex
   const parts: AgentDnaPartOptions = { partSize: batchSize, partMs: Number.isFinite(batchSize) ? undefined : Infinity };
   // One part behind, so the last one can carry the input's format.
   let last: ImportedBatch | null = null;
-  for (const part of readAgentDnaParts(source.place.input, source.bytes, root, { extraKeys: context.extraKeys, shape }, parts)) {
+  let end = 0;
+  for (const part of readAgentDnaParts(source.place.input, source.bytes, root, { extraKeys: context.extraKeys, shape, signatures: context.signatures }, parts)) {
+    if ('wait' in part) {
+      // The records read so far go to the page before the wait, not after it.
+      if (last) yield last;
+      last = null;
+      yield { records: [], workflows: [], end, format: null, wait: part.wait };
+      continue;
+    }
     if (last) yield last;
     last = { records: part.records, workflows: part.workflows, end: part.end, format: null };
+    end = part.end;
   }
   // readAgentDnaParts always gives at least one part.
   yield { ...last!, end: source.bytes.length, format: `agentdna-${shape}` };
@@ -389,6 +465,7 @@ export const agentdna: Importer<AgentDnaClaim> = {
     const shape = agentdnaShape(root);
     return shape === null ? null : { root, shape };
   },
-  read: (source, claim, context) => wholeInput(agentdnaBatches(source, claim, context, Infinity)),
+  // Read whole, in one go: nothing could await answers from elsewhere.
+  read: (source, claim, context) => wholeInput(agentdnaBatches(source, claim, { ...context, signatures: undefined }, Infinity)),
   batches: agentdnaBatches,
 };

@@ -1,12 +1,26 @@
-// Shared pieces for importers: turning an envelope analysis or a failure into a RecordResult, and
-// the field-tree node of a record's Iggy user headers.
+// Shared pieces for importers: the draft a record is built as (flat, so an importer spreads and
+// overrides freely), made into an immutable verdict and its data by finishRecord; drafts for an
+// envelope analysis or a failure; and the field-tree node of a record's Iggy user headers.
 import type { EnvelopeAnalysis } from '../agdx/analyze';
 import type { Envelope } from '../agdx/envelope';
+import type { ObservedHeaders } from '../agdx/headers';
 import { headerViews, type Header } from '../agdx/iggy';
 import { formatMicros } from '../agdx/tree';
 import type { JsonError } from '../json/lossless';
-import { unsignedVerdict, type DecodeError, type FieldNode, type RecordFormat, type Span, type ViewOrigin } from '../model';
-import { isValid, type RecordResult } from '../records';
+import {
+  unsignedVerdict,
+  type BodyView,
+  type DecodeError,
+  type FieldNode,
+  type Finding,
+  type HeaderView,
+  type LogPosition,
+  type RecordFormat,
+  type SignatureVerdict,
+  type Span,
+  type ViewOrigin,
+} from '../model';
+import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
 
 export interface Place {
   input: number;
@@ -14,9 +28,43 @@ export interface Place {
   viewOrigin: ViewOrigin;
 }
 
+/** A record while its importer builds it: the verdict's fields, the data's and the views, side by side. */
+export interface RecordDraft {
+  input: number;
+  index: number;
+  format: RecordFormat;
+  span: Span | null;
+  inputSpan: Span | null;
+  decoded: boolean;
+  error: DecodeError | null;
+  kind: string | null;
+  id: string | null;
+  conversation: string | null;
+  source: string | null;
+  target: string | null;
+  findings: readonly Finding[];
+  signature: SignatureVerdict;
+  summary: string;
+  logTimeMicros: bigint | null;
+  parent: number | null;
+  view: Uint8Array;
+  viewOrigin: ViewOrigin;
+  envelope: Envelope | null;
+  headers: Header[] | null;
+  observed: ObservedHeaders | null;
+  logPosition: LogPosition | null;
+  bodySpan: Span | null;
+  tree: FieldNode[];
+  /** The header views (null: made from `headers` when there are some). */
+  headerViews: HeaderView[] | null;
+  body: BodyView | null;
+  /** Set for a record read without its views: builds them when the record is opened (tree, headerViews and body are then unused). */
+  viewBuilder?: ViewBuilder;
+}
+
 export const NO_SIGNATURE = unsignedVerdict('nothing here carries a signature');
 
-export function blankRecord(place: Place, index: number, format: RecordFormat, span: Span | null): RecordResult {
+export function blankRecord(place: Place, index: number, format: RecordFormat, span: Span | null): RecordDraft {
   return {
     input: place.input,
     index,
@@ -30,21 +78,61 @@ export function blankRecord(place: Place, index: number, format: RecordFormat, s
     conversation: null,
     source: null,
     target: null,
-    valid: false,
     findings: [],
     signature: NO_SIGNATURE,
     summary: '',
+    logTimeMicros: null,
+    parent: null,
     view: place.view,
     viewOrigin: place.viewOrigin,
-    tree: [],
-    headers: null,
-    body: null,
-    bodySpan: null,
-    logTimeMicros: null,
-    logPosition: null,
-    parent: null,
     envelope: null,
+    headers: null,
     observed: null,
+    logPosition: null,
+    bodySpan: null,
+    tree: [],
+    headerViews: null,
+    body: null,
+  };
+}
+
+/** The draft as a record: its verdict and its data, apart. */
+export function finishRecord(d: RecordDraft): InspectedRecord {
+  const views: RecordViews | ViewBuilder = d.viewBuilder ?? {
+    tree: d.tree,
+    headers: d.headerViews ?? (d.headers ? headerViews(d.headers) : null),
+    body: d.body,
+  };
+  return {
+    verdict: {
+      input: d.input,
+      index: d.index,
+      format: d.format,
+      span: d.span,
+      inputSpan: d.inputSpan,
+      decoded: d.decoded,
+      error: d.error,
+      kind: d.kind,
+      id: d.id,
+      conversation: d.conversation,
+      source: d.source,
+      target: d.target,
+      findings: d.findings,
+      signature: d.signature,
+      logTimeMicros: d.logTimeMicros,
+      parent: d.parent,
+      summary: d.summary,
+    },
+    data: {
+      view: d.view,
+      viewOrigin: d.viewOrigin,
+      envelope: d.envelope,
+      headers: d.headers,
+      observed: d.observed,
+      logPosition: d.logPosition,
+      bodySpan: d.bodySpan,
+      views,
+    },
   };
 }
 
@@ -56,23 +144,21 @@ export function jsonDecodeError(error: JsonError, context = ''): DecodeError {
   return { code: 'json/invalid', message: `${context}${error.message}`, offset: error.offset };
 }
 
-export function failedRecord(place: Place, index: number, format: RecordFormat, span: Span | null, error: DecodeError): RecordResult {
+export function failedRecord(place: Place, index: number, format: RecordFormat, span: Span | null, error: DecodeError): RecordDraft {
   return { ...blankRecord(place, index, format, span), error, summary: `${error.code}: ${error.message}` };
 }
 
 /** Marks the deadline in the tree as expired when it is before the record's log time. */
-function markDeadline(tree: FieldNode[], deadline: number | bigint | undefined, logTime: bigint | null): FieldNode[] {
+export function markDeadline(tree: FieldNode[], deadline: number | bigint | undefined, logTime: bigint | null): FieldNode[] {
   if (deadline === undefined || logTime === null) return tree;
   const expired = BigInt(deadline) < logTime;
   return tree.map((n) =>
-    n.path === 'deadline_micros'
-      ? { ...n, display: `${n.display} — ${expired ? 'expired' : 'not yet due'} at the log time ${formatMicros(logTime)}` }
-      : n,
+    n.path === 'deadline_micros' ? { ...n, display: `${n.display} — ${expired ? 'expired' : 'not yet due'} at the log time ${formatMicros(logTime)}` } : n,
   );
 }
 
 /** Fills a record from an envelope analysis. */
-export function envelopeRecord(base: RecordResult, a: EnvelopeAnalysis): RecordResult {
+export function envelopeRecord(base: RecordDraft, a: EnvelopeAnalysis): RecordDraft {
   const env = a.decodedEnvelope?.envelope ?? null;
   return {
     ...base,
@@ -84,7 +170,6 @@ export function envelopeRecord(base: RecordResult, a: EnvelopeAnalysis): RecordR
     source: a.source,
     target: a.target,
     findings: [...base.findings, ...a.findings],
-    valid: isValid(a.decoded, [...base.findings, ...a.findings]),
     signature: a.signature,
     tree: [...base.tree, ...markDeadline(a.tree, env?.deadline_micros, base.logTimeMicros)],
     body: a.body,
@@ -110,7 +195,15 @@ export function headersNode(headers: Header[], span: Span | null): FieldNode {
     type: 'headers',
     span,
     keySpan: null,
-    hint: 'The record\'s Iggy user headers: agdx.av (wire version), agdx.ct (body codec), gen_ai.conversation.id (u128 little-endian), agdx.to (target).',
-    children: views.map((h) => ({ path: `headers.${h.name}`, label: h.name, display: h.display, type: h.kind, span: h.span, keySpan: null, hint: `hex ${h.hex}` })),
+    hint: "The record's Iggy user headers: agdx.av (wire version), agdx.ct (body codec), gen_ai.conversation.id (u128 little-endian), agdx.to (target).",
+    children: views.map((h) => ({
+      path: `headers.${h.name}`,
+      label: h.name,
+      display: h.display,
+      type: h.kind,
+      span: h.span,
+      keySpan: null,
+      hint: `hex ${h.hex}`,
+    })),
   };
 }

@@ -13,16 +13,17 @@ import { toDiagnostic } from '../cbor/diagnostic';
 import type { CborError, CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
 import type { FieldNode, RecordFormat, Span } from '../model';
-import { isValid, type RecordResult } from '../records';
-import { blankRecord, envelopeRecord, failedRecord, type Place } from './build';
+import type { InspectedRecord } from '../records';
+import { blankRecord, envelopeRecord, failedRecord, finishRecord, type Place, type RecordDraft } from './build';
 import { fastEnvelopeRecord } from './fast-record';
 import { startsLikeMap } from './importer';
 import { laserRecord, nestedEnvelope } from './laser-record';
+import { envelopeViews, notAMapViews } from './views';
 
 const spanOf = (item: CborItem): Span => [item.start, item.end];
 
 export interface CborBatch {
-  records: RecordResult[];
+  records: InspectedRecord[];
   /** Items read so far (a dead letter is one item and two records). */
   items: number;
   /** Offset reached. */
@@ -40,24 +41,21 @@ export interface CborBatch {
  */
 export function* cborRecordBatches(place: Place, from: number, to: number, detail: boolean, batchSize: number): Generator<CborBatch> {
   const bytes = place.view.subarray(0, to);
-  let batch: RecordResult[] = [];
+  let batch: InspectedRecord[] = [];
   let index = 0;
   let pos = from;
   let items = 0;
-  const push = (r: RecordResult) => {
+  const push = (r: InspectedRecord) => {
     batch.push(r);
     index++;
   };
   while (pos < to) {
     if (!detail && bytes[pos] >= 0xa0 && bytes[pos] < 0xb8) {
-      const at = pos;
-      const i = index;
-      const fast = fastEnvelopeRecord(place, pos, to, i, () => redoEnvelope(place, [at, fastEnd], i, {}));
-      const fastEnd = fast?.span?.[1] ?? 0;
+      const fast = fastEnvelopeRecord(place, pos, to, index, envelopeViews);
       if (fast) {
         push(fast);
         items++;
-        pos = fastEnd;
+        pos = fast.verdict.span![1];
         if (batch.length >= batchSize && pos < to) {
           yield { records: batch, items, pos, error: null };
           batch = [];
@@ -68,12 +66,12 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
     const r = readItemAt(bytes, pos);
     if (!r.ok) {
       const format: RecordFormat = startsLikeMap(bytes, pos) ? 'agdx.envelope' : 'unknown';
-      push(failedRecord(place, index, format, [pos, to], r.error));
+      push(finishRecord(failedRecord(place, index, format, [pos, to], r.error)));
       yield { records: batch, items, pos: to, error: r.error };
       return;
     }
     items++;
-    for (const rec of recordsFromItem(place, r.value, index, { detail })) push(rec);
+    for (const rec of recordsFromItem(place, r.value, index, { detail })) push(finishRecord(rec));
     pos = r.value.end;
     if (batch.length >= batchSize && pos < to) {
       yield { records: batch, items, pos, error: null };
@@ -83,15 +81,14 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
   yield { records: batch, items, pos, error: null };
 }
 
-/** One top-level CBOR item as records (a dead letter gives two: itself and its payload). */
-export function recordsFromItem(place: Place, item: CborItem, index: number, options: EnvelopeOptions = {}): RecordResult[] {
+/** One top-level CBOR item as records (a dead letter gives two: itself and its payload), as drafts. */
+export function recordsFromItem(place: Place, item: CborItem, index: number, options: EnvelopeOptions = {}): RecordDraft[] {
   const shape = classifyCbor(item);
   const span = spanOf(item);
   switch (shape.format) {
     case 'agdx.envelope': {
       const record = envelopeRecord(blankRecord(place, index, 'agdx.envelope', span), analyzeEnvelope(place.view, item, options));
-      if (options.detail === false) record.redo = () => redoEnvelope(place, span, index, options);
-      return [record];
+      return [options.detail === false ? { ...record, viewBuilder: envelopeViews } : record];
     }
     case 'agdx.record':
       return [laserRecord(place, item, index)];
@@ -111,32 +108,19 @@ export function recordsFromItem(place: Place, item: CborItem, index: number, opt
  * Well-formed CBOR that is not a map, so no AGDX item: a record of its own that shows the item in
  * diagnostic notation. In bulk (no detail) the notation is made when the record is opened.
  */
-function notAMap(place: Place, item: CborItem, index: number, options: EnvelopeOptions): RecordResult {
+function notAMap(place: Place, item: CborItem, index: number, options: EnvelopeOptions): RecordDraft {
   const span = spanOf(item);
   const shape = classifyCbor(item);
   const why = shape.format === 'unknown' ? shape.why : 'not a map';
-  const record: RecordResult = {
+  const record: RecordDraft = {
     ...failedRecord(place, index, 'unknown', span, { code: 'agdx/not-a-map', message: why, offset: item.start }),
     summary: `not a map: ${toDiagnostic(item, 120)}`,
   };
-  if (options.detail === false) {
-    record.redo = () => {
-      const again = readItemAt(place.view.subarray(0, span[1]), span[0]);
-      return again.ok ? notAMap(place, again.value, index, { ...options, detail: true }) : failedRecord(place, index, 'unknown', span, again.error);
-    };
-    return record;
-  }
+  if (options.detail === false) return { ...record, viewBuilder: notAMapViews };
   return { ...record, body: { rendering: 'cbor', reason: 'not an AGDX item (those are maps): the CBOR item in diagnostic notation', text: toDiagnostic(item), span } };
 }
 
-/** The record at `span` read again, this time with its views. */
-function redoEnvelope(place: Place, span: Span, index: number, options: EnvelopeOptions): RecordResult {
-  const again = readItemAt(place.view.subarray(0, span[1]), span[0]);
-  if (!again.ok) return failedRecord(place, index, 'agdx.envelope', span, again.error);
-  return envelopeRecord(blankRecord(place, index, 'agdx.envelope', span), analyzeEnvelope(place.view, again.value, { ...options, detail: true }));
-}
-
-function deadLetter(place: Place, item: CborItem, index: number): RecordResult[] {
+function deadLetter(place: Place, item: CborItem, index: number): RecordDraft[] {
   const base = blankRecord(place, index, 'agdx.dead_letter', spanOf(item));
   try {
     const { fields } = structEntries(item, 'a dead letter');
@@ -152,10 +136,9 @@ function deadLetter(place: Place, item: CborItem, index: number): RecordResult[]
       return undefined;
     };
     const summary = `dead letter: ${reason !== null ? codeName(DEAD_LETTER_REASONS, reason) : 'no reason'}${attempts !== null ? ` after ${attempts} attempts` : ''}${src ? ` (from ${formatLogPosition(src)})` : ''}${detail ? `: ${detail}` : ''}`;
-    const record: RecordResult = {
+    const record: RecordDraft = {
       ...base,
       decoded: true,
-      valid: true,
       summary,
       kind: null,
       tree: cborNode(item, '', 'dead letter', null, describe).children ?? [],
@@ -171,7 +154,7 @@ function deadLetter(place: Place, item: CborItem, index: number): RecordResult[]
   }
 }
 
-function capsule(place: Place, item: CborItem, index: number, kind: 'error_body' | 'card' | 'body_ref' | 'signature' | 'presence'): RecordResult {
+function capsule(place: Place, item: CborItem, index: number, kind: 'error_body' | 'card' | 'body_ref' | 'signature' | 'presence'): RecordDraft {
   const base = { ...blankRecord(place, index, 'agdx.capsule', spanOf(item)), kind };
   try {
     let reading: CapsuleReading;
@@ -186,7 +169,6 @@ function capsule(place: Place, item: CborItem, index: number, kind: 'error_body'
       decoded: true,
       tree,
       findings: reading.findings,
-      valid: isValid(true, reading.findings),
       summary: `${kind.replace('_', ' ')}: ${reading.summary}`,
       body: { rendering: 'cbor', reason: `${kind.replace('_', ' ')} capsule`, text: toDiagnostic(item), span: spanOf(item) },
     };
@@ -226,7 +208,7 @@ const CONTROL_DESCRIPTIONS: Record<string, string> = {
   reply: 'managed channel reply',
 };
 
-function control(place: Place, item: CborItem, index: number, kind: string): RecordResult {
+function control(place: Place, item: CborItem, index: number, kind: string): RecordDraft {
   const tree = cborNode(item, '', kind, null, (path, it) => {
     const v = untag(it);
     if (path.endsWith('_micros') && v.kind === 'uint') return { display: `${formatMicros(v.value)} (${v.value} µs)` };
@@ -237,7 +219,6 @@ function control(place: Place, item: CborItem, index: number, kind: string): Rec
     ...blankRecord(place, index, 'agdx.control', spanOf(item)),
     kind,
     decoded: true,
-    valid: true,
     tree: tree.children ?? [],
     summary: `${CONTROL_DESCRIPTIONS[kind]}: ${flat}`,
     body: { rendering: 'cbor', reason: 'control frame (not an envelope: shown, not validated)', text: toDiagnostic(item), span: spanOf(item) },

@@ -6,8 +6,9 @@ import { encodeEnvelope } from '../agdx/canonical';
 import { toHex } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
 import { inspectInput, inspectInputBatches } from '../inspect';
+import { recordViews } from '../records';
 import { cbor, cborRefusal } from './cbor';
-import { checkRecords, fixturesOf, golden, only, sourceOf, utf8, vector } from './test-helpers';
+import { checkRecords, fixturesOf, flat, flatInput, golden, only, sourceOf, utf8, vector } from './test-helpers';
 
 const BARE_ENVELOPES = fixturesOf(cbor).filter((f) => f.startsWith('agdx/laser-wire-0.0.1/') && f.endsWith('.bin'));
 
@@ -32,7 +33,7 @@ describe('truncation', () => {
     expect(empty).toMatchObject({ decoded: false, format: 'unknown' });
     expect(empty.error).toMatchObject({ code: 'input/unrecognized', offset: 0 });
     for (let n = 1; n < bytes.length; n++) {
-      const { input, records } = inspectInput(0, { name: file, bytes: bytes.slice(0, n) });
+      const { input, records } = flatInput(inspectInput(0, { name: file, bytes: bytes.slice(0, n) }));
       expect(input.format, `${n}`).toBe('cbor');
       expect(records, `${n}`).toHaveLength(1);
       const r = records[0];
@@ -95,7 +96,7 @@ describe('item bombs (cbor/too-many-items)', () => {
 
   it('a 16-million-item array is a record refused with cbor/too-many-items at byte 0, not input/unrecognized', () => {
     const bytes = bomb16m();
-    const { input, records } = inspectInput(0, { name: 'bomb.cbor', bytes });
+    const { input, records } = flatInput(inspectInput(0, { name: 'bomb.cbor', bytes }));
     checkRecords(records, bytes.length, 'bomb');
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ decoded: false, format: 'unknown', span: [0, bytes.length], error: { code: 'cbor/too-many-items', offset: 0 } });
@@ -106,7 +107,7 @@ describe('item bombs (cbor/too-many-items)', () => {
   it('the same through the batched reading the page uses', () => {
     const bytes = bomb16m();
     const batches = [...inspectInputBatches(0, { name: 'bomb.cbor', bytes }, undefined, 100)];
-    const records = batches.flatMap((b) => b.records);
+    const records = batches.flatMap((b) => b.records.map((r) => flat(r)));
     expect(records.map((r) => r.error?.code)).toEqual(['cbor/too-many-items']);
     expect(batches.at(-1)!.input?.format).toBe('cbor');
   });
@@ -118,7 +119,7 @@ describe('item bombs (cbor/too-many-items)', () => {
     bytes[good.length] = 0xbf;
     bytes[bytes.length - 1] = 0xff;
     for (const batched of [false, true]) {
-      const records = batched ? [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 1)].flatMap((b) => b.records) : inspectInput(0, { name: 'seq', bytes }).records;
+      const records = batched ? [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 1)].flatMap((b) => b.records.map((r) => flat(r))) : flatInput(inspectInput(0, { name: 'seq', bytes })).records;
       expect(records.map((r) => [r.kind, r.decoded, r.error?.code ?? null]), `batched ${batched}`).toEqual([
         ['event', true, null],
         [null, false, 'cbor/too-many-items'],
@@ -144,7 +145,7 @@ describe('item bombs (cbor/too-many-items)', () => {
     const one = vector('agdx/laser-wire-0.0.1/agent_event.bin');
     const bytes = new Uint8Array(one.length * 70_000);
     for (let i = 0; i < 70_000; i++) bytes.set(one, i * one.length);
-    const records = [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 10_000)].flatMap((b) => b.records);
+    const records = [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 10_000)].flatMap((b) => b.records.map((r) => flat(r)));
     expect(records).toHaveLength(70_000);
     expect(records.every((r) => r.decoded && r.error === null)).toBe(true);
   });
@@ -153,7 +154,7 @@ describe('item bombs (cbor/too-many-items)', () => {
 describe('CBOR that is not a map (agdx/not-a-map)', () => {
   it('a bare array is a record of its own showing the item in diagnostic notation', () => {
     const bytes = Uint8Array.from([0x83, 0x01, 0x62, 0x68, 0x69, 0xf6]);
-    const { input, records } = inspectInput(0, { name: 'array.cbor', bytes });
+    const { input, records } = flatInput(inspectInput(0, { name: 'array.cbor', bytes }));
     checkRecords(records, bytes.length, 'array');
     expect(input.format).toBe('cbor');
     expect(records).toHaveLength(1);
@@ -178,7 +179,7 @@ describe('CBOR that is not a map (agdx/not-a-map)', () => {
     const a = vector('agdx/laser-wire-0.0.1/agent_event.bin');
     const b = vector('agdx/laser-wire-0.0.1/agent_command.bin');
     const bytes = new Uint8Array([...a, 0x82, 0x01, 0x02, ...b]);
-    const { input, records } = inspectInput(0, { name: 'seq', bytes });
+    const { input, records } = flatInput(inspectInput(0, { name: 'seq', bytes }));
     checkRecords(records, bytes.length, 'seq');
     expect(input.format).toBe('cbor-seq');
     expect(records.map((r) => [r.kind, r.decoded, r.error?.code ?? null])).toEqual([
@@ -193,7 +194,7 @@ describe('CBOR that is not a map (agdx/not-a-map)', () => {
   it('a sequence that starts with an item that is not a map reads on when the whole input is CBOR', () => {
     const b = vector('agdx/laser-wire-0.0.1/agent_command.bin');
     const bytes = new Uint8Array([0x82, 0x01, 0x02, ...b]);
-    const { input, records } = inspectInput(0, { name: 'seq', bytes });
+    const { input, records } = flatInput(inspectInput(0, { name: 'seq', bytes }));
     expect(input.format).toBe('cbor-seq');
     expect(records.map((r) => [r.kind, r.error?.code ?? null])).toEqual([
       [null, 'agdx/not-a-map'],
@@ -207,8 +208,8 @@ describe('CBOR that is not a map (agdx/not-a-map)', () => {
     const batches = [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 1)];
     expect(batches.length).toBeGreaterThan(1);
     expect(batches.at(-1)!.input?.format).toBe('cbor-seq');
-    const whole = inspectInput(0, { name: 'seq', bytes }).records;
-    expect(batches.flatMap((x) => x.records).map((r) => [r.index, r.kind, r.error?.code ?? null, r.span])).toEqual(whole.map((r) => [r.index, r.kind, r.error?.code ?? null, r.span]));
+    const whole = flatInput(inspectInput(0, { name: 'seq', bytes })).records;
+    expect(batches.flatMap((x) => x.records).map(({ verdict: r }) => [r.index, r.kind, r.error?.code ?? null, r.span])).toEqual(whole.map((r) => [r.index, r.kind, r.error?.code ?? null, r.span]));
   });
 
   it('two arrays and nothing else are input/unrecognized (a sequence with no map); one array alone is agdx/not-a-map', () => {
@@ -220,10 +221,9 @@ describe('CBOR that is not a map (agdx/not-a-map)', () => {
     const bytes = Uint8Array.from([0x82, 0x01, 0x02]);
     const [batch] = [...inspectInputBatches(0, { name: 'array', bytes }, undefined, 10)];
     const r = batch.records[0];
-    expect(r.error?.code).toBe('agdx/not-a-map');
-    expect(r.body).toBeNull();
-    expect(r.redo).toBeTypeOf('function');
-    expect(r.redo!()).toMatchObject({ error: { code: 'agdx/not-a-map' }, body: { rendering: 'cbor', text: '[1, 2]' } });
+    expect(r.verdict.error?.code).toBe('agdx/not-a-map');
+    expect(r.data.views).toBeTypeOf('function');
+    expect(recordViews(r)).toMatchObject({ body: { rendering: 'cbor', text: '[1, 2]' } });
   });
 });
 
@@ -235,22 +235,25 @@ describe('binary that is not CBOR records is refused, and the unknown fallback s
     expect(r.error).toMatchObject({ code: 'input/unrecognized', offset: 0 });
     expect(r.error!.message).toContain('none of them a map');
     const batches = [...inspectInputBatches(0, { name: 'zeros', bytes: zeros }, undefined, 100)];
-    expect(batches.flatMap((x) => x.records).map((x) => x.error?.code)).toEqual(['input/unrecognized']);
+    expect(batches.flatMap((x) => x.records).map((x) => x.verdict.error?.code)).toEqual(['input/unrecognized']);
     expect(batches.at(-1)!.input?.format).toBe('unknown');
   });
 
-  it('a PNG (whose first bytes read as a CBOR array of 9 by chance) stays input/unrecognized', () => {
+  it('a PNG (whose first bytes read as a CBOR array of 9 by chance) is refused (the driver names it by its signature first)', () => {
     // A 1×1 PNG: 0x89 is an array of 9 items, which its next bytes happen to fill; the rest fails.
     const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+    expect(cbor.detect(sourceOf(png))).toBeNull();
+    expect(cborRefusal(sourceOf(png))?.message).toMatch(/CBOR/);
     const r = only(png);
     expect(r.error?.code).toBe('input/unrecognized');
-    expect(r.error?.message).toMatch(/CBOR/);
+    expect(r.error?.message).toBe('a PNG image, not an agent record');
   });
 
-  it('an ELF header stays input/unrecognized', () => {
+  it('an ELF header is refused', () => {
     const elf = new Uint8Array(64);
     elf.set([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]);
     elf.set([0x02, 0x00, 0x3e, 0x00, 0x01, 0x00, 0x00, 0x00], 16);
+    expect(cbor.detect(sourceOf(elf))).toBeNull();
     expect(only(elf).error?.code).toBe('input/unrecognized');
   });
 
@@ -266,7 +269,7 @@ describe('binary that is not CBOR records is refused, and the unknown fallback s
 describe('sequences keep what came before a failure', () => {
   it('a CBOR sequence with a truncated last item keeps the earlier records', () => {
     const bytes = vector('agdx/made/conversation.cborseq');
-    const { input, records } = inspectInput(0, { name: 'seq', bytes });
+    const { input, records } = flatInput(inspectInput(0, { name: 'seq', bytes }));
     expect(input.format).toBe('cbor-seq');
     expect(records.map((r) => [r.kind, r.decoded, r.valid])).toEqual([
       ['command', true, true],
@@ -294,7 +297,7 @@ describe('sequences keep what came before a failure', () => {
     const a = vector('agdx/laser-wire-0.0.1/agent_event.bin');
     const b = vector('agdx/laser-wire-0.0.1/agent_command.bin');
     const bytes = new Uint8Array([...a, 0xff, ...b]);
-    const { records } = inspectInput(0, { name: 'seq', bytes });
+    const { records } = flatInput(inspectInput(0, { name: 'seq', bytes }));
     expect(records[0]).toMatchObject({ kind: 'event', decoded: true });
     expect(records[1]).toMatchObject({ decoded: false });
     expect(records[1].error!.code).toBe('cbor/invalid');

@@ -6,22 +6,22 @@ import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { inspectInput, inspectInputBatches } from '../inspect';
-import type { RecordResult } from '../records';
+import type { InspectedRecord } from '../records';
 import { buildReport } from '../report';
-import { failedRecord } from './build';
+import { failedRecord, finishRecord } from './build';
 import { cbor } from './cbor';
 import { IMPORTERS, importBatches } from './driver';
 import { agdxJson } from './agdx-json';
 import { agentdna } from './agentdna';
 import { iggyHeaders } from './iggy-headers';
 import type { Importer } from './importer';
-import { FIXTURE_FORMATS, VECTORS, checkRecords, formatOf, sourceOf, utf8, vector, vectorFiles } from './test-helpers';
+import { FIXTURE_FORMATS, VECTORS, checkRecords, flat, formatOf, sourceOf, utf8, vector, vectorFiles } from './test-helpers';
 
 const place = (bytes: Uint8Array) => ({ input: 0, view: bytes, viewOrigin: 'input' as const });
 
 describe('dispatch', () => {
   it('asks the importers in this order: text (JSON by shape, hex, base64), then binary, fallbacks last', () => {
-    expect(IMPORTERS.map((i) => i.format)).toEqual(['empty', 'iggy-json', 'agdx-json', 'agentdna', 'json', 'hex', 'base64', 'text', 'iggy-headers', 'cbor', 'unknown']);
+    expect(IMPORTERS.map((i) => i.format)).toEqual(['empty', 'iggy-json', 'agdx-json', 'agentdna', 'json', 'hex', 'base64', 'text', 'iggy-headers', 'file', 'cbor', 'unknown']);
   });
 
   it('reads every vector with the importer the table names, and the table names every vector', () => {
@@ -56,9 +56,9 @@ describe('dispatch', () => {
 
   it('a read that declines hands the input to the next importer', () => {
     const declines: Importer<true> = { format: 'declines', detect: () => true, read: () => null };
-    const reads: Importer<true> = { format: 'reads', detect: () => true, read: (source) => ({ format: 'reads', records: [failedRecord(source.place, 0, 'unknown', null, { code: 'input/unrecognized', message: 'read', offset: 0 })], workflows: [] }) };
+    const reads: Importer<true> = { format: 'reads', detect: () => true, read: (source) => ({ format: 'reads', records: [finishRecord(failedRecord(source.place, 0, 'unknown', null, { code: 'input/unrecognized', message: 'read', offset: 0 }))], workflows: [] }) };
     const batches = [...importBatches(place(utf8('x')), { detail: false }, 10, [declines, reads])];
-    expect(batches.map((b) => [b.format, b.records.map((r) => r.error?.message)])).toEqual([['reads', ['read']]]);
+    expect(batches.map((b) => [b.format, b.records.map((r) => r.verdict.error?.message)])).toEqual([['reads', ['read']]]);
   });
 });
 
@@ -76,7 +76,7 @@ describe('text wrappers re-enter the driver', () => {
     ] as const) {
       const { input, records } = inspectInput(0, { name: format, bytes });
       expect(input.format).toBe(format);
-      expect(records.map((r) => [r.format, r.kind, r.decoded])).toEqual([['agdx.envelope', 'command', true]]);
+      expect(records.map(({ verdict: r }) => [r.format, r.kind, r.decoded])).toEqual([['agdx.envelope', 'command', true]]);
     }
   });
 
@@ -84,19 +84,19 @@ describe('text wrappers re-enter the driver', () => {
     for (const bytes of [hexOf(hexOf(hexOf(command))), base64Of(base64Of(base64Of(command)))]) {
       const { input, records } = inspectInput(0, { name: 'deep', bytes });
       expect(input.format).toBe('text');
-      expect(records.map((r) => r.error?.code)).toEqual(['input/unrecognized']);
+      expect(records.map((r) => r.verdict.error?.code)).toEqual(['input/unrecognized']);
     }
   });
 
   it('hex (and base64) that decodes to nothing known is left to the next importer, and finally read as text', () => {
     const { input, records } = inspectInput(0, { name: 'deadbeef', bytes: utf8('deadbeef') });
     expect(input.format).toBe('text');
-    expect(records[0]).toMatchObject({ format: 'unknown', viewOrigin: 'input', error: { code: 'input/unrecognized' } });
+    expect(flat(records[0])).toMatchObject({ format: 'unknown', viewOrigin: 'input', error: { code: 'input/unrecognized' } });
   });
 });
 
 describe('a failure stays with its input', () => {
-  const one = (index: number, message: string) => failedRecord(place(utf8('ab')), index, 'unknown', null, { code: 'input/unrecognized', message, offset: 0 });
+  const one = (index: number, message: string) => finishRecord(failedRecord(place(utf8('ab')), index, 'unknown', null, { code: 'input/unrecognized', message, offset: 0 }));
   const streams: Importer<true> = {
     format: 'streams',
     detect: () => true,
@@ -109,7 +109,7 @@ describe('a failure stays with its input', () => {
 
   it('a throw mid-stream keeps the batches before it; the failure is a record of its own, the input unknown', () => {
     const batches = [...importBatches(place(utf8('ab')), { detail: false }, 1, [streams])];
-    expect(batches.map((b) => [b.format, b.end, b.records.map((r) => [r.index, r.error?.message, r.error?.offset])])).toEqual([
+    expect(batches.map((b) => [b.format, b.end, b.records.map(({ verdict: r }) => [r.index, r.error?.message, r.error?.offset])])).toEqual([
       [null, 1, [[0, 'first', 0]]],
       ['unknown', 2, [[1, 'internal error while reading this input: a bug while streaming', 1]]],
     ]);
@@ -126,12 +126,12 @@ describe('a failure stays with its input', () => {
     const [batch, ...rest] = [...importBatches(place(utf8('ab')), { detail: false }, 1, [throws])];
     expect(rest).toEqual([]);
     expect(batch.format).toBe('unknown');
-    expect(batch.records.map((r) => [r.index, r.error?.message, r.error?.offset])).toEqual([[0, 'internal error while reading this input: a bug while detecting', null]]);
+    expect(batch.records.map(({ verdict: r }) => [r.index, r.error?.message, r.error?.offset])).toEqual([[0, 'internal error while reading this input: a bug while detecting', null]]);
   });
 
   it('a list without a fallback is a failure of that input, not a throw', () => {
     const [batch] = [...importBatches(place(utf8('ab')), { detail: false }, 1, [cbor])];
-    expect(batch.records[0].error?.message).toMatch(/no importer claims this input/);
+    expect(batch.records[0].verdict.error?.message).toMatch(/no importer claims this input/);
   });
 
   it('misuse throws TypeError', () => {
@@ -142,10 +142,7 @@ describe('a failure stays with its input', () => {
 
 describe('batches give what the whole gives', () => {
   /** What a record says, with the views it is rebuilt with when opened. */
-  const said = (r: RecordResult) => {
-    const full = r.redo ? r.redo() : r;
-    return { ...r, redo: undefined, view: r.view.length, tree: full.tree, body: full.body };
-  };
+  const said = (r: InspectedRecord) => ({ ...flat(r), view: r.data.view.length });
   const files = Object.keys(FIXTURE_FORMATS).filter((f) => vector(f).length < 300_000);
 
   it.each([1, 3, 1000])('every vector in batches of %i: the same records, workflows and input summary', (size) => {
@@ -172,8 +169,8 @@ describe('batches give what the whole gives', () => {
     for (const file of files) {
       const bytes = vector(file);
       const bulk = inspectInput(0, { name: file, bytes }, undefined, false).records.map(said);
-      const detail = inspectInput(0, { name: file, bytes }, undefined, true).records.map((r) => ({ ...r, view: r.view.length }));
-      expect(bulk, file).toEqual(detail.map((r) => ({ ...r, redo: undefined })));
+      const detail = inspectInput(0, { name: file, bytes }, undefined, true).records.map(said);
+      expect(bulk, file).toEqual(detail);
     }
   });
 });
@@ -191,7 +188,7 @@ describe('truncation', () => {
     const bytes = vector(file);
     for (let n = 0; n < bytes.length; n++) {
       const cut = bytes.slice(0, n);
-      let records: RecordResult[] = [];
+      let records: InspectedRecord[] = [];
       expect(() => ({ records } = inspectInput(0, { name: file, bytes: cut }))).not.toThrow();
       checkRecords(records, n, `${file}[0, ${n})`);
     }

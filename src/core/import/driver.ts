@@ -4,9 +4,10 @@
 import type { DecodeError } from '../model';
 import { agdxJson } from './agdx-json';
 import { agentdna } from './agentdna';
-import { failedRecord, type Place } from './build';
+import { failedRecord, finishRecord, type Place } from './build';
 import { cbor } from './cbor';
 import { empty, json, text, unknown } from './fallbacks';
+import { fileType } from './file-types';
 import { iggyHeaders } from './iggy-headers';
 import { iggyJson } from './iggy-json';
 import { wholeInput, Source, type ImportContext, type ImportedBatch, type ImportOptions, type Importer } from './importer';
@@ -16,10 +17,12 @@ import { base64, hex } from './text';
  * Every importer, in the order the driver asks them; the first whose `detect` claims an input
  * reads it. Text comes before binary: JSON by shape (an Iggy export has messages; an envelope view
  * a kind; AgentDNA the rest), then JSON no shape fits, then hex and base64 of anything here, then
- * other text. Binary: an Iggy header block before bare CBOR (whose reader may take a block's bytes
- * for something else). The fallbacks claim what is left, so every input is read by exactly one importer.
+ * other text. Binary: an Iggy header block, then files that are plainly something else by their
+ * first bytes (a PNG, a PDF, a program: what CBOR would make of them says nothing useful), then bare
+ * CBOR (whose reader may take a block's bytes for something else). The fallbacks claim what is
+ * left, so every input is read by exactly one importer.
  */
-export const IMPORTERS: readonly Importer[] = [empty, iggyJson, agdxJson, agentdna, json, hex, base64, text, iggyHeaders, cbor, unknown];
+export const IMPORTERS: readonly Importer[] = [empty, iggyJson, agdxJson, agentdna, json, hex, base64, text, iggyHeaders, fileType, cbor, unknown];
 
 /** The first importer that reads the source, in batches (a format that cannot stream comes as one). */
 function* readBatches(source: Source, context: ImportContext, batchSize: number, importers: readonly Importer[]): Generator<ImportedBatch> {
@@ -50,7 +53,9 @@ export function* importBatches(place: Place, options: ImportOptions, batchSize: 
   const context: ImportContext = {
     extraKeys: options.extraKeys,
     detail: options.detail,
-    readInner: (source) => wholeInput(readBatches(source, context, Infinity, importers)),
+    signatures: options.signatures,
+    // Inner bytes are read whole, in one go: nothing could await answers from elsewhere there.
+    readInner: (source) => wholeInput(readBatches(source, { ...context, signatures: undefined }, Infinity, importers)),
   };
   let records = 0;
   let end = 0;
@@ -63,6 +68,6 @@ export function* importBatches(place: Place, options: ImportOptions, batchSize: 
   } catch (e) {
     // A bug of ours must not take the other inputs down: report it against this input.
     const error: DecodeError = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: records ? end : null };
-    yield { records: [failedRecord(place, records, 'unknown', null, error)], workflows: [], end: place.view.length, format: 'unknown' };
+    yield { records: [finishRecord(failedRecord(place, records, 'unknown', null, error))], workflows: [], end: place.view.length, format: 'unknown' };
   }
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { inspectInput } from '../inspect';
 import { empty, json, text, unknown } from './fallbacks';
-import { fixturesOf, golden, only, sourceOf, utf8, vector } from './test-helpers';
+import { fixturesOf, flatInput, golden, only, sourceOf, utf8, vector } from './test-helpers';
 
 describe('fixtures', () => {
   it.each([...fixturesOf(json), ...fixturesOf(text), ...fixturesOf(unknown)])('%s', (file) => {
@@ -23,7 +23,7 @@ describe('fixtures', () => {
 
 describe('one record saying why', () => {
   it('an empty input', () => {
-    const { input, records } = inspectInput(0, { name: 'empty', bytes: new Uint8Array(0) });
+    const { input, records } = flatInput(inspectInput(0, { name: 'empty', bytes: new Uint8Array(0) }));
     expect(input.format).toBe('empty');
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ decoded: false, format: 'unknown', span: null, error: { code: 'input/unrecognized', offset: 0 } });
@@ -42,7 +42,7 @@ describe('one record saying why', () => {
   });
 
   it('JSON of no known shape → input/unrecognized, spanning the document', () => {
-    const { input, records } = inspectInput(0, { name: 'json', bytes: utf8(' {"hello": 1} ') });
+    const { input, records } = flatInput(inspectInput(0, { name: 'json', bytes: utf8(' {"hello": 1} ') }));
     expect(input.format).toBe('json');
     expect(records[0]).toMatchObject({ span: [1, 13], error: { code: 'input/unrecognized', offset: 1 } });
   });

@@ -2,19 +2,19 @@
 // text, and binary bytes that are not CBOR records. Each is one record saying so
 // (input/unrecognized, or json/invalid with where the JSON fails), never an exception.
 import type { DecodeError } from '../model';
-import { failedRecord, jsonDecodeError } from './build';
+import { failedRecord, finishRecord, jsonDecodeError } from './build';
 import { cborRefusal } from './cbor';
 import type { Imported, Importer, Source } from './importer';
 
 /** The input as one failed record. */
 function failed(source: Source, format: string, span: [number, number] | null, error: DecodeError): Imported {
-  return { format, records: [failedRecord(source.place, 0, 'unknown', span, error)], workflows: [] };
+  return { format, records: [finishRecord(failedRecord(source.place, 0, 'unknown', span, error))], workflows: [] };
 }
 
 export const empty: Importer<true> = {
   format: 'empty',
   detect: (source) => (source.bytes.length === 0 ? true : null),
-  read: (source) => failed(source, 'empty', null, { code: 'input/unrecognized', message: 'the input is empty', offset: 0 }),
+  read: (source) => failed(source, 'empty', null, { code: 'input/unrecognized', message: 'an empty file: nothing to read', offset: 0 }),
 };
 
 /** Text that starts like JSON but is no format the JSON importers read, or does not parse. */

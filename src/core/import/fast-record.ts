@@ -6,61 +6,65 @@ import { IdViews, readCanonicalEnvelope } from '../agdx/fast';
 import { checkSignatureShape } from '../agdx/signature';
 import { validateFields } from '../agdx/validate';
 import { bytesEqual, toCrockford } from '../bytes';
-import type { RecordResult } from '../records';
+import type { InspectedRecord, ViewBuilder } from '../records';
 import { envelopeSummary, type Place } from './build';
 
 const noSpan = () => null;
 
 /**
  * The bare envelope at `start` (a CBOR sequence has no headers) as a finished record, or null when
- * it must take the general way (not canonical, or it has a finding). `redo` rebuilds it in full
- * when it is opened.
+ * it must take the general way (not canonical, or it has a finding). `views` builds its views from
+ * its bytes when it is opened.
  */
-export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number, redo: () => RecordResult): RecordResult | null {
+export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number, views: ViewBuilder): InspectedRecord | null {
   const fast = readCanonicalEnvelope(place.view.subarray(0, end), start, idViewsOf(place.view));
   if (!fast) return null;
   const env = fast.envelope;
   if (validateFields(env, noSpan).length) return null;
   // readBody decides which bodies can have findings (kind-specific ones; a guess has none).
-  if (fast.bodyStart >= 0 && readBody(place.view, fast.bodyStart, fast.bodyEnd, { kind: env.kind, operation: env.operation, contentType: null }, false).findings.length) return null;
+  if (
+    fast.bodyStart >= 0 &&
+    readBody(place.view, fast.bodyStart, fast.bodyEnd, { kind: env.kind, operation: env.operation, contentType: null }, false).findings.length
+  )
+    return null;
   const signature = checkSignatureShape(env, null, noSpan);
   if (signature.findings.length) return null;
-  // Written out in full (no spread of a blank record): this runs once per record of a large log.
+  // Written out in full (no draft, no spread): this runs once per record of a large log.
   return {
-    input: place.input,
-    index,
-    format: 'agdx.envelope',
-    span: [start, fast.end],
-    inputSpan: null,
-    decoded: true,
-    error: null,
-    kind: env.kind,
-    id: env.record ? toCrockford(env.record) : null,
-    conversation: conversationId(env.conversation),
-    source: env.source,
-    target: env.target ?? null,
-    valid: true,
-    findings: NO_FINDINGS,
-    signature: signature.verdict,
-    summary: envelopeSummary(env),
-    view: place.view,
-    viewOrigin: place.viewOrigin,
-    tree: NO_TREE,
-    headers: null,
-    body: null,
-    bodySpan: fast.bodyStart >= 0 ? [fast.bodyStart, fast.bodyEnd] : null,
-    logTimeMicros: null,
-    logPosition: null,
-    parent: null,
-    envelope: env,
-    observed: null,
-    redo,
+    verdict: {
+      input: place.input,
+      index,
+      format: 'agdx.envelope',
+      span: [start, fast.end],
+      inputSpan: null,
+      decoded: true,
+      error: null,
+      kind: env.kind,
+      id: env.record ? toCrockford(env.record) : null,
+      conversation: conversationId(env.conversation),
+      source: env.source,
+      target: env.target ?? null,
+      findings: NO_FINDINGS,
+      signature: signature.verdict,
+      logTimeMicros: null,
+      parent: null,
+      summary: envelopeSummary(env),
+    },
+    data: {
+      view: place.view,
+      viewOrigin: place.viewOrigin,
+      envelope: env,
+      headers: null,
+      observed: null,
+      logPosition: null,
+      bodySpan: fast.bodyStart >= 0 ? [fast.bodyStart, fast.bodyEnd] : null,
+      views,
+    },
   };
 }
 
-// Shared empties: findings and trees are replaced, never changed in place.
-const NO_FINDINGS = Object.freeze([]) as unknown as RecordResult['findings'];
-const NO_TREE = Object.freeze([]) as unknown as RecordResult['tree'];
+// Shared: a verdict's findings are never changed.
+const NO_FINDINGS = Object.freeze([]);
 
 // A log holds few conversations and many records each: reuse the display id of the last one.
 let lastConversation: Uint8Array | null = null;

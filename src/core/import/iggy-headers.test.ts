@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { inspectInput } from '../inspect';
 import { iggyHeaders } from './iggy-headers';
-import { fixturesOf, golden, sourceOf, vector } from './test-helpers';
+import { fixturesOf, golden, sourceOf, vector, flatInput } from './test-helpers';
 
 describe('fixtures', () => {
   it.each(fixturesOf(iggyHeaders))('%s', (file) => {
@@ -24,7 +24,7 @@ describe('the payload after the block', () => {
 
   it('the block alone: nothing to decode', () => {
     const bytes = file.slice(0, block.end);
-    const { input, records } = inspectInput(0, { name: 'block', bytes });
+    const { input, records } = flatInput(inspectInput(0, { name: 'block', bytes }));
     expect(input.format).toBe('iggy-headers(>=0.7)');
     expect(records[0]).toMatchObject({ format: 'agdx.record', decoded: false, error: { code: 'input/unrecognized', offset: block.end } });
     expect(records[0].error!.message).toMatch(/no payload after it/);

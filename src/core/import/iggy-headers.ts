@@ -1,11 +1,10 @@
 // An Iggy binary user-header block followed by its payload, as a message's bytes come off the log
 // (the ≥ 0.7 and the ≤ 0.6 layouts): one agdx.record whose headers are the block's.
 import { analyzeEnvelope } from '../agdx/analyze';
-import { headerViews, readHeaderBlock, type HeaderBlock } from '../agdx/iggy';
+import { readHeaderBlock, type HeaderBlock } from '../agdx/iggy';
 import { readItemAt } from '../cbor/reader';
 import type { DecodeError, Span } from '../model';
-import type { RecordResult } from '../records';
-import { blankRecord, envelopeRecord, headersNode } from './build';
+import { blankRecord, envelopeRecord, finishRecord, headersNode, type RecordDraft } from './build';
 import { startsLikeMap, type Importer, type Source } from './importer';
 
 /** The header block at the start of binary bytes, in the first layout that reads; null when there is none. */
@@ -32,12 +31,12 @@ export const iggyHeaders: Importer<HeaderBlock> = {
     const { place, bytes } = source;
     const format = `iggy-headers(${block.era})`;
     const blockSpan: Span = [0, block.end];
-    const base: RecordResult = {
+    const base: RecordDraft = {
       ...blankRecord(place, 0, 'agdx.record', [0, bytes.length]),
-      headers: headerViews(block.headers),
+      headers: block.headers,
       tree: [headersNode(block.headers, blockSpan)],
     };
-    const one = (record: RecordResult) => ({ format, records: [record], workflows: [] });
+    const one = (record: RecordDraft) => ({ format, records: [finishRecord(record)], workflows: [] });
     if (block.end === bytes.length) {
       const error: DecodeError = { code: 'input/unrecognized', message: `an Iggy ${block.era} user-header block with ${block.headers.length} headers and no payload after it: nothing to decode`, offset: block.end };
       return one({ ...base, error, summary: error.message });

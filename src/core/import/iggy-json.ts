@@ -3,16 +3,17 @@
 // time and position, its payload read as an envelope (or as whatever AGDX item it is).
 import { analyzeEnvelope } from '../agdx/analyze';
 import { classifyCbor } from '../agdx/classify';
-import { headerViews, headersFromJson } from '../agdx/iggy';
+import { headersFromJson } from '../agdx/iggy';
 import { fromBase64 } from '../bytes';
 import { readSingle } from '../cbor/reader';
 import type { JsonValue } from '../json/lossless';
 import { getMember, toPlain } from '../json/lossless';
 import type { LogPosition } from '../model';
-import type { RecordResult } from '../records';
-import { blankRecord, envelopeRecord, failedRecord, headersNode, type Place } from './build';
+import type { InspectedRecord } from '../records';
+import { blankRecord, envelopeRecord, failedRecord, finishRecord, headersNode, type Place, type RecordDraft } from './build';
 import { recordsFromItem } from './cbor-items';
 import { jsonRoot, type Importer } from './importer';
+import { envelopeViews } from './views';
 
 type JsonArray = Extract<JsonValue, { type: 'array' }>;
 
@@ -29,17 +30,17 @@ function exportMessages(root: JsonValue): JsonArray | null {
 const asBigInt = (v: JsonValue | undefined): bigint | null => (v?.type === 'number' && v.big !== null ? v.big : null);
 
 /** Every message of an Iggy HTTP export as an agdx.record (or what its payload turns out to be). */
-export function readIggyExport(input: number, text: Uint8Array, root: JsonValue, detail = true): { records: RecordResult[]; era: string } {
+export function readIggyExport(input: number, text: Uint8Array, root: JsonValue, detail = true): { records: InspectedRecord[]; era: string } {
   const messages = exportMessages(root);
   if (messages === null) throw new TypeError('readIggyExport: not an Iggy export (no messages)');
   const partition = isObject(root) ? asBigInt(getMember(root, 'partition_id')) : null;
-  const records: RecordResult[] = [];
+  const records: InspectedRecord[] = [];
   const eras = new Set<string>();
   for (const m of messages.items) {
     const index = records.length;
     const textPlace: Place = { input, view: text, viewOrigin: 'input' };
     if (!isObject(m)) {
-      records.push(failedRecord(textPlace, index, 'agdx.record', [m.start, m.end], { code: 'input/unrecognized', message: 'a message of the export is not an object', offset: m.start }));
+      records.push(finishRecord(failedRecord(textPlace, index, 'agdx.record', [m.start, m.end], { code: 'input/unrecognized', message: 'a message of the export is not an object', offset: m.start })));
       continue;
     }
     const header = getMember(m, 'header');
@@ -58,17 +59,19 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue,
       inputSpan: [m.start, m.end] as [number, number],
       logTimeMicros: timestamp,
       logPosition: position,
-      headers: headerViews(headers),
+      headers,
     };
     if (!payload) {
-      records.push({
-        ...failedRecord(textPlace, index, 'agdx.record', null, { code: 'json/invalid', message: payloadText ? 'payload is not base64' : 'the message has no payload', offset: (payloadText ?? m).start }),
-        ...common,
-      });
+      records.push(
+        finishRecord({
+          ...failedRecord(textPlace, index, 'agdx.record', null, { code: 'json/invalid', message: payloadText ? 'payload is not base64' : 'the message has no payload', offset: (payloadText ?? m).start }),
+          ...common,
+        }),
+      );
       continue;
     }
     const place: Place = { input, view: payload, viewOrigin: 'payload' };
-    const base: RecordResult = {
+    const base: RecordDraft = {
       ...blankRecord(place, index, 'agdx.record', null),
       ...common,
       tree: [headersNode(headers, null)],
@@ -76,21 +79,15 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue,
     };
     const item = readSingle(payload);
     if (!item.ok) {
-      records.push({ ...base, error: item.error, summary: `${item.error.code}: ${item.error.message}` });
+      records.push(finishRecord({ ...base, error: item.error, summary: `${item.error.code}: ${item.error.message}` }));
       continue;
     }
     if (classifyCbor(item.value).format === 'agdx.envelope') {
       const record = envelopeRecord(base, analyzeEnvelope(payload, item.value, { headers, detail }));
-      if (!detail) {
-        record.redo = () => {
-          const again = readSingle(payload);
-          return again.ok ? envelopeRecord(base, analyzeEnvelope(payload, again.value, { headers, detail: true })) : record;
-        };
-      }
-      records.push(record);
+      records.push(finishRecord(detail ? record : { ...record, viewBuilder: envelopeViews }));
     } else {
       // Not an envelope (a dead letter from agent.dlq, say): it keeps its own format.
-      for (const r of recordsFromItem(place, item.value, index)) records.push({ ...r, ...common });
+      for (const r of recordsFromItem(place, item.value, index)) records.push(finishRecord({ ...r, ...common }));
     }
   }
   return { records, era: [...eras].join('+') || (records.length ? 'no readable message' : 'empty') };

@@ -3,29 +3,35 @@
 // whole (`read`) or in batches (`batches`, for formats that stream).
 import type { WorkflowReport } from '../agentdna/model';
 import type { ExtraKeys } from '../agentdna/signature';
+import type { SignatureResults } from '../agentdna/signature-jobs';
 import { utf8OrNull } from '../bytes';
 import { readJson, type JsonResult, type JsonValue } from '../json/lossless';
-import type { RecordResult } from '../records';
+import type { InspectedRecord } from '../records';
 import type { Place } from './build';
 
 /** What reading an input gives: its records, the AgentDNA workflows among them, and its format. */
 export interface Imported {
   /** The input's format as report@1 names it: cbor, cbor-seq, iggy-json(>=0.7), hex(cbor), … */
   format: string;
-  records: RecordResult[];
+  records: InspectedRecord[];
   /** AgentDNA workflows; `record` indexes `records`. */
   workflows: WorkflowReport[];
 }
 
 /** Part of an input's records, as a streaming importer hands them over. */
 export interface ImportedBatch {
-  records: RecordResult[];
+  records: InspectedRecord[];
   /** The workflows among this batch's records; `record` indexes this batch's `records`. */
   workflows: WorkflowReport[];
   /** Bytes of the input read so far (the input's length on the last batch). */
   end: number;
   /** The input's format, on the last batch only (a CBOR input is a sequence once it has two items). */
   format: string | null;
+  /**
+   * Set (on a batch with no records) when the read waits for signature checks done elsewhere
+   * (ImportOptions.signatures): await it before asking for the next batch.
+   */
+  wait?: Promise<void>;
 }
 
 /** How an input is to be read. */
@@ -34,6 +40,11 @@ export interface ImportOptions {
   extraKeys?: ExtraKeys;
   /** Build each record's views now (true), or leave them to be rebuilt when the record is opened. */
   detail: boolean;
+  /**
+   * AgentDNA signature checks done on other threads (the page's verifier pool): a streaming read
+   * sends its checks ahead and yields batches that wait (ImportedBatch.wait) for their answers.
+   */
+  signatures?: SignatureResults;
 }
 
 /** What every importer is told besides the input. */
@@ -113,8 +124,8 @@ export class Source {
  * Batches of records collected (an importer's, or inspect's): all the records, the workflows
  * re-indexed to them, and the last batch (the one that names the input).
  */
-export function collectBatches<B extends { records: RecordResult[]; workflows: WorkflowReport[] }>(batches: Iterable<B>): { records: RecordResult[]; workflows: WorkflowReport[]; last: B | null } {
-  let records: RecordResult[] | null = null;
+export function collectBatches<B extends { records: InspectedRecord[]; workflows: WorkflowReport[] }>(batches: Iterable<B>): { records: InspectedRecord[]; workflows: WorkflowReport[]; last: B | null } {
+  let records: InspectedRecord[] | null = null;
   const workflows: WorkflowReport[] = [];
   let last: B | null = null;
   for (const batch of batches) {

@@ -3,18 +3,17 @@
 // the envelope a record or a dead letter carries in a byte-string field.
 import { analyzeEnvelope, type EnvelopeOptions } from '../agdx/analyze';
 import { FieldError, readBytes, readText, structEntries } from '../agdx/fields';
-import { headerViews, normaliseKind, type Header } from '../agdx/iggy';
+import { normaliseKind, type Header } from '../agdx/iggy';
 import { cborNode } from '../agdx/tree';
 import type { CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
 import type { DecodeError, Span } from '../model';
-import type { RecordResult } from '../records';
-import { blankRecord, envelopeRecord, headersNode, type Place } from './build';
+import { blankRecord, envelopeRecord, headersNode, type Place, type RecordDraft } from './build';
 
 const spanOf = (item: CborItem): Span => [item.start, item.end];
 
 /** Reads the single envelope inside a byte-string field; spans stay in the outer bytes. */
-export function nestedEnvelope(place: Place, payload: CborItem, base: RecordResult, options: EnvelopeOptions): RecordResult {
+export function nestedEnvelope(place: Place, payload: CborItem, base: RecordDraft, options: EnvelopeOptions): RecordDraft {
   const p = untag(payload);
   if (p.kind !== 'bytes' || p.contentStart < 0) {
     return { ...base, error: { code: 'agdx/field-type', message: 'payload must be a definite byte string holding the envelope', offset: payload.start }, summary: 'payload is not a byte string' };
@@ -29,7 +28,7 @@ export function nestedEnvelope(place: Place, payload: CborItem, base: RecordResu
 }
 
 /** The laser SDK's self-contained record: {partition_key, headers: {name: {kind, bytes}}, payload}. */
-export function laserRecord(place: Place, item: CborItem, index: number): RecordResult {
+export function laserRecord(place: Place, item: CborItem, index: number): RecordDraft {
   const base = blankRecord(place, index, 'agdx.record', spanOf(item));
   try {
     const { fields } = structEntries(item, 'a laser record');
@@ -46,9 +45,9 @@ export function laserRecord(place: Place, item: CborItem, index: number): Record
       const vspan: Span | null = valueItem.kind === 'bytes' && valueItem.contentStart >= 0 ? [valueItem.contentStart, valueItem.end] : null;
       return { name, kind, value, span: vspan };
     });
-    const withHeaders: RecordResult = {
+    const withHeaders: RecordDraft = {
       ...base,
-      headers: headerViews(headers),
+      headers,
       tree: [cborNode(fields.get('partition_key')!.value, 'partition_key', 'partition_key', spanOf(fields.get('partition_key')!.key)), headersNode(headers, spanOf(fields.get('headers')!.value))],
     };
     return nestedEnvelope(place, fields.get('payload')!.value, withHeaders, { headers, partitionKey });

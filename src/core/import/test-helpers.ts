@@ -7,7 +7,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex } from '../bytes';
 import { RECORD_FORMATS, REPORT_CODES } from '../fuzz/support';
 import { inspectInput } from '../inspect';
-import type { RecordResult } from '../records';
+import type { Finding } from '../model';
+import { recordViews, type InspectedRecord, type RecordData, type RecordViews } from '../records';
+import { allFindings, isValid, type RecordVerdict } from '../verdict';
 import { Source, type Importer } from './importer';
 
 export const VECTORS = resolve(__dirname, '../../../vectors');
@@ -98,6 +100,9 @@ export const FIXTURE_FORMATS: Record<string, string> = {
   'agentdna/upstream-fixtures/middleware_TestEnvelopeRawJSONIsVerbatim.json': 'agentdna-workflow',
   'agentdna/upstream-fixtures/middleware_TestParseIntentWorkflow_NewSchema.json': 'agentdna-workflow',
   'agentdna/upstream-fixtures/readme_intent_workflow_example.json': 'agentdna-workflow',
+  'files/empty.wasm': 'file(wasm)',
+  'files/hello.txt.gz': 'file(gzip)',
+  'files/pixel.png': 'file(png)',
   'hostile/agentdna-cyclic-hash.json': 'agentdna-workflow',
   'hostile/agentdna-self-parent.json': 'agentdna-cards',
   'hostile/array-2p32-entries.cbor': 'cbor',
@@ -175,8 +180,40 @@ const INLINE_RECORDS = 40;
 const printable = (s: string): string =>
   s.replace(/[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
+/**
+ * A record as the tests read it: its verdict, its data and its views side by side (`headers` are the
+ * header views), its findings with the log's about it when given, and `valid` worked out from them.
+ */
+export type FlatRecord = Omit<RecordVerdict, 'findings'> & Omit<RecordData, 'views' | 'headers'> & RecordViews & { findings: readonly Finding[]; valid: boolean };
+
+export function flat(record: InspectedRecord, logFindings?: readonly Finding[]): FlatRecord {
+  const { views: _views, headers: _headers, ...data } = record.data;
+  const out: FlatRecord = { ...record.verdict, ...data, ...recordViews(record), findings: allFindings(record.verdict, logFindings), valid: isValid(record.verdict, logFindings) };
+  flattened.set(out, record);
+  return out;
+}
+
+const flattened = new WeakMap<FlatRecord, InspectedRecord>();
+
+/** The record a flat reading was made from (to hand it back to the core: buildReport, redaction). */
+export function inspectedOf(r: FlatRecord): InspectedRecord {
+  const record = flattened.get(r);
+  if (!record) throw new TypeError('inspectedOf: not a flat reading made by flat()');
+  return record;
+}
+
+/** Every record of an inspect() result, flat, with the log's findings about it. */
+export function flatAll(result: { records: readonly InspectedRecord[]; log?: { findings: ReadonlyMap<number, readonly Finding[]> } }): FlatRecord[] {
+  return result.records.map((r, i) => flat(r, result.log?.findings.get(i)));
+}
+
+/** An inspect result (or one input's) with its records flat. */
+export function flatInput<T extends { records: readonly InspectedRecord[] }>(result: T): Omit<T, 'records'> & { records: FlatRecord[] } {
+  return { ...result, records: result.records.map((r) => flat(r)) };
+}
+
 /** One record in one line: what report@1 says of it, and its one-line summary. */
-function recordLine(r: RecordResult): string {
+function recordLine(r: FlatRecord): string {
   const error = r.error ? ` error=${r.error.code}@${r.error.offset ?? '-'}` : '';
   const rules = r.findings.length ? ` findings=${r.findings.map((f) => `${f.severity[0]}:${f.rule}${f.path ? `(${f.path})` : ''}`).join(',')}` : '';
   const signature = r.signature.status === 'unsigned' ? '' : ` signature=${r.signature.status}${r.signature.trusted ? '+trusted' : ''}`;
@@ -193,7 +230,7 @@ function recordLine(r: RecordResult): string {
  */
 export function golden(name: string, bytes: Uint8Array): string {
   const { input, records, workflows } = inspectInput(0, { name, bytes });
-  const lines = records.map(recordLine);
+  const lines = records.map((r) => recordLine(flat(r)));
   const shown =
     lines.length <= INLINE_RECORDS
       ? lines
@@ -206,7 +243,8 @@ export function golden(name: string, bytes: Uint8Array): string {
 }
 
 /** The invariants every record keeps, whatever the input. */
-export function checkRecords(records: RecordResult[], inputLength: number, where: string): void {
+export function checkRecords(inspected: readonly (InspectedRecord | FlatRecord)[], inputLength: number, where: string): void {
+  const records = inspected.map((r) => ('verdict' in r ? flat(r) : r));
   expect(records.length, where).toBeGreaterThan(0);
   records.forEach((r, i) => {
     expect(r.index, where).toBe(i);
@@ -237,8 +275,8 @@ export function checkRecords(records: RecordResult[], inputLength: number, where
 }
 
 /** The only record of an input. */
-export function only(bytes: Uint8Array, name = 'input'): RecordResult {
+export function only(bytes: Uint8Array, name = 'input'): FlatRecord {
   const { records } = inspectInput(0, { name, bytes });
   expect(records).toHaveLength(1);
-  return records[0];
+  return flat(records[0]);
 }

@@ -5,9 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { encodeEnvelope } from '../agdx/canonical';
 import { toHex } from '../bytes';
 import { inspectInput } from '../inspect';
-import type { RecordResult } from '../records';
 import { base64, hex } from './text';
-import { fixturesOf, golden, sourceOf, utf8, vector } from './test-helpers';
+import { fixturesOf, golden, sourceOf, utf8, vector, flatInput, type FlatRecord } from './test-helpers';
 
 describe('fixtures', () => {
   it.each([...fixturesOf(hex), ...fixturesOf(base64)])('%s', (file) => {
@@ -27,13 +26,13 @@ describe('fixtures', () => {
 describe('text forms of a record', () => {
   const command = vector('agdx/laser-wire-0.0.1/agent_command.bin');
 
-  function sameCommand(r: RecordResult) {
+  function sameCommand(r: FlatRecord) {
     expect(r).toMatchObject({ format: 'agdx.envelope', decoded: true, valid: true, kind: 'command', id: '01J0Y1ZAG00000000000000001' });
     expect(toHex(encodeEnvelope(r.envelope!))).toBe(toHex(command));
   }
 
   it('made/command.hex.txt', () => {
-    const { input, records } = inspectInput(0, { name: 'hex', bytes: vector('agdx/made/command.hex.txt') });
+    const { input, records } = flatInput(inspectInput(0, { name: 'hex', bytes: vector('agdx/made/command.hex.txt') }));
     expect(input.format).toBe('hex(cbor)');
     sameCommand(records[0]);
     expect(records[0].viewOrigin).toBe('decoded-text');
@@ -41,7 +40,7 @@ describe('text forms of a record', () => {
   });
 
   it('made/command.b64.txt', () => {
-    const { input, records } = inspectInput(0, { name: 'b64', bytes: vector('agdx/made/command.b64.txt') });
+    const { input, records } = flatInput(inspectInput(0, { name: 'b64', bytes: vector('agdx/made/command.b64.txt') }));
     expect(input.format).toBe('base64(cbor)');
     sameCommand(records[0]);
   });
@@ -51,7 +50,7 @@ describe('text forms of a record', () => {
     const spaced = h.match(/.{1,2}/g)!.join(' ');
     const lines = h.match(/.{1,32}/g)!.join('\n');
     for (const text of [`0x${h}`, `  ${spaced}\n`, lines, `0x${lines.toUpperCase()}\r\n`, `\t${h.toUpperCase()}`]) {
-      const { input, records } = inspectInput(0, { name: 'hex', bytes: utf8(text) });
+      const { input, records } = flatInput(inspectInput(0, { name: 'hex', bytes: utf8(text) }));
       expect(input.format, text.slice(0, 20)).toBe('hex(cbor)');
       sameCommand(records[0]);
     }
@@ -61,7 +60,7 @@ describe('text forms of a record', () => {
     const b64 = Buffer.from(command).toString('base64');
     const url = Buffer.from(command).toString('base64url');
     for (const text of [b64.match(/.{1,76}/g)!.join('\n'), url]) {
-      const { input, records } = inspectInput(0, { name: 'b64', bytes: utf8(text) });
+      const { input, records } = flatInput(inspectInput(0, { name: 'b64', bytes: utf8(text) }));
       expect(input.format).toBe('base64(cbor)');
       sameCommand(records[0]);
     }

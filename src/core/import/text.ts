@@ -31,7 +31,7 @@ function textWrapper(name: 'hex' | 'base64', decode: (text: string) => Uint8Arra
     },
     read(source, decoded, context): Imported | null {
       const inner = context.readInner(new Source({ input: source.place.input, view: decoded, viewOrigin: 'decoded-text' }, source.depth + 1));
-      if (!inner.records.some((r) => r.format !== 'unknown')) return null;
+      if (!inner.records.some((r) => r.verdict.format !== 'unknown')) return null;
       return { ...inner, format: `${name}(${inner.format})` };
     },
   };

@@ -59,7 +59,8 @@ export type ShareResult = { ok: true; state: ShareState } | { ok: false; error: 
 
 // ---------- payload (CBOR) ----------
 
-function writeValue(w: CborWriter, v: unknown): void {
+/** Any plain value as CBOR, the way a link's payload is written (undefined members left out). */
+export function writeValue(w: CborWriter, v: unknown): void {
   if (v === null || v === undefined) w.null();
   else if (typeof v === 'boolean') w.bool(v);
   else if (typeof v === 'number') Number.isInteger(v) ? w.int(v) : w.float(v);

@@ -10,7 +10,7 @@ import type { Envelope } from '../agdx/envelope';
 import { CborWriter } from '../cbor/encoder';
 import { readJson, type JsonValue } from '../json/lossless';
 import { inspect } from '../inspect';
-import type { RecordResult } from '../records';
+import { flat, flatAll, type FlatRecord } from '../import/test-helpers';
 import { blankAsRedacted, redactInput, writeBlankJson, writeBlankString } from './redact';
 import { readItemAt } from '../cbor/reader';
 
@@ -19,10 +19,10 @@ const read = (p: string) => new Uint8Array(readFileSync(resolve(root, 'vectors',
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 function redact(bytes: Uint8Array) {
-  const { records } = inspect([{ name: 'in', bytes }]);
-  const r = redactInput(bytes, records);
-  const again = inspect([{ name: 'redacted', bytes: r.bytes }]).records;
-  return { records, r, again };
+  const { records: read } = inspect([{ name: 'in', bytes }]);
+  const r = redactInput(bytes, read);
+  const again = flatAll(inspect([{ name: 'redacted', bytes: r.bytes }]));
+  return { records: read.map((x) => flat(x)), r, again };
 }
 
 /** Every `payload` in an AgentDNA JSON document, however deep. */
@@ -36,7 +36,7 @@ const parse = (b: Uint8Array) => {
   if (!p.ok) throw new Error(p.error.message);
   return p.value;
 };
-const shape = (rs: RecordResult[]) => rs.map((x) => [x.decoded, x.decoded ? x.format : null, x.kind]);
+const shape = (rs: FlatRecord[]) => rs.map((x) => [x.decoded, x.decoded ? x.format : null, x.kind]);
 
 describe('blank items keep their size', () => {
   it('a CBOR byte or text string of exactly the span, for every size', () => {
@@ -241,9 +241,9 @@ describe('whether a link\'s claim of redaction holds, record by record', () => {
     const bytes = read('agdx/made/conversation.cborseq');
     const redacted = redactInput(bytes, records(bytes)).bytes;
     const rs = records(redacted);
-    const target = rs.findIndex((r) => r.bodySpan && r.bodySpan[1] > r.bodySpan[0]);
+    const target = rs.findIndex(({ data: d }) => d.bodySpan && d.bodySpan[1] > d.bodySpan[0]);
     const forged = redacted.slice();
-    forged[rs[target].bodySpan![0]] = 0x41;
+    forged[rs[target].data.bodySpan![0]] = 0x41;
     expect(blankAsRedacted(forged, records(forged)).map((x, i) => [i, x])).toEqual(rs.map((_, i) => [i, i !== target]));
   });
 

@@ -17,7 +17,7 @@ import { readItemAt } from '../cbor/reader';
 import { readEnvelopeTree, allOccurrences, lastEntries, type JsonObject } from '../agentdna/envelope';
 import { readJson } from '../json/lossless';
 import type { Span } from '../model';
-import type { RecordResult } from '../records';
+import { recordViews, type InspectedRecord } from '../records';
 
 export interface Redacted {
   /** The bytes the link carries for this input (for hex or base64 text: the bytes decoded from it). */
@@ -29,22 +29,23 @@ export interface Redacted {
 }
 
 /** Whether redaction blanks something of this record (its verdicts over the shared bytes then say so). */
-export function hasBody(r: RecordResult): boolean {
-  if (!r.decoded) return true;
-  switch (r.format) {
+export function hasBody(r: InspectedRecord): boolean {
+  const v = r.verdict;
+  if (!v.decoded) return true;
+  switch (v.format) {
     case 'agdx.envelope':
     case 'agdx.record':
-      return !!r.envelope?.body;
+      return !!r.data.envelope?.body;
     case 'agdx.capsule':
-      return r.kind === 'error_body' || r.kind === 'card' || r.kind === 'body_ref';
+      return v.kind === 'error_body' || v.kind === 'card' || v.kind === 'body_ref';
     case 'agdx.control':
     case 'agentdna.workflow':
     case 'agentdna.envelope':
       return true;
     case 'agentdna.card':
-      return r.kind === 'workflow' || r.body !== null;
+      return v.kind === 'workflow' || recordViews(r).body !== null;
     case 'agdx.dead_letter':
-      return r.tree.some((n) => n.path === 'detail');
+      return recordViews(r).tree.some((n) => n.path === 'detail');
     default:
       return false;
   }
@@ -185,32 +186,34 @@ class Tally {
  * are the input's records as read; their spans index `input` (or the payload, decoded text or
  * inner JSON they name), and `redactInput` never changes them.
  */
-export function redactInput(input: Uint8Array, records: RecordResult[]): Redacted {
+export function redactInput(input: Uint8Array, records: readonly InspectedRecord[]): Redacted {
   if (!(input instanceof Uint8Array) || !Array.isArray(records)) throw new TypeError('redactInput: bytes and records expected');
   const done = new Tally();
   const unblankable: string[] = [];
   // The bytes the records' spans index. For hex or base64 text that is the decoded bytes: those are
   // shared instead of the text.
-  const base = records.find((r) => r.viewOrigin === 'input' || (r.viewOrigin === 'decoded-text' && r.inputSpan === null))?.view ?? input;
+  const base = records.find((r) => r.data.viewOrigin === 'input' || (r.data.viewOrigin === 'decoded-text' && r.verdict.inputSpan === null))?.data.view ?? input;
   const out = base.slice();
   const baseIsJson = isJsonText(base);
   const baseIsText = baseIsJson || (!(base[0] >= 0xa0 && base[0] <= 0xbf) && utf8OrNull(base) !== null);
   // Views other than the input (an Iggy message's payload, a card state's JSON string): a copy of
   // each, blanked here, then put back where it came from.
   // What is blanked in a copy counts only once the copy is put back.
-  const copies = new Map<Uint8Array, { copy: Uint8Array; record: RecordResult; blanked: Tally }>();
-  const copyOf = (r: RecordResult) => {
-    let c = copies.get(r.view);
-    if (!c) copies.set(r.view, (c = { copy: r.view.slice(), record: r, blanked: new Tally() }));
+  const copies = new Map<Uint8Array, { copy: Uint8Array; record: InspectedRecord; blanked: Tally }>();
+  const copyOf = (r: InspectedRecord) => {
+    let c = copies.get(r.data.view);
+    if (!c) copies.set(r.data.view, (c = { copy: r.data.view.slice(), record: r, blanked: new Tally() }));
     return c;
   };
-  const bufferOf = (r: RecordResult): Uint8Array => (r.viewOrigin === 'input' || r.view === base ? out : copyOf(r).copy);
-  const where = (r: RecordResult) => `record ${r.index}`;
+  const bufferOf = (r: InspectedRecord): Uint8Array => (r.data.viewOrigin === 'input' || r.data.view === base ? out : copyOf(r).copy);
+  const where = (r: InspectedRecord) => `record ${r.verdict.index}`;
 
-  for (const r of records) {
-    const buf = bufferOf(r);
-    const blanked = buf === out ? done : copyOf(r).blanked;
-    const json = buf === out ? baseIsJson : r.viewOrigin === 'decoded-text';
+  for (const record of records) {
+    const r = record.verdict;
+    const d = record.data;
+    const buf = bufferOf(record);
+    const blanked = buf === out ? done : copyOf(record).blanked;
+    const json = buf === out ? baseIsJson : d.viewOrigin === 'decoded-text';
     if (!r.decoded) {
       // Undecoded: every byte of it goes. A JSON value found in JSON text keeps the text well-formed;
       // text that is no JSON at all becomes spaces; CBOR, one byte string of zeros over the same bytes.
@@ -218,7 +221,7 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
       const span: Span = located ?? [0, buf.length];
       if (span[1] <= span[0]) continue;
       if (json && located) writeBlankJson(buf, span);
-      else if (json || (buf === out && baseIsText) || r.viewOrigin === 'decoded-text') buf.fill(SPACE, span[0], span[1]);
+      else if (json || (buf === out && baseIsText) || d.viewOrigin === 'decoded-text') buf.fill(SPACE, span[0], span[1]);
       else writeBlankString(buf, span, 2, 0);
       blanked.add('undecoded');
       continue;
@@ -226,12 +229,13 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
     switch (r.format) {
       case 'agdx.envelope':
       case 'agdx.record': {
-        if (!r.envelope?.body) break;
-        if (r.bodySpan) buf.fill(0, r.bodySpan[0], r.bodySpan[1]);
-        else if (r.body?.span && json && buf[r.body.span[0]] === 0x5b /* [ */) writeZeroByteArray(buf, r.body.span);
-        else if (r.body?.span && cborAt(buf, r.body.span)) writeBlankString(buf, r.body.span, 2, 0);
+        if (!d.envelope?.body) break;
+        const bodyView = d.bodySpan ? null : recordViews(record).body;
+        if (d.bodySpan) buf.fill(0, d.bodySpan[0], d.bodySpan[1]);
+        else if (bodyView?.span && json && buf[bodyView.span[0]] === 0x5b /* [ */) writeZeroByteArray(buf, bodyView.span);
+        else if (bodyView?.span && cborAt(buf, bodyView.span)) writeBlankString(buf, bodyView.span, 2, 0);
         else {
-          unblankable.push(`${where(r)}: its body could not be located in the bytes`);
+          unblankable.push(`${where(record)}: its body could not be located in the bytes`);
           break;
         }
         blanked.add('body');
@@ -239,9 +243,9 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
       }
       case 'agdx.capsule':
       case 'agdx.control': {
-        if (!hasBody(r)) break;
+        if (!hasBody(record)) break;
         const item = cborAt(buf, r.span);
-        if (!item) unblankable.push(`${where(r)}: its ${r.kind ?? 'capsule'} could not be read again to blank it`);
+        if (!item) unblankable.push(`${where(record)}: its ${r.kind ?? 'capsule'} could not be read again to blank it`);
         else if (blankStrings(buf, item)) blanked.add(r.format === 'agdx.control' ? 'control' : (r.kind as 'error_body' | 'card' | 'body_ref'));
         break;
       }
@@ -252,7 +256,7 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
           blankStrings(buf, detail.value);
           blanked.add('detail');
         }
-        else if (r.tree.some((n) => n.path === 'detail')) unblankable.push(`${where(r)}: its detail could not be located`);
+        else if (recordViews(record).tree.some((n) => n.path === 'detail')) unblankable.push(`${where(record)}: its detail could not be located`);
         break;
       }
       case 'agentdna.workflow':
@@ -260,15 +264,16 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
       case 'agentdna.card': {
         if (r.format === 'agentdna.card' && r.kind !== 'workflow') {
           // A card: its body is the policy document (base64: blanked to zeros), else its metadata.
-          if (!r.body?.span) break;
-          const policy = buf[r.body.span[0]] === 0x22; // the policy is a base64 string; metadata an object
-          writeBlankJson(buf, r.body.span, policy ? 0x41 /* A */ : STAR);
+          const cardBody = recordViews(record).body;
+          if (!cardBody?.span) break;
+          const policy = buf[cardBody.span[0]] === 0x22; // the policy is a base64 string; metadata an object
+          writeBlankJson(buf, cardBody.span, policy ? 0x41 /* A */ : STAR);
           blanked.add(policy ? 'policy' : 'metadata');
           break;
         }
         const spans = r.span ? payloadSpans(buf, r.span, r.format === 'agentdna.envelope') : null;
         if (!spans) {
-          unblankable.push(`${where(r)}: its AgentDNA payloads could not be located`);
+          unblankable.push(`${where(record)}: its AgentDNA payloads could not be located`);
           break;
         }
         for (const s of spans) writeBlankJson(buf, s);
@@ -281,22 +286,23 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
   // Put each blanked copy back: an Iggy payload as base64 of the same length, a card state's JSON as
   // a JSON string (its length may change: splices go last, from the end, so earlier spans hold).
   const splices: { at: Span; bytes: Uint8Array }[] = [];
-  for (const [view, { copy, record: r, blanked }] of copies) {
+  for (const [view, { copy, record, blanked }] of copies) {
+    const r = record.verdict;
     const [from, to] = r.inputSpan ?? [0, out.length];
-    if (r.viewOrigin === 'payload') {
+    if (record.data.viewOrigin === 'payload') {
       const original = toBase64(view);
       const at = utf8Lossy(out.subarray(from, to)).indexOf(original);
       if (at < 0 || /[^\x00-\x7f]/.test(utf8Lossy(out.subarray(from, from + at)))) {
-        unblankable.push(`${where(r)}: its payload's base64 could not be found to blank`);
+        unblankable.push(`${where(record)}: its payload's base64 could not be found to blank`);
         continue;
       }
       out.set(utf8Encode(toBase64(copy)), from + at);
       done.merge(blanked);
-    } else if (r.viewOrigin === 'decoded-text' && r.inputSpan && out[from] === 0x22 && out[to - 1] === 0x22) {
+    } else if (record.data.viewOrigin === 'decoded-text' && r.inputSpan && out[from] === 0x22 && out[to - 1] === 0x22) {
       splices.push({ at: [from, to], bytes: utf8Encode(JSON.stringify(utf8Lossy(copy))) });
       done.merge(blanked);
     } else {
-      unblankable.push(`${where(r)}: the text it was decoded from could not be found to blank`);
+      unblankable.push(`${where(record)}: the text it was decoded from could not be found to blank`);
     }
   }
   let bytes = out;
@@ -326,12 +332,12 @@ export function redactInput(input: Uint8Array, records: RecordResult[]): Redacte
  * says, and its verdicts are over the body as received. An input with parts redaction cannot blank,
  * or that redaction would change in length (text decoded to bytes), cannot be told: none of it counts.
  */
-export function blankAsRedacted(input: Uint8Array, records: RecordResult[]): boolean[] {
+export function blankAsRedacted(input: Uint8Array, records: readonly InspectedRecord[]): boolean[] {
   if (!(input instanceof Uint8Array) || !Array.isArray(records)) throw new TypeError('blankAsRedacted: bytes and records expected');
   const again = redactInput(input, records);
   if (again.unblankable.length || again.bytes.length !== input.length) return records.map(() => false);
   return records.map((r) => {
-    const [from, to] = (r.viewOrigin === 'input' ? r.span : r.inputSpan) ?? [0, input.length];
+    const [from, to] = (r.data.viewOrigin === 'input' ? r.verdict.span : r.verdict.inputSpan) ?? [0, input.length];
     return bytesEqual(again.bytes.subarray(from, to), input.subarray(from, to));
   });
 }

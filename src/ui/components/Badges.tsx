@@ -1,36 +1,38 @@
 import { memo } from 'react';
-import type { RecordSummary } from '../../worker/protocol';
+import type { RecordSummary } from '../../wire/summary-pack';
+import { displayText, signatureBadge } from '../format';
 
 const TONES = {
   good: 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800',
   bad: 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800',
   warn: 'bg-amber-100 text-amber-900 ring-amber-300 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-800',
+  // A valid signature the registry does not back: never the trusted green, nor the dark amber of an
+  // unknown key (orange-950 on orange-200 is 12:1; orange-50 on orange-800, 7:1).
+  untrusted: 'bg-orange-200 text-orange-950 ring-orange-500 dark:bg-orange-800 dark:text-orange-50 dark:ring-orange-400',
   none: 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-600',
 };
 type Tone = keyof typeof TONES;
 
-function Badge({ tone, label, title }: { tone: Tone; label: string; title: string }) {
+function Badge({ tone, label, title, testId }: { tone: Tone; label: string; title: string; testId?: string }) {
   return (
-    <span title={title} aria-label={title} className={`inline-flex items-center whitespace-nowrap rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${TONES[tone]}`}>
+    <span
+      title={title}
+      aria-label={title}
+      data-tone={tone}
+      data-testid={testId}
+      className={`inline-flex max-w-full items-center truncate rounded px-1.5 py-0.5 text-[11px] font-medium whitespace-nowrap ring-1 ring-inset ${TONES[tone]}`}
+    >
       {label}
     </span>
   );
 }
 
-const SIGNATURE_BADGES: Record<RecordSummary['signature'], { tone: Tone; label: string }> = {
-  unsigned: { tone: 'none', label: 'Unsigned' },
-  valid: { tone: 'good', label: 'Signature valid' },
-  invalid: { tone: 'bad', label: 'Signature invalid' },
-  unknown_key: { tone: 'warn', label: 'Unknown key' },
-  unsupported: { tone: 'none', label: 'Unsupported scheme' },
-  malformed: { tone: 'bad', label: 'Malformed signature' },
-};
-
 /** The three separate answers every record gets: Decoded, Valid, Signed. Never one ✓ that hides which. */
 export const Badges = memo(function Badges({ record }: { record: RecordSummary }) {
-  const sig = SIGNATURE_BADGES[record.signature];
+  // The note comes from the record's verdict (a registry's agent name may be in it): shown escaped.
+  const sig = signatureBadge(record.signature, record.trusted, record.trustNote === null ? null : displayText(record.trustNote));
   return (
-    <span className="inline-flex flex-wrap gap-1" data-testid="badges">
+    <span className="inline-flex max-w-full flex-wrap gap-1" data-testid="badges">
       <Badge tone={record.decoded ? 'good' : 'bad'} label={record.decoded ? 'Decoded' : 'Not decoded'} title={record.decoded ? 'Decoded: yes' : `Decoded: no (${record.errorCode})`} />
       {record.decoded && (
         <Badge
@@ -39,7 +41,7 @@ export const Badges = memo(function Badges({ record }: { record: RecordSummary }
           title={record.valid ? 'Valid: yes' : `Valid: no (${record.errors} error finding${record.errors === 1 ? '' : 's'})`}
         />
       )}
-      <Badge tone={sig.tone} label={sig.label + (record.signature === 'valid' ? (record.trusted ? ', trusted' : ', not trusted') : '')} title={`Signed: ${sig.label.toLowerCase()}`} />
+      <Badge tone={sig.tone} label={sig.label} title={`Signed: ${sig.label.charAt(0).toLowerCase()}${sig.label.slice(1)}`} testId="signature-badge" />
     </span>
   );
 });

@@ -1,14 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { Span } from '../../core/model';
-import type { RecordDetail } from '../../worker/protocol';
+import type { RecordDetail } from '../../wire/protocol';
 import { isoFromMicros } from '../../core/time';
+import { shortId } from '../../core/short-id';
 import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
+import { queryKeys } from '../query-keys';
 import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
+import { RuleRef } from './RuleRef';
 import { SignaturePanel } from './SignaturePanel';
 import { WorkflowPanel } from './WorkflowPanel';
 
@@ -30,14 +33,14 @@ const ORIGIN_WORDS = {
 };
 
 export function DetailPanel({ recordKey }: { recordKey: number }) {
-  const query = useQuery({ queryKey: ['detail', recordKey], queryFn: () => inspectorClient().detail(recordKey) });
+  const query = useQuery({ queryKey: queryKeys.detail(recordKey), queryFn: () => inspectorClient().call('detail', { key: recordKey }) });
   // A detail is hundreds of elements (tree, hex, findings). react-query's store updates render
   // synchronously; deferring the value renders the detail as a transition, in slices that yield,
   // so it never becomes one long task (it was 60 ms while a large file streamed in).
   const detail = useDeferredValue(query.data);
   if (query.isError) return <p className="p-4 text-sm text-red-600">Could not load the record: {query.error.message}</p>;
-  if (query.data === null) return <p className="p-4 text-sm text-slate-500">This record is no longer loaded.</p>;
-  if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-500">Loading record…</p>;
+  if (query.data === null) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">This record is no longer loaded.</p>;
+  if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading record…</p>;
   return <RecordDetailView key={recordKey} detail={detail} />;
 }
 
@@ -61,13 +64,25 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
   );
   const notCovered = useMemo(() => new Set(detail.signature.not_covered), [detail]);
   const s = detail.summary;
-  const headerLine = useMemo(() => displayText([s.format, s.kind, s.id].filter(Boolean).join(' · ')), [s]);
+  const headerLine = useMemo(() => displayText([s.format, s.kind].filter(Boolean).join(' · ')), [s]);
+  // Nothing recognised it (a PNG, an empty file, text of no known shape): one message and its bytes,
+  // not empty findings, signature and field panels beside it.
+  const unreadable = s.format === 'unknown' && !s.decoded;
+  const showFields = !(unreadable && detail.tree.length === 0);
 
   return (
     <article aria-label="Record detail" className="flex flex-col gap-3 p-3">
       <header>
-        <h2 className="text-base font-semibold">
-          <bdi>{headerLine}</bdi>
+        <h2 className="text-base font-semibold [overflow-wrap:anywhere]">
+          <bdi>{unreadable ? 'Not a record' : headerLine}</bdi>
+          {s.id && (
+            <>
+              {' · '}
+              <span className="font-mono" title={displayText(s.id)} data-testid="detail-id">
+                {displayText(shortId(s.id))}
+              </span>
+            </>
+          )}
         </h2>
         <p className="text-xs text-slate-600 dark:text-slate-300">
           <bdi data-testid="detail-input">{displayText(detail.inputName)}</bdi> · record #{s.index}
@@ -75,34 +90,57 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
           {detail.logPosition && ` · ${detail.logPosition}`}
           {detail.logTimeMicros && ` · logged ${isoFromMicros(detail.logTimeMicros) ?? `${detail.logTimeMicros} µs`}`}
         </p>
-        <p className="mt-1 text-sm">
-          <bdi>{displayText(s.summary)}</bdi>
-        </p>
-        <div className="mt-1">
-          <Badges record={s} />
-        </div>
+        {!unreadable && (
+          <>
+            <p className="mt-1 text-sm">
+              <bdi>{displayText(s.summary)}</bdi>
+            </p>
+            <div className="mt-1">
+              <Badges record={s} />
+            </div>
+          </>
+        )}
       </header>
       {detail.error && (
         <div role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-          <span className="font-mono">{detail.error.code}</span>: {detail.error.message}
-          {detail.error.offset !== null && <> at byte {detail.error.offset}</>}
+          {unreadable ? (
+            <>
+              <p className="font-medium">{displayText(detail.error.message)}</p>
+              <p className="mt-0.5 text-xs">
+                <RuleRef id={detail.error.code} />: nothing in this input could be read as an AGDX or AgentDNA record, so it has no findings, signature or fields. Its bytes are
+                below.
+              </p>
+            </>
+          ) : (
+            <>
+              <RuleRef id={detail.error.code} />: {displayText(detail.error.message)}
+              {detail.error.offset !== null && <> at byte {detail.error.offset}</>}
+            </>
+          )}
         </div>
       )}
-      <Section title={`Findings (${detail.findings.length})`}>
-        <Findings findings={detail.findings} selected={selection.finding} onSelect={selectFinding} />
-      </Section>
+      {!(unreadable && detail.findings.length === 0) && (
+        <Section title={`Findings (${detail.findings.length})`}>
+          <Findings findings={detail.findings} selected={selection.finding} onSelect={selectFinding} />
+        </Section>
+      )}
       {detail.workflow && (
         <Section title="AgentDNA workflow">
           <WorkflowPanel workflow={detail.workflow} />
         </Section>
       )}
-      <Section title="Signature">
-        <SignaturePanel detail={detail} />
-      </Section>
-      <div className="grid gap-3 xl:grid-cols-2">
-        <Section title="Fields">
-          <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} />
+      {!unreadable && (
+        <Section title="Signature">
+          <SignaturePanel detail={detail} />
         </Section>
+      )}
+      {/* The bytes get the width of 16 bytes a row with their ASCII column (33rem), the fields the rest. */}
+      <div className={`grid grid-cols-1 gap-3 ${showFields ? 'xl:grid-cols-[minmax(0,1fr)_minmax(0,33rem)]' : ''}`}>
+        {showFields && (
+          <Section title="Fields">
+            <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} />
+          </Section>
+        )}
         <Section title="Bytes">
           <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">
             {detail.hex.length} bytes, {ORIGIN_WORDS[detail.viewOrigin]}
@@ -114,9 +152,9 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
       {detail.body && (
         <Section title={`Body · ${detail.body.rendering}`}>
           <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">{detail.body.reason}</p>
-          <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900" aria-label="Body">
-            {detail.body.text}
-          </pre>
+          <section aria-label="Body">
+            <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">{detail.body.text}</pre>
+          </section>
         </Section>
       )}
       {detail.headers && (

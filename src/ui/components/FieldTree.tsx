@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import type { FieldNode, Span } from '../../core/model';
 
 interface Props {
@@ -15,7 +15,20 @@ const NO_PATHS: ReadonlySet<string> = new Set();
 const contains = (node: FieldNode, path: string | null) =>
   path !== null && (path === node.path || path.startsWith(`${node.path}.`) || path.startsWith(`${node.path}[`));
 
-const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect, notCovered }: { node: FieldNode; depth: number; selectedPath: string | null; onSelect: Props['onSelect']; notCovered: ReadonlySet<string> }) {
+/** The item a key or click event is about: the innermost treeitem around its target (items nest). */
+const itemOf = (target: EventTarget) => (target as Element).closest<HTMLElement>('[role="treeitem"]');
+
+interface NodeProps {
+  node: FieldNode;
+  depth: number;
+  selectedPath: string | null;
+  /** The path of the item that is the tree's one Tab stop (roving focus). */
+  focusPath: string | null;
+  onSelect: Props['onSelect'];
+  notCovered: ReadonlySet<string>;
+}
+
+const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, onSelect, notCovered }: NodeProps) {
   const [open, setOpen] = useState(depth < 1);
   const selected = node.path === selectedPath;
   const ref = useRef<HTMLDivElement>(null);
@@ -28,22 +41,40 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect, n
     if (selected) ref.current?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
   return (
-    <li role="treeitem" aria-selected={selected} aria-expanded={hasChildren ? open : undefined} data-path={node.path}>
+    <div
+      ref={ref}
+      role="treeitem"
+      aria-selected={selected}
+      aria-expanded={hasChildren ? open : undefined}
+      aria-level={depth + 1}
+      tabIndex={node.path === focusPath ? 0 : -1}
+      data-path={node.path}
+      // Items nest: each acts only on events that are its own, not on those of the items inside it.
+      onClick={(e) => {
+        if (itemOf(e.target) === e.currentTarget) onSelect(node.path, node.span);
+      }}
+      onKeyDown={(e) => {
+        if (itemOf(e.target) !== e.currentTarget) return;
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onSelect(node.path, node.span);
+        } else if (e.key === 'ArrowRight' && hasChildren) {
+          e.preventDefault();
+          // Open it; if it is open already, on to its first child.
+          if (!open) setOpen(true);
+          else e.currentTarget.querySelector<HTMLElement>('[role="treeitem"]')?.focus();
+        } else if (e.key === 'ArrowLeft') {
+          e.preventDefault();
+          // Close it; if it is closed (or a leaf), back to its parent.
+          if (hasChildren && open) setOpen(false);
+          else (e.currentTarget.parentElement ? itemOf(e.currentTarget.parentElement) : null)?.focus();
+        }
+      }}
+      title={node.hint}
+      className="cursor-pointer outline-none [&:focus-visible>div:first-child]:ring-2 [&:focus-visible>div:first-child]:ring-teal-600"
+    >
       <div
-        ref={ref}
-        tabIndex={0}
-        onClick={() => onSelect(node.path, node.span)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' || e.key === ' ') {
-            e.preventDefault();
-            onSelect(node.path, node.span);
-          } else if (e.key === 'ArrowRight' && hasChildren) setOpen(true);
-          else if (e.key === 'ArrowLeft' && hasChildren) setOpen(false);
-        }}
-        title={node.hint}
-        className={`flex cursor-pointer items-baseline gap-2 rounded px-1 py-0.5 text-xs outline-none focus-visible:ring-2 focus-visible:ring-teal-500 ${
-          selected ? 'bg-amber-200 dark:bg-amber-800/70' : 'hover:bg-slate-100 dark:hover:bg-slate-800'
-        }`}
+        className={`flex items-baseline gap-2 rounded px-1 py-0.5 text-xs ${selected ? 'bg-amber-200 dark:bg-amber-800/70' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
         style={{ paddingLeft: `${depth * 14 + 4}px` }}
       >
         {hasChildren ? (
@@ -51,7 +82,7 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect, n
             type="button"
             tabIndex={-1}
             aria-label={open ? `Collapse ${node.label}` : `Expand ${node.label}`}
-            className="w-3 text-slate-500"
+            className="w-3 text-slate-600 dark:text-slate-400"
             onClick={(e) => {
               e.stopPropagation();
               setOpen(!open);
@@ -69,27 +100,42 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, onSelect, n
           </span>
         )}
         <span className="min-w-0 flex-1 truncate font-mono">{node.display}</span>
-        <span className="whitespace-nowrap text-[10px] text-slate-500 dark:text-slate-400">{node.type}</span>
+        <span className="whitespace-nowrap text-[10px] text-slate-600 dark:text-slate-400">{node.type}</span>
       </div>
       {hasChildren && open && (
-        <ul role="group">
+        // biome-ignore lint/a11y/useSemanticElements: the ARIA tree pattern: a treeitem's children are in a group (a fieldset is for form controls)
+        <div role="group">
           {node.children!.map((c) => (
-            <TreeNode key={c.path + c.label} node={c} depth={depth + 1} selectedPath={selectedPath} onSelect={onSelect} notCovered={notCovered} />
+            <TreeNode key={c.path + c.label} node={c} depth={depth + 1} selectedPath={selectedPath} focusPath={focusPath} onSelect={onSelect} notCovered={notCovered} />
           ))}
-        </ul>
+        </div>
       )}
-    </li>
+    </div>
   );
 });
 
+/**
+ * The record's fields as an ARIA tree: one Tab stop (the selected field, else the first), Up and
+ * Down (Home, End) move between the items shown, Right opens an item or goes into it, Left closes
+ * it or goes up to its parent, Enter or Space selects (its bytes light up in the hex view).
+ */
 export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS }: Props) {
-  if (nodes.length === 0) return <p className="text-xs text-slate-500">No fields: the record did not decode.</p>;
+  if (nodes.length === 0) return <p className="text-xs text-slate-600 dark:text-slate-400">No fields: the record did not decode.</p>;
+  const focusPath = selectedPath !== null && nodeByPath(nodes, selectedPath) ? selectedPath : nodes[0].path;
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const items = [...e.currentTarget.querySelectorAll<HTMLElement>('[role="treeitem"]')];
+    const at = items.indexOf(itemOf(e.target) as HTMLElement);
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[e.key];
+    if (to === undefined || at < 0) return;
+    e.preventDefault();
+    items[Math.max(0, Math.min(items.length - 1, to))].focus();
+  };
   return (
-    <ul role="tree" aria-label="Fields" className="font-sans">
+    <div role="tree" aria-label="Fields" onKeyDown={onKeyDown} className="font-sans">
       {nodes.map((n) => (
-        <TreeNode key={n.path + n.label} node={n} depth={0} selectedPath={selectedPath} onSelect={onSelect} notCovered={notCovered} />
+        <TreeNode key={n.path + n.label} node={n} depth={0} selectedPath={selectedPath} focusPath={focusPath} onSelect={onSelect} notCovered={notCovered} />
       ))}
-    </ul>
+    </div>
   );
 }
 

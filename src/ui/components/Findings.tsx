@@ -1,47 +1,91 @@
 import { memo } from 'react';
 import type { Finding } from '../../core/model';
+import { formatSpan } from '../format';
+import { withKeys } from '../list-keys';
+import { RuleRef } from './RuleRef';
 
 const SEVERITY = {
-  error: { icon: '●', cls: 'text-red-600 dark:text-red-400' },
-  warning: { icon: '▲', cls: 'text-amber-600 dark:text-amber-400' },
-  info: { icon: 'ℹ', cls: 'text-sky-600 dark:text-sky-400' },
+  error: { icon: '●', cls: 'text-red-700 dark:text-red-400' },
+  warning: { icon: '▲', cls: 'text-amber-700 dark:text-amber-400' },
+  info: { icon: 'ℹ', cls: 'text-sky-700 dark:text-sky-400' },
 };
 
-/** Findings in the style of Wireshark's expert info: severity, rule, message, field, bytes. */
-export const Findings = memo(function Findings({ findings, selected, onSelect }: { findings: Finding[]; selected: number | null; onSelect: (index: number) => void }) {
-  if (findings.length === 0) return <p className="text-xs text-slate-500 dark:text-slate-400">No findings.</p>;
+/** Set before a value in the stacked layout only (the table's header says it in the wide one); not read out: the header is. */
+function CardLabel({ children }: { children: string }) {
   return (
-    <table className="w-full table-fixed text-xs" aria-label="Findings">
-      <thead className="text-left text-slate-500 dark:text-slate-400">
-        <tr>
-          <th className="w-20 font-medium">Severity</th>
-          <th className="w-56 font-medium">Rule</th>
-          <th className="font-medium">Message</th>
-          <th className="w-32 font-medium">Field</th>
-          <th className="w-24 font-medium">Bytes</th>
-        </tr>
-      </thead>
-      <tbody>
-        {findings.map((f, i) => (
-          <tr
-            key={i}
-            tabIndex={0}
-            aria-selected={selected === i}
-            data-rule={f.rule}
-            onClick={() => onSelect(i)}
-            onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), onSelect(i))}
-            className={`cursor-pointer align-top outline-none focus-visible:ring-2 focus-visible:ring-teal-500 ${selected === i ? 'bg-amber-100 dark:bg-amber-900/50' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
-          >
-            <td className={`py-1 ${SEVERITY[f.severity].cls}`}>
-              {SEVERITY[f.severity].icon} {f.severity}
-            </td>
-            <td className="py-1 font-mono break-all">{f.rule}</td>
-            <td className="py-1 pr-2">{f.message}</td>
-            <td className="py-1 font-mono break-all">{f.path ?? '—'}</td>
-            <td className="py-1 font-mono">{f.span ? `${f.span[0]}–${f.span[1]}` : '—'}</td>
+    <span aria-hidden="true" className="mr-1 text-slate-600 @3xl:hidden dark:text-slate-400">
+      {children}
+    </span>
+  );
+}
+
+/**
+ * Findings in the style of Wireshark's expert info: severity, rule, message, field, bytes. A table
+ * where its box is wide enough (a container query, not the window: the detail pane's width is what
+ * counts); narrower, each finding is a card of the same cells, stacked. Long hashes and paths break
+ * anywhere instead of running into the next column. The message is the row's button (the whole row
+ * is its target): it shows the finding's field and bytes. The rule id opens its explanation.
+ */
+export const Findings = memo(function Findings({
+  findings,
+  selected,
+  onSelect,
+}: {
+  findings: Finding[];
+  selected: number | null;
+  onSelect: (index: number) => void;
+}) {
+  if (findings.length === 0) return <p className="text-xs text-slate-600 dark:text-slate-400">No findings.</p>;
+  return (
+    <div className="@container">
+      <table className="block w-full text-xs @3xl:table @3xl:table-fixed" aria-label="Findings">
+        <thead className="sr-only text-left text-slate-600 @3xl:not-sr-only @3xl:table-header-group dark:text-slate-400">
+          <tr>
+            <th className="w-[5.5rem] pb-1 font-medium">Severity</th>
+            <th className="w-[15rem] pb-1 font-medium">Rule</th>
+            <th className="pb-1 font-medium">Message</th>
+            <th className="w-[9rem] pb-1 font-medium">Field</th>
+            <th className="w-[6.5rem] pb-1 font-medium">Bytes</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="block @3xl:table-row-group">
+          {withKeys(findings, (f) => `${f.rule} ${f.path} ${f.span}`).map(({ key, item: f }, i) => (
+            <tr
+              key={key}
+              aria-current={selected === i ? 'true' : undefined}
+              data-rule={f.rule}
+              className={`relative grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 border-t px-1.5 @3xl:px-0 border-slate-100 py-1.5 align-top first:border-t-0 @3xl:table-row dark:border-slate-800 ${
+                selected === i ? 'bg-amber-100 dark:bg-amber-900/50' : 'hover:bg-slate-100 dark:hover:bg-slate-800'
+              }`}
+            >
+              <td className={`whitespace-nowrap @3xl:py-1 @3xl:pr-2 ${SEVERITY[f.severity].cls}`}>
+                {SEVERITY[f.severity].icon} {f.severity}
+              </td>
+              <td className="min-w-0 @3xl:py-1 @3xl:pr-2">
+                {/* Above the row's button (which covers the row), so it takes its own clicks. */}
+                <RuleRef id={f.rule} className="relative z-10" />
+              </td>
+              <td className="col-span-2 min-w-0 @3xl:py-1 @3xl:pr-2">
+                <button
+                  type="button"
+                  onClick={() => onSelect(i)}
+                  className="text-left [overflow-wrap:anywhere] outline-none after:absolute after:inset-0 after:content-[''] focus-visible:after:ring-2 focus-visible:after:ring-teal-600 focus-visible:after:ring-inset"
+                >
+                  {f.message}
+                </button>
+              </td>
+              <td className="col-span-2 min-w-0 font-mono [overflow-wrap:anywhere] @3xl:py-1 @3xl:pr-2">
+                <CardLabel>field</CardLabel>
+                {f.path ?? '—'}
+              </td>
+              <td className="col-span-2 min-w-0 font-mono [overflow-wrap:anywhere] @3xl:py-1">
+                <CardLabel>bytes</CardLabel>
+                {f.span ? formatSpan(f.span) : '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 });

@@ -3,6 +3,8 @@ import { useDeferredValue, useState } from 'react';
 import type { ReportAgent, ReportRun } from '../../core/folds';
 import { isoFromMicros } from '../../core/time';
 import { inspectorClient } from '../worker-client';
+import { queryKeys } from '../query-keys';
+import { RuleRef } from './RuleRef';
 
 interface Props {
   mode: 'agents' | 'runs';
@@ -23,7 +25,7 @@ function RecordLinks({ records, onSelect, label }: { records: number[]; onSelect
           #{r}
         </button>
       ))}
-      {records.length > shown.length && <span className="text-slate-500">+{records.length - shown.length}</span>}
+      {records.length > shown.length && <span className="text-slate-600 dark:text-slate-400">+{records.length - shown.length}</span>}
     </span>
   );
 }
@@ -53,11 +55,27 @@ function AgentsTable({ agents, onSelect }: { agents: ReportAgent[]; onSelect: (k
               </td>
               <td className="py-1 pr-2">{cap ? `${cap.health_name ?? '—'} / ${cap.load !== null ? `${cap.load / 10}%` : '—'}` : '—'}</td>
               <td className="py-1 pr-2" title={a.alive_reason}>
-                {a.alive === null ? 'unknown' : a.alive ? 'alive' : <span className="font-medium text-red-700 dark:text-red-300">dead</span>}
+                {a.alive === null ? (
+                  'unknown'
+                ) : a.alive ? (
+                  'alive'
+                ) : (
+                  <>
+                    <span className="font-medium text-red-700 dark:text-red-300">dead</span>
+                    <span className="block">
+                      its records then: <RuleRef id="agdx/fold/dead" />
+                    </span>
+                  </>
+                )}
               </td>
               <td className="py-1 pr-2" title={a.quarantine.map((q) => q.sentence).join('\n')}>
                 {a.quarantined ? <span className="font-medium text-red-700 dark:text-red-300">quarantined</span> : a.quarantine.length ? 'lifted' : '—'}
-                {a.quarantine.length > 0 && <span className="block text-[10px] text-slate-500">{a.quarantine.map((q) => `${q.op} (${q.backing})`).join(', ')}</span>}
+                {a.quarantine.length > 0 && <span className="block text-[10px] text-slate-600 dark:text-slate-400">{a.quarantine.map((q) => `${q.op} (${q.backing})`).join(', ')}</span>}
+                {a.quarantined && (
+                  <span className="block">
+                    its records then: <RuleRef id="agdx/fold/quarantined" />
+                  </span>
+                )}
               </td>
               <td className="py-1 pr-2">
                 <RecordLinks records={a.as_source} onSelect={onSelect} label={`Records of ${a.id}`} />
@@ -74,19 +92,27 @@ function AgentsTable({ agents, onSelect }: { agents: ReportAgent[]; onSelect: (k
 }
 
 function RunsTimeline({ runs, onSelect }: { runs: ReportRun[]; onSelect: (key: number) => void }) {
-  if (runs.length === 0) return <p className="text-xs text-slate-500">No status records carry a run (metadata run).</p>;
+  if (runs.length === 0) return <p className="text-xs text-slate-600 dark:text-slate-400">No status records carry a run (metadata run).</p>;
   return (
     <ul aria-label="Runs" className="flex flex-col gap-2 text-xs">
       {runs.map((r) => (
         <li key={r.id} aria-label={`Run ${r.id}`} className="rounded border border-slate-200 p-2 dark:border-slate-800">
           <p>
             <span className="font-semibold">{r.id}</span> · {r.terminal ? `ended ${r.terminal}` : `now ${r.state ?? '—'}`} · {r.agents.join(', ')}
-            {r.after_terminal > 0 && <span className="ml-2 text-red-700 dark:text-red-300">{r.after_terminal} state(s) after the terminal one</span>}
+            {r.after_terminal > 0 && (
+              <span className="ml-2 text-red-700 dark:text-red-300">
+                {r.after_terminal} state(s) after the terminal one (<RuleRef id="agdx/fold/after-terminal" />)
+              </span>
+            )}
           </p>
           <ol className="mt-1 flex flex-wrap items-center gap-1" aria-label={`States of ${r.id}`}>
             {r.history.map((h, i) => (
-              <li key={i} className="inline-flex items-center gap-1">
-                {i > 0 && <span className="text-slate-400">→</span>}
+              <li key={h.record} className="inline-flex items-center gap-1">
+                {i > 0 && (
+                  <span aria-hidden="true" className="text-slate-600 dark:text-slate-400">
+                    →
+                  </span>
+                )}
                 <button
                   type="button"
                   onClick={() => onSelect(h.record)}
@@ -109,10 +135,10 @@ function RunsTimeline({ runs, onSelect }: { runs: ReportRun[]; onSelect: (key: n
 export function FoldsPanel({ mode, version, selected, onSelect }: Props) {
   const [asOf, setAsOf] = useState<number | null>(null);
   const deferred = useDeferredValue(asOf);
-  const query = useQuery({ queryKey: ['folds', version, deferred], queryFn: () => inspectorClient().folds(deferred), placeholderData: (prev) => prev });
+  const query = useQuery({ queryKey: queryKeys.folds(version, deferred), queryFn: () => inspectorClient().call('folds', { asOf: deferred }), placeholderData: (prev) => prev });
   const folds = query.data;
   if (query.isError) return <p className="p-4 text-sm text-red-600">{query.error.message}</p>;
-  if (!folds) return <p className="p-4 text-sm text-slate-500">Folding the log…</p>;
+  if (!folds) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Folding the log…</p>;
   const max = Math.max(0, folds.positions - 1);
   const position = asOf ?? max;
   const atSelected = selected !== null ? folds.order.indexOf(selected) : -1;
@@ -144,7 +170,8 @@ export function FoldsPanel({ mode, version, selected, onSelect }: Props) {
       </div>
       {mode === 'agents' ? <AgentsTable agents={folds.agents} onSelect={onSelect} /> : <RunsTimeline runs={folds.runs} onSelect={onSelect} />}
       <section aria-label="Conversations" className="text-xs">
-        <h3 className="mt-2 font-semibold">Conversations</h3>
+        {/* The panel's own heading level: the page's title is the h1, the record detail below starts at h2. */}
+        <h2 className="mt-2 font-semibold">Conversations</h2>
         {folds.conversations.map((c) => (
           <div key={c.id} className="mt-1 rounded border border-slate-200 p-2 dark:border-slate-800">
             <p className="font-mono">{c.id}</p>

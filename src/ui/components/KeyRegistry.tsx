@@ -3,6 +3,7 @@ import { toHex } from '../../core/bytes';
 import { entryKey, isDidEntry, parseKeys, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
 import { applyChange, importEntries, type RegistryChange } from '../../core/keys/registry';
 import { download } from '../download';
+import { withKeys } from '../list-keys';
 import { Dialog } from './Dialog';
 
 interface Props {
@@ -119,8 +120,8 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
           <section aria-label="Changes to accept" className="grid gap-1 rounded border border-amber-300 p-3 text-xs dark:border-amber-800">
             <p className="font-medium">These changes would widen what your registry trusts. Nothing changes until you accept.</p>
             <ul className="grid gap-1">
-              {pending.map((c, i) => (
-                <li key={`${c.entry}:${i}`} aria-label={`Change to ${c.label}`} className="flex flex-wrap items-center gap-2">
+              {withKeys(pending, (c) => `${c.entry} ${c.description}`).map(({ key, item: c }) => (
+                <li key={key} aria-label={`Change to ${c.label}`} className="flex flex-wrap items-center gap-2">
                   <span>
                     {c.label}: {c.description}
                   </span>
@@ -144,13 +145,15 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
               <th className="font-medium">Not before (µs)</th>
               <th className="font-medium">Not after (µs)</th>
               <th className="font-medium">Revoked</th>
-              <th />
+              <th>
+                <span className="sr-only">Remove</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {keys.length === 0 && (
               <tr>
-                <td colSpan={7} className="py-2 text-slate-500">
+                <td colSpan={7} className="py-2 text-slate-600 dark:text-slate-400">
                   Nothing registered: no signature is trusted, and signed AGDX records show an unknown key.
                 </td>
               </tr>

@@ -1,5 +1,6 @@
 import { groupDigits } from '../format';
-import type { LoadProgress, RecordFilter } from '../../worker/protocol';
+import { useExplain } from './RuleRef';
+import type { LoadProgress, RecordFilter } from '../../wire/protocol';
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
@@ -24,9 +25,10 @@ const KINDS = ['command', 'response', 'event', 'chunk', 'status', 'error', 'agdx
 /** Filters by kind, source, conversation, validity and rule id; the worker does the filtering. */
 export function FilterBar({ filter, onChange, shown, total }: { filter: RecordFilter; onChange: (f: RecordFilter) => void; shown: number; total: number }) {
   const set = (patch: Partial<RecordFilter>) => onChange({ ...filter, ...patch });
+  const explain = useExplain();
   const input = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 dark:border-slate-700 dark:bg-slate-950';
   return (
-    <form role="search" aria-label="Filter records" className="flex flex-wrap items-center gap-1.5 border-b border-slate-200 px-2 py-1.5 text-xs dark:border-slate-800" onSubmit={(e) => e.preventDefault()}>
+    <search aria-label="Filter records" className="flex flex-wrap items-center gap-1.5 border-b border-slate-200 px-2 py-1.5 text-xs dark:border-slate-800">
       <select aria-label="Kind" value={filter.kind ?? ''} onChange={(e) => set({ kind: e.target.value || undefined })} className={input}>
         <option value="">any kind</option>
         {KINDS.map((k) => (
@@ -44,9 +46,21 @@ export function FilterBar({ filter, onChange, shown, total }: { filter: RecordFi
       <input aria-label="Source" placeholder="source" value={filter.source ?? ''} onChange={(e) => set({ source: e.target.value || undefined })} className={`${input} w-24`} />
       <input aria-label="Conversation" placeholder="conversation" value={filter.conversation ?? ''} onChange={(e) => set({ conversation: e.target.value || undefined })} className={`${input} w-28`} />
       <input aria-label="Rule id" placeholder="rule id" value={filter.rule ?? ''} onChange={(e) => set({ rule: e.target.value || undefined })} className={`${input} w-32`} />
-      <span data-testid="shown" className="ml-auto text-slate-500">
-        {shown === total ? `${groupDigits(total)} records` : `${groupDigits(shown)} of ${groupDigits(total)}`}
+      {filter.rule && (
+        <button
+          type="button"
+          aria-haspopup="dialog"
+          aria-label={`Explain ${filter.rule}`}
+          title="What this rule means"
+          onClick={() => explain(filter.rule ?? '')}
+          className="rounded border border-slate-300 px-1.5 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          ?
+        </button>
+      )}
+      <span data-testid="shown" className="ml-auto text-slate-600 dark:text-slate-400">
+        {shown === total ? `${groupDigits(total)} record${total === 1 ? '' : 's'}` : `${groupDigits(shown)} of ${groupDigits(total)}`}
       </span>
-    </form>
+    </search>
   );
 }

@@ -1,8 +1,11 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { crockfordToHex } from '../../core/bytes';
-import type { InputSummary, RecordSummary } from '../../worker/protocol';
-import { displayText } from '../format';
+import { shortId } from '../../core/short-id';
+import type { InputSummary } from '../../wire/protocol';
+import type { RecordSummary } from '../../wire/summary-pack';
+import { displayText, groupDigits, middleEllipsis } from '../format';
 import { Badges } from './Badges';
+import { RuleRef } from './RuleRef';
 
 /** What the list reads records from (the page's SummaryStore). */
 export interface RecordSource {
@@ -22,37 +25,58 @@ interface Props {
   onSelect: (key: number) => void;
 }
 
-const short = (id: string | null) => (id ? `${id.slice(0, 6)}…${id.slice(-4)}` : '—');
-const HEADER_HEIGHT = 52;
-const ROW_HEIGHT = 84;
+const short = (id: string | null) => (id ? shortId(id) : '—');
+/** An input's header: its name and what it is; an input nothing could be read from has a third line, its message. */
+const HEADER_HEIGHT = 44;
+const UNREADABLE_HEADER_HEIGHT = 60;
+/** Room for the badges on two lines ("Signature valid, not trusted: <why>" may not fit beside the others). */
+const ROW_HEIGHT = 100;
 const OVERSCAN = 3;
+/** Characters of an input's name shown (cut in the middle: names of one family differ at their end). */
+const NAME_CHARS = 48;
 
-type Row = { kind: 'input'; input: InputSummary; top: number } | { kind: 'record'; record: RecordSummary; top: number };
+const headerHeight = (input: InputSummary) => (input.error ? UNREADABLE_HEADER_HEIGHT : HEADER_HEIGHT);
+const size = (bytes: number) => (bytes < 10_000 ? `${groupDigits(bytes)} B` : bytes < 10_000_000 ? `${groupDigits(Math.round(bytes / 1024))} KiB` : `${groupDigits(Math.round(bytes / 1048576))} MiB`);
+
+type Row = { kind: 'input'; input: InputSummary; top: number; height: number } | { kind: 'record'; record: RecordSummary; top: number; unreadable: boolean };
 
 const InputHeader = memo(function InputHeader({ input }: { input: InputSummary }) {
   // The name as it came may hold controls and bidi overrides: shown escaped and isolated.
   const name = displayText(input.name);
   return (
-    <header role="group" aria-label={`Input ${name}`} data-input-name={input.name} className="h-full overflow-hidden border-b border-slate-300 bg-slate-100 px-3 py-1.5 text-xs dark:border-slate-700 dark:bg-slate-900">
-      <div className="flex items-baseline gap-2">
-        <bdi className="truncate font-semibold" title={name}>
-          {name}
-        </bdi>
-        <span className="ml-auto whitespace-nowrap text-slate-500 dark:text-slate-400">
-          {input.format} · {input.records} record{input.records === 1 ? '' : 's'} · {input.bytes} B
-        </span>
-      </div>
+    <header role="group" aria-label={`Input ${name}`} data-input-name={input.name} data-unreadable={input.error ? true : undefined} className="h-full overflow-hidden border-b border-slate-300 bg-slate-100 px-3 py-1.5 text-xs dark:border-slate-700 dark:bg-slate-900">
+      <bdi className="block truncate font-semibold" title={name}>
+        {middleEllipsis(name, NAME_CHARS)}
+      </bdi>
+      <p className="truncate text-slate-600 dark:text-slate-400">
+        {/* An input nothing could be read from is not counted as a record: it is one unreadable input. */}
+        {input.format} · {input.error ? 'unreadable' : `${groupDigits(input.records)} record${input.records === 1 ? '' : 's'}`} · {size(input.bytes)}
+      </p>
       {input.error && (
-        <p role="alert" className="mt-0.5 truncate text-red-700 dark:text-red-300" title={displayText(input.error.message)}>
-          <span className="font-mono">{input.error.code}</span>: {displayText(input.error.message)}
-          {input.error.offset !== null ? ` (byte ${input.error.offset})` : ''}
+        // The message first, cut short if it must; its code after it, never cut: it opens its explanation.
+        // Not a live region: the list is windowed, and a header scrolled back into view would be announced
+        // again; the load's status line says what was unreadable.
+        <p data-testid="input-error" className="flex items-baseline gap-1 text-red-700 dark:text-red-300" title={`${input.error.code}: ${displayText(input.error.message)}`}>
+          <span className="min-w-0 truncate">{displayText(input.error.message)}</span>
+          <span className="shrink-0 font-mono text-[10px]">
+            (<RuleRef id={input.error.code} />
+            {input.error.offset !== null && input.error.offset > 0 ? `, byte ${input.error.offset}` : ''})
+          </span>
         </p>
       )}
     </header>
   );
 });
 
-const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelect, inputName }: { record: RecordSummary; selected: boolean; focusable: boolean; onSelect: (key: number) => void; inputName: string }) {
+/** Enter and Space select the row that has focus (the arrow keys move the selection: the list's handler). */
+function selectOnEnterOrSpace(e: KeyboardEvent<HTMLDivElement>, key: number, onSelect: (key: number) => void) {
+  if (e.key !== 'Enter' && e.key !== ' ') return;
+  e.preventDefault();
+  onSelect(key);
+}
+
+/** The row of an unreadable input's one record: not a record, a way to its bytes (the header above says why). */
+const UnreadableRow = memo(function UnreadableRow({ record, selected, focusable, onSelect, inputName }: { record: RecordSummary; selected: boolean; focusable: boolean; onSelect: (key: number) => void; inputName: string }) {
   return (
     <div
       role="option"
@@ -60,20 +84,67 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
       tabIndex={focusable ? 0 : -1}
       data-record-key={record.key}
       data-input={inputName}
+      data-index={record.index}
+      data-unreadable
       onClick={() => onSelect(record.key)}
-      className={`h-full cursor-pointer overflow-hidden border-b border-slate-200 px-3 py-2 outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:border-slate-800 ${
+      onKeyDown={(e) => selectOnEnterOrSpace(e, record.key, onSelect)}
+      className={`h-full cursor-pointer overflow-hidden border-b border-slate-200 px-3 py-1.5 text-xs text-slate-600 outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:border-slate-800 dark:text-slate-300 ${
+        selected ? 'bg-teal-50 dark:bg-teal-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'
+      }`}
+    >
+      <p className="text-sm font-semibold text-slate-800 dark:text-slate-100">Not a record</p>
+      <p className="mt-0.5">Nothing in this input could be read (see above). Select it to see its bytes.</p>
+      <div className="mt-1">
+        <span aria-label={`Decoded: no (${record.errorCode})`} title={`Decoded: no (${record.errorCode})`} className="rounded bg-red-100 px-1.5 py-0.5 text-[11px] font-medium text-red-900 ring-1 ring-red-300 ring-inset dark:bg-red-950 dark:text-red-200 dark:ring-red-800">
+          Not decoded
+        </span>
+      </div>
+    </div>
+  );
+});
+
+const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelect, inputName }: { record: RecordSummary; selected: boolean; focusable: boolean; onSelect: (key: number) => void; inputName: string }) {
+  const dna = record.format.startsWith('agentdna.');
+  return (
+    <div
+      role="option"
+      aria-selected={selected}
+      tabIndex={focusable ? 0 : -1}
+      data-record-key={record.key}
+      data-input={inputName}
+      data-index={record.index}
+      onClick={() => onSelect(record.key)}
+      onKeyDown={(e) => selectOnEnterOrSpace(e, record.key, onSelect)}
+      className={`h-full cursor-pointer overflow-hidden border-b border-slate-200 px-3 py-1.5 outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:border-slate-800 ${
         selected ? 'bg-teal-50 dark:bg-teal-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'
       }`}
     >
       <div className="flex items-baseline gap-2 text-sm">
         <bdi className="font-semibold">{displayText(record.kind ?? record.format)}</bdi>
-        <span className="font-mono text-xs text-slate-500 dark:text-slate-400" title={record.id ? `record ${record.id}${crockfordToHex(record.id) ? `\nhex ${crockfordToHex(record.id)}` : ''}` : 'no record id'}>
-          {short(record.id)}
+        <span className="font-mono text-xs text-slate-500 dark:text-slate-400" data-testid="row-id" title={record.id ? `${dna ? 'tip envelope hash' : 'record'} ${displayText(record.id)}${crockfordToHex(record.id) ? `\nhex ${crockfordToHex(record.id)}` : ''}` : 'no record id'}>
+          {record.id ? displayText(short(record.id)) : '—'}
         </span>
         <span className="ml-auto text-xs text-slate-500 dark:text-slate-400">#{record.index}</span>
       </div>
       <div className="mt-0.5 flex items-center gap-x-3 overflow-hidden text-xs whitespace-nowrap text-slate-600 dark:text-slate-300">
-        {record.source && (
+        {record.source && dna ? (
+          // AgentDNA: DIDs (long, alike at the start) short, and the file: four tampered copies of one
+          // workflow have the same tip hash and signers, and only the file tells their rows apart.
+          <>
+            <span className="shrink-0 font-mono" title={`from ${displayText(record.source)}${record.target ? `\nto ${displayText(record.target)}` : ''}`}>
+              <bdi>{displayText(short(record.source))}</bdi>
+              {record.target && (
+                <>
+                  {' → '}
+                  <bdi>{displayText(short(record.target))}</bdi>
+                </>
+              )}
+            </span>
+            <bdi className="truncate text-slate-500 dark:text-slate-400" title={displayText(inputName)} data-testid="row-input">
+              {middleEllipsis(displayText(inputName), NAME_CHARS)}
+            </bdi>
+          </>
+        ) : record.source ? (
           <span className="truncate">
             <bdi>{displayText(record.source)}</bdi>
             {record.target && (
@@ -83,9 +154,9 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
               </>
             )}
           </span>
-        )}
+        ) : null}
         {record.conversation && (
-          <span className="font-mono text-slate-500 dark:text-slate-400" title={`conversation ${record.conversation}`}>
+          <span className="font-mono text-slate-500 dark:text-slate-400" title={`conversation ${displayText(record.conversation)}`}>
             conv {short(record.conversation)}
           </span>
         )}
@@ -104,6 +175,8 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
 interface Segment {
   input: InputSummary;
   top: number;
+  /** Its header's height. */
+  head: number;
   from: number;
   to: number;
 }
@@ -138,8 +211,9 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
       const to = firstAtLeast(input.input + 1);
       // Under a filter, an input with nothing to show is left out.
       if (visible && from === to) continue;
-      out.push({ input, top, from, to });
-      top += HEADER_HEIGHT + (to - from) * ROW_HEIGHT;
+      const head = headerHeight(input);
+      out.push({ input, top, head, from, to });
+      top += head + (to - from) * ROW_HEIGHT;
     }
     return { segments: out, total: top };
     // `version` changes when records were added or replaced in place.
@@ -160,14 +234,14 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
   const lowest = scrollTop - OVERSCAN * ROW_HEIGHT;
   const highest = scrollTop + height + OVERSCAN * ROW_HEIGHT;
   for (const seg of segments) {
-    const end = seg.top + HEADER_HEIGHT + (seg.to - seg.from) * ROW_HEIGHT;
+    const end = seg.top + seg.head + (seg.to - seg.from) * ROW_HEIGHT;
     if (end < lowest || seg.top > highest) continue;
-    if (seg.top + HEADER_HEIGHT >= lowest) rows.push({ kind: 'input', input: seg.input, top: seg.top });
-    const firstRow = Math.max(0, Math.floor((lowest - seg.top - HEADER_HEIGHT) / ROW_HEIGHT));
-    const lastRow = Math.min(seg.to - seg.from, Math.ceil((highest - seg.top - HEADER_HEIGHT) / ROW_HEIGHT));
+    if (seg.top + seg.head >= lowest) rows.push({ kind: 'input', input: seg.input, top: seg.top, height: seg.head });
+    const firstRow = Math.max(0, Math.floor((lowest - seg.top - seg.head) / ROW_HEIGHT));
+    const lastRow = Math.min(seg.to - seg.from, Math.ceil((highest - seg.top - seg.head) / ROW_HEIGHT));
     for (let i = firstRow; i < lastRow; i++) {
       const record = recordAt(seg.from + i);
-      if (record) rows.push({ kind: 'record', record, top: seg.top + HEADER_HEIGHT + i * ROW_HEIGHT });
+      if (record) rows.push({ kind: 'record', record, top: seg.top + seg.head + i * ROW_HEIGHT, unreadable: seg.input.error !== null });
     }
   }
 
@@ -188,7 +262,7 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
       }
       if (index < 0) return null;
       const seg = segments.find((s) => index >= s.from && index < s.to);
-      return seg ? { index, top: seg.top + HEADER_HEIGHT + (index - seg.from) * ROW_HEIGHT } : null;
+      return seg ? { index, top: seg.top + seg.head + (index - seg.from) * ROW_HEIGHT } : null;
     },
     [store, visible, segments],
   );
@@ -218,18 +292,30 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
     requestAnimationFrame(() => (box.current?.querySelector(`[data-record-key="${next.key}"]`) as HTMLElement | null)?.focus());
   };
 
+  // The headers are beside the listbox, not in it: a listbox holds options only, and a header holds
+  // a button (its error code opens its explanation). Both are placed in the one scrolled box.
+  const place = (top: number, height: number) => ({ position: 'absolute', top, left: 0, right: 0, height }) as const;
   return (
-    <div ref={box} role="listbox" aria-label="Records" onKeyDown={onKeyDown} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} className="relative h-full overflow-auto [contain:strict]">
-      <div style={{ height: total, position: 'relative' }}>
-        {rows.map((row) => (
-          <div key={row.kind === 'input' ? `i${row.input.input}` : row.record.key} style={{ position: 'absolute', top: row.top, left: 0, right: 0, height: row.kind === 'input' ? HEADER_HEIGHT : ROW_HEIGHT }}>
-            {row.kind === 'input' ? (
-              <InputHeader input={row.input} />
-            ) : (
-              <RecordRow record={row.record} selected={row.record.key === selected} focusable={row.record.key === focusKey} onSelect={onSelect} inputName={inputNames.get(row.record.input) ?? ''} />
-            )}
+    <div ref={box} data-testid="record-scroller" onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} className="relative h-full overflow-auto [contain:strict]">
+      {rows.map((row) =>
+        row.kind === 'input' ? (
+          <div key={`i${row.input.input}`} style={place(row.top, row.height)} className="z-10">
+            <InputHeader input={row.input} />
           </div>
-        ))}
+        ) : null,
+      )}
+      <div role="listbox" aria-label="Records" onKeyDown={onKeyDown} style={{ height: total, position: 'relative' }}>
+        {rows.map((row) =>
+          row.kind === 'record' ? (
+            <div key={row.record.key} style={place(row.top, ROW_HEIGHT)}>
+              {row.unreadable ? (
+                <UnreadableRow record={row.record} selected={row.record.key === selected} focusable={row.record.key === focusKey} onSelect={onSelect} inputName={inputNames.get(row.record.input) ?? ''} />
+              ) : (
+                <RecordRow record={row.record} selected={row.record.key === selected} focusable={row.record.key === focusKey} onSelect={onSelect} inputName={inputNames.get(row.record.input) ?? ''} />
+              )}
+            </div>
+          ) : null,
+        )}
       </div>
     </div>
   );

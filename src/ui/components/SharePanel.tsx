@@ -1,6 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { InputRedaction, Unblankable, ViewToShare } from '../../wire/protocol';
 import { groupDigits } from '../format';
-import { useEffect, useState } from 'react';
-import type { InputRedaction, ViewToShare, Unblankable } from '../../worker/protocol';
+import { queryKeys } from '../query-keys';
 import { download } from '../download';
 import { Dialog } from './Dialog';
 import { inspectorClient } from '../worker-client';
@@ -13,21 +15,19 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
   const [redact, setRedact] = useState(false);
   // What to do with inputs that have parts redaction cannot blank: asked before any link is made.
   const [unblankable, setUnblankable] = useState<Unblankable | undefined>(undefined);
-  const [link, setLink] = useState<{ url: string; problems: string[]; redaction: InputRedaction[] | null } | null>(null);
   const [copied, setCopied] = useState(false);
 
-  // The size meter is live: the link is rebuilt (in the worker) whenever the view or the option changes.
-  useEffect(() => {
-    let stale = false;
-    inspectorClient()
-      .share(view, redact, false, unblankable)
-      .then((r) => {
-        if (!stale) setLink({ url: r.fragment ? `${location.origin}${location.pathname}#${r.fragment}` : '', problems: r.problems, redaction: r.redaction });
-      });
-    return () => {
-      stale = true;
-    };
-  }, [view, redact, version, unblankable]);
+  // The size meter is live: the link is rebuilt (in the worker) whenever the load, the view or an option changes.
+  const query = useQuery({
+    queryKey: queryKeys.share(version, view, redact, unblankable),
+    queryFn: async () => {
+      const r = await inspectorClient().call('share', { view, redact, bundle: false, unblankable });
+      return { url: r.fragment ? `${location.origin}${location.pathname}#${r.fragment}` : '', problems: r.problems, redaction: r.redaction };
+    },
+    // The last link stays on screen while the next is built.
+    placeholderData: (previous) => previous,
+  });
+  const link = query.data ?? null;
 
   const withLeftovers = link?.redaction?.filter((x) => x.unblankable.length) ?? [];
   // Waiting for the person's choice about parts redaction cannot blank (not for a view too large to share).
@@ -81,7 +81,7 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
           Permalink
         </label>
         <input id="permalink" readOnly value={link?.url ?? ''} className="mt-1 w-full rounded border border-slate-300 bg-slate-50 px-2 py-1 font-mono text-xs dark:border-slate-700 dark:bg-slate-950" onFocus={(e) => e.target.select()} />
-        <p data-testid="link-size" className={`mt-1 text-xs ${tooLong ? 'text-red-700 dark:text-red-300' : length > 2000 ? 'text-amber-700 dark:text-amber-300' : 'text-slate-500'}`}>
+        <p data-testid="link-size" className={`mt-1 text-xs ${tooLong ? 'text-red-700 dark:text-red-300' : length > 2000 ? 'text-amber-700 dark:text-amber-300' : 'text-slate-600 dark:text-slate-400'}`}>
           {link ? `${groupDigits(length)} characters` : 'Building the link…'}
           {tooLong && ` — longer than ${groupDigits(LINK_SOFT_LIMIT)}, too long for most chat and mail: download a bundle file instead (it reopens this view when dropped).`}
         </p>
@@ -101,7 +101,7 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
             type="button"
             disabled={!link?.url || pending}
             onClick={async () => {
-              const r = await inspectorClient().share(view, redact, true, unblankable);
+              const r = await inspectorClient().call('share', { view, redact, bundle: true, unblankable });
               if (r.bundle) download('envelope-inspector.eibundle', r.bundle as Uint8Array<ArrayBuffer>, 'application/octet-stream');
             }}
             className={`rounded px-3 py-1.5 text-sm ${tooLong ? 'bg-teal-700 font-medium text-white hover:bg-teal-800' : 'border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
@@ -111,14 +111,14 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
           <span className="mx-2 border-l border-slate-300 dark:border-slate-700" />
           <button
             type="button"
-            onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().report()).json, 'application/json')}
+            onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().call('report', {})).json, 'application/json')}
             className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
           >
             Export report (JSON)
           </button>
           <button
             type="button"
-            onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().report()).markdown, 'text/markdown')}
+            onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().call('report', {})).markdown, 'text/markdown')}
             className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
           >
             Export summary (Markdown)

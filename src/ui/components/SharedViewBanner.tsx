@@ -1,4 +1,4 @@
-import type { RecordFilter, SharedView } from '../../worker/protocol';
+import type { RecordFilter, SharedView } from '../../wire/protocol';
 import { displayText } from '../format';
 import { describeFilter, hiddenWords, ignoredFilters, keysWords, redactionWords, sameFilter } from '../shared-view';
 

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { hex2 } from '../format';
-import type { RecordDetail } from '../../worker/protocol';
+import type { RecordDetail } from '../../wire/protocol';
 
 
 const WORDS: Record<string, string> = {
@@ -33,19 +33,20 @@ function SigningInput({ signing }: { signing: NonNullable<RecordDetail['signing'
           </span>
         ))}
       </p>
-      <div aria-label="Signing input" className="max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-[11px] leading-5 break-all dark:bg-slate-900">
-        {parts.map((bytes, i) => {
+      <section aria-label="Signing input" className="max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-[11px] leading-5 break-all dark:bg-slate-900">
+        {SEGMENT_STYLES.map((segment, i) => {
+          const bytes = parts[i];
           const take = Math.max(0, Math.min(bytes.length, MAX_SHOWN - shown));
           shown += take;
           return (
-            <span key={i} data-segment={SEGMENT_STYLES[i].name} className={SEGMENT_STYLES[i].cls}>
+            <span key={segment.name} data-segment={segment.name} className={segment.cls}>
               {Array.from(bytes.subarray(0, take), hex2).join(' ')}
               {take > 0 ? ' ' : ''}
             </span>
           );
         })}
         {shown < parts.reduce((n, p) => n + p.length, 0) && <span>… (first {MAX_SHOWN} bytes)</span>}
-      </div>
+      </section>
     </div>
   );
 }
@@ -53,25 +54,26 @@ function SigningInput({ signing }: { signing: NonNullable<RecordDetail['signing'
 /** Received bytes against the canonical encoding, from the row of the first difference. */
 function CanonicalDiff({ diff }: { diff: NonNullable<RecordDetail['canonical']> }) {
   const start = Math.max(0, Math.floor(diff.firstDifference / 16) * 16 - 16);
+  // Keyed by byte offset: the window shows the bytes from `start` on.
   const rows = (bytes: Uint8Array, other: Uint8Array) =>
-    Array.from(bytes.subarray(start, start + 64), (b, i) => (
-      <span key={i} className={other[start + i] !== b ? 'bg-red-300 text-black dark:bg-red-700 dark:text-white' : ''}>
+    Array.from(bytes.subarray(start, start + 64), (b, i) => ({ b, at: start + i })).map(({ b, at }) => (
+      <span key={at} className={other[at] !== b ? 'bg-red-300 text-black dark:bg-red-700 dark:text-white' : ''}>
         {hex2(b)}{' '}
       </span>
     ));
   return (
-    <div className="mt-2 text-[11px]" aria-label="Canonical diff">
+    <section className="mt-2 text-[11px]" aria-label="Canonical diff">
       <p className="mb-1">
         The received bytes are not canonical: they first differ at byte {diff.offset + diff.firstDifference} ({diff.received.length} received, {diff.canonical.length} canonical). The signature is checked against the
         canonical bytes, as the reference does.
       </p>
       <div className="grid grid-cols-[5rem_1fr] gap-x-2 font-mono">
-        <span className="text-slate-500">received</span>
+        <span className="text-slate-600 dark:text-slate-400">received</span>
         <span className="break-all">{rows(diff.received, diff.canonical)}</span>
-        <span className="text-slate-500">canonical</span>
+        <span className="text-slate-600 dark:text-slate-400">canonical</span>
         <span className="break-all">{rows(diff.canonical, diff.received)}</span>
       </div>
-    </div>
+    </section>
   );
 }
 
@@ -104,15 +106,15 @@ export const SignaturePanel = memo(function SignaturePanel({ detail }: { detail:
       {s.not_covered.length > 0 && <NotCovered paths={s.not_covered} holds={s.status === 'valid'} />}
       {s.status !== 'unsigned' && (
         <dl className="grid grid-cols-[8rem_1fr] gap-x-2 gap-y-0.5">
-          <dt className="text-slate-500">Scheme</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Scheme</dt>
           <dd>{s.scheme ?? 'unknown'}</dd>
-          <dt className="text-slate-500">Key id</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Key id</dt>
           <dd className="font-mono">{s.key_id ?? '—'}</dd>
-          <dt className="text-slate-500">Signer</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Signer</dt>
           <dd>{s.signer ?? (s.status === 'valid' ? 'a key registered for no agent' : 'no registered key matched')}</dd>
-          <dt className="text-slate-500">Trusted</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Trusted</dt>
           <dd data-testid="trust">{s.trusted ? 'yes' : 'no'}</dd>
-          <dt className="text-slate-500">Context</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Context</dt>
           <dd>
             {ctx.signed
               ? `signed content_type ${ctx.signed.content_type ?? '—'}, agent_version ${ctx.signed.agent_version ?? '—'}; headers agdx.ct ${ctx.observed?.ct ?? '—'}, agdx.av ${ctx.observed?.av ?? '—'}: ${

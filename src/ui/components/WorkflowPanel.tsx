@@ -41,11 +41,11 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
   const env = workflow.envelopes[selected];
   return (
     <div className="flex flex-col gap-3 text-xs">
-      <div className="grid gap-2 sm:grid-cols-3" aria-label="Mode verdicts">
+      <section className="grid gap-2 sm:grid-cols-3" aria-label="Mode verdicts">
         {(['light', 'heavy', 'boundary'] as const).map((m) => {
           const d = workflow.mode_details[m];
           return (
-            <div key={m} data-mode={m} className={`rounded border p-2 ${d.code === 1000 ? 'border-emerald-300 dark:border-emerald-800' : 'border-red-300 dark:border-red-800'}`}>
+            <div key={m} data-mode={m} className={`min-w-0 rounded border p-2 [overflow-wrap:anywhere] ${d.code === 1000 ? 'border-emerald-300 dark:border-emerald-800' : 'border-red-300 dark:border-red-800'}`}>
               <p className="font-semibold">
                 {MODE_NAMES[m]}: <span data-testid={`mode-${m}`}>{d.code}</span> {d.code === 1000 ? 'passed' : 'failed'}
                 {d.raised ? ' (AgentDNA raises)' : ''}
@@ -55,10 +55,10 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
             </div>
           );
         })}
-      </div>
+      </section>
       <ol aria-label="Envelopes" className="flex flex-col gap-1">
         {workflow.envelopes.map((e, i) => (
-          <li key={`${e.hash}:${i}`}>
+          <li key={e.path}>
             <button
               type="button"
               aria-pressed={selected === i}
@@ -67,10 +67,10 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
               className={`w-full rounded border px-2 py-1.5 text-left ${selected === i ? 'border-teal-500 bg-teal-50 dark:bg-teal-950/50' : 'border-slate-200 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900'} ${tampered(e) ? 'border-l-4 border-l-red-500' : ''}`}
             >
               <div className="flex flex-wrap items-center gap-2">
-                <span className="font-mono text-slate-500">{e.path}</span>
+                <span className="font-mono text-slate-600 dark:text-slate-400">{e.path}</span>
                 <span title={e.from ?? ''}>{shortDid(e.from)}</span>→<span title={e.to ?? ''}>{shortDid(e.to)}</span>
-                <span className="text-slate-500">{epochDate(e.epoch)}</span>
-                <span className={e.status_code === '1000' ? 'text-slate-500' : 'text-amber-700 dark:text-amber-300'}>
+                <span className="text-slate-600 dark:text-slate-400">{epochDate(e.epoch)}</span>
+                <span className={e.status_code === '1000' ? 'text-slate-600 dark:text-slate-400' : 'text-amber-700 dark:text-amber-300'}>
                   {e.status_code} {e.status_name}
                 </span>
                 <span className="ml-auto inline-flex gap-1">
@@ -88,7 +88,7 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
         ))}
       </ol>
       {env && (
-        <div aria-label="Envelope detail" className="grid gap-2 rounded border border-slate-200 p-2 dark:border-slate-800">
+        <section aria-label="Envelope detail" className="grid gap-2 rounded border border-slate-200 p-2 dark:border-slate-800">
           <p className="font-semibold">{env.path}</p>
           <p>{env.signature_reason}</p>
           <p data-testid="envelope-trust-reason">{env.trust_reason}</p>
@@ -115,9 +115,9 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
           {env.der_issues.length > 0 && <p className="text-amber-700 dark:text-amber-300">DER: {env.der_issues.join('; ')}</p>}
           <h4 className="font-medium">Recovered keys and their DIDs</h4>
           <ul className="font-mono">
-            {env.recovered.length === 0 && <li className="font-sans text-slate-500">none</li>}
+            {env.recovered.length === 0 && <li className="font-sans text-slate-600 dark:text-slate-400">none</li>}
             {env.recovered.map((k) => (
-              <li key={`${k.rule}:${k.recovery}`} className={k.matches ? 'text-emerald-700 dark:text-emerald-300' : 'text-slate-500'}>
+              <li key={`${k.rule}:${k.recovery}`} className={k.matches ? 'text-emerald-700 dark:text-emerald-300' : 'text-slate-600 dark:text-slate-400'}>
                 {k.rule}/{k.recovery}: {k.did} {k.matches ? '← matches from' : ''}
                 <span className="block truncate text-[10px]" title={k.public_key}>
                   key {k.public_key}
@@ -125,7 +125,7 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
               </li>
             ))}
           </ul>
-        </div>
+        </section>
       )}
     </div>
   );

@@ -1,27 +1,39 @@
 // Custom React Flow nodes: memoised, defined at module scope (nodeTypes must not change identity).
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import type { GraphRenderNode } from '../../worker/graph-render';
+import type { GraphRenderNode } from '../../wire/graph';
 
 // A mapped copy: React Flow wants node data as a plain record type, which an interface is not.
 export type FlowNodeData = { [K in keyof GraphRenderNode]: GraphRenderNode[K] } & { selected: boolean; onToggle: (id: string) => void; expanded: boolean };
 export type FlowNode = Node<FlowNodeData>;
 
-const SIG_LABEL: Record<string, string> = { unsigned: 'unsigned', valid: 'sig ok', invalid: 'sig BAD', unknown_key: 'unknown key', unsupported: 'unsupported', malformed: 'sig malformed' };
+const SIG_LABEL: Record<string, string> = { unsigned: 'unsigned', invalid: 'sig BAD', unknown_key: 'unknown key', unsupported: 'unsupported', malformed: 'sig malformed' };
 
-function Pill({ ok, children }: { ok: boolean | null; children: React.ReactNode }) {
-  const cls = ok === null ? 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200' : ok ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100' : 'bg-red-200 text-red-900 dark:bg-red-900 dark:text-red-100';
-  return <span className={`rounded px-1 text-[10px] leading-4 ${cls}`}>{children}</span>;
+const PILL_TONES = {
+  good: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
+  bad: 'bg-red-200 text-red-900 dark:bg-red-900 dark:text-red-100',
+  // A valid signature the registry does not back: never green (the record list's badge has the same tone).
+  untrusted: 'bg-orange-200 text-orange-950 dark:bg-orange-800 dark:text-orange-50',
+  warn: 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
+  none: 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200',
+};
+
+function Pill({ tone, title, children, testId }: { tone: keyof typeof PILL_TONES; title?: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <span title={title} data-tone={tone} data-testid={testId} className={`truncate rounded px-1 text-[10px] leading-4 ${PILL_TONES[tone]}`}>
+      {children}
+    </span>
+  );
 }
 
 function Frame({ data, children }: { data: FlowNodeData; children: React.ReactNode }) {
-  const tone = data.kind === 'ghost' ? 'border-dashed border-slate-400 bg-slate-50 text-slate-500 dark:bg-slate-900' : data.alarm ? 'border-red-500 bg-red-50 dark:bg-red-950/60' : 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900';
+  const tone = data.kind === 'ghost' ? 'border-dashed border-slate-400 bg-slate-50 text-slate-600 dark:text-slate-400 dark:bg-slate-900' : data.alarm ? 'border-red-500 bg-red-50 dark:bg-red-950/60' : 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900';
   return (
     <div
       data-node-kind={data.kind}
       data-alarm={data.alarm || undefined}
       data-selected={data.selected || undefined}
-      title={`${data.title} ${data.subtitle}\n${data.detail}${data.cycle ? '\nin a cycle' : ''}`}
+      title={`${data.title}\n${data.fullId ?? data.subtitle}\n${data.detail}${data.cycle ? '\nin a cycle' : ''}`}
       className={`h-full w-full overflow-hidden rounded-md border-2 px-2 py-1 text-left text-xs shadow-sm ${tone} ${data.selected ? 'ring-4 ring-amber-400' : ''} ${data.cycle ? 'outline outline-2 outline-offset-2 outline-fuchsia-500' : ''}`}
     >
       <Handle type="target" position={Position.Right} className="!h-1.5 !w-1.5 !bg-slate-400" />
@@ -31,22 +43,45 @@ function Frame({ data, children }: { data: FlowNodeData; children: React.ReactNo
   );
 }
 
+/**
+ * A record node's answers: valid or not, and its signature (a node is drawn only for a decoded
+ * envelope, so "decoded" shows only when it is not). The signature pill reads as the list's badge:
+ * green only when trusted; valid but not trusted is orange and says why.
+ */
+function RecordPills({ badges }: { badges: NonNullable<FlowNodeData['badges']> }) {
+  const sig = badges.signature;
+  const untrusted = sig === 'valid' && !badges.trusted;
+  const [tone, label] =
+    sig === 'valid'
+      ? badges.trusted
+        ? (['good', 'sig trusted'] as const)
+        : (['untrusted', `not trusted${badges.note ? `: ${badges.note}` : ''}`] as const)
+      : sig === 'unsigned' || sig === 'unsupported'
+        ? (['none', SIG_LABEL[sig]] as const)
+        : sig === 'unknown_key'
+          ? (['warn', SIG_LABEL[sig]] as const)
+          : (['bad', SIG_LABEL[sig] ?? sig] as const);
+  return (
+    <div className="mt-0.5 flex gap-1 overflow-hidden">
+      {!badges.decoded && <Pill tone="bad">undecoded</Pill>}
+      <Pill tone={badges.valid ? 'good' : 'bad'}>{badges.valid ? 'valid' : 'invalid'}</Pill>
+      <Pill tone={tone} title={untrusted ? `signature valid, ${label}` : undefined} testId="node-signature">
+        {label}
+      </Pill>
+    </div>
+  );
+}
+
 export const RecordNode = memo(function RecordNode({ data }: NodeProps<FlowNode>) {
   return (
     <Frame data={data}>
       <div className="flex items-baseline gap-1">
         <span className="font-semibold">{data.title}</span>
-        <span className="truncate font-mono text-[10px] text-slate-500">{data.subtitle}</span>
+        <span className="truncate font-mono text-[10px] text-slate-600 dark:text-slate-400">{data.subtitle}</span>
         {data.cycle && <span className="ml-auto text-[10px] text-fuchsia-600">cycle</span>}
       </div>
       <div className="truncate text-[11px]">{data.detail}</div>
-      {data.badges && (
-        <div className="mt-0.5 flex gap-1">
-          <Pill ok={data.badges.decoded}>{data.badges.decoded ? 'decoded' : 'undecoded'}</Pill>
-          <Pill ok={data.badges.valid}>{data.badges.valid ? 'valid' : 'invalid'}</Pill>
-          <Pill ok={data.badges.signature === 'unsigned' ? null : data.badges.signature === 'valid' && data.badges.trusted}>{SIG_LABEL[data.badges.signature] ?? data.badges.signature}</Pill>
-        </div>
-      )}
+      {data.badges && <RecordPills badges={data.badges} />}
     </Frame>
   );
 });
@@ -97,9 +132,12 @@ export const EnvelopeNode = memo(function EnvelopeNode({ data }: NodeProps<FlowN
         from {data.subtitle} · {d.epoch}
       </div>
       <div className="mt-0.5 flex gap-1">
-        <Pill ok={d.hashOk}>{d.hashOk ? 'hash ok' : 'hash BAD'}</Pill>
-        <Pill ok={d.signature === 'valid'}>{d.signature === 'valid' ? 'sig ok' : `sig ${d.signature}`}</Pill>
-        <Pill ok={d.didMatch}>{d.didMatch ? 'DID bound' : 'DID ≠'}</Pill>
+        <Pill tone={d.hashOk ? 'good' : 'bad'}>{d.hashOk ? 'hash ok' : 'hash BAD'}</Pill>
+        {/* Not green: a valid signature says nothing of who signed; trust is the workflow record's (its badge). */}
+        <Pill tone={d.signature === 'valid' ? 'none' : 'bad'} title={d.signature === 'valid' ? "the signature holds; whether its signer is trusted is on the workflow's record" : undefined}>
+          {d.signature === 'valid' ? 'sig valid' : `sig ${d.signature}`}
+        </Pill>
+        <Pill tone={d.didMatch ? 'good' : 'bad'}>{d.didMatch ? 'DID bound' : 'DID ≠'}</Pill>
       </div>
     </Frame>
   );

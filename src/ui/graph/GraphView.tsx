@@ -2,13 +2,15 @@
 // drawn by React Flow. Only what is visible is rendered; streams and large fan-outs come folded.
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
-import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Viewport } from '@xyflow/react';
+import { Background, ControlButton, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Viewport } from '@xyflow/react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { GraphRender } from '../../worker/graph-render';
+import type { GraphRender } from '../../wire/graph';
 import { download } from '../download';
 import { inspectorClient } from '../worker-client';
+import { queryKeys } from '../query-keys';
 import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
 import { nodeTypes, type FlowNode } from './GraphNodes';
+import { fitViewport, READABLE_ZOOM } from './viewport';
 
 interface Props {
   version: number;
@@ -20,6 +22,8 @@ interface Props {
 
 /** Above this many nodes, only those around the view go to React Flow. */
 const CULL_ABOVE = 400;
+/** Below this canvas size the minimap would cover what it maps: it is not drawn. */
+const MINIMAP_MIN = { width: 640, height: 360 };
 
 const EDGE_STYLES = [
   { via: 'cause', label: 'cause (record id)' },
@@ -34,7 +38,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [visible, setVisible] = useState<Set<string>>(() => new Set(EDGE_STYLES.map((e) => e.via)));
   // No structural sharing: a graph from the worker is new anyway, and keeping unchanged parts would
   // walk every node of both graphs, deeply, each time it is rebuilt (a fold opened, keys changed).
-  const query = useQuery({ queryKey: ['graph', version, expanded], queryFn: () => inspectorClient().graph(expanded), placeholderData: (prev) => prev, structuralSharing: false });
+  const query = useQuery({ queryKey: queryKeys.graph(version, expanded), queryFn: () => inspectorClient().graph(expanded), placeholderData: (prev) => prev, structuralSharing: false });
   const flow = useReactFlow();
   // Drawn as a transition (in slices), not in the synchronous update a query's result makes.
   const graph: GraphRender | undefined = useDeferredValue(query.data);
@@ -47,13 +51,15 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 1200, height: 600 });
   const [view, setView] = useState<Viewport>(viewport ?? { x: 20, y: 20, zoom: 0.8 });
+  // The canvas is in the page once the first graph has come (before, a line says it is being built).
+  const drawn = graph !== undefined;
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const ro = new ResizeObserver(() => setSize({ width: el.clientWidth, height: el.clientHeight }));
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+  }, [drawn]);
   const frame = useRef(0);
   const onMove = useCallback((_: unknown, v: Viewport) => {
     cancelAnimationFrame(frame.current);
@@ -81,11 +87,14 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         width: n.width,
         height: n.height,
         data: { ...n, selected: selected !== null && n.recordKeys.includes(selected), onToggle: toggle, expanded: expanded.includes(n.id) },
+        ariaLabel: `${n.title} ${n.subtitle}: ${n.detail}`,
         draggable: false,
         connectable: false,
       })),
     [shown, selected, toggle, expanded],
   );
+  // Edges are named for assistive technology by what their nodes show (short ids), not by internal node ids.
+  const faces = useMemo(() => new Map((graph?.nodes ?? []).map((n) => [n.id, `${n.title} ${n.subtitle}`])), [graph]);
   const edges: Edge[] = useMemo(
     () =>
       (graph?.edges ?? [])
@@ -99,33 +108,59 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           style: { stroke: EDGE_COLORS[e.via], strokeWidth: 1.5, strokeDasharray: EDGE_DASH[e.via] || undefined },
           markerEnd: { type: MarkerType.ArrowClosed, color: EDGE_COLORS[e.via] },
           className: `edge-${e.via}`,
+          ariaLabel: `${EDGE_STYLES.find((x) => x.via === e.via)?.label ?? e.via}: from ${faces.get(e.from) ?? 'a node'} to ${faces.get(e.to) ?? 'a node'}`,
         })),
-    [graph, visible, shown],
+    [graph, visible, shown, faces],
   );
 
-  // Selecting a record elsewhere centres its node.
+  // The first time the graph is drawn (not from a link's viewport), fit it at a readable zoom; a
+  // large graph opens at its default viewport (READABLE_ZOOM or more) and is panned.
+  const fitted = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new load (version) is fitted afresh
+  useEffect(() => {
+    fitted.current = false;
+  }, [version]);
+  // Selecting a record elsewhere centres its node (the first fit keeps it in view instead).
   const lastCentred = useRef<number | null>(null);
+  const fit = useCallback(
+    (duration = 0, focusKey: number | null = null) => {
+      const el = box.current;
+      if (!graph || !el || el.clientWidth === 0 || el.clientHeight === 0) return false;
+      const focus = focusKey === null ? null : (graph.nodes.find((x) => x.recordKeys.includes(focusKey)) ?? null);
+      void flow.setViewport(fitViewport(graph.nodes, { width: el.clientWidth, height: el.clientHeight }, focus), { duration });
+      return true;
+    },
+    [graph, flow],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: fitted once, when the graph and the canvas's size are known; `selected` is read then
+  useEffect(() => {
+    if (fitted.current || !graph || viewport || large) return;
+    fitted.current = fit(0, selected);
+    if (fitted.current) lastCentred.current = selected;
+  }, [graph, viewport, large, fit, size]);
+
   useEffect(() => {
     if (selected === null || !graph || lastCentred.current === selected) return;
     const n = graph.nodes.find((x) => x.recordKeys.includes(selected));
     if (!n) return;
     lastCentred.current = selected;
-    flow.setCenter(n.x + n.width / 2, n.y + n.height / 2, { zoom: Math.max(flow.getZoom(), 0.6), duration: 250 });
+    flow.setCenter(n.x + n.width / 2, n.y + n.height / 2, { zoom: Math.max(flow.getZoom(), READABLE_ZOOM), duration: 250 });
   }, [selected, graph, flow]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.key === '+' || e.key === '=') flow.zoomIn();
     else if (e.key === '-') flow.zoomOut();
-    else if (e.key === '0') flow.fitView();
+    else if (e.key === '0') fit(200);
     else return;
     e.preventDefault();
   };
 
   if (query.isError) return <p className="p-4 text-sm text-red-600">The graph could not be built: {query.error.message}</p>;
-  if (!graph) return <p className="p-4 text-sm text-slate-500">Building the graph…</p>;
+  if (!graph) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the graph…</p>;
   return (
     <div className="flex h-full flex-col" onKeyDown={onKeyDown}>
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 px-3 py-1 text-[11px] dark:border-slate-800" aria-label="Graph legend">
+      {/* On a narrow screen the legend is one line that scrolls sideways, so the canvas keeps its height. */}
+      <div className="flex items-center gap-x-3 gap-y-1 overflow-x-auto border-b border-slate-200 px-3 py-1 text-[11px] whitespace-nowrap sm:flex-wrap sm:whitespace-normal dark:border-slate-800" aria-label="Graph legend">
         <span data-testid="graph-counts">
           {graph.nodes.filter((n) => n.kind !== 'ghost').length} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles · {graph.streams} streams
         </span>
@@ -166,7 +201,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         </span>
       </div>
       {graph.folded.length > 0 && (
-        <p className="border-b border-slate-200 px-3 py-1 text-[11px] text-slate-600 dark:border-slate-800 dark:text-slate-300" data-testid="folded">
+        <p className="truncate border-b border-slate-200 px-3 py-1 text-[11px] text-slate-600 sm:whitespace-normal dark:border-slate-800 dark:text-slate-300" data-testid="folded">
           Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream{graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
           {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
           {graph.folded.some((f) => f.kind === 'fan-out') && `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}. Unfold one
@@ -187,17 +222,23 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           }}
           onMove={large ? onMove : undefined}
           onMoveEnd={(_, v) => onViewport(v)}
-          defaultViewport={viewport ?? (large ? view : undefined)}
-          fitView={!viewport && !large}
+          defaultViewport={viewport ?? view}
           onlyRenderVisibleElements
           minZoom={0.05}
           nodesDraggable={false}
           nodesConnectable={false}
           proOptions={{ hideAttribution: true }}
+          colorMode="system"
         >
           <Background />
-          <MiniMap pannable zoomable />
-          <Controls showInteractive={false} />
+          {size.width >= MINIMAP_MIN.width && size.height >= MINIMAP_MIN.height && <MiniMap pannable zoomable style={{ width: 140, height: 90 }} ariaLabel="Graph overview (minimap)" />}
+          <Controls showInteractive={false} showFitView={false}>
+            <ControlButton onClick={() => fit(200)} title="Fit the graph (at a readable zoom)" aria-label="Fit the graph (at a readable zoom)" className="react-flow__controls-fitview">
+              <svg viewBox="0 0 32 30" aria-hidden="true">
+                <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
+              </svg>
+            </ControlButton>
+          </Controls>
         </ReactFlow>
       </div>
     </div>

@@ -1,11 +1,16 @@
-// The SVG export over hostile labels: always well-formed XML 1.0, whatever the records hold.
+// The SVG export over hostile labels: always well-formed XML 1.0, whatever the records hold; every
+// id a node shows short is in the export whole.
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { utf8Encode } from '../../core/bytes';
 import { inspect } from '../../core/inspect';
-import { renderGraph, type GraphRender } from '../../worker/graph-render';
+import { renderGraph } from '../../worker/graph-render';
+import type { GraphRender } from '../../wire/graph';
 import { summarize } from '../../worker/session';
-import { graphToSvg, xmlText } from './export';
+import { shortId } from '../../core/short-id';
+import { graphToSvg, idKey, xmlText } from './export';
 
 /** Any character XML 1.0 does not allow (Char production), or a lone surrogate. */
 const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -43,6 +48,7 @@ function graphOf(labels: string[]): GraphRender {
       title: l,
       subtitle: l,
       detail: l,
+      fullId: l,
       group: null,
       cycle: false,
       alarm: false,
@@ -96,9 +102,36 @@ describe('graphToSvg', () => {
     const from = '\\u0000\\u001b\\ud800<b>&';
     const text = `{"type":"intent_workflow","envelope":{"from":"${from}","payload":"p","epoch":1,"hash":"${from}","signature":""}}`;
     const result = inspect([{ name: 'wf.json', bytes: utf8Encode(text) }]);
-    const graph = renderGraph(result.records, result.workflows, result.records.map((r, i) => summarize(i, r)), []);
+    const graph = renderGraph(result.log.graph, result.workflows, result.records.map((r, i) => summarize(i, r)), []);
     expect(graph.nodes.length).toBeGreaterThan(0);
     expect(graph.nodes.some((n) => FORBIDDEN.test(n.subtitle + n.title + n.detail))).toBe(true);
     expectWellFormed(graphToSvg(graph, new Set(['parent_envelope', 'cause'])));
+  });
+});
+
+describe('ids in the export', () => {
+  const file = resolve(__dirname, '../../../vectors/agdx/made/conversation_http_v07.json');
+  const result = inspect([{ name: 'conversation_http_v07.json', bytes: new Uint8Array(readFileSync(file)) }]);
+  const graph = renderGraph(result.log.graph, result.workflows, result.records.map((r, i) => summarize(i, r)), []);
+
+  it('records with different ids get different labels (start…end), the ghost included', () => {
+    const records = graph.nodes.filter((n) => n.kind === 'record');
+    expect(records.map((n) => n.subtitle)).toEqual(records.map((n) => shortId(n.fullId!)));
+    expect(new Set(records.map((n) => n.subtitle)).size).toBe(records.length);
+    const ghost = graph.nodes.find((n) => n.kind === 'ghost')!;
+    expect(ghost.subtitle).toBe(shortId(ghost.fullId!));
+    expect(ghost.subtitle).toMatch(/^.{6}….{4}$/);
+  });
+
+  it('each whole id is in the SVG: a <title> on its node, and once in the key below the drawing', () => {
+    const svg = graphToSvg(graph, new Set(['cause', 'cause_at', 'correlation', 'sequence']));
+    expectWellFormed(svg);
+    const ids = graph.nodes.flatMap((n) => (n.fullId ? [n.fullId] : []));
+    expect(ids.length).toBeGreaterThan(4);
+    for (const id of ids) {
+      expect(svg).toContain(`<title>${id}</title>`);
+      expect(svg.split(`>${shortId(id)} = ${id}</text>`)).toHaveLength(2);
+    }
+    expect(idKey(graph).map((k) => k.full)).toEqual([...new Set(ids)]);
   });
 });

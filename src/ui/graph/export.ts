@@ -1,7 +1,8 @@
 // The graph as a standalone SVG (and PNG through a canvas): drawn from the laid-out model, so the
 // export shows every node, not only those on screen. All text is made valid XML and escaped.
 // graphToSvg and xmlText are pure (no DOM): svgToPng alone needs a browser.
-import type { GraphRender } from '../../worker/graph-render';
+import { shortId } from '../../core/short-id';
+import type { GraphRender } from '../../wire/graph';
 
 /**
  * Characters XML 1.0 does not allow at all: C0 controls but tab, LF and CR; lone surrogates
@@ -28,12 +29,40 @@ const firstChars = (s: string, n: number) => (s.length <= n ? s : Array.from(s).
 export const EDGE_COLORS: Record<string, string> = { cause: '#334155', cause_at: '#334155', correlation: '#0d9488', sequence: '#94a3b8', parent_envelope: '#7c3aed' };
 export const EDGE_DASH: Record<string, string> = { cause: '', cause_at: '6 4', correlation: '2 3', sequence: '', parent_envelope: '' };
 
+/** A whole id in the export is cut at this many characters (a hostile ref may be of any length; real ids are at most 64). */
+const FULL_ID_CHARS = 128;
+const ID_KEY_LINE = 14;
+const ID_KEY_COLUMN = 540;
+
+/**
+ * The ids the nodes show short (start…end), each with its whole form: a PNG has no tooltips, so
+ * the export lists them below the drawing, once each, in the order the nodes come.
+ */
+export function idKey(graph: GraphRender): { short: string; full: string }[] {
+  const seen = new Set<string>();
+  const out: { short: string; full: string }[] = [];
+  for (const n of graph.nodes) {
+    const full = n.fullId;
+    if (!full || seen.has(full)) continue;
+    const short = shortId(full);
+    // Only what a face shows short (a ghost's log position is shown whole).
+    if (short === full || !(n.title.includes(short) || n.subtitle.includes(short))) continue;
+    seen.add(full);
+    out.push({ short, full: firstChars(full, FULL_ID_CHARS) });
+  }
+  return out;
+}
+
 export function graphToSvg(graph: GraphRender, visibleVia: ReadonlySet<string>): string {
   const pad = 20;
   const maxX = Math.max(0, ...graph.nodes.map((n) => n.x + n.width)) + pad;
-  const maxY = Math.max(0, ...graph.nodes.map((n) => n.y + n.height)) + pad;
+  const drawnMaxY = Math.max(0, ...graph.nodes.map((n) => n.y + n.height)) + pad;
   const minX = Math.min(0, ...graph.nodes.map((n) => n.x)) - pad;
   const minY = Math.min(0, ...graph.nodes.map((n) => n.y)) - pad;
+  const key = idKey(graph);
+  const columns = Math.max(1, Math.floor((maxX - minX - pad) / ID_KEY_COLUMN));
+  const keyRows = Math.ceil(key.length / columns);
+  const maxY = key.length ? drawnMaxY + 2 * ID_KEY_LINE + keyRows * ID_KEY_LINE + pad : drawnMaxY;
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="${minX} ${minY} ${maxX - minX} ${maxY - minY}" width="${maxX - minX}" height="${maxY - minY}" font-family="sans-serif" font-size="11">`);
@@ -54,10 +83,22 @@ export function graphToSvg(graph: GraphRender, visibleVia: ReadonlySet<string>):
   for (const n of graph.nodes) {
     const stroke = n.kind === 'ghost' ? '#94a3b8' : n.alarm ? '#ef4444' : '#cbd5e1';
     const fill = n.alarm ? '#fef2f2' : n.kind === 'ghost' ? '#f8fafc' : '#ffffff';
-    out.push(`<g><rect x="${n.x}" y="${n.y}" width="${n.width}" height="${n.height}" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="2"${n.kind === 'ghost' ? ' stroke-dasharray="5 3"' : ''}/>`);
+    // The node's whole id as its tooltip in an SVG viewer (and in the key below, for the PNG).
+    const tooltip = n.fullId ? `<title>${esc(firstChars(n.fullId, FULL_ID_CHARS))}</title>` : '';
+    out.push(`<g>${tooltip}<rect x="${n.x}" y="${n.y}" width="${n.width}" height="${n.height}" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="2"${n.kind === 'ghost' ? ' stroke-dasharray="5 3"' : ''}/>`);
     out.push(`<text x="${n.x + 8}" y="${n.y + 18}" font-weight="bold">${esc(n.title)}</text>`);
     out.push(`<text x="${n.x + 8}" y="${n.y + 34}" fill="#475569">${esc(n.subtitle)}</text>`);
     out.push(`<text x="${n.x + 8}" y="${n.y + 50}">${esc(firstChars(n.detail, 40))}</text></g>`);
+  }
+  if (key.length) {
+    const top = drawnMaxY + ID_KEY_LINE;
+    out.push(`<g font-family="monospace" font-size="10" fill="#334155"><text x="${minX + pad}" y="${top}" font-family="sans-serif" font-size="11" font-weight="bold">Ids in full</text>`);
+    key.forEach((k, i) => {
+      const x = minX + pad + Math.floor(i / keyRows) * ID_KEY_COLUMN;
+      const y = top + ID_KEY_LINE * (1 + (i % keyRows));
+      out.push(`<text x="${x}" y="${y}">${esc(k.short)} = ${esc(k.full)}</text>`);
+    });
+    out.push('</g>');
   }
   out.push('</svg>');
   return out.join('\n');

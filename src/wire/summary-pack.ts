@@ -5,35 +5,31 @@
 // 100,000 objects of 18 fields; the copies and the collector's pauses were the page's longest tasks.
 // A pack is transferred (not copied), the page keeps the numbers in one growing typed array, and a
 // summary object is made only for the rows on screen (SummaryStore in src/ui/summary-store.ts).
-import { SIGNATURE_STATUS_LIST, type RecordFormat, type SignatureVerdict } from '../core/model';
+import { SIGNATURE_STATUS_LIST, type SignatureStatus } from '../core/model';
+import type { RecordVerdict } from '../core/verdict';
 
-/** One record as the page lists it (packed below for the crossing). */
-export interface RecordSummary {
+/**
+ * One record as the page lists it (packed below for the crossing): its verdict's list fields, and
+ * what the page shows of the rest (validity and finding counts with the log's findings counted in).
+ */
+export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'decoded' | 'summary'> & {
   /** Global record number: the key for details and selection. */
   key: number;
-  input: number;
-  index: number;
-  format: RecordFormat;
-  kind: string | null;
-  id: string | null;
-  conversation: string | null;
-  source: string | null;
-  target: string | null;
-  decoded: boolean;
   valid: boolean;
   errorCode: string | null;
-  signature: SignatureVerdict['status'];
+  signature: SignatureStatus;
   trusted: boolean;
+  /** Why a valid signature is not trusted, in a few words (core/keys/trust-note.ts); null otherwise. */
+  trustNote: string | null;
   errors: number;
   warnings: number;
-  summary: string;
   /** The record's body was blanked before it was shared: its signature cannot be re-checked. */
   redacted: boolean;
-}
+};
 
 /** Int32 slots per record in a pack and in the page's store. */
-export const STRIDE = 14;
-const KEY = 0, INPUT = 1, INDEX = 2, FORMAT = 3, KIND = 4, ID = 5, CONVERSATION = 6, SOURCE = 7, TARGET = 8, ERROR_CODE = 9, SUMMARY = 10, FLAGS = 11, ERRORS = 12, WARNINGS = 13;
+export const STRIDE = 15;
+const KEY = 0, INPUT = 1, INDEX = 2, FORMAT = 3, KIND = 4, ID = 5, CONVERSATION = 6, SOURCE = 7, TARGET = 8, ERROR_CODE = 9, SUMMARY = 10, FLAGS = 11, ERRORS = 12, WARNINGS = 13, TRUST_NOTE = 14;
 export const SLOT = { KEY, INPUT } as const;
 
 const SIGNATURES = SIGNATURE_STATUS_LIST;
@@ -74,6 +70,7 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
     cols[o + TARGET] = str(r.target);
     cols[o + ERROR_CODE] = str(r.errorCode);
     cols[o + SUMMARY] = str(r.summary);
+    cols[o + TRUST_NOTE] = str(r.trustNote);
     const sig = SIGNATURE_CODE.get(r.signature);
     if (sig === undefined) throw new TypeError(`packSummaries: unknown signature status ${r.signature}`);
     cols[o + FLAGS] = (r.decoded ? DECODED : 0) | (r.valid ? VALID : 0) | (r.trusted ? TRUSTED : 0) | (r.redacted ? REDACTED : 0) | (sig << 8);
@@ -102,6 +99,7 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     errorCode: s(ERROR_CODE),
     signature: SIGNATURES[flags >> 8],
     trusted: (flags & TRUSTED) !== 0,
+    trustNote: s(TRUST_NOTE),
     errors: cols[o + ERRORS],
     warnings: cols[o + WARNINGS],
     summary: s(SUMMARY) ?? '',
@@ -117,4 +115,4 @@ export function unpackSummaries(pack: SummaryPack): RecordSummary[] {
 }
 
 /** The string slots of a row (for re-basing them into a larger table). */
-export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY] as const;
+export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE] as const;

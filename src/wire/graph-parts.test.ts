@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphRender, GraphRenderNode } from './graph-render';
+import type { GraphRender, GraphRenderNode } from './graph';
 import { joinGraph, splitGraph } from './graph-parts';
 
 const node = (i: number): GraphRenderNode => ({
-  id: `n${i}`, kind: 'record', x: i, y: 0, width: 10, height: 10, recordKey: i, recordKeys: [i], title: 't', subtitle: 's', detail: 'd',
+  id: `n${i}`, kind: 'record', x: i, y: 0, width: 10, height: 10, recordKey: i, recordKeys: [i], title: 't', subtitle: 's', detail: 'd', fullId: null,
   group: null, cycle: false, alarm: false, badges: null, dna: null, expandable: false,
 });
 const graph = (nodes: number, edges: number): GraphRender => ({

@@ -1,0 +1,126 @@
+// Issue 17 item 6: axe-core over every tab and every dialog with the samples loaded, in the light and
+// the dark colour scheme: no serious or critical violation. axe runs through @axe-core/playwright,
+// which evaluates its source over the DevTools protocol: the page's Content-Security-Policy (no
+// inline script, no eval) stays on and does not stop it (the first check below proves the CSP is on).
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { expect, type InspectorPage, test, vector } from './fixtures';
+
+/** Runs axe over the whole page; fails with each serious or critical violation and where it is. */
+async function expectAccessible(page: Page, where: string) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`));
+  expect(bad, `axe on ${where}`).toEqual([]);
+}
+
+/** A record with findings (an invalid command) selected, and its first finding chosen (the highlighted row, field and bytes). */
+async function selectInvalidRecord(inspector: InspectorPage) {
+  await inspector.records('conversation.cborseq').nth(5).click();
+  const first = inspector.findings.locator('tbody tr').first();
+  await first.locator('td').nth(2).getByRole('button').click();
+  await expect(first).toHaveAttribute('aria-current', 'true');
+}
+
+/** Waits for a tab's panel to have drawn what it asks the worker for. */
+async function openTab(page: Page, name: string) {
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText(/^(Loading the .* view…|Building the graph…|Folding the log…)$/)).toHaveCount(0);
+  if (name === 'Graph') await expect(page.getByTestId('graph-counts')).toBeVisible();
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} colour scheme`, () => {
+    test.use({ colorScheme });
+
+    test('every tab, with a record with findings and a record that did not decode', async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      const response = await page.goto('/?samples=none');
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await inspector.openWithSamples();
+      await selectInvalidRecord(inspector);
+      // Every tab of the registry (src/ui/tabs.tsx) is in the tab bar.
+      const tabs = await page.getByRole('tab').allTextContents();
+      expect(tabs).toEqual(expect.arrayContaining(['Record', 'Graph', 'Agents', 'Runs']));
+      for (const name of tabs) {
+        await openTab(page, name);
+        await expectAccessible(page, `the ${name} tab`);
+      }
+      await openTab(page, 'Record');
+      await inspector.records('conversation.cborseq').nth(6).click();
+      await expect(inspector.detail.getByRole('alert')).toContainText('cbor/truncated');
+      await expectAccessible(page, 'a record that did not decode');
+      await page.getByLabel('Rule id').fill('agdx/matrix/operation');
+      await expect(page.getByTestId('shown')).toContainText('of');
+      await expectAccessible(page, 'the list under a rule filter');
+    });
+
+    test("issue 18's parts: the first visit's note, the not-trusted badge, the split, an unreadable input", async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.openWithSamples();
+      await expect(page.getByRole('region', { name: 'About these records' })).toBeVisible();
+      await expectAccessible(page, "the first visit's note");
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
+
+      await inspector.addKeys(readFileSync(vector('agdx/made/keys.json'), 'utf8'));
+      await inspector.dropFiles([vector('agdx/made/signed_command.bin'), vector('agdx/made/signed_by_other_agent.bin'), vector('files/pixel.png')]);
+      const untrusted = inspector.signatureBadge(inspector.records('signed_by_other_agent.bin'));
+      await expect(untrusted).toHaveText('Signature valid, not trusted: key of other-agent');
+      await expect(inspector.input('pixel.png').getByTestId('input-error')).toContainText('a PNG image');
+      await inspector.records('signed_by_other_agent.bin').click();
+      await expect(inspector.signatureBadge(inspector.detail)).toHaveAttribute('data-tone', 'untrusted');
+      await expect(inspector.split).toHaveCount(0);
+      await expectAccessible(page, 'the not-trusted badge in the list and the detail');
+
+      await inspector.openGraph();
+      await expect(inspector.split).toBeVisible();
+      await expect(inspector.graph.getByTestId('node-signature').filter({ hasText: 'not trusted' })).toHaveAttribute('data-tone', 'untrusted');
+      await expectAccessible(page, 'the graph with a not-trusted node, and the split');
+
+      await page.getByRole('tab', { name: 'Record' }).click();
+      await (await inspector.revealRecord('pixel.png', 0)).click();
+      await expect(inspector.detail.getByRole('heading', { level: 2 })).toHaveText('Not a record');
+      await expectAccessible(page, 'an unreadable input: its header, its row and its detail');
+    });
+
+    test('every dialog: Keys, Share, Paste, the Samples menu and an explanation', async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.openWithSamples();
+      await selectInvalidRecord(inspector);
+      for (const name of ['Keys', 'Share', 'Paste'] as const) {
+        await inspector.opener(name).click();
+        await expect(inspector.dialog).toBeVisible();
+        if (name === 'Share') await expect(page.getByTestId('link-size')).toContainText('characters');
+        await expectAccessible(page, `the ${name} dialog`);
+        await page.keyboard.press('Escape');
+        await expect(inspector.dialog).toBeHidden();
+      }
+      await inspector.samplesButton.click();
+      await expect(inspector.samplesMenu).toBeVisible();
+      await expectAccessible(page, 'the Samples menu');
+      await page.keyboard.press('Escape');
+      await inspector.findings.locator('[data-rule-ref]').first().click();
+      await expect(inspector.dialog.getByTestId('explanation')).toBeVisible();
+      await expectAccessible(page, 'an explanation');
+      await page.keyboard.press('Escape');
+      await page.getByLabel('Rule id').fill('agdx/matrix/');
+      await page.getByRole('button', { name: 'Explain agdx/matrix/' }).click();
+      await expect(inspector.dialog.getByRole('list', { name: 'Rule ids' })).toBeVisible();
+      await expectAccessible(page, 'the rule ids a prefix could mean');
+    });
+  });
+}
+
+test('at 390 px: the record view, its findings as cards, and an explanation', async ({ inspector, page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await inspector.openWithSamples();
+  await selectInvalidRecord(inspector);
+  await expectAccessible(page, 'the record view at 390 px');
+  await inspector.findings.locator('[data-rule-ref]').first().click();
+  await expect(inspector.dialog.getByTestId('explanation')).toBeVisible();
+  await expectAccessible(page, 'an explanation at 390 px');
+});

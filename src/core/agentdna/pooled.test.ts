@@ -1,0 +1,121 @@
+// Signature checks answered by another thread (the page's verifier pool) give what checking them
+// in place gives: the benchmark's generated workflows (really signed) read whole, in parts with a
+// pool, and with a pool that never answers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentdnaWorkflows } from '../../../bench/generate';
+import { inspectInput, inspectInputBatches } from '../inspect';
+import { readJson } from '../json/lossless';
+import { readAgentDna, readAgentDnaParts, type AgentDnaPart } from '../import/agentdna';
+import type { InspectedRecord } from '../records';
+import { isValid } from '../verdict';
+import type { WorkflowReport } from './model';
+import { completeWorkflow, isRecoveredPending, installSecpWasm, RECOVERY_PENDING, type SignatureCheck } from './signature';
+import { runSignatureJob, SignatureResults, type SignatureJob } from './signature-jobs';
+import { secpWasmForTests } from './test-secp';
+
+beforeAll(() => installSecpWasm(secpWasmForTests()));
+afterAll(() => installSecpWasm(null));
+
+const said = ({ verdict: v }: InspectedRecord) => ({ index: v.index, kind: v.kind, valid: isValid(v), signature: v.signature, findings: v.findings, summary: v.summary });
+
+/** A pool on the next turns of the event loop, running the jobs as a verifier worker does. */
+function fakePool(): { check: (jobs: SignatureJob[]) => Promise<SignatureCheck[]>; jobs: number } {
+  const pool = {
+    jobs: 0,
+    check: async (jobs: SignatureJob[]) => {
+      pool.jobs += jobs.length;
+      await new Promise((r) => setTimeout(r, 0));
+      // Through a structured clone, as postMessage hands them over.
+      return structuredClone(jobs.map(runSignatureJob));
+    },
+  };
+  return pool;
+}
+
+/** Drives a read that may wait: awaits each wait, collects the parts. */
+async function drive(parts: Generator<AgentDnaPart | { wait: Promise<void> }>): Promise<{ parts: AgentDnaPart[]; waits: number }> {
+  const out: AgentDnaPart[] = [];
+  let waits = 0;
+  for (const p of parts) {
+    if ('wait' in p) {
+      waits++;
+      await p.wait;
+    } else out.push(p);
+  }
+  return { parts: out, waits };
+}
+
+function rebased(parts: Array<{ records: InspectedRecord[]; workflows: WorkflowReport[] }>): WorkflowReport[] {
+  let base = 0;
+  return parts.flatMap((p) => {
+    const out = p.workflows.map((w) => ({ ...w, record: w.record + base }));
+    base += p.records.length;
+    return out;
+  });
+}
+
+describe("the benchmark's generated AgentDNA workflows", () => {
+  it('are really signed: every envelope verifies and is bound to its DID, all three modes pass, s both high and low', () => {
+    const text = new TextEncoder().encode(agentdnaWorkflows(6, 5));
+    const { records, workflows } = inspectInput(0, { name: 'w.json', bytes: text });
+    expect(records.length).toBe(6);
+    expect(records.every((r) => isValid(r.verdict) && r.verdict.signature.status === 'valid')).toBe(true);
+    const envelopes = workflows.flatMap((w) => w.envelopes);
+    expect(envelopes.length).toBe(30);
+    expect(envelopes.every((e) => e.hash_ok && e.signature === 'valid' && e.did_match && e.key_source === 'did' && e.rule === 'truncate')).toBe(true);
+    expect(workflows.every((w) => w.modes.light === 1000 && w.modes.heavy === 1000 && w.modes.boundary === 1000)).toBe(true);
+    expect(new Set(envelopes.map((e) => e.high_s))).toEqual(new Set([true, false]));
+  });
+});
+
+describe('signature checks answered by a pool', () => {
+  const text = new TextEncoder().encode(agentdnaWorkflows(150, 5));
+  const root = () => {
+    const parsed = readJson(text);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    return parsed.value;
+  };
+  const whole = readAgentDna(0, text, root());
+
+  it('give the same records and workflows as checking in place; every check went to the pool and every answer was used', async () => {
+    const pool = fakePool();
+    const results = new SignatureResults(pool.check);
+    const { parts, waits } = await drive(readAgentDnaParts(0, text, root(), { signatures: results }, { partSize: 40, partMs: Infinity }));
+    expect(waits).toBeGreaterThan(1);
+    expect(pool.jobs).toBe(150 * 5);
+    expect(results.untaken).toBe(0);
+    // Most went the quick way (a proven key); their lists of candidates are completed on demand.
+    const lists = parts.flatMap((p) => p.workflows.flatMap((w) => w.envelopes.map((e) => e.recovered)));
+    expect(lists.filter(isRecoveredPending).length).toBeGreaterThan(600);
+    const completed = parts.map((p) => ({ ...p, workflows: p.workflows.map((w) => completeWorkflow(w)) }));
+    expect(parts.flatMap((p) => p.records).map(said)).toEqual(whole.records.map(said));
+    expect(rebased(completed)).toEqual(whole.workflows);
+    // Completing made new workflows: the read ones keep their lists as they were.
+    expect(lists.filter(isRecoveredPending).length).toBeGreaterThan(600);
+    expect(lists.filter(isRecoveredPending).every((l) => l.length === 1 && l[0].recovery === RECOVERY_PENDING)).toBe(true);
+  });
+
+  it('a pool that fails: the checks are made in place, with the same verdicts', async () => {
+    const results = new SignatureResults(() => Promise.reject(new Error('worker gone')));
+    const { parts } = await drive(readAgentDnaParts(0, text, root(), { signatures: results }, { partSize: 1000, partMs: Infinity }));
+    expect(parts.flatMap((p) => p.records).map(said)).toEqual(whole.records.map(said));
+    expect(rebased(parts)).toEqual(whole.workflows);
+  });
+
+  it('stream from inspectInputBatches: waits carry no records, the rest is what a whole read gives', async () => {
+    const pool = fakePool();
+    const batches = [];
+    for (const b of inspectInputBatches(0, { name: 'w.json', bytes: text }, undefined, 50, { signatures: () => new SignatureResults(pool.check) })) {
+      if (b.wait) {
+        expect(b.records).toEqual([]);
+        await b.wait;
+      } else batches.push(b);
+    }
+    const read = inspectInput(0, { name: 'w.json', bytes: text }, undefined, false);
+    const completed = batches.map((b) => ({ ...b, workflows: b.workflows.map((w) => completeWorkflow(w)) }));
+    expect(rebased(completed)).toEqual(read.workflows);
+    expect(batches.flatMap((b) => b.records).map(said)).toEqual(read.records.map(said));
+    expect(batches[batches.length - 1].input).toEqual(read.input);
+    expect(pool.jobs).toBe(150 * 5);
+  });
+});

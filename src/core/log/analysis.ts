@@ -1,0 +1,61 @@
+// The log analysis: everything the inspector concludes from the log as a whole rather than from
+// one record — the record-level AGDX graph and the folds, and their findings (agdx/graph/*,
+// agdx/fold/*) by record. One pass per load over the log's entries; after a key change only the
+// folds run again (quarantine facts rest on signatures; the graph rests on none).
+import type { PreparedLog } from '../folds/fold';
+import { foldPrepared, prepareFold } from '../folds/fold';
+import type { FoldFinding, FoldResult } from '../folds/model';
+import { buildRecordGraph } from '../graph/record-graph';
+import type { GraphFinding, RecordGraph } from '../graph/model';
+import type { Finding } from '../model';
+import type { LogFindings } from '../verdict';
+import type { LocateField, LogFacts } from './entry';
+
+export interface LogAnalysis {
+  readonly facts: LogFacts;
+  /** The record-level AGDX graph (drawing it is graph/draw.ts). */
+  readonly graph: RecordGraph;
+  /** The log prepared for folding (the folds at any position: foldPrepared). */
+  readonly fold: PreparedLog;
+  /** The folds over the whole log (the report's agents, runs and conversations). */
+  readonly folds: FoldResult;
+  /** By record: the graph's findings, then the folds' (over the whole log). */
+  readonly findings: LogFindings;
+}
+
+export interface AnalyzeOptions {
+  /** Where a finding's field is in its record's bytes (log findings have no span without it). */
+  locate?: LocateField;
+}
+
+/** The whole analysis of a load: the graph built once, the folds once. */
+export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAnalysis {
+  return withFolds(facts, buildRecordGraph(facts, { locate: options.locate }), options.locate);
+}
+
+/**
+ * The analysis after the entries' verdicts changed (the keys did): the same record-level graph,
+ * the folds again over `facts` (the same entries, their verdict part renewed: log/entry withVerdicts).
+ */
+export function refoldLog(analysis: LogAnalysis, facts: LogFacts): LogAnalysis {
+  if (facts.entries.length !== analysis.facts.entries.length) throw new TypeError('refoldLog: the facts are not those of this analysis');
+  return withFolds(facts, analysis.graph, analysis.fold.locate);
+}
+
+function withFolds(facts: LogFacts, graph: RecordGraph, locate: LocateField | undefined): LogAnalysis {
+  const fold = prepareFold(facts, locate);
+  const folds = foldPrepared(fold);
+  return { facts, graph, fold, folds, findings: byRecord(graph.findings, folds.findings) };
+}
+
+function byRecord(...lists: (readonly (GraphFinding | FoldFinding)[])[]): LogFindings {
+  const out = new Map<number, Finding[]>();
+  for (const list of lists) {
+    for (const { recordIndex, finding } of list) {
+      const fs = out.get(recordIndex);
+      if (fs) fs.push(finding);
+      else out.set(recordIndex, [finding]);
+    }
+  }
+  return out;
+}

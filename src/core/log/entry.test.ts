@@ -1,0 +1,123 @@
+// The log's entries (what the graph, streams and folds read of each record) and the analysis over
+// them: entries only for records with an envelope, log order carried within an input, times for
+// deadline checks, and a key change that renews the verdict part and folds again over the same graph.
+import { describe, expect, it } from 'vitest';
+import { fromHex } from '../bytes';
+import { Conversation, causeAt, crock, hops, id16, makeRecord, text } from '../graph/test-helpers';
+import type { SignatureVerdict } from '../model';
+import { logFactsOf, type InspectedRecord } from '../records';
+import { analyzeLog, refoldLog } from './analysis';
+import { withVerdicts } from './entry';
+
+const body = text('{}');
+const valid = (signer: string, trusted: boolean): SignatureVerdict => ({
+  status: 'valid',
+  scheme: 'ed25519',
+  key_id: 'a1b2c3d4e5f60718',
+  signer,
+  trusted,
+  context_match: null,
+  not_covered: [],
+  reason: trusted ? 'registered operator key' : 'an agent key',
+});
+/** A record with no envelope (one that did not decode), with a log time of its own. */
+const failed = (from: InspectedRecord, index: number, logTime: bigint | null): InspectedRecord => ({
+  verdict: { ...from.verdict, index, decoded: false, logTimeMicros: logTime },
+  data: { ...from.data, envelope: null },
+});
+
+describe('log entries', () => {
+  it('one per record with an envelope, indexing the load; what the envelope says, ids in Crockford', () => {
+    const c = new Conversation();
+    c.add({ kind: 'command', record: id16(1), correlation: id16(5), deadline_micros: 9_000, body }, { position: { partition: 2, offset: 7 }, logTime: 100n });
+    c.add({ kind: 'chunk', channel: id16(6), correlation: id16(5), sequence: 0, last: true, finish_reason: 'stop', body: text('hi') }, { logTime: 150n });
+    c.add({ kind: 'event', record: id16(3), cause: id16(1), cause_at: causeAt(1, 2, 2, 7), metadata: hops('a', 'b', 'a'), body });
+    const records = [c.records[0], failed(c.records[0], 1, 500n), ...c.records.slice(1)];
+    const facts = logFactsOf(records);
+    expect(facts.records).toBe(4);
+    expect(facts.entries.map((e) => e.record)).toEqual([0, 2, 3]);
+    const [cmd, chunk, event] = facts.entries;
+    expect(cmd).toMatchObject({
+      kind: 'command',
+      recordId: crock(1),
+      correlation: crock(5),
+      deadline: 9_000n,
+      logTime: 100n,
+      time: 100n,
+      timeSource: 'log',
+      logPosition: { partition: 2, offset: 7n },
+    });
+    expect(chunk).toMatchObject({ kind: 'chunk', recordId: null, channel: crock(6), sequence: 0n, last: true, finishReason: 'stop', body: text('hi') });
+    expect(event).toMatchObject({
+      cause: crock(1),
+      causeAt: { stream: 1, topic: 2, partition: 2, offset: 7n },
+      bridgeLoop: ['a'],
+      time: null,
+      timeSource: null,
+    });
+    // Only a chunk keeps its body (for its stream's text).
+    expect(cmd.body).toBeNull();
+  });
+
+  it('log order: the log time carried forward within an input, also from a record without an envelope', () => {
+    const c = new Conversation();
+    c.add({ kind: 'event', record: id16(1), body }, { logTime: 30n });
+    c.add({ kind: 'event', record: id16(2), body });
+    const [a, b] = c.records;
+    const facts = logFactsOf([a, failed(a, 1, 70n), { verdict: { ...b.verdict, index: 2 }, data: b.data }]);
+    expect(facts.entries.map((e) => e.sortKey.split(':').map(Number))).toEqual([
+      [30, 0, 0],
+      [70, 0, 2],
+    ]);
+    expect(facts.latestLogTime).toBe(70n);
+  });
+
+  it('the latest time of each input counts log times and ULID times', () => {
+    const ulid = fromHex('01903c1faa0000000000000000000002')!;
+    const records = [
+      makeRecord(0, 0, { kind: 'event', conversation: id16(1), source: 'a', record: id16(1), body }, { logTime: 5n }),
+      makeRecord(1, 0, { kind: 'event', conversation: id16(1), source: 'a', record: ulid, body }),
+      makeRecord(1, 1, { kind: 'event', conversation: id16(1), source: 'a', record: id16(2), body }, { logTime: 7n }),
+    ];
+    expect([...logFactsOf(records).latestTimeByInput]).toEqual([
+      [0, 5n],
+      [1, 0x01903c1faa00n * 1000n],
+    ]);
+  });
+});
+
+describe('a key change', () => {
+  function quarantine(signature: SignatureVerdict) {
+    const c = new Conversation();
+    c.add({ kind: 'command', record: id16(1), correlation: id16(5), body }, { logTime: 1n });
+    c.add({ kind: 'response', record: id16(2), cause: id16(7), correlation: id16(5), body }, { logTime: 2n });
+    c.add({ kind: 'status', source: 'ops', record: id16(3), operation: 'quarantine', body: text('agent-a') }, { logTime: 3n, signature });
+    c.add({ kind: 'event', record: id16(4), body }, { logTime: 4n });
+    return c.records;
+  }
+
+  it("renews the entries' verdict part and folds again; the graph is the same object, the findings follow the keys", () => {
+    const before = quarantine(valid('ops', false));
+    const log = analyzeLog(logFactsOf(before));
+    expect(log.findings.get(2)?.map((f) => f.rule)).toEqual(['agdx/fold/unauthorised']);
+    expect(log.findings.get(1)).toBeUndefined();
+    expect(log.graph.missing.map((m) => m.ref)).toEqual([crock(7)]);
+
+    const after = quarantine(valid('ops', true));
+    const facts = withVerdicts(log.facts, (i) => ({ signature: after[i].verdict.signature, invalid: false }));
+    // Entries whose verdict part did not change are kept as they were.
+    expect(facts.entries.filter((e, i) => e === log.facts.entries[i]).map((e) => e.record)).toEqual([0, 1, 3]);
+    const again = refoldLog(log, facts);
+    expect(again.graph).toBe(log.graph);
+    expect(again.findings.get(2)).toBeUndefined();
+    expect(again.findings.get(3)?.map((f) => f.rule)).toEqual(['agdx/fold/quarantined']);
+    expect(again.folds.quarantine[0].backing).toBe('operator-signed');
+    // The same as analysing the new verdicts from the start.
+    expect(again.folds).toEqual(analyzeLog(logFactsOf(after)).folds);
+  });
+
+  it('refuses facts of another load', () => {
+    const log = analyzeLog(logFactsOf(quarantine(valid('ops', true))));
+    expect(() => refoldLog(log, logFactsOf(quarantine(valid('ops', true)).slice(1)))).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,136 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Intake } from '../hooks/use-intake';
+import type { Sample } from '../sources';
+
+interface Props {
+  intake: Intake;
+  keyCount: number;
+  /** Anything loaded (Share and Clear need something). */
+  loaded: boolean;
+  status: string;
+  onPaste: () => void;
+  onKeys: () => void;
+  onShare: () => void;
+  onClear: () => void;
+}
+
+/** The page's header: the ways in (files, paste, samples), keys, share, clear, and the status line. */
+export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onShare, onClear }: Props) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [samplesOpen, setSamplesOpen] = useState(false);
+  const samplesButton = useRef<HTMLButtonElement>(null);
+  const samplesMenu = useRef<HTMLUListElement>(null);
+  const choose = (chosen: Sample[]) => {
+    setSamplesOpen(false);
+    samplesButton.current?.focus();
+    intake.sampleSet(chosen);
+  };
+
+  // The samples close on Esc (focus back on their button) and on a click anywhere else.
+  useEffect(() => {
+    if (!samplesOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setSamplesOpen(false);
+      if (samplesMenu.current?.contains(document.activeElement)) samplesButton.current?.focus();
+    };
+    const onPointer = (e: PointerEvent) => {
+      const target = e.target as Node;
+      if (!samplesMenu.current?.contains(target) && !samplesButton.current?.contains(target)) setSamplesOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [samplesOpen]);
+  return (
+    <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
+      <h1 className="mr-4 text-lg font-semibold tracking-tight">Envelope Inspector</h1>
+      <button
+        type="button"
+        onClick={() => fileInput.current?.click()}
+        className="rounded bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 focus-visible:ring-2 focus-visible:ring-teal-400"
+      >
+        Open files
+      </button>
+      <input
+        ref={fileInput}
+        type="file"
+        multiple
+        aria-label="Choose record files"
+        className="hidden"
+        onChange={(e) => {
+          if (e.target.files?.length) intake.files(e.target.files);
+          e.target.value = '';
+        }}
+      />
+      <button
+        type="button"
+        onClick={onPaste}
+        className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
+        Paste
+      </button>
+      <button
+        ref={samplesButton}
+        type="button"
+        aria-expanded={samplesOpen}
+        aria-controls="samples-menu"
+        onClick={() => setSamplesOpen((open) => !open)}
+        className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
+        Samples {samplesOpen ? '▴' : '▾'}
+      </button>
+      {samplesOpen && (
+        // Right after its button for the keyboard (Tab goes from the button into the samples), but drawn
+        // as a strip of its own below the buttons (order-last): not a pop-over, it pushes the page down
+        // and covers nothing, the tabs least of all.
+        <ul ref={samplesMenu} id="samples-menu" aria-label="Samples" className="order-last flex basis-full flex-wrap gap-1 border-t border-slate-200 pt-2 text-sm dark:border-slate-800">
+          <li>
+            <button type="button" className="rounded border border-slate-300 px-2 py-1 font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => choose(intake.samples)}>
+              All samples
+            </button>
+          </li>
+          {intake.samples.map((s) => (
+            <li key={s.file}>
+              <button type="button" className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => choose([s])}>
+                {s.title}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
+        type="button"
+        onClick={onKeys}
+        className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
+        Keys ({keyCount})
+      </button>
+      <button
+        type="button"
+        onClick={onShare}
+        disabled={!loaded}
+        className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-40 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
+        Share
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          setSamplesOpen(false);
+          onClear();
+        }}
+        disabled={!loaded}
+        className="rounded px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-40 dark:hover:bg-slate-800"
+      >
+        Clear
+      </button>
+      <p role="status" className="ml-auto text-xs text-slate-600 dark:text-slate-400">
+        {status}
+      </p>
+    </header>
+  );
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { FIT_MAX_ZOOM, fitViewport, READABLE_ZOOM } from './viewport';
+
+const grid = (columns: number, rows: number) =>
+  Array.from({ length: columns * rows }, (_, i) => ({ x: (i % columns) * 300, y: Math.floor(i / columns) * 100, width: 220, height: 72 }));
+
+describe('fitViewport', () => {
+  it('a graph that fits is centred, and not blown up past the cap', () => {
+    const v = fitViewport(grid(1, 1), { width: 1000, height: 500 });
+    expect(v.zoom).toBe(FIT_MAX_ZOOM);
+    expect(v.x + 110 * v.zoom).toBeCloseTo(500);
+    expect(v.y + 36 * v.zoom).toBeCloseTo(250);
+  });
+
+  it('a graph too large to fit opens at the readable zoom on its top-left corner', () => {
+    const v = fitViewport(grid(8, 40), { width: 1000, height: 400 });
+    expect(v.zoom).toBe(READABLE_ZOOM);
+    expect(v).toMatchObject({ x: 24, y: 24 });
+  });
+
+  it('in between: the zoom that fits', () => {
+    const v = fitViewport(grid(2, 3), { width: 448, height: 1000 });
+    expect(v.zoom).toBeCloseTo(400 / 520);
+    expect(v.zoom).toBeGreaterThanOrEqual(READABLE_ZOOM);
+  });
+
+  it('a canvas 390 px wide: still readable', () => {
+    expect(fitViewport(grid(3, 11), { width: 390, height: 420 }).zoom).toBe(READABLE_ZOOM);
+  });
+
+  it('the selected node: kept in the fitted view, or centred when the fit leaves it out', () => {
+    const nodes = grid(8, 40);
+    const size = { width: 1000, height: 400 };
+    expect(fitViewport(nodes, size, nodes[1])).toEqual(fitViewport(nodes, size));
+    const far = nodes[nodes.length - 1];
+    const v = fitViewport(nodes, size, far);
+    expect(v.zoom).toBe(READABLE_ZOOM);
+    expect(v.x + (far.x + far.width / 2) * v.zoom).toBeCloseTo(500);
+    expect(v.y + (far.y + far.height / 2) * v.zoom).toBeCloseTo(200);
+  });
+
+  it('no nodes; misuse throws', () => {
+    expect(fitViewport([], { width: 10, height: 10 })).toEqual({ x: 24, y: 24, zoom: 1 });
+    expect(() => fitViewport([], { width: 0, height: 10 })).toThrow(TypeError);
+  });
+});

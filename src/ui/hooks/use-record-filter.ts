@@ -1,0 +1,31 @@
+// The list's filter runs in the worker, over every record loaded; the list shows the keys it returns.
+// Asked a moment after the filter last changed, and again whenever the records change.
+import { useEffect } from 'react';
+import type { RecordFilter } from '../../wire/protocol';
+import { filterActive } from '../store/page';
+import { inspectorClient } from '../worker-client';
+import type { PageDispatch } from './use-page-store';
+
+/** How long the filter must stay still before the worker is asked (typing in a field). */
+const SETTLE_MS = 120;
+
+export function useRecordFilter(filter: RecordFilter, versions: { load: number; records: number }, dispatch: PageDispatch): void {
+  const active = filterActive(filter);
+  const { load: loadVersion, records: recordsVersion } = versions;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked again when the records change (the versions), not only the filter
+  useEffect(() => {
+    if (!active) return;
+    let stale = false;
+    const t = setTimeout(() => {
+      inspectorClient()
+        .call('filter', { filter })
+        .then(({ keys }) => {
+          if (!stale) dispatch({ type: 'visible', keys, filter });
+        });
+    }, SETTLE_MS);
+    return () => {
+      stale = true;
+      clearTimeout(t);
+    };
+  }, [filter, active, loadVersion, recordsVersion, dispatch]);
+}

@@ -1,0 +1,23 @@
+// Every TanStack Query key the page uses, from one factory: each key's shape is written once, and
+// an invalidation names the family prefix its queries were made with (a key matches every longer
+// key it begins). What the worker answers changes only when the page says so: a load, a key change.
+const DETAIL = 'detail';
+const GRAPH = 'graph';
+const FOLDS = 'folds';
+const SHARE = 'share';
+
+export const queryKeys = {
+  /** Every record's detail: invalidated when a load ends or the keys change. */
+  details: () => [DETAIL] as const,
+  detail: (key: number) => [DETAIL, key] as const,
+  /** Every graph: invalidated when the keys change (trust colours the nodes). */
+  graphs: () => [GRAPH] as const,
+  /** The graph of load `version` with the streams and fan-outs `expanded` unfolded. */
+  graph: (version: number, expanded: readonly string[]) => [GRAPH, version, expanded] as const,
+  /** Every fold (agents, runs, conversations): invalidated when the keys change. */
+  allFolds: () => [FOLDS] as const,
+  /** The folds of load `version` as of record `asOf` (null: the whole log). */
+  folds: (version: number, asOf: number | null) => [FOLDS, version, asOf] as const,
+  /** The permalink of load `version` for `view`, redacted or not, with a choice about what redaction cannot blank. */
+  share: (version: number, view: object, redact: boolean, unblankable: string | undefined) => [SHARE, version, view, redact, unblankable ?? null] as const,
+};

@@ -1,0 +1,59 @@
+// The one tab registry: each view of the right-hand pane, by id, with its label and the panel it
+// draws above the record detail. The tab bar, the panels, history entries (back and forward) and
+// shared links all read it: a new panel is one entry here.
+import { lazy, type ReactNode } from 'react';
+import type { SharedView } from '../wire/protocol';
+import { FoldsPanel } from './components/FoldsPanel';
+
+type Viewport = NonNullable<SharedView['viewport']>;
+
+/** What every panel is drawn with. */
+export interface TabPanelProps {
+  /** Moves when a load ends: what a panel asks the worker for is per load. */
+  version: number;
+  selected: number | null;
+  onSelect: (key: number) => void;
+  /** The graph's viewport, as a link set it or the person left it. */
+  viewport: Viewport | null;
+  onViewport: (viewport: Viewport) => void;
+}
+
+export interface TabSpec {
+  /** In history entries and links. */
+  id: string;
+  /** On the tab, and the name of its panel for assistive technology. */
+  label: string;
+  /** Its panel's code loads when the tab first opens (kept out of the initial bundle); drawn in Suspense. */
+  lazy: boolean;
+  /** The panel above the record detail; null: the tab shows the detail alone. */
+  panel: ((props: TabPanelProps) => ReactNode) | null;
+}
+
+// React Flow and the graph view load only when the graph tab opens (a small initial bundle).
+const GraphView = lazy(() => import('./graph/GraphView'));
+
+export const TABS = [
+  { id: 'records', label: 'Record', lazy: false, panel: null },
+  {
+    id: 'graph',
+    label: 'Graph',
+    lazy: true,
+    panel: (p) => <GraphView version={p.version} selected={p.selected} onSelect={p.onSelect} viewport={p.viewport} onViewport={p.onViewport} />,
+  },
+  { id: 'agents', label: 'Agents', lazy: false, panel: (p) => <FoldsPanel mode="agents" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
+  { id: 'runs', label: 'Runs', lazy: false, panel: (p) => <FoldsPanel mode="runs" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
+] as const satisfies readonly TabSpec[];
+
+export type TabId = (typeof TABS)[number]['id'];
+
+/** The tab a page opens on, and the one a link or history entry falls back to. */
+export const DEFAULT_TAB: TabId = TABS[0].id;
+
+/** The tab `name` names, if it is one of ours (a link or a history entry may hold anything). */
+export function tabOf(name: unknown): TabId | null {
+  return TABS.find((t) => t.id === name)?.id ?? null;
+}
+
+export function tabSpec(id: TabId): TabSpec {
+  return TABS.find((t) => t.id === id)!;
+}

@@ -1,0 +1,196 @@
+// The page ↔ worker protocol, shared by both sides: one map (`Protocol`) from each request type to
+// the body the page sends, the reply it gets, and the parts that arrive before the reply (a load's
+// batches, a large graph's pieces). Adding a message is one entry here and one handler in the
+// worker's table (src/worker/handlers.ts); the page calls it with `InspectorClient.call`.
+// The page sends Blobs (handles, not copies) and asks for details; the worker answers with compact
+// summaries and, on demand, the full detail of one record. Only plain data crosses: no classes, no functions.
+import type { WorkflowReport } from '../core/agentdna/model';
+import type { ReportFolds } from '../core/folds';
+import type { RegistryEntry } from '../core/keys/keys';
+import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
+import type { GraphRender } from './graph';
+import type { GraphPart } from './graph-parts';
+import type { RecordSummary, SummaryPack } from './summary-pack';
+
+/**
+ * One input as the page hands it over: a Blob (a dropped File, or text and samples wrapped in one).
+ * Posting a Blob passes a handle, not its bytes, so the page never copies or reads a large file:
+ * the worker reads it, and the page keeps the same handle to replay it after a watchdog restart.
+ */
+export interface InputPayload {
+  name: string;
+  data: Blob;
+}
+
+export interface InputSummary {
+  /** Global input number across everything loaded in this session. */
+  input: number;
+  name: string;
+  bytes: number;
+  sha256: string;
+  format: string;
+  records: number;
+  /** The input's own failure (nothing in it could be read), if any. */
+  error: DecodeError | null;
+}
+
+export interface LoadProgress {
+  records: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+/** Which records the list shows: every field optional, all must match. */
+export interface RecordFilter {
+  kind?: string;
+  source?: string;
+  conversation?: string;
+  /** valid, invalid, undecoded */
+  validity?: string;
+  /** A rule id, or a prefix of one ending in '/'. */
+  rule?: string;
+}
+
+/** The folds as they stood at a point of the log (report@1's agents, runs and conversations). */
+export interface FoldView extends ReportFolds {
+  /** Records in log order (what the slider moves over). */
+  positions: number;
+  order: number[];
+  asOf: { position: number; record: number; time: string | null } | null;
+}
+
+/** The view a permalink or bundle carried, with the selection resolved to a record key. */
+export interface SharedView {
+  selectedKey: number | null;
+  tab: string;
+  viewport: { x: number; y: number; zoom: number } | null;
+  filters: Record<string, string>;
+  /** The link says its bodies were redacted (the sender's word). */
+  redacted: boolean;
+  /** With `redacted`: records with a body that is not blank, for which the claim does not hold. */
+  notBlank: number;
+}
+
+/** The view the page asks to share (what a link says of redaction is the worker's to decide). */
+export type ViewToShare = Omit<SharedView, 'redacted' | 'notBlank'>;
+
+export interface RecordDetail {
+  key: number;
+  summary: RecordSummary;
+  inputName: string;
+  span: Span | null;
+  inputSpan: Span | null;
+  error: DecodeError | null;
+  findings: Finding[];
+  signature: SignatureVerdict;
+  tree: FieldNode[];
+  headers: HeaderView[] | null;
+  body: BodyView | null;
+  viewOrigin: ViewOrigin;
+  /** The bytes shown in the hex view, and the offset (in span coordinates) of the first one. */
+  hexOffset: number;
+  hex: Uint8Array;
+  /** The view holds more bytes than were sent. */
+  hexTruncated: boolean;
+  logTimeMicros: string | null;
+  logPosition: string | null;
+  parent: number | null;
+  /** The signed message in its three segments, when the record carries a signature. */
+  signing: { domain: Uint8Array; context: Uint8Array; envelope: Uint8Array } | null;
+  /** The received bytes against their canonical encoding, when they differ (CBOR only). */
+  canonical: { received: Uint8Array; canonical: Uint8Array; offset: number; firstDifference: number } | null;
+  /** The AgentDNA workflow (or bare envelope) this record is, with every envelope's verdict. */
+  workflow: WorkflowReport | null;
+  /** The signed context and the headers it is checked against. */
+  context: { signed: { content_type?: number; agent_version?: number } | null; observed: { av: number | null; ct: number | null } | null };
+}
+
+/** What redaction blanked in one input, and what it could not (then the person decides before a link is made). */
+export interface InputRedaction {
+  input: number;
+  name: string;
+  blanked: string[];
+  unblankable: string[];
+}
+
+/** The person's decision on inputs with parts redaction cannot blank: leave them out, or share them as they are. */
+export type Unblankable = 'leave-out' | 'include';
+
+/** What a load or a link's opening ends with: the inputs, the summaries not sent in a batch, the view a link carried. */
+export interface Loaded {
+  inputs: InputSummary[];
+  records: SummaryPack;
+  view: SharedView | null;
+  problems: string[];
+  cancelled: boolean;
+  /** A link that could not be opened says why (nothing else is loaded then). */
+  error?: string | null;
+}
+
+/**
+ * A load's parts: the input it starts reading (if the worker crashes or hangs now, that is the input
+ * to blame), and each batch of records as they are read.
+ */
+export type LoadPart = { type: 'reading'; at: number } | { type: 'batch'; inputs: InputSummary[]; records: SummaryPack; progress: LoadProgress };
+
+/** A permalink (and, when asked, a bundle) of the view, and what redaction did. */
+export interface Shared {
+  fragment: string;
+  bundle: Uint8Array | null;
+  problems: string[];
+  redaction: InputRedaction[] | null;
+}
+
+/** No body, or no reply but "done". */
+type Nothing = Record<string, never>;
+
+/** Every request: its body, its reply, and the parts sent ahead of the reply (`never`: none). */
+export interface Protocol {
+  /** Reads inputs; with `stream`, records arrive in batches as they are read. `pauseMs`: an extra pause between batches (slow motion). */
+  load: { body: { inputs: InputPayload[]; stream?: boolean; pauseMs?: number }; reply: Loaded; part: LoadPart };
+  /** Opens a permalink fragment in place of what is loaded. */
+  open: { body: { fragment: string }; reply: Loaded; part: never };
+  /** The page has drawn the first records of load `load`: the worker reads on. */
+  shown: { body: { load: number }; reply: null; part: never };
+  /** Stops load `load` between two batches; what was read stays loaded. */
+  cancel: { body: { load: number }; reply: null; part: never };
+  /** The keys of the records matching the filter, and how many records there are. */
+  filter: { body: { filter: RecordFilter }; reply: { keys: Int32Array; total: number }; part: never };
+  detail: { body: { key: number }; reply: RecordDetail | null; part: never };
+  /** Replaces the key registry; every record is re-verified. Replies with the summaries that changed. */
+  keys: { body: { keys: readonly RegistryEntry[] }; reply: SummaryPack; part: never };
+  /** The graph with the streams and fan-outs `expanded` unfolded; a large one comes in parts, then its shell. */
+  graph: { body: { expanded: string[] }; reply: GraphRender; part: GraphPart };
+  folds: { body: { asOf: number | null }; reply: FoldView; part: never };
+  report: { body: Nothing; reply: { json: string; markdown: string }; part: never };
+  share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable }; reply: Shared; part: never };
+  clear: { body: Nothing; reply: null; part: never };
+}
+
+export type RequestType = keyof Protocol;
+export type RequestBody<K extends RequestType> = Protocol[K]['body'];
+export type Reply<K extends RequestType> = Protocol[K]['reply'];
+export type Part<K extends RequestType> = Protocol[K]['part'];
+
+/** A request as it crosses to the worker; `id` pairs it with what comes back. */
+export type WireRequest<K extends RequestType = RequestType> = { [T in K]: { id: number; type: T; body: RequestBody<T> } }[K];
+
+/** What crosses back for request `id`: its parts, then its reply, or the one failure (the handler's error). */
+export type WireMessage<K extends RequestType = RequestType> =
+  | { [T in K]: { id: number; kind: 'part'; part: Part<T> } | { id: number; kind: 'reply'; reply: Reply<T> } }[K]
+  | { id: number; kind: 'failed'; message: string };
+
+/** What a handler is given beside the body: its request's id, a way to send parts, buffers to hand over. */
+export interface HandlerContext<K extends RequestType> {
+  /** The request's id (a cancel or a shown names a load by it). */
+  id: number;
+  /** Sends a part ahead of the reply; `transfer` hands buffers over instead of copying them. */
+  part(part: Part<K>, transfer?: Transferable[]): void;
+  /** Buffers the reply hands over instead of copying (each must belong to the reply alone). */
+  transfer(...buffers: Transferable[]): void;
+}
+
+export type Handler<K extends RequestType> = (body: RequestBody<K>, ctx: HandlerContext<K>) => Promise<Reply<K>>;
+
+/** The worker's side: one handler per request type, checked against the map. */
+export type Handlers = { [K in RequestType]: Handler<K> };

@@ -10,8 +10,8 @@
 // and -0.0, unicode escapes, lone surrogates, a parent repeated: fan-in).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeSha256Hex } from '../../cli/hash';
-import { installSha256Text } from '../agentdna/hash';
+import { createHash } from 'node:crypto';
+import { installSha256Text, type Sha256Text } from '../agentdna/hash';
 import type { WorkflowReport } from '../agentdna/model';
 import { completeWorkflow, installSecpWasm } from '../agentdna/signature';
 import { runSignatureJob, SignatureResults, type SignatureJob } from '../agentdna/signature-jobs';
@@ -52,6 +52,10 @@ function whole(files: InputFile[], registry?: RegistryEntry[]): Reading {
   const r = inspect(files, { keys: registry });
   return { report: JSON.stringify(buildReport(r)), views: viewsOf(r.records) };
 }
+
+// A native hash as the command line installs one (src/cli/hash.ts); written here, since the core
+// imports nothing from the CLI.
+const nodeSha256Hex: Sha256Text = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 async function bulk(files: InputFile[], registry?: RegistryEntry[]): Promise<Reading> {
   installSha256Text(nodeSha256Hex);

@@ -214,7 +214,7 @@ describe('IdViews on a hash collision', () => {
     const b3 = Math.imul(Math.imul(a[0], K0) ^ Math.imul(b0, K0) ^ Math.imul(a[3], K3), inv);
     const bytes = new Uint8Array(32);
     const dv = new DataView(bytes.buffer);
-    [a[0], a[1], a[2], a[3], b0, a[1], a[2], b3].forEach((w, i) => dv.setUint32(i * 4, w >>> 0));
+    for (const [i, w] of [a[0], a[1], a[2], a[3], b0, a[1], a[2], b3].entries()) dv.setUint32(i * 4, w >>> 0);
     const ids = new IdViews(1 << 20);
     const first = ids.view(bytes, 0);
     const other = ids.view(bytes, 16);

@@ -72,7 +72,7 @@ const NO_FINDINGS = Object.freeze([]) as unknown as Finding[];
  */
 export function signatureShapeFindings(env: Envelope, spanOf: (path: string) => Span | null): Finding[] {
   const sig = env.signature;
-  if (!sig || sig.scheme !== 1 || (sig.key_id.length === 8 && sig.bytes.length === 64)) return NO_FINDINGS;
+  if (sig?.scheme !== 1 || (sig.key_id.length === 8 && sig.bytes.length === 64)) return NO_FINDINGS;
   const problems: Finding[] = [];
   if (sig.key_id.length !== 8) {
     problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.key_id', message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`, span: spanOf('signature.key_id') });

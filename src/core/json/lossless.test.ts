@@ -38,7 +38,7 @@ function walk(v: JsonValue, visit: (v: JsonValue) => void, visitKey: (key: strin
 }
 
 function asNumber(v: JsonValue | undefined) {
-  if (!v || v.type !== 'number') throw new Error('not a number');
+  if (v?.type !== 'number') throw new Error('not a number');
   return v;
 }
 
@@ -233,7 +233,7 @@ describe('readJson: objects', () => {
 
     const plain = toPlain(root) as Record<string, unknown>;
     expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
-    expect(Object.prototype.hasOwnProperty.call(plain, '__proto__')).toBe(true);
+    expect(Object.hasOwn(plain, '__proto__')).toBe(true);
     expect(Object.getOwnPropertyDescriptor(plain, '__proto__')?.value).toEqual({ polluted: true });
     expect(Object.keys(plain)).toEqual(['__proto__', 'constructor', 'list', 'toString', 'hasOwnProperty']);
     expect(plain.constructor).toEqual({ prototype: { polluted2: true } });

@@ -12,7 +12,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { decodeMultiple } from 'cbor-x';
 import { spawn, execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeAndValidate } from '../src/core/agdx/bulk';
@@ -194,6 +194,36 @@ if (!ONLY_BROWSER) {
   layoutGraph(g);
   const laid = performance.now() - t2;
   note('graph_10k_layout_ms', built + laid, `model ${built.toFixed(0)} ms + layered layout ${laid.toFixed(0)} ms (${g.nodes.length} nodes, ${g.edges.length} edges)`);
+}
+
+// 4b. The command line: `inspect --json` to /dev/null, its peak memory (GNU time's maximum resident
+// set size of the child) and time, on the 100,000-record file and on a 1,000,000-record one
+// (generated once into bench/tmp, which git ignores).
+if (!ONLY_BROWSER) {
+  const gnuTime = '/usr/bin/time';
+  if (!existsSync(gnuTime)) {
+    note('cli_100k_rss_mb', 'not measured', `no ${gnuTime} (GNU time) on this machine`);
+  } else {
+    execSync('node scripts/build-cli.mjs', { stdio: 'inherit' });
+    /** Seconds and peak resident memory (MB) of one `inspect --json FILE > /dev/null`. */
+    const cli = (file: string) => {
+      const stats = join(dir, 'cli-time.txt');
+      execSync(`${gnuTime} -f '%e %M' -o ${JSON.stringify(stats)} node bin/envelope-inspector.mjs inspect --json ${JSON.stringify(file)} > /dev/null || test $? -eq 1`, { stdio: 'inherit' });
+      const [seconds, kb] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+      return { ms: seconds * 1000, mb: kb / 1024 };
+    };
+    const small = cli(join(dir, 'agdx-100k.cborseq'));
+    note('cli_100k_rss_mb', small.mb, `peak RSS of inspect --json on the 100,000-record file (${(agdx.length / 1e6).toFixed(1)} MB), output to /dev/null`);
+    note('cli_100k_ms', small.ms, 'wall time of the same run');
+    const million = 'bench/tmp/agdx-1m.cborseq';
+    if (!existsSync(million)) {
+      mkdirSync('bench/tmp', { recursive: true });
+      writeFileSync(million, agdxSequence(1_000_000));
+    }
+    const large = cli(million);
+    note('cli_1m_rss_mb', large.mb, `peak RSS of inspect --json on a 1,000,000-record file (${(statSync(million).size / 1e6).toFixed(0)} MB), output to /dev/null; ${(large.ms / 1000).toFixed(1)} s`);
+    note('cli_1m_ms', large.ms, 'wall time of the same run');
+  }
 }
 
 // 5. In Chromium: the app loading 100,000 records, and drawing a 10,000-record graph.

@@ -5,7 +5,7 @@
 import type { PreparedLog } from '../folds/fold';
 import { foldPrepared, prepareFold } from '../folds/fold';
 import type { FoldFinding, FoldResult } from '../folds/model';
-import { buildRecordGraph } from '../graph/record-graph';
+import { buildCompactRecordGraph, buildRecordGraph, type CompactRecordGraph } from '../graph/record-graph';
 import type { GraphFinding, RecordGraph } from '../graph/model';
 import type { Finding } from '../model';
 import type { LogFindings } from '../verdict';
@@ -31,6 +31,16 @@ export interface AnalyzeOptions {
 /** The whole analysis of a load: the graph built once, the folds once. */
 export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAnalysis {
   return withFolds(facts, buildRecordGraph(facts, { locate: options.locate }), options.locate);
+}
+
+/**
+ * What a report written as it goes needs of the log (the CLI): the findings by record, the
+ * record-level graph in numbers (no objects per record, nothing to draw) and the folds.
+ */
+export function analyzeLogForReport(facts: LogFacts): { graph: CompactRecordGraph; folds: FoldResult; findings: LogFindings } {
+  const graph = buildCompactRecordGraph(facts);
+  const folds = foldPrepared(prepareFold(facts));
+  return { graph, folds, findings: byRecord(graph.findings, folds.findings) };
 }
 
 /**

@@ -17,6 +17,11 @@ import { reassembleStreams } from './streams';
 export interface RecordGraphOptions {
   /** Where a finding's field is in its record's bytes (the findings have no span without it). */
   locate?: LocateField;
+  /**
+   * Whether edges carry their notes (how a parent was chosen among several; default true). The
+   * report has no notes: its writer leaves them out (a large log has one on most edges).
+   */
+  notes?: boolean;
 }
 
 /** The vias of record-level edges, by their number in RecordEdges.via. */
@@ -34,27 +39,33 @@ const IN_CYCLE = 4;
 
 /**
  * Record-level edges in columns, in the order first added, de-duplicated by (from, to, via) with
- * a count; notes (rare) by edge. Endpoints are node numbers; every edge starts at a record.
+ * a count, and notes by edge. Endpoints are node numbers; every edge starts at a record.
  */
 export class RecordEdges {
   length = 0;
   from = new Int32Array(64);
   to = new Int32Array(64);
   via = new Uint8Array(64);
-  count = new Uint32Array(64);
+  /** Counts above 1 (an edge added again), by edge. */
+  readonly counts = new Map<number, number>();
   readonly notes = new Map<number, string>();
   /** Per record node: its latest edge + 1 (0: none); edges of one node chained by `sibling`. */
-  private readonly latest: Int32Array;
+  private latest: Int32Array;
   private sibling = new Int32Array(64);
 
   constructor(records: number) {
     this.latest = new Int32Array(records);
   }
 
+  count(edge: number): number {
+    return this.counts.get(edge) ?? 1;
+  }
+
   add(from: number, to: number, via: number, note: string | null): void {
+    if (this.sibling.length === 0) throw new TypeError('RecordEdges.add: the edges are done');
     for (let e = this.latest[from] - 1; e >= 0; e = this.sibling[e] - 1) {
       if (this.to[e] === to && this.via[e] === via) {
-        this.count[e]++;
+        this.counts.set(e, (this.counts.get(e) ?? 1) + 1);
         if (note !== null && !this.notes.has(e)) this.notes.set(e, note);
         return;
       }
@@ -69,16 +80,23 @@ export class RecordEdges {
       this.from = grow(this.from, (n) => new Int32Array(n));
       this.to = grow(this.to, (n) => new Int32Array(n));
       this.via = grow(this.via, (n) => new Uint8Array(n));
-      this.count = grow(this.count, (n) => new Uint32Array(n));
       this.sibling = grow(this.sibling, (n) => new Int32Array(n));
     }
     this.from[e] = from;
     this.to[e] = to;
     this.via[e] = via;
-    this.count[e] = 1;
     if (note !== null) this.notes.set(e, note);
     this.sibling[e] = this.latest[from];
     this.latest[from] = e + 1;
+  }
+
+  /** No more edges: the columns cut to their length, the index for de-duplicating let go. */
+  done(): void {
+    this.from = this.from.slice(0, this.length);
+    this.to = this.to.slice(0, this.length);
+    this.via = this.via.slice(0, this.length);
+    this.sibling = new Int32Array(0);
+    this.latest = new Int32Array(0);
   }
 }
 
@@ -138,14 +156,17 @@ interface Building {
   edges: RecordEdges;
   findings: GraphFinding[];
   locate: LocateField | undefined;
+  /** Whether edges carry notes (RecordGraphOptions.notes). */
+  notes: boolean;
 }
 
 export function buildCompactRecordGraph(facts: LogFacts, options: RecordGraphOptions = {}): CompactRecordGraph {
-  const b = recordNodes(facts.entries, options.locate);
+  const b = recordNodes(facts.entries, options.locate, options.notes ?? true);
   const streams = reassembleStreams(facts);
   const { ghosts, missing } = causalEdges(b);
   const cycles = causalCycles(b);
   correlationEdges(b, streams);
+  b.edges.done();
   return {
     records: b.n,
     ...b.g,
@@ -192,12 +213,12 @@ export function recordGraphOf(g: CompactRecordGraph, list: readonly LogEntry[]):
     findings: byRecord.get(e.record) ?? [],
   }));
   const edges: GraphEdge[] = [];
-  const { from, to, via, count, notes } = g.edges;
+  const { from, to, via, notes } = g.edges;
   for (let e = 0; e < g.edges.length; e++) {
     const f = ids[from[e]];
     const t = ids[to[e]];
     const v = RECORD_EDGE_VIAS[via[e]];
-    edges.push({ id: [f, '>', t, ':', v].join(''), from: f, to: t, via: v, count: count[e], note: notes.get(e) ?? null });
+    edges.push({ id: [f, '>', t, ':', v].join(''), from: f, to: t, via: v, count: g.edges.count(e), note: notes.get(e) ?? null });
   }
   return {
     kind: 'agdx-records',
@@ -224,7 +245,7 @@ const idOf = (b: Building, k: number) => recordNodeId(b.g, k);
 // --- Record-level nodes, and bridge loops ---------------------------------------------------------
 
 /** One node per entry (a record id shared by several records is disambiguated by place), indexed by id and log position. */
-function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined): Building {
+function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined, notes: boolean): Building {
   const n = list.length;
   const g = { recordIndex: new Int32Array(n), flags: new Uint8Array(n), recordIds: new Array<string | null>(n), input: new Int32Array(n), index: new Int32Array(n) };
   const byRecordId = new KeyGroups(n);
@@ -260,7 +281,7 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined)
     keyClass[ordered[i]] = c;
     previous = key;
   }
-  const b: Building = { list, n, g, keyClass, ordered, byRecordId, byPosition, canonFirst: null, canonLast: null, edges: new RecordEdges(n), findings: [], locate };
+  const b: Building = { list, n, g, keyClass, ordered, byRecordId, byPosition, canonFirst: null, canonLast: null, edges: new RecordEdges(n), findings: [], locate, notes };
   if (!placesRise) {
     // Two records at one place may have one node id: edges and cycles go by id, as the ids do.
     const first = new Map<string, number>();
@@ -297,7 +318,7 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined)
 /** An edge from a record, by node ids (records of one id are one node). */
 function addEdge(b: Building, from: number, to: number, via: number, note: string | null = null): void {
   const c = b.canonFirst;
-  b.edges.add(c ? c[from] : from, c && to < b.n ? c[to] : to, via, note);
+  b.edges.add(c ? c[from] : from, c && to < b.n ? c[to] : to, via, b.notes ? note : null);
 }
 
 interface Picked {
@@ -328,6 +349,7 @@ function pick(b: Building, groups: KeyGroups | null, group: number, child: numbe
       if (best < 0 || before(b, c, best, child)) best = c;
     }
   }
+  if (!b.notes) return { entry: best < 0 && self ? child : best, note: null };
   if (best < 0) return self ? { entry: child, note: `the record names itself by ${what}` } : { entry: -1, note: null };
   if (count === 1) return { entry: best, note: null };
   const where = `${b.keyClass[best] < b.keyClass[child] ? 'nearest one before' : 'first one after'} this record${b.list[best].conversation === b.list[child].conversation ? ' in the same conversation' : ''}`;

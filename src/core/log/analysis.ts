@@ -38,7 +38,7 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
  * record-level graph in numbers (no objects per record, nothing to draw) and the folds.
  */
 export function analyzeLogForReport(facts: LogFacts): { graph: CompactRecordGraph; folds: FoldResult; findings: LogFindings } {
-  const graph = buildCompactRecordGraph(facts);
+  const graph = buildCompactRecordGraph(facts, { notes: false });
   const folds = foldPrepared(prepareFold(facts));
   return { graph, folds, findings: byRecord(graph.findings, folds.findings) };
 }

@@ -40,6 +40,12 @@ export interface StreamOptions {
   requireTrusted: boolean;
   /** Bytes of a CBOR sequence read at a time (default 8 MiB); a window grows for an item larger than it. */
   window?: number;
+  /**
+   * A full garbage collection, when the runtime offers one: run after the first pass's reading and
+   * after the analysis, so what each step let go is gone before the next allocates (otherwise the
+   * heap grows past it first, and a million-record log's entries linger into the second pass).
+   */
+  collect?: () => void;
 }
 
 /** Records per batch of a windowed read. */
@@ -127,6 +133,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   // Pass 1: the log's entries, the inputs' digests and formats, the workflows; then the analysis
   // (the entries let go once it is made).
   const { results, count, findings, tail } = firstPass(inputs, options, window, withKeys);
+  options.collect?.();
 
   // Pass 2: the records again, each written as it comes.
   let status: 0 | 1 = 0;
@@ -150,7 +157,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
 
 /** Pass 1 and the log's analysis: the inputs' results, the record count, the log's findings by record and the report's sections after the records. */
 function firstPass(inputs: readonly StreamInput[], options: StreamOptions, window: number, withKeys: (records: InspectedRecord[]) => InspectedRecord[]) {
-  const facts = new LogFactsBuilder({ copyBodies: true });
+  const facts = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
   const results: InputResult[] = [];
   const workflows: WorkflowReport[] = [];
   let count = 0;
@@ -165,6 +172,7 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
       if (batch.input) results.push(batch.input);
     }
   });
+  options.collect?.();
   const log = analyzeLogForReport(facts.facts());
   return { results, count, findings: log.findings, tail: streamedReportTail(log, workflows) };
 }

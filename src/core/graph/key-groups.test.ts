@@ -38,5 +38,11 @@ describe('KeyGroups', () => {
     expect(() => new KeyGroups(2).add('a', 2)).toThrow(TypeError);
     expect(() => new KeyGroups(0).add('a', 0)).toThrow(TypeError);
     expect(() => new KeyGroups(-1)).toThrow(TypeError);
+    expect(() => new KeyGroups(2, 3)).toThrow(TypeError);
+    const few = new KeyGroups(100, 2);
+    few.add('a', 70);
+    few.add('a', 99);
+    expect(few.members(few.group('a'))).toEqual([70, 99]);
+    expect(() => few.add('b', 1)).toThrow(TypeError);
   });
 });

@@ -19,16 +19,23 @@ export class KeyGroups {
   private readonly sizes: Int32Array;
   private readonly after: Int32Array;
 
-  /** Members are 0 … bound − 1. */
-  constructor(readonly bound: number) {
-    if (!Number.isInteger(bound) || bound < 0) throw new TypeError('KeyGroups: bound must be a count');
+  private added = 0;
+
+  /** Members are 0 … bound − 1; at most `capacity` of them are added (default: all). */
+  constructor(
+    readonly bound: number,
+    readonly capacity = bound,
+  ) {
+    if (!Number.isInteger(bound) || bound < 0 || !Number.isInteger(capacity) || capacity < 0 || capacity > bound) {
+      throw new TypeError('KeyGroups: bound and capacity must be counts, the capacity at most the bound');
+    }
     let size = 16;
-    while (size < bound * 2) size *= 2;
+    while (size < capacity * 2) size *= 2;
     this.table = new Int32Array(size);
     this.mask = size - 1;
-    this.head = new Int32Array(bound);
-    this.tail = new Int32Array(bound);
-    this.sizes = new Int32Array(bound);
+    this.head = new Int32Array(capacity);
+    this.tail = new Int32Array(capacity);
+    this.sizes = new Int32Array(capacity);
     this.after = new Int32Array(bound).fill(-1);
   }
 
@@ -48,11 +55,12 @@ export class KeyGroups {
 
   /** Adds `member` to the group of `key` (made when new), at its end. */
   add(key: string, member: number): void {
-    if (!(member >= 0 && member < this.bound) || this.sizes.length === 0) throw new TypeError('KeyGroups.add: member out of range');
+    if (!(member >= 0 && member < this.bound)) throw new TypeError('KeyGroups.add: member out of range');
+    if (this.added >= this.capacity) throw new TypeError('KeyGroups.add: more members than the capacity');
+    this.added++;
     const i = this.slot(key);
     let g = this.table[i] - 1;
     if (g < 0) {
-      if (this.keys.length >= this.bound) throw new TypeError('KeyGroups.add: more members than the bound');
       g = this.keys.length;
       this.keys.push(key);
       this.table[i] = g + 1;

@@ -41,61 +41,83 @@ const IN_CYCLE = 4;
  * Record-level edges in columns, in the order first added, de-duplicated by (from, to, via) with
  * a count, and notes by edge. Endpoints are node numbers; every edge starts at a record.
  */
+/** Block size of RecordEdges' columns (they grow by blocks: no copies, no doubling). */
+const EDGE_BLOCK = 1 << 14;
+
+/** A column of 32-bit integers grown block by block. */
+class Int32Blocks {
+  private readonly blocks: Int32Array[] = [];
+  get(i: number): number {
+    return this.blocks[i >>> 14][i & (EDGE_BLOCK - 1)];
+  }
+  set(i: number, v: number): void {
+    const b = i >>> 14;
+    while (this.blocks.length <= b) this.blocks.push(new Int32Array(EDGE_BLOCK));
+    this.blocks[b][i & (EDGE_BLOCK - 1)] = v;
+  }
+  clear(): void {
+    this.blocks.length = 0;
+  }
+}
+
+/**
+ * Record-level edges in columns, in the order first added, de-duplicated by (from, to, via) with
+ * a count, and notes by edge. Endpoints are node numbers; every edge starts at a record.
+ */
 export class RecordEdges {
   length = 0;
-  from = new Int32Array(64);
-  to = new Int32Array(64);
-  via = new Uint8Array(64);
   /** Counts above 1 (an edge added again), by edge. */
   readonly counts = new Map<number, number>();
   readonly notes = new Map<number, string>();
+  /** from, to and via (in RECORD_EDGE_VIAS) packed: via in the low 2 bits of `to`'s column. */
+  private readonly fromColumn = new Int32Blocks();
+  private readonly toVia = new Int32Blocks();
   /** Per record node: its latest edge + 1 (0: none); edges of one node chained by `sibling`. */
   private latest: Int32Array;
-  private sibling = new Int32Array(64);
+  private readonly sibling = new Int32Blocks();
+  private open = true;
 
   constructor(records: number) {
     this.latest = new Int32Array(records);
   }
 
+  from(edge: number): number {
+    return this.fromColumn.get(edge);
+  }
+  to(edge: number): number {
+    return this.toVia.get(edge) >>> 2;
+  }
+  /** The edge's via, as its number in RECORD_EDGE_VIAS. */
+  via(edge: number): number {
+    return this.toVia.get(edge) & 3;
+  }
   count(edge: number): number {
     return this.counts.get(edge) ?? 1;
   }
 
   add(from: number, to: number, via: number, note: string | null): void {
-    if (this.sibling.length === 0) throw new TypeError('RecordEdges.add: the edges are done');
-    for (let e = this.latest[from] - 1; e >= 0; e = this.sibling[e] - 1) {
-      if (this.to[e] === to && this.via[e] === via) {
+    if (!this.open) throw new TypeError('RecordEdges.add: the edges are done');
+    if (!(to >= 0 && to < 2 ** 29 && via >= 0 && via < 4)) throw new TypeError('RecordEdges.add: node or via out of range');
+    const toVia = (to << 2) | via;
+    for (let e = this.latest[from] - 1; e >= 0; e = this.sibling.get(e) - 1) {
+      if (this.toVia.get(e) === toVia) {
         this.counts.set(e, (this.counts.get(e) ?? 1) + 1);
         if (note !== null && !this.notes.has(e)) this.notes.set(e, note);
         return;
       }
     }
     const e = this.length++;
-    if (e === this.from.length) {
-      const grow = <T extends Int32Array | Uint8Array | Uint32Array>(a: T, make: (n: number) => T): T => {
-        const b = make(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.from = grow(this.from, (n) => new Int32Array(n));
-      this.to = grow(this.to, (n) => new Int32Array(n));
-      this.via = grow(this.via, (n) => new Uint8Array(n));
-      this.sibling = grow(this.sibling, (n) => new Int32Array(n));
-    }
-    this.from[e] = from;
-    this.to[e] = to;
-    this.via[e] = via;
+    this.fromColumn.set(e, from);
+    this.toVia.set(e, toVia);
     if (note !== null) this.notes.set(e, note);
-    this.sibling[e] = this.latest[from];
+    this.sibling.set(e, this.latest[from]);
     this.latest[from] = e + 1;
   }
 
-  /** No more edges: the columns cut to their length, the index for de-duplicating let go. */
+  /** No more edges: the index for de-duplicating let go. */
   done(): void {
-    this.from = this.from.slice(0, this.length);
-    this.to = this.to.slice(0, this.length);
-    this.via = this.via.slice(0, this.length);
-    this.sibling = new Int32Array(0);
+    this.open = false;
+    this.sibling.clear();
     this.latest = new Int32Array(0);
   }
 }
@@ -213,11 +235,11 @@ export function recordGraphOf(g: CompactRecordGraph, list: readonly LogEntry[]):
     findings: byRecord.get(e.record) ?? [],
   }));
   const edges: GraphEdge[] = [];
-  const { from, to, via, notes } = g.edges;
+  const { notes } = g.edges;
   for (let e = 0; e < g.edges.length; e++) {
-    const f = ids[from[e]];
-    const t = ids[to[e]];
-    const v = RECORD_EDGE_VIAS[via[e]];
+    const f = ids[g.edges.from(e)];
+    const t = ids[g.edges.to(e)];
+    const v = RECORD_EDGE_VIAS[g.edges.via(e)];
     edges.push({ id: [f, '>', t, ':', v].join(''), from: f, to: t, via: v, count: g.edges.count(e), note: notes.get(e) ?? null });
   }
   return {
@@ -264,7 +286,7 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined,
       byRecordId.add(id, k);
     }
     const p = e.logPosition;
-    if (p) (byPosition ??= new KeyGroups(n)).add(`${p.partition}:${p.offset}`, k);
+    if (p) (byPosition ??= new KeyGroups(n, positions(list))).add(`${p.partition}:${p.offset}`, k);
     ordered[e.logOrder] = k;
     if (k > 0 && !(g.input[k] > g.input[k - 1] || (g.input[k] === g.input[k - 1] && g.index[k] > g.index[k - 1]))) placesRise = false;
   }
@@ -313,6 +335,13 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined,
     }
   }
   return b;
+}
+
+/** How many entries have a log position. */
+function positions(list: readonly LogEntry[]): number {
+  let count = 0;
+  for (const e of list) if (e.logPosition) count++;
+  return count;
 }
 
 /** An edge from a record, by node ids (records of one id are one node). */
@@ -490,18 +519,26 @@ function causeMismatch(b: Building, child: number, causeId: string, at: CauseAt,
 // --- Cycles of cause / cause_at ---------------------------------------------------------------------
 
 function causalCycles(b: Building): number[][] {
-  const { n, edges } = b;
-  // Adjacency between records in rows (an id shared by records at one place is its last record's, as a lookup by id gives).
+  const { n, edges, keyClass } = b;
+  // An id shared by records at one place is its last record's, as a lookup by id gives.
   const node = (k: number) => (b.canonLast ? b.canonLast[k] : k);
+  // Edges between records that all lead back in log order make no cycle: nothing to search.
+  let back = true;
+  for (let e = 0; e < edges.length && back; e++) {
+    const to = edges.to(e);
+    back = to >= n || keyClass[node(to)] < keyClass[node(edges.from(e))];
+  }
+  if (back) return [];
+  // Adjacency between records in rows.
   const offsets = new Int32Array(n + 1);
-  for (let e = 0; e < edges.length; e++) if (edges.to[e] < n) offsets[node(edges.from[e]) + 1]++;
+  for (let e = 0; e < edges.length; e++) if (edges.to(e) < n) offsets[node(edges.from(e)) + 1]++;
   for (let v = 0; v < n; v++) offsets[v + 1] += offsets[v];
   const fill = offsets.slice(0, n);
   const targets = new Int32Array(offsets[n]);
   for (let e = 0; e < edges.length; e++) {
-    if (edges.to[e] >= n) continue;
-    const from = node(edges.from[e]);
-    const to = node(edges.to[e]);
+    if (edges.to(e) >= n) continue;
+    const from = node(edges.from(e));
+    const to = node(edges.to(e));
     let seen = false;
     for (let i = offsets[from]; i < fill[from] && !seen; i++) seen = targets[i] === to;
     if (!seen) targets[fill[from]++] = to;
@@ -514,7 +551,7 @@ function causalCycles(b: Building): number[][] {
     for (let i = offsets[v]; i < fill[v]; i++) targets[w++] = targets[i];
   }
   packed[n] = w;
-  const byKeyClass = (x: number, y: number) => b.keyClass[x] - b.keyClass[y];
+  const byKeyClass = (x: number, y: number) => keyClass[x] - keyClass[y];
   const cycles = findCyclesInRows(n, { offsets: packed, targets: targets.subarray(0, w) })
     .map((c) => c.sort(byKeyClass))
     .sort((x, y) => byKeyClass(x[0], y[0]));
@@ -526,9 +563,12 @@ function causalCycles(b: Building): number[][] {
 
 function correlationEdges(b: Building, streams: readonly ReassembledStream[]): void {
   const { list } = b;
-  const commands = new KeyGroups(b.n);
+  const isCommand = (k: number) => list[k].kind === 'command' && list[k].correlation !== null;
+  let count = 0;
+  for (let k = 0; k < b.n; k++) if (isCommand(k)) count++;
+  const commands = new KeyGroups(b.n, count);
   const commandKey = (k: number) => `${list[k].conversation}|${list[k].correlation}`;
-  for (const k of b.ordered) if (list[k].kind === 'command' && list[k].correlation !== null) commands.add(commandKey(k), k);
+  for (const k of b.ordered) if (isCommand(k)) commands.add(commandKey(k), k);
   const commandFor = (child: number): Picked | null =>
     list[child].correlation === null ? null : pick(b, commands, commands.group(commandKey(child)), child, 'correlation', 'commands');
   for (const child of b.ordered) {

@@ -127,9 +127,10 @@ export function toStreamedReportGraph(records: CompactRecordGraph, others: Repor
     const name = causal ? id : (node: number) => nodeId(records, node);
     for (let e = 0; e < edges.length; e++) {
       // An edge to an absent parent is reported in `missing`, not in `edges`.
-      if (edges.to[e] >= records.records) continue;
-      const via = RECORD_EDGE_VIAS[edges.via[e]];
-      if (causal ? CAUSAL.has(via) : via === 'correlation') yield { from: name(edges.from[e]), to: name(edges.to[e]), via };
+      const to = edges.to(e);
+      if (to >= records.records) continue;
+      const via = RECORD_EDGE_VIAS[edges.via(e)];
+      if (causal ? CAUSAL.has(via) : via === 'correlation') yield { from: name(edges.from(e)), to: name(to), via };
     }
   }
   function* all() {

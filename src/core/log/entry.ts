@@ -401,6 +401,27 @@ export interface LogFactsOptions {
    * lets each input go once it is read sets it, so no entry holds the input's buffer.
    */
   copyBodies?: boolean;
+  /**
+   * Keep equal signature verdicts once (default: each record's own). Most records of a log share
+   * one (unsigned, or signed by the same key): a reader that keeps no record sets it. An app that
+   * compares an entry's verdict with its record's by identity (withVerdicts) leaves it unset.
+   */
+  shareSignatures?: boolean;
+}
+
+/** At most this many distinct verdicts are shared; past it, each further one is kept as it is. */
+const SHARED_SIGNATURES = 4096;
+
+/** Equal signature verdicts, one object each. */
+class SignatureTable {
+  private readonly byKey = new Map<string, SignatureVerdict>();
+  of(v: SignatureVerdict): SignatureVerdict {
+    const key = JSON.stringify([v.status, v.scheme, v.key_id, v.signer, v.trusted, v.context_match, v.not_covered, v.reason]);
+    const known = this.byKey.get(key);
+    if (known) return known;
+    if (this.byKey.size < SHARED_SIGNATURES) this.byKey.set(key, v);
+    return v;
+  }
 }
 
 /**
@@ -461,8 +482,11 @@ export class LogFactsBuilder {
   /** Whether every entry so far has a sortKey whose numbers fit their widths (then ranks compare numbers). */
   private fits = true;
 
+  private readonly signatures: SignatureTable | null;
+
   constructor(options: LogFactsOptions = {}) {
     this.bodies = options.copyBodies ? new BodyCopies() : null;
+    this.signatures = options.shareSignatures ? new SignatureTable() : null;
   }
 
   private taken = false;
@@ -507,7 +531,7 @@ export class LogFactsBuilder {
     c.timeSource.push(timeSource === 'log' ? 1 : timeSource === 'ulid' ? 2 : 0);
     c.flags.push(env.last === true ? LAST : 0);
     c.invalid.push(r.invalid ? 1 : 0);
-    this.signature.push(r.signature);
+    this.signature.push(this.signatures ? this.signatures.of(r.signature) : r.signature);
     const loop = repeatedBridgeHops(env.metadata);
     const quarantine = env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine');
     const recordId = env.record ? (r.id ?? toCrockford(env.record)) : null;

@@ -132,8 +132,11 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
 
   // Pass 1: the log's entries, the inputs' digests and formats, the workflows; then the analysis
   // (the entries let go once it is made).
-  const { results, count, findings, tail } = firstPass(inputs, options, window, withKeys);
+  const { results, count, log, workflows } = firstPass(inputs, options, window, withKeys);
   options.collect?.();
+  // Made once the entries are gone: the folds' report copies what it lists.
+  const { findings } = log;
+  const tail = streamedReportTail(log, workflows);
 
   // Pass 2: the records again, each written as it comes.
   let status: 0 | 1 = 0;
@@ -155,7 +158,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   return status;
 }
 
-/** Pass 1 and the log's analysis: the inputs' results, the record count, the log's findings by record and the report's sections after the records. */
+/** Pass 1 and the log's analysis: the inputs' results, the record count, the analysis and the workflows. */
 function firstPass(inputs: readonly StreamInput[], options: StreamOptions, window: number, withKeys: (records: InspectedRecord[]) => InspectedRecord[]) {
   const facts = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
   const results: InputResult[] = [];
@@ -173,8 +176,7 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
     }
   });
   options.collect?.();
-  const log = analyzeLogForReport(facts.facts());
-  return { results, count, findings: log.findings, tail: streamedReportTail(log, workflows) };
+  return { results, count, log: analyzeLogForReport(facts.facts()), workflows };
 }
 
 /** The log's findings about a record with their spans, as analyzeRecords' locate gives them: the field's bytes by its tree. */

@@ -228,16 +228,19 @@ interface Columns {
   readonly cause: readonly (string | null)[];
   /** The fields most records lack, by entry. */
   readonly sparse: Sparse;
+  /** The records' verdict parts as read (an entry renewed by withVerdicts has its own). */
+  readonly verdicts: { readonly signature: readonly SignatureVerdict[]; readonly invalid: Uint8Array };
 }
 
 interface Sparse {
-  logTime: Map<number, bigint>;
+  // Integers as numbers while exact (a bigint is an object of its own), as bigints beyond.
+  logTime: Map<number, number | bigint>;
   logPosition: Map<number, LogPosition>;
   causeAt: Map<number, CauseAt>;
-  sequence: Map<number, bigint>;
+  sequence: Map<number, number | bigint>;
   finishReason: Map<number, string>;
   usage: Map<number, Usage>;
-  deadline: Map<number, bigint>;
+  deadline: Map<number, number | bigint>;
   taskState: Map<number, number>;
   run: Map<number, string>;
   bridgeLoop: Map<number, readonly string[]>;
@@ -247,19 +250,33 @@ interface Sparse {
 }
 
 const TIME_SOURCES: TimeSource[] = [null, 'log', 'ulid'];
+
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+/** An integer kept as a number when exact. */
+const small = (v: bigint): number | bigint => (v >= -MAX_EXACT && v <= MAX_EXACT ? Number(v) : v);
+/** The integer a sparse column keeps, as a bigint again. */
+const big = (v: number | bigint | undefined): bigint | null => (v === undefined ? null : typeof v === 'bigint' ? v : BigInt(v));
 const LAST = 1;
 
-/** An entry as a view of its load's columns: the verdict part its own (withVerdicts renews it). */
+/**
+ * An entry as a view of its load's columns, two fields (a large log has a million): its verdict
+ * part read from the load's verdicts, or its own once withVerdicts renews it (RenewedEntry).
+ */
 class PackedEntry implements LogEntry {
   constructor(
-    private readonly c: Columns,
-    private readonly k: number,
-    readonly signature: SignatureVerdict,
-    readonly invalid: boolean,
+    protected readonly c: Columns,
+    protected readonly k: number,
   ) {}
 
+  get signature(): SignatureVerdict {
+    return this.c.verdicts.signature[this.k];
+  }
+  get invalid(): boolean {
+    return this.c.verdicts.invalid[this.k] === 1;
+  }
+
   withVerdict(signature: SignatureVerdict, invalid: boolean): PackedEntry {
-    return new PackedEntry(this.c, this.k, signature, invalid);
+    return new RenewedEntry(this.c, this.k, signature, invalid);
   }
 
   private text(column: Int32Array): string | null {
@@ -287,7 +304,7 @@ class PackedEntry implements LogEntry {
     return this.c.rank[this.k];
   }
   get logTime(): bigint | null {
-    return this.c.sparse.logTime.get(this.k) ?? null;
+    return big(this.c.sparse.logTime.get(this.k));
   }
   get logPosition(): LogPosition | null {
     return this.c.sparse.logPosition.get(this.k) ?? null;
@@ -330,7 +347,7 @@ class PackedEntry implements LogEntry {
     return this.text(this.c.channel);
   }
   get sequence(): bigint | null {
-    return this.c.sparse.sequence.get(this.k) ?? null;
+    return big(this.c.sparse.sequence.get(this.k));
   }
   get last(): boolean {
     return (this.c.flags[this.k] & LAST) !== 0;
@@ -342,7 +359,7 @@ class PackedEntry implements LogEntry {
     return this.c.sparse.usage.get(this.k) ?? null;
   }
   get deadline(): bigint | null {
-    return this.c.sparse.deadline.get(this.k) ?? null;
+    return big(this.c.sparse.deadline.get(this.k));
   }
   get taskState(): number | null {
     return this.c.sparse.taskState.get(this.k) ?? null;
@@ -364,13 +381,30 @@ class PackedEntry implements LogEntry {
   }
 }
 
+/** An entry whose verdict part is its own (the keys changed), the rest its load's. */
+class RenewedEntry extends PackedEntry {
+  constructor(
+    c: Columns,
+    k: number,
+    private readonly ownSignature: SignatureVerdict,
+    private readonly ownInvalid: boolean,
+  ) {
+    super(c, k);
+  }
+  override get signature(): SignatureVerdict {
+    return this.ownSignature;
+  }
+  override get invalid(): boolean {
+    return this.ownInvalid;
+  }
+}
+
 /** A load's facts over its columns: the entries made when first asked for. */
 class PackedFacts implements LogFacts {
   private list: readonly LogEntry[] | null;
 
   constructor(
     private readonly c: Columns,
-    private readonly verdicts: { signature: readonly SignatureVerdict[]; invalid: Uint8Array },
     readonly records: number,
     readonly latestLogTime: bigint | null,
     readonly latestTimeByInput: ReadonlyMap<number, bigint>,
@@ -383,7 +417,7 @@ class PackedFacts implements LogFacts {
     if (this.list === null) {
       const n = this.c.record.length;
       const list = new Array<LogEntry>(n);
-      for (let k = 0; k < n; k++) list[k] = new PackedEntry(this.c, k, this.verdicts.signature[k], this.verdicts.invalid[k] === 1);
+      for (let k = 0; k < n; k++) list[k] = new PackedEntry(this.c, k);
       this.list = list;
     }
     return this.list;
@@ -391,7 +425,7 @@ class PackedFacts implements LogFacts {
 
   /** The same facts with these entries (their verdict part renewed). */
   with(entries: readonly LogEntry[]): PackedFacts {
-    return new PackedFacts(this.c, this.verdicts, this.records, this.latestLogTime, this.latestTimeByInput, entries);
+    return new PackedFacts(this.c, this.records, this.latestLogTime, this.latestTimeByInput, entries);
   }
 }
 
@@ -547,14 +581,14 @@ export class LogFactsBuilder {
     c.correlation.push(t.id(env.correlation ? this.correlations.of(env.correlation) : null));
     c.channel.push(t.id(env.channel ? this.channels.of(env.channel) : null));
     const s = this.sparse;
-    if (logTime !== null) s.logTime.set(k, logTime);
+    if (logTime !== null) s.logTime.set(k, small(logTime));
     if (r.logPosition) s.logPosition.set(k, r.logPosition);
     const causeAt = env.cause_at ? readCauseAt(env.cause_at) : null;
     if (causeAt) s.causeAt.set(k, causeAt);
-    if (env.sequence !== undefined) s.sequence.set(k, BigInt(env.sequence));
+    if (env.sequence !== undefined) s.sequence.set(k, small(BigInt(env.sequence)));
     if (env.finish_reason !== undefined) s.finishReason.set(k, env.finish_reason);
     if (env.usage) s.usage.set(k, env.usage);
-    if (env.deadline_micros !== undefined) s.deadline.set(k, BigInt(env.deadline_micros));
+    if (env.deadline_micros !== undefined) s.deadline.set(k, small(BigInt(env.deadline_micros)));
     if (env.task_state !== undefined) s.taskState.set(k, env.task_state);
     const run = runId(env.metadata);
     if (run !== null) s.run.set(k, run);
@@ -594,9 +628,10 @@ export class LogFactsBuilder {
       recordId: this.recordId,
       cause: this.cause,
       sparse: this.sparse,
+      verdicts: { signature: this.signature, invalid: c.invalid.done() },
     };
     const ranked: Columns = { ...columns, rank: logRanks(columns, this.fits) };
-    return new PackedFacts(ranked, { signature: this.signature, invalid: c.invalid.done() }, this.count, this.latest, this.latestByInput);
+    return new PackedFacts(ranked, this.count, this.latest, this.latestByInput);
   }
 }
 

@@ -41,9 +41,10 @@ export interface StreamOptions {
   /** Bytes of a CBOR sequence read at a time (default 8 MiB); a window grows for an item larger than it. */
   window?: number;
   /**
-   * A full garbage collection, when the runtime offers one: run after the first pass's reading and
-   * after the analysis, so what each step let go is gone before the next allocates (otherwise the
-   * heap grows past it first, and a million-record log's entries linger into the second pass).
+   * A full garbage collection, when the runtime offers one: run after the first pass's reading,
+   * between the folds and the graph, and after the analysis, so what each step let go is gone
+   * before the next allocates (otherwise the heap grows past it first, and a million-record log's
+   * entries linger into the second pass).
    */
   collect?: () => void;
 }
@@ -176,7 +177,7 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
     }
   });
   options.collect?.();
-  return { results, count, log: analyzeLogForReport(facts.facts()), workflows };
+  return { results, count, log: analyzeLogForReport(facts.facts(), options.collect), workflows };
 }
 
 /** The log's findings about a record with their spans, as analyzeRecords' locate gives them: the field's bytes by its tree. */

@@ -35,11 +35,13 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
 
 /**
  * What a report written as it goes needs of the log (the CLI): the findings by record, the
- * record-level graph in numbers (no objects per record, nothing to draw) and the folds.
+ * record-level graph in numbers (no objects per record, nothing to draw) and the folds. The folds
+ * come first, then `between` (a full collection, say: folding lets go of much), then the graph.
  */
-export function analyzeLogForReport(facts: LogFacts): { graph: CompactRecordGraph; folds: FoldResult; findings: LogFindings } {
-  const graph = buildCompactRecordGraph(facts, { notes: false });
+export function analyzeLogForReport(facts: LogFacts, between?: () => void): { graph: CompactRecordGraph; folds: FoldResult; findings: LogFindings } {
   const folds = foldPrepared(prepareFold(facts));
+  between?.();
+  const graph = buildCompactRecordGraph(facts, { notes: false });
   return { graph, folds, findings: byRecord(graph.findings, folds.findings) };
 }
 

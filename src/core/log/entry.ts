@@ -175,20 +175,39 @@ class StringTable {
 
 /** Chunk bodies copied out of the input (LogFactsBuilder's copyBodies), many to a block. */
 class BodyCopies {
-  private block = new Uint8Array(0);
-  private used = 0;
-  copy(bytes: Uint8Array): Uint8Array {
-    if (bytes.length > 4096) return bytes.slice();
-    if (this.used + bytes.length > this.block.length) {
-      this.block = new Uint8Array(65536);
+  private readonly blocks: Uint8Array[] = [];
+  private used = BODY_BLOCK;
+
+  /**
+   * A copy of the bytes: a number (where in which block: a view object for each of a large log's
+   * chunks costs more than its bytes), or a copy of its own when large.
+   */
+  copy(bytes: Uint8Array): number | Uint8Array {
+    if (bytes.length > LARGE_BODY) return bytes.slice();
+    if (this.blocks.length === 0 || this.used + bytes.length > BODY_BLOCK) {
+      this.blocks.push(new Uint8Array(BODY_BLOCK));
       this.used = 0;
     }
-    const out = this.block.subarray(this.used, this.used + bytes.length);
-    out.set(bytes);
+    const block = this.blocks.length - 1;
+    this.blocks[block].set(bytes, this.used);
+    const at = (block * BODY_BLOCK + this.used) * (LARGE_BODY + 1) + bytes.length;
     this.used += bytes.length;
-    return out;
+    return at;
+  }
+
+  /** The bytes `copy` gave this number for. */
+  bytes(at: number): Uint8Array {
+    const length = at % (LARGE_BODY + 1);
+    const start = (at - length) / (LARGE_BODY + 1);
+    const block = Math.floor(start / BODY_BLOCK);
+    const offset = start % BODY_BLOCK;
+    return this.blocks[block].subarray(offset, offset + length);
   }
 }
+
+const BODY_BLOCK = 65536;
+/** Larger bodies are copied each on its own. */
+const LARGE_BODY = 4096;
 
 /**
  * The entries of a load, column by column: what an entry says, one typed array (or table) per
@@ -228,6 +247,8 @@ interface Columns {
   readonly cause: readonly (string | null)[];
   /** The fields most records lack, by entry. */
   readonly sparse: Sparse;
+  /** The chunk bodies copied out (LogFactsOptions.copyBodies). */
+  readonly bodies: BodyCopies | null;
   /** The records' verdict parts as read (an entry renewed by withVerdicts has its own). */
   readonly verdicts: { readonly signature: readonly SignatureVerdict[]; readonly invalid: Uint8Array };
 }
@@ -246,7 +267,8 @@ interface Sparse {
   bridgeLoop: Map<number, readonly string[]>;
   card: Map<number, CardDecoding>;
   quarantineTarget: Map<number, string>;
-  body: Map<number, Uint8Array>;
+  /** The bytes, or where BodyCopies keeps them. */
+  body: Map<number, Uint8Array | number>;
 }
 
 const TIME_SOURCES: TimeSource[] = [null, 'log', 'ulid'];
@@ -377,7 +399,8 @@ class PackedEntry implements LogEntry {
     return this.c.sparse.quarantineTarget.get(this.k) ?? null;
   }
   get body(): Uint8Array | null {
-    return this.c.sparse.body.get(this.k) ?? null;
+    const b = this.c.sparse.body.get(this.k);
+    return b === undefined ? null : typeof b === 'number' ? this.c.bodies!.bytes(b) : b;
   }
 }
 
@@ -628,6 +651,7 @@ export class LogFactsBuilder {
       recordId: this.recordId,
       cause: this.cause,
       sparse: this.sparse,
+      bodies: this.bodies,
       verdicts: { signature: this.signature, invalid: c.invalid.done() },
     };
     const ranked: Columns = { ...columns, rank: logRanks(columns, this.fits) };

@@ -80,6 +80,10 @@ export interface ReassembledStream {
   errorIndices: number[];
   /** The record that ended the stream (the last chunk or the error), or null. */
   terminalIndex: number | null;
+  /** The chunk whose sequence revealed the gap that ended the stream (terminal `gap`), or null. */
+  gapIndex: number | null;
+  /** The chunks and errors counted in `after_terminal` (record indices, log order). */
+  late: number[];
   /** Why the terminal is what it is when that is not obvious (deadline checks, truncations). */
   note: string | null;
 }

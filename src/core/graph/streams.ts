@@ -80,6 +80,8 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
   let terminalIndex: number | null = null;
   let duplicates = 0;
   let afterTerminal = 0;
+  const late: number[] = [];
+  let gapIndex: number | null = null;
   let unsequenced = 0;
   let gaps: number[] = [];
   let finishReason: string | null = null;
@@ -89,8 +91,10 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
   // Members are in log order: the order the assembler is fed.
   for (const m of members) {
     if (m.isError) {
-      if (terminal !== null) afterTerminal++;
-      else {
+      if (terminal !== null) {
+        afterTerminal++;
+        late.push(m.index);
+      } else {
         terminal = 'error';
         terminalIndex = m.index;
         usage = m.entry.usage;
@@ -105,6 +109,7 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
     }
     if (terminal !== null) {
       afterTerminal++;
+      late.push(m.index);
       continue;
     }
     if (seq < next) {
@@ -114,6 +119,7 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
     if (seq > next) {
       // The gap ends the stream here; this chunk is not applied, and not late either.
       terminal = 'gap';
+      gapIndex = m.index;
       const g = range(next, seq);
       gaps = g.list;
       notes.push(`sequence ${seq} came where ${next} was expected: the stream ends at the gap`);
@@ -185,6 +191,8 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
     recordIndices: chunks.map((m) => m.index),
     errorIndices: errors.map((m) => m.index),
     terminalIndex,
+    gapIndex,
+    late,
     note: notes.length > 0 ? notes.join('; ') : null,
   };
 }

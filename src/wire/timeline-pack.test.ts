@@ -23,9 +23,10 @@ describe('packTimeline', () => {
     expect([p.start, p.end, p.records, p.untimed]).toEqual([t.start, t.end, t.records, t.untimed]);
     expect(p.lanes).toEqual(t.lanes.map((l) => l.agent));
     expect(p.laneMarks).toEqual(t.lanes.map((l) => l.marks));
+    expect(p.laneTracks).toEqual(t.lanes.map((l) => l.tracks));
     expect(rows(p.marks, MARK.STRIDE)).toBe(t.marks.length);
     t.marks.forEach((m, i) => expect(readMark(p, i)).toEqual({ index: i, ...m }));
-    t.deadlines.forEach((d, i) => expect(readDeadline(p, i)).toEqual({ start: d.start, at: d.at, lane: d.lane, command: d.command, state: d.state, missedBy: d.missedBy, answer: d.answer }));
+    t.deadlines.forEach((d, i) => expect(readDeadline(p, i)).toEqual(d));
     expect(rows(p.deadlines, DEADLINE.STRIDE)).toBe(t.deadlines.length);
     t.streams.forEach((s, i) => {
       const { id: _id, terminal, ...rest } = s;
@@ -33,7 +34,7 @@ describe('packTimeline', () => {
     });
     expect(rows(p.streams, STREAM.STRIDE)).toBe(t.streams.length);
     expect(rows(p.spans, SPAN.STRIDE)).toBe(t.spans.length);
-    t.spans.forEach((s, i) => expect(Array.from(p.spans.subarray(i * SPAN.STRIDE, (i + 1) * SPAN.STRIDE))).toEqual([s.start, s.end, s.lane, s.answerLane, s.command, s.answer]));
+    t.spans.forEach((s, i) => expect(Array.from(p.spans.subarray(i * SPAN.STRIDE, (i + 1) * SPAN.STRIDE))).toEqual([s.start, s.end, s.lane, s.answerLane, s.command, s.answer, s.track, s.deadline ?? Number.NaN]));
     t.skews.forEach((s, i) => expect(Array.from(p.skews.subarray(i * SKEW.STRIDE, (i + 1) * SKEW.STRIDE))).toEqual([s.t, s.otherT, s.lane, s.otherLane, s.record, s.earlierThan, s.by, s.via === 'cause' ? 0 : 1]));
     t.links.forEach((l, i) => expect(Array.from(p.links.subarray(i * LINK.STRIDE, (i + 1) * LINK.STRIDE))).toEqual([l.fromT, l.fromLane, l.toT, l.toLane, l.from, l.to]));
   });

@@ -9,8 +9,8 @@ import { MARK_KINDS, MARK_VERDICTS, type MarkVerdict, type Timeline, type Timeli
 export const MARK = { T: 0, RECORD: 1, LANE: 2, VERDICT: 3, KIND: 4, FLAGS: 5, STRIDE: 6 } as const;
 /** Mark flags. */
 export const MARK_FLAG = { LATE: 1, SKEWED: 2, LOG_TIME: 4 } as const;
-export const SPAN = { START: 0, END: 1, LANE: 2, ANSWER_LANE: 3, COMMAND: 4, ANSWER: 5, STRIDE: 6 } as const;
-export const DEADLINE = { START: 0, AT: 1, LANE: 2, COMMAND: 3, STATE: 4, MISSED_BY: 5, ANSWER: 6, STRIDE: 7 } as const;
+export const SPAN = { START: 0, END: 1, LANE: 2, ANSWER_LANE: 3, COMMAND: 4, ANSWER: 5, TRACK: 6, DEADLINE: 7, STRIDE: 8 } as const;
+export const DEADLINE = { START: 0, AT: 1, LANE: 2, COMMAND: 3, STATE: 4, MISSED_BY: 5, ANSWER: 6, TRACK: 7, ROOM: 8, STRIDE: 9 } as const;
 export const STREAM = { START: 0, END: 1, LANE: 2, RECORD: 3, TERMINAL: 4, GAP_AT: 5, ABANDONED_AT: 6, LATE_FROM: 7, LATE_COUNT: 8, CHUNKS: 9, DUPLICATES: 10, STRIDE: 11 } as const;
 export const SKEW = { T: 0, OTHER_T: 1, LANE: 2, OTHER_LANE: 3, RECORD: 4, EARLIER_THAN: 5, BY: 6, VIA: 7, STRIDE: 8 } as const;
 export const LINK = { FROM_T: 0, FROM_LANE: 1, TO_T: 2, TO_LANE: 3, FROM: 4, TO: 5, STRIDE: 6 } as const;
@@ -25,9 +25,10 @@ export interface TimelinePack {
   origin: string | null;
   start: number;
   end: number;
-  /** Agents, by lane, and how many marks each lane has. */
+  /** Agents, by lane, how many marks each lane has, and how many tracks its spans take. */
   lanes: string[];
   laneMarks: number[];
+  laneTracks: number[];
   records: number;
   untimed: number;
   /** Rows by time (MARK), and each mark's label (same order). */
@@ -81,6 +82,7 @@ export function packTimeline(t: Timeline): TimelinePack {
     end: t.end,
     lanes: t.lanes.map((l) => l.agent),
     laneMarks: t.lanes.map((l) => l.marks),
+    laneTracks: t.lanes.map((l) => l.tracks),
     records: t.records,
     untimed: t.untimed,
     marks: table(t.marks, MARK.STRIDE, (d, o, m) => {
@@ -99,6 +101,8 @@ export function packTimeline(t: Timeline): TimelinePack {
       d[o + SPAN.ANSWER_LANE] = s.answerLane;
       d[o + SPAN.COMMAND] = s.command;
       d[o + SPAN.ANSWER] = s.answer;
+      d[o + SPAN.TRACK] = s.track;
+      d[o + SPAN.DEADLINE] = orNaN(s.deadline);
     }),
     deadlines: table(t.deadlines, DEADLINE.STRIDE, (d, o, x) => {
       d[o + DEADLINE.START] = x.start;
@@ -108,6 +112,8 @@ export function packTimeline(t: Timeline): TimelinePack {
       d[o + DEADLINE.STATE] = DEADLINE_STATES.indexOf(x.state);
       d[o + DEADLINE.MISSED_BY] = orNaN(x.missedBy);
       d[o + DEADLINE.ANSWER] = x.answer ?? -1;
+      d[o + DEADLINE.TRACK] = x.track;
+      d[o + DEADLINE.ROOM] = orNaN(x.room);
     }),
     streams,
     streamPurposes: t.streams.map((s) => s.purpose),
@@ -178,6 +184,8 @@ export interface PackedDeadline {
   state: TimelineDeadline['state'];
   missedBy: number | null;
   answer: number | null;
+  track: number;
+  room: number | null;
 }
 
 export function readDeadline(p: TimelinePack, index: number): PackedDeadline {
@@ -191,6 +199,8 @@ export function readDeadline(p: TimelinePack, index: number): PackedDeadline {
     state: DEADLINE_STATES[d[o + DEADLINE.STATE]],
     missedBy: orNull(d[o + DEADLINE.MISSED_BY]),
     answer: d[o + DEADLINE.ANSWER] < 0 ? null : d[o + DEADLINE.ANSWER],
+    track: d[o + DEADLINE.TRACK],
+    room: orNull(d[o + DEADLINE.ROOM]),
   };
 }
 

@@ -8,7 +8,7 @@ import { inspect } from '../inspect';
 import { analyzeRecords } from '../records';
 import { isValid } from '../verdict';
 import { buildTimeline } from './build';
-import { markVerdict, type MarkVerdict } from './model';
+import { MAX_TRACKS, markVerdict, type MarkVerdict } from './model';
 
 const body = text('{}');
 const ms = (n: number) => BigInt(n) * 1000n;
@@ -24,10 +24,10 @@ describe('buildTimeline', () => {
     const { timeline: t } = deadlinesVector();
     expect(t.origin).toBe(1717171717000n * 1000n);
     expect(t.lanes).toEqual([
-      { agent: 'planner', marks: 5 },
-      { agent: 'pricer', marks: 1 },
-      { agent: 'booker', marks: 5 },
-      { agent: 'mailer', marks: 1 },
+      { agent: 'planner', marks: 5, tracks: 3 },
+      { agent: 'pricer', marks: 1, tracks: 1 },
+      { agent: 'booker', marks: 5, tracks: 1 },
+      { agent: 'mailer', marks: 1, tracks: 1 },
     ]);
     // By time (the file's order is not the time order: the skewed event and response come later).
     expect(t.marks.map((m) => [m.record, m.t / 1000])).toEqual([
@@ -53,10 +53,10 @@ describe('buildTimeline', () => {
 
   it('spans from each command to its answers, with the latency (negative for an answer earlier than its command)', () => {
     const { timeline: t } = deadlinesVector();
-    expect(t.spans.map((s) => [s.command, s.answer, s.lane, s.answerLane, s.latency / 1000])).toEqual([
-      [1, 2, 0, 1, 800],
-      [0, 7, 0, 2, 4500],
-      [9, 10, 0, 2, -200],
+    expect(t.spans.map((s) => [s.command, s.answer, s.lane, s.answerLane, s.latency / 1000, s.deadline! / 1000])).toEqual([
+      [1, 2, 0, 1, 800, 3000],
+      [0, 7, 0, 2, 4500, 2000],
+      [9, 10, 0, 2, -200, 9000],
     ]);
   });
 
@@ -73,6 +73,28 @@ describe('buildTimeline', () => {
     c.add({ kind: 'command', record: id16(1), correlation: id16(9), deadline_micros: ms(9_000), body }, { logTime: ms(1_000) });
     c.add({ kind: 'event', record: id16(2), body }, { logTime: ms(2_000) });
     expect(buildTimeline(analyzeRecords(c.records), plain).deadlines[0]).toMatchObject({ state: 'pending', answer: null, missedBy: null });
+  });
+
+  it('each command takes a track of its lane free for its whole stretch (answers and deadline), so nothing overlaps', () => {
+    const { timeline: t } = deadlinesVector();
+    // planner's commands: #0 [0, 4.5 s], #1 [1, 3 s], #3 [2, 2.5 s] overlap; #9 [4.8, 9 s] comes after #0's.
+    expect(t.deadlines.map((d) => [d.command, d.track, d.room])).toEqual([
+      [0, 0, 2_800_000],
+      [1, 1, null],
+      [3, 2, null],
+      [9, 0, null],
+    ]);
+    expect(t.spans.map((s) => [s.command, s.track])).toEqual([
+      [1, 1],
+      [0, 0],
+      [9, 0],
+    ]);
+    // Past MAX_TRACKS, the track that frees first is shared.
+    const c = new Conversation();
+    for (let i = 0; i < 8; i++) c.add({ kind: 'command', record: id16(i + 1), correlation: id16(100 + i), deadline_micros: ms(10_000 + i), body }, { logTime: ms(i) });
+    const many = buildTimeline(analyzeRecords(c.records), plain);
+    expect(many.lanes[0].tracks).toBe(MAX_TRACKS);
+    expect(many.deadlines.map((d) => d.track)).toEqual([0, 1, 2, 3, 4, 5, 0, 1]);
   });
 
   it('a stream as a bar from its opening chunk to where it ended: a gap, with the chunk that revealed it', () => {

@@ -5,7 +5,7 @@
 import type { LogAnalysis } from '../log/analysis';
 import type { LogEntry } from '../log/entry';
 import { shortId } from '../short-id';
-import type { MarkVerdict, Timeline, TimelineDeadline, TimelineLane, TimelineLink, TimelineMark, TimelineSkew, TimelineSpan, TimelineStream } from './model';
+import { MAX_TRACKS, type MarkVerdict, type Timeline, type TimelineDeadline, type TimelineLane, type TimelineLink, type TimelineMark, type TimelineSkew, type TimelineSpan, type TimelineStream } from './model';
 
 /** Missing sequence numbers a stream keeps for its label. */
 const GAPS_SHOWN = 8;
@@ -34,7 +34,7 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
   const marks: TimelineMark[] = timed.map((e, i) => {
     let lane = laneOf.get(e.source);
     if (lane === undefined) {
-      lane = lanes.push({ agent: e.source, marks: 0 }) - 1;
+      lane = lanes.push({ agent: e.source, marks: 0, tracks: 1 }) - 1;
       laneOf.set(e.source, lane);
     }
     lanes[lane].marks++;
@@ -62,7 +62,7 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
     else answersOf.set(p.command, [entry]);
     const c = mark(p.command);
     const a = mark(p.answer);
-    if (c && a) spans.push({ command: p.command, answer: p.answer, lane: c.lane, answerLane: a.lane, start: c.t, end: a.t, latency: a.t - c.t });
+    if (c && a) spans.push({ command: p.command, answer: p.answer, lane: c.lane, answerLane: a.lane, start: c.t, end: a.t, latency: a.t - c.t, deadline: p.deadline === null ? null : rel(p.deadline), track: 0 });
   }
 
   const unanswered = new Set(timing.unanswered.map((u) => u.command));
@@ -83,8 +83,11 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
       state,
       missedBy: worst ? Number(worst.missedBy) : null,
       answer: worst ? worst.answer : state === 'met' ? met!.answer : null,
+      track: 0,
+      room: null,
     });
   }
+  assignTracks(lanes, spans, deadlines);
 
   const streams: TimelineStream[] = [];
   for (const s of graph.streams) {
@@ -151,4 +154,52 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
     records: facts.entries.length,
     untimed: facts.entries.length - timed.length,
   };
+}
+
+/**
+ * Each command's stretch (from the earliest of it and its answers to the latest of its answers
+ * and its deadline) gets a track of its lane, the first one free by then, so spans and deadline
+ * flags do not overlap; at most MAX_TRACKS a lane (past that, the track that frees first is shared).
+ * A deadline learns how much room it has before the next stretch on its track (for its words).
+ */
+function assignTracks(lanes: TimelineLane[], spans: TimelineSpan[], deadlines: TimelineDeadline[]): void {
+  interface Stretch {
+    command: number;
+    lane: number;
+    start: number;
+    end: number;
+    track: number;
+    next: number | null;
+  }
+  const byCommand = new Map<number, Stretch>();
+  const stretch = (command: number, lane: number, a: number, b: number) => {
+    const s = byCommand.get(command);
+    if (s) {
+      s.start = Math.min(s.start, a, b);
+      s.end = Math.max(s.end, a, b);
+    } else byCommand.set(command, { command, lane, start: Math.min(a, b), end: Math.max(a, b), track: 0, next: null });
+  };
+  for (const s of spans) stretch(s.command, s.lane, s.start, s.end);
+  for (const d of deadlines) stretch(d.command, d.lane, d.start, d.at);
+  const all = [...byCommand.values()].sort((x, y) => x.start - y.start || x.command - y.command);
+  // Per lane: the last stretch on each track.
+  const lastOn = new Map<number, Stretch[]>();
+  for (const s of all) {
+    let tracks = lastOn.get(s.lane);
+    if (!tracks) lastOn.set(s.lane, (tracks = []));
+    let k = tracks.findIndex((t) => t.end < s.start);
+    if (k < 0 && tracks.length < MAX_TRACKS) k = tracks.length;
+    if (k < 0) k = tracks.reduce((best, t, i) => (t.end < tracks[best].end ? i : best), 0);
+    const before = tracks[k];
+    if (before) before.next = s.start;
+    tracks[k] = s;
+    s.track = k;
+    lanes[s.lane].tracks = Math.max(lanes[s.lane].tracks, k + 1);
+  }
+  for (const s of spans) s.track = byCommand.get(s.command)!.track;
+  for (const d of deadlines) {
+    const s = byCommand.get(d.command)!;
+    d.track = s.track;
+    d.room = s.next === null ? null : s.next - d.at;
+  }
 }

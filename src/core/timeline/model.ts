@@ -40,7 +40,12 @@ export interface TimelineLane {
   agent: string;
   /** Marks in the lane. */
   marks: number;
+  /** Tracks its commands' spans and deadlines take (at least 1), so that none overlaps another in time. */
+  tracks: number;
 }
+
+/** At most this many tracks a lane (beyond, a command shares the track that frees first). */
+export const MAX_TRACKS = 6;
 
 /** One record at its time. */
 export interface TimelineMark {
@@ -69,6 +74,10 @@ export interface TimelineSpan {
   end: number;
   /** end − start (µs); negative when the answer is earlier than its command (skew). */
   latency: number;
+  /** The command's deadline, or null. */
+  deadline: number | null;
+  /** Its command's track in the lane (the command's spans and deadline share it). */
+  track: number;
 }
 
 /**
@@ -86,6 +95,10 @@ export interface TimelineDeadline {
   missedBy: number | null;
   /** The answer that missed it by most (missed), or the first answer (met), else null. */
   answer: number | null;
+  /** Its command's track in the lane. */
+  track: number;
+  /** Time from the deadline to the next command's stretch on the same track (room for words), or null: none follows. */
+  room: number | null;
 }
 
 /** A chunk stream from its opening to its terminal, drawn as a bar on the lane of its first chunk. */

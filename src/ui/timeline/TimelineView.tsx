@@ -122,6 +122,7 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect }: { pack: Ti
   const box = useRef<HTMLDivElement>(null);
   const lanesCol = useRef<HTMLDivElement>(null);
   const ring = useRef<HTMLDivElement>(null);
+  const range = useRef<HTMLSpanElement>(null);
   const view = useRef<TimeView | null>(null);
   const size = useRef({ width: 0, height: 0 });
   const scroll = useRef(0);
@@ -143,6 +144,14 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect }: { pack: Ti
     const l = layout();
     const s = state.current;
     drawTimeline(ctx, pack, { view: v, layout: l, selected: s.selected, focused: s.focused, links: s.links }, s.dark ? DARK : LIGHT);
+    c.parentElement?.setAttribute('data-drawn', 'true');
+    // The stretch of time in view, in words (set here, not through React: a wheel redraws every frame).
+    const shown = l.width * v.perPx;
+    const words = range.current;
+    if (words) {
+      words.textContent = `Showing ${at(v.start)} to ${at(v.start + shown)} (${formatDuration(Math.max(1, Math.round(shown)))} across)`;
+      words.dataset.spanMicros = String(shown);
+    }
     // The keyboard's mark has a box in the page too (where a pointer would click it).
     const r = ring.current;
     if (r) {
@@ -385,7 +394,7 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect }: { pack: Ti
   const [wide] = useState(() => typeof matchMedia !== 'function' || matchMedia('(min-width: 768px)').matches);
 
   return (
-    <div className="flex h-full flex-col text-[11px]">
+    <section aria-label="Timeline" className="flex h-full flex-col text-[11px]">
       <div className="border-b border-slate-200 px-3 py-1 dark:border-slate-800" data-testid="timeline-summary">
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <span>
@@ -436,6 +445,7 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect }: { pack: Ti
           <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Legend and keys</summary>
           <Legend />
           <p className="text-slate-600 dark:text-slate-400" id="timeline-keys">
+            <span ref={range} data-testid="timeline-range" className="mr-2 text-slate-700 dark:text-slate-300" />
             Zoom: wheel, pinch or + −. Pan: drag, shift+wheel or ← →. Lanes: ↑ ↓, or scroll the agents. Home: fit all. [ ]: previous / next mark, Enter: select it.
           </p>
         </details>
@@ -502,7 +512,7 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect }: { pack: Ti
       <p className="sr-only" aria-live="polite">
         {focused >= 0 && focused < count ? displayText(describe(focused)) : ''}
       </p>
-    </div>
+    </section>
   );
 });
 

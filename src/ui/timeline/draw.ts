@@ -4,7 +4,7 @@
 // number of records. Colours and glyphs: a mark's verdict in the badge tones, and a glyph that says
 // it without colour (circle, ring, diamond, triangle, crossed square).
 import { formatDuration } from '../../core/time';
-import { MARK_VERDICTS } from '../../core/timeline/model';
+import { MARK_VERDICTS, MAX_TRACKS } from '../../core/timeline/model';
 import { DEADLINE, DEADLINE_STATES, LINK, MARK, MARK_FLAG, rows, SKEW, SPAN, STREAM, STREAM_TERMINALS, type TimelinePack } from '../../wire/timeline-pack';
 import { firstMarkFrom, ticks, xOf, type TimeView } from './view';
 
@@ -159,8 +159,8 @@ function text(ctx: CanvasRenderingContext2D, s: string, x: number, y: number, co
   ctx.fillText(s, x, y);
 }
 
-/** Reused per frame: x, y pairs by verdict, and per-lane pixel merging. */
-const scratch = { xs: MARK_VERDICTS.map(() => [] as number[]), lastX: new Int32Array(0), lastV: new Int32Array(0) };
+/** Reused per frame: x, y pairs by verdict, per-lane pixel merging of marks, and per-track merging of spans, flags and labels. */
+const scratch = { xs: MARK_VERDICTS.map(() => [] as number[]), lastX: new Int32Array(0), lastV: new Int32Array(0), slotA: new Int32Array(0), slotB: new Int32Array(0), labelEnd: new Float64Array(0), dashA: new Float64Array(0), dashB: new Float64Array(0), dashY: new Float64Array(0) };
 
 export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: DrawState, c: Palette): void {
   const { view, layout: l } = s;
@@ -175,6 +175,9 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
   const visibleLane = (lane: number) => lane >= firstLane && lane <= lastLane;
   const minX = -20;
   const maxX = W + 20;
+  // Lines and bars end just outside the canvas: zoomed in, a minute-long line would be millions of
+  // pixels (and its dashes millions of strokes) for the few hundred that show.
+  const clampX = (x: number) => (x < minX ? minX : x > maxX ? maxX : x);
 
   // Everything but the axis labels stays below the axis.
   ctx.save();
@@ -229,7 +232,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     if (x2 < minX || x1 > maxX) continue;
     const y = streamY(l, lane);
     ctx.fillStyle = c.stream;
-    ctx.fillRect(x1, y, Math.max(2, x2 - x1), 5);
+    ctx.fillRect(clampX(x1), y, Math.max(2, clampX(x2) - clampX(x1)), 5);
     const terminal = p.streams[o + STREAM.TERMINAL];
     const words =
       terminal === TERMINAL.gap
@@ -266,8 +269,20 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     }
   }
 
-  // Command → answer spans on their command's track, labelled with the latency (where it fits, and
-  // before a deadline flag on it).
+  // Command → answer spans on their command's track, labelled with the latency (where it fits: before
+  // a deadline flag on it, and after the previous label on the track). Batched into one path per
+  // colour, and a span whose ends fall on the same pixels as the previous one on its track is skipped.
+  const slots = p.lanes.length * MAX_TRACKS;
+  if (scratch.slotA.length < slots) {
+    scratch.slotA = new Int32Array(slots);
+    scratch.slotB = new Int32Array(slots);
+    scratch.labelEnd = new Float64Array(slots);
+  }
+  const { slotA, slotB, labelEnd } = scratch;
+  slotA.fill(-1 << 30);
+  labelEnd.fill(-Infinity);
+  const plain: number[] = [];
+  const skewedSpans: number[] = [];
   for (let i = 0, n = rows(p.spans, SPAN.STRIDE); i < n; i++) {
     const o = i * SPAN.STRIDE;
     const lane = p.spans[o + SPAN.LANE];
@@ -275,26 +290,63 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     const x1 = xOf(view, p.spans[o + SPAN.START]);
     const x2 = xOf(view, p.spans[o + SPAN.END]);
     if (Math.max(x1, x2) < minX || Math.min(x1, x2) > maxX) continue;
-    const y = trackY(l, lane, p.spans[o + SPAN.TRACK]);
+    const track = p.spans[o + SPAN.TRACK];
+    const slot = lane * MAX_TRACKS + track;
+    const a = Math.round(x1);
+    const b = Math.round(x2);
+    if (slotA[slot] === a && slotB[slot] === b) continue;
+    slotA[slot] = a;
+    slotB[slot] = b;
+    const y = trackY(l, lane, track);
     const skewed = x2 < x1;
-    ctx.strokeStyle = skewed ? c.skew : c.span;
-    ctx.beginPath();
-    ctx.moveTo(x1, y);
-    ctx.lineTo(x2, y);
-    ctx.moveTo(x1, y - 3);
-    ctx.lineTo(x1, y + 3);
-    ctx.moveTo(x2, y - 3);
-    ctx.lineTo(x2, y + 3);
-    ctx.stroke();
+    (skewed ? skewedSpans : plain).push(x1, x2, y);
     const left = Math.min(x1, x2);
+    if (left < labelEnd[slot]) continue;
     const deadline = p.spans[o + SPAN.DEADLINE];
     const xd = Number.isNaN(deadline) ? Infinity : xOf(view, deadline);
     const room = (xd > left ? Math.min(xd, Math.max(x1, x2)) : Math.max(x1, x2)) - left;
+    if (room < 30) continue;
     const label = formatDuration(Math.round(p.spans[o + SPAN.END] - p.spans[o + SPAN.START]));
-    if (fits(label, room)) text(ctx, label, left + 4, y - 7, skewed ? c.skew : c.muted);
+    if (!fits(label, room)) continue;
+    text(ctx, label, left + 4, y - 7, skewed ? c.skew : c.muted);
+    labelEnd[slot] = left + 8 + label.length * CHAR;
+  }
+  for (const [xs, color] of [
+    [plain, c.span],
+    [skewedSpans, c.skew],
+  ] as const) {
+    if (xs.length === 0) continue;
+    ctx.strokeStyle = color;
+    ctx.beginPath();
+    for (let k = 0; k < xs.length; k += 3) {
+      const [x1, x2, y] = [xs[k], xs[k + 1], xs[k + 2]];
+      ctx.moveTo(clampX(x1), y);
+      ctx.lineTo(clampX(x2), y);
+      // The ends, where they are in view.
+      for (const x of [x1, x2]) {
+        if (x < minX || x > maxX) continue;
+        ctx.moveTo(x, y - 3);
+        ctx.lineTo(x, y + 3);
+      }
+    }
+    ctx.stroke();
   }
 
-  // Deadlines on the command's lane: a flag at the deadline; a miss in red, with the words.
+  // Deadlines on the command's lane: a flag at the deadline in its state's colour; a miss a solid
+  // red bar to the late answer, with the words; unanswered and pending a dashed line from the
+  // command. Batched by state; a flag on the same pixel of its track as the previous one is skipped.
+  const byState = DEADLINE_STATES.map(() => ({ flags: [] as number[], dashes: [] as number[], bars: [] as number[] }));
+  const stateColor = (state: number) => (state === STATE.missed || state === STATE.unanswered ? c.missed : state === STATE.met ? c.met : c.pending);
+  slotA.fill(-1 << 30);
+  labelEnd.fill(-Infinity);
+  const words: [string, number, number][] = [];
+  if (scratch.dashA.length < 2 * slots) {
+    scratch.dashA = new Float64Array(2 * slots);
+    scratch.dashB = new Float64Array(2 * slots);
+    scratch.dashY = new Float64Array(2 * slots);
+  }
+  const { dashA, dashB, dashY } = scratch;
+  dashA.fill(Number.NaN);
   for (let i = 0, n = rows(p.deadlines, DEADLINE.STRIDE); i < n; i++) {
     const o = i * DEADLINE.STRIDE;
     const lane = p.deadlines[o + DEADLINE.LANE];
@@ -305,39 +357,76 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     const missedBy = p.deadlines[o + DEADLINE.MISSED_BY];
     const xa = state === STATE.missed ? xOf(view, p.deadlines[o + DEADLINE.AT] + missedBy) : xd;
     if (Math.max(x0, xd, xa) < minX || Math.min(x0, xd) > maxX) continue;
-    const y = trackY(l, lane, p.deadlines[o + DEADLINE.TRACK]);
-    const color = state === STATE.missed || state === STATE.unanswered ? c.missed : state === STATE.met ? c.met : c.pending;
-    ctx.strokeStyle = color;
+    const track = p.deadlines[o + DEADLINE.TRACK];
+    const slot = lane * MAX_TRACKS + track;
+    const y = trackY(l, lane, track);
+    const into = byState[state];
     if (state === STATE.unanswered || state === STATE.pending) {
+      // Dashed from the command to the deadline; overlapping ones on a track are drawn as one.
+      const a = clampX(Math.min(x0, xd));
+      const b = clampX(Math.max(x0, xd));
+      const k = slot * 2 + (state === STATE.unanswered ? 1 : 0);
+      if (Number.isNaN(dashA[k]) || a > dashB[k] + 1) {
+        if (!Number.isNaN(dashA[k])) into.dashes.push(dashA[k], dashB[k], dashY[k]);
+        dashA[k] = a;
+        dashB[k] = b;
+        dashY[k] = y;
+      } else dashB[k] = Math.max(dashB[k], b);
+    }
+    // A solid bar, 4 px on whole pixels, from the deadline to the late answer: the miss, at a glance.
+    if (state === STATE.missed) {
+      const a = Math.round(clampX(xd));
+      into.bars.push(a, Math.round(y) - 2, Math.max(2, Math.round(clampX(xa)) - a));
+    }
+    const px = Math.round(xd) * 8 + state;
+    if (slotA[slot] === px) continue;
+    slotA[slot] = px;
+    into.flags.push(xd, y);
+    if (state !== STATE.missed && state !== STATE.unanswered) continue;
+    if (xd + 9 < labelEnd[slot]) continue;
+    const said = state === STATE.missed ? `⚠ deadline missed by ${formatDuration(Math.round(missedBy))}` : '⚠ deadline passed, no answer';
+    const room = p.deadlines[o + DEADLINE.ROOM];
+    if (!Number.isNaN(room) && !fits(said, xOf(view, p.deadlines[o + DEADLINE.AT] + room) - xd)) continue;
+    words.push([said, xd + 9, y - 7]);
+    labelEnd[slot] = xd + 13 + said.length * CHAR;
+  }
+  for (let k = 0; k < 2 * slots; k++) if (!Number.isNaN(dashA[k])) byState[k % 2 ? STATE.unanswered : STATE.pending].dashes.push(dashA[k], dashB[k], dashY[k]);
+  for (let state = 0; state < byState.length; state++) {
+    const { flags, dashes, bars } = byState[state];
+    const color = stateColor(state);
+    ctx.strokeStyle = color;
+    ctx.fillStyle = color;
+    if (dashes.length > 0) {
       ctx.setLineDash([4, 3]);
       ctx.beginPath();
-      ctx.moveTo(x0, y);
-      ctx.lineTo(xd, y);
+      for (let k = 0; k < dashes.length; k += 3) {
+        ctx.moveTo(dashes[k], dashes[k + 2]);
+        ctx.lineTo(dashes[k + 1], dashes[k + 2]);
+      }
       ctx.stroke();
       ctx.setLineDash([]);
     }
-    if (state === STATE.missed) {
-      // A solid bar, 4 px on whole pixels, from the deadline to the late answer: the miss, at a glance.
-      ctx.fillStyle = color;
-      ctx.fillRect(Math.round(xd), Math.round(y) - 2, Math.max(2, Math.round(xa - xd)), 4);
-    }
-    // The flag.
+    for (let k = 0; k < bars.length; k += 3) ctx.fillRect(bars[k], bars[k + 1], bars[k + 2], 4);
+    if (flags.length === 0) continue;
+    // The flags: a pole, and a pennant.
     ctx.lineWidth = 2;
     ctx.beginPath();
-    ctx.moveTo(xd, y - 12);
-    ctx.lineTo(xd, y + 4);
+    for (let k = 0; k < flags.length; k += 2) {
+      ctx.moveTo(flags[k], flags[k + 1] - 12);
+      ctx.lineTo(flags[k], flags[k + 1] + 4);
+    }
     ctx.stroke();
     ctx.lineWidth = 1;
-    ctx.fillStyle = color;
     ctx.beginPath();
-    ctx.moveTo(xd, y - 12);
-    ctx.lineTo(xd + 6, y - 9);
-    ctx.lineTo(xd, y - 6);
+    for (let k = 0; k < flags.length; k += 2) {
+      ctx.moveTo(flags[k], flags[k + 1] - 12);
+      ctx.lineTo(flags[k] + 6, flags[k + 1] - 9);
+      ctx.lineTo(flags[k], flags[k + 1] - 6);
+      ctx.closePath();
+    }
     ctx.fill();
-    const words = state === STATE.missed ? `⚠ deadline missed by ${formatDuration(Math.round(missedBy))}` : state === STATE.unanswered ? '⚠ deadline passed, no answer' : null;
-    const room = p.deadlines[o + DEADLINE.ROOM];
-    if (words && (Number.isNaN(room) || fits(words, xOf(view, p.deadlines[o + DEADLINE.AT] + room) - xd))) text(ctx, words, xd + 9, y - 7, c.missed);
   }
+  for (const [said, x, y] of words) text(ctx, said, x, y, c.missed);
 
   // Clock skew: from what a record names (later) back to the record (earlier), with the difference.
   ctx.strokeStyle = c.skew;

@@ -4,7 +4,7 @@
 // Everything the canvas says is also said in text: the deadline problems above it, the mark under
 // the pointer or the keyboard in words (announced), and a list view of every mark.
 import { useQuery } from '@tanstack/react-query';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { formatDuration, isoFromMicros } from '../../core/time';
 import { DEADLINE, MARK, readDeadline, readMark, rows, SKEW, SPAN, STREAM, type PackedMark, type TimelinePack } from '../../wire/timeline-pack';
 import { displayText, groupDigits } from '../format';
@@ -87,7 +87,10 @@ function problemsOf(p: TimelinePack, labelOf: (record: number) => string) {
   return { missed, unanswered, skews, met };
 }
 
-const Timeline = memo(function Timeline({ pack, selected, onSelect }: { pack: TimelinePack; selected: number | null; onSelect: (key: number) => void }) {
+const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: { pack: TimelinePack; selected: number | null; onSelect: (key: number) => void }) {
+  // Selecting re-renders the list and the detail: as a transition, in slices that leave the
+  // canvas's frames (and the pointer) free.
+  const onSelect = useCallback((record: number) => startTransition(() => select0(record)), [select0]);
   const count = rows(pack.marks, MARK.STRIDE);
   // Record → mark (the marks are by time).
   const markOf = useMemo(() => {

@@ -457,7 +457,7 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: {
         <MarkList pack={pack} selected={selectedMark} describe={describe} onSelect={select} />
       ) : (
         <div className="flex min-h-0 flex-1">
-          <div className="flex w-32 shrink-0 flex-col border-r border-slate-200 dark:border-slate-800">
+          <div className="flex w-24 shrink-0 flex-col border-r sm:w-32 border-slate-200 dark:border-slate-800">
             <div className="flex shrink-0 items-center px-2 font-medium text-slate-600 dark:text-slate-400" style={{ height: AXIS }}>
               Agent
             </div>

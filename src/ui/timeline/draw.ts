@@ -178,6 +178,16 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
   // Lines and bars end just outside the canvas: zoomed in, a minute-long line would be millions of
   // pixels (and its dashes millions of strokes) for the few hundred that show.
   const clampX = (x: number) => (x < minX ? minX : x > maxX ? maxX : x);
+  // The words of streams, deadlines and skews take their place first come, first served: one that
+  // would cover another is left out (the tooltip, the list above and the list view still say it).
+  const placed: number[] = [];
+  const place = (words: string, x: number, y: number) => {
+    const right = x + words.length * CHAR;
+    for (let k = 0; k < placed.length; k += 4) if (x < placed[k + 2] && placed[k] < right && y - 7 < placed[k + 3] && placed[k + 1] < y + 7) return false;
+    if (placed.length >= 4 * 400) return false;
+    placed.push(x, y - 7, right, y + 7);
+    return true;
+  };
 
   // Everything but the axis labels stays below the axis.
   ctx.save();
@@ -260,7 +270,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     }
     ctx.stroke();
     ctx.lineWidth = 1;
-    if (words) text(ctx, words, x2 + 9, y + 3, alarm ? c.missed : c.muted);
+    if (words && place(words, x2 + 9, y + 3)) text(ctx, words, x2 + 9, y + 3, alarm ? c.missed : c.muted);
     const lateN = p.streams[o + STREAM.LATE_COUNT];
     if (lateN > 0) {
       const from = p.streams[o + STREAM.LATE_FROM];
@@ -387,6 +397,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     const said = state === STATE.missed ? `⚠ deadline missed by ${formatDuration(Math.round(missedBy))}` : '⚠ deadline passed, no answer';
     const room = p.deadlines[o + DEADLINE.ROOM];
     if (!Number.isNaN(room) && !fits(said, xOf(view, p.deadlines[o + DEADLINE.AT] + room) - xd)) continue;
+    if (!place(said, xd + 9, y - 7)) continue;
     words.push([said, xd + 9, y - 7]);
     labelEnd[slot] = xd + 13 + said.length * CHAR;
   }
@@ -454,7 +465,8 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     ctx.lineTo(x2 - 4, y2 - R - 8);
     ctx.lineTo(x2 + 4, y2 - R - 8);
     ctx.fill();
-    text(ctx, `⟲ skew −${formatDuration(Math.round(p.skews[o + SKEW.BY]))}`, Math.max(x1, x2) + 8, Math.min(y1, y2) - lift + 4, c.skew);
+    const said = `⟲ skew −${formatDuration(Math.round(p.skews[o + SKEW.BY]))}`;
+    if (place(said, Math.max(x1, x2) + 8, Math.min(y1, y2) - lift + 4)) text(ctx, said, Math.max(x1, x2) + 8, Math.min(y1, y2) - lift + 4, c.skew);
   }
 
   // Marks, by verdict (the worst last, on top), merged per pixel of each lane.

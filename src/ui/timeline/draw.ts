@@ -120,7 +120,21 @@ export interface DrawState {
 }
 
 const R = 4.5;
-const FONT = '11px ui-sans-serif, system-ui, sans-serif';
+/**
+ * The canvas writes in the page's own font at the size of the text around it (11 px), read once per
+ * canvas: the same family the page's text already resolved, symbol fallbacks (⚠ ⟲) included, so a
+ * frame never waits for a font of its own to be found.
+ */
+const fonts = new WeakMap<HTMLCanvasElement | OffscreenCanvas, string>();
+function fontOf(canvas: HTMLCanvasElement | OffscreenCanvas): string {
+  let font = fonts.get(canvas);
+  if (font === undefined) {
+    const family = typeof getComputedStyle === 'function' && 'isConnected' in canvas && canvas.isConnected ? getComputedStyle(canvas).fontFamily : '';
+    font = `11px ${family || 'ui-sans-serif, system-ui, sans-serif'}`;
+    fonts.set(canvas, font);
+  }
+  return font;
+}
 /** A rough width of the font's characters, to decide whether a label fits (measureText per label is not cheap). */
 const CHAR = 6.2;
 const V = Object.fromEntries(MARK_VERDICTS.map((v, i) => [v, i])) as Record<(typeof MARK_VERDICTS)[number], number>;
@@ -167,7 +181,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
   const W = l.width;
   const H = l.height;
   ctx.clearRect(0, 0, W, H);
-  ctx.font = FONT;
+  ctx.font = fontOf(ctx.canvas);
   ctx.textBaseline = 'middle';
   const firstLane = Math.max(0, laneAt(l, l.axis));
   const lastLane = Math.min(p.lanes.length - 1, laneAt(l, H));

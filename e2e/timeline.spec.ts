@@ -24,23 +24,26 @@ async function openTimeline(inspector: InspectorPage, page: Page) {
  * the dashed line of an unanswered deadline and a stream's gap mark are thinner or shorter.
  */
 function longestMissedBar(page: Page): Promise<number> {
-  return page.getByTestId('timeline-canvas').locator('canvas').evaluate((el) => {
-    const c = el as HTMLCanvasElement;
-    const { data, width, height } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
-    const red = (x: number, y: number) => {
-      const o = (y * width + x) * 4;
-      return Math.abs(data[o] - 220) < 30 && data[o + 1] < 80 && data[o + 2] < 80 && data[o + 3] > 200;
-    };
-    let best = 0;
-    for (let y = 1; y < height - 1; y++) {
-      let run = 0;
-      for (let x = 0; x < width; x++) {
-        run = red(x, y - 1) && red(x, y) && red(x, y + 1) ? run + 1 : 0;
-        best = Math.max(best, run);
+  return page
+    .getByTestId('timeline-canvas')
+    .locator('canvas')
+    .evaluate((el) => {
+      const c = el as HTMLCanvasElement;
+      const { data, width, height } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+      const red = (x: number, y: number) => {
+        const o = (y * width + x) * 4;
+        return Math.abs(data[o] - 220) < 30 && data[o + 1] < 80 && data[o + 2] < 80 && data[o + 3] > 200;
+      };
+      let best = 0;
+      for (let y = 1; y < height - 1; y++) {
+        let run = 0;
+        for (let x = 0; x < width; x++) {
+          run = red(x, y - 1) && red(x, y) && red(x, y + 1) ? run + 1 : 0;
+          best = Math.max(best, run);
+        }
       }
-    }
-    return best / (c.width / c.getBoundingClientRect().width);
-  });
+      return best / (c.width / c.getBoundingClientRect().width);
+    });
 }
 
 atEachWidth(() => {
@@ -65,7 +68,10 @@ atEachWidth(() => {
     const ringInCanvas = { x: at.x - canvasBox.x, y: at.y - canvasBox.y };
     await page.getByTestId('timeline-canvas').click({ position: { x: ringInCanvas.x + at.width / 2, y: ringInCanvas.y + at.height / 2 } });
     await expect(inspector.detail.getByRole('heading').first()).toContainText('response');
-    await expect(page.getByRole('listbox', { name: 'Records' }).locator(`[role="option"][data-input="${INPUT}"][data-index="7"]`)).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('listbox', { name: 'Records' }).locator(`[role="option"][data-input="${INPUT}"][data-index="7"]`)).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
   });
 
   test('a missed deadline is drawn as a red bar to the late answer, and named above the canvas', async ({ inspector, page }) => {

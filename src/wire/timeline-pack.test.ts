@@ -34,14 +34,45 @@ describe('packTimeline', () => {
     });
     expect(rows(p.streams, STREAM.STRIDE)).toBe(t.streams.length);
     expect(rows(p.spans, SPAN.STRIDE)).toBe(t.spans.length);
-    t.spans.forEach((s, i) => expect(Array.from(p.spans.subarray(i * SPAN.STRIDE, (i + 1) * SPAN.STRIDE))).toEqual([s.start, s.end, s.lane, s.answerLane, s.command, s.answer, s.track, s.deadline ?? Number.NaN]));
-    t.skews.forEach((s, i) => expect(Array.from(p.skews.subarray(i * SKEW.STRIDE, (i + 1) * SKEW.STRIDE))).toEqual([s.t, s.otherT, s.lane, s.otherLane, s.record, s.earlierThan, s.by, s.via === 'cause' ? 0 : 1]));
-    t.links.forEach((l, i) => expect(Array.from(p.links.subarray(i * LINK.STRIDE, (i + 1) * LINK.STRIDE))).toEqual([l.fromT, l.fromLane, l.toT, l.toLane, l.from, l.to]));
+    t.spans.forEach((s, i) =>
+      expect(Array.from(p.spans.subarray(i * SPAN.STRIDE, (i + 1) * SPAN.STRIDE))).toEqual([
+        s.start,
+        s.end,
+        s.lane,
+        s.answerLane,
+        s.command,
+        s.answer,
+        s.track,
+        s.deadline ?? Number.NaN,
+      ]),
+    );
+    t.skews.forEach((s, i) =>
+      expect(Array.from(p.skews.subarray(i * SKEW.STRIDE, (i + 1) * SKEW.STRIDE))).toEqual([
+        s.t,
+        s.otherT,
+        s.lane,
+        s.otherLane,
+        s.record,
+        s.earlierThan,
+        s.by,
+        s.via === 'cause' ? 0 : 1,
+      ]),
+    );
+    t.links.forEach((l, i) =>
+      expect(Array.from(p.links.subarray(i * LINK.STRIDE, (i + 1) * LINK.STRIDE))).toEqual([l.fromT, l.fromLane, l.toT, l.toLane, l.from, l.to]),
+    );
   });
 
   it('late members of several streams, each read from its own stretch', () => {
     const c = new Conversation();
-    const chunk = (channel: number, sequence: number, more: object = {}) => ({ kind: 'chunk' as const, correlation: id16(9), channel: id16(channel), sequence, body: text('x'), ...more });
+    const chunk = (channel: number, sequence: number, more: object = {}) => ({
+      kind: 'chunk' as const,
+      correlation: id16(9),
+      channel: id16(channel),
+      sequence,
+      body: text('x'),
+      ...more,
+    });
     c.add(chunk(5, 0, { operation: 'chat', last: true }), { logTime: 1_000n });
     c.add(chunk(5, 1), { logTime: 2_000n });
     c.add(chunk(6, 0, { operation: 'chat', last: true }), { logTime: 3_000n });

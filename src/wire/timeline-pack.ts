@@ -11,7 +11,20 @@ export const MARK = { T: 0, RECORD: 1, LANE: 2, VERDICT: 3, KIND: 4, FLAGS: 5, S
 export const MARK_FLAG = { LATE: 1, SKEWED: 2, LOG_TIME: 4 } as const;
 export const SPAN = { START: 0, END: 1, LANE: 2, ANSWER_LANE: 3, COMMAND: 4, ANSWER: 5, TRACK: 6, DEADLINE: 7, STRIDE: 8 } as const;
 export const DEADLINE = { START: 0, AT: 1, LANE: 2, COMMAND: 3, STATE: 4, MISSED_BY: 5, ANSWER: 6, TRACK: 7, ROOM: 8, STRIDE: 9 } as const;
-export const STREAM = { START: 0, END: 1, LANE: 2, RECORD: 3, TERMINAL: 4, GAP_AT: 5, ABANDONED_AT: 6, LATE_FROM: 7, LATE_COUNT: 8, CHUNKS: 9, DUPLICATES: 10, STRIDE: 11 } as const;
+export const STREAM = {
+  START: 0,
+  END: 1,
+  LANE: 2,
+  RECORD: 3,
+  TERMINAL: 4,
+  GAP_AT: 5,
+  ABANDONED_AT: 6,
+  LATE_FROM: 7,
+  LATE_COUNT: 8,
+  CHUNKS: 9,
+  DUPLICATES: 10,
+  STRIDE: 11,
+} as const;
 export const SKEW = { T: 0, OTHER_T: 1, LANE: 2, OTHER_LANE: 3, RECORD: 4, EARLIER_THAN: 5, BY: 6, VIA: 7, STRIDE: 8 } as const;
 export const LINK = { FROM_T: 0, FROM_LANE: 1, TO_T: 2, TO_LANE: 3, FROM: 4, TO: 5, STRIDE: 6 } as const;
 
@@ -54,7 +67,7 @@ const orNull = (v: number) => (Number.isNaN(v) ? null : v);
 
 function table<T>(list: readonly T[], stride: number, write: (row: Float64Array, at: number, item: T) => void): Float64Array {
   const data = new Float64Array(list.length * stride);
-  list.forEach((item, i) => write(data, i * stride, item));
+  for (let i = 0; i < list.length; i++) write(data, i * stride, list[i]);
   return data;
 }
 

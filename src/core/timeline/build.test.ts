@@ -16,7 +16,16 @@ const plain = (): MarkVerdict => 'unsigned';
 
 function deadlinesVector() {
   const result = inspect([{ name: 'deadlines.cborseq', bytes: new Uint8Array(readFileSync('vectors/agdx/made/deadlines.cborseq')) }]);
-  return { result, timeline: buildTimeline(result.log, (i) => markVerdict({ valid: isValid(result.records[i].verdict, result.log.findings.get(i)), signature: result.records[i].verdict.signature.status, trusted: result.records[i].verdict.signature.trusted })) };
+  return {
+    result,
+    timeline: buildTimeline(result.log, (i) =>
+      markVerdict({
+        valid: isValid(result.records[i].verdict, result.log.findings.get(i)),
+        signature: result.records[i].verdict.signature.status,
+        trusted: result.records[i].verdict.signature.trusted,
+      }),
+    ),
+  };
 }
 
 describe('buildTimeline', () => {
@@ -44,7 +53,15 @@ describe('buildTimeline', () => {
       [9, 5000],
       [11, 6000],
     ]);
-    expect(t.marks[0]).toMatchObject({ lane: 0, source: 'ulid', kind: 'command', verdict: 'unsigned', label: 'command chat 01HZ7P…T001 → booker', late: false, skewed: false });
+    expect(t.marks[0]).toMatchObject({
+      lane: 0,
+      source: 'ulid',
+      kind: 'command',
+      verdict: 'unsigned',
+      label: 'command chat 01HZ7P…T001 → booker',
+      late: false,
+      skewed: false,
+    });
     expect(t.start).toBe(0);
     expect(t.end).toBe(6_000_000);
     expect(t.records).toBe(12);
@@ -91,7 +108,8 @@ describe('buildTimeline', () => {
     ]);
     // Past MAX_TRACKS, the track that frees first is shared.
     const c = new Conversation();
-    for (let i = 0; i < 8; i++) c.add({ kind: 'command', record: id16(i + 1), correlation: id16(100 + i), deadline_micros: ms(10_000 + i), body }, { logTime: ms(i) });
+    for (let i = 0; i < 8; i++)
+      c.add({ kind: 'command', record: id16(i + 1), correlation: id16(100 + i), deadline_micros: ms(10_000 + i), body }, { logTime: ms(i) });
     const many = buildTimeline(analyzeRecords(c.records), plain);
     expect(many.lanes[0].tracks).toBe(MAX_TRACKS);
     expect(many.deadlines.map((d) => d.track)).toEqual([0, 1, 2, 3, 4, 5, 0, 1]);
@@ -100,13 +118,33 @@ describe('buildTimeline', () => {
   it('a stream as a bar from its opening chunk to where it ended: a gap, with the chunk that revealed it', () => {
     const { timeline: t } = deadlinesVector();
     expect(t.streams).toEqual([
-      expect.objectContaining({ lane: 2, record: 4, start: 2_200_000, end: 3_300_000, terminal: 'gap', purpose: 'chat', chunks: 3, gapAt: 3_300_000, gaps: [2], abandonedAt: null, late: [], duplicates: 0 }),
+      expect.objectContaining({
+        lane: 2,
+        record: 4,
+        start: 2_200_000,
+        end: 3_300_000,
+        terminal: 'gap',
+        purpose: 'chat',
+        chunks: 3,
+        gapAt: 3_300_000,
+        gaps: [2],
+        abandonedAt: null,
+        late: [],
+        duplicates: 0,
+      }),
     ]);
   });
 
   it('a stream ended by last, with a chunk after it marked late; an abandoned one ends at its deadline', () => {
     const c = new Conversation();
-    const chunk = (channel: number, sequence: number, more: object = {}) => ({ kind: 'chunk' as const, correlation: id16(9), channel: id16(channel), sequence, body: text('x'), ...more });
+    const chunk = (channel: number, sequence: number, more: object = {}) => ({
+      kind: 'chunk' as const,
+      correlation: id16(9),
+      channel: id16(channel),
+      sequence,
+      body: text('x'),
+      ...more,
+    });
     c.add(chunk(5, 0, { operation: 'chat' }), { logTime: ms(1_000) });
     c.add(chunk(5, 1, { last: true }), { logTime: ms(2_000) });
     c.add(chunk(5, 2), { logTime: ms(2_500) });

@@ -5,7 +5,18 @@
 import type { LogAnalysis } from '../log/analysis';
 import type { LogEntry } from '../log/entry';
 import { shortId } from '../short-id';
-import { MAX_TRACKS, type MarkVerdict, type Timeline, type TimelineDeadline, type TimelineLane, type TimelineLink, type TimelineMark, type TimelineSkew, type TimelineSpan, type TimelineStream } from './model';
+import {
+  MAX_TRACKS,
+  type MarkVerdict,
+  type Timeline,
+  type TimelineDeadline,
+  type TimelineLane,
+  type TimelineLink,
+  type TimelineMark,
+  type TimelineSkew,
+  type TimelineSpan,
+  type TimelineStream,
+} from './model';
 
 /** Missing sequence numbers a stream keeps for its label. */
 const GAPS_SHOWN = 8;
@@ -62,7 +73,18 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
     else answersOf.set(p.command, [entry]);
     const c = mark(p.command);
     const a = mark(p.answer);
-    if (c && a) spans.push({ command: p.command, answer: p.answer, lane: c.lane, answerLane: a.lane, start: c.t, end: a.t, latency: a.t - c.t, deadline: p.deadline === null ? null : rel(p.deadline), track: 0 });
+    if (c && a)
+      spans.push({
+        command: p.command,
+        answer: p.answer,
+        lane: c.lane,
+        answerLane: a.lane,
+        start: c.t,
+        end: a.t,
+        latency: a.t - c.t,
+        deadline: p.deadline === null ? null : rel(p.deadline),
+        track: 0,
+      });
   }
 
   const unanswered = new Set(timing.unanswered.map((u) => u.command));
@@ -94,7 +116,10 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
     const members = [...s.recordIndices, ...s.errorIndices].map(mark).filter((m) => m !== null);
     if (members.length === 0) continue;
     const opening = mark(s.applied[0] ?? s.recordIndices[0] ?? -1) ?? members.reduce((x, y) => (y.t < x.t ? y : x));
-    const lateTimes = s.late.map(mark).filter((m) => m !== null).map((m) => m.t);
+    const lateTimes = s.late
+      .map(mark)
+      .filter((m) => m !== null)
+      .map((m) => m.t);
     const gapAt = s.gapIndex !== null ? (mark(s.gapIndex)?.t ?? null) : null;
     const abandonedAt = s.terminal === 'abandoned' && s.deadline_micros !== null && origin !== null ? rel(s.deadline_micros) : null;
     const terminal = s.terminalIndex !== null ? mark(s.terminalIndex) : null;
@@ -122,7 +147,8 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
   for (const s of timing.skews) {
     const r = mark(s.record);
     const o = mark(s.earlierThan);
-    if (r && o) skews.push({ record: s.record, earlierThan: s.earlierThan, lane: r.lane, otherLane: o.lane, t: r.t, otherT: o.t, by: Number(s.by), via: s.via });
+    if (r && o)
+      skews.push({ record: s.record, earlierThan: s.earlierThan, lane: r.lane, otherLane: o.lane, t: r.t, otherT: o.t, by: Number(s.by), via: s.via });
   }
 
   const links: TimelineLink[] = [];

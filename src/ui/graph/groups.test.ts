@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { conversationBoxes, GROUP_LABEL, GROUP_PAD, type GroupBox } from './groups';
 
 const node = (group: string | null, x: number, y: number) => ({ group, x, y, width: 100, height: 50 });
-const inside = (n: ReturnType<typeof node>, b: GroupBox) => n.x >= b.x && n.y >= b.y + GROUP_LABEL && n.x + n.width <= b.x + b.width && n.y + n.height <= b.y + b.height;
+const inside = (n: ReturnType<typeof node>, b: GroupBox) =>
+  n.x >= b.x && n.y >= b.y + GROUP_LABEL && n.x + n.width <= b.x + b.width && n.y + n.height <= b.y + b.height;
 const overlap = (a: GroupBox, b: GroupBox) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe('conversation boxes', () => {

@@ -4,7 +4,18 @@
 // Everything the canvas says is also said in text: the deadline problems above it, the mark under
 // the pointer or the keyboard in words (announced), and a list view of every mark.
 import { useQuery } from '@tanstack/react-query';
-import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import {
+  memo,
+  startTransition,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+  type ReactNode,
+} from 'react';
 import { formatDuration, isoFromMicros } from '../../core/time';
 import { DEADLINE, MARK, readDeadline, readMark, rows, SKEW, SPAN, STREAM, type PackedMark, type TimelinePack } from '../../wire/timeline-pack';
 import { displayText, groupDigits } from '../format';
@@ -73,7 +84,11 @@ function problemsOf(p: TimelinePack, labelOf: (record: number) => string) {
   for (let i = 0, n = rows(p.deadlines, DEADLINE.STRIDE); i < n; i++) {
     const d = readDeadline(p, i);
     if (d.state === 'missed' && d.answer !== null) {
-      missed.push({ key: `m${i}`, record: d.answer, text: `Deadline missed by ${formatDuration(Math.round(d.missedBy ?? 0))}: ${labelOf(d.answer)} answered ${labelOf(d.command)}` });
+      missed.push({
+        key: `m${i}`,
+        record: d.answer,
+        text: `Deadline missed by ${formatDuration(Math.round(d.missedBy ?? 0))}: ${labelOf(d.answer)} answered ${labelOf(d.command)}`,
+      });
     } else if (d.state === 'unanswered') {
       unanswered.push({ key: `u${i}`, record: d.command, text: `No answer before the deadline (${at(d.at)}): ${labelOf(d.command)}` });
     } else if (d.state === 'met') met++;
@@ -82,12 +97,24 @@ function problemsOf(p: TimelinePack, labelOf: (record: number) => string) {
   for (let i = 0, n = rows(p.skews, SKEW.STRIDE); i < n; i++) {
     const o = i * SKEW.STRIDE;
     const record = p.skews[o + SKEW.RECORD];
-    skews.push({ key: `s${i}`, record, text: `Clock skew: ${labelOf(record)} is ${formatDuration(Math.round(p.skews[o + SKEW.BY]))} earlier than ${p.skews[o + SKEW.VIA] === 0 ? 'its cause' : 'its command'}` });
+    skews.push({
+      key: `s${i}`,
+      record,
+      text: `Clock skew: ${labelOf(record)} is ${formatDuration(Math.round(p.skews[o + SKEW.BY]))} earlier than ${p.skews[o + SKEW.VIA] === 0 ? 'its cause' : 'its command'}`,
+    });
   }
   return { missed, unanswered, skews, met };
 }
 
-const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: { pack: TimelinePack; selected: number | null; onSelect: (key: number) => void }) {
+const Timeline = memo(function Timeline({
+  pack,
+  selected,
+  onSelect: select0,
+}: {
+  pack: TimelinePack;
+  selected: number | null;
+  onSelect: (key: number) => void;
+}) {
   // Selecting re-renders the list and the detail: as a transition, in slices that leave the
   // canvas's frames (and the pointer) free.
   const onSelect = useCallback((record: number) => startTransition(() => select0(record)), [select0]);
@@ -100,7 +127,10 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: {
     for (let i = 0; i < count; i++) out[pack.marks[i * MARK.STRIDE + MARK.RECORD]] = i;
     return out;
   }, [pack, count]);
-  const labelOf = useCallback((record: number) => (record < markOf.length && markOf[record] >= 0 ? pack.labels[markOf[record]] : `record ${record}`), [pack, markOf]);
+  const labelOf = useCallback(
+    (record: number) => (record < markOf.length && markOf[record] >= 0 ? pack.labels[markOf[record]] : `record ${record}`),
+    [pack, markOf],
+  );
   const problems = useMemo(() => problemsOf(pack, labelOf), [pack, labelOf]);
   // What a mark is, in words (the tooltip, the announcement and the list view).
   const describe = useCallback(
@@ -134,7 +164,14 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: {
   const selectedMark = selected !== null && selected < markOf.length ? markOf[selected] : -1;
   state.current = { selected: selectedMark, focused, links, dark };
 
-  const layout = (): TimelineLayout => ({ width: size.current.width, height: size.current.height, axis: AXIS, scroll: scroll.current, tops, tracks: pack.laneTracks });
+  const layout = (): TimelineLayout => ({
+    width: size.current.width,
+    height: size.current.height,
+    axis: AXIS,
+    scroll: scroll.current,
+    tops,
+    tracks: pack.laneTracks,
+  });
 
   const draw = useCallback(() => {
     const c = canvas.current;
@@ -179,7 +216,6 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: {
     view.current = fitView(pack.start, pack.end, size.current.width);
     schedule();
   }, [pack, schedule]);
-
 
   const setScroll = useCallback(
     (top: number) => {
@@ -407,15 +443,26 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: {
           </span>
           <span>
             {groupDigits(rows(pack.spans, SPAN.STRIDE))} answers · {groupDigits(problems.met)} deadlines met ·{' '}
-            <span className={problems.missed.length ? 'font-semibold text-red-700 dark:text-red-300' : ''}>⚠ {groupDigits(problems.missed.length)} missed</span> ·{' '}
-            <span className={problems.unanswered.length ? 'font-semibold text-red-700 dark:text-red-300' : ''}>{groupDigits(problems.unanswered.length)} unanswered</span> ·{' '}
-            <span className={problems.skews.length ? 'text-violet-700 dark:text-violet-300' : ''}>⟲ {groupDigits(problems.skews.length)} clock skew{problems.skews.length === 1 ? '' : 's'}</span>
+            <span className={problems.missed.length ? 'font-semibold text-red-700 dark:text-red-300' : ''}>⚠ {groupDigits(problems.missed.length)} missed</span>{' '}
+            ·{' '}
+            <span className={problems.unanswered.length ? 'font-semibold text-red-700 dark:text-red-300' : ''}>
+              {groupDigits(problems.unanswered.length)} unanswered
+            </span>{' '}
+            ·{' '}
+            <span className={problems.skews.length ? 'text-violet-700 dark:text-violet-300' : ''}>
+              ⟲ {groupDigits(problems.skews.length)} clock skew{problems.skews.length === 1 ? '' : 's'}
+            </span>
           </span>
           <span className="ml-auto inline-flex items-center gap-3">
             <label className="inline-flex items-center gap-1">
               <input type="checkbox" checked={links} onChange={() => setLinks((x) => !x)} /> causal links
             </label>
-            <button type="button" aria-pressed={list} onClick={() => setList((x) => !x)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
+            <button
+              type="button"
+              aria-pressed={list}
+              onClick={() => setList((x) => !x)}
+              className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            >
               List view
             </button>
           </span>
@@ -449,7 +496,8 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: {
           <Legend />
           <p className="text-slate-600 dark:text-slate-400" id="timeline-keys">
             <span ref={range} data-testid="timeline-range" className="mr-2 text-slate-700 dark:text-slate-300" />
-            Zoom: wheel, pinch or + −. Pan: drag, shift+wheel or ← →. Lanes: ↑ ↓, or scroll the agents. Home: fit all. [ ]: previous / next mark, Enter: select it.
+            Zoom: wheel, pinch or + −. Pan: drag, shift+wheel or ← →. Lanes: ↑ ↓, or scroll the agents. Home: fit all. [ ]: previous / next mark, Enter: select
+            it.
           </p>
         </details>
       </div>
@@ -461,12 +509,24 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: {
             <div className="flex shrink-0 items-center px-2 font-medium text-slate-600 dark:text-slate-400" style={{ height: AXIS }}>
               Agent
             </div>
-            <div ref={lanesCol} className="relative min-h-0 flex-1 overflow-y-auto" onScroll={(e) => setScroll(e.currentTarget.scrollTop)} aria-label="Agents (one lane each)" role="list">
+            <div
+              ref={lanesCol}
+              className="relative min-h-0 flex-1 overflow-y-auto"
+              onScroll={(e) => setScroll(e.currentTarget.scrollTop)}
+              aria-label="Agents (one lane each)"
+              role="list"
+            >
               <div style={{ height: tops[tops.length - 1] }}>
                 {pack.lanes.slice(laneWindow[0], laneWindow[1] + 1).map((agent, k) => {
                   const lane = laneWindow[0] + k;
                   return (
-                    <div role="listitem" key={lane} className={`absolute right-0 left-0 flex items-center truncate px-2 ${lane % 2 ? 'bg-slate-100/80 dark:bg-slate-800/55' : ''}`} style={{ top: tops[lane], height: tops[lane + 1] - tops[lane] }} title={displayText(agent)}>
+                    <div
+                      role="listitem"
+                      key={lane}
+                      className={`absolute right-0 left-0 flex items-center truncate px-2 ${lane % 2 ? 'bg-slate-100/80 dark:bg-slate-800/55' : ''}`}
+                      style={{ top: tops[lane], height: tops[lane + 1] - tops[lane] }}
+                      title={displayText(agent)}
+                    >
                       <bdi className="truncate">{displayText(agent)}</bdi>
                       <span className="ml-auto pl-1 text-slate-500 dark:text-slate-400">{pack.laneMarks[lane]}</span>
                     </div>
@@ -494,7 +554,11 @@ const Timeline = memo(function Timeline({ pack, selected, onSelect: select0 }: {
             <canvas ref={canvas} className="absolute top-0 left-0" aria-hidden="true" />
             <div ref={ring} data-testid="timeline-focus" aria-hidden="true" className="pointer-events-none absolute top-0 left-0 hidden h-6 w-6" />
             {tip && (
-              <div role="tooltip" className="pointer-events-none absolute z-10 max-w-md rounded border border-slate-300 bg-white px-2 py-1 text-[11px] shadow dark:border-slate-600 dark:bg-slate-900" style={{ left: Math.min(tip.x + 12, Math.max(0, size.current.width - 300)), top: tip.y + 14 }}>
+              <div
+                role="tooltip"
+                className="pointer-events-none absolute z-10 max-w-md rounded border border-slate-300 bg-white px-2 py-1 text-[11px] shadow dark:border-slate-600 dark:bg-slate-900"
+                style={{ left: Math.min(tip.x + 12, Math.max(0, size.current.width - 300)), top: tip.y + 14 }}
+              >
                 <bdi>{displayText(tip.text)}</bdi>
               </div>
             )}
@@ -559,7 +623,17 @@ function Legend() {
 }
 
 /** Every mark as a row, in time order (windowed): the list the canvas draws, for reading and the keyboard. */
-function MarkList({ pack, selected, describe, onSelect }: { pack: TimelinePack; selected: number; describe: (i: number) => string; onSelect: (record: number) => void }) {
+function MarkList({
+  pack,
+  selected,
+  describe,
+  onSelect,
+}: {
+  pack: TimelinePack;
+  selected: number;
+  describe: (i: number) => string;
+  onSelect: (record: number) => void;
+}) {
   const count = rows(pack.marks, MARK.STRIDE);
   const scroller = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(0);

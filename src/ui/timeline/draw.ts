@@ -141,7 +141,6 @@ const V = Object.fromEntries(MARK_VERDICTS.map((v, i) => [v, i])) as Record<(typ
 const STATE = Object.fromEntries(DEADLINE_STATES.map((s, i) => [s, i])) as Record<(typeof DEADLINE_STATES)[number], number>;
 const TERMINAL = Object.fromEntries(STREAM_TERMINALS.map((s, i) => [s, i])) as Record<(typeof STREAM_TERMINALS)[number], number>;
 
-
 /** A mark's glyph: a path added to the current one (filled by the caller). */
 function glyph(ctx: CanvasRenderingContext2D, verdict: number, x: number, y: number): void {
   switch (verdict) {
@@ -174,7 +173,17 @@ function text(ctx: CanvasRenderingContext2D, s: string, x: number, y: number, co
 }
 
 /** Reused per frame: x, y pairs by verdict, per-lane pixel merging of marks, and per-track merging of spans, flags and labels. */
-const scratch = { xs: MARK_VERDICTS.map(() => [] as number[]), lastX: new Int32Array(0), lastV: new Int32Array(0), slotA: new Int32Array(0), slotB: new Int32Array(0), labelEnd: new Float64Array(0), dashA: new Float64Array(0), dashB: new Float64Array(0), dashY: new Float64Array(0) };
+const scratch = {
+  xs: MARK_VERDICTS.map(() => [] as number[]),
+  lastX: new Int32Array(0),
+  lastV: new Int32Array(0),
+  slotA: new Int32Array(0),
+  slotB: new Int32Array(0),
+  labelEnd: new Float64Array(0),
+  dashA: new Float64Array(0),
+  dashB: new Float64Array(0),
+  dashY: new Float64Array(0),
+};
 
 export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: DrawState, c: Palette): void {
   const { view, layout: l } = s;
@@ -191,7 +200,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
   const maxX = W + 20;
   // Lines and bars end just outside the canvas: zoomed in, a minute-long line would be millions of
   // pixels (and its dashes millions of strokes) for the few hundred that show.
-  const clampX = (x: number) => (x < minX ? minX : x > maxX ? maxX : x);
+  const clampX = (x: number) => Math.min(maxX, Math.max(minX, x));
   // The words of streams, deadlines and skews take their place first come, first served: one that
   // would cover another is left out (the tooltip, the list above and the list view still say it).
   const placed: number[] = [];

@@ -311,10 +311,21 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     scratch.slotB = new Int32Array(slots);
     scratch.labelEnd = new Float64Array(slots);
   }
-  const { slotA, slotB, labelEnd } = scratch;
+  if (scratch.dashA.length < 2 * slots) {
+    scratch.dashA = new Float64Array(2 * slots);
+    scratch.dashB = new Float64Array(2 * slots);
+    scratch.dashY = new Float64Array(2 * slots);
+  }
+  const { slotA, slotB, labelEnd, dashA, dashB, dashY } = scratch;
   slotA.fill(-1 << 30);
+  slotB.fill(-1 << 30);
   labelEnd.fill(-Infinity);
+  dashA.fill(Number.NaN);
+  // Plain spans: their lines joined where they overlap on a track, and their end ticks once a pixel
+  // (at a zoom where hundreds of spans share a few pixels, a frame draws what shows).
   const plain: number[] = [];
+  const plainTicks: number[] = [];
+  const lastTick = slotB;
   const skewedSpans: number[] = [];
   for (let i = 0, n = rows(p.spans, SPAN.STRIDE); i < n; i++) {
     const o = i * SPAN.STRIDE;
@@ -327,12 +338,31 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     const slot = lane * MAX_TRACKS + track;
     const a = Math.round(x1);
     const b = Math.round(x2);
-    if (slotA[slot] === a && slotB[slot] === b) continue;
-    slotA[slot] = a;
-    slotB[slot] = b;
     const y = trackY(l, lane, track);
     const skewed = x2 < x1;
-    (skewed ? skewedSpans : plain).push(x1, x2, y);
+    if (skewed) skewedSpans.push(x1, x2, y);
+    else {
+      const k = slot * 2;
+      const lo = clampX(x1);
+      const hi = clampX(x2);
+      if (Number.isNaN(dashA[k]) || lo > dashB[k] + 1 || hi < dashA[k] - 1) {
+        if (!Number.isNaN(dashA[k])) plain.push(dashA[k], dashB[k], dashY[k]);
+        dashA[k] = lo;
+        dashB[k] = hi;
+        dashY[k] = y;
+      } else {
+        dashA[k] = Math.min(dashA[k], lo);
+        dashB[k] = Math.max(dashB[k], hi);
+      }
+      for (const x of [a, b]) {
+        if (x < minX || x > maxX || lastTick[slot] === x) continue;
+        lastTick[slot] = x;
+        plainTicks.push(x, y);
+      }
+    }
+    // One label a pixel pair: the first span there.
+    if (slotA[slot] === a * 65536 + b) continue;
+    slotA[slot] = a * 65536 + b;
     const left = Math.min(x1, x2);
     if (left < labelEnd[slot]) continue;
     const deadline = p.spans[o + SPAN.DEADLINE];
@@ -344,15 +374,25 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
     text(ctx, label, left + 4, y - 7, skewed ? c.skew : c.muted);
     labelEnd[slot] = left + 8 + label.length * CHAR;
   }
-  for (const [xs, color] of [
-    [plain, c.span],
-    [skewedSpans, c.skew],
-  ] as const) {
-    if (xs.length === 0) continue;
-    ctx.strokeStyle = color;
+  for (let k = 0; k < 2 * slots; k += 2) if (!Number.isNaN(dashA[k])) plain.push(dashA[k], dashB[k], dashY[k]);
+  if (plain.length > 0) {
+    ctx.strokeStyle = c.span;
     ctx.beginPath();
-    for (let k = 0; k < xs.length; k += 3) {
-      const [x1, x2, y] = [xs[k], xs[k + 1], xs[k + 2]];
+    for (let k = 0; k < plain.length; k += 3) {
+      ctx.moveTo(plain[k], plain[k + 2]);
+      ctx.lineTo(plain[k + 1], plain[k + 2]);
+    }
+    for (let k = 0; k < plainTicks.length; k += 2) {
+      ctx.moveTo(plainTicks[k], plainTicks[k + 1] - 3);
+      ctx.lineTo(plainTicks[k], plainTicks[k + 1] + 3);
+    }
+    ctx.stroke();
+  }
+  if (skewedSpans.length > 0) {
+    ctx.strokeStyle = c.skew;
+    ctx.beginPath();
+    for (let k = 0; k < skewedSpans.length; k += 3) {
+      const [x1, x2, y] = [skewedSpans[k], skewedSpans[k + 1], skewedSpans[k + 2]];
       ctx.moveTo(clampX(x1), y);
       ctx.lineTo(clampX(x2), y);
       // The ends, where they are in view.
@@ -373,12 +413,6 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
   slotA.fill(-1 << 30);
   labelEnd.fill(-Infinity);
   const words: [string, number, number][] = [];
-  if (scratch.dashA.length < 2 * slots) {
-    scratch.dashA = new Float64Array(2 * slots);
-    scratch.dashB = new Float64Array(2 * slots);
-    scratch.dashY = new Float64Array(2 * slots);
-  }
-  const { dashA, dashB, dashY } = scratch;
   dashA.fill(Number.NaN);
   for (let i = 0, n = rows(p.deadlines, DEADLINE.STRIDE); i < n; i++) {
     const o = i * DEADLINE.STRIDE;
@@ -399,12 +433,15 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
       const a = clampX(Math.min(x0, xd));
       const b = clampX(Math.max(x0, xd));
       const k = slot * 2 + (state === STATE.unanswered ? 1 : 0);
-      if (Number.isNaN(dashA[k]) || a > dashB[k] + 1) {
+      if (Number.isNaN(dashA[k]) || a > dashB[k] + 1 || b < dashA[k] - 1) {
         if (!Number.isNaN(dashA[k])) into.dashes.push(dashA[k], dashB[k], dashY[k]);
         dashA[k] = a;
         dashB[k] = b;
         dashY[k] = y;
-      } else dashB[k] = Math.max(dashB[k], b);
+      } else {
+        dashA[k] = Math.min(dashA[k], a);
+        dashB[k] = Math.max(dashB[k], b);
+      }
     }
     // A solid bar, 4 px on whole pixels, from the deadline to the late answer: the miss, at a glance.
     if (state === STATE.missed) {

@@ -8,6 +8,7 @@ import {
   memo,
   startTransition,
   useCallback,
+  useDeferredValue,
   useEffect,
   useMemo,
   useRef,
@@ -65,9 +66,11 @@ function usePrefersDark(): boolean {
 
 export default function TimelineView({ version, selected, onSelect }: Props) {
   const query = useQuery({ queryKey: queryKeys.timeline(version), queryFn: () => inspectorClient().call('timeline', {}), structuralSharing: false });
+  // Drawn as a transition (in slices), not in the synchronous update a query's result makes.
+  const pack = useDeferredValue(query.data);
   if (query.isError) return <p className="p-4 text-sm text-red-600">The timeline could not be built: {query.error.message}</p>;
-  if (!query.data) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the timeline…</p>;
-  return <Timeline key={version} pack={query.data} selected={selected} onSelect={onSelect} />;
+  if (!pack) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the timeline…</p>;
+  return <Timeline key={version} pack={pack} selected={selected} onSelect={onSelect} />;
 }
 
 /** What the page says of deadlines and clocks, from the pack: each problem with the record it selects. */

@@ -31,9 +31,9 @@ describe('recordLinks', () => {
     c.add({ kind: 'event', record: id16(7), cause: id16(0x404), body }, { position: { partition: 0, offset: 1 } });
     c.add({ kind: 'command', record: id16(8), correlation: id16(0x51), cause_at: causeAt(1, 2, 0, 99), body }, { position: { partition: 0, offset: 2 } });
     c.add({ kind: 'response', record: id16(9), correlation: id16(0x52), body });
-    expect(linksOf(c, 0)).toEqual([{ field: 'cause', ref: crock(0x404), target: null, answers: [], note: 'no loaded record is it' }]);
+    expect(linksOf(c, 0)).toEqual([{ field: 'cause', ref: crock(0x404), target: null, answers: [], note: 'no loaded record has this record id' }]);
     expect(linksOf(c, 1)).toEqual([
-      { field: 'cause_at', ref: 'stream 1, topic 2, partition 0, offset 99', target: null, answers: [], note: 'no loaded record is it' },
+      { field: 'cause_at', ref: 'stream 1, topic 2, partition 0, offset 99', target: null, answers: [], note: 'no loaded record is at this log position' },
       { field: 'correlation', ref: crock(0x51), target: null, answers: [], note: 'nothing loaded answers this command' },
     ]);
     expect(linksOf(c, 2)).toEqual([{ field: 'correlation', ref: crock(0x52), target: null, answers: [], note: 'no command of this conversation with this correlation is loaded' }]);

@@ -88,15 +88,15 @@ export function recordLinks(graph: RecordGraph, entry: LogEntry): RecordLink[] {
   const ix = indexOf(graph);
   const edges = ix.out.get(id) ?? [];
   const links: RecordLink[] = [];
-  const parent = (via: 'cause' | 'cause_at', ref: string, unmatched: string) => {
+  const parent = (via: 'cause' | 'cause_at', ref: string, absent: string, unmatched: string) => {
     const e = edges.find((x) => x.via === via);
     if (!e) return links.push({ field: via, ref, target: null, answers: [], note: unmatched });
     const target = ix.recordOf.get(e.to) ?? null;
-    const note = target === null ? (ix.ghostNote.get(e.to) ?? 'no loaded record is it') : e.note;
+    const note = target === null ? (ix.ghostNote.get(e.to) ?? absent) : e.note;
     links.push({ field: via, ref, target, answers: [], note });
   };
-  if (entry.cause !== null) parent('cause', entry.cause, 'no loaded record is it');
-  if (entry.causeAt !== null) parent('cause_at', describeCauseAt(entry.causeAt), 'not matched: no record of the load has a known log position');
+  if (entry.cause !== null) parent('cause', entry.cause, 'no loaded record has this record id', 'no loaded record has this record id');
+  if (entry.causeAt !== null) parent('cause_at', describeCauseAt(entry.causeAt), 'no loaded record is at this log position', 'not matched: no record of the load has a known log position');
   if (entry.correlation !== null) links.push(correlationLink(ix, id, entry, edges));
   return links;
 }

@@ -86,6 +86,33 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'an unreadable input: its header, its row and its detail');
     });
 
+    test("issue 18's finding and links: the rule list, an emptied list, a warning mark, related records, a stream unfolded", async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.openWithSamples();
+      await page.getByRole('button', { name: /^Rules/ }).click();
+      await expect(page.getByRole('list', { name: 'Rule ids in what is loaded' })).toBeVisible();
+      await page.getByLabel('Rule id').fill('agdx/matrix');
+      await expect(page.getByTestId('rule-match')).toContainText('agdx/matrix/operation');
+      await expectAccessible(page, 'the rule ids present and what the words matched');
+      await page.getByLabel('Rule id').fill('must');
+      await expect(page.getByTestId('no-match')).toBeVisible();
+      await expectAccessible(page, 'a list the filter emptied');
+      await page.getByRole('button', { name: 'Clear the filter' }).click();
+      await (await inspector.revealRecord('conversation.cborseq', 4)).click();
+      await expect(inspector.detail.getByLabel('Related records').locator('[data-ghost]')).toBeVisible();
+      await expectAccessible(page, 'a record with links to the records it names');
+
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
+      await inspector.dropFiles([vector('agdx/made/conversation_http_v07.json')]);
+      await expect(inspector.input('conversation_http_v07.json')).toContainText('10 records');
+      await expect((await inspector.revealRecord('conversation_http_v07.json', 9)).getByTestId('warnings-badge')).toBeVisible();
+      await expectAccessible(page, 'a row with a warning');
+      await inspector.openGraph();
+      await inspector.graph.locator('[data-node-kind="stream"]').getByRole('button', { name: 'unfold' }).click();
+      await expect(inspector.graph.getByTestId('stream-detail')).toBeVisible();
+      await expectAccessible(page, 'a stream unfolded, its first chunk with its diagnostics');
+    });
+
     test('every dialog: Keys, Share, Paste, the Samples menu and an explanation', async ({ inspector, page }) => {
       test.setTimeout(120_000);
       await inspector.openWithSamples();

@@ -52,6 +52,23 @@ atEachWidth(() => {
     await expect(page.getByTestId('shown')).toHaveText('3 of 15');
   });
 
+  test('a partial word of a rule id ("must") finds the records carrying it', async ({ inspector, page }) => {
+    await inspector.open();
+    const laser = ['agent_must_understand.bin', 'agent_command.bin', 'agent_invalid_chunk_no_sequence.bin', 'agent_event.bin'];
+    await inspector.dropFiles(laser.map((name) => vector(`agdx/laser-wire-0.0.1/${name}`)));
+    await expect(page.getByTestId('shown')).toHaveText('4 records');
+    await page.getByLabel('Rule id').fill('must');
+    await expect(page.getByTestId('shown')).toHaveText('1 of 4');
+    await expect(page.getByTestId('rule-match')).toHaveText('Matches rule agdx/must-understand');
+    await expect(page.getByRole('listbox', { name: 'Records' }).getByRole('option')).toHaveCount(1);
+    await expect(inspector.records('agent_must_understand.bin')).toHaveCount(1);
+    await expect(page.getByTestId('no-match')).toHaveCount(0);
+    // A word of its catalogue title finds it too ("must_understand has bits set…").
+    await page.getByLabel('Rule id').fill('bits');
+    await expect(page.getByTestId('shown')).toHaveText('1 of 4');
+    await expect(inspector.records('agent_must_understand.bin')).toHaveCount(1);
+  });
+
   test('words that match no rule present empty the list with a message, and its button clears the filter', async ({ inspector, page }) => {
     await inspector.openWithSamples();
     await page.getByLabel('Rule id').fill('must');

@@ -53,7 +53,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await inspector.records('conversation.cborseq').nth(6).click();
       await expect(inspector.detail.getByRole('alert')).toContainText('cbor/truncated');
       await expectAccessible(page, 'a record that did not decode');
-      await page.getByLabel('Rule id').fill('agdx/matrix/operation');
+      await page.getByLabel('Rule id', { exact: true }).fill('agdx/matrix/operation');
       await expect(page.getByTestId('shown')).toContainText('of');
       await expectAccessible(page, 'the list under a rule filter');
     });
@@ -91,10 +91,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await inspector.openWithSamples();
       await page.getByRole('button', { name: /^Rules/ }).click();
       await expect(page.getByRole('list', { name: 'Rule ids in what is loaded' })).toBeVisible();
-      await page.getByLabel('Rule id').fill('agdx/matrix');
+      await page.getByLabel('Rule id', { exact: true }).fill('agdx/matrix');
       await expect(page.getByTestId('rule-match')).toContainText('agdx/matrix/operation');
       await expectAccessible(page, 'the rule ids present and what the words matched');
-      await page.getByLabel('Rule id').fill('must');
+      await page.getByLabel('Rule id', { exact: true }).fill('must');
       await expect(page.getByTestId('no-match')).toBeVisible();
       await expectAccessible(page, 'a list the filter emptied');
       await page.getByRole('button', { name: 'Clear the filter' }).click();
@@ -133,7 +133,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(inspector.dialog.getByTestId('explanation')).toBeVisible();
       await expectAccessible(page, 'an explanation');
       await page.keyboard.press('Escape');
-      await page.getByLabel('Rule id').fill('agdx/matrix/');
+      await page.getByLabel('Rule id', { exact: true }).fill('agdx/matrix/');
       await page.getByRole('button', { name: 'Explain agdx/matrix/' }).click();
       await expect(inspector.dialog.getByRole('list', { name: 'Rule ids' })).toBeVisible();
       await expectAccessible(page, 'the rule ids a prefix could mean');

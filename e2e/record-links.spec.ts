@@ -19,7 +19,7 @@ atEachWidth(() => {
     await expect(ghost).toContainText('no loaded record is at this log position');
     await expect(links).toHaveCount(3);
 
-    await cause.getByRole('button', { name: 'command 01J0Y1…0001 · conversation.cborseq #0' }).click();
+    await cause.getByRole('button', { name: 'command 01J0Y1…0001 · record #0' }).click();
     await expect(inspector.detail.getByRole('heading', { level: 2 })).toContainText('command');
     await expect(inspector.detail).toContainText('conversation.cborseq · record #0');
     await expect(inspector.records('conversation.cborseq').and(page.locator('[data-index="0"]'))).toHaveAttribute('aria-selected', 'true');
@@ -38,7 +38,7 @@ atEachWidth(() => {
     await expect(inspector.detail).toContainText('conversation.cborseq · record #0');
 
     // In the field tree: the command's correlation leads to what answers it first (the stream's first chunk).
-    await inspector.tree.locator('[data-path="correlation"]').getByRole('button', { name: /^Select chunk/ }).click();
+    await inspector.tree.locator('[data-path="correlation"]').getByRole('button', { name: /^its answer: chunk/ }).click();
     await expect(inspector.detail).toContainText('conversation.cborseq · record #1');
   });
 });

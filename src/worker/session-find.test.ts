@@ -98,7 +98,7 @@ describe("a record's links in the session", () => {
     const links = s.detail(response)!.links;
     expect(links.map((l) => l.field)).toEqual(['cause', 'cause_at', 'correlation']);
     const [cause, at, corr] = links;
-    expect(cause.target).toEqual({ key: command, label: expect.stringMatching(/^command 01J0Y1…\w+ · conversation\.cborseq #0$/) });
+    expect(cause.target).toEqual({ key: command, label: expect.stringMatching(/^command 01J0Y1…\w+ · record #0$/) });
     expect(at).toMatchObject({ ref: 'stream 1, topic 2, partition 3, offset 41', target: null });
     expect(at.note).toBeTruthy();
     expect(corr.target?.key).toBe(command);
@@ -106,7 +106,13 @@ describe("a record's links in the session", () => {
     const [cmdCorr] = s.detail(command)!.links;
     expect(cmdCorr).toMatchObject({ field: 'correlation', target: null, answerCount: 2 });
     expect(cmdCorr.answers.map((a) => a.key)).toEqual([command + 1, response]);
-    expect(cmdCorr.answers[0].label).toMatch(/^chunk · conversation\.cborseq #1$/);
+    expect(cmdCorr.answers[0].label).toMatch(/^chunk · record #1$/);
+  });
+
+  it('a link to a record in another input names that input; one in its own input says only its place', async () => {
+    const s = await loaded(['agent_response.bin', 'agent_record.bin'].map((f) => `vectors/agdx/laser-wire-0.0.1/${f}`));
+    const cause = s.detail(0)!.links.find((l) => l.field === 'cause')!;
+    expect(cause.target).toEqual({ key: 1, label: expect.stringMatching(/^command 01J0Y1…\w+ · agent_record\.bin #0$/) });
   });
 
   it('a record without an envelope has no links', async () => {

@@ -438,7 +438,7 @@ export class InspectorSession {
     const log = this.log;
     const entry = log ? entryOf(log.facts.entries, key) : null;
     if (!log || !entry) return [];
-    const linked = (k: number): LinkedRecord => ({ key: k, label: k === key ? 'this record itself' : this.recordLabel(k) });
+    const linked = (k: number): LinkedRecord => ({ key: k, label: k === key ? 'this record itself' : this.recordLabel(k, this.inputOf[key]) });
     return recordLinks(log.graph, entry).map((l: RecordLink) => ({
       field: l.field,
       ref: l.ref,
@@ -449,11 +449,16 @@ export class InspectorSession {
     }));
   }
 
-  /** A record in a few words for a link to it: kind, short id, input and place. */
-  private recordLabel(key: number): string {
+  /**
+   * A record in a few words for a link to it: kind, short id and place, the input named only when it
+   * is not `from` (the linking record's input: its name again made every link wrap on a phone).
+   */
+  private recordLabel(key: number, from: number): string {
     const s = this.summaries[key];
     if (!s) return `record ${key}`;
-    return `${s.kind ?? s.format}${s.id ? ` ${shortId(s.id)}` : ''} · ${this.inputs[this.inputOf[key]]?.name ?? ''} #${s.index}`;
+    const input = this.inputOf[key];
+    const where = input === from ? `record #${s.index}` : `${this.inputs[input]?.name ?? ''} #${s.index}`;
+    return `${s.kind ?? s.format}${s.id ? ` ${shortId(s.id)}` : ''} · ${where}`;
   }
 
   /** The workflow of a record, its lists of candidate keys complete. */

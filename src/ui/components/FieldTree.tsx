@@ -23,19 +23,21 @@ const NO_LINKS: ReadonlyMap<string, RecordLinkView> = new Map();
 function ValueLink({ link, onLink }: { link: RecordLinkView; onLink: (key: number) => void }) {
   const to = link.target ?? link.answers[0] ?? null;
   if (!to) return <span className="whitespace-nowrap rounded border border-dashed border-slate-400 px-1 text-[10px] text-slate-600 dark:text-slate-400">not loaded</span>;
+  // Its name starts with what it says (a speech-input user says the words they see), then names the record.
+  const words = link.target ? 'go to it' : 'its answer';
   return (
     <button
       type="button"
       tabIndex={-1}
       title={`Select ${to.label}`}
-      aria-label={`Select ${to.label}`}
+      aria-label={`${words}: ${to.label}`}
       onClick={(e) => {
         e.stopPropagation();
         onLink(to.key);
       }}
       className="whitespace-nowrap text-[10px] text-teal-800 underline underline-offset-2 dark:text-teal-300"
     >
-      {link.target ? 'go to it' : 'its answer'}
+      {words}
     </button>
   );
 }

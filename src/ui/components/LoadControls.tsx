@@ -152,17 +152,20 @@ export function FilterBar({ filter, onChange, shown, total, version, matched }: 
           ) : (
             <>
               <p className="mb-1 text-[11px] text-slate-600 dark:text-slate-300">Choose one, or type an id, its start (agdx/matrix) or a word (must).</p>
-              <ul aria-label="Rule ids in what is loaded" className="grid max-h-48 gap-0.5 overflow-auto">
+              <ul aria-label="Rule ids in what is loaded" className="grid max-h-48 grid-cols-[minmax(0,1fr)] gap-0.5 overflow-auto">
                 <li>
+                  {/* Named by what it shows (a speech-input user says the words they see); the hidden punctuation keeps the parts apart when read. */}
                   <button
                     type="button"
-                    aria-label={`Any problem: ${records(present.data.problems)} (not decoded, an error or a warning)`}
                     onClick={() => choose({ validity: 'problem', rule: undefined })}
                     className="flex w-full items-baseline gap-2 rounded px-1 py-0.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800"
                   >
                     <span className="font-medium">Any problem</span>
+                    <span className="sr-only">: </span>
                     <span className="tabular-nums">{records(present.data.problems)}</span>
+                    <span className="sr-only"> (</span>
                     <span className="truncate text-slate-600 dark:text-slate-400">not decoded, an error or a warning</span>
+                    <span className="sr-only">)</span>
                   </button>
                 </li>
                 {present.data.rules.map((r) => (
@@ -171,13 +174,15 @@ export function FilterBar({ filter, onChange, shown, total, version, matched }: 
                       type="button"
                       data-rule={r.id}
                       title={r.title ?? undefined}
-                      aria-label={`${r.id}: ${records(r.records)}, ${r.severity}${r.title ? `. ${r.title}` : ''}`}
                       onClick={() => choose({ rule: r.id })}
                       className="flex w-full items-baseline gap-2 rounded px-1 py-0.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800"
                     >
                       <span className="shrink-0 font-mono">{r.id}</span>
+                      <span className="sr-only">: </span>
                       <span className="shrink-0 tabular-nums">{records(r.records)}</span>
+                      <span className="sr-only">, </span>
                       <span className={`shrink-0 ${SEVERITY_TONES[r.severity]}`}>{r.severity}</span>
+                      {r.title && <span className="sr-only">. </span>}
                       <span className="min-w-0 truncate text-slate-600 dark:text-slate-400">{r.title}</span>
                     </button>
                   </li>

@@ -3,7 +3,7 @@
 import { atEachWidth, expect, test } from './fixtures';
 
 atEachWidth(() => {
-  test("clicking cause in the Record view selects the parent record; cause_at that matches nothing says so", async ({ inspector, page }) => {
+  test('clicking cause in the Record view selects the parent record; cause_at that matches nothing says so', async ({ inspector, page }) => {
     await inspector.openWithSamples();
     // The response of the conversation sample: its cause is the command at #0; its cause_at names a log position not loaded.
     await (await inspector.revealRecord('conversation.cborseq', 4)).click();
@@ -38,7 +38,10 @@ atEachWidth(() => {
     await expect(inspector.detail).toContainText('conversation.cborseq · record #0');
 
     // In the field tree: the command's correlation leads to what answers it first (the stream's first chunk).
-    await inspector.tree.locator('[data-path="correlation"]').getByRole('button', { name: /^its answer: chunk/ }).click();
+    await inspector.tree
+      .locator('[data-path="correlation"]')
+      .getByRole('button', { name: /^its answer: chunk/ })
+      .click();
     await expect(inspector.detail).toContainText('conversation.cborseq · record #1');
   });
 });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { matchRuleIds, RuleIndex } from './rule-filter';
 
-const PRESENT = ['agdx/matrix/correlation', 'agdx/matrix/operation', 'agdx/must-understand', 'agentdna/signature', 'agentdna/signature/der', 'cbor/trailing-bytes', 'cbor/truncated'];
+const PRESENT = [
+  'agdx/matrix/correlation',
+  'agdx/matrix/operation',
+  'agdx/must-understand',
+  'agentdna/signature',
+  'agentdna/signature/der',
+  'cbor/trailing-bytes',
+  'cbor/truncated',
+];
 
 describe('matchRuleIds', () => {
   it('an exact id is that rule alone, even where it starts other ids', () => {

@@ -9,7 +9,16 @@ import { inspectorHandlers } from './handlers';
 
 const root = resolve(__dirname, '../..');
 const read = (p: string) => new Uint8Array(readFileSync(resolve(root, p)));
-const SAMPLES = ['conversation.cborseq', 'record_http_v07.json', 'agent_record.bin', 'agent_command_signed.bin', 'agent_dead_letter.bin', 'agent_error.bin', 'agent_status_card.bin', 'agent_invalid_status_bad_operation.bin'];
+const SAMPLES = [
+  'conversation.cborseq',
+  'record_http_v07.json',
+  'agent_record.bin',
+  'agent_command_signed.bin',
+  'agent_dead_letter.bin',
+  'agent_error.bin',
+  'agent_status_card.bin',
+  'agent_invalid_status_bad_operation.bin',
+];
 
 async function loaded(paths: string[]): Promise<InspectorSession> {
   const session = new InspectorSession();
@@ -52,7 +61,11 @@ describe('the rule filter in the session', () => {
 
   it('"problem" keeps records not decoded or with any error or warning; it combines with the other fields', async () => {
     const s = await samples();
-    expect(where(s, s.filter({ validity: 'problem' }))).toEqual(['conversation.cborseq#5', 'conversation.cborseq#6', 'agent_invalid_status_bad_operation.bin#0']);
+    expect(where(s, s.filter({ validity: 'problem' }))).toEqual([
+      'conversation.cborseq#5',
+      'conversation.cborseq#6',
+      'agent_invalid_status_bad_operation.bin#0',
+    ]);
     expect(where(s, s.filter({ validity: 'problem', kind: 'command' }))).toEqual(['conversation.cborseq#5']);
   });
 

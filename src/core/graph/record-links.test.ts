@@ -16,7 +16,10 @@ describe('recordLinks', () => {
   it('cause and cause_at resolve to the parent the graph found; the correlation to its command', () => {
     const c = new Conversation();
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body }, { position: { partition: 3, offset: 41, stream: 1, topic: 2 } });
-    c.add({ kind: 'response', record: id16(2), cause: id16(1), cause_at: causeAt(1, 2, 3, 41), correlation: id16(0x50), body }, { position: { partition: 3, offset: 42, stream: 1, topic: 2 } });
+    c.add(
+      { kind: 'response', record: id16(2), cause: id16(1), cause_at: causeAt(1, 2, 3, 41), correlation: id16(0x50), body },
+      { position: { partition: 3, offset: 42, stream: 1, topic: 2 } },
+    );
     expect(linksOf(c, 1)).toEqual([
       { field: 'cause', ref: crock(1), target: 0, answers: [], note: null },
       { field: 'cause_at', ref: 'stream 1, topic 2, partition 3, offset 41', target: 0, answers: [], note: null },
@@ -36,7 +39,9 @@ describe('recordLinks', () => {
       { field: 'cause_at', ref: 'stream 1, topic 2, partition 0, offset 99', target: null, answers: [], note: 'no loaded record is at this log position' },
       { field: 'correlation', ref: crock(0x51), target: null, answers: [], note: 'nothing loaded answers this command' },
     ]);
-    expect(linksOf(c, 2)).toEqual([{ field: 'correlation', ref: crock(0x52), target: null, answers: [], note: 'no command of this conversation with this correlation is loaded' }]);
+    expect(linksOf(c, 2)).toEqual([
+      { field: 'correlation', ref: crock(0x52), target: null, answers: [], note: 'no command of this conversation with this correlation is loaded' },
+    ]);
   });
 
   it('a cause_at with no log position anywhere says it could not be matched', () => {

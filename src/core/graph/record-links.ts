@@ -96,7 +96,13 @@ export function recordLinks(graph: RecordGraph, entry: LogEntry): RecordLink[] {
     links.push({ field: via, ref, target, answers: [], note });
   };
   if (entry.cause !== null) parent('cause', entry.cause, 'no loaded record has this record id', 'no loaded record has this record id');
-  if (entry.causeAt !== null) parent('cause_at', describeCauseAt(entry.causeAt), 'no loaded record is at this log position', 'not matched: no record of the load has a known log position');
+  if (entry.causeAt !== null)
+    parent(
+      'cause_at',
+      describeCauseAt(entry.causeAt),
+      'no loaded record is at this log position',
+      'not matched: no record of the load has a known log position',
+    );
   if (entry.correlation !== null) links.push(correlationLink(ix, id, entry, edges));
   return links;
 }
@@ -116,5 +122,14 @@ function correlationLink(ix: LinkIndex, id: string, entry: LogEntry, edges: read
   let best: { recordIndex: number; sortKey: string } | null = null;
   for (const c of candidates) if (c.recordIndex !== entry.record && (c.sortKey <= entry.sortKey || best === null)) best = c;
   if (best === null) return { field: 'correlation', ref, target: null, answers: [], note: 'no command of this conversation with this correlation is loaded' };
-  return { field: 'correlation', ref, target: best.recordIndex, answers: [], note: candidates.length > 1 ? `${candidates.length} commands carry it; chose the ${best.sortKey <= entry.sortKey ? 'nearest one before' : 'first one after'} this record` : null };
+  return {
+    field: 'correlation',
+    ref,
+    target: best.recordIndex,
+    answers: [],
+    note:
+      candidates.length > 1
+        ? `${candidates.length} commands carry it; chose the ${best.sortKey <= entry.sortKey ? 'nearest one before' : 'first one after'} this record`
+        : null,
+  };
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lineDiff } from '../agentdna/cards';
+import { lineDiff } from '../compare/lines';
 import { didOf } from '../agentdna/did';
 import { signedBytes } from '../agentdna/hash';
 import { readAgentDna } from '../import/agentdna';

@@ -157,7 +157,9 @@ export function compareLogs(scope: LogComparison['scope'], a: LogSide, b: LogSid
   };
   // B's own records go after the pair holding the B record before them.
   const matchedB = new Map<number, number>();
-  partner.forEach((j, i) => j >= 0 && matchedB.set(j, i));
+  partner.forEach((j, i) => {
+    if (j >= 0) matchedB.set(j, i);
+  });
   const after = new Map<number, number[]>();
   const lead: number[] = [];
   let lastA = -1;

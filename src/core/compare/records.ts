@@ -39,7 +39,7 @@ function receivedBytes(r: InspectedRecord): { bytes: Uint8Array; offset: number 
  * reads both bodies alike). `unknownFields`: also an AGDX envelope's fields this version does not
  * define (from its field tree, built now for a record read in bulk).
  */
-function valueOf(r: InspectedRecord, body: DiffValue | null, unknownFields: boolean): DiffValue | null {
+function recordValue(r: InspectedRecord, body: DiffValue | null, unknownFields: boolean): DiffValue | null {
   const { envelope, headers } = r.data;
   if (envelope) {
     const v = envelopeValue(envelope, body);
@@ -48,7 +48,7 @@ function valueOf(r: InspectedRecord, body: DiffValue | null, unknownFields: bool
     if (unknownFields) {
       for (const n of recordViews(r).tree) if (n.type.endsWith(', unknown')) entries.push([n.path, scalar(n.type, n.display)]);
     }
-    if (headers && headers.length) entries.push(['headers', headersValue(headers)]);
+    if (headers?.length) entries.push(['headers', headersValue(headers)]);
     return { ...v, entries };
   }
   if (isAgentDna(r) && r.verdict.decoded) {
@@ -62,7 +62,7 @@ function valueOf(r: InspectedRecord, body: DiffValue | null, unknownFields: bool
 /** Both records' values, their bodies read alike (structurally when both decode the same way, else as bytes). */
 export function recordValues(a: InspectedRecord, b: InspectedRecord, { unknownFields = true } = {}): { a: DiffValue | null; b: DiffValue | null; body: FieldDiff['body'] } {
   const bodies = pairBodies({ env: a.data.envelope, ct: a.data.observed?.ct ?? null }, { env: b.data.envelope, ct: b.data.observed?.ct ?? null });
-  return { a: valueOf(a, bodies.a, unknownFields), b: valueOf(b, bodies.b, unknownFields), body: bodies.readings };
+  return { a: recordValue(a, bodies.a, unknownFields), b: recordValue(b, bodies.b, unknownFields), body: bodies.readings };
 }
 
 /** The bytes to diff: canonical encodings (AGDX), the tips' hashed content JSON (AgentDNA), else the bytes as received. */

@@ -55,7 +55,9 @@ export function diffValues(a: DiffValue | null, b: DiffValue | null, { maxRows =
     const container = v.kind === 'map' || v.kind === 'list';
     row({ path, depth, status, a: status === 'added' ? null : shown, b: status === 'removed' ? null : shown, container });
     if (v.kind === 'map') for (const [k, x] of v.entries) subtree(x, join(path, k), depth + 1, status);
-    else if (v.kind === 'list') v.items.forEach((x, i) => subtree(x, `${path}[${i}]`, depth + 1, status));
+    else if (v.kind === 'list') {
+      for (let i = 0; i < v.items.length; i++) subtree(v.items[i], `${path}[${i}]`, depth + 1, status);
+    }
   };
 
   /** Both sides: returns whether they are the same. */

@@ -76,7 +76,9 @@ export function compareWorkflows(a: WorkflowReport, b: WorkflowReport): Workflow
   const bOnlyAfter = new Map<number, number[]>();
   const lead: number[] = [];
   const matchedB = new Map<number, number>();
-  partner.forEach((j, i) => j >= 0 && matchedB.set(j, i));
+  partner.forEach((j, i) => {
+    if (j >= 0) matchedB.set(j, i);
+  });
   let lastA = -1;
   bs.forEach((_, j) => {
     if (matchedB.has(j)) {

@@ -29,6 +29,9 @@ describe('compare in the worker', () => {
     expect(c.signature.details).toContain("B's signature would verify A too, which carries none.");
     expect(c.verdicts.b.signature).toBe('unknown_key');
     expect(s.compare({ scope: 'records', a: 0, b: 99 })).toBeNull();
+    // Record 6 of the sequence does not decode: only the envelope has a signing input.
+    expect((s.compare({ scope: 'records', a: 0, b: 6 }) as RecordComparison).signature.headline).toMatch(/^Only A has a signing input/);
+    expect((s.compare({ scope: 'records', a: 6, b: 0 }) as RecordComparison).signature.headline).toMatch(/^Only B has a signing input/);
   });
 
   it('two workflows envelope by envelope, and two inputs record by record', async () => {

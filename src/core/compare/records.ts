@@ -141,7 +141,7 @@ export function compareRecords(a: CompareSide, b: CompareSide, { maxRows = MAX_R
         : noSigningMeaning(
             (ea || ta) && (eb || tb)
               ? 'One is an AGDX envelope, the other an AgentDNA envelope: their signatures are over different things, and neither covers the other.'
-              : `${!(ea || ta) && !(eb || tb) ? 'Neither record has' : `${ea || ta ? 'B' : 'A'} has`} a signing input (only AGDX envelopes and AgentDNA envelopes are signed).`,
+              : `${!(ea || ta) && !(eb || tb) ? 'Neither record has a signing input' : `Only ${ea || ta ? 'A' : 'B'} has a signing input`} (only AGDX envelopes and AgentDNA envelopes are signed).`,
           );
   return {
     type: 'records',

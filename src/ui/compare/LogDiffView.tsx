@@ -54,7 +54,7 @@ function ChangeCell({ p }: { p: LogPair }) {
       {latency && <span data-testid="latency">{latency}</span>}
       {p.ids.length > 0 && (
         <span className="text-slate-600 dark:text-slate-400">
-          ids differ: <bdi>{displayText(p.ids.join(', '))}</bdi>
+          ids and signature bytes differ: <bdi>{displayText(p.ids.join(', '))}</bdi>
         </span>
       )}
     </span>

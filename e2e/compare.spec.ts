@@ -41,6 +41,19 @@ async function fieldRow(region: Locator, path: string): Promise<string[]> {
   return (await row.getByRole('cell').allTextContents()).map((t) => t.trim());
 }
 
+/** An AgentDNA agent card's history, two versions of a one-line JSON policy: `write` withdrawn, `admin` granted, `max_tokens` raised. */
+function cardHistory(path: string): string {
+  const keys = JSON.parse(readFileSync(vector('agentdna/synthetic/synthetic_keys.json'), 'utf8'));
+  const did: string = keys['agentdna-test-worker-1'].did;
+  const policy = (p: unknown) => Buffer.from(JSON.stringify(p)).toString('base64');
+  const states = [
+    { type: 'actor_card', id: did, policy: policy({ allow: ['read', 'write'], max_tokens: 1000 }) },
+    { type: 'actor_card', id: did, policy: policy({ allow: ['read', 'admin'], max_tokens: 2000 }) },
+  ];
+  writeFileSync(path, JSON.stringify(states));
+  return path;
+}
+
 test.describe('Compare', () => {
   test('the picker is a keyboard dialog: Tab stays in it, Esc closes it, focus returns to "Compare with…"', async ({ inspector, page }) => {
     await inspector.open();
@@ -136,7 +149,7 @@ test.describe('Compare', () => {
     await expect(command.getByRole('cell').nth(1)).toHaveText('correlation');
     await expect(command).toContainText('signature unknown key → unsigned');
     // A record of the table opens its detail.
-    await command.getByRole('button', { name: 'Show B record #0 of conversation.cborseq' }).click();
+    await command.getByRole('button', { name: "show B's record #0 of conversation.cborseq" }).click();
     await expect(inspector.records('conversation.cborseq').first()).toHaveAttribute('aria-selected', 'true');
   });
 
@@ -192,5 +205,20 @@ test.describe('Compare', () => {
     await expect(region.getByTestId('workflow-counts')).toContainText('5 the same, 1 differing, 0 only in A, 0 only in B.');
     // The Shared view banner says what the link compares.
     await expect(page.getByTestId('preset-compare')).toContainText('record #0 of synthetic_valid_fanin_dag.serialized.json with record #0 of synthetic_tampered_intermediate_payload_only.serialized.json');
+  });
+
+  test("an agent card's policy history shows which permissions were added and removed, not a count of lines", async ({ inspector }, info) => {
+    await inspector.open();
+    await inspector.dropFiles([cardHistory(info.outputPath('card_history.json'))]);
+    const second = inspector.records('card_history.json').nth(1);
+    await second.click();
+    // The record's summary line.
+    await expect(inspector.detail).toContainText('policy: 1 added, 1 removed, 1 changed');
+    await expect(inspector.detail).not.toContainText(/\+\d+ −\d+ lines/);
+    const body = inspector.detail.getByRole('region', { name: 'Body' });
+    await expect(body).toContainText('1 entry added, 1 removed, 1 value changed (compared as JSON) since version 1');
+    await expect(body).toContainText('removed  allow[1]: "write"');
+    await expect(body).toContainText('added    allow[1]: "admin"');
+    await expect(body).toContainText('changed  max_tokens: 1000 → 2000');
   });
 });

@@ -119,8 +119,8 @@ function SideCard({ side, recordKey, onSelect }: { side: 'A' | 'B'; recordKey: n
           </p>
           <div className="mt-1 flex flex-wrap items-center gap-2">
             <Badges record={s} />
-            <button type="button" className={BUTTON} onClick={() => onSelect(recordKey)} aria-label={`Show record ${side} in the detail`}>
-              Show its detail
+            <button type="button" className={BUTTON} onClick={() => onSelect(recordKey)}>
+              Show {side}'s detail
             </button>
           </div>
         </>

@@ -26,7 +26,7 @@ function RecordCell({ r, side, onSelect }: { r: LogRecordSide | null; side: 'A' 
         type="button"
         className={`${BUTTON} self-start font-mono`}
         onClick={() => onSelect(r.key)}
-        aria-label={`Show ${side} record #${r.index} of ${displayText(r.inputName)}`}
+        aria-label={`#${r.index} ${displayText(r.kind)}: show ${side}'s record #${r.index} of ${displayText(r.inputName)}`}
       >
         #{r.index} {displayText(r.kind)}
       </button>

@@ -38,7 +38,7 @@ async function compareWith(inspector: InspectorPage, a: Locator, search: string,
 async function fieldRow(region: Locator, path: string): Promise<string[]> {
   const row = region.getByRole('table', { name: 'Field differences' }).locator(`tbody tr[data-path="${path}"]`);
   await expect(row).toHaveCount(1);
-  return (await row.getByRole('cell').allTextContents()).map((t) => t.trim());
+  return (await row.getByRole('cell').allInnerTexts()).map((t) => t.trim());
 }
 
 /** An AgentDNA agent card's history, two versions of a one-line JSON policy: `write` withdrawn, `admin` granted, `max_tokens` raised. */
@@ -146,7 +146,7 @@ test.describe('Compare', () => {
     const logRows = region.getByRole('table', { name: 'Records side by side' }).locator('tbody tr');
     await expect(logRows.locator('xpath=self::*[@data-status="added"]')).toHaveCount(6);
     const command = logRows.locator('xpath=self::*[@data-status="changed"]');
-    await expect(command.getByRole('cell').nth(1)).toHaveText('correlation');
+    await expect(command.getByRole('cell').nth(1)).toHaveText('correlation', { useInnerText: true });
     await expect(command).toContainText('signature unknown key → unsigned');
     // A record of the table opens its detail.
     await command.getByRole('button', { name: "show B's record #0 of conversation.cborseq" }).click();
@@ -167,7 +167,7 @@ test.describe('Compare', () => {
     await expect(changed).toContainText('envelope.parent_envelope[0].parent_envelope[0]');
     await expect(changed).toContainText('differs: payload; verdicts differ');
     await expect(changed).toContainText('"exfiltrate"');
-    await expect(changed.getByRole('cell').nth(1)).toHaveText('hash');
+    await expect(changed.getByRole('cell').nth(1)).toHaveText('hash', { useInnerText: true });
     // The tips are the same: the tip's signature covers both, but B's chain does not verify.
     await expect(region.getByTestId('signature-meaning')).toHaveText('Signed messages identical: the same signature verifies both.');
     await expect(region.getByRole('table', { name: 'Verdicts side by side' }).getByRole('row', { name: /^Valid/ })).toContainText('(differs)');
@@ -186,7 +186,10 @@ test.describe('Compare', () => {
     await compareWith(inspector, inspector.records('synthetic_valid_fanin_dag.serialized.json').first(), 'tampered_intermediate', 1);
     await expect(comparison(page).getByTestId('workflow-counts')).toContainText('1 differing');
 
-    await page.getByRole('banner').getByRole('button', { name: /^Share/ }).click();
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Share/ })
+      .click();
     const link = page.getByLabel('Permalink');
     await expect(link).toHaveValue(/#v1\./);
     await expect(page.getByTestId('link-size')).toContainText('characters');
@@ -204,7 +207,9 @@ test.describe('Compare', () => {
     await expect(region.getByTestId('side-B')).toContainText('synthetic_tampered_intermediate_payload_only.serialized.json');
     await expect(region.getByTestId('workflow-counts')).toContainText('5 the same, 1 differing, 0 only in A, 0 only in B.');
     // The Shared view banner says what the link compares.
-    await expect(page.getByTestId('preset-compare')).toContainText('record #0 of synthetic_valid_fanin_dag.serialized.json with record #0 of synthetic_tampered_intermediate_payload_only.serialized.json');
+    await expect(page.getByTestId('preset-compare')).toContainText(
+      'record #0 of synthetic_valid_fanin_dag.serialized.json with record #0 of synthetic_tampered_intermediate_payload_only.serialized.json',
+    );
   });
 
   test("an agent card's policy history shows which permissions were added and removed, not a count of lines", async ({ inspector }, info) => {

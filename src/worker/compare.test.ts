@@ -12,7 +12,10 @@ const root = resolve(__dirname, '../..');
 const read = (p: string) => new Uint8Array(readFileSync(resolve(root, p)));
 const load = (session: InspectorSession, ...paths: string[]) => session.load(paths.map((p) => ({ name: p.split('/').pop()!, data: new Blob([read(p)]) })));
 
-const WORKFLOWS = ['vectors/agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json', 'vectors/agentdna/synthetic/synthetic_tampered_intermediate_payload_only.serialized.json'];
+const WORKFLOWS = [
+  'vectors/agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json',
+  'vectors/agentdna/synthetic/synthetic_tampered_intermediate_payload_only.serialized.json',
+];
 
 describe('compare in the worker', () => {
   it('two records of different inputs: fields, canonical bytes and what it means for signatures', async () => {

@@ -60,7 +60,11 @@ function recordValue(r: InspectedRecord, body: DiffValue | null, unknownFields: 
 }
 
 /** Both records' values, their bodies read alike (structurally when both decode the same way, else as bytes). */
-export function recordValues(a: InspectedRecord, b: InspectedRecord, { unknownFields = true } = {}): { a: DiffValue | null; b: DiffValue | null; body: FieldDiff['body'] } {
+export function recordValues(
+  a: InspectedRecord,
+  b: InspectedRecord,
+  { unknownFields = true } = {},
+): { a: DiffValue | null; b: DiffValue | null; body: FieldDiff['body'] } {
   const bodies = pairBodies({ env: a.data.envelope, ct: a.data.observed?.ct ?? null }, { env: b.data.envelope, ct: b.data.observed?.ct ?? null });
   return { a: recordValue(a, bodies.a, unknownFields), b: recordValue(b, bodies.b, unknownFields), body: bodies.readings };
 }
@@ -115,7 +119,8 @@ export function verdictDiff(a: CompareSide, b: CompareSide): VerdictDiff {
   const rb = rules(b);
   const onlyA = [...ra].filter((r) => !rb.has(r));
   const onlyB = [...rb].filter((r) => !ra.has(r));
-  if (onlyA.length || onlyB.length) changes.push(`findings: ${[onlyA.length && `${onlyA.length} rule(s) on A only`, onlyB.length && `${onlyB.length} on B only`].filter(Boolean).join(', ')}`);
+  if (onlyA.length || onlyB.length)
+    changes.push(`findings: ${[onlyA.length && `${onlyA.length} rule(s) on A only`, onlyB.length && `${onlyB.length} on B only`].filter(Boolean).join(', ')}`);
   return { a: va, b: vb, changes, onlyA, onlyB };
 }
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { ChangeStatus, LogComparison, LogPair, LogRecordSide } from '../../core/compare/model';
 import { displayText, groupDigits } from '../format';
 import { latencyWords } from './compare-view';
-import { BUTTON, STATUS_STYLE, StatusMark } from './parts';
+import { BUTTON, CARD_ROW, CARD_TABLE, CardLabel, STATUS_STYLE, StatusMark } from './parts';
 
 /** Rows drawn at first; more on request (a comparison lists up to 5,000). */
 const FIRST_ROWS = 300;
@@ -81,9 +81,9 @@ export function LogDiffView({ c, onSelect }: { c: LogComparison; onSelect: (key:
       </label>
       {rows.length === 0 && <p className="mt-2 text-xs">{c.pairs.length ? 'Every matched record is the same.' : 'Neither side has records.'}</p>}
       {rows.length > 0 && (
-        <div className="mt-2 overflow-x-auto">
-          <table aria-label="Records side by side" className="w-full min-w-[40rem] text-xs">
-            <thead className="text-left text-slate-600 dark:text-slate-300">
+        <div className="mt-2 @container">
+          <table aria-label="Records side by side" className={CARD_TABLE.table}>
+            <thead className={CARD_TABLE.head}>
               <tr>
                 <th scope="col" className="py-0.5 font-medium">
                   Role
@@ -102,26 +102,27 @@ export function LogDiffView({ c, onSelect }: { c: LogComparison; onSelect: (key:
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody className={CARD_TABLE.body}>
               {rows.slice(0, limit).map((p) => {
                 const status = statusOf(p);
                 return (
-                  <tr
-                    key={`${p.a?.key ?? '-'}:${p.b?.key ?? '-'}`}
-                    data-status={status}
-                    className={`border-t border-slate-100 align-top dark:border-slate-800 ${STATUS_STYLE[status]}`}
-                  >
-                    <td className="py-1 pr-2">
+                  <tr key={`${p.a?.key ?? '-'}:${p.b?.key ?? '-'}`} data-status={status} className={`${CARD_ROW} ${STATUS_STYLE[status]}`}>
+                    <td className="col-span-2 py-1 pr-2 font-medium @2xl:font-normal">
                       <bdi>{displayText(p.role)}</bdi>
                     </td>
-                    <td className="py-1 pr-2">{p.matchedBy ?? '—'}</td>
-                    <td className="py-1 pr-2">
+                    <td className="col-span-2 py-1 pr-2">
+                      <CardLabel>Matched by</CardLabel>
+                      {p.matchedBy ?? '—'}
+                    </td>
+                    <td className="flex items-start gap-1 py-1 pr-2 @2xl:table-cell">
+                      <CardLabel>A</CardLabel>
                       <RecordCell r={p.a} side="A" onSelect={onSelect} />
                     </td>
-                    <td className="py-1 pr-2">
+                    <td className="flex items-start gap-1 py-1 pr-2 @2xl:table-cell">
+                      <CardLabel>B</CardLabel>
                       <RecordCell r={p.b} side="B" onSelect={onSelect} />
                     </td>
-                    <td className="py-1">
+                    <td className="col-span-2 min-w-0 py-1">
                       <ChangeCell p={p} />
                     </td>
                   </tr>

@@ -2,12 +2,12 @@
 // difference means for signatures, the field diff (every change marked by a sign and a word, not
 // by colour alone), the byte diff of their canonical encodings as compact hex with the differing
 // bytes marked, and two AgentDNA workflows envelope by envelope. Strings from records are text.
-import { useState, type ReactNode } from 'react';
+import { type CSSProperties, type ReactNode, useState } from 'react';
 import type { ByteDiff, ChangeStatus, EnvelopePair, EnvelopeSide, FieldRow, RecordComparison, VerdictSide, WorkflowDiff } from '../../core/compare/model';
 import { RuleRef } from '../components/RuleRef';
 import { displayText, groupDigits, hex2 } from '../format';
 import { byteHunks, bytesWords, type HunkSide, shownRows } from './compare-view';
-import { Section, STATUS_STYLE, StatusMark, WithCode } from './parts';
+import { CardLabel, CARD_ROW, CARD_TABLE, Section, STATUS_STYLE, StatusMark, WithCode } from './parts';
 
 export function RecordDiffView({ c }: { c: RecordComparison }) {
   return (
@@ -38,9 +38,10 @@ export function RecordDiffView({ c }: { c: RecordComparison }) {
           )}
         </Section>
       </div>
+      {/* Two workflows: envelope by envelope first, what changed deep in the chains after. */}
+      {c.workflow && <WorkflowSection w={c.workflow} />}
       <FieldsSection c={c} />
       {c.bytes && <BytesSection d={c.bytes} />}
-      {c.workflow && <WorkflowSection w={c.workflow} />}
     </div>
   );
 }
@@ -143,15 +144,16 @@ function FieldsSection({ c }: { c: RecordComparison }) {
         <input type="checkbox" checked={showSame} onChange={(e) => setShowSame(e.target.checked)} /> Show unchanged fields
       </label>
       {rows.length > 0 && (
-        <div className="mt-2 overflow-x-auto">
-          <table aria-label="Field differences" className="w-full min-w-[32rem] table-fixed text-xs">
+        // A table where its box is wide enough; narrower (a phone), each row a card of the same cells, as the Findings do.
+        <div className="mt-2 @container">
+          <table aria-label="Field differences" className={`${CARD_TABLE.table} @2xl:table-fixed`}>
             <colgroup>
               <col className="w-24" />
               <col className="w-[28%]" />
               <col />
               <col />
             </colgroup>
-            <thead className="text-left text-slate-600 dark:text-slate-300">
+            <thead className={CARD_TABLE.head}>
               <tr>
                 <th scope="col" className="py-0.5 font-medium">
                   Change
@@ -167,7 +169,7 @@ function FieldsSection({ c }: { c: RecordComparison }) {
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody className={CARD_TABLE.body}>
               {rows.map((r) => (
                 <FieldDiffRow key={`${r.path}|${r.status}|${r.a ?? ''}|${r.b ?? ''}`} r={r} />
               ))}
@@ -181,19 +183,26 @@ function FieldsSection({ c }: { c: RecordComparison }) {
 }
 
 function FieldDiffRow({ r }: { r: FieldRow }) {
+  const value = (v: string | null) => (v === null ? <span className="text-slate-600 dark:text-slate-400">(absent)</span> : <bdi>{displayText(v)}</bdi>);
   return (
-    <tr data-path={r.path} data-status={r.status} className={`border-t border-slate-100 align-top dark:border-slate-800 ${STATUS_STYLE[r.status]}`}>
+    <tr data-path={r.path} data-status={r.status} className={`${CARD_ROW} ${STATUS_STYLE[r.status]}`}>
       <td className="py-0.5 pr-1">
         <StatusMark status={r.status} />
       </td>
-      <td className="py-0.5 pr-2 font-mono break-all" style={{ paddingLeft: `${r.depth * 0.75}rem` }}>
+      <td
+        className="min-w-0 py-0.5 pr-2 pl-[calc(var(--depth)*0.25rem)] font-mono [overflow-wrap:anywhere] @2xl:pl-[calc(var(--depth)*0.75rem)]"
+        // Nested members indented by depth: a little on a card, more in the table.
+        style={{ '--depth': r.depth } as CSSProperties}
+      >
         <bdi>{displayText(r.path)}</bdi>
       </td>
-      <td className="py-0.5 pr-2 font-mono break-all">
-        {r.a === null ? <span className="text-slate-600 dark:text-slate-400">(absent)</span> : <bdi>{displayText(r.a)}</bdi>}
+      <td className="col-span-2 min-w-0 py-0.5 pr-2 font-mono [overflow-wrap:anywhere]">
+        <CardLabel>A</CardLabel>
+        {value(r.a)}
       </td>
-      <td className="py-0.5 font-mono break-all">
-        {r.b === null ? <span className="text-slate-600 dark:text-slate-400">(absent)</span> : <bdi>{displayText(r.b)}</bdi>}
+      <td className="col-span-2 min-w-0 py-0.5 font-mono [overflow-wrap:anywhere]">
+        <CardLabel>B</CardLabel>
+        {value(r.b)}
       </td>
     </tr>
   );
@@ -314,14 +323,14 @@ function WorkflowSection({ w }: { w: WorkflowDiff }) {
       <p className="text-xs" data-testid="workflow-counts">
         {w.counts.same} the same, {w.counts.differing} differing, {w.counts.onlyA} only in A, {w.counts.onlyB} only in B. Modes (A → B): {modes}.
       </p>
-      <div className="mt-2 overflow-x-auto">
-        <table aria-label="Envelopes side by side" className="w-full min-w-[40rem] text-xs">
-          <thead className="text-left text-slate-600 dark:text-slate-300">
+      <div className="mt-2 @container">
+        <table aria-label="Envelopes side by side" className={CARD_TABLE.table}>
+          <thead className={CARD_TABLE.head}>
             <tr>
               <th scope="col" className="py-0.5 font-medium">
                 Envelope
               </th>
-              <th scope="col" className="py-0.5 font-medium">
+              <th scope="col" className="py-0.5 font-medium whitespace-nowrap">
                 Matched by
               </th>
               <th scope="col" className="py-0.5 font-medium">
@@ -335,30 +344,30 @@ function WorkflowSection({ w }: { w: WorkflowDiff }) {
               </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody className={CARD_TABLE.body}>
             {w.pairs.map((p) => {
               const { status, words } = pairWords(p);
+              const e = (p.a ?? p.b)!;
               return (
-                <tr
-                  key={`${p.a?.index ?? '-'}:${p.b?.index ?? '-'}`}
-                  data-status={status}
-                  className={`border-t border-slate-100 align-top dark:border-slate-800 ${STATUS_STYLE[status]}`}
-                >
-                  <td className="py-0.5 pr-2 font-mono break-all">
-                    {(p.a ?? p.b)!.path}
+                <tr key={`${p.a?.index ?? '-'}:${p.b?.index ?? '-'}`} data-status={status} className={`${CARD_ROW} ${STATUS_STYLE[status]}`}>
+                  <td className="col-span-2 min-w-0 py-0.5 pr-2 font-mono [overflow-wrap:anywhere]">
+                    {e.path}
                     {p.a && p.b && p.a.path !== p.b.path && <> / {p.b.path}</>}
-                    <span className="block text-slate-600 dark:text-slate-400" title={(p.a ?? p.b)!.hash}>
-                      {(p.a ?? p.b)!.hash.slice(0, 12)}…
+                    <span className="block text-slate-600 dark:text-slate-400" title={e.hash}>
+                      {e.hash.slice(0, 12)}…
                     </span>
                   </td>
-                  <td className="py-0.5 pr-2">{p.matchedBy ?? '—'}</td>
-                  <td className="py-0.5 pr-2">
+                  <td className="col-span-2 py-0.5 pr-2">
+                    <CardLabel>Matched by</CardLabel>
+                    {p.matchedBy ?? '—'}
+                  </td>
+                  <td className="col-span-2 min-w-0 py-0.5 pr-2">
                     <StatusMark status={status} />
                     {status !== 'same' && <span className="block">{words}</span>}
                     {p.a && p.b && p.differs.length > 0 && (
                       <ul className="mt-0.5 space-y-0.5">
                         {p.differs.map((f) => (
-                          <li key={f} className="break-all">
+                          <li key={f} className="[overflow-wrap:anywhere]">
                             <span className="font-medium">{f}</span>: <bdi>{displayText(fieldText(p.a!, f))}</bdi> →{' '}
                             <bdi>{displayText(fieldText(p.b!, f))}</bdi>
                           </li>
@@ -366,8 +375,14 @@ function WorkflowSection({ w }: { w: WorkflowDiff }) {
                       </ul>
                     )}
                   </td>
-                  <td className="py-0.5 pr-2">{p.a ? envelopeVerdict(p.a) : '—'}</td>
-                  <td className="py-0.5">{p.b ? envelopeVerdict(p.b) : '—'}</td>
+                  <td className="col-span-2 py-0.5 pr-2">
+                    <CardLabel>A</CardLabel>
+                    {p.a ? envelopeVerdict(p.a) : '—'}
+                  </td>
+                  <td className="col-span-2 py-0.5">
+                    <CardLabel>B</CardLabel>
+                    {p.b ? envelopeVerdict(p.b) : '—'}
+                  </td>
                 </tr>
               );
             })}

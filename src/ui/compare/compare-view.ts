@@ -125,9 +125,9 @@ export function byteHunks(diff: Pick<ByteDiff, 'ranges' | 'a' | 'b'>, context = 
   return { hunks, more };
 }
 
-/** A span of bytes as a person counts them: `bytes 12–30` (end exclusive, so 12 to 29), or `no bytes at 12`. */
+/** A span of bytes as a person counts them: `bytes 12–29` for [12, 30) (end exclusive), `byte 12` for [12, 13), or `no bytes (at 12)`. */
 export function bytesWords([start, end]: readonly [number, number]): string {
-  return end > start ? `bytes ${start}–${end - 1}` : `no bytes (at ${start})`;
+  return end > start + 1 ? `bytes ${start}–${end - 1}` : end > start ? `byte ${start}` : `no bytes (at ${start})`;
 }
 
 /** A latency in µs as a person reads it: `340 µs`, `120 ms`, `1.25 s`; `—` when unknown. */

@@ -14,6 +14,29 @@ export const STATUS_STYLE: Record<ChangeStatus, string> = {
   same: '',
 };
 
+/**
+ * A table where its box is wide enough (a container query: the pane's width counts, not the
+ * window's); narrower, each row a card of the same cells, stacked, as the Findings do. The header
+ * is then read out only (CardLabel puts its words before a value), and cells span the card's width
+ * unless they say otherwise. The table's wrapper carries `@container`.
+ */
+export const CARD_TABLE = {
+  table: 'block w-full text-xs @2xl:table',
+  head: 'sr-only text-left text-slate-600 @2xl:not-sr-only @2xl:table-header-group dark:text-slate-300',
+  body: 'block @2xl:table-row-group',
+};
+export const CARD_ROW =
+  'grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 border-t border-slate-100 px-1 py-1 align-top @2xl:table-row @2xl:px-0 dark:border-slate-800';
+
+/** Set before a value in the stacked layout only (the table's header says it in the wide one); not read out: the header is. */
+export function CardLabel({ children }: { children: string }) {
+  return (
+    <span aria-hidden="true" className="mr-1 font-sans font-semibold text-slate-600 @2xl:hidden dark:text-slate-300">
+      {children}
+    </span>
+  );
+}
+
 /** A change's sign and word: `+ added`, `− removed`, `~ changed`, `= same`. */
 export function StatusMark({ status }: { status: ChangeStatus }) {
   const w = STATUS_WORDS[status];

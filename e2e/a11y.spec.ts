@@ -159,4 +159,13 @@ test('at 390 px: the record view, its findings as cards, and an explanation', as
   await inspector.findings.locator('[data-rule-ref]').first().click();
   await expect(inspector.dialog.getByTestId('explanation')).toBeVisible();
   await expectAccessible(page, 'an explanation at 390 px');
+  await page.keyboard.press('Escape');
+  await inspector.records('conversation.cborseq').first().click();
+  await inspector.detail.getByRole('button', { name: 'Compare with…' }).click();
+  await inspector.dialog.getByRole('combobox').fill('#5');
+  await expect(inspector.dialog.getByRole('option')).toHaveCount(1);
+  await expectAccessible(page, 'the Compare-with picker at 390 px');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Comparison' }).getByTestId('signature-meaning')).toBeVisible();
+  await expectAccessible(page, 'two records compared at 390 px');
 });

@@ -226,4 +226,33 @@ test.describe('Compare', () => {
     await expect(body).toContainText('added    allow[1]: "admin"');
     await expect(body).toContainText('changed  max_tokens: 1000 → 2000');
   });
+
+  test('on a phone (390 px) the comparison fits its width: its tables stack as cards, nothing scrolls sideways', async ({ inspector, page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await inspector.open();
+    await inspector.dropFiles([WORKFLOW_A, WORKFLOW_B]);
+    await compareWith(inspector, inspector.records('synthetic_valid_fanin_dag.serialized.json').first(), 'tampered_intermediate', 1);
+    const region = comparison(page);
+    await expect(region.getByTestId('workflow-counts')).toBeVisible();
+    await region.getByLabel('Show unchanged fields').check();
+    for (const name of ['Field differences', 'Envelopes side by side']) {
+      const table = region.getByRole('table', { name });
+      await expect(table).toBeVisible();
+      // Stacked: the header row is for screen readers only, and each cell's side is written before its value.
+      await expect(table.locator('thead')).toHaveCSS('position', 'absolute');
+      const fit = await table.evaluate((el) => ({ table: el.getBoundingClientRect().right, view: document.documentElement.clientWidth }));
+      expect(fit.table, name).toBeLessThanOrEqual(fit.view);
+    }
+    // Nothing reaches past the region's content edge (a long DID, hash or name wraps).
+    const wide = await region.evaluate((el) => {
+      const right = el.getBoundingClientRect().right - Number.parseFloat(getComputedStyle(el).paddingRight);
+      // (A stacked table's header is for screen readers: clipped to nothing, it takes no room.)
+      return [...el.querySelectorAll('*')]
+        .filter((e) => !e.closest('thead') && e.getBoundingClientRect().right > right + 0.5)
+        .map((e) => `${e.tagName} ${e.textContent?.slice(0, 40)}`);
+    });
+    expect(wide).toEqual([]);
+    expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await expect(region.locator('tr[data-path="envelope.parent_envelope[0].parent_envelope[0].payload"]')).toContainText(/A\s*"\{/);
+  });
 });

@@ -173,7 +173,7 @@ function PairView({ pair, version, onSelect }: { pair: ComparedPair; version: nu
           </button>
         </span>
       </div>
-      <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="compared-words">
+      <p className="text-xs text-slate-600 [overflow-wrap:anywhere] dark:text-slate-300" data-testid="compared-words">
         Comparing <bdi>{comparedWords(pair, api.summaries, api.inputs)}</bdi>.
       </p>
       {pair.scope === 'records' && (

@@ -19,7 +19,7 @@ export function RecordDiffView({ c }: { c: RecordComparison }) {
             {c.signature.headline}
           </p>
           {c.signature.details.length > 0 && (
-            <ul className="mt-1 list-disc space-y-0.5 pl-5 text-xs">
+            <ul className="mt-1 list-disc space-y-0.5 pl-5 text-xs [overflow-wrap:anywhere]">
               {c.signature.details.map((d) => (
                 <li key={d}>
                   <bdi>

@@ -94,6 +94,17 @@ test.describe('Compare', () => {
     await expect(comparison(page).getByTestId('side-B')).toContainText(name);
     await expect(comparison(page).getByTestId('side-B')).toContainText(`record #${index}`);
     await expect(comparison(page).getByTestId('side-A')).toContainText('record #0');
+
+    // "Pick in the list instead": the list's next choice is B (Esc would cancel).
+    await page.getByRole('button', { name: 'Change B…' }).click();
+    await dialog.getByRole('button', { name: 'Pick in the list instead' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'Pick record B' })).toBeVisible();
+    // The response: the picker's first results were commands (A's kind first), so B changes.
+    await inspector.records('conversation.cborseq').nth(4).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Pick record B' })).toHaveCount(0);
+    await expect(comparison(page).getByTestId('side-B')).toContainText('record #4 · agdx.envelope · response');
+    await expect(comparison(page).getByTestId('field-counts')).not.toHaveText('No field differs.');
   });
 
   test('two records: fields (nested too), the canonical bytes, what it means for signatures, verdicts', async ({ inspector, page }, info) => {

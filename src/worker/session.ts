@@ -1,12 +1,13 @@
 // What the worker holds: every loaded input and record, and the summaries and details built from
 // them. Kept apart from the worker entry so it can be tested without a Worker.
+import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { foldPrepared, toReportFolds } from '../core/folds';
 import { refoldLog, type LogAnalysis } from '../core/log/analysis';
 import { withVerdicts } from '../core/log/entry';
 import type { Finding } from '../core/model';
-import { firstDifference } from '../core/bytes';
+import { firstDifference, toHex } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { completeWorkflow, isRecoveredPending, pendingInputs, type RecoveredKey } from '../core/agentdna/signature';
 import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
@@ -232,7 +233,10 @@ export class InspectorSession {
     let sending: Promise<void> = Promise.resolve();
     const check = this.checkSignatures;
     const signatures = check ? () => new SignatureResults(check) : undefined;
-    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS, { signatures })) {
+    // The input's SHA-256 by WebCrypto, native and beside the read (the pure hash took 660 ms of
+    // the reading thread for a 25 MB input in Chromium; this, about 80).
+    const digest = inputDigest(bytes);
+    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys, BATCH_RECORDS, { signatures, digest: digest === null })) {
       if (batch.wait) {
         // Signature checks of the next stretch are still on the pool: the cores are theirs meanwhile.
         await batch.wait;
@@ -254,7 +258,7 @@ export class InspectorSession {
       for (const w of batch.workflows) this.workflows.push({ ...w, record: w.record + first });
       summary.records += batch.records.length;
       if (batch.input) {
-        summary.sha256 = batch.input.sha256;
+        summary.sha256 = digest ? await digest : batch.input.sha256;
         summary.format = batch.input.format;
         const only = summary.records === 1 ? this.records[this.records.length - 1] : null;
         summary.error = only && only.verdict.format === 'unknown' ? only.verdict.error : null;
@@ -652,4 +656,14 @@ export function summarize(key: number, r: InspectedRecord, logFindings?: readonl
     summary: v.summary,
     redacted: redacted && hasBody(r),
   };
+}
+
+/** SHA-256 of an input by WebCrypto, hex (the pure hash if WebCrypto fails); null where there is none (then the read hashes it). */
+function inputDigest(bytes: Uint8Array): Promise<string> | null {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return null;
+  return subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>).then(
+    (d) => toHex(new Uint8Array(d)),
+    () => toHex(sha256(bytes)),
+  );
 }

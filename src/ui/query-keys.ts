@@ -5,6 +5,7 @@ const DETAIL = 'detail';
 const GRAPH = 'graph';
 const FOLDS = 'folds';
 const SHARE = 'share';
+const COMPARE = 'compare';
 
 export const queryKeys = {
   /** Every record's detail: invalidated when a load ends or the keys change. */
@@ -20,4 +21,10 @@ export const queryKeys = {
   folds: (version: number, asOf: number | null) => [FOLDS, version, asOf] as const,
   /** The permalink of load `version` for `view`, redacted or not, with a choice about what redaction cannot blank. */
   share: (version: number, view: object, redact: boolean, unblankable: string | undefined) => [SHARE, version, view, redact, unblankable ?? null] as const,
+  /** Every comparison, and the Compare-with search: invalidated when the keys change (verdicts are compared). */
+  comparisons: () => [COMPARE] as const,
+  /** The comparison of load `version` of `subject` (two records, inputs or conversations). */
+  compare: (version: number, subject: object) => [COMPARE, version, subject] as const,
+  /** The records the Compare-with search of load `version` finds for `text`, near record `near`. */
+  compareCandidates: (version: number, text: string, near: number | null) => [COMPARE, version, 'candidates', text, near] as const,
 };

@@ -17,13 +17,16 @@ import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
 import { allFindings, isValid } from '../core/verdict';
-import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
+import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type RecordPlace, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
+import type { Comparison, CompareSubject } from '../core/compare/model';
+import { compareRecords, type CompareSide } from '../core/compare/records';
+import { compareLogs } from '../core/compare/log';
 import { blankAsRedacted, hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph } from './graph-render';
 import type { GraphRender } from '../wire/graph';
-import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, SharedView, Unblankable } from '../wire/protocol';
+import type { ComparedPair, FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, SharedView, Unblankable } from '../wire/protocol';
 import type { RecordSummary } from '../wire/summary-pack';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
@@ -307,11 +310,15 @@ export class InspectorSession {
     const firstInput = this.inputs.length;
     const firstRecord = this.records.length;
     for (const input of state.inputs) await this.loadOne(input.name, input.bytes, state.redacted, out);
-    const sel = state.view.selected;
-    const record = sel ? this.records.findIndex((r, key) => this.inputOf[key] === firstInput + sel.input && r.verdict.index === sel.index) : -1;
+    // A record of the link by its place: its input's place in the link and its index there.
+    const keyOf = (p: RecordPlace | null | undefined) => (p ? this.records.findIndex((r, key) => key >= firstRecord && this.inputOf[key] === firstInput + p.input && r.verdict.index === p.index) : -1);
+    const record = keyOf(state.view.selected);
+    const cmp = state.view.compare;
+    const [ca, cb] = [keyOf(cmp?.a), keyOf(cmp?.b)];
     let notBlank = 0;
     if (state.redacted) for (let key = firstRecord; key < this.records.length; key++) if (hasBody(this.records[key]) && !this.blanked.has(key)) notBlank++;
-    return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted, notBlank };
+    const { compare: _, ...view } = state.view;
+    return { ...view, selectedKey: record >= 0 ? record : null, redacted: state.redacted, notBlank, compare: cmp && ca >= 0 && cb >= 0 ? { a: ca, b: cb, scope: cmp.scope } : null };
   }
 
   /**
@@ -321,7 +328,7 @@ export class InspectorSession {
    * out of the link, or include them with those parts as they are.
    */
   async share(
-    view: ViewState & { selectedKey: number | null },
+    view: Omit<ViewState, 'compare'> & { selectedKey: number | null; compare?: ComparedPair | null },
     redact: boolean,
     bundle: boolean,
     unblankable?: Unblankable,
@@ -336,13 +343,17 @@ export class InspectorSession {
     const problems = (redaction ?? []).flatMap((x) => x.unblankable.map((p) => `${x.name}: ${p}`));
     if (problems.length && !unblankable) return { fragment: '', bundle: null, problems, redaction };
     if (problems.length && unblankable === 'leave-out') inputs = inputs.filter((x) => !redaction![x.number].unblankable.length);
-    const key = view.selectedKey;
-    const selectedInput = key !== null && this.records[key] ? inputs.findIndex((x) => x.number === this.inputOf[key]) : -1;
-    const selected = selectedInput >= 0 ? { input: selectedInput, index: this.records[key!].verdict.index } : null;
+    // A record by its place in the link (an input left out takes its records with it).
+    const placeOf = (key: number | null | undefined): RecordPlace | null => {
+      const at = key != null && this.records[key] ? inputs.findIndex((x) => x.number === this.inputOf[key]) : -1;
+      return at >= 0 ? { input: at, index: this.records[key!].verdict.index } : null;
+    };
+    const selected = placeOf(view.selectedKey);
+    const [ca, cb] = [placeOf(view.compare?.a), placeOf(view.compare?.b)];
     const state: ShareState = {
       inputs: inputs.map(({ name, bytes }) => ({ name, bytes })),
       redacted: redact || inputs.some((x) => this.redactedInputs.has(x.number)),
-      view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters },
+      view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters, ...(view.compare && ca && cb ? { compare: { a: ca, b: cb, scope: view.compare.scope } } : {}) },
     };
     try {
       return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems: [], redaction };
@@ -423,6 +434,70 @@ export class InspectorSession {
   private completedWorkflow(key: number): WorkflowReport | null {
     this.completeLists((w) => w.record === key);
     return this.workflows.find((w) => w.record === key) ?? null;
+  }
+
+  /** A record as a comparison side: its verdict with the log's findings, its input's name, its workflow. */
+  private compareSide(key: number, workflow = true): CompareSide {
+    const record = this.records[key];
+    const log = this.logFindings(key);
+    return { key, record, inputName: this.inputs[this.inputOf[key]].name, valid: isValid(record.verdict, log), findings: allFindings(record.verdict, log), workflow: workflow ? this.completedWorkflow(key) : null };
+  }
+
+  /** Two records, two inputs or two conversations compared; null when one of them is not loaded. */
+  compare(subject: CompareSubject): Comparison | null {
+    if (subject.scope === 'records') {
+      const { a, b } = subject;
+      if (!this.records[a] || !this.records[b]) return null;
+      return compareRecords(this.compareSide(a), this.compareSide(b));
+    }
+    const keys = (match: (key: number) => boolean) => {
+      const out: CompareSide[] = [];
+      for (let key = 0; key < this.records.length; key++) if (match(key)) out.push(this.compareSide(key, false));
+      return out;
+    };
+    if (subject.scope === 'inputs') {
+      const { a, b } = subject;
+      if (!this.inputs[a] || !this.inputs[b]) return null;
+      return compareLogs('inputs', { label: this.inputs[a].name, records: keys((k) => this.inputOf[k] === a) }, { label: this.inputs[b].name, records: keys((k) => this.inputOf[k] === b) });
+    }
+    const { a, b } = subject;
+    if (typeof a !== 'string' || typeof b !== 'string') throw new TypeError('compare: conversation ids are strings');
+    const ra = keys((k) => this.records[k].verdict.conversation === a);
+    const rb = keys((k) => this.records[k].verdict.conversation === b);
+    if (!ra.length || !rb.length) return null;
+    return compareLogs('conversations', { label: a, records: ra }, { label: b, records: rb });
+  }
+
+  /**
+   * Records to compare `near` with: those whose summary, id, kind, format, source, target,
+   * conversation or input name holds `text` (any case), `#N` for index N; with no text, records of
+   * `near`'s kind. At most `limit` keys, `near`'s kind first, and how many match in all.
+   */
+  compareCandidates(text: string, near: number | null, limit: number): { keys: number[]; total: number } {
+    if (typeof text !== 'string') throw new TypeError('compareCandidates: text must be a string');
+    const q = text.trim().toLowerCase();
+    const index = /^#(\d+)$/.exec(q);
+    const kindOf = (k: number) => this.summaries[k]?.kind ?? this.summaries[k]?.format;
+    const nearKind = near !== null && this.summaries[near] ? kindOf(near) : null;
+    const first: number[] = [];
+    const rest: number[] = [];
+    let total = 0;
+    const cap = Math.max(0, Math.min(limit, 500));
+    for (let key = 0; key < this.summaries.length; key++) {
+      const s = this.summaries[key];
+      if (!s || key === near) continue;
+      const hit = index
+        ? s.index === Number(index[1])
+        : q === ''
+          ? nearKind === null || kindOf(key) === nearKind
+          : [s.summary, s.id, s.kind, s.format, s.source, s.target, s.conversation, this.inputs[s.input]?.name].some((f) => f?.toLowerCase().includes(q));
+      if (!hit) continue;
+      total++;
+      const same = nearKind !== null && kindOf(key) === nearKind;
+      if (same && first.length < cap) first.push(key);
+      else if (!same && rest.length < cap) rest.push(key);
+    }
+    return { keys: [...first, ...rest].slice(0, cap), total };
   }
 
   /** report@1 for everything loaded (the same document the CLI writes), and its Markdown summary. */

@@ -113,6 +113,42 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'a stream unfolded, its first chunk with its diagnostics');
     });
 
+    test('the Compare-with picker and the Comparison region: two records, two workflows, two inputs', async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.open();
+      await inspector.dropFiles([
+        vector('agdx/made/conversation.cborseq'),
+        vector('agdx/made/signed_command.bin'),
+        vector('agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json'),
+        vector('agentdna/synthetic/synthetic_tampered_intermediate_payload_only.serialized.json'),
+      ]);
+      const region = page.getByRole('region', { name: 'Comparison' });
+      const pick = async (a: string, search: string) => {
+        await page.getByRole('tab', { name: 'Record' }).click();
+        await inspector.records(a).first().click();
+        await inspector.detail.getByRole('button', { name: 'Compare with…' }).click();
+        await inspector.dialog.getByRole('combobox').fill(search);
+        await expect(inspector.dialog.getByRole('option')).toHaveCount(1);
+        await expectAccessible(page, 'the Compare-with picker');
+        await page.keyboard.press('Enter');
+        await expect(inspector.dialog).toBeHidden();
+      };
+      await pick('conversation.cborseq', 'signed_command');
+      await expect(region.getByTestId('signature-meaning')).toBeVisible();
+      await region.getByLabel('Show unchanged fields').check();
+      await expectAccessible(page, 'two records compared');
+      await region.getByRole('button', { name: 'Their inputs' }).click();
+      await region.getByLabel('Show unchanged records').check();
+      await expect(region.getByRole('table', { name: 'Records side by side' })).toBeVisible();
+      await expectAccessible(page, 'two inputs compared');
+      await pick('synthetic_valid_fanin_dag.serialized.json', 'tampered_intermediate');
+      await expect(region.getByTestId('workflow-counts')).toBeVisible();
+      await expectAccessible(page, 'two workflows compared');
+      await region.getByRole('button', { name: 'Stop comparing' }).click();
+      await expect(region.getByRole('button', { name: 'Compare these inputs' })).toBeVisible();
+      await expectAccessible(page, 'nothing compared');
+    });
+
     test('every dialog: Keys, Share, Paste, the Samples menu and an explanation', async ({ inspector, page }) => {
       test.setTimeout(120_000);
       await inspector.openWithSamples();
@@ -150,4 +186,13 @@ test('at 390 px: the record view, its findings as cards, and an explanation', as
   await inspector.findings.locator('[data-rule-ref]').first().click();
   await expect(inspector.dialog.getByTestId('explanation')).toBeVisible();
   await expectAccessible(page, 'an explanation at 390 px');
+  await page.keyboard.press('Escape');
+  await inspector.records('conversation.cborseq').first().click();
+  await inspector.detail.getByRole('button', { name: 'Compare with…' }).click();
+  await inspector.dialog.getByRole('combobox').fill('#5');
+  await expect(inspector.dialog.getByRole('option')).toHaveCount(1);
+  await expectAccessible(page, 'the Compare-with picker at 390 px');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Comparison' }).getByTestId('signature-meaning')).toBeVisible();
+  await expectAccessible(page, 'two records compared at 390 px');
 });

@@ -9,6 +9,7 @@ describe('queryKeys', () => {
     { prefix: queryKeys.graphs(), keys: [queryKeys.graph(1, []), queryKeys.graph(2, ['stream:a'])] },
     { prefix: queryKeys.allFolds(), keys: [queryKeys.folds(1, null), queryKeys.folds(3, 17)] },
     { prefix: queryKeys.allRules(), keys: [queryKeys.rules(1), queryKeys.rules(2)] },
+    { prefix: queryKeys.comparisons(), keys: [queryKeys.compare(1, { scope: 'records', a: 0, b: 1 }), queryKeys.compareCandidates(1, 'x', 0)] },
   ];
 
   it("each family's prefix matches its own keys only", () => {

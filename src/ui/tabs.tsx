@@ -31,6 +31,8 @@ export interface TabSpec {
 
 // React Flow and the graph view load only when the graph tab opens (a small initial bundle).
 const GraphView = lazy(() => import('./graph/GraphView'));
+// The comparison's region loads when the Compare tab first opens.
+const ComparePanel = lazy(() => import('./compare/ComparePanel'));
 
 export const TABS = [
   { id: 'records', label: 'Record', lazy: false, panel: null },
@@ -42,6 +44,7 @@ export const TABS = [
   },
   { id: 'agents', label: 'Agents', lazy: false, panel: (p) => <FoldsPanel mode="agents" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
   { id: 'runs', label: 'Runs', lazy: false, panel: (p) => <FoldsPanel mode="runs" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
+  { id: 'compare', label: 'Compare', lazy: true, panel: (p) => <ComparePanel version={p.version} onSelect={p.onSelect} /> },
 ] as const satisfies readonly TabSpec[];
 
 export type TabId = (typeof TABS)[number]['id'];

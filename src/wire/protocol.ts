@@ -5,6 +5,8 @@
 // The page sends Blobs (handles, not copies) and asks for details; the worker answers with compact
 // summaries and, on demand, the full detail of one record. Only plain data crosses: no classes, no functions.
 import type { WorkflowReport } from '../core/agentdna/model';
+import type { Comparison, CompareSubject } from '../core/compare/model';
+import type { CompareScope } from '../core/share/permalink';
 import type { ReportFolds } from '../core/folds';
 import type { LinkField } from '../core/graph/record-links';
 import type { RegistryEntry } from '../core/keys/keys';
@@ -102,6 +104,15 @@ export interface SharedView {
   redacted: boolean;
   /** With `redacted`: records with a body that is not blank, for which the claim does not hold. */
   notBlank: number;
+  /** The comparison shown (its two records by key), if any: what a link carried, or what the page asks to share. */
+  compare?: ComparedPair | null;
+}
+
+/** A comparison as the page holds and a link carries it: records A and B (by key), and what of them is compared. */
+export interface ComparedPair {
+  a: number;
+  b: number;
+  scope: CompareScope;
 }
 
 /** The view the page asks to share (what a link says of redaction is the worker's to decide). */
@@ -202,6 +213,10 @@ export interface Protocol {
   report: { body: Nothing; reply: { json: string; markdown: string }; part: never };
   share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable }; reply: Shared; part: never };
   clear: { body: Nothing; reply: null; part: never };
+  /** Two records, two inputs or two conversations compared (src/core/compare); null when one is no longer loaded. */
+  compare: { body: CompareSubject; reply: Comparison | null; part: never };
+  /** Records a "Compare with…" search finds (text in their summary, id, kind, source or input name), at most `limit`; `near`'s kind first. */
+  compareCandidates: { body: { text: string; near: number | null; limit: number }; reply: { keys: number[]; total: number }; part: never };
 }
 
 export type RequestType = keyof Protocol;

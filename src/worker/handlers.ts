@@ -107,6 +107,12 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
       session.clear();
       return null;
     },
+    async compare(subject) {
+      return session.compare(subject);
+    },
+    async compareCandidates({ text, near, limit }) {
+      return session.compareCandidates(text, near, limit);
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import { shortId } from '../../core/short-id';
 import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
+import { useCompareApi } from '../compare/compare-context';
 import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
@@ -44,6 +45,20 @@ export function DetailPanel({ recordKey, onSelect }: { recordKey: number; onSele
   if (query.data === null) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">This record is no longer loaded.</p>;
   if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading record…</p>;
   return <RecordDetailView key={recordKey} detail={detail} onSelect={onSelect} />;
+}
+
+/** Opens the picker of a record to compare this one with (src/ui/compare). */
+function CompareWith({ recordKey }: { recordKey: number }) {
+  const { compareWith } = useCompareApi();
+  return (
+    <button
+      type="button"
+      onClick={() => compareWith(recordKey)}
+      className="rounded border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-teal-600 dark:border-slate-600 dark:hover:bg-slate-800"
+    >
+      Compare with…
+    </button>
+  );
 }
 
 function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect: (key: number) => void }) {
@@ -98,8 +113,9 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
             <p className="mt-1 text-sm">
               <bdi>{displayText(s.summary)}</bdi>
             </p>
-            <div className="mt-1">
+            <div className="mt-1 flex flex-wrap items-center gap-2">
               <Badges record={s} />
+              <CompareWith recordKey={s.key} />
             </div>
             <RecordLinks links={detail.links} onSelect={onSelect} />
           </>

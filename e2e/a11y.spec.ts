@@ -53,7 +53,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await inspector.records('conversation.cborseq').nth(6).click();
       await expect(inspector.detail.getByRole('alert')).toContainText('cbor/truncated');
       await expectAccessible(page, 'a record that did not decode');
-      await page.getByLabel('Rule id').fill('agdx/matrix/operation');
+      await page.getByLabel('Rule id', { exact: true }).fill('agdx/matrix/operation');
       await expect(page.getByTestId('shown')).toContainText('of');
       await expectAccessible(page, 'the list under a rule filter');
     });
@@ -84,6 +84,33 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await (await inspector.revealRecord('pixel.png', 0)).click();
       await expect(inspector.detail.getByRole('heading', { level: 2 })).toHaveText('Not a record');
       await expectAccessible(page, 'an unreadable input: its header, its row and its detail');
+    });
+
+    test("issue 18's finding and links: the rule list, an emptied list, a warning mark, related records, a stream unfolded", async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.openWithSamples();
+      await page.getByRole('button', { name: /^Rules/ }).click();
+      await expect(page.getByRole('list', { name: 'Rule ids in what is loaded' })).toBeVisible();
+      await page.getByLabel('Rule id', { exact: true }).fill('agdx/matrix');
+      await expect(page.getByTestId('rule-match')).toContainText('agdx/matrix/operation');
+      await expectAccessible(page, 'the rule ids present and what the words matched');
+      await page.getByLabel('Rule id', { exact: true }).fill('must');
+      await expect(page.getByTestId('no-match')).toBeVisible();
+      await expectAccessible(page, 'a list the filter emptied');
+      await page.getByRole('button', { name: 'Clear the filter' }).click();
+      await (await inspector.revealRecord('conversation.cborseq', 4)).click();
+      await expect(inspector.detail.getByLabel('Related records').locator('[data-ghost]')).toBeVisible();
+      await expectAccessible(page, 'a record with links to the records it names');
+
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
+      await inspector.dropFiles([vector('agdx/made/conversation_http_v07.json')]);
+      await expect(inspector.input('conversation_http_v07.json')).toContainText('10 records');
+      await expect((await inspector.revealRecord('conversation_http_v07.json', 9)).getByTestId('warnings-badge')).toBeVisible();
+      await expectAccessible(page, 'a row with a warning');
+      await inspector.openGraph();
+      await inspector.graph.locator('[data-node-kind="stream"]').getByRole('button', { name: 'unfold' }).click();
+      await expect(inspector.graph.getByTestId('stream-detail')).toBeVisible();
+      await expectAccessible(page, 'a stream unfolded, its first chunk with its diagnostics');
     });
 
     test('the Compare-with picker and the Comparison region: two records, two workflows, two inputs', async ({ inspector, page }) => {
@@ -142,7 +169,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(inspector.dialog.getByTestId('explanation')).toBeVisible();
       await expectAccessible(page, 'an explanation');
       await page.keyboard.press('Escape');
-      await page.getByLabel('Rule id').fill('agdx/matrix/');
+      await page.getByLabel('Rule id', { exact: true }).fill('agdx/matrix/');
       await page.getByRole('button', { name: 'Explain agdx/matrix/' }).click();
       await expect(inspector.dialog.getByRole('list', { name: 'Rule ids' })).toBeVisible();
       await expectAccessible(page, 'the rule ids a prefix could mean');

@@ -116,6 +116,8 @@ export function App() {
           filter={filter}
           onFilter={setFilter}
           visible={visible?.keys ?? null}
+          loadVersion={state.loadVersion}
+          ruleMatch={visible && sameFilter(visible.filter, filter) ? visible.rules : undefined}
           selected={selected}
           onSelect={compare.onListSelect}
         />

@@ -5,6 +5,7 @@ const DETAIL = 'detail';
 const GRAPH = 'graph';
 const FOLDS = 'folds';
 const SHARE = 'share';
+const RULES = 'rules';
 const COMPARE = 'compare';
 
 export const queryKeys = {
@@ -19,6 +20,10 @@ export const queryKeys = {
   allFolds: () => [FOLDS] as const,
   /** The folds of load `version` as of record `asOf` (null: the whole log). */
   folds: (version: number, asOf: number | null) => [FOLDS, version, asOf] as const,
+  /** Every list of the rule ids present: invalidated when the keys change (findings rest on signatures). */
+  allRules: () => [RULES] as const,
+  /** The rule ids the records of load `version` carry, with counts. */
+  rules: (version: number) => [RULES, version] as const,
   /** The permalink of load `version` for `view`, redacted or not, with a choice about what redaction cannot blank. */
   share: (version: number, view: object, redact: boolean, unblankable: string | undefined) => [SHARE, version, view, redact, unblankable ?? null] as const,
   /** Every comparison, and the Compare-with search: invalidated when the keys change (verdicts are compared). */

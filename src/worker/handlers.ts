@@ -76,7 +76,10 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
     async filter({ filter }, ctx) {
       const keys = session.filter(filter);
       ctx.transfer(keys.buffer);
-      return { keys, total: session.size };
+      return { keys, total: session.size, rules: filter.rule?.trim() ? session.matchRules(filter.rule) : null };
+    },
+    async rules() {
+      return session.rulesPresent();
     },
     async detail({ key }) {
       return session.detail(key);

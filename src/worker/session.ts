@@ -5,7 +5,10 @@ import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { foldPrepared, toReportFolds } from '../core/folds';
 import { refoldLog, type LogAnalysis } from '../core/log/analysis';
-import { withVerdicts } from '../core/log/entry';
+import { withVerdicts, type LogEntry } from '../core/log/entry';
+import { recordLinks, type RecordLink } from '../core/graph/record-links';
+import { RuleIndex } from '../core/rule-filter';
+import { shortId } from '../core/short-id';
 import type { Finding } from '../core/model';
 import { firstDifference, toHex } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna/model';
@@ -26,11 +29,13 @@ import { buildReport } from '../core/report';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph } from './graph-render';
 import type { GraphRender } from '../wire/graph';
-import type { ComparedPair, FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, SharedView, Unblankable } from '../wire/protocol';
+import type { ComparedPair, FoldView, InputPayload, InputRedaction, LinkedRecord, RecordFilter, InputSummary, RecordDetail, RecordLinkView, RulesPresent, SharedView, Unblankable } from '../wire/protocol';
 import type { RecordSummary } from '../wire/summary-pack';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;
+/** Answers a command's correlation link lists (the count says how many there are in all). */
+const ANSWERS_LISTED = 20;
 
 export class InspectorSession {
   /**
@@ -60,6 +65,11 @@ export class InspectorSession {
   private log: LogAnalysis | null = null;
   /** AgentDNA workflows, `record` being the record key. */
   private workflows: WorkflowReport[] = [];
+  /**
+   * Which rule ids the records with a summary carry, by record (findings, the log's included, and
+   * decode-error codes): made when first asked after the summaries last changed, not per keystroke.
+   */
+  private rules: RuleIndex | null = null;
 
   /** Replaces the key registry and re-verifies every record; returns the summaries that changed. */
   setKeys(keys: readonly RegistryEntry[]): Promise<RecordSummary[]> {
@@ -98,6 +108,7 @@ export class InspectorSession {
       if (old.signature !== s.signature || old.trusted !== s.trusted || old.trustNote !== s.trustNote || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
       this.summaries[key] = s;
     });
+    this.rules = null;
     return changed;
   }
 
@@ -216,6 +227,7 @@ export class InspectorSession {
       if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) out.records.push(s);
     });
     for (const s of out.records) this.summaries[s.key] = s;
+    this.rules = null;
   }
 
   /**
@@ -267,6 +279,7 @@ export class InspectorSession {
       const snapshot = { inputs: [{ ...summary }], progress: { ...progress, bytesDone: base + batch.bytesDone } };
       sending = sending.then(async () => {
         const sent = (await verified).map((r, i) => (this.summaries[first + i] = summarize(first + i, r)));
+        this.rules = null;
         hooks.batch!({ ...snapshot, records: sent });
       });
       if (batch.input) break;
@@ -395,6 +408,7 @@ export class InspectorSession {
       this.summaries.push(s);
       out.records.push(s);
     });
+    this.rules = null;
   }
 
   detail(key: number): RecordDetail | null {
@@ -427,7 +441,39 @@ export class InspectorSession {
       canonical: canonicalDiff(r),
       workflow: this.completedWorkflow(key),
       context: { signed: data.envelope?.signature?.context ?? null, observed: data.observed },
+      links: this.links(key),
     };
+  }
+
+  /**
+   * A record's cause, cause_at and correlation resolved over the last load's record-level graph
+   * (none while its load is still reading: the graph is made when it ends).
+   */
+  private links(key: number): RecordLinkView[] {
+    const log = this.log;
+    const entry = log ? entryOf(log.facts.entries, key) : null;
+    if (!log || !entry) return [];
+    const linked = (k: number): LinkedRecord => ({ key: k, label: k === key ? 'this record itself' : this.recordLabel(k, this.inputOf[key]) });
+    return recordLinks(log.graph, entry).map((l: RecordLink) => ({
+      field: l.field,
+      ref: l.ref,
+      target: l.target === null ? null : linked(l.target),
+      answers: l.answers.slice(0, ANSWERS_LISTED).map(linked),
+      answerCount: l.answers.length,
+      note: l.note,
+    }));
+  }
+
+  /**
+   * A record in a few words for a link to it: kind, short id and place, the input named only when it
+   * is not `from` (the linking record's input: its name again made every link wrap on a phone).
+   */
+  private recordLabel(key: number, from: number): string {
+    const s = this.summaries[key];
+    if (!s) return `record ${key}`;
+    const input = this.inputOf[key];
+    const where = input === from ? `record #${s.index}` : `${this.inputs[input]?.name ?? ''} #${s.index}`;
+    return `${s.kind ?? s.format}${s.id ? ` ${shortId(s.id)}` : ''} · ${where}`;
   }
 
   /** The workflow of a record, its lists of candidate keys complete. */
@@ -517,7 +563,8 @@ export class InspectorSession {
     let n = 0;
     const source = f.source?.trim().toLowerCase();
     const conversation = f.conversation?.trim().toUpperCase();
-    const rule = f.rule?.trim();
+    // The records carrying a rule the words mean, marked once from the index (not a look at every record's findings).
+    const rule = f.rule?.trim() ? this.ruleIndex().mark(this.matchRules(f.rule), this.summaries.length) : null;
     for (let key = 0; key < this.summaries.length; key++) {
       const s = this.summaries[key];
       if (f.kind && (s.kind ?? s.format) !== f.kind) continue;
@@ -526,15 +573,34 @@ export class InspectorSession {
       if (f.validity === 'valid' && !(s.decoded && s.valid)) continue;
       if (f.validity === 'invalid' && !(s.decoded && !s.valid)) continue;
       if (f.validity === 'undecoded' && s.decoded) continue;
-      if (rule) {
-        const v = this.records[key].verdict;
-        const findings = allFindings(v, this.logFindings(key));
-        const hit = rule.endsWith('/') ? findings.some((x) => x.rule.startsWith(rule)) || !!v.error?.code.startsWith(rule) : findings.some((x) => x.rule === rule) || v.error?.code === rule;
-        if (!hit) continue;
-      }
+      if (f.validity === 'problem' && !hasProblem(s)) continue;
+      if (rule && !rule[key]) continue;
       out[n++] = key;
     }
     return out.slice(0, n);
+  }
+
+  /** The rule ids present that the rule filter's words mean (src/core/rule-filter.ts). */
+  matchRules(words: string): string[] {
+    return this.ruleIndex().match(words);
+  }
+
+  /** The rule ids the records carry, with how many records carry each, and how many have any problem. */
+  rulesPresent(): RulesPresent {
+    let problems = 0;
+    for (const s of this.summaries) if (hasProblem(s)) problems++;
+    return { rules: this.ruleIndex().counts(), problems };
+  }
+
+  private ruleIndex(): RuleIndex {
+    if (this.rules) return this.rules;
+    const index = new RuleIndex();
+    for (let key = 0; key < this.summaries.length; key++) {
+      const v = this.records[key].verdict;
+      index.add(key, allFindings(v, this.logFindings(key)));
+      if (v.error) index.add(key, [{ rule: v.error.code, severity: 'error' }]);
+    }
+    return (this.rules = index);
   }
 
   /** The folds (agents, runs, conversations) as they stood at log position `asOf` (all of it when null). */
@@ -574,9 +640,25 @@ export class InspectorSession {
     this.inputBytes = [];
     this.workflows = [];
     this.log = null;
+    this.rules = null;
     this.redactedInputs.clear();
     this.blanked.clear();
   }
+}
+
+/** A record with something wrong: not decoded, or any error or warning finding (its own or the log's). */
+const hasProblem = (s: RecordSummary) => !s.decoded || s.errors > 0 || s.warnings > 0;
+
+/** The log entry of record `key` (entries are in record order; a record without an envelope has none). */
+function entryOf(entries: readonly LogEntry[], key: number): LogEntry | null {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (entries[mid].record < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return entries[lo]?.record === key ? entries[lo] : null;
 }
 
 /** The DIDs whose secp256k1 key-file keys differ between two registries (didKeys maps). */

@@ -92,6 +92,7 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined)
       conversation: e.conversation,
       correlation: e.correlation,
       channel: e.channel,
+      sequence: e.sequence,
       source: e.source,
       target: e.target,
       duplicateId: false,

@@ -12,6 +12,7 @@ import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
+import { RecordLinks } from './RecordLinks';
 import { RuleRef } from './RuleRef';
 import { SignaturePanel } from './SignaturePanel';
 import { WorkflowPanel } from './WorkflowPanel';
@@ -33,7 +34,8 @@ const ORIGIN_WORDS = {
   'decoded-text': 'offsets into the bytes decoded from the pasted hex or base64 text',
 };
 
-export function DetailPanel({ recordKey }: { recordKey: number }) {
+/** `onSelect` selects another record (a cause, a command the record names). */
+export function DetailPanel({ recordKey, onSelect }: { recordKey: number; onSelect: (key: number) => void }) {
   const query = useQuery({ queryKey: queryKeys.detail(recordKey), queryFn: () => inspectorClient().call('detail', { key: recordKey }) });
   // A detail is hundreds of elements (tree, hex, findings). react-query's store updates render
   // synchronously; deferring the value renders the detail as a transition, in slices that yield,
@@ -42,7 +44,7 @@ export function DetailPanel({ recordKey }: { recordKey: number }) {
   if (query.isError) return <p className="p-4 text-sm text-red-600">Could not load the record: {query.error.message}</p>;
   if (query.data === null) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">This record is no longer loaded.</p>;
   if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading record…</p>;
-  return <RecordDetailView key={recordKey} detail={detail} />;
+  return <RecordDetailView key={recordKey} detail={detail} onSelect={onSelect} />;
 }
 
 /** Opens the picker of a record to compare this one with (src/ui/compare). */
@@ -59,7 +61,7 @@ function CompareWith({ recordKey }: { recordKey: number }) {
   );
 }
 
-function RecordDetailView({ detail }: { detail: RecordDetail }) {
+function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect: (key: number) => void }) {
   const [selection, setSelection] = useState<{ path: string | null; span: Span | null; finding: number | null }>({ path: null, span: null, finding: null });
   const selectField = useCallback((path: string, span: Span | null) => setSelection({ path, span, finding: null }), []);
   const selectFinding = useCallback(
@@ -78,6 +80,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
     [detail],
   );
   const notCovered = useMemo(() => new Set(detail.signature.not_covered), [detail]);
+  const links = useMemo(() => new Map(detail.links.map((l) => [l.field as string, l])), [detail]);
   const s = detail.summary;
   const headerLine = useMemo(() => displayText([s.format, s.kind].filter(Boolean).join(' · ')), [s]);
   // Nothing recognised it (a PNG, an empty file, text of no known shape): one message and its bytes,
@@ -114,6 +117,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
               <Badges record={s} />
               <CompareWith recordKey={s.key} />
             </div>
+            <RecordLinks links={detail.links} onSelect={onSelect} />
           </>
         )}
       </header>
@@ -154,7 +158,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
       <div className={`grid grid-cols-1 gap-3 ${showFields ? 'xl:grid-cols-[minmax(0,1fr)_minmax(0,33rem)]' : ''}`}>
         {showFields && (
           <Section title="Fields">
-            <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} />
+            <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} links={links} onLink={onSelect} />
           </Section>
         )}
         <Section title="Bytes">

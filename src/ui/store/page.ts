@@ -33,8 +33,11 @@ export interface PageState {
   viewport: SharedView['viewport'];
   /** The list's filter; the worker works out which records match. */
   filter: RecordFilter;
-  /** The keys the worker found for a filter, and the filter they answer (they arrive a moment after it changes); null without a filter. */
-  visible: { keys: Int32Array; filter: RecordFilter } | null;
+  /**
+   * The keys the worker found for a filter, the filter they answer (they arrive a moment after it
+   * changes) and the rule ids its `rule` matched (null without one); null without a filter.
+   */
+  visible: { keys: Int32Array; filter: RecordFilter; rules: string[] | null } | null;
   /** The running load's records and bytes, or null. */
   progress: LoadProgress | null;
   /** The status line. */
@@ -61,7 +64,7 @@ export type PageAction =
   | { type: 'viewport'; viewport: SharedView['viewport'] }
   | { type: 'filter'; filter: RecordFilter }
   /** The worker's answer to `filter`. */
-  | { type: 'visible'; keys: Int32Array; filter: RecordFilter }
+  | { type: 'visible'; keys: Int32Array; filter: RecordFilter; rules: string[] | null }
   /** A load was asked for: its inputs are being gathered. */
   | { type: 'load-asked' }
   | { type: 'load-started'; inputs: number; bytes: number }
@@ -176,7 +179,7 @@ export function reducePage(state: PageState, action: PageAction): PageState {
     case 'filter':
       return { ...state, filter: action.filter, visible: filterActive(action.filter) ? state.visible : null };
     case 'visible':
-      return { ...state, visible: { keys: action.keys, filter: action.filter } };
+      return { ...state, visible: { keys: action.keys, filter: action.filter, rules: action.rules } };
     case 'load-asked':
       return { ...state, problem: null };
     case 'load-started':

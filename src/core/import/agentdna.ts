@@ -132,7 +132,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     const { fields } = lastEntries(root);
     wf = workflowFindings(root);
     const env = fields.get('envelope');
-    if (!env || env.value.type !== 'object') {
+    if (env?.value.type !== 'object') {
       const error: DecodeError = {
         code: 'agentdna/shape',
         message: env ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"` : 'the workflow has no envelope',

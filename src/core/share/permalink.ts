@@ -128,7 +128,7 @@ function plain(item: CborItem): unknown {
         const k = untag(e.key);
         if (k.kind !== 'text') throw new ShapeError('a map key is not text');
         // A repeated key would silently replace the first value: we never write one.
-        if (Object.prototype.hasOwnProperty.call(out, k.value)) throw new ShapeError(`the key ${JSON.stringify(k.value)} is repeated`);
+        if (Object.hasOwn(out, k.value)) throw new ShapeError(`the key ${JSON.stringify(k.value)} is repeated`);
         out[k.value] = plain(e.value);
       }
       return out;

@@ -15,7 +15,9 @@ type Tone = keyof typeof TONES;
 
 function Badge({ tone, label, title, testId }: { tone: Tone; label: string; title: string; testId?: string }) {
   return (
+    // A named image of its words: the label says in full what the badge says in short.
     <span
+      role="img"
       title={title}
       aria-label={title}
       data-tone={tone}

@@ -13,18 +13,19 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { decodeMultiple } from 'cbor-x';
 import { spawn, execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeAndValidate } from '../src/core/agdx/bulk';
-import { contentHash, contentJson, sha256Hex, type ContentFields } from '../src/core/agentdna/hash';
-import { readEnvelopeTree } from '../src/core/agentdna/envelope';
+import { installSha256Text, sha256Hex } from '../src/core/agentdna/hash';
+import { nodeSha256Hex } from '../src/cli/hash';
 import { readItemAt } from '../src/core/cbor/reader';
 import { referenceConsume } from '../src/core/fuzz/reference';
 import { buildAgdxGraph, layoutGraph } from '../src/core/graph';
 import { logFactsOf } from '../src/core/records';
 import { inspectInput } from '../src/core/inspect';
-import { readJson, type JsonValue } from '../src/core/json/lossless';
+import { readJson } from '../src/core/json/lossless';
+import { contentJsons, measureParseRatio } from './agentdna-parse';
 import { agdxSequence, agentdnaAgents, agentdnaWorkflows, BENCH_PUBLIC_KEY, BENCH_SEED } from './generate';
 
 ed.hashes.sha512 = sha512;
@@ -41,6 +42,20 @@ function time(fn: () => unknown, runs: number): number {
     out.push(performance.now() - t);
   }
   return median(out);
+}
+
+/** Median wall times of several functions over `runs` rounds, each round running each once in turn. */
+function timeInterleaved(fns: (() => unknown)[], runs: number): number[] {
+  const out: number[][] = fns.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    fns.forEach((fn, k) => {
+      gc();
+      const t = performance.now();
+      fn();
+      out[k].push(performance.now() - t);
+    });
+  }
+  return out.map(median);
 }
 
 const ONLY_TIMELINE = !!process.env.BENCH_ONLY_TIMELINE;
@@ -109,14 +124,8 @@ else if (!process.env.BENCH_SKIP_BROWSER) {
   );
 }
 
-// 1. AGDX decode + validate against cbor-x decodeMultiple on the same bytes.
+// 1. AGDX decode + validate against cbor-x decodeMultiple and the reference port on the same bytes.
 if (!ONLY_BROWSER) {
-  const base = time(() => decodeMultiple(agdx), 7);
-  const ours = time(() => decodeAndValidate(agdx), 7);
-  const whole = time(() => inspectInput(0, { name: 'x', bytes: agdx }, undefined, false), 3);
-  note('agdx_decode_ratio', base / ours, `decode+validate ${ours.toFixed(0)} ms vs cbor-x decodeMultiple ${base.toFixed(0)} ms (100,000 envelopes, ${(agdx.length / 1e6).toFixed(1)} MB)`);
-  note('agdx_import_records_per_s', 100_000 / (whole / 1000), `whole import into records (inspectInput, no views): ${whole.toFixed(0)} ms`);
-
   // The reference port (@laserdata/laser-sdk) on the same bytes: what its consumer runs on each
   // message (decode + validate + must_understand). It takes one envelope at a time, as a consumer
   // reading the log gets them, so the sequence is split once here, outside the timing: the
@@ -130,48 +139,42 @@ if (!ONLY_BROWSER) {
   }
   // Every envelope must pass the reference (it throws on the first it rejects), or the times mean nothing.
   for (const item of items) referenceConsume(item);
-  const reference = time(() => {
-    for (const item of items) referenceConsume(item);
-  }, 7);
+  // Interleaved, one run of each in turn: on a shared machine a busy spell then slows all three
+  // alike instead of whichever happened to be running (the ratios compare medians of the same spells).
+  const [base, ours, reference] = timeInterleaved(
+    [
+      () => decodeMultiple(agdx),
+      () => decodeAndValidate(agdx),
+      () => {
+        for (const item of items) referenceConsume(item);
+      },
+    ],
+    7,
+  );
+  const whole = time(() => inspectInput(0, { name: 'x', bytes: agdx }, undefined, false), 3);
+  note('agdx_decode_ratio', base / ours, `decode+validate ${ours.toFixed(0)} ms vs cbor-x decodeMultiple ${base.toFixed(0)} ms (100,000 envelopes, ${(agdx.length / 1e6).toFixed(1)} MB)`);
+  note('agdx_import_records_per_s', 100_000 / (whole / 1000), `whole import into records (inspectInput, no views): ${whole.toFixed(0)} ms`);
   note('agdx_ref_ratio', reference / ours, `decode+validate ${ours.toFixed(0)} ms vs the reference port's decode+validate ${reference.toFixed(0)} ms, one envelope at a time (same 100,000 envelopes)`);
   note('agdx_ref_records_per_s', items.length / (reference / 1000), `the reference port (laser-sdk 0.1.1 wire module: cborg, decodeAgentEnvelope, validateAgentEnvelope, must_understand)`);
 }
 
-// 2. AgentDNA workflow parse + content hashes against JSON.parse on the same text.
-
-/** The six content fields of every envelope of every workflow, tip and parents, read losslessly. */
-function workflowContents(bytes: Uint8Array): ContentFields[] {
-  const doc = readJson(bytes, { maxDepth: 64 });
-  if (!doc.ok || doc.value.type !== 'array') throw new Error('bench workflows do not parse');
-  const out: ContentFields[] = [];
-  for (const w of doc.value.items) {
-    const env = w.type === 'object' ? w.entries.find((e) => e.key === 'envelope')?.value : undefined;
-    if (env?.type !== 'object') continue;
-    const stack = [readEnvelopeTree(env as Extract<JsonValue, { type: 'object' }>, 'envelope')];
-    while (stack.length) {
-      const n = stack.pop()!;
-      out.push({ from: n.from?.value, payload: n.payload?.value, epoch: n.epoch?.value, status_code: n.statusCode?.value, run_id: n.runId?.value, to: n.to?.value });
-      stack.push(...n.parents);
-    }
-  }
-  return out;
-}
-
+// 2. AgentDNA workflow parse + content hashes against JSON.parse plus the same hashes with @noble/hashes.
 if (!ONLY_BROWSER) {
-  const base = time(() => JSON.parse(workflowsText), 5);
-  const ours = time(() => {
-    const hashed = workflowContents(workflowsBytes).filter((f) => contentHash(f) !== null).length;
-    if (hashed !== 50_000) throw new Error(`hashed ${hashed}`);
-  }, 5);
-  note('agentdna_parse_ratio', base / ours, `lossless parse + 50,000 content hashes ${ours.toFixed(0)} ms vs JSON.parse ${base.toFixed(0)} ms (10,000 workflows of depth 5)`);
-  // Where the time goes, and the bound the hashing alone sets: SHA-256 of the 50,000 content JSONs
-  // (what AgentDNA hashes, each built once here) against the same JSON.parse.
-  const contents = workflowContents(workflowsBytes).map((f) => contentJson(f)!);
+  // Ours as the command line runs it: the lossless reader (Node 20 has no JSON.parse source text
+  // access without a flag that makes every JSON.parse several times slower) and node:crypto's hash.
+  installSha256Text(nodeSha256Hex);
+  const { ours, base, hashes } = measureParseRatio(workflowsBytes, workflowsText, 7, gc);
+  note('agentdna_parse_ratio', base / ours, `lossless parse + ${hashes.toLocaleString('en')} content hashes (node:crypto) ${ours.toFixed(0)} ms vs JSON.parse + the same hashes with @noble/hashes ${base.toFixed(0)} ms (10,000 workflows of depth 5, medians of 7 interleaved runs)`);
+  // Where the time goes: the lossless reader alone, and SHA-256 of the 50,000 content JSONs alone
+  // (what AgentDNA hashes, each built once here) with the hash ours uses.
+  const contents = contentJsons(workflowsBytes);
+  const jsonParse = time(() => JSON.parse(workflowsText), 5);
   const parseOnly = time(() => readJson(workflowsBytes, { maxDepth: 64 }), 5);
   const hashOnly = time(() => contents.forEach(sha256Hex), 5);
   const hashedMb = contents.reduce((n, c) => n + c.length, 0) / 1e6;
-  note('agentdna_lossless_parse_ms', parseOnly, `the lossless JSON reader alone on the same text (JSON.parse: ${base.toFixed(0)} ms)`);
-  note('agentdna_hash_ms', hashOnly, `SHA-256 of the ${contents.length.toLocaleString('en')} content JSONs alone (${hashedMb.toFixed(1)} MB); a parser as fast as JSON.parse would still give at most ${(base / (base + hashOnly)).toFixed(2)}`);
+  note('agentdna_lossless_parse_ms', parseOnly, `the lossless JSON reader alone on the same text (JSON.parse: ${jsonParse.toFixed(0)} ms)`);
+  note('agentdna_hash_ms', hashOnly, `SHA-256 (node:crypto) of the ${contents.length.toLocaleString('en')} content JSONs alone (${hashedMb.toFixed(1)} MB)`);
+  installSha256Text(null);
 }
 
 // 3. Signature verification rates (noble, this process).
@@ -196,6 +199,36 @@ if (!ONLY_BROWSER) {
   layoutGraph(g);
   const laid = performance.now() - t2;
   note('graph_10k_layout_ms', built + laid, `model ${built.toFixed(0)} ms + layered layout ${laid.toFixed(0)} ms (${g.nodes.length} nodes, ${g.edges.length} edges)`);
+}
+
+// 4b. The command line: `inspect --json` to /dev/null, its peak memory (GNU time's maximum resident
+// set size of the child) and time, on the 100,000-record file and on a 1,000,000-record one
+// (generated once into bench/tmp, which git ignores).
+if (!ONLY_BROWSER) {
+  const gnuTime = '/usr/bin/time';
+  if (!existsSync(gnuTime)) {
+    note('cli_100k_rss_mb', 'not measured', `no ${gnuTime} (GNU time) on this machine`);
+  } else {
+    execSync('node scripts/build-cli.mjs', { stdio: 'inherit' });
+    /** Seconds and peak resident memory (MB) of one `inspect --json FILE > /dev/null`. */
+    const cli = (file: string) => {
+      const stats = join(dir, 'cli-time.txt');
+      execSync(`${gnuTime} -f '%e %M' -o ${JSON.stringify(stats)} node bin/envelope-inspector.mjs inspect --json ${JSON.stringify(file)} > /dev/null || test $? -eq 1`, { stdio: 'inherit' });
+      const [seconds, kb] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+      return { ms: seconds * 1000, mb: kb / 1024 };
+    };
+    const small = cli(join(dir, 'agdx-100k.cborseq'));
+    note('cli_100k_rss_mb', small.mb, `peak RSS of inspect --json on the 100,000-record file (${(agdx.length / 1e6).toFixed(1)} MB), output to /dev/null`);
+    note('cli_100k_ms', small.ms, 'wall time of the same run');
+    const million = 'bench/tmp/agdx-1m.cborseq';
+    if (!existsSync(million)) {
+      mkdirSync('bench/tmp', { recursive: true });
+      writeFileSync(million, agdxSequence(1_000_000));
+    }
+    const large = cli(million);
+    note('cli_1m_rss_mb', large.mb, `peak RSS of inspect --json on a 1,000,000-record file (${(statSync(million).size / 1e6).toFixed(0)} MB), output to /dev/null; ${(large.ms / 1000).toFixed(1)} s`);
+    note('cli_1m_ms', large.ms, 'wall time of the same run');
+  }
 }
 
 // 5. In Chromium: the app loading 100,000 records, and drawing a 10,000-record graph.
@@ -347,6 +380,28 @@ async function browser(): Promise<number> {
       await dnaPage.close();
     }
     const dnaLoad = median(dnaLoads);
+
+    // agentdna_parse_ratio as the page would measure it: the same code bundled, on a blank page.
+    const { build } = await import('esbuild');
+    const bundle = (await build({ entryPoints: ['bench/agentdna-parse-page.ts'], bundle: true, write: false, format: 'iife', logLevel: 'warning' })).outputFiles[0].text;
+    const parsePage = await browser.newPage();
+    await parsePage.addScriptTag({ content: bundle });
+    const parse = await parsePage.evaluate(
+      ({ b64, runs }) => {
+        const bin = atob(b64);
+        const bytes = new Uint8Array(bin.length);
+        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+        type Result = { ours: number; base: number; hashes: number; jsonParse: number; jsonParseSource: number; lossless: number };
+        return (globalThis as unknown as { benchAgentDnaParse: (b: Uint8Array, r: number) => Result }).benchAgentDnaParse(bytes, runs);
+      },
+      { b64: Buffer.from(workflowsBytes).toString('base64'), runs: 7 },
+    );
+    await parsePage.close();
+    note(
+      'agentdna_parse_ratio_browser',
+      parse.base / parse.ours,
+      `in Chromium: lossless parse + ${parse.hashes.toLocaleString('en')} content hashes (the pure hash) ${parse.ours.toFixed(0)} ms vs JSON.parse + the same hashes with @noble/hashes ${parse.base.toFixed(0)} ms, medians of 7 interleaved runs; the readers alone: lossless ${parse.lossless.toFixed(0)} ms, JSON.parse ${parse.jsonParse.toFixed(0)} ms, JSON.parse with a source-text reviver ${parse.jsonParseSource < 0 ? '(no source access)' : `${parse.jsonParseSource.toFixed(0)} ms`}`,
+    );
     note('agentdna_10k_load_ms', dnaLoad, `10,000 really signed AgentDNA workflows of depth 5 (${(workflowsBytes.length / 1e6).toFixed(1)} MB, 50,000 signatures) loaded and judged in Chromium, median ${each(dnaLoads)} (first records ${each(dnaFirsts)})`);
     await browser.close();
     return dnaLoad;

@@ -1,10 +1,12 @@
 // envelope-inspector: the command line over src/core, for CI pipelines and terminals.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { inspect, type InputFile } from '../core/inspect';
 import { parseKeys, type RegistryEntry } from '../core/keys/keys';
 import { mergeRegistry } from '../core/keys/registry';
 import { buildReport, exitStatus } from '../core/report';
 import { EXPLAIN_USAGE, explain } from './explain';
+import { DEFAULT_WINDOW, LineBlocks, readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput } from './stream';
 import { formatSummary } from './summary';
 import { jsonTerminalSafe, terminalSafe } from './terminal';
 
@@ -23,6 +25,11 @@ export class UsageError extends Error {}
 
 export interface CliIo {
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * A regular file to read at any position (null for anything else: a pipe, a device), so a large
+   * CBOR sequence is read in windows; without it every input is read whole.
+   */
+  openFile?(path: string): Promise<RandomAccessFile | null>;
   readStdin(): Promise<Uint8Array>;
   stdout(text: string): void;
   stderr(text: string): void;
@@ -78,18 +85,47 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`envelope-inspector: ${e.message} (${USAGE.split('\n')[0]})`);
     return 2;
   }
-  const inputs: InputFile[] = [];
-  for (const path of args.files) {
+  const inputs: StreamInput[] = [];
+  try {
+    for (const path of args.files) {
+      try {
+        inputs.push(path === '-' ? { name: '<stdin>', bytes: await io.readStdin() } : await openInput(path, io, args.json));
+      } catch (e) {
+        io.stderr(`envelope-inspector: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        return 2;
+      }
+    }
+    return await inspectInputs(args, inputs, io);
+  } finally {
+    for (const input of inputs) if ('file' in input) input.file.close();
+  }
+}
+
+/**
+ * A named input: a large file that reads as a CBOR sequence stays a file to read in windows (for
+ * --json, which streams), anything else is read whole.
+ */
+async function openInput(path: string, io: CliIo, streams: boolean): Promise<StreamInput> {
+  const file = streams && io.openFile ? await io.openFile(path) : null;
+  if (file) {
+    const first = new Uint8Array(Math.min(4, file.size));
+    let kept = false;
     try {
-      inputs.push({ name: path === '-' ? '<stdin>' : path, bytes: path === '-' ? await io.readStdin() : await io.readFile(path) });
-    } catch (e) {
-      io.stderr(`envelope-inspector: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      return 2;
+      if (file.size > DEFAULT_WINDOW && file.read(first, 0, first.length, 0) === first.length && readsAsCborSequence(first)) {
+        kept = true;
+        return { name: path, file };
+      }
+    } finally {
+      if (!kept) file.close();
     }
   }
+  return { name: path, bytes: await io.readFile(path) };
+}
+
+async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): Promise<number> {
   let keys: RegistryEntry[] = [];
   for (const path of args.keyFiles) {
-    let parsed;
+    let parsed: ReturnType<typeof parseKeys>;
     try {
       parsed = parseKeys(await io.readFile(path));
     } catch (e) {
@@ -104,9 +140,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     keys = merged.registry;
     for (const c of merged.changes) if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
   }
-  const result = inspect(inputs, { keys, detail: false });
-  const report = buildReport(result);
-  io.stdout(args.json ? jsonTerminalSafe(JSON.stringify(report, null, 2)) : formatSummary(report));
+  if (args.json) {
+    // Written as it goes: never the whole report, nor every record, in memory (stream.ts).
+    const out = new LineBlocks(io.stdout, jsonTerminalSafe);
+    const status = streamReport(inputs, { keys, requireTrusted: args.requireTrusted }, (piece) => out.write(piece));
+    out.end();
+    return status;
+  }
+  // Only --json keeps a file to read in windows (openInput).
+  const whole: InputFile[] = inputs.map((input) => {
+    if (!('bytes' in input)) throw new TypeError('the readable summary reads its inputs whole');
+    return input;
+  });
+  const report = buildReport(inspect(whole, { keys, detail: false }));
+  io.stdout(formatSummary(report));
   return exitStatus(report, { requireTrusted: args.requireTrusted });
 }
 
@@ -118,6 +165,19 @@ async function readStdin(): Promise<Uint8Array> {
 
 export const nodeIo: CliIo = {
   readFile: async (path) => new Uint8Array(await readFile(path)),
+  openFile: async (path) => {
+    const fd = openSync(path, 'r');
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      closeSync(fd);
+      return null;
+    }
+    return {
+      size: stat.size,
+      read: (buffer, offset, length, position) => readSync(fd, buffer, offset, length, position),
+      close: () => closeSync(fd),
+    };
+  },
   readStdin,
   stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),

@@ -63,6 +63,12 @@ export interface InputBatchOptions {
    * ahead, and the batches include waits (InputBatch.wait) that let the answers arrive.
    */
   signatures?: (extraKeys: ExtraKeys | undefined) => SignatureResults;
+  /**
+   * Hash the input here (true, the default), or not (false: the last batch's input says sha256 ''
+   * and the caller fills it in, as the worker does with WebCrypto: eight times faster than the pure
+   * hash on a 25 MB input in Chromium, and off the reading thread).
+   */
+  digest?: boolean;
 }
 
 /**
@@ -76,7 +82,7 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: reado
   const bytes = file.bytes;
   const extraKeys = didKeys(keys);
   // Hashed as the batches come, so the digest costs nothing extra at the end of a large input.
-  const hasher = sha256.create();
+  const hasher = options.digest === false ? null : sha256.create();
   let hashed = 0;
   const signatures = options.signatures?.(extraKeys);
   for (const batch of importBatches({ input: index, view: bytes, viewOrigin: 'input' }, { extraKeys, detail: options.detail ?? false, signatures }, batchSize)) {
@@ -86,10 +92,10 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: reado
     }
     const last = batch.format !== null;
     const to = last ? bytes.length : Math.min(Math.max(batch.end, hashed), bytes.length);
-    hasher.update(bytes.subarray(hashed, to));
+    hasher?.update(bytes.subarray(hashed, to));
     hashed = to;
     const { records, workflows } = batch.workflows.length ? applyAgentDnaTrust(batch.records, batch.workflows, keys ?? []) : batch;
-    const input: InputResult | null = last ? { name: file.name, bytes: bytes.length, sha256: toHex(hasher.digest()), format: batch.format! } : null;
+    const input: InputResult | null = last ? { name: file.name, bytes: bytes.length, sha256: hasher ? toHex(hasher.digest()) : '', format: batch.format! } : null;
     yield { input, records, workflows, bytesDone: last ? bytes.length : to };
   }
 }

@@ -11,7 +11,7 @@ import { buildReport } from './report';
 import { markdownText, reportToMarkdown } from './report-markdown';
 
 /** Undoes markdownText (but for line breaks, which became spaces). */
-const unescape = (md: string) => md.replace(/\\([\\`*_[\]()!#+\-.|~:@$^{}=])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeMarkdown = (md: string) => md.replace(/\\([\\`*_[\]()!#+\-.|~:@$^{}=])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /** Positions of `ch` that no backslash escapes. */
 function unescaped(line: string, ch: string): number {
@@ -41,7 +41,7 @@ describe('markdownText', () => {
         const md = markdownText(s);
         expect(md).not.toMatch(/[\r\n<>]/);
         for (const ch of '`*_[]()!#|~:@$<>') expect(unescaped(md, ch)).toBe(0);
-        expect(unescape(md)).toBe(s.replace(/\r\n|[\r\n]/g, ' '));
+        expect(unescapeMarkdown(md)).toBe(s.replace(/\r\n|[\r\n]/g, ' '));
       }),
       { numRuns: 500, seed: 14 },
     );
@@ -95,7 +95,7 @@ describe('the Markdown summary of a hostile record', () => {
           expect(cells, line).toBe(columns);
         } else columns = 0;
         // The summary's own emphasis and code spans (rule ids, hashes, the schema) are the only ones.
-        const rest = line.replace(/\*\*(no|[a-z/-]+)\*\*/g, '').replace(/`[a-z0-9/@._\-]+`/g, '');
+        const rest = line.replace(/\*\*(no|[a-z/-]+)\*\*/g, '').replace(/`[a-z0-9/@._-]+`/g, '');
         for (const ch of '[]<>_!') expect(unescaped(rest, ch), line).toBe(0);
         expect(unescaped(rest, '*'), line).toBe(0);
         expect(unescaped(rest, '`'), line).toBe(0);

@@ -29,7 +29,7 @@ export function reportToMarkdown(report: Report): string {
   out.push('# Envelope Inspector report', '');
   out.push(`${report.generator}, schema \`${report.schema}\`. ${records.length} records in ${report.inputs.length} inputs: ${records.length - bad} valid, ${bad} invalid or undecoded, ${badSig} badly signed.`, '');
   out.push('## Inputs', '', '| # | name | format | bytes | SHA-256 |', '| --- | --- | --- | --- | --- |');
-  report.inputs.forEach((i, n) => out.push(`| ${n} | ${cell(i.name)} | ${cell(i.format)} | ${i.bytes} | \`${i.sha256}\` |`));
+  for (const [n, i] of report.inputs.entries()) out.push(`| ${n} | ${cell(i.name)} | ${cell(i.format)} | ${i.bytes} | \`${i.sha256}\` |`);
   out.push('', '## Records', '', '| input | # | format | kind | id | source | decoded | valid | signature | key id | trusted |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of records) {
     out.push(

@@ -2,7 +2,9 @@
 import type { Finding, Span } from './model';
 import { toReportFolds, type ReportFolds } from './folds';
 import { agentDnaInputs, buildAgentDnaGraph, toReportGraph, type ReportGraph } from './graph';
-import { analyzeRecords, type InspectResult } from './records';
+import type { WorkflowReport } from './agentdna/model';
+import type { LogAnalysis } from './log/analysis';
+import { analyzeRecords, type InputResult, type InspectResult } from './records';
 import { allFindings, isValid, type RecordVerdict } from './verdict';
 
 export const REPORT_SCHEMA = 'envelope-inspector/report@1';
@@ -30,7 +32,8 @@ export interface Report {
   conversations: ReportFolds['conversations'];
 }
 
-function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] | undefined): ReportRecord {
+/** A record as report@1 writes it: its verdict and the log's findings about it (their spans located). */
+export function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] | undefined): ReportRecord {
   const out: ReportRecord = {
     input: v.input,
     index: v.index,
@@ -73,12 +76,22 @@ export function buildReport(result: Omit<InspectResult, 'workflows' | 'log'> & P
   const log = result.log ?? analyzeRecords(result.records);
   const findings = log.findings;
   return {
-    schema: REPORT_SCHEMA,
-    generator: GENERATOR,
-    inputs: result.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })),
+    ...reportHead(result.inputs),
     records: result.records.map((r, i) => reportRecord(r.verdict, findings.get(i))),
-    workflows: result.workflows ?? [],
-    graph: withDisplayIds(toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(result.workflows ?? [])))),
+    ...reportTail(log, result.workflows ?? []),
+  };
+}
+
+/** What report@1 says before its records. */
+export function reportHead(inputs: readonly InputResult[]): Pick<Report, 'schema' | 'generator' | 'inputs'> {
+  return { schema: REPORT_SCHEMA, generator: GENERATOR, inputs: inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })) };
+}
+
+/** What report@1 says after its records: the workflows, the graph and the folds. */
+export function reportTail(log: Pick<LogAnalysis, 'graph' | 'folds'>, workflows: readonly WorkflowReport[]): Pick<Report, 'workflows' | 'graph' | 'agents' | 'runs' | 'conversations'> {
+  return {
+    workflows: workflows as WorkflowReport[],
+    graph: withDisplayIds(toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(workflows)))),
     ...toReportFolds(log.folds),
   };
 }
@@ -88,8 +101,11 @@ export function buildReport(result: Omit<InspectResult, 'workflows' | 'log'> & P
  * `requireTrusted`, also 1 unless every record carries a valid signature whose signer is trusted
  * (unsigned, unknown key, unsupported and untrusted all fail it).
  */
-export function exitStatus(report: Report, options: { requireTrusted?: boolean } = {}): 0 | 1 {
-  const ok = (r: ReportRecord) =>
-    r.decoded && r.valid && r.signature.status !== 'invalid' && r.signature.status !== 'malformed' && (!options.requireTrusted || (r.signature.status === 'valid' && r.signature.trusted));
-  return report.records.every(ok) ? 0 : 1;
+export function exitStatus(report: Pick<Report, 'records'>, options: { requireTrusted?: boolean } = {}): 0 | 1 {
+  return report.records.every((r) => recordPasses(r, options)) ? 0 : 1;
+}
+
+/** Whether one record lets the exit status be 0 (exitStatus: every record must). */
+export function recordPasses(r: ReportRecord, options: { requireTrusted?: boolean } = {}): boolean {
+  return r.decoded && r.valid && r.signature.status !== 'invalid' && r.signature.status !== 'malformed' && (!options.requireTrusted || (r.signature.status === 'valid' && r.signature.trusted));
 }

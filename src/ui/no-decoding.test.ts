@@ -8,7 +8,7 @@ const root = resolve(__dirname, '../..');
 const DECODERS = ['src/core/cbor/', 'src/core/agdx/', 'src/core/json/', 'src/core/import/', 'src/core/inspect.ts'];
 
 /** Relative value imports of a module (type-only imports and `import type` specifiers skipped). */
-export function valueImports(source: string): string[] {
+function valueImports(source: string): string[] {
   const out: string[] = [];
   const re = /^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
   for (const m of source.matchAll(re)) {

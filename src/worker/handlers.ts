@@ -77,7 +77,10 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
     async filter({ filter }, ctx) {
       const keys = session.filter(filter);
       ctx.transfer(keys.buffer);
-      return { keys, total: session.size };
+      return { keys, total: session.size, rules: filter.rule?.trim() ? session.matchRules(filter.rule) : null };
+    },
+    async rules() {
+      return session.rulesPresent();
     },
     async detail({ key }) {
       return session.detail(key);
@@ -109,6 +112,12 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
     async clear() {
       session.clear();
       return null;
+    },
+    async compare(subject) {
+      return session.compare(subject);
+    },
+    async compareCandidates({ text, near, limit }) {
+      return session.compareCandidates(text, near, limit);
     },
   };
 }

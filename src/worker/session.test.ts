@@ -50,6 +50,16 @@ describe('the app (worker session) and the CLI agree', () => {
   });
 });
 
+describe("the inputs' digests", () => {
+  it('are the SHA-256 the command line reports (WebCrypto in the session, the pure hash in the CLI)', async () => {
+    const session = new InspectorSession();
+    const { inputs } = await session.load(files.map((f) => ({ name: f, data: new Blob([read(f)]) })));
+    const report = await cliReport(['inspect', '--json', ...files]);
+    expect(inputs.map((i) => i.sha256)).toEqual(report.inputs.map((i) => i.sha256));
+    expect(inputs.every((i) => /^[0-9a-f]{64}$/.test(i.sha256))).toBe(true);
+  });
+});
+
 describe('AgentDNA trust in the session', () => {
   const fanin = 'vectors/agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json';
   const synthetic = JSON.parse(new TextDecoder().decode(read('vectors/agentdna/synthetic/synthetic_keys.json'))) as Record<string, { did: string; private_key_hex: string; public_key_uncompressed_hex: string }>;

@@ -163,13 +163,18 @@ function noncanonicalReason(decoded: DecodedEnvelope, item: CborItem): string {
   const walk = (it: CborItem): void => {
     if (it.kind === 'tag') {
       reasons.add('tags');
-      return walk(it.item);
+      walk(it.item);
+      return;
     }
     const indefinite = (it.kind === 'map' || it.kind === 'array' || it.kind === 'bytes' || it.kind === 'text') && it.indefinite;
     if (indefinite) reasons.add('indefinite lengths');
     else if (!it.minimal) reasons.add('non-minimal heads');
-    if (it.kind === 'array') it.items.forEach(walk);
-    if (it.kind === 'map') it.entries.forEach((e) => (walk(e.key), walk(e.value)));
+    if (it.kind === 'array') for (const child of it.items) walk(child);
+    if (it.kind === 'map')
+      for (const e of it.entries) {
+        walk(e.key);
+        walk(e.value);
+      }
   };
   walk(item);
   if (decoded.locations.has('body') && !decoded.envelope.body) reasons.add('an empty body');

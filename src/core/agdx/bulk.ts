@@ -5,8 +5,8 @@ import type { DecodeError, Finding } from '../model';
 import { readItemAt } from '../cbor/reader';
 import type { Envelope } from './envelope';
 import { decodeEnvelope } from './envelope';
-import { readCanonicalEnvelope } from './fast';
-import { checkSignatureShape } from './signature';
+import { IdViews, readCanonicalEnvelope } from './fast';
+import { signatureShapeFindings } from './signature';
 import { validateEnvelope, validateFields } from './validate';
 
 export interface BulkResult {
@@ -25,12 +25,13 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
   const envelopes: (Envelope | null)[] = [];
   const findings = new Map<number, Finding[]>();
   const errors = new Map<number, DecodeError>();
+  const ids = new IdViews(bytes.length);
   let pos = 0;
   while (pos < bytes.length) {
-    const fast = readCanonicalEnvelope(bytes, pos);
+    const fast = readCanonicalEnvelope(bytes, pos, ids);
     if (fast) {
       const f = validateFields(fast.envelope, noSpan);
-      const s = checkSignatureShape(fast.envelope, null, noSpan).findings;
+      const s = signatureShapeFindings(fast.envelope, noSpan);
       if (f.length || s.length) findings.set(envelopes.length, [...f, ...s]);
       envelopes.push(fast.envelope);
       pos = fast.end;
@@ -41,7 +42,7 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
     const d = decodeEnvelope(item.value);
     if (d.ok) {
       // The same checks as the fast path, so a record's findings never depend on the path it took.
-      const f = [...validateEnvelope(d.value), ...checkSignatureShape(d.value.envelope, null, noSpan).findings];
+      const f = [...validateEnvelope(d.value), ...signatureShapeFindings(d.value.envelope, noSpan)];
       if (f.length) findings.set(envelopes.length, f);
       envelopes.push(d.value.envelope);
     } else {

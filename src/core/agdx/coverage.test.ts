@@ -75,7 +75,12 @@ describe('an unknown field appended to a genuinely signed envelope', () => {
     expect(buildReport(result).records[0].signature.not_covered).toEqual(['approved_by', 'signature.note']);
     // The field tree has a node at each path, for the page to mark.
     const paths: string[] = [];
-    const walk = (ns: typeof r.tree) => ns.forEach((n) => (paths.push(n.path), n.children && walk(n.children)));
+    const walk = (ns: typeof r.tree): void => {
+      for (const n of ns) {
+        paths.push(n.path);
+        if (n.children) walk(n.children);
+      }
+    };
     walk(r.tree);
     expect(paths).toEqual(expect.arrayContaining(['approved_by', 'signature.note']));
   });

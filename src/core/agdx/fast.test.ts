@@ -4,9 +4,12 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readItemAt } from '../cbor/reader';
 import { agdxSequence } from '../../../bench/generate';
+import { bytesEqual } from '../bytes';
+import { envelopeArb, envelopeFields } from '../fuzz/agdx-gen';
+import { encodeModel, type Model } from '../fuzz/support';
 import { encodeEnvelope } from './canonical';
-import { decodeEnvelope, type MetaValue } from './envelope';
-import { readCanonicalEnvelope } from './fast';
+import { decodeEnvelope, type Envelope, type MetaValue } from './envelope';
+import { IdViews, readCanonicalEnvelope } from './fast';
 
 const dir = resolve(__dirname, '../../../vectors/agdx/laser-wire-0.0.1');
 
@@ -93,3 +96,145 @@ describe('the canonical fast path', () => {
     expect(readCanonicalEnvelope(new Uint8Array(readFileSync(resolve(dir, 'agent_event.bin'))), 0)).not.toBeNull();
   });
 });
+
+describe('the canonical fast path on any envelope', () => {
+  const enc = new TextEncoder();
+
+  it('reads the canonical bytes of any envelope as the general decoder does, or leaves them to it (property)', () => {
+    let fast = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(envelopeArb, (env) => {
+        runs++;
+        const bytes = encodeEnvelope(env);
+        const r = readCanonicalEnvelope(bytes, 0, new IdViews(bytes.length));
+        const g = general(bytes);
+        if (!r) return;
+        fast++;
+        expect(g).not.toBeNull();
+        expect(r.envelope).toEqual(g!.envelope);
+        expect(r.end).toBe(g!.end);
+      }),
+      { numRuns: 1500, seed: 16 },
+    );
+    // Declining is for what is outside the canonical subset (metadata past its caps, a float
+    // metadata value of NaN's other forms…), not the common case.
+    expect(fast).toBeGreaterThan(runs * 0.9);
+  });
+
+  it('reads text that is not ASCII (agent ids, operations, metadata keys and values) as the general decoder does', () => {
+    const base: Envelope = { kind: 'command', record: new Uint8Array(16).fill(1), conversation: new Uint8Array(16).fill(2), source: 'plänner ✓', target: '代理-𝄞', correlation: new Uint8Array(16).fill(3), operation: 'résumé', body: enc.encode('{}') };
+    for (const metadata of [new Map<string, MetaValue>([['clé', { type: 'text', value: 'värde' }], ['😀', { type: 'list', items: [{ type: 'text', value: '\ufeffbom' }] }]]), undefined]) {
+      const bytes = encodeEnvelope({ ...base, metadata });
+      const r = readCanonicalEnvelope(bytes, 0);
+      expect(r).not.toBeNull();
+      expect(r!.envelope).toEqual(general(bytes)!.envelope);
+      expect(r!.envelope.source).toBe('plänner ✓');
+    }
+  });
+
+  it('leaves keys out of declaration order, an unknown or misspelt kind, and invalid UTF-8 to the general decoder', () => {
+    const event = new Uint8Array(readFileSync(resolve(dir, 'agent_event.bin')));
+    const g = general(event)!;
+    // kind and record swapped: the same fields, out of wire order.
+    const swapped = encodeModelOf([...fieldsOf(g.envelope)].sort((a, b) => (a[0] === 'record' ? -1 : b[0] === 'record' ? 1 : 0)));
+    expect(readCanonicalEnvelope(swapped, 0)).toBeNull();
+    expect(general(swapped)?.envelope).toEqual(g.envelope);
+    for (const kind of ['Event', 'events', 'evnt', '']) {
+      const bytes = encodeModelOf(fieldsOf(g.envelope).map(([k, v]) => (k === 'kind' ? [k, { t: 'text', v: kind }] : [k, v])));
+      expect(readCanonicalEnvelope(bytes, 0)).toBeNull();
+      expect(general(bytes)).toBeNull();
+    }
+    // The source's text made invalid UTF-8 (a lone continuation byte): declined, then refused.
+    const source = enc.encode(g.envelope.source);
+    const at = indexOfBytes(event, source);
+    const broken = event.slice();
+    broken[at] = 0x80;
+    expect(readCanonicalEnvelope(broken, 0)).toBeNull();
+    expect(general(broken)).toBeNull();
+  });
+
+  it('shares one view per repeated id of an input (conversation, correlation, the record a cause names), each equal to its bytes', () => {
+    const seq = agdxSequence(300);
+    const ids = new IdViews(seq.length);
+    const envelopes: Envelope[] = [];
+    for (let pos = 0; pos < seq.length; ) {
+      const r = readCanonicalEnvelope(seq, pos, ids)!;
+      const g = general(seq, pos)!;
+      expect(r.envelope).toEqual(g.envelope);
+      envelopes.push(r.envelope);
+      pos = r.end;
+    }
+    // The generator's conversations are 50 records long, causes name the record before.
+    expect(envelopes[1].conversation).toBe(envelopes[0].conversation);
+    const caused = envelopes.findIndex((e, i) => i > 0 && e.cause !== undefined && envelopes[i - 1].record !== undefined);
+    expect(caused).toBeGreaterThan(0);
+    expect(envelopes[caused].cause).toBe(envelopes[caused - 1].record);
+    // Different ids are never one view.
+    expect(envelopes[0].conversation).not.toBe(envelopes[60].conversation);
+    expect(envelopes[0].conversation).not.toEqual(envelopes[60].conversation);
+  });
+
+  it('IdViews gives every id a view of exactly its own bytes, through collisions and repeats (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(3000), { minLength: 1, maxLength: 3000 }), fc.integer({ min: 0, max: 15 }), fc.constantFrom(0, 1000, 1 << 20), (picks, shift, sizeHint) => {
+        // A pool of ids that differ in few bytes (as ULIDs of one millisecond do), picked with repeats.
+        const pool = new Uint8Array(16 * 3001 + shift);
+        for (let i = 0; i <= 3000; i++) {
+          pool[shift + i * 16 + 15] = i & 255;
+          pool[shift + i * 16 + 14] = i >> 8;
+        }
+        // A table of 16 slots (many collisions) up to the largest.
+        const ids = new IdViews(sizeHint);
+        let previous: Uint8Array | null = null;
+        for (const p of picks) {
+          const at = shift + p * 16;
+          const v = ids.view(pool, at);
+          expect(v).toEqual(pool.subarray(at, at + 16));
+          // The same id twice in a row is the same view.
+          if (previous && bytesEqual(previous, v)) expect(v).toBe(previous);
+          previous = v;
+        }
+      }),
+      { numRuns: 60, seed: 16 },
+    );
+  });
+});
+
+describe('IdViews on a hash collision', () => {
+  it('two ids of the same hash get each its own view (the bytes decide, not the hash)', () => {
+    // Two ids made to collide in IdViews' hash (its constants, here on purpose): the first and last
+    // words differ, their products cancel. If the hash changes, the precondition below says so.
+    const K0 = 0x9e3779b1;
+    const K3 = 0x27d4eb2f;
+    let inv = K3;
+    for (let i = 0; i < 5; i++) inv = Math.imul(inv, 2 - Math.imul(K3, inv));
+    const a = [0x01020304, 5, 6, 7];
+    const b0 = 0x01020305;
+    const b3 = Math.imul(Math.imul(a[0], K0) ^ Math.imul(b0, K0) ^ Math.imul(a[3], K3), inv);
+    const bytes = new Uint8Array(32);
+    const dv = new DataView(bytes.buffer);
+    for (const [i, w] of [a[0], a[1], a[2], a[3], b0, a[1], a[2], b3].entries()) dv.setUint32(i * 4, w >>> 0);
+    const ids = new IdViews(1 << 20);
+    const first = ids.view(bytes, 0);
+    const other = ids.view(bytes, 16);
+    expect(other).toEqual(bytes.subarray(16, 32));
+    expect(other).not.toBe(first);
+    const again = ids.view(bytes, 0);
+    expect(again).toEqual(bytes.subarray(0, 16));
+    // Precondition: they shared a slot (the second evicted the first), so the hashes did collide.
+    expect(again).not.toBe(first);
+  });
+});
+
+/** The fields of an envelope as a model map, in the order given, and its bytes. */
+function fieldsOf(env: Envelope): [string, Model][] {
+  return envelopeFields(env);
+}
+function encodeModelOf(fields: [string, Model][]): Uint8Array {
+  return encodeModel({ t: 'map', entries: fields.map(([k, v]) => [{ t: 'text', v: k }, v]) });
+}
+function indexOfBytes(hay: Uint8Array, needle: Uint8Array): number {
+  for (let i = 0; i + needle.length <= hay.length; i++) if (bytesEqual(hay.subarray(i, i + needle.length), needle)) return i;
+  return -1;
+}

@@ -5,7 +5,8 @@
 // general one would decide differently: on canonical bytes both give the same Envelope.
 import { numberToHalf } from '../cbor/encoder';
 import { halfToNumber } from '../cbor/reader';
-import type { Envelope, MetaValue, SignatureCapsule, Usage } from './envelope';
+import { utf8Range } from '../bytes';
+import type { Envelope, Kind, MetaValue, SignatureCapsule, Usage } from './envelope';
 import { ENVELOPE_FIELDS, KINDS, USAGE_FIELDS } from './envelope';
 import { METADATA_MAX_ENTRIES, METADATA_MAX_VALUE_BYTES } from './validate';
 
@@ -16,8 +17,7 @@ const SIG_FIELDS = ['scheme', 'key_id', 'bytes', 'context'] as const;
 const SIG_BYTES = SIG_FIELDS.map((f) => enc.encode(f));
 const CTX_FIELDS = ['content_type', 'agent_version'] as const;
 const CTX_BYTES = CTX_FIELDS.map((f) => enc.encode(f));
-const KIND_SET = new Set<string>(KINDS);
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const KIND_BYTES = KINDS.map((k) => enc.encode(k));
 
 /** Thrown inside the fast reader when the bytes leave the canonical subset. */
 const NOT_FAST = Symbol('not-fast');
@@ -31,199 +31,259 @@ export interface FastEnvelope {
   bodyEnd: number;
 }
 
-class Fast {
-  pos: number;
-  constructor(
-    readonly b: Uint8Array,
-    start: number,
-  ) {
-    this.pos = start;
+/**
+ * The 16-byte ids met in one input, by their bytes, so that a repeated id (the conversation of
+ * every record of it, a correlation, the record a cause names) is one shared view rather than a new
+ * one per field: most of what a decoded log keeps is these views. Made per input by the caller
+ * (it holds views of that input, so it must not outlive it). A direct-mapped table that keeps each
+ * slot's hash and bytes beside its view, so a lookup reads this table and not the input again; a
+ * collision only costs a new view.
+ */
+export class IdViews {
+  private readonly mask: number;
+  private readonly hashes: Int32Array;
+  private readonly held: Uint8Array;
+  private readonly views: (Uint8Array | undefined)[];
+
+  /** `inputLength`: the size of the input, which bounds how many ids it can hold (and so the table's). */
+  constructor(inputLength: number) {
+    // An envelope with an id takes more than 32 bytes: a small input gets a small table, a large
+    // one 4096 slots (about 110 KB, next to megabytes of input).
+    let slots = 16;
+    while (slots < 4096 && slots * 32 < inputLength) slots *= 2;
+    this.mask = slots - 1;
+    this.hashes = new Int32Array(slots);
+    this.held = new Uint8Array(slots * 16);
+    this.views = new Array<Uint8Array | undefined>(slots).fill(undefined);
   }
 
-  /** A minimal head of `major`; returns its argument (number or bigint). */
-  head(major: number): number | bigint {
-    const b = this.b;
-    if (this.pos >= b.length) throw NOT_FAST;
-    const ib = b[this.pos++];
-    if (ib >> 5 !== major) throw NOT_FAST;
-    const ai = ib & 31;
-    if (ai < 24) return ai;
-    const p = this.pos;
-    if (ai === 24) {
-      if (p + 1 > b.length || b[p] < 24) throw NOT_FAST;
-      this.pos += 1;
-      return b[p];
+  /** The view of `bytes[at, at + 16)`: one made before for the same 16 bytes, or a new one. */
+  view(bytes: Uint8Array, at: number): Uint8Array {
+    // The four 32-bit words, each multiplied on its own (not a chain of 16 multiplies), then mixed.
+    const w0 = (bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3];
+    const w1 = (bytes[at + 4] << 24) | (bytes[at + 5] << 16) | (bytes[at + 6] << 8) | bytes[at + 7];
+    const w2 = (bytes[at + 8] << 24) | (bytes[at + 9] << 16) | (bytes[at + 10] << 8) | bytes[at + 11];
+    const w3 = (bytes[at + 12] << 24) | (bytes[at + 13] << 16) | (bytes[at + 14] << 8) | bytes[at + 15];
+    let h = Math.imul(w0, 0x9e3779b1) ^ Math.imul(w1, 0x85ebca77) ^ Math.imul(w2, 0xc2b2ae3d) ^ Math.imul(w3, 0x27d4eb2f);
+    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+    h ^= h >>> 13;
+    const slot = h & this.mask;
+    const held = this.held;
+    const o = slot << 4;
+    const seen = this.views[slot];
+    if (seen !== undefined && this.hashes[slot] === h) {
+      let i = 0;
+      while (i < 16 && held[o + i] === bytes[at + i]) i++;
+      if (i === 16) return seen;
     }
-    if (ai === 25) {
-      if (p + 2 > b.length) throw NOT_FAST;
-      const v = (b[p] << 8) | b[p + 1];
-      if (v <= 0xff) throw NOT_FAST;
-      this.pos += 2;
-      return v;
-    }
-    if (ai === 26) {
-      if (p + 4 > b.length) throw NOT_FAST;
-      const v = ((b[p] << 24) >>> 0) + (b[p + 1] << 16) + (b[p + 2] << 8) + b[p + 3];
-      if (v <= 0xffff) throw NOT_FAST;
-      this.pos += 4;
-      return v;
-    }
-    if (ai === 27) {
-      if (p + 8 > b.length) throw NOT_FAST;
-      const hi = ((b[p] << 24) >>> 0) + (b[p + 1] << 16) + (b[p + 2] << 8) + b[p + 3];
-      const lo = ((b[p + 4] << 24) >>> 0) + (b[p + 5] << 16) + (b[p + 6] << 8) + b[p + 7];
-      if (hi === 0) throw NOT_FAST;
-      this.pos += 8;
-      return hi < 0x200000 ? hi * 0x100000000 + lo : (BigInt(hi) << 32n) | BigInt(lo);
-    }
-    throw NOT_FAST;
+    const made = bytes.subarray(at, at + 16);
+    this.views[slot] = made;
+    this.hashes[slot] = h;
+    for (let i = 0; i < 16; i++) held[o + i] = bytes[at + i];
+    return made;
   }
+}
 
-  len(major: number): number {
-    const n = this.head(major);
-    if (typeof n !== 'number' || n > this.b.length - this.pos) throw NOT_FAST;
-    return n;
+// The reader's state: the bytes and the position in them. Module-level rather than an object per
+// envelope (this runs once per record of a large log); every read sets both before it starts, and
+// nothing here calls out, so no two reads interleave.
+let b: Uint8Array = new Uint8Array(0);
+let pos = 0;
+let ids: IdViews | null = null;
+
+/** A minimal head of `major`; returns its argument (number or bigint). */
+function head(major: number): number | bigint {
+  if (pos >= b.length) throw NOT_FAST;
+  const ib = b[pos++];
+  if (ib >> 5 !== major) throw NOT_FAST;
+  const ai = ib & 31;
+  if (ai < 24) return ai;
+  const p = pos;
+  if (ai === 24) {
+    if (p + 1 > b.length || b[p] < 24) throw NOT_FAST;
+    pos += 1;
+    return b[p];
   }
-
-  bytes(): Uint8Array {
-    const n = this.len(2);
-    const out = this.b.subarray(this.pos, this.pos + n);
-    this.pos += n;
-    return out;
-  }
-
-  fixedBytes(size: number): Uint8Array {
-    if (this.b[this.pos] !== 0x40 + size) throw NOT_FAST;
-    this.pos++;
-    if (this.pos + size > this.b.length) throw NOT_FAST;
-    const out = this.b.subarray(this.pos, this.pos + size);
-    this.pos += size;
-    return out;
-  }
-
-  text(): string {
-    return this.textContent(this.len(3));
-  }
-
-  /** `n` bytes of UTF-8 text at the current position. */
-  textContent(n: number): string {
-    const b = this.b;
-    const p = this.pos;
-    this.pos += n;
-    if (n < 64) {
-      let ascii = true;
-      for (let i = p; i < p + n; i++) {
-        if (b[i] > 0x7f) {
-          ascii = false;
-          break;
-        }
-      }
-      if (ascii) return String.fromCharCode.apply(null, b.subarray(p, p + n) as unknown as number[]);
-    }
-    try {
-      return utf8.decode(b.subarray(p, p + n));
-    } catch {
-      throw NOT_FAST;
-    }
-  }
-
-  uint(max?: number): number | bigint {
-    const v = this.head(0);
-    if (max !== undefined && (typeof v !== 'number' || v > max)) throw NOT_FAST;
+  if (ai === 25) {
+    if (p + 2 > b.length) throw NOT_FAST;
+    const v = (b[p] << 8) | b[p + 1];
+    if (v <= 0xff) throw NOT_FAST;
+    pos += 2;
     return v;
   }
-
-  /** Matches the next key against `names` from index `from` on (declaration order); returns its index. */
-  key(names: Uint8Array[], from: number): number {
-    const b = this.b;
-    const ib = b[this.pos];
-    let n: number;
-    let p: number;
-    if (ib >= 0x60 && ib < 0x78) {
-      n = ib - 0x60;
-      p = this.pos + 1;
-    } else if (ib === 0x78) {
-      n = b[this.pos + 1];
-      if (n < 24) throw NOT_FAST;
-      p = this.pos + 2;
-    } else throw NOT_FAST;
-    for (let i = from; i < names.length; i++) {
-      const name = names[i];
-      if (name.length !== n) continue;
-      let same = true;
-      for (let j = 0; j < n; j++) {
-        if (b[p + j] !== name[j]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) {
-        this.pos = p + n;
-        return i;
-      }
-    }
-    throw NOT_FAST;
+  if (ai === 26) {
+    if (p + 4 > b.length) throw NOT_FAST;
+    const v = ((b[p] << 24) >>> 0) + (b[p + 1] << 16) + (b[p + 2] << 8) + b[p + 3];
+    if (v <= 0xffff) throw NOT_FAST;
+    pos += 4;
+    return v;
   }
-
-  float(): number {
-    const b = this.b;
-    const ib = b[this.pos];
-    const p = this.pos + 1;
-    let v: number;
-    if (ib === 0xf9) {
-      if (p + 2 > b.length) throw NOT_FAST;
-      v = halfToNumber((b[p] << 8) | b[p + 1]);
-      this.pos = p + 2;
-      if (Number.isNaN(v) && !(b[p] === 0x7e && b[p + 1] === 0)) throw NOT_FAST;
-      return v;
-    }
-    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    if (ib === 0xfa) {
-      if (p + 4 > b.length) throw NOT_FAST;
-      v = dv.getFloat32(p);
-      this.pos = p + 4;
-      if (Number.isNaN(v) || numberToHalf(v) !== null) throw NOT_FAST;
-      return v;
-    }
-    if (ib === 0xfb) {
-      if (p + 8 > b.length) throw NOT_FAST;
-      v = dv.getFloat64(p);
-      this.pos = p + 8;
-      if (Number.isNaN(v) || Math.fround(v) === v) throw NOT_FAST;
-      return v;
-    }
-    throw NOT_FAST;
+  if (ai === 27) {
+    if (p + 8 > b.length) throw NOT_FAST;
+    const hi = ((b[p] << 24) >>> 0) + (b[p + 1] << 16) + (b[p + 2] << 8) + b[p + 3];
+    const lo = ((b[p + 4] << 24) >>> 0) + (b[p + 5] << 16) + (b[p + 6] << 8) + b[p + 7];
+    if (hi === 0) throw NOT_FAST;
+    pos += 8;
+    return hi < 0x200000 ? hi * 0x100000000 + lo : (BigInt(hi) << 32n) | BigInt(lo);
   }
+  throw NOT_FAST;
+}
 
-  meta(inList: boolean): MetaValue {
-    const ib = this.b[this.pos];
-    const major = ib >> 5;
-    if (major === 3) return { type: 'text', value: this.text() };
-    if (major === 0) return { type: 'int', value: this.head(0) };
-    if (major === 1) {
-      const a = this.head(1);
-      return { type: 'int', value: typeof a === 'number' && a < Number.MAX_SAFE_INTEGER ? -1 - a : -1n - BigInt(a) };
+function len(major: number): number {
+  const n = head(major);
+  if (typeof n !== 'number' || n > b.length - pos) throw NOT_FAST;
+  return n;
+}
+
+function bytes(): Uint8Array {
+  const n = len(2);
+  const out = b.subarray(pos, pos + n);
+  pos += n;
+  return out;
+}
+
+/** A 16-byte id: shared with an earlier field of the same bytes when the caller keeps IdViews. */
+function id(): Uint8Array {
+  if (b[pos] !== 0x50) throw NOT_FAST;
+  pos++;
+  if (pos + 16 > b.length) throw NOT_FAST;
+  const out = ids !== null ? ids.view(b, pos) : b.subarray(pos, pos + 16);
+  pos += 16;
+  return out;
+}
+
+function fixedBytes(size: number): Uint8Array {
+  if (b[pos] !== 0x40 + size) throw NOT_FAST;
+  pos++;
+  if (pos + size > b.length) throw NOT_FAST;
+  const out = b.subarray(pos, pos + size);
+  pos += size;
+  return out;
+}
+
+function text(): string {
+  return textContent(len(3));
+}
+
+/** `n` bytes of UTF-8 text at the current position. */
+function textContent(n: number): string {
+  const p = pos;
+  pos += n;
+  const t = utf8Range(b, p, p + n);
+  if (t === null) throw NOT_FAST;
+  return t;
+}
+
+/** The kind, matched by its bytes: the shared constant string, never a new one. */
+function kind(): Kind {
+  const ib = b[pos];
+  const n = ib - 0x60;
+  if (n < 0 || n >= 24 || pos + 1 + n > b.length) throw NOT_FAST;
+  const p = pos + 1;
+  for (let i = 0; i < KIND_BYTES.length; i++) {
+    const name = KIND_BYTES[i];
+    if (name.length !== n) continue;
+    let j = 0;
+    while (j < n && b[p + j] === name[j]) j++;
+    if (j === n) {
+      pos = p + n;
+      return KINDS[i];
     }
-    if (ib === 0xf4 || ib === 0xf5) {
-      this.pos++;
-      return { type: 'bool', value: ib === 0xf5 };
-    }
-    if (ib === 0xf6) {
-      this.pos++;
-      return { type: 'null' };
-    }
-    if (ib === 0xf9 || ib === 0xfa || ib === 0xfb) return { type: 'float', value: this.float() };
-    if (major === 4 && !inList) {
-      const n = this.len(4);
-      // Each item adds at least 1 to the value's size: a longer list breaks the cap, so it has a
-      // finding and goes the general way, which counts its items before building any.
-      if (n > METADATA_MAX_VALUE_BYTES) throw NOT_FAST;
-      const items: MetaValue[] = [];
-      for (let i = 0; i < n; i++) items.push(this.meta(true));
-      return { type: 'list', items };
-    }
-    throw NOT_FAST;
   }
+  // Not a kind (or not one spelt exactly): the general decoder names the problem.
+  throw NOT_FAST;
+}
+
+function uint(max?: number): number | bigint {
+  const v = head(0);
+  if (max !== undefined && (typeof v !== 'number' || v > max)) throw NOT_FAST;
+  return v;
+}
+
+/** Matches the next key against `names` from index `from` on (declaration order); returns its index. */
+function key(names: Uint8Array[], from: number): number {
+  const ib = b[pos];
+  let n: number;
+  let p: number;
+  if (ib >= 0x60 && ib < 0x78) {
+    n = ib - 0x60;
+    p = pos + 1;
+  } else if (ib === 0x78) {
+    n = b[pos + 1];
+    if (n < 24) throw NOT_FAST;
+    p = pos + 2;
+  } else throw NOT_FAST;
+  if (p + n > b.length) throw NOT_FAST;
+  for (let i = from; i < names.length; i++) {
+    const name = names[i];
+    if (name.length !== n) continue;
+    let j = 0;
+    while (j < n && b[p + j] === name[j]) j++;
+    if (j === n) {
+      pos = p + n;
+      return i;
+    }
+  }
+  throw NOT_FAST;
+}
+
+function float(): number {
+  const ib = b[pos];
+  const p = pos + 1;
+  let v: number;
+  if (ib === 0xf9) {
+    if (p + 2 > b.length) throw NOT_FAST;
+    v = halfToNumber((b[p] << 8) | b[p + 1]);
+    pos = p + 2;
+    if (Number.isNaN(v) && !(b[p] === 0x7e && b[p + 1] === 0)) throw NOT_FAST;
+    return v;
+  }
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  if (ib === 0xfa) {
+    if (p + 4 > b.length) throw NOT_FAST;
+    v = dv.getFloat32(p);
+    pos = p + 4;
+    if (Number.isNaN(v) || numberToHalf(v) !== null) throw NOT_FAST;
+    return v;
+  }
+  if (ib === 0xfb) {
+    if (p + 8 > b.length) throw NOT_FAST;
+    v = dv.getFloat64(p);
+    pos = p + 8;
+    if (Number.isNaN(v) || Math.fround(v) === v) throw NOT_FAST;
+    return v;
+  }
+  throw NOT_FAST;
+}
+
+function meta(inList: boolean): MetaValue {
+  const ib = b[pos];
+  const major = ib >> 5;
+  if (major === 3) return { type: 'text', value: text() };
+  if (major === 0) return { type: 'int', value: head(0) };
+  if (major === 1) {
+    const a = head(1);
+    return { type: 'int', value: typeof a === 'number' && a < Number.MAX_SAFE_INTEGER ? -1 - a : -1n - BigInt(a) };
+  }
+  if (ib === 0xf4 || ib === 0xf5) {
+    pos++;
+    return { type: 'bool', value: ib === 0xf5 };
+  }
+  if (ib === 0xf6) {
+    pos++;
+    return { type: 'null' };
+  }
+  if (ib === 0xf9 || ib === 0xfa || ib === 0xfb) return { type: 'float', value: float() };
+  if (major === 4 && !inList) {
+    const n = len(4);
+    // Each item adds at least 1 to the value's size: a longer list breaks the cap, so it has a
+    // finding and goes the general way, which counts its items before building any.
+    if (n > METADATA_MAX_VALUE_BYTES) throw NOT_FAST;
+    const items: MetaValue[] = [];
+    for (let i = 0; i < n; i++) items.push(meta(true));
+    return { type: 'list', items };
+  }
+  throw NOT_FAST;
 }
 
 /** Bytewise comparison of two ranges (metadata keys must be strictly ascending). */
@@ -233,178 +293,202 @@ function less(b: Uint8Array, a0: number, a1: number, c0: number, c1: number): bo
   return a1 - a0 < c1 - c0;
 }
 
-/** The envelope at `start`, when its bytes are canonical; null sends the caller to the general decoder. */
-export function readCanonicalEnvelope(bytes: Uint8Array, start: number): FastEnvelope | null {
-  const r = new Fast(bytes, start);
+/**
+ * The envelope at `start`, when its bytes are canonical; null sends the caller to the general
+ * decoder. With `idViews` (one per input), repeated ids share one view.
+ */
+export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?: IdViews): FastEnvelope | null {
+  b = bytes;
+  pos = start;
+  ids = idViews ?? null;
   try {
-    const count = r.len(5);
-    // Every field in one literal: the same hidden class for every envelope (absent = undefined).
-    const env: Partial<Envelope> = {
-      kind: undefined,
-      record: undefined,
-      conversation: undefined,
-      source: undefined,
-      target: undefined,
-      cause: undefined,
-      cause_at: undefined,
-      correlation: undefined,
-      channel: undefined,
-      idempotency_key: undefined,
-      deadline_micros: undefined,
-      sequence: undefined,
-      last: undefined,
-      finish_reason: undefined,
-      task_state: undefined,
-      operation: undefined,
-      tool: undefined,
-      usage: undefined,
-      metadata: undefined,
-      must_understand: undefined,
-      body: undefined,
-      signature: undefined,
-    };
-    let bodyStart = -1;
-    let bodyEnd = -1;
-    let last = -1;
-    for (let i = 0; i < count; i++) {
-      const f = r.key(FIELD_BYTES, last + 1);
-      last = f;
-      switch (ENVELOPE_FIELDS[f]) {
-        case 'kind': {
-          const k = r.text();
-          if (!KIND_SET.has(k)) throw NOT_FAST;
-          env.kind = k as Envelope['kind'];
-          break;
-        }
-        case 'record':
-          env.record = r.fixedBytes(16);
-          break;
-        case 'conversation':
-          env.conversation = r.fixedBytes(16);
-          break;
-        case 'source':
-          env.source = r.text();
-          break;
-        case 'target':
-          env.target = r.text();
-          break;
-        case 'cause':
-          env.cause = r.fixedBytes(16);
-          break;
-        case 'cause_at':
-          env.cause_at = r.fixedBytes(20);
-          break;
-        case 'correlation':
-          env.correlation = r.fixedBytes(16);
-          break;
-        case 'channel':
-          env.channel = r.fixedBytes(16);
-          break;
-        case 'idempotency_key':
-          env.idempotency_key = r.text();
-          break;
-        case 'deadline_micros':
-          env.deadline_micros = r.uint();
-          break;
-        case 'sequence':
-          env.sequence = r.uint();
-          break;
-        case 'last':
-          if (bytes[r.pos] !== 0xf5) throw NOT_FAST;
-          r.pos++;
-          env.last = true;
-          break;
-        case 'finish_reason':
-          env.finish_reason = r.text();
-          break;
-        case 'task_state':
-          env.task_state = r.uint(255) as number;
-          break;
-        case 'operation':
-          env.operation = r.text();
-          break;
-        case 'tool':
-          env.tool = r.text();
-          break;
-        case 'usage': {
-          const n = r.len(5);
-          const u: Partial<Usage> = {};
-          let lastKey = -1;
-          for (let j = 0; j < n; j++) {
-            lastKey = r.key(USAGE_BYTES, lastKey + 1);
-            u[USAGE_FIELDS[lastKey]] = r.uint();
-          }
-          if (u.input_tokens === undefined || u.output_tokens === undefined) throw NOT_FAST;
-          env.usage = u as Usage;
-          break;
-        }
-        case 'metadata': {
-          const n = r.len(5);
-          // Past the cap there is a finding, so the general way: nothing is built here for a map bomb.
-          if (n > METADATA_MAX_ENTRIES) throw NOT_FAST;
-          const m = new Map<string, MetaValue>();
-          let prev0 = -1;
-          let prev1 = -1;
-          for (let j = 0; j < n; j++) {
-            const keyLength = r.len(3);
-            const c0 = r.pos;
-            const key = r.textContent(keyLength);
-            // Strictly ascending bytewise keys: sorted and without duplicates.
-            if (prev0 >= 0 && !less(bytes, prev0, prev1, c0, r.pos)) throw NOT_FAST;
-            prev0 = c0;
-            prev1 = r.pos;
-            m.set(key, r.meta(false));
-          }
-          env.metadata = m;
-          break;
-        }
-        case 'must_understand': {
-          const v = r.uint();
-          if (v === 0) throw NOT_FAST;
-          env.must_understand = v;
-          break;
-        }
-        case 'body': {
-          const n = r.len(2);
-          if (n === 0) throw NOT_FAST;
-          bodyStart = r.pos;
-          bodyEnd = r.pos + n;
-          env.body = bytes.subarray(bodyStart, bodyEnd);
-          r.pos = bodyEnd;
-          break;
-        }
-        case 'signature': {
-          const n = r.len(5);
-          if (n !== 3 && n !== 4) throw NOT_FAST;
-          const sig: Partial<SignatureCapsule> = {};
-          let lastKey = -1;
-          for (let j = 0; j < n; j++) {
-            lastKey = r.key(SIG_BYTES, lastKey + 1);
-            if (lastKey === 0) sig.scheme = r.uint(255) as number;
-            else if (lastKey === 1) sig.key_id = r.bytes();
-            else if (lastKey === 2) sig.bytes = r.bytes();
-            else {
-              const cn = r.len(5);
-              const ctx: NonNullable<SignatureCapsule['context']> = {};
-              let lastCtx = -1;
-              for (let c = 0; c < cn; c++) {
-                lastCtx = r.key(CTX_BYTES, lastCtx + 1);
-                if (lastCtx === 0) ctx.content_type = r.uint(255) as number;
-                else ctx.agent_version = r.uint(0xffffffff) as number;
-              }
-              sig.context = ctx;
-            }
-          }
-          if (sig.scheme === undefined || !sig.key_id || !sig.bytes) throw NOT_FAST;
-          env.signature = sig as SignatureCapsule;
-          break;
-        }
-      }
-    }
-    if (env.kind === undefined || env.conversation === undefined || env.source === undefined) return null;
-    return { envelope: env as Envelope, end: r.pos, bodyStart, bodyEnd };
+    return readEnvelope();
   } catch (e) {
     if (e === NOT_FAST) return null;
     throw e;
+  } finally {
+    // Hold no input past the read.
+    b = EMPTY;
+    ids = null;
   }
+}
+
+const EMPTY = new Uint8Array(0);
+
+function readEnvelope(): FastEnvelope | null {
+  const count = len(5);
+  // Every field in one literal: the same hidden class for every envelope (absent = undefined).
+  const env: Partial<Envelope> = {
+    kind: undefined,
+    record: undefined,
+    conversation: undefined,
+    source: undefined,
+    target: undefined,
+    cause: undefined,
+    cause_at: undefined,
+    correlation: undefined,
+    channel: undefined,
+    idempotency_key: undefined,
+    deadline_micros: undefined,
+    sequence: undefined,
+    last: undefined,
+    finish_reason: undefined,
+    task_state: undefined,
+    operation: undefined,
+    tool: undefined,
+    usage: undefined,
+    metadata: undefined,
+    must_understand: undefined,
+    body: undefined,
+    signature: undefined,
+  };
+  let bodyStart = -1;
+  let bodyEnd = -1;
+  let last = -1;
+  for (let i = 0; i < count; i++) {
+    const f = key(FIELD_BYTES, last + 1);
+    last = f;
+    // On the field's index in ENVELOPE_FIELDS (a jump table, not 22 name comparisons).
+    switch (f) {
+      case 0: // kind
+        env.kind = kind();
+        break;
+      case 1: // record
+        env.record = id();
+        break;
+      case 2: // conversation
+        env.conversation = id();
+        break;
+      case 3: // source
+        env.source = text();
+        break;
+      case 4: // target
+        env.target = text();
+        break;
+      case 5: // cause
+        env.cause = id();
+        break;
+      case 6: // cause_at
+        env.cause_at = fixedBytes(20);
+        break;
+      case 7: // correlation
+        env.correlation = id();
+        break;
+      case 8: // channel
+        env.channel = id();
+        break;
+      case 9: // idempotency_key
+        env.idempotency_key = text();
+        break;
+      case 10: // deadline_micros
+        env.deadline_micros = uint();
+        break;
+      case 11: // sequence
+        env.sequence = uint();
+        break;
+      case 12: // last
+        if (b[pos] !== 0xf5) throw NOT_FAST;
+        pos++;
+        env.last = true;
+        break;
+      case 13: // finish_reason
+        env.finish_reason = text();
+        break;
+      case 14: // task_state
+        env.task_state = uint(255) as number;
+        break;
+      case 15: // operation
+        env.operation = text();
+        break;
+      case 16: // tool
+        env.tool = text();
+        break;
+      case 17: // usage
+        env.usage = usage();
+        break;
+      case 18: // metadata
+        env.metadata = metadata();
+        break;
+      case 19: {
+        // must_understand
+        const v = uint();
+        if (v === 0) throw NOT_FAST;
+        env.must_understand = v;
+        break;
+      }
+      case 20: {
+        // body
+        const n = len(2);
+        if (n === 0) throw NOT_FAST;
+        bodyStart = pos;
+        bodyEnd = pos + n;
+        env.body = b.subarray(bodyStart, bodyEnd);
+        pos = bodyEnd;
+        break;
+      }
+      case 21: // signature
+        env.signature = signature();
+        break;
+    }
+  }
+  if (env.kind === undefined || env.conversation === undefined || env.source === undefined) return null;
+  return { envelope: env as Envelope, end: pos, bodyStart, bodyEnd };
+}
+
+function usage(): Usage {
+  const n = len(5);
+  const u: Partial<Usage> = {};
+  let lastKey = -1;
+  for (let j = 0; j < n; j++) {
+    lastKey = key(USAGE_BYTES, lastKey + 1);
+    u[USAGE_FIELDS[lastKey]] = uint();
+  }
+  if (u.input_tokens === undefined || u.output_tokens === undefined) throw NOT_FAST;
+  return u as Usage;
+}
+
+function metadata(): Map<string, MetaValue> {
+  const n = len(5);
+  // Past the cap there is a finding, so the general way: nothing is built here for a map bomb.
+  if (n > METADATA_MAX_ENTRIES) throw NOT_FAST;
+  const m = new Map<string, MetaValue>();
+  let prev0 = -1;
+  let prev1 = -1;
+  for (let j = 0; j < n; j++) {
+    const keyLength = len(3);
+    const c0 = pos;
+    const k = textContent(keyLength);
+    // Strictly ascending bytewise keys: sorted and without duplicates.
+    if (prev0 >= 0 && !less(b, prev0, prev1, c0, pos)) throw NOT_FAST;
+    prev0 = c0;
+    prev1 = pos;
+    m.set(k, meta(false));
+  }
+  return m;
+}
+
+function signature(): SignatureCapsule {
+  const n = len(5);
+  if (n !== 3 && n !== 4) throw NOT_FAST;
+  const sig: Partial<SignatureCapsule> = {};
+  let lastKey = -1;
+  for (let j = 0; j < n; j++) {
+    lastKey = key(SIG_BYTES, lastKey + 1);
+    if (lastKey === 0) sig.scheme = uint(255) as number;
+    else if (lastKey === 1) sig.key_id = bytes();
+    else if (lastKey === 2) sig.bytes = bytes();
+    else {
+      const cn = len(5);
+      const ctx: NonNullable<SignatureCapsule['context']> = {};
+      let lastCtx = -1;
+      for (let c = 0; c < cn; c++) {
+        lastCtx = key(CTX_BYTES, lastCtx + 1);
+        if (lastCtx === 0) ctx.content_type = uint(255) as number;
+        else ctx.agent_version = uint(0xffffffff) as number;
+      }
+      sig.context = ctx;
+    }
+  }
+  if (sig.scheme === undefined || !sig.key_id || !sig.bytes) throw NOT_FAST;
+  return sig as SignatureCapsule;
 }

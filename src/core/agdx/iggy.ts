@@ -171,7 +171,7 @@ export function readHeaderBlock(bytes: Uint8Array, era: '>=0.7' | '<=0.6', stopA
 export function headersFromJson(json: unknown): { headers: Header[]; problems: string[] } {
   const headers: Header[] = [];
   const problems: string[] = [];
-  const valueOf = (v: unknown, where: string): { kind: string; value: Uint8Array } | null => {
+  const headerValue = (v: unknown, where: string): { kind: string; value: Uint8Array } | null => {
     if (!v || typeof v !== 'object') {
       problems.push(`${where}: not a {kind, value} object`);
       return null;
@@ -190,8 +190,8 @@ export function headersFromJson(json: unknown): { headers: Header[]; problems: s
   };
   if (Array.isArray(json)) {
     json.forEach((entry, i) => {
-      const key = valueOf((entry as { key?: unknown })?.key, `user_headers[${i}].key`);
-      const value = valueOf((entry as { value?: unknown })?.value, `user_headers[${i}].value`);
+      const key = headerValue((entry as { key?: unknown })?.key, `user_headers[${i}].key`);
+      const value = headerValue((entry as { value?: unknown })?.value, `user_headers[${i}].value`);
       if (!key || !value) return;
       const name = utf8OrNull(key.value);
       if (name === null) problems.push(`user_headers[${i}].key is not UTF-8`);
@@ -199,7 +199,7 @@ export function headersFromJson(json: unknown): { headers: Header[]; problems: s
     });
   } else if (json && typeof json === 'object') {
     for (const [name, v] of Object.entries(json)) {
-      const value = valueOf(v, `headers.${name}`);
+      const value = headerValue(v, `headers.${name}`);
       if (value) headers.push({ name, kind: value.kind, value: value.value, span: null });
     }
   } else if (json !== null && json !== undefined) problems.push('user headers are neither a list nor an object');

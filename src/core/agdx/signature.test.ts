@@ -10,6 +10,7 @@ import { flat } from '../import/test-helpers';
 import { isKeyEntry, keyId, parseKeys, type RegisteredKey } from '../keys/keys';
 import { encodeEnvelope, signingInputSegments } from './canonical';
 import { decodeEnvelope, type Envelope } from './envelope';
+import { checkSignatureShape, signatureShapeFindings } from './signature';
 import { nobleVerify, signingInput, verifyEnvelope } from './verify';
 
 const root = resolve(__dirname, '../../..');
@@ -139,6 +140,27 @@ describe('verdicts', () => {
     expect(r.signature.status).toBe('malformed');
     expect(r.findings.filter((f) => f.rule === 'agdx/signature/shape').map((f) => f.path)).toEqual(['signature.key_id', 'signature.bytes']);
     expect(r.valid).toBe(false);
+  });
+
+  it('the shape findings alone (bulk decoding) are checkSignatureShape\'s, and each signer\'s verdict names its own key id', () => {
+    const capsule = fc.record({ scheme: fc.constantFrom(0, 1, 1, 2), key_id: fc.uint8Array({ minLength: 6, maxLength: 10 }), bytes: fc.uint8Array({ minLength: 62, maxLength: 66 }) });
+    fc.assert(
+      fc.property(fc.option(capsule, { nil: undefined }), (signature) => {
+        const env: Envelope = { ...base, signature };
+        const check = checkSignatureShape(env, null, () => null);
+        expect(signatureShapeFindings(env, () => null)).toEqual(check.findings);
+        if (signature) {
+          expect(check.verdict.key_id).toBe(toHex(signature.key_id));
+          if (check.verdict.status === 'unknown_key') expect(check.verdict.reason).toBe(`no registered key has key id ${toHex(signature.key_id)}`);
+        }
+      }),
+      { numRuns: 500, seed: 16 },
+    );
+    // Alternating signers: each verdict has its own key id, in the report's key order.
+    const one = checkSignatureShape({ ...base, signature: { scheme: 1, key_id: new Uint8Array(8).fill(1), bytes: new Uint8Array(64) } }, null, () => null).verdict;
+    const two = checkSignatureShape({ ...base, signature: { scheme: 1, key_id: new Uint8Array(8).fill(2), bytes: new Uint8Array(64) } }, null, () => null).verdict;
+    expect([one.key_id, two.key_id]).toEqual(['0101010101010101', '0202020202020202']);
+    expect(Object.keys(one)).toEqual(['key_id', 'signer', 'trusted', 'context_match', 'not_covered', 'status', 'scheme', 'reason']);
   });
 
   it('context_match compares the signed context with the observed headers', () => {

@@ -62,6 +62,27 @@ export function uncoveredPaths(decoded: DecodedEnvelope, headers?: readonly Head
   return [...new Set(out)];
 }
 
+// Shared and frozen, as validateFields' empty list: most records have nothing to report.
+const NO_FINDINGS = Object.freeze([]) as unknown as Finding[];
+
+/**
+ * The findings of the signature's shape alone (an Ed25519 key id of 8 bytes, a signature of 64),
+ * without the verdict: what bulk decoding needs, once per record. checkSignatureShape's findings
+ * are these.
+ */
+export function signatureShapeFindings(env: Envelope, spanOf: (path: string) => Span | null): Finding[] {
+  const sig = env.signature;
+  if (sig?.scheme !== 1 || (sig.key_id.length === 8 && sig.bytes.length === 64)) return NO_FINDINGS;
+  const problems: Finding[] = [];
+  if (sig.key_id.length !== 8) {
+    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.key_id', message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`, span: spanOf('signature.key_id') });
+  }
+  if (sig.bytes.length !== 64) {
+    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.bytes', message: `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`, span: spanOf('signature.bytes') });
+  }
+  return problems;
+}
+
 /**
  * Everything about the signature that needs no key: unsigned, unsupported scheme, malformed
  * lengths. For a well-shaped Ed25519 signature with no registry to look the key up in, the
@@ -72,26 +93,33 @@ export function checkSignatureShape(env: Envelope, observed: ObservedHeaders | n
   if (!sig) {
     return UNSIGNED;
   }
-  const keyId = toHex(sig.key_id);
-  const base = { key_id: keyId, signer: null, trusted: false, context_match: contextMatch(env, observed), not_covered: notCovered };
+  const keyId = keyIdHex(sig.key_id);
+  const contextMatched = contextMatch(env, observed);
+  // Written out (no spread of a shared base), in the verdict's usual key order: this runs once per
+  // signed record of a large log.
   if (sig.scheme !== 1) {
-    return {
-      verdict: { ...base, status: 'unsupported', scheme: null, reason: `signature scheme ${sig.scheme} is not one this inspector knows (1 = Ed25519); passed through unchecked` },
-      findings: [],
-    };
+    const reason = `signature scheme ${sig.scheme} is not one this inspector knows (1 = Ed25519); passed through unchecked`;
+    return { verdict: { key_id: keyId, signer: null, trusted: false, context_match: contextMatched, not_covered: notCovered, status: 'unsupported', scheme: null, reason }, findings: NO_FINDINGS };
   }
-  const problems: Finding[] = [];
-  if (sig.key_id.length !== 8) {
-    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.key_id', message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`, span: spanOf('signature.key_id') });
-  }
-  if (sig.bytes.length !== 64) {
-    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.bytes', message: `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`, span: spanOf('signature.bytes') });
-  }
+  const problems = signatureShapeFindings(env, spanOf);
   if (problems.length) {
-    return { verdict: { ...base, status: 'malformed', scheme: 'ed25519', reason: problems.map((p) => p.message).join('; ') }, findings: problems };
+    const reason = problems.map((p) => p.message).join('; ');
+    return { verdict: { key_id: keyId, signer: null, trusted: false, context_match: contextMatched, not_covered: notCovered, status: 'malformed', scheme: 'ed25519', reason }, findings: problems };
   }
-  return {
-    verdict: { ...base, status: 'unknown_key', scheme: 'ed25519', reason: `no registered key has key id ${keyId}` },
-    findings: [],
-  };
+  return { verdict: { key_id: keyId, signer: null, trusted: false, context_match: contextMatched, not_covered: notCovered, status: 'unknown_key', scheme: 'ed25519', reason: unknownKeyReason }, findings: NO_FINDINGS };
+}
+
+// The hex of the last key id met and the unknown_key reason naming it: a log has few signers, so
+// most signed records reuse both rather than make them again.
+let lastKeyId: Uint8Array | null = null;
+let lastKeyIdHex = '';
+let unknownKeyReason = '';
+
+function keyIdHex(keyId: Uint8Array): string {
+  if (lastKeyId === null || !bytesEqual(lastKeyId, keyId)) {
+    lastKeyId = keyId.slice(); // a copy: no view of an input is kept here
+    lastKeyIdHex = toHex(keyId);
+    unknownKeyReason = `no registered key has key id ${lastKeyIdHex}`;
+  }
+  return lastKeyIdHex;
 }

@@ -10,6 +10,7 @@ import { applyAgentDnaTrust } from './trust';
 import { buildReport } from '../report';
 
 const VECTORS = new URL('../../../vectors/agentdna/synthetic/', import.meta.url);
+// biome-ignore lint/suspicious/noExplicitAny: the tests reach into vectors' JSON freely to make variants
 const workflowOf = (name: string): any => JSON.parse(readFileSync(new URL(`synthetic_${name}.serialized.json`, VECTORS), 'utf8'));
 const inspectJson = (value: unknown) => inspect([{ name: 'wf.json', bytes: utf8Encode(JSON.stringify(value)) }]);
 
@@ -32,7 +33,12 @@ describe('AgentDNA coverage', () => {
     expect(buildReport(result).records[0].signature.not_covered).toEqual(r.signature.not_covered);
     // Each listed path is a node of the field tree, for the page to mark.
     const paths = new Set<string>();
-    const walk = (ns: typeof r.tree) => ns.forEach((n) => (paths.add(n.path), n.children && walk(n.children)));
+    const walk = (ns: typeof r.tree): void => {
+      for (const n of ns) {
+        paths.add(n.path);
+        if (n.children) walk(n.children);
+      }
+    };
     walk(r.tree);
     for (const p of r.signature.not_covered) expect(paths.has(p)).toBe(true);
   });

@@ -178,7 +178,7 @@ export function recoverCandidates(r: bigint, s: bigint, e: Uint8Array): Candidat
   const u1G = u1 === 0n ? secp256k1.Point.ZERO : secp256k1.Point.BASE.multiplyUnsafe(u1);
   for (const [x, high] of [[r, 0], [r + CURVE_N, 2]] as const) {
     if (x >= CURVE_P) continue;
-    let R;
+    let R: ReturnType<typeof secp256k1.Point.fromBytes>;
     try {
       R = secp256k1.Point.fromBytes(Uint8Array.from([0x02, ...bigintBytes32(x)]));
     } catch {

@@ -3,7 +3,7 @@
 import { readHexLikePython } from './ecdsa';
 import type { JsonValue } from '../json/lossless';
 import type { Finding, Span } from '../model';
-import { allOccurrences, spanOf, str, type EnvelopeNode } from './envelope';
+import { allOccurrences, spanOf, str, type EnvelopeNode, type JsonObject } from './envelope';
 import { contentJson as computeContentJson, sha256Hex, signedMessage, type SignedMessage } from './hash';
 import { PyDict, pythonDumps, type PyValue } from './python-json';
 import type { EnvelopeReport, ModeName, ModeVerdict } from './model';
@@ -39,8 +39,6 @@ export interface EnvelopeVerdict {
   duplicateHash: boolean;
   /** When the content does not match the stored hash: does the signature hold over the stored one? */
   claimedHashSignature: SigStatus | null;
-  /** Identity of the envelope's signed content, for de-duplication. */
-  identity: string;
 }
 
 export const MODE_FAILURE: Record<ModeName, number> = { light: 2001, heavy: 2002, boundary: 2003 };
@@ -115,21 +113,52 @@ interface EnvelopeSigning {
   sigValue: string | null | undefined | JsonValue;
 }
 
-function envelopeSigning(n: EnvelopeNode): EnvelopeSigning {
-  const missing: string[] = [];
-  if (!n.from) missing.push('from');
-  if (!n.payload) missing.push('payload');
-  if (!n.epoch) missing.push('epoch');
-  const fields = {
+/** What an envelope object hashes to: its content JSON and hash, and the message signed over them and its parents' hashes. */
+interface EnvelopeHashes {
+  contentJson: string | null;
+  contentHash: string | null;
+  /** signedMessage's answer (its reasons name parents by index); null without a content hash or with a parent that is not an object. */
+  message: SignedMessage | null;
+}
+
+/**
+ * Each envelope object's hashes, made once: a streamed read lists an envelope's signature check
+ * ahead (signatureJobsOf) and evaluates it later, from the same JSON objects. They depend on the
+ * object alone (its fields and its parents' `hash` members), never on where it occurs.
+ */
+const hashesOfObject = new WeakMap<JsonObject, EnvelopeHashes>();
+
+function envelopeHashes(n: EnvelopeNode): EnvelopeHashes {
+  let h = hashesOfObject.get(n.value);
+  if (h !== undefined) return h;
+  const contentJson = computeContentJson({
     from: n.from?.value,
     payload: n.payload?.value,
     epoch: n.epoch?.value,
     status_code: n.statusCode?.value,
     run_id: n.runId?.value,
     to: n.to?.value,
-  };
-  const contentJson = computeContentJson(fields);
+  });
   const contentHash = contentJson === null ? null : sha256Hex(contentJson);
+  const message =
+    contentHash === null || n.badParents.length > 0
+      ? null
+      : signedMessage(
+          contentHash,
+          n.parents.map((p) => (p.hash === undefined ? undefined : p.hash.value.type === 'string' ? p.hash.value.value : p.hash.value)),
+        );
+  h = { contentJson, contentHash, message };
+  hashesOfObject.set(n.value, h);
+  return h;
+}
+
+function envelopeSigning(n: EnvelopeNode): EnvelopeSigning {
+  const missing: string[] = [];
+  if (!n.from) missing.push('from');
+  if (!n.payload) missing.push('payload');
+  if (!n.epoch) missing.push('epoch');
+  const hashes = envelopeHashes(n);
+  const { contentJson, contentHash } = hashes;
   const claimedHash = str(n.hash);
   const hashOk = contentHash !== null && claimedHash === contentHash;
 
@@ -142,10 +171,7 @@ function envelopeSigning(n: EnvelopeNode): EnvelopeSigning {
     message = { ok: false, reason: `parent ${b.index} (${b.path}) is not an envelope object`, parentIndex: b.index };
     messageProblem = message.reason;
   } else {
-    message = signedMessage(
-      contentHash,
-      n.parents.map((p) => (p.hash === undefined ? undefined : p.hash.value.type === 'string' ? p.hash.value.value : p.hash.value)),
-    );
+    message = hashes.message!;
     if (!message.ok) {
       const p = n.parents[message.parentIndex];
       message = { ...message, reason: message.reason.replace(/^parent \d+/, `the parent ${p.path}`) };
@@ -172,7 +198,7 @@ export function signatureJobsOf(tip: EnvelopeNode, extraKeys: ExtraKeys | undefi
   return [...jobs.values()];
 }
 
-function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: ExtraKeys | undefined, results: SignatureResults | undefined): EnvelopeVerdict {
+function evaluate(n: EnvelopeNode, index: number, extraKeys: ExtraKeys | undefined, results: SignatureResults | undefined): EnvelopeVerdict {
   const { missing, contentJson, contentHash, claimedHash, hashOk, message, messageProblem, signer, sigValue } = envelopeSigning(n);
   const text = message?.ok ? message.message : null;
   const pooled = results !== undefined && text !== null && typeof sigValue === 'string' ? results.take(signer, text, sigValue) : undefined;
@@ -223,7 +249,6 @@ function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: E
     statusCode: statusCodeOf(n),
     duplicateHash: false,
     claimedHashSignature,
-    identity,
   };
 }
 
@@ -231,16 +256,27 @@ function evaluate(n: EnvelopeNode, index: number, identity: string, extraKeys: E
 export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, results?: SignatureResults): WorkflowAnalysis {
   const occurrences = allOccurrences(tip);
   const verdicts: EnvelopeVerdict[] = [];
-  const byIdentity = new Map<string, EnvelopeVerdict>();
   const byPath = new Map<string, EnvelopeVerdict>();
+  // Occurrences are the same envelope when their identities are equal. Equal identities have equal
+  // content JSON, so identities (a json.dumps of every field) are written only within a group of
+  // equal content, which in most workflows holds one envelope.
+  const byContent = new Map<string, { verdict: EnvelopeVerdict; identity: string | null }[]>();
   for (const n of occurrences) {
-    const id = identityOf(n);
-    let v = byIdentity.get(id);
-    if (v) {
-      v.occurrences.push(n);
+    const content = envelopeHashes(n).contentJson ?? ''; // '' is no content JSON: those always start with '{'
+    const group = byContent.get(content);
+    let v: EnvelopeVerdict | undefined;
+    if (group) {
+      const id = identityOf(n);
+      v = group.find((g) => (g.identity ??= identityOf(g.verdict.node)) === id)?.verdict;
+      if (v) v.occurrences.push(n);
+      else {
+        v = evaluate(n, verdicts.length, extraKeys, results);
+        group.push({ verdict: v, identity: id });
+        verdicts.push(v);
+      }
     } else {
-      v = evaluate(n, verdicts.length, id, extraKeys, results);
-      byIdentity.set(id, v);
+      v = evaluate(n, verdicts.length, extraKeys, results);
+      byContent.set(content, [{ verdict: v, identity: null }]);
       verdicts.push(v);
     }
     byPath.set(n.path, v);

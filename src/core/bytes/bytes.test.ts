@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crockfordToHex, fromBase64, fromHex, toBase64, toCrockford, toHex, ulidTimeMs, firstDifference, readUintLE } from './index';
+import { concatBytes, crockfordToHex, fromBase64, fromHex, hasControlChar, toBase64, toCrockford, toHex, ulidTimeMs, firstDifference, readUintLE, utf8Range } from './index';
 
 describe('bytes', () => {
   it('displays ids in Crockford base32 as ULIDs do (agdx-v1.md check)', () => {
@@ -36,5 +37,83 @@ describe('bytes', () => {
 
   it('reads little-endian integers (the Iggy conversation header)', () => {
     expect(readUintLE(fromHex('0200000000000000000000aa1f3c9001')!)).toBe(0x01903c1faa0000000000000000000002n);
+  });
+});
+
+describe('bulk text and id helpers', () => {
+  const exact = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const strict = (b: Uint8Array): string | null => {
+    try {
+      return exact.decode(b);
+    } catch {
+      return null;
+    }
+  };
+
+  it('utf8Range reads any bytes as a strict decoder does, interned or not (property)', () => {
+    // Short arrays from a small alphabet repeat (cache hits) and collide; some are not UTF-8.
+    const alphabet = fc.constantFrom(0x61, 0x62, 0x00, 0x7f, 0xc2, 0x80, 0x9f, 0xe2, 0x82, 0xac, 0xef, 0xbb, 0xbf, 0xf0, 0x9f, 0xff);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.uint8Array({ maxLength: 80 }), fc.array(alphabet, { maxLength: 40 }).map((a) => Uint8Array.from(a))), { minLength: 1, maxLength: 20 }), (parts) => {
+        const all = concatBytes(new Uint8Array([9]), ...parts);
+        let at = 1;
+        for (const p of parts) {
+          expect(utf8Range(all, at, at + p.length)).toBe(strict(p));
+          at += p.length;
+        }
+      }),
+      { numRuns: 2000, seed: 16 },
+    );
+  });
+
+  it('utf8Range keeps a leading BOM, reads at the interning boundary, and gives the same string for the same bytes', () => {
+    const enc = new TextEncoder();
+    expect(utf8Range(Uint8Array.from([0xef, 0xbb, 0xbf, 0x61]), 0, 4)).toBe('\ufeffa');
+    for (const n of [0, 1, 31, 32, 33, 63, 64, 65, 200]) {
+      const text = 'é'.repeat(n >> 1) + 'x'.repeat(n & 1);
+      const bytes = enc.encode(`--${text}--`);
+      expect(utf8Range(bytes, 2, bytes.length - 2)).toBe(text);
+      const ascii = enc.encode('a'.repeat(n));
+      expect(utf8Range(ascii, 0, n)).toBe('a'.repeat(n));
+    }
+    // Many different short texts through the cache, then each again: never another text's string.
+    const texts = Array.from({ length: 5000 }, (_, i) => `agent-${i}`);
+    const first = texts.map((t) => utf8Range(enc.encode(t), 0, t.length));
+    expect(first).toEqual(texts);
+    expect(texts.map((t) => utf8Range(enc.encode(t), 0, t.length))).toEqual(texts);
+    expect(utf8Range(Uint8Array.from([0xc3, 0x28]), 0, 2)).toBeNull();
+  });
+
+  it('toCrockford agrees with a bigint reading of the bytes, at any length (property)', () => {
+    const reference = (b: Uint8Array): string => {
+      const chars = Math.ceil((b.length * 8) / 5);
+      let n = 0n;
+      for (const x of b) n = (n << 8n) | BigInt(x);
+      let out = '';
+      for (let i = 0; i < chars; i++) {
+        out = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[Number(n & 31n)] + out;
+        n >>= 5n;
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.uint8Array({ maxLength: 40 })), (b) => {
+        expect(toCrockford(b)).toBe(reference(b));
+      }),
+      { numRuns: 2000, seed: 16 },
+    );
+    const long = Uint8Array.from({ length: 12_000 }, (_, i) => (i * 37) & 255);
+    expect(toCrockford(long)).toBe(reference(long));
+  });
+
+  it('hasControlChar finds C0, DEL and C1 exactly (property)', () => {
+    // eslint-disable-next-line no-control-regex
+    const control = /[\u0000-\u001f\u007f-\u009f]/;
+    fc.assert(
+      fc.property(fc.string({ unit: fc.oneof(fc.constantFrom('\u0000', '\u001f', ' ', '~', '\u007f', '\u0080', '\u009f', '\u00a0', 'é', '\ud83d'), fc.string({ unit: 'binary', maxLength: 1 })), maxLength: 12 }), (s) => {
+        expect(hasControlChar(s)).toBe(control.test(s));
+      }),
+      { numRuns: 3000, seed: 16 },
+    );
   });
 });

@@ -76,12 +76,17 @@ export function fromBase64(text: string): Uint8Array | null {
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const CROCKFORD_CODES = Uint16Array.from(CROCKFORD, (ch) => ch.charCodeAt(0));
+// The character codes of a 16-byte id, made into one string at once (no array of one-character
+// strings to join): every record of a log shows its id this way.
+const crockford26 = new Uint16Array(26);
 
 /** A 16-byte id as 26 Crockford base32 characters (the ULID display form). */
 export function toCrockford(bytes: Uint8Array): string {
   // Big-endian bits, read 5 at a time from the right end (the first character takes what is left).
   const chars = Math.ceil((bytes.length * 8) / 5);
-  const out = new Array<string>(chars);
+  // Any other length (only a malformed id has one) in slices, which fromCharCode takes at any size.
+  const out = chars === 26 ? crockford26 : new Uint16Array(chars);
   let acc = 0;
   let bits = 0;
   let c = chars - 1;
@@ -89,16 +94,19 @@ export function toCrockford(bytes: Uint8Array): string {
     acc |= bytes[i] << bits;
     bits += 8;
     while (bits >= 5) {
-      out[c--] = CROCKFORD[acc & 31];
+      out[c--] = CROCKFORD_CODES[acc & 31];
       acc >>>= 5;
       bits -= 5;
     }
   }
   while (c >= 0) {
-    out[c--] = CROCKFORD[acc & 31];
+    out[c--] = CROCKFORD_CODES[acc & 31];
     acc >>>= 5;
   }
-  return out.join('');
+  if (chars === 26) return String.fromCharCode.apply(null, out as unknown as number[]);
+  let text = '';
+  for (let i = 0; i < chars; i += 4096) text += String.fromCharCode.apply(null, out.subarray(i, i + 4096) as unknown as number[]);
+  return text;
 }
 
 /** Hex of a Crockford base32 id (the inverse of toCrockford for 16-byte ids); null when it is not one. */
@@ -153,6 +161,63 @@ export function utf8Lossy(bytes: Uint8Array): string {
   return lenientUtf8.decode(bytes);
 }
 
+// Exact text (a leading U+FEFF is kept, as the CBOR reader keeps it), strict.
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+// Short texts repeat across the records of a log (agent ids, operations, metadata keys and values):
+// a direct-mapped cache keyed by their bytes hands back the string already made for the same bytes,
+// so a bulk decode neither decodes nor allocates it again. Strings are immutable, so sharing one is
+// invisible; the cache holds copies of the bytes (never a view of an input) and at most a few
+// hundred short strings.
+const INTERN_MAX_BYTES = 32;
+const INTERN_SLOTS = 1024;
+const internBytes = new Uint8Array(INTERN_SLOTS * INTERN_MAX_BYTES);
+const internLength = new Int8Array(INTERN_SLOTS).fill(-1);
+const internText: string[] = new Array<string>(INTERN_SLOTS).fill('');
+
+/**
+ * The UTF-8 text of `bytes[start, end)` exactly as a strict decoder reads it (a BOM kept), or null
+ * when it is not valid UTF-8. Made for bulk decoding: ASCII without a TextDecoder call, and short
+ * texts interned (the same bytes give the same string).
+ */
+export function utf8Range(bytes: Uint8Array, start: number, end: number): string | null {
+  const n = end - start;
+  if (n > INTERN_MAX_BYTES) return utf8Uncached(bytes, start, end);
+  let h = n;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  const slot = (h ^ (h >>> 15)) & (INTERN_SLOTS - 1);
+  const at = slot * INTERN_MAX_BYTES;
+  if (internLength[slot] === n) {
+    let i = 0;
+    while (i < n && internBytes[at + i] === bytes[start + i]) i++;
+    if (i === n) return internText[slot];
+  }
+  const text = utf8Uncached(bytes, start, end);
+  if (text === null) return null;
+  for (let i = 0; i < n; i++) internBytes[at + i] = bytes[start + i];
+  internLength[slot] = n;
+  internText[slot] = text;
+  return text;
+}
+
+function utf8Uncached(bytes: Uint8Array, start: number, end: number): string | null {
+  if (end - start < 64) {
+    let ascii = true;
+    for (let i = start; i < end; i++) {
+      if (bytes[i] > 0x7f) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+  }
+  try {
+    return exactUtf8.decode(bytes.subarray(start, end));
+  } catch {
+    return null;
+  }
+}
+
 export function utf8Encode(text: string): Uint8Array {
   return utf8Encoder.encode(text);
 }
@@ -198,6 +263,10 @@ export function readUintLE(bytes: Uint8Array, start = 0, end = bytes.length): bi
 
 /** Whether a string holds a control character (C0, DEL or C1), which agent ids may not. */
 export function hasControlChar(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+  // A loop, not a regular expression: agent ids are short and every record has one or two.
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
 }

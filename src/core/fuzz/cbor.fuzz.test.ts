@@ -76,8 +76,12 @@ function checkSpans(it: CborItem, bytes: Uint8Array, lo: number, hi: number): nu
     count += checkSpans(c, bytes, it.start, it.end);
     at = c.end;
   };
-  if (it.kind === 'array') it.items.forEach(child);
-  else if (it.kind === 'map') it.entries.forEach((e) => (child(e.key), child(e.value)));
+  if (it.kind === 'array') for (const c of it.items) child(c);
+  else if (it.kind === 'map')
+    for (const e of it.entries) {
+      child(e.key);
+      child(e.value);
+    }
   else if (it.kind === 'tag') child(it.item);
   else if ((it.kind === 'bytes' || it.kind === 'text') && !it.indefinite) {
     must(it.contentStart > it.start, 'content before the head');

@@ -193,7 +193,7 @@ describe('toPlain keeps every key as own data', () => {
         expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
         const last = new Map(entries);
         expect(Object.keys(plain).sort()).toEqual([...last.keys()].sort());
-        for (const k of last.keys()) expect(Object.prototype.hasOwnProperty.call(plain, k), k).toBe(true);
+        for (const k of last.keys()) expect(Object.hasOwn(plain, k), k).toBe(true);
         expect(rounded(plain)).toEqual(parseExact(text));
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       }),

@@ -409,6 +409,7 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
     'a\u0301',
     '../../etc/passwd',
     '%00',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a template injection probe, as text on purpose
     '${7*7}',
   ),
 );

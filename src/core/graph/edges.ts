@@ -9,7 +9,8 @@ export class EdgeSet {
   readonly list: GraphEdge[] = [];
   private readonly byId = new Map<string, GraphEdge>();
   add(from: string, to: string, via: EdgeVia, note: string | null = null, count = 1): void {
-    const id = `${from}>${to}:${via}`;
+    // Joined, not a template: one flat string, not a chain of concatenations (a large log has millions of edges).
+    const id = [from, '>', to, ':', via].join('');
     const e = this.byId.get(id);
     if (e) {
       e.count += count;

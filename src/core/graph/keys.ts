@@ -36,7 +36,7 @@ export const short = (id: string, keep = 10) => (id.length > keep + 1 ? `${id.sl
 /** Bridge ids that metadata `bridge_hops` lists more than once. */
 export function repeatedBridgeHops(meta: Map<string, MetaValue> | undefined): string[] {
   const hops = meta?.get('bridge_hops');
-  if (!hops || hops.type !== 'list') return [];
+  if (hops?.type !== 'list') return [];
   const seen = new Set<string>();
   const repeated = new Set<string>();
   for (const h of hops.items) {

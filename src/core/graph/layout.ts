@@ -53,7 +53,9 @@ export function layoutGraph(graph: LayoutInput, options: LayoutOptions = {}): Ma
       }
     }
     compRank[i] = r;
-    c.forEach((v, k) => (rank[v] = r + k));
+    c.forEach((v, k) => {
+      rank[v] = r + k;
+    });
   });
 
   // Connected parts (union-find), in order of their first node.

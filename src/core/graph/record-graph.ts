@@ -78,10 +78,13 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined)
   for (const e of list) {
     let id = `rec:${e.input}:${e.index}`;
     if (e.recordId !== null) id = b.byRecordId.has(e.recordId) ? `${e.recordId}@${e.input}:${e.index}` : e.recordId;
+    // Read once: the entry and its node share one string (an entry may make it on each read).
+    const sortKey = e.sortKey;
     const node: GraphRecord = {
       id,
-      label: `${e.kind}${e.operation ? ` ${e.operation}` : ''} ${e.source}${e.target ? ` → ${e.target}` : ''}`,
-      sortKey: e.sortKey,
+      // Joined: one flat string per node, not a chain of concatenations.
+      label: [e.kind, e.operation ? ` ${e.operation}` : '', ' ', e.source, e.target ? ` → ${e.target}` : ''].join(''),
+      sortKey,
       recordIndex: e.record,
       cycle: false,
       recordId: e.recordId,
@@ -89,13 +92,14 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined)
       conversation: e.conversation,
       correlation: e.correlation,
       channel: e.channel,
+      sequence: e.sequence,
       source: e.source,
       target: e.target,
       duplicateId: false,
       loop: e.bridgeLoop,
       findings: [],
     };
-    const entry: Entry = { e, node, id, sortKey: e.sortKey };
+    const entry: Entry = { e, node, id, sortKey };
     b.entries.push(entry);
     if (e.recordId !== null) push(b.byRecordId, e.recordId, entry);
     if (e.logPosition) push(b.byPosition, `${e.logPosition.partition}:${e.logPosition.offset}`, entry);

@@ -35,10 +35,11 @@ describe('reassembleStreams', () => {
       finish_reason: null,
       applied: [0, 1],
       recordIndices: [0, 1, 2, 3, 4],
-      // The chunk that revealed the gap, and the one after the end (what the timeline marks).
+      // Which chunk is which, for drawing the stream unfolded.
+      duplicateIndices: [2],
       gapIndex: 3,
-      late: [4],
-      terminalIndex: null,
+      lateIndices: [4],
+      unsequencedIndices: [],
     });
   });
 
@@ -69,7 +70,7 @@ describe('reassembleStreams', () => {
     const err = c.add({ kind: 'error', record: id16(0x99), correlation: CORR, channel: CHAN, body: text('x'), usage: { input_tokens: 3, output_tokens: 1 } });
     c.add(chunk(2, 'c'));
     const [s] = reassembleStreams(factsOf(c.records));
-    expect(s).toMatchObject({ chunks: 3, terminal: 'error', terminalIndex: c.at(err), after_terminal: 1, late: [3], gapIndex: null, errorIndices: [c.at(err)], purpose: 'tool_args', text: null });
+    expect(s).toMatchObject({ chunks: 3, terminal: 'error', terminalIndex: c.at(err), after_terminal: 1, errorIndices: [c.at(err)], purpose: 'tool_args', text: null });
     expect(s.usage).toEqual({ input_tokens: 3, output_tokens: 1 });
   });
 
@@ -88,7 +89,7 @@ describe('reassembleStreams', () => {
     const first = c.add({ kind: 'error', record: id16(0x99), correlation: CORR, channel: CHAN, sequence: 1, body: text('x') });
     c.add({ kind: 'error', record: id16(0x9a), correlation: CORR, channel: CHAN, sequence: 1, body: text('x') });
     const [s] = reassembleStreams(factsOf(c.records));
-    expect(s).toMatchObject({ terminal: 'error', terminalIndex: c.at(first), after_terminal: 1, late: [2], duplicates: 0, text: 'a' });
+    expect(s).toMatchObject({ terminal: 'error', terminalIndex: c.at(first), after_terminal: 1, duplicates: 0, text: 'a' });
   });
 
   it('the reference test: 0, 0 again (duplicate), 2 (gap: the end), then 1 (late)', () => {
@@ -119,7 +120,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(1, 'b', { last: true }));
     c.add({ kind: 'chunk', correlation: CORR, channel: CHAN, body: text('?') });
     const [s] = reassembleStreams(factsOf(c.records));
-    expect(s).toMatchObject({ chunks: 4, terminal: 'last', duplicates: 0, after_terminal: 0, text: 'ab', applied: [0, 2] });
+    expect(s).toMatchObject({ chunks: 4, terminal: 'last', duplicates: 0, after_terminal: 0, text: 'ab', applied: [0, 2], unsequencedIndices: [1, 3], lateIndices: [] });
     expect(s.note).toMatch(/2 chunks carry no sequence and were not applied/);
   });
 

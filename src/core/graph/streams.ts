@@ -78,11 +78,10 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
   let next = 0n;
   let terminal: StreamTerminal = null;
   let terminalIndex: number | null = null;
-  let duplicates = 0;
-  let afterTerminal = 0;
+  const duplicates: number[] = [];
   const late: number[] = [];
+  const unsequenced: number[] = [];
   let gapIndex: number | null = null;
-  let unsequenced = 0;
   let gaps: number[] = [];
   let finishReason: string | null = null;
   let usage: LogEntry['usage'] = null;
@@ -91,10 +90,8 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
   // Members are in log order: the order the assembler is fed.
   for (const m of members) {
     if (m.isError) {
-      if (terminal !== null) {
-        afterTerminal++;
-        late.push(m.index);
-      } else {
+      if (terminal !== null) late.push(m.index);
+      else {
         terminal = 'error';
         terminalIndex = m.index;
         usage = m.entry.usage;
@@ -104,16 +101,15 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
     // The assembler returns before any count for a chunk without a sequence, ended or not.
     const seq = m.entry.sequence;
     if (seq === null) {
-      unsequenced++;
+      unsequenced.push(m.index);
       continue;
     }
     if (terminal !== null) {
-      afterTerminal++;
       late.push(m.index);
       continue;
     }
     if (seq < next) {
-      duplicates++;
+      duplicates.push(m.index);
       continue;
     }
     if (seq > next) {
@@ -135,7 +131,8 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
       usage = m.entry.usage;
     }
   }
-  if (unsequenced > 0) notes.push(`${unsequenced} chunk${unsequenced > 1 ? 's carry' : ' carries'} no sequence and ${unsequenced > 1 ? 'were' : 'was'} not applied`);
+  const n = unsequenced.length;
+  if (n > 0) notes.push(`${n} chunk${n > 1 ? 's carry' : ' carries'} no sequence and ${n > 1 ? 'were' : 'was'} not applied`);
 
   // The first chunk applied is always sequence 0.
   const opening = applied.length > 0 ? applied[0] : null;
@@ -178,8 +175,8 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
     correlation: first.correlation,
     channel: first.channel!,
     chunks: chunks.length,
-    duplicates,
-    after_terminal: afterTerminal,
+    duplicates: duplicates.length,
+    after_terminal: late.length,
     gaps,
     terminal,
     purpose,
@@ -191,8 +188,10 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
     recordIndices: chunks.map((m) => m.index),
     errorIndices: errors.map((m) => m.index),
     terminalIndex,
+    duplicateIndices: duplicates,
+    lateIndices: late,
     gapIndex,
-    late,
+    unsequencedIndices: unsequenced,
     note: notes.length > 0 ? notes.join('; ') : null,
   };
 }

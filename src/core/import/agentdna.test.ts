@@ -11,7 +11,7 @@ import type { WorkflowReport } from '../agentdna/model';
 import { fromHex, toBase64, toHex, utf8Encode } from '../bytes';
 import { inspectInput, inspectInputBatches } from '../inspect';
 import { readJson, type JsonValue } from '../json/lossless';
-import type { InspectedRecord } from '../records';
+import { recordViews, type InspectedRecord } from '../records';
 import { isValid } from '../verdict';
 import { agentdna, agentdnaShape, readAgentDna, readAgentDnaParts, type AgentDnaPart, type AgentDnaResult } from './agentdna';
 import { FIXTURE_FORMATS, fixturesOf, flat, golden, sourceOf, utf8, vector, type FlatRecord } from './test-helpers';
@@ -256,6 +256,22 @@ describe('cards', () => {
     expect(records[2].summary).toMatch(/unchanged/);
   });
 
+  it('a history of one-line JSON policies is compared structurally: the permissions added and removed, the values changed', () => {
+    const policy = (p: unknown) => b64(JSON.stringify(p));
+    const states = [
+      { type: 'actor_card', id: agentDid, policy: policy({ allow: ['read', 'write'], max_tokens: 1000 }) },
+      { type: 'actor_card', id: agentDid, policy: policy({ allow: ['read', 'admin'], max_tokens: 2000 }) },
+    ];
+    const { records } = readText(JSON.stringify(states));
+    expect(records[1].summary).toMatch(/v2: policy: 1 added, 1 removed, 1 changed$/);
+    expect(records[1].summary).not.toMatch(/lines/);
+    const body = records[1].body!.text;
+    expect(body).toContain('1 entry added, 1 removed, 1 value changed (compared as JSON) since version 1');
+    expect(body).toContain('removed  allow[1]: "write"');
+    expect(body).toContain('added    allow[1]: "admin"');
+    expect(body).toContain('changed  max_tokens: 1000 → 2000');
+  });
+
   it('states as the provenance layer returns them ({data: "<JSON>"}), including a workflow provenance card', () => {
     const wf = new TextDecoder().decode(synthetic('valid_single_root'));
     const states = [{ data: JSON.stringify({ type: 'user_card', id: userDid }) }, { data: wf }];
@@ -353,5 +369,28 @@ describe('AgentDNA workflows in parts', () => {
 
   it('refuses a part size below one', () => {
     expect(() => readAgentDnaParts(0, text, root(), undefined, { partSize: 0 }).next()).toThrow(TypeError);
+  });
+});
+
+describe('views of workflows read in bulk', () => {
+  it('are built when the record is opened, from its span, and are those a read with views makes (a workflow, a bare envelope, a workflow in a state string)', () => {
+    const fanin = vector('agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json');
+    const parsed = readJson(fanin);
+    if (!parsed.ok || parsed.value.type !== 'object') throw new Error('vector');
+    const envelope = parsed.value.entries.find((e) => e.key === 'envelope')!.value;
+    const bare = fanin.slice(envelope.start, envelope.end);
+    const state = utf8(JSON.stringify([{ data: new TextDecoder().decode(fanin) }, { data: JSON.parse(new TextDecoder().decode(fanin)) }]));
+    for (const bytes of [fanin, bare, state]) {
+      const root = readJson(bytes);
+      if (!root.ok) throw new Error('vector');
+      const eager = readAgentDna(0, bytes, root.value);
+      const lazy = readAgentDna(0, bytes, root.value, { detail: false });
+      expect(lazy.records.length).toBeGreaterThan(0);
+      for (const r of lazy.records) expect(r.data.views).toBeTypeOf('function');
+      expect(lazy.records.map((r) => r.verdict)).toEqual(eager.records.map((r) => r.verdict));
+      expect(lazy.workflows).toEqual(eager.workflows);
+      expect(lazy.records.map(recordViews)).toEqual(eager.records.map(recordViews));
+      expect(lazy.records.map((r) => recordViews(r).tree.length)).not.toContain(0);
+    }
   });
 });

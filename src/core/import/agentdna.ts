@@ -6,16 +6,17 @@
 import { utf8Encode } from '../bytes';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
-import { unsignedVerdict, type BodyView, type DecodeError, type Finding, type RecordFormat, type Span } from '../model';
-import type { InspectedRecord } from '../records';
-import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from '../agentdna/cards';
-import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, type JsonObject } from '../agentdna/envelope';
+import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type RecordFormat, type Span } from '../model';
+import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
+import { isCardObject, policyDisplay, readCard, stateData, type CardInfo } from '../agentdna/cards';
+import { policyChange } from '../compare/policy';
+import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, type EnvelopeNode, type JsonObject } from '../agentdna/envelope';
 import type { WorkflowReport } from '../agentdna/model';
 import type { ExtraKeys } from '../agentdna/signature';
 import type { SignatureJob, SignatureResults } from '../agentdna/signature-jobs';
 import { envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
 import { cardTree, display, envelopeTree, payloadBody, pretty, shortId, workflowTree } from '../agentdna/views';
-import { analyzeWorkflow, envelopeReport, signatureJobsOf } from '../agentdna/workflow';
+import { analyzeWorkflow, envelopeReport, signatureJobsOf, type WorkflowAnalysis } from '../agentdna/workflow';
 import { blankRecord, failedRecord, finishRecord, jsonDecodeError, type Place, type RecordDraft } from './build';
 import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
 
@@ -31,12 +32,20 @@ export interface ReadAgentDnaOptions {
    * or workflow array ahead and yields a wait before it reads one whose answers are not in yet.
    */
   signatures?: SignatureResults;
+  /**
+   * Build each workflow's views (field tree, payload body) while reading (true, the default of
+   * readAgentDna), or when the record is opened (false: the driver's bulk reads), from the record's
+   * span read again: a tree of every field of 10,000 workflows is most of what a load would keep.
+   */
+  detail?: boolean;
 }
 
-/** How a read checks signatures: the key-file keys, and answers computed elsewhere. */
+/** How a read checks signatures (the key-file keys, and answers computed elsewhere) and whether it builds views. */
 interface Checking {
   extraKeys?: ExtraKeys;
   results?: SignatureResults;
+  /** Builds a workflow record's views when it is opened; absent: they are built while reading. */
+  views?: ViewBuilder;
 }
 
 export interface AgentDnaResult {
@@ -123,7 +132,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     const { fields } = lastEntries(root);
     wf = workflowFindings(root);
     const env = fields.get('envelope');
-    if (!env || env.value.type !== 'object') {
+    if (env?.value.type !== 'object') {
       const error: DecodeError = {
         code: 'agentdna/shape',
         message: env ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"` : 'the workflow has no envelope',
@@ -141,7 +150,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
   const findings = [...wf.findings, ...a.findings];
   const tipV = a.byPath.get(tip.path)!;
   const tipHash = tipV.claimedHash ?? tipV.contentHash ?? '';
-  const tree = shape === 'workflow' ? workflowTree(root, tip, a) : [envelopeTree(tip, a, 'envelope', null)];
+  const views = checking.views ? { viewBuilder: checking.views } : workflowViews(root, shape, tip, a);
   const m = a.modes;
   const modesLine = `light ${m.light.code} · heavy ${m.heavy.code} · boundary ${m.boundary.code}`;
   const what = shape === 'workflow' ? (kind === 'workflow' ? 'workflow provenance card' : 'IntentWorkflow') : 'envelope';
@@ -157,8 +166,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     target: str(tip.to),
     findings,
     signature: workflowSignature(envelopes, NO_REGISTRY, uncoveredPaths(tip, shape === 'workflow' ? root : null)),
-    tree,
-    body: payloadBody(tip),
+    ...views,
     summary: `${what} ${tipHash ? tipHash.slice(0, 12) + '…' : '(no hash)'} from ${shortId(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
   };
   const edges: WorkflowReport['edges'] = [];
@@ -186,6 +194,33 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
   };
 }
 
+/** A workflow's (or a bare envelope's) views: its field tree, each envelope with its verdict, and the tip's payload. */
+function workflowViews(root: JsonObject, shape: 'workflow' | 'envelope', tip: EnvelopeNode, a: WorkflowAnalysis): { tree: FieldNode[]; body: BodyView | null } {
+  return { tree: shape === 'workflow' ? workflowTree(root, tip, a) : [envelopeTree(tip, a, 'envelope', null)], body: payloadBody(tip) };
+}
+
+const NO_VIEWS: RecordViews = { tree: [], headers: null, body: null };
+
+/**
+ * The views of a workflow record read without them: its JSON read again at the record's span and
+ * analysed again (the same bytes give the same tree, the same verdicts: a test holds the two ways
+ * equal). Only records with an envelope object get it; the others have their views made while read.
+ */
+function workflowViewBuilder(extraKeys: ExtraKeys | undefined): ViewBuilder {
+  return ({ verdict, data }) => {
+    if (verdict.span === null) return NO_VIEWS;
+    const read = readJson(data.view, { start: verdict.span[0], end: verdict.span[1] });
+    if (!read.ok || read.value.type !== 'object') return NO_VIEWS;
+    const root = read.value;
+    const shape = verdict.format === 'agentdna.envelope' ? 'envelope' : 'workflow';
+    const envObj = shape === 'workflow' ? lastEntries(root).fields.get('envelope')?.value : root;
+    if (envObj?.type !== 'object') return NO_VIEWS;
+    const tip = readEnvelopeTree(envObj, shape === 'workflow' ? 'envelope' : '');
+    const { tree, body } = workflowViews(root, shape, tip, analyzeWorkflow(tip, extraKeys));
+    return { tree, headers: null, body };
+  };
+}
+
 function buildCard(place: Place, index: number, card: CardInfo, span: Span, version: number | null, previous: CardInfo | null): RecordDraft {
   const base = blankRecord(place, index, 'agentdna.card', span);
   const findings: Finding[] = [];
@@ -207,13 +242,13 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
         change = 'first version';
       } else if (prevText === null || card.policy.text === null) {
         text = `policy, version ${version}\n\n${text}\n\n(the previous version cannot be compared as text)`;
-      } else if (prevText === card.policy.text) {
-        text = `policy, version ${version}: unchanged from version ${version - 1}\n\n${text}`;
-        change = 'policy unchanged';
       } else {
-        const d = lineDiff(prevText, card.policy.text);
-        text = `policy, version ${version}: ${d.added} line(s) added, ${d.removed} removed since version ${version - 1}\n\n${text}\n\n--- diff from version ${version - 1} ---\n${d.text}`;
-        change = `policy +${d.added} −${d.removed} lines`;
+        // JSON policies structurally (permissions added or removed, values changed), text by lines.
+        const d = policyChange(prevText, card.policy.text);
+        text = d.unchanged
+          ? `policy, version ${version}: ${d.heading} from version ${version - 1}\n\n${text}`
+          : `policy, version ${version}: ${d.heading} since version ${version - 1}\n\n${text}\n\n--- ${d.reading === 'json' ? 'changes' : 'diff'} from version ${version - 1} ---\n${d.detail}`;
+        change = d.summary;
       }
     }
     body = { rendering: 'text', reason: 'the policy document (base64-decoded)', text, span: [card.policy.entry.value.start, card.policy.entry.value.end] };
@@ -354,7 +389,7 @@ export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonVa
   if (!(partSize >= 1)) throw new TypeError('readAgentDnaParts: partSize must be at least 1');
   const out = new Collector();
   const place: Place = { input, view: text, viewOrigin: 'input' };
-  const checking: Checking = { extraKeys: options?.extraKeys, results: options?.signatures };
+  const checking: Checking = { extraKeys: options?.extraKeys, results: options?.signatures, views: options?.detail === false ? workflowViewBuilder(options.extraKeys) : undefined };
   const rootSpan: Span = [root.start, root.end];
   // Records and workflows handed over in earlier parts (workflows are added in record order).
   let sentRecords = 0;
@@ -441,7 +476,7 @@ function* agentdnaBatches(source: Source, { root, shape }: AgentDnaClaim, contex
   // One part behind, so the last one can carry the input's format.
   let last: ImportedBatch | null = null;
   let end = 0;
-  for (const part of readAgentDnaParts(source.place.input, source.bytes, root, { extraKeys: context.extraKeys, shape, signatures: context.signatures }, parts)) {
+  for (const part of readAgentDnaParts(source.place.input, source.bytes, root, { extraKeys: context.extraKeys, shape, signatures: context.signatures, detail: context.detail }, parts)) {
     if ('wait' in part) {
       // The records read so far go to the page before the wait, not after it.
       if (last) yield last;

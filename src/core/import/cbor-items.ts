@@ -38,11 +38,13 @@ export interface CborBatch {
  * batches). A malformed item ends the sequence (a CBOR sequence cannot be resynchronised), but what
  * came before is kept and the failure is a record of its own. The last batch is the one that
  * reaches `to` (a full batch at the very end is the last one, never followed by an empty one).
+ * `firstIndex` is the first record's index in its input (a reader that reads an input in windows
+ * goes on where the last window ended).
  */
-export function* cborRecordBatches(place: Place, from: number, to: number, detail: boolean, batchSize: number): Generator<CborBatch> {
+export function* cborRecordBatches(place: Place, from: number, to: number, detail: boolean, batchSize: number, firstIndex = 0): Generator<CborBatch> {
   const bytes = place.view.subarray(0, to);
   let batch: InspectedRecord[] = [];
-  let index = 0;
+  let index = firstIndex;
   let pos = from;
   let items = 0;
   const push = (r: InspectedRecord) => {

@@ -2,7 +2,7 @@
 // general decoder's item tree. Anything with a finding goes the general way, which locates every
 // finding's bytes; so a record's verdicts never depend on which way it went.
 import { readBody } from '../agdx/bodies';
-import { readCanonicalEnvelope } from '../agdx/fast';
+import { IdViews, readCanonicalEnvelope } from '../agdx/fast';
 import { checkSignatureShape } from '../agdx/signature';
 import { validateFields } from '../agdx/validate';
 import { bytesEqual, toCrockford } from '../bytes';
@@ -17,7 +17,7 @@ const noSpan = () => null;
  * its bytes when it is opened.
  */
 export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number, views: ViewBuilder): InspectedRecord | null {
-  const fast = readCanonicalEnvelope(place.view.subarray(0, end), start);
+  const fast = readCanonicalEnvelope(place.view.subarray(0, end), start, idViewsOf(place.view));
   if (!fast) return null;
   const env = fast.envelope;
   if (validateFields(env, noSpan).length) return null;
@@ -74,4 +74,12 @@ function conversationId(bytes: Uint8Array): string {
   lastConversation = bytes.slice();
   lastConversationId = toCrockford(bytes);
   return lastConversationId;
+}
+
+// Repeated ids of one input share a view (agdx/fast.ts IdViews), kept as long as the input's bytes are.
+const idViews = new WeakMap<Uint8Array, IdViews>();
+function idViewsOf(view: Uint8Array): IdViews {
+  let ids = idViews.get(view);
+  if (!ids) idViews.set(view, (ids = new IdViews(view.length)));
+  return ids;
 }

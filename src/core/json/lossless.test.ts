@@ -38,7 +38,7 @@ function walk(v: JsonValue, visit: (v: JsonValue) => void, visitKey: (key: strin
 }
 
 function asNumber(v: JsonValue | undefined) {
-  if (!v || v.type !== 'number') throw new Error('not a number');
+  if (v?.type !== 'number') throw new Error('not a number');
   return v;
 }
 
@@ -233,7 +233,7 @@ describe('readJson: objects', () => {
 
     const plain = toPlain(root) as Record<string, unknown>;
     expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
-    expect(Object.prototype.hasOwnProperty.call(plain, '__proto__')).toBe(true);
+    expect(Object.hasOwn(plain, '__proto__')).toBe(true);
     expect(Object.getOwnPropertyDescriptor(plain, '__proto__')?.value).toEqual({ polluted: true });
     expect(Object.keys(plain)).toEqual(['__proto__', 'constructor', 'list', 'toString', 'hasOwnProperty']);
     expect(plain.constructor).toEqual({ prototype: { polluted2: true } });
@@ -576,5 +576,46 @@ describe('readJson: misuse', () => {
     const shared = new Uint8Array(new SharedArrayBuffer(text.length));
     shared.set(text);
     expect(toPlain(read(shared))).toEqual({ a: 'é' });
+  });
+});
+
+describe('readJson: a value inside the bytes (start, end)', () => {
+  /** Every container and string in the tree: each one's span read again gives the same subtree. */
+  function containers(v: JsonValue, out: JsonValue[] = []): JsonValue[] {
+    if (v.type === 'object' || v.type === 'array' || v.type === 'string' || v.type === 'number') out.push(v);
+    if (v.type === 'array') for (const item of v.items) containers(item, out);
+    if (v.type === 'object') for (const e of v.entries) containers(e.value, out);
+    return out;
+  }
+
+  it('each value read again from its span is the same value, with the same offsets (non-ASCII, escapes, big numbers before it)', () => {
+    const text = '\uFEFF[ {"é":"ü\\u00e9😀","n":[1.0,-0,18446744073709551616,1e400]}, "\\ud800", {"x":{"y":["z"]}} ]';
+    const bytes = enc.encode(text);
+    const whole = read(bytes);
+    for (const v of containers(whole)) {
+      const again = readJson(bytes, { start: v.start, end: v.end });
+      expect(again).toEqual({ ok: true, value: v });
+    }
+  });
+
+  it('whitespace around the value is allowed; anything else, or a value cut by the end, fails with offsets into the whole bytes', () => {
+    const bytes = enc.encode('xx  {"a":1}  yy');
+    expect(readJson(bytes, { start: 2, end: 13 })).toEqual({ ok: true, value: expect.objectContaining({ type: 'object', start: 4, end: 11 }) });
+    const extra = readJson(bytes, { start: 2, end: 14 });
+    expect(extra.ok ? null : extra.error.offset).toBe(13);
+    const cut = readJson(bytes, { start: 4, end: 9 });
+    expect(cut.ok ? null : cut.error.offset).toBe(9);
+    // A multi-byte character cut by the end is invalid UTF-8 there.
+    const e = enc.encode('"é"');
+    const cutChar = readJson(e, { start: 0, end: 2 });
+    expect(cutChar.ok ? null : cutChar.error.offset).toBe(1);
+  });
+
+  it('misuse: start and end outside the bytes or out of order throw TypeError', () => {
+    const bytes = enc.encode('[1]');
+    expect(() => readJson(bytes, { start: -1 })).toThrow(TypeError);
+    expect(() => readJson(bytes, { end: 4 })).toThrow(TypeError);
+    expect(() => readJson(bytes, { start: 2, end: 1 })).toThrow(TypeError);
+    expect(() => readJson(bytes, { start: 0.5 })).toThrow(TypeError);
   });
 });

@@ -42,6 +42,13 @@ export interface JsonReadOptions {
    * would take minutes), so a longer one is json/invalid, as Python's json.loads refuses it too.
    */
   maxIntegerDigits?: number;
+  /**
+   * Reads the one value in bytes[start, end) (default: the whole array), whitespace around it
+   * allowed; offsets in the result and in errors still index `bytes`. For reading a value again
+   * from the span an earlier reading gave it (a record's views, built when it is opened).
+   */
+  start?: number;
+  end?: number;
 }
 
 type ObjectValue = Extract<JsonValue, { type: 'object' }>;
@@ -168,18 +175,24 @@ class Reader {
   private readonly keyStarts: number[] = [];
   private readonly keyEnds: number[] = [];
 
-  constructor(bytes: Uint8Array, maxDepth: number, maxIntegerDigits: number) {
+  /** Where the document starts in `b` (it ends at n). */
+  private readonly start: number;
+
+  constructor(bytes: Uint8Array, maxDepth: number, maxIntegerDigits: number, start: number, end: number) {
     this.b = bytes;
-    this.n = bytes.length;
+    this.n = end;
+    this.start = start;
     this.maxDepth = maxDepth;
     this.maxIntegerDigits = maxIntegerDigits;
     let src: string | null = null;
     try {
-      src = UTF8.decode(bytes);
+      src = UTF8.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
     } catch {
       src = null;
     }
     this.src = src;
+    this.delta = start; // src starts at byte `start`
+    this.pos = start;
   }
 
   readDocument(): JsonValue {
@@ -187,8 +200,8 @@ class Reader {
     const n = this.n;
     const maxDepth = this.maxDepth;
     const stack: Container[] = [];
-    let pos = 0;
-    if (n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+    let pos = this.start;
+    if (pos === 0 && n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
       pos = 3;
       this.delta = 2; // the decoder (ignoreBOM) kept it as one code unit
     }
@@ -584,9 +597,14 @@ export function readJson(bytes: Uint8Array, options?: JsonReadOptions): JsonResu
   }
   const digits = options?.maxIntegerDigits ?? DEFAULT_MAX_INTEGER_DIGITS;
   if (typeof digits !== 'number' || !(digits >= 1)) throw new TypeError('maxIntegerDigits must be a positive number');
+  const start = options?.start ?? 0;
+  const end = options?.end ?? bytes.length;
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < start || end > bytes.length) {
+    throw new TypeError('start and end must be integers with 0 <= start <= end <= bytes.length');
+  }
   // TextDecoder refuses views of shared memory, and shared memory could change under the scan.
   if (isSharedBuffer(bytes.buffer)) bytes = bytes.slice();
-  const reader = new Reader(bytes, maxDepth, digits);
+  const reader = new Reader(bytes, maxDepth, digits, start, end);
   try {
     return { ok: true, value: reader.readDocument() };
   } catch (e) {

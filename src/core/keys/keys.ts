@@ -176,7 +176,7 @@ function fromJwk(jwk: Record<string, unknown>, defaults: { agent?: string; kind?
   if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') throw new Error(`only OKP Ed25519 JWKs are supported, found kty ${JSON.stringify(jwk.kty)} crv ${JSON.stringify(jwk.crv)}`);
   if ('d' in jwk) throw new Error('this JWK holds a private key (d): add public keys only');
   const x = typeof jwk.x === 'string' ? fromBase64(jwk.x) : null;
-  if (!x || x.length !== 32) throw new Error('the JWK x member is not 32 bytes of base64url');
+  if (x?.length !== 32) throw new Error('the JWK x member is not 32 bytes of base64url');
   return makeKey(x, { agent: jwk.agent ?? defaults.agent, kind: jwk.kind ?? defaults.kind, revoked: jwk.revoked });
 }
 

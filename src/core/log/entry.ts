@@ -23,6 +23,11 @@ export interface LogEntry {
    * have none, 0 before the first), then input, then position. Appending never reorders.
    */
   readonly sortKey: string;
+  /**
+   * The entry's position in log order among the load's entries, from 0: what comparing sortKeys
+   * gives (ties, only where a load repeats a place, in record order), as a number.
+   */
+  readonly logOrder: number;
   /** Iggy's append time (epoch µs), when the record has one. */
   readonly logTime: bigint | null;
   readonly logPosition: LogPosition | null;
@@ -128,12 +133,287 @@ export function describeEntry(e: Pick<LogEntry, 'recordId' | 'kind' | 'input' | 
 
 const pad = (n: bigint | number, width: number) => n.toString().padStart(width, '0');
 
+/** The widths sortKey pads its numbers to: within them, comparing the strings compares the numbers. */
+const INPUT_WIDTH = 6;
+const INDEX_WIDTH = 9;
+
+/** A typed array that grows as values are pushed; `done` gives one of the exact length. */
+class Column<T extends Int32Array | Uint32Array | Float64Array | Uint8Array> {
+  private a: T;
+  private n = 0;
+  constructor(private readonly make: (length: number) => T) {
+    this.a = make(256);
+  }
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = this.make(this.a.length * 2);
+      b.set(this.a as ArrayLike<number>);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+  /** The values, at their exact length; the column lets its buffer go. */
+  done(): T {
+    const out = this.a.slice(0, this.n) as T;
+    this.a = this.make(0);
+    this.n = 0;
+    return out;
+  }
+}
+
+const int32 = () => new Column((n) => new Int32Array(n));
+
+/** Strings a log repeats (conversations, agents, operations, correlations, channels, kinds), each kept once. */
+class StringTable {
+  readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(s: string | null | undefined): number {
+    if (s === null || s === undefined) return -1;
+    let i = this.ids.get(s);
+    if (i === undefined) {
+      i = this.strings.length;
+      this.strings.push(s);
+      this.ids.set(s, i);
+    }
+    return i;
+  }
+}
+
+/** Chunk bodies copied out of the input (LogFactsBuilder's copyBodies), many to a block. */
+class BodyCopies {
+  private block = new Uint8Array(0);
+  private used = 0;
+  copy(bytes: Uint8Array): Uint8Array {
+    if (bytes.length > 4096) return bytes.slice();
+    if (this.used + bytes.length > this.block.length) {
+      this.block = new Uint8Array(65536);
+      this.used = 0;
+    }
+    const out = this.block.subarray(this.used, this.used + bytes.length);
+    out.set(bytes);
+    this.used += bytes.length;
+    return out;
+  }
+}
+
+/**
+ * The entries of a load, column by column: what an entry says, one typed array (or table) per
+ * field, so a large log costs a few dozen bytes per record rather than an object with thirty
+ * fields. What most records lack is kept by record, for those that have it.
+ */
+interface Columns {
+  readonly strings: readonly string[];
+  readonly record: Int32Array;
+  readonly input: Int32Array;
+  readonly index: Int32Array;
+  /** -1: none. */
+  readonly parent: Int32Array;
+  /** The log time sortKey carries, in two 32-bit halves; one past 64 bits (a hostile export) in `bigCarried`. */
+  readonly carriedHigh: Uint32Array;
+  readonly carriedLow: Uint32Array;
+  readonly bigCarried: ReadonlyMap<number, bigint>;
+  /** Position in log order. */
+  readonly rank: Int32Array;
+  /** The time when exact as a double; NaN: null, or in `bigTime`. */
+  readonly time: Float64Array;
+  readonly bigTime: ReadonlyMap<number, bigint>;
+  /** 0 none, 1 log, 2 ulid. */
+  readonly timeSource: Uint8Array;
+  /** Bit 1: last. */
+  readonly flags: Uint8Array;
+  // Indices into `strings` (-1: null).
+  readonly kind: Int32Array;
+  readonly conversation: Int32Array;
+  readonly source: Int32Array;
+  readonly target: Int32Array;
+  readonly operation: Int32Array;
+  readonly correlation: Int32Array;
+  readonly channel: Int32Array;
+  // Ids: most are a record's own (or the one before it, named as a cause), each its own string.
+  readonly recordId: readonly (string | null)[];
+  readonly cause: readonly (string | null)[];
+  /** The fields most records lack, by entry. */
+  readonly sparse: Sparse;
+}
+
+interface Sparse {
+  logTime: Map<number, bigint>;
+  logPosition: Map<number, LogPosition>;
+  causeAt: Map<number, CauseAt>;
+  sequence: Map<number, bigint>;
+  finishReason: Map<number, string>;
+  usage: Map<number, Usage>;
+  deadline: Map<number, bigint>;
+  taskState: Map<number, number>;
+  run: Map<number, string>;
+  bridgeLoop: Map<number, readonly string[]>;
+  card: Map<number, CardDecoding>;
+  quarantineTarget: Map<number, string>;
+  body: Map<number, Uint8Array>;
+}
+
+const TIME_SOURCES: TimeSource[] = [null, 'log', 'ulid'];
+const LAST = 1;
+
+/** An entry as a view of its load's columns: the verdict part its own (withVerdicts renews it). */
+class PackedEntry implements LogEntry {
+  constructor(
+    private readonly c: Columns,
+    private readonly k: number,
+    readonly signature: SignatureVerdict,
+    readonly invalid: boolean,
+  ) {}
+
+  withVerdict(signature: SignatureVerdict, invalid: boolean): PackedEntry {
+    return new PackedEntry(this.c, this.k, signature, invalid);
+  }
+
+  private text(column: Int32Array): string | null {
+    const i = column[this.k];
+    return i < 0 ? null : this.c.strings[i];
+  }
+
+  get record(): number {
+    return this.c.record[this.k];
+  }
+  get input(): number {
+    return this.c.input[this.k];
+  }
+  get index(): number {
+    return this.c.index[this.k];
+  }
+  get parent(): number | null {
+    const p = this.c.parent[this.k];
+    return p < 0 ? null : p;
+  }
+  get sortKey(): string {
+    return sortKeyAt(this.c, this.k);
+  }
+  get logOrder(): number {
+    return this.c.rank[this.k];
+  }
+  get logTime(): bigint | null {
+    return this.c.sparse.logTime.get(this.k) ?? null;
+  }
+  get logPosition(): LogPosition | null {
+    return this.c.sparse.logPosition.get(this.k) ?? null;
+  }
+  get time(): bigint | null {
+    const t = this.c.time[this.k];
+    return t === t ? BigInt(t) : (this.c.bigTime.get(this.k) ?? null);
+  }
+  get timeSource(): TimeSource {
+    return TIME_SOURCES[this.c.timeSource[this.k]];
+  }
+  get kind(): Kind {
+    return this.text(this.c.kind) as Kind;
+  }
+  get recordId(): string | null {
+    return this.c.recordId[this.k];
+  }
+  get conversation(): string {
+    return this.text(this.c.conversation)!;
+  }
+  get source(): string {
+    return this.text(this.c.source)!;
+  }
+  get target(): string | null {
+    return this.text(this.c.target);
+  }
+  get operation(): string | null {
+    return this.text(this.c.operation);
+  }
+  get cause(): string | null {
+    return this.c.cause[this.k];
+  }
+  get causeAt(): CauseAt | null {
+    return this.c.sparse.causeAt.get(this.k) ?? null;
+  }
+  get correlation(): string | null {
+    return this.text(this.c.correlation);
+  }
+  get channel(): string | null {
+    return this.text(this.c.channel);
+  }
+  get sequence(): bigint | null {
+    return this.c.sparse.sequence.get(this.k) ?? null;
+  }
+  get last(): boolean {
+    return (this.c.flags[this.k] & LAST) !== 0;
+  }
+  get finishReason(): string | null {
+    return this.c.sparse.finishReason.get(this.k) ?? null;
+  }
+  get usage(): Usage | null {
+    return this.c.sparse.usage.get(this.k) ?? null;
+  }
+  get deadline(): bigint | null {
+    return this.c.sparse.deadline.get(this.k) ?? null;
+  }
+  get taskState(): number | null {
+    return this.c.sparse.taskState.get(this.k) ?? null;
+  }
+  get run(): string | null {
+    return this.c.sparse.run.get(this.k) ?? null;
+  }
+  get bridgeLoop(): readonly string[] | null {
+    return this.c.sparse.bridgeLoop.get(this.k) ?? null;
+  }
+  get card(): CardDecoding | null {
+    return this.c.sparse.card.get(this.k) ?? null;
+  }
+  get quarantineTarget(): string | null {
+    return this.c.sparse.quarantineTarget.get(this.k) ?? null;
+  }
+  get body(): Uint8Array | null {
+    return this.c.sparse.body.get(this.k) ?? null;
+  }
+}
+
+/** A load's facts over its columns: the entries made when first asked for. */
+class PackedFacts implements LogFacts {
+  private list: readonly LogEntry[] | null;
+
+  constructor(
+    private readonly c: Columns,
+    private readonly verdicts: { signature: readonly SignatureVerdict[]; invalid: Uint8Array },
+    readonly records: number,
+    readonly latestLogTime: bigint | null,
+    readonly latestTimeByInput: ReadonlyMap<number, bigint>,
+    entries: readonly LogEntry[] | null = null,
+  ) {
+    this.list = entries;
+  }
+
+  get entries(): readonly LogEntry[] {
+    if (this.list === null) {
+      const n = this.c.record.length;
+      const list = new Array<LogEntry>(n);
+      for (let k = 0; k < n; k++) list[k] = new PackedEntry(this.c, k, this.verdicts.signature[k], this.verdicts.invalid[k] === 1);
+      this.list = list;
+    }
+    return this.list;
+  }
+
+  /** The same facts with these entries (their verdict part renewed). */
+  with(entries: readonly LogEntry[]): PackedFacts {
+    return new PackedFacts(this.c, this.verdicts, this.records, this.latestLogTime, this.latestTimeByInput, entries);
+  }
+}
+
+export interface LogFactsOptions {
+  /**
+   * Copy each chunk's body out of the record's bytes (default: keep a view of them). A reader that
+   * lets each input go once it is read sets it, so no entry holds the input's buffer.
+   */
+  copyBodies?: boolean;
+}
+
 /**
  * Builds a load's facts one record at a time, in record order: what a streaming reader feeds as it
  * goes. Records without an envelope get no entry, but their log times still count.
  */
 export class LogFactsBuilder {
-  private readonly entries: LogEntry[] = [];
   private count = 0;
   private latest: bigint | null = null;
   private readonly lastTime = new Map<number, bigint>();
@@ -143,9 +423,59 @@ export class LogFactsBuilder {
   private readonly correlations = new LastId();
   private readonly channels = new LastId();
   private readonly recordIds = new LastId();
+  private readonly table = new StringTable();
+  private readonly bodies: BodyCopies | null;
+  private readonly col = {
+    record: int32(),
+    input: int32(),
+    index: int32(),
+    parent: int32(),
+    carriedHigh: new Column((n) => new Uint32Array(n)),
+    carriedLow: new Column((n) => new Uint32Array(n)),
+    time: new Column((n) => new Float64Array(n)),
+    timeSource: new Column((n) => new Uint8Array(n)),
+    flags: new Column((n) => new Uint8Array(n)),
+    invalid: new Column((n) => new Uint8Array(n)),
+    kind: int32(),
+    conversation: int32(),
+    source: int32(),
+    target: int32(),
+    operation: int32(),
+    correlation: int32(),
+    channel: int32(),
+  };
+  private readonly bigTime = new Map<number, bigint>();
+  private readonly bigCarried = new Map<number, bigint>();
+  private readonly recordId: (string | null)[] = [];
+  private readonly cause: (string | null)[] = [];
+  private readonly signature: SignatureVerdict[] = [];
+  private readonly sparse: Sparse = {
+    logTime: new Map(),
+    logPosition: new Map(),
+    causeAt: new Map(),
+    sequence: new Map(),
+    finishReason: new Map(),
+    usage: new Map(),
+    deadline: new Map(),
+    taskState: new Map(),
+    run: new Map(),
+    bridgeLoop: new Map(),
+    card: new Map(),
+    quarantineTarget: new Map(),
+    body: new Map(),
+  };
+  /** Whether every entry so far has a sortKey whose numbers fit their widths (then ranks compare numbers). */
+  private fits = true;
+
+  constructor(options: LogFactsOptions = {}) {
+    this.bodies = options.copyBodies ? new BodyCopies() : null;
+  }
+
+  private taken = false;
 
   /** Adds the next record of the load. */
   add(r: LogSource): void {
+    if (this.taken) throw new TypeError('LogFactsBuilder: the facts were taken; start a new builder');
     const record = this.count++;
     const logTime = r.logTimeMicros;
     if (logTime !== null) {
@@ -159,51 +489,132 @@ export class LogFactsBuilder {
       if (before === undefined || time > before) this.latestByInput.set(r.input, time);
     }
     if (!env) return;
-    const sortKey = `${pad(this.lastTime.get(r.input) ?? 0n, 20)}:${pad(r.input, 6)}:${pad(r.index, 9)}`;
+    const k = this.recordId.length;
+    const c = this.col;
+    const t = this.table;
+    const carried = this.lastTime.get(r.input) ?? 0n;
+    if (carried >= 1n << 64n) {
+      this.bigCarried.set(k, carried);
+      this.fits = false;
+    }
+    if (r.input >= 10 ** INPUT_WIDTH || r.index >= 10 ** INDEX_WIDTH) this.fits = false;
+    c.record.push(record);
+    c.input.push(r.input);
+    c.index.push(r.index);
+    c.parent.push(r.parent ?? -1);
+    c.carriedHigh.push(Number((carried >> 32n) & 0xffffffffn));
+    c.carriedLow.push(Number(carried & 0xffffffffn));
+    if (time === null) c.time.push(Number.NaN);
+    else if (BigInt(Number(time)) === time) c.time.push(Number(time));
+    else {
+      c.time.push(Number.NaN);
+      this.bigTime.set(k, time);
+    }
+    c.timeSource.push(timeSource === 'log' ? 1 : timeSource === 'ulid' ? 2 : 0);
+    c.flags.push(env.last === true ? LAST : 0);
+    c.invalid.push(r.invalid ? 1 : 0);
+    this.signature.push(r.signature);
     const loop = repeatedBridgeHops(env.metadata);
     const quarantine = env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine');
     const recordId = env.record ? (r.id ?? toCrockford(env.record)) : null;
     const cause = env.cause ? this.recordIds.of(env.cause) : null;
     if (env.record && recordId !== null) this.recordIds.remember(env.record, recordId);
-    this.entries.push({
-      record,
-      input: r.input,
-      index: r.index,
-      parent: r.parent,
-      sortKey,
-      logTime,
-      logPosition: r.logPosition,
-      time,
-      timeSource,
-      kind: env.kind,
-      recordId,
-      conversation: r.conversation ?? toCrockford(env.conversation),
-      source: env.source,
-      target: env.target ?? null,
-      operation: env.operation ?? null,
-      cause,
-      causeAt: env.cause_at ? readCauseAt(env.cause_at) : null,
-      correlation: env.correlation ? this.correlations.of(env.correlation) : null,
-      channel: env.channel ? this.channels.of(env.channel) : null,
-      sequence: env.sequence === undefined ? null : BigInt(env.sequence),
-      last: env.last === true,
-      finishReason: env.finish_reason ?? null,
-      usage: env.usage ?? null,
-      deadline: env.deadline_micros === undefined ? null : BigInt(env.deadline_micros),
-      taskState: env.task_state ?? null,
-      run: runId(env.metadata),
-      bridgeLoop: loop.length > 0 ? loop : null,
-      card: env.kind === 'status' && env.operation === 'card' ? decodeCard(env.body) : null,
-      quarantineTarget: quarantine && env.body && env.body.length > 0 ? utf8OrNull(env.body) : null,
-      body: env.kind === 'chunk' ? (env.body ?? null) : null,
-      signature: r.signature,
-      invalid: r.invalid,
-    });
+    this.recordId.push(recordId);
+    this.cause.push(cause);
+    c.kind.push(t.id(env.kind));
+    c.conversation.push(t.id(r.conversation ?? toCrockford(env.conversation)));
+    c.source.push(t.id(env.source));
+    c.target.push(t.id(env.target));
+    c.operation.push(t.id(env.operation));
+    c.correlation.push(t.id(env.correlation ? this.correlations.of(env.correlation) : null));
+    c.channel.push(t.id(env.channel ? this.channels.of(env.channel) : null));
+    const s = this.sparse;
+    if (logTime !== null) s.logTime.set(k, logTime);
+    if (r.logPosition) s.logPosition.set(k, r.logPosition);
+    const causeAt = env.cause_at ? readCauseAt(env.cause_at) : null;
+    if (causeAt) s.causeAt.set(k, causeAt);
+    if (env.sequence !== undefined) s.sequence.set(k, BigInt(env.sequence));
+    if (env.finish_reason !== undefined) s.finishReason.set(k, env.finish_reason);
+    if (env.usage) s.usage.set(k, env.usage);
+    if (env.deadline_micros !== undefined) s.deadline.set(k, BigInt(env.deadline_micros));
+    if (env.task_state !== undefined) s.taskState.set(k, env.task_state);
+    const run = runId(env.metadata);
+    if (run !== null) s.run.set(k, run);
+    if (loop.length > 0) s.bridgeLoop.set(k, loop);
+    if (env.kind === 'status' && env.operation === 'card') s.card.set(k, decodeCard(env.body));
+    const target = quarantine && env.body && env.body.length > 0 ? utf8OrNull(env.body) : null;
+    if (target !== null) s.quarantineTarget.set(k, target);
+    if (env.kind === 'chunk' && env.body) s.body.set(k, this.bodies ? this.bodies.copy(env.body) : env.body);
   }
 
+  /** The load's facts: once, at the end (the columns are handed over, not copied). */
   facts(): LogFacts {
-    return { entries: this.entries, records: this.count, latestLogTime: this.latest, latestTimeByInput: this.latestByInput };
+    if (this.taken) throw new TypeError('LogFactsBuilder: the facts were taken already');
+    this.taken = true;
+    const c = this.col;
+    const columns: Columns = {
+      strings: this.table.strings,
+      record: c.record.done(),
+      input: c.input.done(),
+      index: c.index.done(),
+      parent: c.parent.done(),
+      carriedHigh: c.carriedHigh.done(),
+      carriedLow: c.carriedLow.done(),
+      bigCarried: this.bigCarried,
+      rank: new Int32Array(0),
+      time: c.time.done(),
+      bigTime: this.bigTime,
+      timeSource: c.timeSource.done(),
+      flags: c.flags.done(),
+      kind: c.kind.done(),
+      conversation: c.conversation.done(),
+      source: c.source.done(),
+      target: c.target.done(),
+      operation: c.operation.done(),
+      correlation: c.correlation.done(),
+      channel: c.channel.done(),
+      recordId: this.recordId,
+      cause: this.cause,
+      sparse: this.sparse,
+    };
+    const ranked: Columns = { ...columns, rank: logRanks(columns, this.fits) };
+    return new PackedFacts(ranked, { signature: this.signature, invalid: c.invalid.done() }, this.count, this.latest, this.latestByInput);
   }
+}
+
+/**
+ * Each entry's position in log order (by sortKey; ties, which only a load repeating a place can
+ * have, in record order). Within their widths the numbers compare as the strings do; past them the
+ * strings are compared.
+ */
+function logRanks(c: Columns, fits: boolean): Int32Array {
+  const n = c.record.length;
+  const { carriedHigh: hi, carriedLow: lo, input, index } = c;
+  const compare = fits
+    ? (a: number, b: number) => hi[a] - hi[b] || lo[a] - lo[b] || input[a] - input[b] || index[a] - index[b] || a - b
+    : (a: number, b: number) => {
+        const x = sortKeyAt(c, a);
+        const y = sortKeyAt(c, b);
+        return x < y ? -1 : x > y ? 1 : a - b;
+      };
+  const rank = new Int32Array(n);
+  let sorted = true;
+  for (let k = 1; k < n && sorted; k++) sorted = compare(k - 1, k) < 0;
+  if (sorted) {
+    for (let k = 0; k < n; k++) rank[k] = k;
+    return rank;
+  }
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = k;
+  order.sort(compare);
+  for (let i = 0; i < n; i++) rank[order[i]] = i;
+  return rank;
+}
+
+function sortKeyAt(c: Columns, k: number): string {
+  const carried = c.bigCarried.get(k) ?? (BigInt(c.carriedHigh[k]) << 32n) | BigInt(c.carriedLow[k]);
+  // Joined: one flat string, not a chain of concatenations (the graph keeps one per record).
+  return [pad(carried, 20), ':', pad(c.input[k], INPUT_WIDTH), ':', pad(c.index[k], INDEX_WIDTH)].join('');
 }
 
 /** The Crockford form of an id, the last one's reused when the bytes are the same. */
@@ -232,15 +643,14 @@ export function logFacts(records: Iterable<LogSource>): LogFacts {
 
 /**
  * The same facts with each entry's verdict part taken from the records again (after the keys
- * changed): new entries, the envelope part shared. `verdictOf` gives a record's signature and
- * whether it is invalid by its own findings.
+ * changed): new entries where it changed, the others kept, the envelope part shared. `verdictOf`
+ * gives a record's signature and whether it is invalid by its own findings.
  */
 export function withVerdicts(facts: LogFacts, verdictOf: (record: number) => { signature: SignatureVerdict; invalid: boolean }): LogFacts {
-  return {
-    ...facts,
-    entries: facts.entries.map((e) => {
-      const v = verdictOf(e.record);
-      return v.signature === e.signature && v.invalid === e.invalid ? e : { ...e, signature: v.signature, invalid: v.invalid };
-    }),
-  };
+  const entries = facts.entries.map((e) => {
+    const v = verdictOf(e.record);
+    if (v.signature === e.signature && v.invalid === e.invalid) return e;
+    return e instanceof PackedEntry ? e.withVerdict(v.signature, v.invalid) : { ...e, signature: v.signature, invalid: v.invalid };
+  });
+  return facts instanceof PackedFacts ? facts.with(entries) : { ...facts, entries };
 }

@@ -112,11 +112,14 @@ function blankStrings(buf: Uint8Array, item: CborItem): number {
         n++;
         return;
       case 'tag':
-        return walk(it.item);
+        walk(it.item);
+        return;
       case 'array':
-        return it.items.forEach(walk);
+        for (const child of it.items) walk(child);
+        return;
       case 'map':
-        return it.entries.forEach((e) => walk(e.value));
+        for (const e of it.entries) walk(e.value);
+        return;
     }
   };
   walk(item);

@@ -35,7 +35,7 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
   const rel = (t: bigint) => Number(t - origin!);
 
   const late = new Set<number>();
-  for (const s of graph.streams) for (const i of s.late) late.add(i);
+  for (const s of graph.streams) for (const i of s.lateIndices) late.add(i);
   const skewed = new Set(timing.skews.map((s) => s.record));
 
   // Lanes in the order their agents first appear in time.
@@ -116,7 +116,7 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
     const members = [...s.recordIndices, ...s.errorIndices].map(mark).filter((m) => m !== null);
     if (members.length === 0) continue;
     const opening = mark(s.applied[0] ?? s.recordIndices[0] ?? -1) ?? members.reduce((x, y) => (y.t < x.t ? y : x));
-    const lateTimes = s.late
+    const lateTimes = s.lateIndices
       .map(mark)
       .filter((m) => m !== null)
       .map((m) => m.t);

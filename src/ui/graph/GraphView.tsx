@@ -89,7 +89,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         width: n.width,
         height: n.height,
         data: { ...n, selected: selected !== null && n.recordKeys.includes(selected), onToggle: toggle, expanded: expanded.includes(n.id) },
-        ariaLabel: `${n.title} ${n.subtitle}: ${n.detail}`,
+        ariaLabel: `${n.title} ${n.subtitle}: ${n.detail}${n.stream ? `; stream: ${n.stream.summary}, ${n.stream.detail}` : ''}`,
         draggable: false,
         connectable: false,
       })),
@@ -215,13 +215,26 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           </button>
         </span>
       </div>
-      {graph.folded.length > 0 && (
-        <p className="truncate border-b border-slate-200 px-3 py-1 text-[11px] text-slate-600 sm:whitespace-normal dark:border-slate-800 dark:text-slate-300" data-testid="folded">
-          Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream{graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
-          {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
-          {graph.folded.some((f) => f.kind === 'fan-out') && `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}. Unfold one
-          from its node.
-        </p>
+      {(graph.folded.length > 0 || expanded.length > 0) && (
+        <div className="flex flex-wrap items-center gap-x-2 border-b border-slate-200 px-3 py-1 text-[11px] text-slate-600 dark:border-slate-800 dark:text-slate-300">
+          {graph.folded.length > 0 && (
+            <p className="min-w-0 truncate sm:whitespace-normal" data-testid="folded">
+              Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream{graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
+              {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
+              {graph.folded.some((f) => f.kind === 'fan-out') && `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}. Unfold one
+              from its node.
+            </p>
+          )}
+          {expanded.length > 0 && (
+            // Unfolded streams keep their diagnostics on their first chunk, which folds them back; so does this, off the canvas.
+            <p data-testid="unfolded">
+              Unfolded: {expanded.length}; a stream's first chunk keeps its diagnostics and folds it back.{' '}
+              <button type="button" onClick={() => setExpanded([])} className="rounded border border-slate-300 px-1.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
+                Fold all back
+              </button>
+            </p>
+          )}
+        </div>
       )}
       <div ref={box} className="min-h-0 flex-1" tabIndex={0} aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)">
         <ReactFlow

@@ -1,0 +1,211 @@
+// `inspect --json` in bounded memory: the report written as it goes, the same characters as the
+// whole report (core/report.ts buildReport, JSON.stringify with two spaces).
+//
+// report@1 puts the log's findings (graph, streams, folds, deadlines) inside each record and the
+// inputs' digests before the records, so the inputs are read twice. The first pass keeps, per
+// record, only the log's compact entry (log/entry.ts; chunk bodies copied out, so no entry holds
+// the input's bytes) and hashes each input; the log is analysed once at the end, with no spans
+// (locating a field needs the record's bytes). The second pass reads the records again and writes
+// each as it comes, with the log's findings about it, their spans located in its bytes then. A
+// large CBOR sequence is read in windows, never whole.
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { WorkflowReport } from '../core/agentdna/model';
+import { applyKeys } from '../core/agdx/verify';
+import { toHex } from '../core/bytes';
+import { spanOfPath } from '../core/graph/keys';
+import { cborRecordBatches } from '../core/import/cbor-items';
+import { startsLikeMap } from '../core/import/importer';
+import { inspectInputBatches } from '../core/inspect';
+import type { RegistryEntry } from '../core/keys/keys';
+import { analyzeLog } from '../core/log/analysis';
+import { LogFactsBuilder } from '../core/log/entry';
+import type { Finding } from '../core/model';
+import { logSource, recordViews, type InputResult, type InspectedRecord } from '../core/records';
+import { recordPasses, reportHead, reportRecord, reportTail, type ReportRecord } from '../core/report';
+import { jsonPieces, StreamedArray } from '../core/report-json';
+import type { LogFindings } from '../core/verdict';
+
+/** A file read at any position, not whole. */
+export interface RandomAccessFile {
+  readonly size: number;
+  /** Reads up to `length` bytes at `position` into `buffer` at `offset`; returns how many it read. */
+  read(buffer: Uint8Array, offset: number, length: number, position: number): number;
+  close(): void;
+}
+
+/** An input of the streamed report: its bytes whole, or a file read in windows (a CBOR sequence). */
+export type StreamInput = { name: string; bytes: Uint8Array } | { name: string; file: RandomAccessFile };
+
+export interface StreamOptions {
+  keys: readonly RegistryEntry[];
+  requireTrusted: boolean;
+  /** Bytes of a CBOR sequence read at a time (default 8 MiB); a window grows for an item larger than it. */
+  window?: number;
+}
+
+/** Records per batch of a windowed read. */
+const BATCH = 1000;
+export const DEFAULT_WINDOW = 8 << 20;
+
+/**
+ * Whether a file starting with these bytes (at least 4) is read as a CBOR sequence whatever
+ * follows, as the importers' driver would read it whole: it starts like a CBOR map, so it is no
+ * text (nor JSON, hex, base64) and no known file type, and CBOR takes it; and it cannot start an
+ * Iggy user-header block (≥ 0.7: first byte 2; ≤ 0.6: a little-endian key length of 1–255, so
+ * three zero bytes after the first), whose detection reads the whole input.
+ */
+export function readsAsCborSequence(first: Uint8Array): boolean {
+  return first.length >= 4 && startsLikeMap(first) && !(first[1] === 0 && first[2] === 0 && first[3] === 0);
+}
+
+interface Batch {
+  records: InspectedRecord[];
+  workflows: WorkflowReport[];
+  /** On the input's last batch. */
+  input: InputResult | null;
+}
+
+/** An input's records in batches, as inspectInputBatches gives them (whole), or read in windows. */
+function inputBatches(index: number, input: StreamInput, keys: readonly RegistryEntry[], window: number): Iterable<Batch> {
+  return 'bytes' in input ? inspectInputBatches(index, input, keys, Infinity) : cborWindows(index, input.name, input.file, window);
+}
+
+function readFully(file: RandomAccessFile, buffer: Uint8Array, offset: number, length: number, position: number): void {
+  for (let done = 0; done < length; ) {
+    const n = file.read(buffer, offset + done, length - done, position + done);
+    if (n <= 0) throw new Error(`the file ended at byte ${position + done}, before its size (${file.size}): did it change while read?`);
+    done += n;
+  }
+}
+
+/**
+ * A CBOR sequence read window by window, with the records the driver makes of it whole: the same
+ * spans, offsets and messages, since each window's buffer is the input's length with only the
+ * window's bytes in it (the pages before are never written, so they cost no memory). A window that
+ * ends in a failed item before the input's end is read again from that item, wider (to the end of
+ * the input for a failure other than a truncation), so a failure is only ever the input's own.
+ */
+function* cborWindows(input: number, name: string, file: RandomAccessFile, window: number): Generator<Batch> {
+  const size = file.size;
+  const hasher = sha256.create();
+  let base = 0;
+  let records = 0;
+  let items = 0;
+  let want = window;
+  while (base < size) {
+    const end = Math.min(size, base + want);
+    const view = new Uint8Array(end);
+    readFully(file, view, base, end - base, base);
+    let next = end;
+    let callItems = 0;
+    for (const batch of cborRecordBatches({ input, view, viewOrigin: 'input' }, base, end, false, BATCH, records)) {
+      callItems = batch.items;
+      let out = batch.records;
+      if (batch.error && end < size) {
+        // Maybe the window's failure, not the input's: read again from the failed item.
+        out = out.slice(0, -1);
+        next = batch.records[batch.records.length - 1].verdict.span![0];
+        want = next > base ? window : batch.error.code === 'cbor/truncated' ? want * 2 : size - next;
+      } else want = window;
+      records += out.length;
+      if (out.length > 0) yield { records: out, workflows: [], input: null };
+    }
+    items += callItems;
+    hasher.update(view.subarray(base, next));
+    base = next;
+  }
+  // As the CBOR importer names it: a sequence once it has two items (a dead letter is one item and two records).
+  const format = items > 1 || records > items + 1 ? 'cbor-seq' : 'cbor';
+  yield { records: [], workflows: [], input: { name, bytes: size, sha256: toHex(hasher.digest()), format } };
+}
+
+/** Writes report@1 for the inputs as it goes (`write` gets pieces); returns the exit status (report.ts exitStatus). */
+export function streamReport(inputs: readonly StreamInput[], options: StreamOptions, write: (piece: string) => void): 0 | 1 {
+  const window = options.window ?? DEFAULT_WINDOW;
+  if (!(window >= 1)) throw new TypeError('streamReport: window must be at least 1');
+  const withKeys = (records: InspectedRecord[]) => (options.keys.length ? applyKeys(records, options.keys) : records);
+
+  // Pass 1: the log's entries, the inputs' digests and formats, the workflows.
+  const facts = new LogFactsBuilder({ copyBodies: true });
+  const results: InputResult[] = [];
+  const workflows: WorkflowReport[] = [];
+  let count = 0;
+  inputs.forEach((input, i) => {
+    for (const batch of inputBatches(i, input, options.keys, window)) {
+      // A workflow's `record` indexes its batch: make it index all records.
+      for (const w of batch.workflows) workflows.push({ ...w, record: w.record + count });
+      for (const r of withKeys(batch.records)) {
+        facts.add(logSource(r));
+        count++;
+      }
+      if (batch.input) results.push(batch.input);
+    }
+  });
+  const { findings, tail } = analyze(facts, workflows);
+
+  // Pass 2: the records again, each written as it comes.
+  let status: 0 | 1 = 0;
+  function* reportRecords(): Generator<ReportRecord> {
+    let k = 0;
+    for (let i = 0; i < inputs.length; i++) {
+      for (const batch of inputBatches(i, inputs[i], options.keys, window)) {
+        for (const r of withKeys(batch.records)) {
+          const found = findings.get(k++);
+          const out = reportRecord(r.verdict, found && located(r, found));
+          if (!recordPasses(out, options)) status = 1;
+          yield out;
+        }
+      }
+    }
+    if (k !== count) throw new Error(`the inputs gave ${count} records, then ${k}: did a file change while read?`);
+  }
+  for (const piece of jsonPieces({ ...reportHead(results), records: new StreamedArray(reportRecords()), ...tail })) write(piece);
+  return status;
+}
+
+/** The log's findings by record and the report's sections after the records; the rest of the analysis is let go. */
+function analyze(facts: LogFactsBuilder, workflows: WorkflowReport[]): { findings: LogFindings; tail: ReturnType<typeof reportTail> } {
+  const log = analyzeLog(facts.facts());
+  return { findings: log.findings, tail: reportTail(log, workflows) };
+}
+
+/** The log's findings about a record with their spans, as analyzeRecords' locate gives them: the field's bytes by its tree. */
+function located(record: InspectedRecord, found: readonly Finding[]): Finding[] {
+  const tree = recordViews(record).tree;
+  return found.map((f) => ({ ...f, span: f.path === null ? f.span : spanOfPath(tree, f.path) }));
+}
+
+/**
+ * Pieces of text gathered and handed on in blocks that end at a line break (the last block may not:
+ * the CLI's stdout adds the final line break), each made terminal-safe.
+ */
+export class LineBlocks {
+  private parts: string[] = [];
+  private size = 0;
+  constructor(
+    private readonly out: (block: string) => void,
+    private readonly safe: (text: string) => string,
+    private readonly blockSize = 1 << 20,
+  ) {}
+
+  write(piece: string): void {
+    this.parts.push(piece);
+    this.size += piece.length;
+    if (this.size < this.blockSize) return;
+    const text = this.parts.join('');
+    const cut = text.lastIndexOf('\n') + 1;
+    if (cut === 0) {
+      this.parts = [text];
+      return;
+    }
+    this.out(this.safe(text.slice(0, cut)));
+    this.parts = cut < text.length ? [text.slice(cut)] : [];
+    this.size = text.length - cut;
+  }
+
+  end(): void {
+    if (this.size > 0 || this.parts.length > 0) this.out(this.safe(this.parts.join('')));
+    this.parts = [];
+    this.size = 0;
+  }
+}

@@ -1,7 +1,8 @@
 // Takes the README screenshots: the app with its samples at 1440 wide (a finding selected), at
-// 390 wide (the graph, on a phone), and a comparison of two records at 1440 wide. Needs `npm run build`.
-// Run: node scripts/screenshot.mjs [wide.png] [narrow.png] [compare.png]   (starts vite preview itself)
-// ONLY=compare (or wide, narrow) takes that one alone.
+// 390 wide (the graph, on a phone), a comparison of two records at 1440 wide, and the timeline of
+// the deadlines vector at 1440 wide (its late answer selected). Needs `npm run build`.
+// Run: node scripts/screenshot.mjs [wide.png] [narrow.png] [compare.png] [timeline.png]   (starts vite preview itself)
+// ONLY=compare (or wide, narrow, timeline) takes that one alone.
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 
@@ -75,6 +76,24 @@ try {
     await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
     await page.waitForTimeout(400);
     await page.screenshot({ path: process.argv[4] ?? 'docs/screenshot-compare.png' });
+  }
+
+  // The timeline: one conversation with a missed deadline, one passed unanswered, clock skew and a
+  // stream with a gap; the late answer selected (its finding below), the timeline given more room.
+  if (take('timeline')) {
+    const timeline = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme });
+    await timeline.goto(`${base}?samples=none`);
+    await timeline.getByLabel('Choose record files').setInputFiles('vectors/agdx/made/deadlines.cborseq');
+    await timeline.getByRole('status').filter({ hasText: 'Loaded 12 records' }).waitFor();
+    await timeline.getByRole('tab', { name: 'Timeline' }).click();
+    await timeline.getByTestId('timeline-canvas').and(timeline.locator('[data-drawn]')).waitFor();
+    await timeline.getByTestId('timeline-missed').click();
+    const split = timeline.getByRole('separator', { name: /^Resize/ });
+    await split.focus();
+    await split.press('ArrowDown');
+    await split.blur();
+    await timeline.waitForTimeout(400);
+    await timeline.screenshot({ path: process.argv[5] ?? 'docs/screenshot-timeline.png' });
   }
   await browser.close();
 } finally {

@@ -4,6 +4,7 @@
 const DETAIL = 'detail';
 const GRAPH = 'graph';
 const FOLDS = 'folds';
+const TIMELINE = 'timeline';
 const SHARE = 'share';
 const RULES = 'rules';
 const COMPARE = 'compare';
@@ -16,6 +17,10 @@ export const queryKeys = {
   graphs: () => [GRAPH] as const,
   /** The graph of load `version` with the streams and fan-outs `expanded` unfolded. */
   graph: (version: number, expanded: readonly string[]) => [GRAPH, version, expanded] as const,
+  /** Every timeline: invalidated when the keys change (trust colours the marks). */
+  timelines: () => [TIMELINE] as const,
+  /** The timeline of load `version`. */
+  timeline: (version: number) => [TIMELINE, version] as const,
   /** Every fold (agents, runs, conversations): invalidated when the keys change. */
   allFolds: () => [FOLDS] as const,
   /** The folds of load `version` as of record `asOf` (null: the whole log). */

@@ -15,6 +15,7 @@ import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, SignatureVe
 import type { GraphRender } from './graph';
 import type { GraphPart } from './graph-parts';
 import type { RecordSummary, SummaryPack } from './summary-pack';
+import type { TimelinePack } from './timeline-pack';
 
 /**
  * One input as the page hands it over: a Blob (a dropped File, or text and samples wrapped in one).
@@ -209,6 +210,8 @@ export interface Protocol {
   keys: { body: { keys: readonly RegistryEntry[] }; reply: SummaryPack; part: never };
   /** The graph with the streams and fan-outs `expanded` unfolded; a large one comes in parts, then its shell. */
   graph: { body: { expanded: string[] }; reply: GraphRender; part: GraphPart };
+  /** The AGDX records on a time axis (core/timeline), packed: its buffers are handed over. */
+  timeline: { body: Nothing; reply: TimelinePack; part: never };
   folds: { body: { asOf: number | null }; reply: FoldView; part: never };
   report: { body: Nothing; reply: { json: string; markdown: string }; part: never };
   share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable }; reply: Shared; part: never };

@@ -5,6 +5,7 @@
 import type { Handler, HandlerContext, Handlers, Loaded, RequestType, WireMessage, WireRequest } from '../wire/protocol';
 import { splitGraph } from '../wire/graph-parts';
 import { packSummaries, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
+import { packTimeline, timelineBuffers } from '../wire/timeline-pack';
 import type { InspectorSession, LoadResult } from './session';
 
 /** Nodes (and edges) per message when a graph is sent in parts. */
@@ -91,6 +92,11 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
       const { parts, shell } = splitGraph(session.graph(expanded), graphPart);
       for (const part of parts) ctx.part(part);
       return shell;
+    },
+    async timeline(_, ctx) {
+      const pack = packTimeline(session.timeline());
+      ctx.transfer(...timelineBuffers(pack));
+      return pack;
     },
     async folds({ asOf }) {
       return session.folds(asOf);

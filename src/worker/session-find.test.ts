@@ -35,13 +35,17 @@ describe('the rule filter in the session', () => {
     const present = s.rulesPresent();
     expect(present.rules.map((r) => [r.id, r.records, r.severity])).toEqual([
       ['agdx/dead-letter', 1, 'info'],
+      // The samples' answers carry ULID times three weeks after their commands' deadlines.
+      ['agdx/deadline/missed', 2, 'warning'],
+      ['agdx/deadline/unanswered', 2, 'info'],
       ['agdx/matrix/correlation', 1, 'error'],
       ['agdx/matrix/operation', 1, 'error'],
       ['cbor/truncated', 1, 'error'],
     ]);
     expect(present.rules.every((r) => r.title && r.title.length > 0)).toBe(true);
-    // The two invalid records and the truncated one; not the dead letter (its finding is info).
-    expect(present.problems).toBe(3);
+    // The two invalid records, the truncated one and the two late answers (a warning each); not the
+    // dead letter nor the unanswered commands (their findings are info).
+    expect(present.problems).toBe(5);
   });
 
   it('"agdx/matrix" and "agdx/matrix/" find the invalid samples; an exact id finds its own', async () => {
@@ -62,8 +66,10 @@ describe('the rule filter in the session', () => {
   it('"problem" keeps records not decoded or with any error or warning; it combines with the other fields', async () => {
     const s = await samples();
     expect(where(s, s.filter({ validity: 'problem' }))).toEqual([
+      'conversation.cborseq#4',
       'conversation.cborseq#5',
       'conversation.cborseq#6',
+      'agent_error.bin#0',
       'agent_invalid_status_bad_operation.bin#0',
     ]);
     expect(where(s, s.filter({ validity: 'problem', kind: 'command' }))).toEqual(['conversation.cborseq#5']);
@@ -95,7 +101,7 @@ describe('the rule filter in the session', () => {
     expect(reply.rules).toEqual(['agdx/matrix/correlation', 'agdx/matrix/operation']);
     expect(reply.keys).toHaveLength(2);
     expect((await handlers.filter({ filter: { validity: 'valid' } }, ctx)).rules).toBeNull();
-    expect((await handlers.rules({}, ctx)).problems).toBe(3);
+    expect((await handlers.rules({}, ctx)).problems).toBe(5);
   });
 });
 

@@ -26,6 +26,8 @@ import { compareRecords, type CompareSide } from '../core/compare/records';
 import { compareLogs } from '../core/compare/log';
 import { blankAsRedacted, hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
+import { buildTimeline } from '../core/timeline/build';
+import { markVerdict, type Timeline } from '../core/timeline/model';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph } from './graph-render';
 import type { GraphRender } from '../wire/graph';
@@ -613,6 +615,12 @@ export class InspectorSession {
   /** Both graphs, laid out, as the page draws them: the record-level graph of the load, drawn. */
   graph(expanded: string[]): GraphRender {
     return renderGraph(this.analysis().graph, this.workflows, this.summaries, expanded);
+  }
+
+  /** The AGDX records on a time axis, each mark drawn with its verdict as the page has it. */
+  timeline(): Timeline {
+    const summaries = this.summaries;
+    return buildTimeline(this.analysis(), (i) => markVerdict(summaries[i] ?? { valid: true, signature: 'unsigned', trusted: false }));
   }
 
   /** The log's analysis as of the last load (made now when nothing was loaded since the last clear). */

@@ -4,7 +4,7 @@
 // (log/entry.ts), in the sections below; drawing (draw.ts) folds it without changing it.
 import type { Finding } from '../model';
 import { finding, type FindingRuleId } from '../rules';
-import type { LocateField, LogEntry, LogFacts } from '../log/entry';
+import { describeEntry, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
 import { byKey, EdgeSet } from './edges';
 import { describeCauseAt, short, type CauseAt } from './keys';
 import type { CausalVia, GhostNode, GraphFinding, GraphRecord, MissingParent, RecordGraph, ReassembledStream } from './model';
@@ -248,11 +248,7 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: MissingParent
   return { ghosts: [...ghosts.values()], missing };
 }
 
-/** A record as a person finds it in the report: its record id when it has one, and its place. */
-function named(x: Entry): string {
-  const place = `input ${x.e.input}, index ${x.e.index}`;
-  return x.e.recordId !== null ? `record ${x.e.recordId} (${place})` : `the ${x.e.kind} at ${place} (it has no record id)`;
-}
+const named = (x: Entry): string => describeEntry(x.e);
 
 /** cause and cause_at both present and naming different records (c: what cause found, a: what cause_at found). */
 function causeMismatch(b: Building, child: Entry, causeId: string, at: CauseAt, c: Entry | null, a: Entry | null): void {

@@ -62,7 +62,8 @@ function CompareWith({ recordKey }: { recordKey: number }) {
 }
 
 function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect: (key: number) => void }) {
-  const [selection, setSelection] = useState<{ path: string | null; span: Span | null; finding: number | null }>({ path: null, span: null, finding: null });
+  // A decode error that names the bytes it is about (a missing field: the map's head) shows them at first.
+  const [selection, setSelection] = useState<{ path: string | null; span: Span | null; finding: number | null }>(() => ({ path: null, span: detail.error?.span ?? null, finding: null }));
   const selectField = useCallback((path: string, span: Span | null) => setSelection({ path, span, finding: null }), []);
   const selectFinding = useCallback(
     (i: number) => {
@@ -134,7 +135,12 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
           ) : (
             <>
               <RuleRef id={detail.error.code} />: {displayText(detail.error.message)}
-              {detail.error.offset !== null && <> at byte {detail.error.offset}</>}
+              {detail.error.offset !== null && (
+                <>
+                  {' at '}
+                  <ErrorBytes error={detail.error} onShow={(span) => setSelection({ path: null, span, finding: null })} />
+                </>
+              )}
             </>
           )}
         </div>
@@ -203,5 +209,18 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
         </Section>
       )}
     </article>
+  );
+}
+
+/** Where a decode error is, as a button that shows those bytes in the hex view (a map's head for a missing field). */
+function ErrorBytes({ error, onShow }: { error: NonNullable<RecordDetail['error']>; onShow: (span: Span) => void }) {
+  const at = error.offset!;
+  const span: Span = error.span ?? [at, at + 1];
+  const words = span[1] - span[0] > 1 ? `bytes ${span[0]}–${span[1] - 1}` : `byte ${at}`;
+  return (
+    <button type="button" onClick={() => onShow(span)} className="underline underline-offset-2" data-testid="error-bytes" title="Show these bytes in the hex view">
+      {words}
+      {error.code === 'agdx/missing-field' ? " (the map's head)" : ''}
+    </button>
   );
 }

@@ -2,14 +2,16 @@
 // drawn by React Flow. Only what is visible is rendered; streams and large fan-outs come folded.
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
-import { Background, ControlButton, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Viewport } from '@xyflow/react';
+import { Background, ControlButton, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, ViewportPortal, type Edge, type Viewport } from '@xyflow/react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphRender } from '../../wire/graph';
 import { download } from '../download';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
 import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
+import { shortId } from '../../core/short-id';
 import { nodeTypes, type FlowNode } from './GraphNodes';
+import { conversationBoxes, GROUP_LABEL } from './groups';
 import { fitViewport, READABLE_ZOOM } from './viewport';
 
 interface Props {
@@ -93,6 +95,16 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
       })),
     [shown, selected, toggle, expanded],
   );
+  // Each conversation as a box behind its nodes (those around the view, for a large graph).
+  const allBoxes = useMemo(() => conversationBoxes(graph?.nodes ?? []), [graph]);
+  const boxes = useMemo(() => {
+    if (!large) return allBoxes;
+    const w = size.width / view.zoom;
+    const h = size.height / view.zoom;
+    const left = -view.x / view.zoom - w;
+    const top = -view.y / view.zoom - h;
+    return allBoxes.filter((b) => b.x + b.width >= left && b.x <= left + 3 * w && b.y + b.height >= top && b.y <= top + 3 * h);
+  }, [allBoxes, large, size, view]);
   // Edges are named for assistive technology by what their nodes show (short ids), not by internal node ids.
   const faces = useMemo(() => new Map((graph?.nodes ?? []).map((n) => [n.id, `${n.title} ${n.subtitle}`])), [graph]);
   const edges: Edge[] = useMemo(
@@ -191,6 +203,9 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         <span className="inline-flex items-center gap-1">
           <span className="inline-block h-3 w-3 rounded-sm border-2 border-dashed border-slate-400" /> missing parent
         </span>
+        <span className="inline-flex items-center gap-1">
+          <span className="inline-block h-3 w-3 rounded-sm border border-dashed border-sky-500 bg-sky-50" /> conversation
+        </span>
         <span className="ml-auto inline-flex gap-1">
           <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => download('graph.svg', graphToSvg(graph, visible), 'image/svg+xml')}>
             Export SVG
@@ -244,6 +259,22 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           colorMode="system"
         >
           <Background />
+          {/* Behind the edges and nodes (z-index -1 in the viewport's stacking context), and never in the way of a click. */}
+          <ViewportPortal>
+            {boxes.map((b) => (
+              <div
+                key={`${b.id}:${b.y}`}
+                data-testid="conversation-group"
+                aria-hidden="true"
+                className="pointer-events-none absolute top-0 left-0 rounded-lg border border-dashed border-sky-500/70 bg-sky-50/50 dark:border-sky-400/50 dark:bg-sky-950/30"
+                style={{ transform: `translate(${b.x}px, ${b.y}px)`, width: b.width, height: b.height, zIndex: -1 }}
+              >
+                <span className="absolute left-2 truncate text-[11px] leading-5 text-sky-900 dark:text-sky-200" style={{ top: 0, height: GROUP_LABEL, maxWidth: b.width - 16 }}>
+                  conversation {shortId(b.id)} · {b.nodes} node{b.nodes === 1 ? '' : 's'}
+                </span>
+              </div>
+            ))}
+          </ViewportPortal>
           {size.width >= MINIMAP_MIN.width && size.height >= MINIMAP_MIN.height && <MiniMap pannable zoomable style={{ width: 140, height: 90 }} ariaLabel="Graph overview (minimap)" />}
           <Controls showInteractive={false} showFitView={false}>
             <ControlButton onClick={() => fit(200)} title="Fit the graph (at a readable zoom)" aria-label="Fit the graph (at a readable zoom)" className="react-flow__controls-fitview">

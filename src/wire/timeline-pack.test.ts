@@ -25,8 +25,8 @@ describe('packTimeline', () => {
     expect(p.laneMarks).toEqual(t.lanes.map((l) => l.marks));
     expect(p.laneTracks).toEqual(t.lanes.map((l) => l.tracks));
     expect(rows(p.marks, MARK.STRIDE)).toBe(t.marks.length);
-    t.marks.forEach((m, i) => expect(readMark(p, i)).toEqual({ index: i, ...m }));
-    t.deadlines.forEach((d, i) => expect(readDeadline(p, i)).toEqual(d));
+    for (const [i, m] of t.marks.entries()) expect(readMark(p, i)).toEqual({ index: i, ...m });
+    for (const [i, d] of t.deadlines.entries()) expect(readDeadline(p, i)).toEqual(d);
     expect(rows(p.deadlines, DEADLINE.STRIDE)).toBe(t.deadlines.length);
     t.streams.forEach((s, i) => {
       const { id: _id, terminal, ...rest } = s;
@@ -34,7 +34,7 @@ describe('packTimeline', () => {
     });
     expect(rows(p.streams, STREAM.STRIDE)).toBe(t.streams.length);
     expect(rows(p.spans, SPAN.STRIDE)).toBe(t.spans.length);
-    t.spans.forEach((s, i) =>
+    for (const [i, s] of t.spans.entries()) {
       expect(Array.from(p.spans.subarray(i * SPAN.STRIDE, (i + 1) * SPAN.STRIDE))).toEqual([
         s.start,
         s.end,
@@ -44,9 +44,9 @@ describe('packTimeline', () => {
         s.answer,
         s.track,
         s.deadline ?? Number.NaN,
-      ]),
-    );
-    t.skews.forEach((s, i) =>
+      ]);
+    }
+    for (const [i, s] of t.skews.entries()) {
       expect(Array.from(p.skews.subarray(i * SKEW.STRIDE, (i + 1) * SKEW.STRIDE))).toEqual([
         s.t,
         s.otherT,
@@ -56,11 +56,11 @@ describe('packTimeline', () => {
         s.earlierThan,
         s.by,
         s.via === 'cause' ? 0 : 1,
-      ]),
-    );
-    t.links.forEach((l, i) =>
-      expect(Array.from(p.links.subarray(i * LINK.STRIDE, (i + 1) * LINK.STRIDE))).toEqual([l.fromT, l.fromLane, l.toT, l.toLane, l.from, l.to]),
-    );
+      ]);
+    }
+    for (const [i, l] of t.links.entries()) {
+      expect(Array.from(p.links.subarray(i * LINK.STRIDE, (i + 1) * LINK.STRIDE))).toEqual([l.fromT, l.fromLane, l.toT, l.toLane, l.from, l.to]);
+    }
   });
 
   it('late members of several streams, each read from its own stretch', () => {

@@ -55,6 +55,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [view, setView] = useState<Viewport>(viewport ?? { x: 20, y: 20, zoom: 0.8 });
   // The canvas is in the page once the first graph has come (before, a line says it is being built).
   const drawn = graph !== undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the box is in the page once drawn; observe it then
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -170,9 +171,10 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   if (query.isError) return <p className="p-4 text-sm text-red-600">The graph could not be built: {query.error.message}</p>;
   if (!graph) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the graph…</p>;
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: keys pressed anywhere in the view (the canvas, its controls) reach its shortcuts
     <div className="flex h-full flex-col" onKeyDown={onKeyDown}>
       {/* On a narrow screen the legend is one line that scrolls sideways, so the canvas keeps its height. */}
-      <div className="flex items-center gap-x-3 gap-y-1 overflow-x-auto border-b border-slate-200 px-3 py-1 text-[11px] whitespace-nowrap sm:flex-wrap sm:whitespace-normal dark:border-slate-800" aria-label="Graph legend">
+      <div className="flex items-center gap-x-3 gap-y-1 overflow-x-auto border-b border-slate-200 px-3 py-1 text-[11px] whitespace-nowrap sm:flex-wrap sm:whitespace-normal dark:border-slate-800" role="note" aria-label="Graph legend">
         <span data-testid="graph-counts">
           {graph.nodes.filter((n) => n.kind !== 'ghost').length} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles · {graph.streams} streams
         </span>
@@ -236,7 +238,15 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           )}
         </div>
       )}
-      <div ref={box} className="min-h-0 flex-1" tabIndex={0} aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)">
+      <div
+        ref={box}
+        className="min-h-0 flex-1"
+        // A widget of its own: it takes the keys (+, -, 0 zoom) while it has focus.
+        role="application"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is a widget that takes keys (above)
+        tabIndex={0}
+        aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)"
+      >
         <ReactFlow
           nodes={nodes}
           edges={edges}

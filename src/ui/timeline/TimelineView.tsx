@@ -176,6 +176,7 @@ const Timeline = memo(function Timeline({
     tracks: pack.laneTracks,
   });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: layout() is made each render from pack and tops and reads refs; draw follows pack and tops
   const draw = useCallback(() => {
     const c = canvas.current;
     const v = view.current;
@@ -220,6 +221,7 @@ const Timeline = memo(function Timeline({
     schedule();
   }, [pack, schedule]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: layout() reads refs and the lane tops; setScroll follows pack, tops and schedule
   const setScroll = useCallback(
     (top: number) => {
       const col = lanesCol.current;
@@ -233,11 +235,11 @@ const Timeline = memo(function Timeline({
       setLaneWindow((w) => (w[0] === first && w[1] === last ? w : [first, last]));
       schedule();
     },
-    // biome-ignore lint/correctness/useExhaustiveDependencies: layout() reads refs and these
     [pack, tops, schedule],
   );
 
   // The canvas follows its box's size (in device pixels); the first size fits the whole timeline.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: list stands for the lanes drawn: a new one must re-fit the view
   useEffect(() => {
     const el = box.current;
     const c = canvas.current;
@@ -286,6 +288,7 @@ const Timeline = memo(function Timeline({
 
   // Wheel and pinch (a trackpad's pinch is a wheel with ctrlKey): zoom about the pointer; sideways
   // or with shift: pan. A native listener, so the page does not scroll too.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: list stands for the lanes drawn: a new one re-binds the wheel to the new view
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -516,15 +519,12 @@ const Timeline = memo(function Timeline({
               ref={lanesCol}
               className="relative min-h-0 flex-1 overflow-y-auto"
               onScroll={(e) => setScroll(e.currentTarget.scrollTop)}
-              aria-label="Agents (one lane each)"
-              role="list"
             >
-              <div style={{ height: tops[tops.length - 1] }}>
+              <ul aria-label="Agents (one lane each)" style={{ height: tops[tops.length - 1] }}>
                 {pack.lanes.slice(laneWindow[0], laneWindow[1] + 1).map((agent, k) => {
                   const lane = laneWindow[0] + k;
                   return (
-                    <div
-                      role="listitem"
+                    <li
                       key={lane}
                       className={`absolute right-0 left-0 flex items-center truncate px-2 ${lane % 2 ? 'bg-slate-100/80 dark:bg-slate-800/55' : ''}`}
                       style={{ top: tops[lane], height: tops[lane + 1] - tops[lane] }}
@@ -532,18 +532,19 @@ const Timeline = memo(function Timeline({
                     >
                       <bdi className="truncate">{displayText(agent)}</bdi>
                       <span className="ml-auto pl-1 text-slate-500 dark:text-slate-400">{pack.laneMarks[lane]}</span>
-                    </div>
+                    </li>
                   );
                 })}
-              </div>
+              </ul>
             </div>
           </div>
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas takes the keyboard (zoom, pan, marks); its list view is the other way in */}
           <div
             ref={box}
-            role="group"
+            // A widget of its own: it takes the keys (zoom, pan, marks) while it has focus.
+            role="application"
             aria-label="Timeline canvas"
             aria-describedby="timeline-keys"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is a widget that takes keys (above)
             tabIndex={0}
             onKeyDown={onKeyDown}
             onPointerDown={onPointerDown}
@@ -554,7 +555,7 @@ const Timeline = memo(function Timeline({
             className="relative min-h-0 min-w-0 flex-1 cursor-crosshair touch-none overflow-hidden outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-500"
             data-testid="timeline-canvas"
           >
-            <canvas ref={canvas} className="absolute top-0 left-0" aria-hidden="true" />
+            <canvas ref={canvas} className="absolute top-0 left-0" />
             <div ref={ring} data-testid="timeline-focus" aria-hidden="true" className="pointer-events-none absolute top-0 left-0 hidden h-6 w-6" />
             {tip && (
               <div
@@ -597,7 +598,7 @@ function Legend() {
     </span>
   );
   return (
-    <p className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5" aria-label="Timeline legend">
+    <p className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5" role="note" aria-label="Timeline legend">
       {item(<circle cx="7" cy="6" r="4.5" className="fill-emerald-600 dark:fill-emerald-400" />, 'trusted')}
       {item(<circle cx="7" cy="6" r="4.5" className="fill-slate-500 dark:fill-slate-400" />, 'unsigned')}
       {item(

@@ -4,6 +4,7 @@
 //   npm run bench            (builds the app first for the browser measurements)
 //   BENCH_SKIP_BROWSER=1 npm run bench   (Node measurements only)
 //   BENCH_ONLY_BROWSER=1 npm run bench   (Chromium measurements only)
+//   BENCH_ONLY_TIMELINE=1 npm run bench  (the timeline's measurement in Chromium only)
 //   (a partial run keeps the other keys of results.json)
 //   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
 //   BENCH_PORT=4191 npm run bench        (the preview server's port, when the default 4190 is taken)
@@ -57,8 +58,9 @@ function timeInterleaved(fns: (() => unknown)[], runs: number): number[] {
   return out.map(median);
 }
 
-const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER;
-// A partial run (browser only, or Node only) updates its own keys of the last run's results.
+const ONLY_TIMELINE = !!process.env.BENCH_ONLY_TIMELINE;
+const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER || ONLY_TIMELINE;
+// A partial run (browser only, timeline only, or Node only) updates its own keys of the last run's results.
 const PARTIAL = ONLY_BROWSER || !!process.env.BENCH_SKIP_BROWSER;
 const results: Record<string, number | string> = PARTIAL && existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
 const rows: [string, string, string][] = [];
@@ -68,13 +70,15 @@ const note = (key: string, value: number | string, what: string) => {
 };
 
 console.log('generating inputs…');
-const agdx = agdxSequence(100_000);
+const agdx = ONLY_TIMELINE ? new Uint8Array(0) : agdxSequence(100_000);
 const dir = join(tmpdir(), 'envelope-inspector-bench');
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'agdx-100k.cborseq'), agdx);
 writeFileSync(join(dir, 'agdx-10k.cborseq'), agdxSequence(10_000, { perConversation: 10_000 }));
+// The timeline's 10,000 records: conversations of 50 among 97 agents (97 lanes, commands with deadlines, streams).
+writeFileSync(join(dir, 'agdx-10k-lanes.cborseq'), agdxSequence(10_000));
 // 10,000 really signed workflows of depth 5 (generated once, then read from bench/tmp).
-const workflowsText = agentdnaWorkflows(10_000, 5);
+const workflowsText = ONLY_TIMELINE ? '' : agentdnaWorkflows(10_000, 5);
 const workflowsBytes = new TextEncoder().encode(workflowsText);
 const AGENTDNA_SIGNATURES = 50_000;
 writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
@@ -107,7 +111,8 @@ function nobleSecpVerifyPerSecond(): number {
 // The browser first, on a quiet machine: run after the measurements below, its loads had long tasks
 // (120–160 ms) that browser-only runs never showed. This process's memory had just been churned
 // through gigabytes, and giving it back competed with the page for the two cores.
-if (!process.env.BENCH_SKIP_BROWSER) {
+if (ONLY_TIMELINE) await browser();
+else if (!process.env.BENCH_SKIP_BROWSER) {
   const dnaLoadMs = await browser();
   // noble's rate on one core in Node, right after the page's load, is the baseline.
   const noble = nobleSecpVerifyPerSecond();
@@ -244,6 +249,11 @@ async function browser(): Promise<number> {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--enable-blink-features=ForceEagerMeasureMemory'],
     });
+    if (ONLY_TIMELINE) {
+      await timeline(browser, port);
+      await browser.close();
+      return 0;
+    }
     // Each load in a fresh page; the longest task reported is the worst over all of them (on a shared
     // 2-core machine one load can be unlucky; the budget is for every load, not the best one).
     const runs = Math.max(1, Number(process.env.BENCH_BROWSER_RUNS ?? 3));
@@ -347,11 +357,13 @@ async function browser(): Promise<number> {
     note('graph_10k_shown_ms', Date.now() - g0, 'graph tab opened until nodes are drawn (worker model + layout + React Flow)');
     note('graph_10k_longest_task_ms', await graphPage.evaluate(() => (window as unknown as { __longest: number }).__longest), 'longest main-thread task while the graph appeared');
 
+    await graphPage.close();
+    await page.close();
+    await timeline(browser, port);
+
     // 10,000 really signed AgentDNA workflows: every signature checked (on the verifier pool), each
     // load in a fresh page of its own (the pages above closed: a drawn 10,000-node graph keeps a
     // core busy). BENCH_AGENTDNA_RUNS loads (default 2), the median (of two, the slower) counts.
-    await graphPage.close();
-    await page.close();
     const dnaLoads: number[] = [];
     const dnaFirsts: number[] = [];
     for (let run = 0; run < Math.max(1, Number(process.env.BENCH_AGENTDNA_RUNS ?? 2)); run++) {
@@ -394,10 +406,109 @@ async function browser(): Promise<number> {
     await browser.close();
     return dnaLoad;
   } finally {
-    process.kill(-server.pid!, 'SIGTERM');
+    // The group may be gone already (the server exited on its own): nothing to stop then.
+    try {
+      process.kill(-server.pid!, 'SIGTERM');
+    } catch {}
   }
 }
 
+/**
+ * The timeline of 10,000 records (97 lanes): the longest main-thread task from opening the tab
+ * through what a person does with it (wheel zooms about the pointer, a drag, keyboard zoom and
+ * pan, fit, and clicks on marks), each drawn before the next. PerformanceObserver longtask (0 =
+ * none over 50 ms); the worst of BENCH_TIMELINE_RUNS pages (default 2).
+ */
+async function timeline(browser: import('@playwright/test').Browser, port: number): Promise<void> {
+  const longests: number[] = [];
+  const shown: number[] = [];
+  const runs = Math.max(1, Number(process.env.BENCH_TIMELINE_RUNS ?? 2));
+  for (let run = 0; run < 2 * runs; run++) {
+    // Both shapes: 97 lanes of about 100 marks, and one conversation of 10,000 on one lane.
+    const file = run < runs ? 'agdx-10k-lanes.cborseq' : 'agdx-10k.cborseq';
+    // A context of its own per run: no heap left over from the run before (its collection would land in this one).
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { __longest: number };
+      w.__longest = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+      }).observe({ type: 'longtask', buffered: true });
+      // What filled the long frames (scripts by function), to say where a long task came from.
+      const frames: string[] = [];
+      (w as unknown as { __frames: string[] }).__frames = frames;
+      new PerformanceObserver((list) => {
+        for (const f of list.getEntries() as unknown as Array<{ duration: number; scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; sourceCharPosition: number; duration: number }> }>) {
+          if (f.duration < 50 || w.__longest === -1) continue;
+          frames.push(`${Math.round(f.duration)} ms: ${f.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}:${x.sourceCharPosition} ${Math.round(x.duration)} ms`).join('; ')}`);
+        }
+      }).observe({ type: 'long-animation-frame', buffered: true });
+    });
+    await page.goto(`http://127.0.0.1:${port}/?samples=none`);
+    await page.getByLabel('Choose record files').setInputFiles(join(dir, file));
+    await page.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')), null, { polling: 250, timeout: 120_000 });
+    await page.waitForTimeout(500);
+    await page.evaluate(() => {
+      const w = window as unknown as { __longest: number; __frames: string[] };
+      w.__longest = 0;
+      w.__frames.length = 0;
+    });
+    const t0 = Date.now();
+    await page.getByRole('tab', { name: 'Timeline' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="timeline-canvas"]')?.getAttribute('data-drawn') === 'true', null, { polling: 100, timeout: 120_000 });
+    shown.push(Date.now() - t0);
+    const canvas = page.getByTestId('timeline-canvas');
+    const box = (await canvas.boundingBox())!;
+    const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // Wheel: in to a few records a screen, and out again.
+    for (let i = 0; i < 12; i++) {
+      await page.mouse.wheel(0, -240);
+      await frame();
+    }
+    for (let i = 0; i < 12; i++) {
+      await page.mouse.wheel(0, 240);
+      await frame();
+    }
+    // A drag across and down (pans time and lanes).
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) {
+      await page.mouse.move(box.x + box.width / 2 - i * 30, box.y + box.height / 2 - i * 10);
+      await frame();
+    }
+    await page.mouse.up();
+    await canvas.focus();
+    for (const key of ['+', '+', '+', 'ArrowRight', 'ArrowRight', 'ArrowDown', '-', '-', '-', 'Home', ']', ']', 'Enter']) {
+      await page.keyboard.press(key);
+      await frame();
+    }
+    // Clicks along the first lanes (a mark selects its record: the list and the detail follow).
+    for (let i = 0; i < 6; i++) {
+      await page.mouse.click(box.x + 60 + i * ((box.width - 120) / 5), box.y + 70);
+      await page.waitForTimeout(200);
+    }
+    await page.waitForTimeout(500);
+    longests.push(await page.evaluate(() => (window as unknown as { __longest: number }).__longest));
+    for (const f of await page.evaluate(() => (window as unknown as { __frames: string[] }).__frames)) console.log(`    long frame ${f}`);
+    // The clicks landed on marks (else the measurement did not do what it says).
+    const said = await page.getByTestId('timeline-selected').textContent();
+    if (!said?.startsWith('Selected:')) throw new Error(`timeline bench: no mark was selected (${said})`);
+    // The observer works here: a task of 80 ms is seen (then the page is closed).
+    await page.evaluate(() =>
+      setTimeout(() => {
+        const t = performance.now();
+        while (performance.now() - t < 80);
+      }),
+    );
+    await page.waitForTimeout(200);
+    if ((await page.evaluate(() => (window as unknown as { __longest: number }).__longest)) < 80) throw new Error('timeline bench: the longtask observer saw nothing');
+    console.log(`  timeline ${run + 1} (${file}): shown ${shown[run]} ms, longest task ${longests[run]} ms`);
+    await context.close();
+  }
+  note('timeline_10k_shown_ms', median(shown), `timeline tab opened until the canvas is drawn, 10,000 records on 97 lanes and on one (worker model + pack + first frame), median of ${shown.join(', ')}`);
+  note('timeline_10k_longest_task_ms', Math.max(...longests), `longest main-thread task while the 10,000-record timeline appeared and was zoomed (wheel, keys), dragged and clicked, on 97 lanes and on one, worst of ${longests.join(', ')} (PerformanceObserver longtask; 0 = none over 50 ms)`);
+}
 
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(`\n${'measure'.padEnd(width)}  value        what`);

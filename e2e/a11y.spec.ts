@@ -53,7 +53,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await inspector.records('conversation.cborseq').nth(6).click();
       await expect(inspector.detail.getByRole('alert')).toContainText('cbor/truncated');
       await expectAccessible(page, 'a record that did not decode');
-      await page.getByLabel('Rule id').fill('agdx/matrix/operation');
+      await page.getByLabel('Rule id', { exact: true }).fill('agdx/matrix/operation');
       await expect(page.getByTestId('shown')).toContainText('of');
       await expectAccessible(page, 'the list under a rule filter');
     });
@@ -86,6 +86,69 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'an unreadable input: its header, its row and its detail');
     });
 
+    test("issue 18's finding and links: the rule list, an emptied list, a warning mark, related records, a stream unfolded", async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.openWithSamples();
+      await page.getByRole('button', { name: /^Rules/ }).click();
+      await expect(page.getByRole('list', { name: 'Rule ids in what is loaded' })).toBeVisible();
+      await page.getByLabel('Rule id', { exact: true }).fill('agdx/matrix');
+      await expect(page.getByTestId('rule-match')).toContainText('agdx/matrix/operation');
+      await expectAccessible(page, 'the rule ids present and what the words matched');
+      await page.getByLabel('Rule id', { exact: true }).fill('must');
+      await expect(page.getByTestId('no-match')).toBeVisible();
+      await expectAccessible(page, 'a list the filter emptied');
+      await page.getByRole('button', { name: 'Clear the filter' }).click();
+      await (await inspector.revealRecord('conversation.cborseq', 4)).click();
+      await expect(inspector.detail.getByLabel('Related records').locator('[data-ghost]')).toBeVisible();
+      await expectAccessible(page, 'a record with links to the records it names');
+
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
+      await inspector.dropFiles([vector('agdx/made/conversation_http_v07.json')]);
+      await expect(inspector.input('conversation_http_v07.json')).toContainText('10 records');
+      await expect((await inspector.revealRecord('conversation_http_v07.json', 9)).getByTestId('warnings-badge')).toBeVisible();
+      await expectAccessible(page, 'a row with a warning');
+      await inspector.openGraph();
+      await inspector.graph.locator('[data-node-kind="stream"]').getByRole('button', { name: 'unfold' }).click();
+      await expect(inspector.graph.getByTestId('stream-detail')).toBeVisible();
+      await expectAccessible(page, 'a stream unfolded, its first chunk with its diagnostics');
+    });
+
+    test('the Compare-with picker and the Comparison region: two records, two workflows, two inputs', async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.open();
+      await inspector.dropFiles([
+        vector('agdx/made/conversation.cborseq'),
+        vector('agdx/made/signed_command.bin'),
+        vector('agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json'),
+        vector('agentdna/synthetic/synthetic_tampered_intermediate_payload_only.serialized.json'),
+      ]);
+      const region = page.getByRole('region', { name: 'Comparison' });
+      const pick = async (a: string, search: string) => {
+        await page.getByRole('tab', { name: 'Record' }).click();
+        await inspector.records(a).first().click();
+        await inspector.detail.getByRole('button', { name: 'Compare with…' }).click();
+        await inspector.dialog.getByRole('combobox').fill(search);
+        await expect(inspector.dialog.getByRole('option')).toHaveCount(1);
+        await expectAccessible(page, 'the Compare-with picker');
+        await page.keyboard.press('Enter');
+        await expect(inspector.dialog).toBeHidden();
+      };
+      await pick('conversation.cborseq', 'signed_command');
+      await expect(region.getByTestId('signature-meaning')).toBeVisible();
+      await region.getByLabel('Show unchanged fields').check();
+      await expectAccessible(page, 'two records compared');
+      await region.getByRole('button', { name: 'Their inputs' }).click();
+      await region.getByLabel('Show unchanged records').check();
+      await expect(region.getByRole('table', { name: 'Records side by side' })).toBeVisible();
+      await expectAccessible(page, 'two inputs compared');
+      await pick('synthetic_valid_fanin_dag.serialized.json', 'tampered_intermediate');
+      await expect(region.getByTestId('workflow-counts')).toBeVisible();
+      await expectAccessible(page, 'two workflows compared');
+      await region.getByRole('button', { name: 'Stop comparing' }).click();
+      await expect(region.getByRole('button', { name: 'Compare these inputs' })).toBeVisible();
+      await expectAccessible(page, 'nothing compared');
+    });
+
     test('every dialog: Keys, Share, Paste, the Samples menu and an explanation', async ({ inspector, page }) => {
       test.setTimeout(120_000);
       await inspector.openWithSamples();
@@ -106,7 +169,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(inspector.dialog.getByTestId('explanation')).toBeVisible();
       await expectAccessible(page, 'an explanation');
       await page.keyboard.press('Escape');
-      await page.getByLabel('Rule id').fill('agdx/matrix/');
+      await page.getByLabel('Rule id', { exact: true }).fill('agdx/matrix/');
       await page.getByRole('button', { name: 'Explain agdx/matrix/' }).click();
       await expect(inspector.dialog.getByRole('list', { name: 'Rule ids' })).toBeVisible();
       await expectAccessible(page, 'the rule ids a prefix could mean');
@@ -123,4 +186,13 @@ test('at 390 px: the record view, its findings as cards, and an explanation', as
   await inspector.findings.locator('[data-rule-ref]').first().click();
   await expect(inspector.dialog.getByTestId('explanation')).toBeVisible();
   await expectAccessible(page, 'an explanation at 390 px');
+  await page.keyboard.press('Escape');
+  await inspector.records('conversation.cborseq').first().click();
+  await inspector.detail.getByRole('button', { name: 'Compare with…' }).click();
+  await inspector.dialog.getByRole('combobox').fill('#5');
+  await expect(inspector.dialog.getByRole('option')).toHaveCount(1);
+  await expectAccessible(page, 'the Compare-with picker at 390 px');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Comparison' }).getByTestId('signature-meaning')).toBeVisible();
+  await expectAccessible(page, 'two records compared at 390 px');
 });

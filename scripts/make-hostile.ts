@@ -472,7 +472,7 @@ addFound(
   }));
   addFound(
     'card-history-rewritten-policies.json',
-    'a card history of 30 versions of one agent card, each with a 2,000-line policy unlike the one before: lineDiff filled a 2,000 × 2,000 LCS table per version (100 versions, 537 KB, took 18.6 s). Fixed in src/core/agentdna/cards.ts (common first and last lines matched directly, the table bounded linearly, past it a replacement).',
+    'a card history of 30 versions of one agent card, each with a 2,000-line policy unlike the one before: lineDiff filled a 2,000 × 2,000 LCS table per version (100 versions, 537 KB, took 18.6 s). Fixed then in src/core/agentdna/cards.ts; the line diff is now src/core/compare/lines.ts over src/core/compare/align.ts (common first and last lines matched directly, the shortest edit script (Myers) with its edits bounded linearly, past the bound a replacement).',
     'decoded, 30 agentdna.card records, in milliseconds',
     JSON.stringify(versions),
   );

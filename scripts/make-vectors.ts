@@ -1,7 +1,7 @@
 // Builds vectors/agdx/made/ from the reference fixtures (byte for byte where they embed them).
 // Run: npx tsx scripts/make-vectors.ts   (deterministic; the output is committed).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fromHex, toBase64, toHex } from '../src/core/bytes';
+import { concatBytes, fromHex, toBase64, toHex } from '../src/core/bytes';
 import { readSingle, untag } from '../src/core/cbor/reader';
 
 const laser = 'vectors/agdx/laser-wire-0.0.1/';
@@ -201,4 +201,43 @@ writeFileSync(
     }),
   };
   writeFileSync(`${out}registry_log_http_v07.json`, JSON.stringify(exportJson, null, 2) + '\n');
+}
+
+// A CBOR sequence of one conversation for deadlines, clocks and the timeline, timed by the ULIDs of
+// its record ids (no log times): a command answered 2.5 s after its deadline, one answered in time,
+// one whose deadline passes unanswered, an event earlier than its cause and a response earlier than
+// its command (clock skew), and a chat stream with a gap.
+{
+  const te = new TextEncoder();
+  const T0 = 1717171717000; // 2024-05-31T16:08:37Z, in ms
+  let n = 0;
+  // A ULID: 48 bits of milliseconds, then a counter (deterministic, unlike a real ULID's randomness).
+  const ulid = (ms: number) => fromHex(ms.toString(16).padStart(12, '0') + (0xd0000 + ++n).toString(16).padStart(20, '0'))!;
+  const conv = fromHex('0190' + '3c1faa00' + 'e0'.padStart(20, '0'))!;
+  const corr = (c: number) => fromHex('0190' + '3c1faa00' + (0xe0 + c).toString(16).padStart(20, '0'))!;
+  const micros = (ms: number) => BigInt(ms) * 1000n;
+  const json = (v: unknown) => te.encode(JSON.stringify(v));
+  type E = Parameters<typeof encodeEnvelope>[0];
+  const base = { conversation: conv };
+  const cmdLate = ulid(T0);
+  const cmdOnTime = ulid(T0 + 1000);
+  const cmdLost = ulid(T0 + 2000);
+  const respLate = ulid(T0 + 4500);
+  const cmdSkewed = ulid(T0 + 5000);
+  const channel = corr(9);
+  const envelopes: E[] = [
+    { ...base, kind: 'command', record: cmdLate, source: 'planner', target: 'booker', correlation: corr(1), operation: 'chat', deadline_micros: micros(T0 + 2000), body: json({ ask: 'book a flight' }) },
+    { ...base, kind: 'command', record: cmdOnTime, source: 'planner', target: 'pricer', correlation: corr(2), operation: 'chat', deadline_micros: micros(T0 + 3000), body: json({ ask: 'price it' }) },
+    { ...base, kind: 'response', record: ulid(T0 + 1800), source: 'pricer', target: 'planner', cause: cmdOnTime, correlation: corr(2), body: json({ price: 420 }) },
+    { ...base, kind: 'command', record: cmdLost, source: 'planner', target: 'mailer', correlation: corr(3), operation: 'chat', deadline_micros: micros(T0 + 2500), body: json({ ask: 'mail the itinerary' }) },
+    { ...base, kind: 'chunk', record: ulid(T0 + 2200), source: 'booker', target: 'planner', correlation: corr(1), channel, sequence: 0, operation: 'chat', body: te.encode('Search') },
+    { ...base, kind: 'chunk', record: ulid(T0 + 2600), source: 'booker', target: 'planner', correlation: corr(1), channel, sequence: 1, body: te.encode('ing…') },
+    { ...base, kind: 'chunk', record: ulid(T0 + 3300), source: 'booker', target: 'planner', correlation: corr(1), channel, sequence: 3, body: te.encode(' found') },
+    { ...base, kind: 'response', record: respLate, source: 'booker', target: 'planner', cause: cmdLate, correlation: corr(1), body: json({ booked: true }) },
+    { ...base, kind: 'event', record: ulid(T0 + 4200), source: 'mailer', cause: respLate, body: json({ observed: 'booking' }) },
+    { ...base, kind: 'command', record: cmdSkewed, source: 'planner', target: 'booker', correlation: corr(4), operation: 'chat', deadline_micros: micros(T0 + 9000), body: json({ ask: 'confirm' }) },
+    { ...base, kind: 'response', record: ulid(T0 + 4800), source: 'booker', target: 'planner', correlation: corr(4), body: json({ confirmed: true }) },
+    { ...base, kind: 'event', record: ulid(T0 + 6000), source: 'planner', body: json({ done: true }) },
+  ];
+  writeFileSync(`${out}deadlines.cborseq`, concatBytes(...envelopes.map((e) => encodeEnvelope(e))));
 }

@@ -1,6 +1,8 @@
-// Takes the README screenshots: the app with its samples at 1440 wide (a finding selected) and at
-// 390 wide (the graph, on a phone). Needs `npm run build`.
-// Run: node scripts/screenshot.mjs [wide.png] [narrow.png]   (starts vite preview itself)
+// Takes the README screenshots: the app with its samples at 1440 wide (a finding selected), at
+// 390 wide (the graph, on a phone), a comparison of two records at 1440 wide, and the timeline of
+// the deadlines vector at 1440 wide (its late answer selected). Needs `npm run build`.
+// Run: node scripts/screenshot.mjs [wide.png] [narrow.png] [compare.png] [timeline.png]   (starts vite preview itself)
+// ONLY=compare (or wide, narrow, timeline) takes that one alone.
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 
@@ -15,34 +17,84 @@ try {
   // port is someone else's (--strictPort): their server is not ours to photograph.
   for (let tries = 0; ; tries++) {
     if (exited) throw new Error(`vite preview could not start on port ${port} (in use?): set SCREENSHOT_PORT`);
-    const up = await fetch(base).then((r) => r.ok, () => false);
+    const up = await fetch(base).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (tries > 60) throw new Error(`vite preview did not answer on ${base}`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
   const colorScheme = process.env.SCHEME ?? 'light';
 
+  const take = (name) => !process.env.ONLY || process.env.ONLY === name;
+
   // Wide: a first visit (the samples load by themselves), the note about them read and dismissed.
-  const wide = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme });
-  await wide.goto(base);
-  await wide.getByRole('button', { name: 'Dismiss this note' }).click();
-  await wide.getByLabel('Kind').selectOption('status');
-  await wide.getByRole('listbox', { name: 'Records' }).locator('[data-input="agent_invalid_status_bad_operation.bin"]').click();
-  // The finding's message is its row's button (its rule id opens an explanation instead).
-  await wide.locator('tr[data-rule="agdx/matrix/operation"] td').nth(2).getByRole('button').click();
-  await wide.waitForTimeout(300);
-  await wide.screenshot({ path: process.argv[2] ?? 'docs/screenshot.png' });
+  if (take('wide')) {
+    const wide = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme });
+    await wide.goto(base);
+    await wide.getByRole('button', { name: 'Dismiss this note' }).click();
+    await wide.getByLabel('Kind').selectOption('status');
+    await wide.getByRole('listbox', { name: 'Records' }).locator('[data-input="agent_invalid_status_bad_operation.bin"]').click();
+    // The finding's message is its row's button (its rule id opens an explanation instead).
+    await wide.locator('tr[data-rule="agdx/matrix/operation"] td').nth(2).getByRole('button').click();
+    await wide.waitForTimeout(300);
+    await wide.screenshot({ path: process.argv[2] ?? 'docs/screenshot.png' });
+  }
 
   // Narrow: the graph of the samples on a phone, scrolled to the view below the list.
-  const narrow = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme, deviceScaleFactor: 2 });
-  await narrow.goto(base);
-  await narrow.getByRole('button', { name: 'Dismiss this note' }).click();
-  await narrow.getByRole('tab', { name: 'Graph' }).click();
-  await narrow.locator('.react-flow__node').first().waitFor();
-  await narrow.getByRole('tablist', { name: 'View' }).evaluate((el) => el.scrollIntoView());
-  await narrow.waitForTimeout(400);
-  await narrow.screenshot({ path: process.argv[3] ?? 'docs/screenshot-narrow.png' });
+  if (take('narrow')) {
+    const narrow = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme, deviceScaleFactor: 2 });
+    await narrow.goto(base);
+    await narrow.getByRole('button', { name: 'Dismiss this note' }).click();
+    await narrow.getByRole('tab', { name: 'Graph' }).click();
+    await narrow.locator('.react-flow__node').first().waitFor();
+    await narrow.getByRole('tablist', { name: 'View' }).evaluate((el) => el.scrollIntoView());
+    await narrow.waitForTimeout(400);
+    await narrow.screenshot({ path: process.argv[3] ?? 'docs/screenshot-narrow.png' });
+  }
+
+  // Compare: the sequence's command with its invalid twin (#5), from "Compare with…" in the
+  // command's detail; the comparison given most of the pane (the split's End key).
+  if (take('compare')) {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1150 }, colorScheme });
+    await page.goto(base);
+    await page.getByRole('button', { name: 'Dismiss this note' }).click();
+    await page.getByRole('listbox', { name: 'Records' }).locator('[data-input="conversation.cborseq"][data-index="0"]').click();
+    await page.getByRole('article', { name: 'Record detail' }).getByRole('button', { name: 'Compare with…' }).click();
+    await page.getByRole('dialog').getByRole('combobox').fill('#5');
+    await page.getByRole('dialog').getByRole('option').first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('signature-meaning').waitFor();
+    await page.getByRole('separator', { name: /^Resize/ }).focus();
+    await page.keyboard.press('End');
+    // No focus ring in the picture.
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: process.argv[4] ?? 'docs/screenshot-compare.png' });
+  }
+
+  // The timeline: one conversation with a missed deadline, one passed unanswered, clock skew and a
+  // stream with a gap; the late answer selected (its finding below), the timeline given more room.
+  if (take('timeline')) {
+    const timeline = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme });
+    await timeline.goto(`${base}?samples=none`);
+    await timeline.getByLabel('Choose record files').setInputFiles('vectors/agdx/made/deadlines.cborseq');
+    await timeline.getByRole('status').filter({ hasText: 'Loaded 12 records' }).waitFor();
+    await timeline.getByRole('tab', { name: 'Timeline' }).click();
+    await timeline.getByTestId('timeline-canvas').and(timeline.locator('[data-drawn]')).waitFor();
+    await timeline.getByTestId('timeline-missed').click();
+    const split = timeline.getByRole('separator', { name: /^Resize/ });
+    await split.focus();
+    await split.press('ArrowDown');
+    await split.blur();
+    await timeline.waitForTimeout(400);
+    await timeline.screenshot({ path: process.argv[5] ?? 'docs/screenshot-timeline.png' });
+  }
   await browser.close();
 } finally {
   server.kill();

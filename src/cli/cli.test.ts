@@ -122,6 +122,8 @@ const VERDICTS: Record<string, V[]> = {
     BAD('command', 'agdx/matrix/correlation'),
     { format: 'agdx.envelope', decoded: false, valid: false, code: 'cbor/truncated' },
   ],
+  // Deadlines and clock skew are warnings and infos: every record stays valid.
+  'made/deadlines.cborseq': ['command', 'command', 'response', 'command', 'chunk', 'chunk', 'chunk', 'response', 'event', 'command', 'response', 'event'].map(ENV),
 };
 
 const VALID_FILES = Object.entries(VERDICTS)
@@ -423,6 +425,38 @@ describe('readable summary', () => {
   });
 });
 
+describe('deadlines and clocks', () => {
+  // vectors/agdx/made/deadlines.cborseq: one conversation timed by its ULIDs (see its ORIGIN.md).
+  const file = rel('made/deadlines.cborseq');
+
+  it('the summary shows a missed deadline on the late answer, naming its command and by how much', async () => {
+    const fake = fakeIo();
+    // Warnings and infos: the exit stays 0.
+    expect(await run(['inspect', file], fake.io)).toBe(0);
+    const lines = fake.out[0].split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  #7  agdx.envelope  response'));
+    expect(lines[at + 2]).toBe(
+      "      warning agdx/deadline/missed (record) [1305, 1322): this response answers command record 01HZ7PJ0W8000000000000T001 (input 0, index 0) 2.5 s after its deadline: deadline_micros 2024-05-31T16:08:39.000Z, this response's record id's ULID time 2024-05-31T16:08:41.500Z",
+    );
+    const lost = lines.findIndex((l) => l.startsWith('  #3  agdx.envelope  command'));
+    expect(lines[lost + 2]).toMatch(/^ {6}info {4}agdx\/deadline\/unanswered \(deadline_micros\) \[696, 705\): no response or error in input 0 answers this command .*3\.5 s before the latest time in the input/);
+    expect(fake.out[0]).toMatch(/info {4}agdx\/graph\/clock-skew \(record\) \[\d+, \d+\): this event .* is 300 ms earlier than the record it names as its cause/);
+    expect(fake.out[0]).toMatch(/this response .* is 200 ms earlier than the command it answers/);
+  });
+
+  it('report@1 carries them on their records, with their spans', async () => {
+    const { code, report } = await runJson([file]);
+    expect(code).toBe(0);
+    const findings = report.records.flatMap((r) => r.findings.map((f) => ({ index: r.index, rule: f.rule, severity: f.severity, path: f.path, span: f.span })));
+    expect(findings).toEqual([
+      { index: 3, rule: 'agdx/deadline/unanswered', severity: 'info', path: 'deadline_micros', span: [696, 705] },
+      { index: 7, rule: 'agdx/deadline/missed', severity: 'warning', path: 'record', span: [1305, 1322] },
+      { index: 8, rule: 'agdx/graph/clock-skew', severity: 'info', path: 'record', span: [expect.any(Number), expect.any(Number)] },
+      { index: 10, rule: 'agdx/graph/clock-skew', severity: 'info', path: 'record', span: [expect.any(Number), expect.any(Number)] },
+    ]);
+  });
+});
+
 describe('the real bin', () => {
   it('node bin/envelope-inspector.mjs inspect --json agent_command.bin', () => {
     const stdout = execFileSync('node', ['bin/envelope-inspector.mjs', 'inspect', '--json', 'vectors/agdx/laser-wire-0.0.1/agent_command.bin'], {
@@ -443,7 +477,8 @@ describe('the real bin', () => {
       conversation: '01J0Y1ZAG00000000000000002',
       source: 'source-agent',
       target: 'target-agent',
-      findings: [],
+      // The fixture's deadline (2024-05-31) is before its own ULID time (2024-06-21), the latest in the input.
+      findings: [{ rule: 'agdx/deadline/unanswered', severity: 'info', path: 'deadline_micros', span: [189, 198], message: expect.stringContaining('21 d 2 h before the latest time in the input') }],
     });
   }, 60_000);
 

@@ -127,7 +127,7 @@ async function openInput(path: string, io: CliIo, streams: boolean): Promise<Str
 async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): Promise<number> {
   let keys: RegistryEntry[] = [];
   for (const path of args.keyFiles) {
-    let parsed;
+    let parsed: ReturnType<typeof parseKeys>;
     try {
       parsed = parseKeys(await io.readFile(path));
     } catch (e) {

@@ -43,7 +43,8 @@ export function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] |
     format: v.format,
     span: v.span,
     decoded: v.decoded,
-    error: v.error,
+    // The report's error is code, message and offset (report.md); a span is the page's.
+    error: v.error && { code: v.error.code, message: v.error.message, offset: v.error.offset },
     kind: v.kind,
     id: v.id,
     conversation: v.conversation,

@@ -29,6 +29,11 @@ export interface DecodeError {
   code: DecodeErrorCode;
   message: string;
   offset: number | null;
+  /**
+   * The bytes the error is about, when more than the byte at its offset: for agdx/missing-field,
+   * the head of the map that lacks the field. In the page (the hex view), not in the report.
+   */
+  span?: Span;
 }
 
 /**

@@ -54,3 +54,34 @@ export function epochSecondsToMicros(text: string | null): bigint | null {
   const micros = shift >= 0 ? digits * 10n ** BigInt(shift) : digits / 10n ** BigInt(-shift);
   return m[1] === '-' ? -micros : micros;
 }
+
+/**
+ * A duration in microseconds as a person reads it, to about three significant figures: `12 µs`,
+ * `350 ms`, `2.5 s`, `3 min 4 s`, `2 h 5 min`, `3 d 4 h`. A negative duration keeps its sign. Exact
+ * for any bigint (a hostile deadline may be 2^64 µs away).
+ */
+export function formatDuration(micros: bigint | number): string {
+  if (typeof micros === 'number' && !Number.isFinite(micros)) throw new TypeError('formatDuration: a finite number of microseconds');
+  const v = typeof micros === 'bigint' ? micros : BigInt(Math.round(micros));
+  if (v < 0n) return `−${formatDuration(-v)}`;
+  if (v < 1000n) return `${v} µs`;
+  if (v < 1_000_000n) return `${decimal(v, 1000n)} ms`;
+  if (v < 60_000_000n) return `${decimal(v, 1_000_000n)} s`;
+  const s = v / 1_000_000n;
+  if (s < 3600n) return `${s / 60n} min${s % 60n ? ` ${s % 60n} s` : ''}`;
+  if (s < 86_400n) return `${s / 3600n} h${(s % 3600n) / 60n ? ` ${(s % 3600n) / 60n} min` : ''}`;
+  const days = s / 86_400n;
+  const hours = (s % 86_400n) / 3600n;
+  return `${days} d${hours && days < 100n ? ` ${hours} h` : ''}`;
+}
+
+/** v / unit with at most three significant figures (unit ≤ v < 1000 × unit), trailing zeros dropped. */
+function decimal(v: bigint, unit: bigint): string {
+  const whole = v / unit;
+  const places = whole >= 100n ? 0 : whole >= 10n ? 1 : 2;
+  const scale = 10n ** BigInt(places);
+  const scaled = (v * scale) / unit;
+  const int = scaled / scale;
+  const frac = (scaled % scale).toString().padStart(places, '0').replace(/0+$/, '');
+  return frac ? `${int}.${frac}` : `${int}`;
+}

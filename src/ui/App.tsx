@@ -8,6 +8,10 @@ import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
 import { RecordsPane, unreadableKeys } from './components/RecordsPane';
 import { SamplesNote } from './components/SamplesNote';
+import { CompareContext } from './compare/compare-context';
+import { ComparePicker, PickBanner } from './compare/ComparePicker';
+import { comparedWords } from './compare/compare-view';
+import { useCompare } from './compare/use-compare';
 import { SharePanel } from './components/SharePanel';
 import { SharedViewBanner } from './components/SharedViewBanner';
 import { StoppedInputs } from './components/StoppedInputs';
@@ -31,6 +35,7 @@ export function App() {
   useRecordFilter(state.filter, { load: state.loadVersion, records: state.recordsVersion }, dispatch);
   const loads = useLoads(state.recordsVersion, dispatch, view, keys);
   const intake = useIntake(loads);
+  const compare = useCompare(state, dispatch, view, summaries);
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const close = () => setDialog(null);
   const setFilter = useCallback((f: RecordFilter) => dispatch({ type: 'filter', filter: f }), [dispatch]);
@@ -40,14 +45,14 @@ export function App() {
   const { selected, tab } = state.view;
   // One object per view, not per render: the share panel rebuilds the link (in the worker, over
   // every input) whenever this changes, and App renders on every batch and status line.
-  const shareView = useMemo(() => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter) }), [selected, tab, viewport, filter]);
+  const shareView = useMemo(() => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter), compare: state.compare }), [selected, tab, viewport, filter, state.compare]);
   // The record the link selected, by what it was in the link: its input's name and its index.
   const sharedKey = shared?.view.selectedKey ?? null;
   const sharedRecord = sharedKey !== null ? summaries.get(sharedKey) : undefined;
   const sharedSelection = sharedRecord ? { index: sharedRecord.index, inputName: inputs.find((i) => i.input === sharedRecord.input)?.name ?? '' } : null;
   const linkTab = shared ? tabOf(shared.view.tab) : null;
 
-  return (
+  const page = (
     <div className="flex h-full flex-col">
       <Toolbar
         intake={intake}
@@ -84,8 +89,10 @@ export function App() {
           tab={{ name: tabSpec(linkTab ?? DEFAULT_TAB).label, asked: linkTab ? null : shared.view.tab }}
           registryEntries={state.keys.length}
           onShowAll={() => setFilter({})}
+          compared={shared.view.compare ? comparedWords(shared.view.compare, summaries, inputs) : null}
         />
       )}
+      {state.comparePicking !== null && <PickBanner anchor={state.comparePicking} onCancel={compare.api.cancelPicking} />}
       {state.progress && <ProgressBar progress={state.progress} onCancel={loads.cancel} />}
       {state.problem && (
         <p role="alert" className="border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
@@ -109,8 +116,10 @@ export function App() {
           filter={filter}
           onFilter={setFilter}
           visible={visible?.keys ?? null}
+          loadVersion={state.loadVersion}
+          ruleMatch={visible && sameFilter(visible.filter, filter) ? visible.rules : undefined}
           selected={selected}
-          onSelect={view.select}
+          onSelect={compare.onListSelect}
         />
         <ViewPane
           tab={tab}
@@ -131,6 +140,7 @@ export function App() {
         }}
       />
       {dialog === 'share' && <SharePanel view={shareView} version={state.loadVersion} onClose={close} />}
+      {compare.pickerFor !== null && <ComparePicker anchor={compare.pickerFor} version={state.loadVersion} onClose={compare.closePicker} />}
       {dialog === 'keys' && (
         <KeyRegistry
           keys={state.keys}
@@ -147,4 +157,6 @@ export function App() {
       )}
     </div>
   );
+  // The comparison's state and controls, for the record detail, the Compare tab and the pick mode.
+  return <CompareContext value={compare.api}>{page}</CompareContext>;
 }

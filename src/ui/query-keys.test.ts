@@ -8,6 +8,9 @@ describe('queryKeys', () => {
     { prefix: queryKeys.details(), keys: [queryKeys.detail(0), queryKeys.detail(41)] },
     { prefix: queryKeys.graphs(), keys: [queryKeys.graph(1, []), queryKeys.graph(2, ['stream:a'])] },
     { prefix: queryKeys.allFolds(), keys: [queryKeys.folds(1, null), queryKeys.folds(3, 17)] },
+    { prefix: queryKeys.timelines(), keys: [queryKeys.timeline(1), queryKeys.timeline(2)] },
+    { prefix: queryKeys.allRules(), keys: [queryKeys.rules(1), queryKeys.rules(2)] },
+    { prefix: queryKeys.comparisons(), keys: [queryKeys.compare(1, { scope: 'records', a: 0, b: 1 }), queryKeys.compareCandidates(1, 'x', 0)] },
   ];
 
   it("each family's prefix matches its own keys only", () => {
@@ -28,6 +31,10 @@ describe('queryKeys', () => {
       queryKeys.folds(1, null),
       queryKeys.folds(1, 0),
       queryKeys.folds(2, null),
+      queryKeys.timeline(1),
+      queryKeys.timeline(2),
+      queryKeys.rules(1),
+      queryKeys.rules(2),
       queryKeys.share(1, { tab: 'records' }, false, undefined),
       queryKeys.share(1, { tab: 'graph' }, false, undefined),
       queryKeys.share(1, { tab: 'records' }, true, undefined),

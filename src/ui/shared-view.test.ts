@@ -5,9 +5,10 @@ describe('what a link preset, in words', () => {
   it('filters read as the list applies them, strings from the link escaped', () => {
     expect(describeFilter({ validity: 'valid' })).toBe('validity = valid');
     expect(describeFilter({ kind: 'response', source: 'plan', conversation: '01J', rule: 'agdx/', validity: 'invalid' })).toBe(
-      'kind = response · source contains "plan" · conversation starts with 01J · validity = invalid · rule starts with agdx/',
+      'kind = response · source contains "plan" · conversation starts with 01J · validity = invalid · rule "agdx/"',
     );
-    expect(describeFilter({ rule: 'agdx/matrix/correlation' })).toBe('rule = agdx/matrix/correlation');
+    expect(describeFilter({ rule: 'agdx/matrix/correlation' })).toBe('rule "agdx/matrix/correlation"');
+    expect(describeFilter({ validity: 'problem', rule: ' must ' })).toBe('any problem (not decoded, an error or a warning) · rule "must"');
     expect(describeFilter({ source: 'a\u202Eb' })).toBe('source contains "a⟨U+202E⟩b"');
     expect(describeFilter({})).toBe('');
   });

@@ -29,8 +29,12 @@ export interface TabSpec {
   panel: ((props: TabPanelProps) => ReactNode) | null;
 }
 
-// React Flow and the graph view load only when the graph tab opens (a small initial bundle).
+// React Flow and the graph view load only when the graph tab opens (a small initial bundle); the
+// timeline's canvas view likewise.
 const GraphView = lazy(() => import('./graph/GraphView'));
+const TimelineView = lazy(() => import('./timeline/TimelineView'));
+// The comparison's region loads when the Compare tab first opens.
+const ComparePanel = lazy(() => import('./compare/ComparePanel'));
 
 export const TABS = [
   { id: 'records', label: 'Record', lazy: false, panel: null },
@@ -40,8 +44,10 @@ export const TABS = [
     lazy: true,
     panel: (p) => <GraphView version={p.version} selected={p.selected} onSelect={p.onSelect} viewport={p.viewport} onViewport={p.onViewport} />,
   },
+  { id: 'timeline', label: 'Timeline', lazy: true, panel: (p) => <TimelineView version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
   { id: 'agents', label: 'Agents', lazy: false, panel: (p) => <FoldsPanel mode="agents" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
   { id: 'runs', label: 'Runs', lazy: false, panel: (p) => <FoldsPanel mode="runs" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
+  { id: 'compare', label: 'Compare', lazy: true, panel: (p) => <ComparePanel version={p.version} onSelect={p.onSelect} /> },
 ] as const satisfies readonly TabSpec[];
 
 export type TabId = (typeof TABS)[number]['id'];

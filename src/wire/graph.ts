@@ -27,8 +27,13 @@ export interface GraphRenderNode {
   badges: { decoded: boolean; valid: boolean; signature: string; trusted: boolean; note: string | null } | null;
   /** AgentDNA: hash and signature verdicts. */
   dna: { from: string; epoch: string; hashOk: boolean; signature: string; didMatch: boolean; duplicate: boolean } | null;
-  /** A stream or fan-out that can be unfolded. */
+  /** A stream or fan-out that can be unfolded; the first chunk of an unfolded stream (it folds it back). */
   expandable: boolean;
+  /**
+   * On the first chunk of an unfolded stream: the stream (its id folds it back) with what its folded
+   * node said (chunks and how it ended; its gap, duplicates and chunks after the end), else null.
+   */
+  stream?: { id: string; summary: string; detail: string } | null;
 }
 
 export interface GraphRenderEdge {

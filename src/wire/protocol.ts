@@ -5,12 +5,17 @@
 // The page sends Blobs (handles, not copies) and asks for details; the worker answers with compact
 // summaries and, on demand, the full detail of one record. Only plain data crosses: no classes, no functions.
 import type { WorkflowReport } from '../core/agentdna/model';
+import type { Comparison, CompareSubject } from '../core/compare/model';
+import type { CompareScope } from '../core/share/permalink';
 import type { ReportFolds } from '../core/folds';
+import type { LinkField } from '../core/graph/record-links';
 import type { RegistryEntry } from '../core/keys/keys';
+import type { RuleCount } from '../core/rule-filter';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 import type { GraphRender } from './graph';
 import type { GraphPart } from './graph-parts';
 import type { RecordSummary, SummaryPack } from './summary-pack';
+import type { TimelinePack } from './timeline-pack';
 
 /**
  * One input as the page hands it over: a Blob (a dropped File, or text and samples wrapped in one).
@@ -45,10 +50,41 @@ export interface RecordFilter {
   kind?: string;
   source?: string;
   conversation?: string;
-  /** valid, invalid, undecoded */
+  /** valid, invalid, undecoded, or problem (not decoded, or any error or warning finding) */
   validity?: string;
-  /** A rule id, or a prefix of one ending in '/'. */
+  /**
+   * The rule ids some record carries that these words mean (src/core/rule-filter.ts): an exact id
+   * alone, else any start of ids (`agdx/matrix`), else ids containing it (`must`), else catalogue titles.
+   */
   rule?: string;
+}
+
+/** The rule ids the loaded records carry, with counts: what the rule filter offers. */
+export interface RulesPresent {
+  rules: RuleCount[];
+  /** Records with a problem: not decoded, or with any error or warning finding (the filter's validity `problem`). */
+  problems: number;
+}
+
+/** A record a link names, as its button says it. */
+export interface LinkedRecord {
+  key: number;
+  /** Its kind, short id and place (`command 01J0Y1…0001 · conversation.cborseq #0`). */
+  label: string;
+}
+
+/** One reference a record makes (cause, cause_at, correlation), resolved in the worker. */
+export interface RecordLinkView {
+  field: LinkField;
+  /** The reference as the record writes it. */
+  ref: string;
+  /** The record it names, or null when no loaded record is it. */
+  target: LinkedRecord | null;
+  /** A command's correlation: the first records answering it, and how many do. */
+  answers: LinkedRecord[];
+  answerCount: number;
+  /** How it was resolved when that needs saying, or why nothing was found. */
+  note: string | null;
 }
 
 /** The folds as they stood at a point of the log (report@1's agents, runs and conversations). */
@@ -69,6 +105,15 @@ export interface SharedView {
   redacted: boolean;
   /** With `redacted`: records with a body that is not blank, for which the claim does not hold. */
   notBlank: number;
+  /** The comparison shown (its two records by key), if any: what a link carried, or what the page asks to share. */
+  compare?: ComparedPair | null;
+}
+
+/** A comparison as the page holds and a link carries it: records A and B (by key), and what of them is compared. */
+export interface ComparedPair {
+  a: number;
+  b: number;
+  scope: CompareScope;
 }
 
 /** The view the page asks to share (what a link says of redaction is the worker's to decide). */
@@ -103,6 +148,8 @@ export interface RecordDetail {
   workflow: WorkflowReport | null;
   /** The signed context and the headers it is checked against. */
   context: { signed: { content_type?: number; agent_version?: number } | null; observed: { av: number | null; ct: number | null } | null };
+  /** The record's cause, cause_at and correlation, resolved to the records they name (as of the last load's analysis). */
+  links: RecordLinkView[];
 }
 
 /** What redaction blanked in one input, and what it could not (then the person decides before a link is made). */
@@ -154,17 +201,25 @@ export interface Protocol {
   shown: { body: { load: number }; reply: null; part: never };
   /** Stops load `load` between two batches; what was read stays loaded. */
   cancel: { body: { load: number }; reply: null; part: never };
-  /** The keys of the records matching the filter, and how many records there are. */
-  filter: { body: { filter: RecordFilter }; reply: { keys: Int32Array; total: number }; part: never };
+  /** The keys of the records matching the filter, how many records there are, and the rule ids its `rule` matched (null without one). */
+  filter: { body: { filter: RecordFilter }; reply: { keys: Int32Array; total: number; rules: string[] | null }; part: never };
+  /** The rule ids the loaded records carry, with counts (worked out once per load or key change). */
+  rules: { body: Nothing; reply: RulesPresent; part: never };
   detail: { body: { key: number }; reply: RecordDetail | null; part: never };
   /** Replaces the key registry; every record is re-verified. Replies with the summaries that changed. */
   keys: { body: { keys: readonly RegistryEntry[] }; reply: SummaryPack; part: never };
   /** The graph with the streams and fan-outs `expanded` unfolded; a large one comes in parts, then its shell. */
   graph: { body: { expanded: string[] }; reply: GraphRender; part: GraphPart };
+  /** The AGDX records on a time axis (core/timeline), packed: its buffers are handed over. */
+  timeline: { body: Nothing; reply: TimelinePack; part: never };
   folds: { body: { asOf: number | null }; reply: FoldView; part: never };
   report: { body: Nothing; reply: { json: string; markdown: string }; part: never };
   share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable }; reply: Shared; part: never };
   clear: { body: Nothing; reply: null; part: never };
+  /** Two records, two inputs or two conversations compared (src/core/compare); null when one is no longer loaded. */
+  compare: { body: CompareSubject; reply: Comparison | null; part: never };
+  /** Records a "Compare with…" search finds (text in their summary, id, kind, source or input name), at most `limit`; `near`'s kind first. */
+  compareCandidates: { body: { text: string; near: number | null; limit: number }; reply: { keys: number[]; total: number }; part: never };
 }
 
 export type RequestType = keyof Protocol;

@@ -1,6 +1,6 @@
 // The graph as the page draws it (its types are the wire's, src/wire/graph.ts): both graphs laid out
 // in the worker, flattened to plain boxes and lines with what each node's face shows.
-import { agentDnaInputs, buildAgentDnaGraph, drawAgdxGraph, layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type RecordGraph } from '../core/graph';
+import { agentDnaInputs, buildAgentDnaGraph, drawAgdxGraph, layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type ReassembledStream, type RecordGraph } from '../core/graph';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { shortId } from '../core/short-id';
 import { isoFromSeconds } from '../core/time';
@@ -17,11 +17,57 @@ const ghostRef = (ref: { via: string; ref: string } | undefined) => (!ref ? '—
 /** Which holder of a hash an envelope node is, when several different envelopes claim it (`dna:<hash>~2`). */
 const holder = (id: string) => /~(\d+)$/.exec(id)?.[1] ?? null;
 
-function agdxFace(n: AgdxNode, summaries: readonly RecordSummary[]): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
-  const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null };
+/** A stream's diagnostics, as its folded node shows them and its first chunk keeps them unfolded. */
+function streamWords(st: ReassembledStream): NonNullable<GraphRenderNode['stream']> & { trouble: boolean } {
+  const problems = [st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '', st.duplicates ? `${st.duplicates} dup` : '', st.after_terminal ? `${st.after_terminal} after end` : '']
+    .filter(Boolean)
+    .join(' · ');
+  return {
+    id: st.id,
+    summary: `${st.chunks} chunks · ${st.terminal ?? 'open'}`,
+    detail: problems || STREAM_END_WORDS[st.terminal ?? 'open'],
+    trouble: st.terminal !== 'last' || st.duplicates > 0 || st.after_terminal > 0,
+  };
+}
+
+/** What one chunk of an unfolded stream was to its reader: applied, dropped (and why), or where the stream broke. */
+function chunkRole(st: ReassembledStream, record: number): { words: string; trouble: boolean } {
+  if (st.gapIndex === record) {
+    const n = st.gaps.length;
+    return { words: `gap: ${n > 3 ? `${n} sequences` : `seq ${st.gaps.join(', ')}`} missing before it, the stream ends`, trouble: true };
+  }
+  if (st.duplicateIndices.includes(record)) return { words: 'duplicate: dropped', trouble: true };
+  if (st.lateIndices.includes(record)) return { words: 'after the end: dropped', trouble: true };
+  if (st.unsequencedIndices.includes(record)) return { words: 'no sequence: not applied', trouble: true };
+  if (st.terminalIndex === record) return { words: `last${st.finish_reason ? ` · ${st.finish_reason}` : ''}: ends the stream`, trouble: false };
+  return { words: 'applied', trouble: false };
+}
+
+function agdxFace(n: AgdxNode, summaries: readonly RecordSummary[], streams: ReadonlyMap<string, ReassembledStream>): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
+  const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null, stream: null };
   switch (n.kind) {
     case 'record': {
       const s = summaries[n.recordIndex];
+      const st = n.stream !== null ? streams.get(n.stream) : undefined;
+      if (st) {
+        // A chunk of an unfolded stream: its sequence and what its reader made of it; the stream's
+        // first chunk keeps the stream's diagnostics and the way to fold it back.
+        const role = chunkRole(st, n.recordIndex);
+        const head = st.recordIndices[0] === n.recordIndex ? streamWords(st) : null;
+        return {
+          ...base,
+          recordKey: n.recordIndex,
+          recordKeys: [n.recordIndex],
+          title: `${n.recordKind} ${n.sequence === null ? 'without sequence' : `seq ${n.sequence}`}`,
+          subtitle: n.recordId ? short(n.recordId) : '',
+          fullId: n.recordId,
+          detail: role.words,
+          alarm: !n.valid || n.cycle || !!n.loop || n.findings.length > 0 || role.trouble || !!head?.trouble,
+          badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted, note: s.trustNote } : null,
+          expandable: head !== null,
+          stream: head && { id: head.id, summary: head.summary, detail: head.detail },
+        };
+      }
       return {
         ...base,
         recordKey: n.recordIndex,
@@ -38,16 +84,16 @@ function agdxFace(n: AgdxNode, summaries: readonly RecordSummary[]): Omit<GraphR
     }
     case 'stream': {
       const st = n.stream;
-      const trouble = st.terminal !== 'last' || st.duplicates > 0 || st.after_terminal > 0;
+      const words = streamWords(st);
       return {
         ...base,
         recordKey: n.recordIndex,
         recordKeys: st.recordIndices,
         title: `stream${st.purpose ? ` · ${st.purpose}` : ''}`,
-        subtitle: `${st.chunks} chunks · ${st.terminal ?? 'open'}`,
+        subtitle: words.summary,
         fullId: null,
-        detail: [st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '', st.duplicates ? `${st.duplicates} dup` : '', st.after_terminal ? `${st.after_terminal} after end` : ''].filter(Boolean).join(' · ') || STREAM_END_WORDS[st.terminal ?? 'open'],
-        alarm: trouble,
+        detail: words.detail,
+        alarm: words.trouble,
         badges: null,
         expandable: true,
       };
@@ -71,7 +117,7 @@ function agdxFace(n: AgdxNode, summaries: readonly RecordSummary[]): Omit<GraphR
 }
 
 function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
-  const base = { id: n.id, kind: n.kind, group: null, cycle: n.cycle, badges: null, expandable: false };
+  const base = { id: n.id, kind: n.kind, group: null, cycle: n.cycle, badges: null, expandable: false, stream: null };
   if (n.kind === 'ghost') return { ...base, recordKey: null, recordKeys: [], title: 'missing parent', subtitle: ghostRef(n.refs[0]), fullId: n.refs[0]?.ref ?? null, detail: 'named by parent_envelope', alarm: true, dna: null };
   return {
     ...base,
@@ -104,7 +150,8 @@ export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowRepo
     }
     return bottom;
   };
-  const agdxBottom = place(agdx.nodes.map((n) => agdxFace(n, summaries)), layoutGraph(agdx), 0);
+  const streams = new Map(agdx.streams.map((s) => [s.id, s]));
+  const agdxBottom = place(agdx.nodes.map((n) => agdxFace(n, summaries, streams)), layoutGraph(agdx), 0);
   // The AgentDNA DAGs go below the AGDX graph.
   place(agentdna.nodes.map(dnaFace), layoutGraph(agentdna), agdx.nodes.length ? agdxBottom + 120 : 0);
   const edges = [...agdx.edges, ...agentdna.edges].map(({ id, from, to, via, count, note }) => ({ id, from, to, via, count, note }));

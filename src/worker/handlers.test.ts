@@ -6,6 +6,7 @@ import type { GraphRender } from '../wire/graph';
 import { joinGraph } from '../wire/graph-parts';
 import type { Handlers, Loaded, Part, RecordDetail, Reply, RequestType, WireMessage, WireRequest } from '../wire/protocol';
 import { unpackSummaries, type SummaryPack } from '../wire/summary-pack';
+import { DEADLINE, MARK, readDeadline, readMark, rows, timelineBuffers } from '../wire/timeline-pack';
 import { answer, inspectorHandlers } from './handlers';
 import { InspectorSession } from './session';
 
@@ -87,6 +88,23 @@ describe('the worker handler table', () => {
     const joined = joinGraph(parts, shell);
     expect(joined.nodes).toEqual(whole.nodes);
     expect(joined.edges).toEqual(whole.edges);
+  });
+
+  it('the timeline: packed, its buffers handed over, its marks drawn with the verdicts the page has', async () => {
+    const handlers = inspectorHandlers(new InspectorSession());
+    await ask(handlers, { id: 1, type: 'load', body: { inputs: [{ name: 'deadlines.cborseq', data: vectorBlob('agdx/made/deadlines.cborseq') }, ...small()] } });
+    const posted = await ask(handlers, { id: 2, type: 'timeline', body: {} });
+    const pack = replyOf('timeline', posted);
+    expect(posted.at(-1)!.transfer).toEqual(timelineBuffers(pack));
+    expect(rows(pack.marks, MARK.STRIDE)).toBe(14);
+    // The two commands' ULID times are weeks after the conversation's.
+    expect(pack.lanes).toEqual(['planner', 'pricer', 'booker', 'mailer', 'source-agent']);
+    // The missed deadline, with its answer.
+    const missed = Array.from({ length: rows(pack.deadlines, DEADLINE.STRIDE) }, (_, i) => readDeadline(pack, i)).filter((d) => d.state === 'missed');
+    expect(missed).toEqual([expect.objectContaining({ command: 0, answer: 7, missedBy: 2_500_000 })]);
+    // signed_command.bin: signed by a key the (empty) registry does not hold.
+    const marks = Array.from({ length: 14 }, (_, i) => readMark(pack, i));
+    expect(marks.find((m) => m.record === 12)!.verdict).toBe('unknown-key');
   });
 
   it('replies typed by the map: a filter hands its keys over, a detail comes whole, keys re-verify', async () => {

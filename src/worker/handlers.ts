@@ -5,6 +5,7 @@
 import type { Handler, HandlerContext, Handlers, Loaded, RequestType, WireMessage, WireRequest } from '../wire/protocol';
 import { splitGraph } from '../wire/graph-parts';
 import { packSummaries, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
+import { packTimeline, timelineBuffers } from '../wire/timeline-pack';
 import type { InspectorSession, LoadResult } from './session';
 
 /** Nodes (and edges) per message when a graph is sent in parts. */
@@ -76,7 +77,10 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
     async filter({ filter }, ctx) {
       const keys = session.filter(filter);
       ctx.transfer(keys.buffer);
-      return { keys, total: session.size };
+      return { keys, total: session.size, rules: filter.rule?.trim() ? session.matchRules(filter.rule) : null };
+    },
+    async rules() {
+      return session.rulesPresent();
     },
     async detail({ key }) {
       return session.detail(key);
@@ -88,6 +92,11 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
       const { parts, shell } = splitGraph(session.graph(expanded), graphPart);
       for (const part of parts) ctx.part(part);
       return shell;
+    },
+    async timeline(_, ctx) {
+      const pack = packTimeline(session.timeline());
+      ctx.transfer(...timelineBuffers(pack));
+      return pack;
     },
     async folds({ asOf }) {
       return session.folds(asOf);
@@ -103,6 +112,12 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
     async clear() {
       session.clear();
       return null;
+    },
+    async compare(subject) {
+      return session.compare(subject);
+    },
+    async compareCandidates({ text, near, limit }) {
+      return session.compareCandidates(text, near, limit);
     },
   };
 }

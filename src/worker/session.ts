@@ -5,7 +5,10 @@ import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { foldPrepared, toReportFolds } from '../core/folds';
 import { refoldLog, type LogAnalysis } from '../core/log/analysis';
-import { withVerdicts } from '../core/log/entry';
+import { withVerdicts, type LogEntry } from '../core/log/entry';
+import { recordLinks, type RecordLink } from '../core/graph/record-links';
+import { RuleIndex } from '../core/rule-filter';
+import { shortId } from '../core/short-id';
 import type { Finding } from '../core/model';
 import { firstDifference, toHex } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna/model';
@@ -17,17 +20,24 @@ import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
 import { allFindings, isValid } from '../core/verdict';
-import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
+import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type RecordPlace, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
+import type { Comparison, CompareSubject } from '../core/compare/model';
+import { compareRecords, type CompareSide } from '../core/compare/records';
+import { compareLogs } from '../core/compare/log';
 import { blankAsRedacted, hasBody, redactInput } from '../core/share/redact';
 import { buildReport } from '../core/report';
+import { buildTimeline } from '../core/timeline/build';
+import { markVerdict, type Timeline } from '../core/timeline/model';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph } from './graph-render';
 import type { GraphRender } from '../wire/graph';
-import type { FoldView, InputPayload, InputRedaction, RecordFilter, InputSummary, RecordDetail, SharedView, Unblankable } from '../wire/protocol';
+import type { ComparedPair, FoldView, InputPayload, InputRedaction, LinkedRecord, RecordFilter, InputSummary, RecordDetail, RecordLinkView, RulesPresent, SharedView, Unblankable } from '../wire/protocol';
 import type { RecordSummary } from '../wire/summary-pack';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
 const MAX_HEX = 1 << 20;
+/** Answers a command's correlation link lists (the count says how many there are in all). */
+const ANSWERS_LISTED = 20;
 
 export class InspectorSession {
   /**
@@ -57,6 +67,11 @@ export class InspectorSession {
   private log: LogAnalysis | null = null;
   /** AgentDNA workflows, `record` being the record key. */
   private workflows: WorkflowReport[] = [];
+  /**
+   * Which rule ids the records with a summary carry, by record (findings, the log's included, and
+   * decode-error codes): made when first asked after the summaries last changed, not per keystroke.
+   */
+  private rules: RuleIndex | null = null;
 
   /** Replaces the key registry and re-verifies every record; returns the summaries that changed. */
   setKeys(keys: readonly RegistryEntry[]): Promise<RecordSummary[]> {
@@ -95,6 +110,7 @@ export class InspectorSession {
       if (old.signature !== s.signature || old.trusted !== s.trusted || old.trustNote !== s.trustNote || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
       this.summaries[key] = s;
     });
+    this.rules = null;
     return changed;
   }
 
@@ -213,6 +229,7 @@ export class InspectorSession {
       if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) out.records.push(s);
     });
     for (const s of out.records) this.summaries[s.key] = s;
+    this.rules = null;
   }
 
   /**
@@ -264,6 +281,7 @@ export class InspectorSession {
       const snapshot = { inputs: [{ ...summary }], progress: { ...progress, bytesDone: base + batch.bytesDone } };
       sending = sending.then(async () => {
         const sent = (await verified).map((r, i) => (this.summaries[first + i] = summarize(first + i, r)));
+        this.rules = null;
         hooks.batch!({ ...snapshot, records: sent });
       });
       if (batch.input) break;
@@ -307,11 +325,15 @@ export class InspectorSession {
     const firstInput = this.inputs.length;
     const firstRecord = this.records.length;
     for (const input of state.inputs) await this.loadOne(input.name, input.bytes, state.redacted, out);
-    const sel = state.view.selected;
-    const record = sel ? this.records.findIndex((r, key) => this.inputOf[key] === firstInput + sel.input && r.verdict.index === sel.index) : -1;
+    // A record of the link by its place: its input's place in the link and its index there.
+    const keyOf = (p: RecordPlace | null | undefined) => (p ? this.records.findIndex((r, key) => key >= firstRecord && this.inputOf[key] === firstInput + p.input && r.verdict.index === p.index) : -1);
+    const record = keyOf(state.view.selected);
+    const cmp = state.view.compare;
+    const [ca, cb] = [keyOf(cmp?.a), keyOf(cmp?.b)];
     let notBlank = 0;
     if (state.redacted) for (let key = firstRecord; key < this.records.length; key++) if (hasBody(this.records[key]) && !this.blanked.has(key)) notBlank++;
-    return { ...state.view, selectedKey: record >= 0 ? record : null, redacted: state.redacted, notBlank };
+    const { compare: _, ...view } = state.view;
+    return { ...view, selectedKey: record >= 0 ? record : null, redacted: state.redacted, notBlank, compare: cmp && ca >= 0 && cb >= 0 ? { a: ca, b: cb, scope: cmp.scope } : null };
   }
 
   /**
@@ -321,7 +343,7 @@ export class InspectorSession {
    * out of the link, or include them with those parts as they are.
    */
   async share(
-    view: ViewState & { selectedKey: number | null },
+    view: Omit<ViewState, 'compare'> & { selectedKey: number | null; compare?: ComparedPair | null },
     redact: boolean,
     bundle: boolean,
     unblankable?: Unblankable,
@@ -336,13 +358,17 @@ export class InspectorSession {
     const problems = (redaction ?? []).flatMap((x) => x.unblankable.map((p) => `${x.name}: ${p}`));
     if (problems.length && !unblankable) return { fragment: '', bundle: null, problems, redaction };
     if (problems.length && unblankable === 'leave-out') inputs = inputs.filter((x) => !redaction![x.number].unblankable.length);
-    const key = view.selectedKey;
-    const selectedInput = key !== null && this.records[key] ? inputs.findIndex((x) => x.number === this.inputOf[key]) : -1;
-    const selected = selectedInput >= 0 ? { input: selectedInput, index: this.records[key!].verdict.index } : null;
+    // A record by its place in the link (an input left out takes its records with it).
+    const placeOf = (key: number | null | undefined): RecordPlace | null => {
+      const at = key != null && this.records[key] ? inputs.findIndex((x) => x.number === this.inputOf[key]) : -1;
+      return at >= 0 ? { input: at, index: this.records[key!].verdict.index } : null;
+    };
+    const selected = placeOf(view.selectedKey);
+    const [ca, cb] = [placeOf(view.compare?.a), placeOf(view.compare?.b)];
     const state: ShareState = {
       inputs: inputs.map(({ name, bytes }) => ({ name, bytes })),
       redacted: redact || inputs.some((x) => this.redactedInputs.has(x.number)),
-      view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters },
+      view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters, ...(view.compare && ca && cb ? { compare: { a: ca, b: cb, scope: view.compare.scope } } : {}) },
     };
     try {
       return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems: [], redaction };
@@ -384,6 +410,7 @@ export class InspectorSession {
       this.summaries.push(s);
       out.records.push(s);
     });
+    this.rules = null;
   }
 
   detail(key: number): RecordDetail | null {
@@ -416,13 +443,109 @@ export class InspectorSession {
       canonical: canonicalDiff(r),
       workflow: this.completedWorkflow(key),
       context: { signed: data.envelope?.signature?.context ?? null, observed: data.observed },
+      links: this.links(key),
     };
+  }
+
+  /**
+   * A record's cause, cause_at and correlation resolved over the last load's record-level graph
+   * (none while its load is still reading: the graph is made when it ends).
+   */
+  private links(key: number): RecordLinkView[] {
+    const log = this.log;
+    const entry = log ? entryOf(log.facts.entries, key) : null;
+    if (!log || !entry) return [];
+    const linked = (k: number): LinkedRecord => ({ key: k, label: k === key ? 'this record itself' : this.recordLabel(k, this.inputOf[key]) });
+    return recordLinks(log.graph, entry).map((l: RecordLink) => ({
+      field: l.field,
+      ref: l.ref,
+      target: l.target === null ? null : linked(l.target),
+      answers: l.answers.slice(0, ANSWERS_LISTED).map(linked),
+      answerCount: l.answers.length,
+      note: l.note,
+    }));
+  }
+
+  /**
+   * A record in a few words for a link to it: kind, short id and place, the input named only when it
+   * is not `from` (the linking record's input: its name again made every link wrap on a phone).
+   */
+  private recordLabel(key: number, from: number): string {
+    const s = this.summaries[key];
+    if (!s) return `record ${key}`;
+    const input = this.inputOf[key];
+    const where = input === from ? `record #${s.index}` : `${this.inputs[input]?.name ?? ''} #${s.index}`;
+    return `${s.kind ?? s.format}${s.id ? ` ${shortId(s.id)}` : ''} · ${where}`;
   }
 
   /** The workflow of a record, its lists of candidate keys complete. */
   private completedWorkflow(key: number): WorkflowReport | null {
     this.completeLists((w) => w.record === key);
     return this.workflows.find((w) => w.record === key) ?? null;
+  }
+
+  /** A record as a comparison side: its verdict with the log's findings, its input's name, its workflow. */
+  private compareSide(key: number, workflow = true): CompareSide {
+    const record = this.records[key];
+    const log = this.logFindings(key);
+    return { key, record, inputName: this.inputs[this.inputOf[key]].name, valid: isValid(record.verdict, log), findings: allFindings(record.verdict, log), workflow: workflow ? this.completedWorkflow(key) : null };
+  }
+
+  /** Two records, two inputs or two conversations compared; null when one of them is not loaded. */
+  compare(subject: CompareSubject): Comparison | null {
+    if (subject.scope === 'records') {
+      const { a, b } = subject;
+      if (!this.records[a] || !this.records[b]) return null;
+      return compareRecords(this.compareSide(a), this.compareSide(b));
+    }
+    const keys = (match: (key: number) => boolean) => {
+      const out: CompareSide[] = [];
+      for (let key = 0; key < this.records.length; key++) if (match(key)) out.push(this.compareSide(key, false));
+      return out;
+    };
+    if (subject.scope === 'inputs') {
+      const { a, b } = subject;
+      if (!this.inputs[a] || !this.inputs[b]) return null;
+      return compareLogs('inputs', { label: this.inputs[a].name, records: keys((k) => this.inputOf[k] === a) }, { label: this.inputs[b].name, records: keys((k) => this.inputOf[k] === b) });
+    }
+    const { a, b } = subject;
+    if (typeof a !== 'string' || typeof b !== 'string') throw new TypeError('compare: conversation ids are strings');
+    const ra = keys((k) => this.records[k].verdict.conversation === a);
+    const rb = keys((k) => this.records[k].verdict.conversation === b);
+    if (!ra.length || !rb.length) return null;
+    return compareLogs('conversations', { label: a, records: ra }, { label: b, records: rb });
+  }
+
+  /**
+   * Records to compare `near` with: those whose summary, id, kind, format, source, target,
+   * conversation or input name holds `text` (any case), `#N` for index N; with no text, records of
+   * `near`'s kind. At most `limit` keys, `near`'s kind first, and how many match in all.
+   */
+  compareCandidates(text: string, near: number | null, limit: number): { keys: number[]; total: number } {
+    if (typeof text !== 'string') throw new TypeError('compareCandidates: text must be a string');
+    const q = text.trim().toLowerCase();
+    const index = /^#(\d+)$/.exec(q);
+    const kindOf = (k: number) => this.summaries[k]?.kind ?? this.summaries[k]?.format;
+    const nearKind = near !== null && this.summaries[near] ? kindOf(near) : null;
+    const first: number[] = [];
+    const rest: number[] = [];
+    let total = 0;
+    const cap = Math.max(0, Math.min(limit, 500));
+    for (let key = 0; key < this.summaries.length; key++) {
+      const s = this.summaries[key];
+      if (!s || key === near) continue;
+      const hit = index
+        ? s.index === Number(index[1])
+        : q === ''
+          ? nearKind === null || kindOf(key) === nearKind
+          : [s.summary, s.id, s.kind, s.format, s.source, s.target, s.conversation, this.inputs[s.input]?.name].some((f) => f?.toLowerCase().includes(q));
+      if (!hit) continue;
+      total++;
+      const same = nearKind !== null && kindOf(key) === nearKind;
+      if (same && first.length < cap) first.push(key);
+      else if (!same && rest.length < cap) rest.push(key);
+    }
+    return { keys: [...first, ...rest].slice(0, cap), total };
   }
 
   /** report@1 for everything loaded (the same document the CLI writes), and its Markdown summary. */
@@ -442,7 +565,8 @@ export class InspectorSession {
     let n = 0;
     const source = f.source?.trim().toLowerCase();
     const conversation = f.conversation?.trim().toUpperCase();
-    const rule = f.rule?.trim();
+    // The records carrying a rule the words mean, marked once from the index (not a look at every record's findings).
+    const rule = f.rule?.trim() ? this.ruleIndex().mark(this.matchRules(f.rule), this.summaries.length) : null;
     for (let key = 0; key < this.summaries.length; key++) {
       const s = this.summaries[key];
       if (f.kind && (s.kind ?? s.format) !== f.kind) continue;
@@ -451,15 +575,34 @@ export class InspectorSession {
       if (f.validity === 'valid' && !(s.decoded && s.valid)) continue;
       if (f.validity === 'invalid' && !(s.decoded && !s.valid)) continue;
       if (f.validity === 'undecoded' && s.decoded) continue;
-      if (rule) {
-        const v = this.records[key].verdict;
-        const findings = allFindings(v, this.logFindings(key));
-        const hit = rule.endsWith('/') ? findings.some((x) => x.rule.startsWith(rule)) || !!v.error?.code.startsWith(rule) : findings.some((x) => x.rule === rule) || v.error?.code === rule;
-        if (!hit) continue;
-      }
+      if (f.validity === 'problem' && !hasProblem(s)) continue;
+      if (rule && !rule[key]) continue;
       out[n++] = key;
     }
     return out.slice(0, n);
+  }
+
+  /** The rule ids present that the rule filter's words mean (src/core/rule-filter.ts). */
+  matchRules(words: string): string[] {
+    return this.ruleIndex().match(words);
+  }
+
+  /** The rule ids the records carry, with how many records carry each, and how many have any problem. */
+  rulesPresent(): RulesPresent {
+    let problems = 0;
+    for (const s of this.summaries) if (hasProblem(s)) problems++;
+    return { rules: this.ruleIndex().counts(), problems };
+  }
+
+  private ruleIndex(): RuleIndex {
+    if (this.rules) return this.rules;
+    const index = new RuleIndex();
+    for (let key = 0; key < this.summaries.length; key++) {
+      const v = this.records[key].verdict;
+      index.add(key, allFindings(v, this.logFindings(key)));
+      if (v.error) index.add(key, [{ rule: v.error.code, severity: 'error' }]);
+    }
+    return (this.rules = index);
   }
 
   /** The folds (agents, runs, conversations) as they stood at log position `asOf` (all of it when null). */
@@ -472,6 +615,12 @@ export class InspectorSession {
   /** Both graphs, laid out, as the page draws them: the record-level graph of the load, drawn. */
   graph(expanded: string[]): GraphRender {
     return renderGraph(this.analysis().graph, this.workflows, this.summaries, expanded);
+  }
+
+  /** The AGDX records on a time axis, each mark drawn with its verdict as the page has it. */
+  timeline(): Timeline {
+    const summaries = this.summaries;
+    return buildTimeline(this.analysis(), (i) => markVerdict(summaries[i] ?? { valid: true, signature: 'unsigned', trusted: false }));
   }
 
   /** The log's analysis as of the last load (made now when nothing was loaded since the last clear). */
@@ -499,9 +648,25 @@ export class InspectorSession {
     this.inputBytes = [];
     this.workflows = [];
     this.log = null;
+    this.rules = null;
     this.redactedInputs.clear();
     this.blanked.clear();
   }
+}
+
+/** A record with something wrong: not decoded, or any error or warning finding (its own or the log's). */
+const hasProblem = (s: RecordSummary) => !s.decoded || s.errors > 0 || s.warnings > 0;
+
+/** The log entry of record `key` (entries are in record order; a record without an envelope has none). */
+function entryOf(entries: readonly LogEntry[], key: number): LogEntry | null {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (entries[mid].record < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return entries[lo]?.record === key ? entries[lo] : null;
 }
 
 /** The DIDs whose secp256k1 key-file keys differ between two registries (didKeys maps). */

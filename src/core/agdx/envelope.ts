@@ -8,6 +8,7 @@ import {
   FieldError,
   describeItem,
   fieldError,
+  mapHead,
   readBool,
   readBytes,
   readSmallUint,
@@ -168,7 +169,7 @@ export function decodeEnvelope(item: CborItem, ctx: ReadContext = { jsonView: fa
   try {
     return { ok: true, value: decode(item, ctx) };
   } catch (e) {
-    if (e instanceof FieldError) return { ok: false, error: { code: e.code, message: e.message, offset: e.offset } };
+    if (e instanceof FieldError) return { ok: false, error: e.span ? { code: e.code, message: e.message, offset: e.offset, span: e.span } : { code: e.code, message: e.message, offset: e.offset } };
     throw e;
   }
 }
@@ -194,7 +195,8 @@ function decode(item: CborItem, ctx: ReadContext): DecodedEnvelope {
 
   for (const required of ['kind', 'conversation', 'source'] as const) {
     if (!present.has(required)) {
-      fieldError('agdx/missing-field', `the envelope has no ${required}`, item.start);
+      const head = mapHead(item);
+      fieldError('agdx/missing-field', `the envelope has no ${required}`, head[0], head);
     }
   }
   const kindItem = present.get('kind')!;

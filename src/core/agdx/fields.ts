@@ -3,6 +3,7 @@
 // byte string as an array of small integers; `jsonView` lets those stand for byte strings.
 import type { CborItem } from '../cbor/reader';
 import { untag } from '../cbor/reader';
+import type { Span } from '../bytes';
 import type { DecodeErrorCode } from '../rules';
 
 export class FieldError {
@@ -10,11 +11,23 @@ export class FieldError {
     readonly code: DecodeErrorCode,
     readonly message: string,
     readonly offset: number,
+    readonly span?: Span,
   ) {}
 }
 
-export function fieldError(code: DecodeErrorCode, message: string, offset: number): never {
-  throw new FieldError(code, message, offset);
+export function fieldError(code: DecodeErrorCode, message: string, offset: number, span?: Span): never {
+  throw new FieldError(code, message, offset, span);
+}
+
+/**
+ * The bytes of a map's head (from its first byte to its first key; all of an empty map): where a
+ * finding about the map as a whole points. Tags before the map are left out.
+ */
+export function mapHead(item: CborItem): Span {
+  const m = untag(item);
+  if (m.kind !== 'map') return [m.start, m.end];
+  if (m.entries.length > 0) return [m.start, m.entries[0].key.start];
+  return [m.start, m.indefinite ? m.start + 1 : m.end];
 }
 
 export function describeItem(item: CborItem): string {

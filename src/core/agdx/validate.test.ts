@@ -540,6 +540,22 @@ describe('decode errors', () => {
     expect(r.error!.message).toContain(field);
   });
 
+  it('agdx/missing-field points at the head of the map that lacks the field (a non-minimal head, after a tag)', () => {
+    const text = (s: string) => [0x60 + s.length, ...new TextEncoder().encode(s)];
+    const entries = [...text('kind'), ...text('event'), ...text('source'), ...text('a')];
+    // A two-entry map whose head is written in three bytes (b9 00 02).
+    const wide = analyse(Uint8Array.from([0xb9, 0x00, 0x02, ...entries]));
+    expect(wide.error).toMatchObject({ code: 'agdx/missing-field', offset: 0, span: [0, 3] });
+    // The self-describe tag (d9 d9 f7) before the map is not the map's head.
+    const tagged = analyse(Uint8Array.from([0xd9, 0xd9, 0xf7, 0xa2, ...entries]));
+    expect(tagged.error).toMatchObject({ code: 'agdx/missing-field', offset: 3, span: [3, 4] });
+    // An indefinite-length map: its one head byte.
+    const open = analyse(Uint8Array.from([0xbf, ...entries, 0xff]));
+    expect(open.error).toMatchObject({ code: 'agdx/missing-field', span: [0, 1] });
+    // Other decode errors keep to their offset.
+    expect(analyse(envelope({ ...BASE.command, kind: 'request' })).error!.span).toBeUndefined();
+  });
+
   it.each(['conversation', 'source', 'kind'])('%s = null → agdx/missing-field', (field) => {
     decodeError(envelope({ ...BASE.command, [field]: null }), 'agdx/missing-field', 0);
   });

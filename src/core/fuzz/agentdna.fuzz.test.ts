@@ -4,7 +4,7 @@
 // their payload; a valid workflow keeps its verdicts among broken inputs; hostile keys stay data.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lineDiff } from '../agentdna/cards';
+import { lineDiff } from '../compare/lines';
 import { didOf } from '../agentdna/did';
 import { readAgentDna } from '../import/agentdna';
 import { publicKeyOf } from '../agentdna/ecdsa';

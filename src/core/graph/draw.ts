@@ -63,6 +63,7 @@ function recordNode(r: GraphRecord, valid: boolean): RecordNode {
     conversation: r.conversation,
     correlation: r.correlation,
     channel: r.channel,
+    sequence: r.sequence,
     source: r.source,
     target: r.target,
     valid,

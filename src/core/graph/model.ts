@@ -80,6 +80,14 @@ export interface ReassembledStream {
   errorIndices: number[];
   /** The record that ended the stream (the last chunk or the error), or null. */
   terminalIndex: number | null;
+  /** Chunks counted as duplicates (record indices, log order): what an unfolded stream marks on them. */
+  duplicateIndices: number[];
+  /** Chunks and errors fed after the stream ended (record indices, log order). */
+  lateIndices: number[];
+  /** The chunk whose sequence revealed the gap (it ends the stream, neither applied nor late), or null. */
+  gapIndex: number | null;
+  /** Chunks without a sequence (neither applied nor counted), record indices in log order. */
+  unsequencedIndices: number[];
   /** Why the terminal is what it is when that is not obvious (deadline checks, truncations). */
   note: string | null;
 }
@@ -117,6 +125,8 @@ export interface GraphRecord extends Omit<NodeBase, 'kind' | 'group'> {
   conversation: string;
   correlation: string | null;
   channel: string | null;
+  /** A chunk's place in its stream (what an unfolded stream shows on each chunk), else null. */
+  sequence: bigint | null;
   source: string;
   target: string | null;
   /** Another record of the input carries the same record id (the node id is then disambiguated). */

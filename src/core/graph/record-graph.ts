@@ -6,7 +6,7 @@
 // the objects the UI draws from it. Drawing (draw.ts) folds it without changing it.
 import type { Finding } from '../model';
 import { finding, type FindingRuleId } from '../rules';
-import type { LocateField, LogEntry, LogFacts } from '../log/entry';
+import { describeEntry, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
 import { byKey } from './edges';
 import { KeyGroups } from './key-groups';
 import { describeCauseAt, short, type CauseAt } from './keys';
@@ -228,6 +228,7 @@ export function recordGraphOf(g: CompactRecordGraph, list: readonly LogEntry[]):
     conversation: e.conversation,
     correlation: e.correlation,
     channel: e.channel,
+    sequence: e.sequence,
     source: e.source,
     target: e.target,
     duplicateId: (g.flags[k] & DUPLICATE_ID) !== 0,
@@ -496,11 +497,7 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
 }
 
 /** A record as a person finds it in the report: its record id when it has one, and its place. */
-function named(b: Building, k: number): string {
-  const x = b.list[k];
-  const place = `input ${x.input}, index ${x.index}`;
-  return x.recordId !== null ? `record ${x.recordId} (${place})` : `the ${x.kind} at ${place} (it has no record id)`;
-}
+const named = (b: Building, k: number): string => describeEntry(b.list[k]);
 
 /** cause and cause_at both present and naming different records (c: what cause found, a: what cause_at found; −1: nothing). */
 function causeMismatch(b: Building, child: number, causeId: string, at: CauseAt, c: number, a: number): void {

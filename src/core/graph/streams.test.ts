@@ -35,6 +35,11 @@ describe('reassembleStreams', () => {
       finish_reason: null,
       applied: [0, 1],
       recordIndices: [0, 1, 2, 3, 4],
+      // Which chunk is which, for drawing the stream unfolded.
+      duplicateIndices: [2],
+      gapIndex: 3,
+      lateIndices: [4],
+      unsequencedIndices: [],
     });
   });
 
@@ -115,7 +120,7 @@ describe('reassembleStreams', () => {
     c.add(chunk(1, 'b', { last: true }));
     c.add({ kind: 'chunk', correlation: CORR, channel: CHAN, body: text('?') });
     const [s] = reassembleStreams(factsOf(c.records));
-    expect(s).toMatchObject({ chunks: 4, terminal: 'last', duplicates: 0, after_terminal: 0, text: 'ab', applied: [0, 2] });
+    expect(s).toMatchObject({ chunks: 4, terminal: 'last', duplicates: 0, after_terminal: 0, text: 'ab', applied: [0, 2], unsequencedIndices: [1, 3], lateIndices: [] });
     expect(s.note).toMatch(/2 chunks carry no sequence and were not applied/);
   });
 

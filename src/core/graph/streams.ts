@@ -79,9 +79,10 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
   let next = 0n;
   let terminal: StreamTerminal = null;
   let terminalIndex: number | null = null;
-  let duplicates = 0;
-  let afterTerminal = 0;
-  let unsequenced = 0;
+  const duplicates: number[] = [];
+  const late: number[] = [];
+  const unsequenced: number[] = [];
+  let gapIndex: number | null = null;
   let gaps: number[] = [];
   let finishReason: string | null = null;
   let usage: LogEntry['usage'] = null;
@@ -90,7 +91,7 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
   // Members are in log order: the order the assembler is fed.
   for (const m of members) {
     if (m.isError) {
-      if (terminal !== null) afterTerminal++;
+      if (terminal !== null) late.push(m.index);
       else {
         terminal = 'error';
         terminalIndex = m.index;
@@ -101,20 +102,21 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
     // The assembler returns before any count for a chunk without a sequence, ended or not.
     const seq = m.entry.sequence;
     if (seq === null) {
-      unsequenced++;
+      unsequenced.push(m.index);
       continue;
     }
     if (terminal !== null) {
-      afterTerminal++;
+      late.push(m.index);
       continue;
     }
     if (seq < next) {
-      duplicates++;
+      duplicates.push(m.index);
       continue;
     }
     if (seq > next) {
       // The gap ends the stream here; this chunk is not applied, and not late either.
       terminal = 'gap';
+      gapIndex = m.index;
       const g = range(next, seq);
       gaps = g.list;
       notes.push(`sequence ${seq} came where ${next} was expected: the stream ends at the gap`);
@@ -130,7 +132,8 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
       usage = m.entry.usage;
     }
   }
-  if (unsequenced > 0) notes.push(`${unsequenced} chunk${unsequenced > 1 ? 's carry' : ' carries'} no sequence and ${unsequenced > 1 ? 'were' : 'was'} not applied`);
+  const n = unsequenced.length;
+  if (n > 0) notes.push(`${n} chunk${n > 1 ? 's carry' : ' carries'} no sequence and ${n > 1 ? 'were' : 'was'} not applied`);
 
   // The first chunk applied is always sequence 0.
   const opening = applied.length > 0 ? applied[0] : null;
@@ -173,8 +176,8 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
     correlation: first.correlation,
     channel: first.channel!,
     chunks: chunks.length,
-    duplicates,
-    after_terminal: afterTerminal,
+    duplicates: duplicates.length,
+    after_terminal: late.length,
     gaps,
     terminal,
     purpose,
@@ -186,6 +189,10 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
     recordIndices: chunks.map((m) => m.index),
     errorIndices: errors.map((m) => m.index),
     terminalIndex,
+    duplicateIndices: duplicates,
+    lateIndices: late,
+    gapIndex,
+    unsequencedIndices: unsequenced,
     note: notes.length > 0 ? notes.join('; ') : null,
   };
 }

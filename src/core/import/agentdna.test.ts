@@ -256,6 +256,22 @@ describe('cards', () => {
     expect(records[2].summary).toMatch(/unchanged/);
   });
 
+  it('a history of one-line JSON policies is compared structurally: the permissions added and removed, the values changed', () => {
+    const policy = (p: unknown) => b64(JSON.stringify(p));
+    const states = [
+      { type: 'actor_card', id: agentDid, policy: policy({ allow: ['read', 'write'], max_tokens: 1000 }) },
+      { type: 'actor_card', id: agentDid, policy: policy({ allow: ['read', 'admin'], max_tokens: 2000 }) },
+    ];
+    const { records } = readText(JSON.stringify(states));
+    expect(records[1].summary).toMatch(/v2: policy: 1 added, 1 removed, 1 changed$/);
+    expect(records[1].summary).not.toMatch(/lines/);
+    const body = records[1].body!.text;
+    expect(body).toContain('1 entry added, 1 removed, 1 value changed (compared as JSON) since version 1');
+    expect(body).toContain('removed  allow[1]: "write"');
+    expect(body).toContain('added    allow[1]: "admin"');
+    expect(body).toContain('changed  max_tokens: 1000 → 2000');
+  });
+
   it('states as the provenance layer returns them ({data: "<JSON>"}), including a workflow provenance card', () => {
     const wf = new TextDecoder().decode(synthetic('valid_single_root'));
     const states = [{ data: JSON.stringify({ type: 'user_card', id: userDid }) }, { data: wf }];

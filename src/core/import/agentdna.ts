@@ -8,7 +8,8 @@ import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
 import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type RecordFormat, type Span } from '../model';
 import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
-import { isCardObject, lineDiff, policyDisplay, readCard, stateData, type CardInfo } from '../agentdna/cards';
+import { isCardObject, policyDisplay, readCard, stateData, type CardInfo } from '../agentdna/cards';
+import { policyChange } from '../compare/policy';
 import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, type EnvelopeNode, type JsonObject } from '../agentdna/envelope';
 import type { WorkflowReport } from '../agentdna/model';
 import type { ExtraKeys } from '../agentdna/signature';
@@ -131,7 +132,7 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     const { fields } = lastEntries(root);
     wf = workflowFindings(root);
     const env = fields.get('envelope');
-    if (!env || env.value.type !== 'object') {
+    if (env?.value.type !== 'object') {
       const error: DecodeError = {
         code: 'agentdna/shape',
         message: env ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"` : 'the workflow has no envelope',
@@ -241,13 +242,13 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
         change = 'first version';
       } else if (prevText === null || card.policy.text === null) {
         text = `policy, version ${version}\n\n${text}\n\n(the previous version cannot be compared as text)`;
-      } else if (prevText === card.policy.text) {
-        text = `policy, version ${version}: unchanged from version ${version - 1}\n\n${text}`;
-        change = 'policy unchanged';
       } else {
-        const d = lineDiff(prevText, card.policy.text);
-        text = `policy, version ${version}: ${d.added} line(s) added, ${d.removed} removed since version ${version - 1}\n\n${text}\n\n--- diff from version ${version - 1} ---\n${d.text}`;
-        change = `policy +${d.added} −${d.removed} lines`;
+        // JSON policies structurally (permissions added or removed, values changed), text by lines.
+        const d = policyChange(prevText, card.policy.text);
+        text = d.unchanged
+          ? `policy, version ${version}: ${d.heading} from version ${version - 1}\n\n${text}`
+          : `policy, version ${version}: ${d.heading} since version ${version - 1}\n\n${text}\n\n--- ${d.reading === 'json' ? 'changes' : 'diff'} from version ${version - 1} ---\n${d.detail}`;
+        change = d.summary;
       }
     }
     body = { rendering: 'text', reason: 'the policy document (base64-decoded)', text, span: [card.policy.entry.value.start, card.policy.entry.value.end] };

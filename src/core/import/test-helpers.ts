@@ -77,6 +77,7 @@ export const FIXTURE_FORMATS: Record<string, string> = {
   'agdx/made/command.json': 'agdx-json',
   'agdx/made/conversation.cborseq': 'cbor-seq',
   'agdx/made/conversation_http_v07.json': 'iggy-json(>=0.7)',
+  'agdx/made/deadlines.cborseq': 'cbor-seq',
   'agdx/made/iggy_headers_v06_payload.bin': 'iggy-headers(<=0.6)',
   'agdx/made/iggy_headers_v07_payload.bin': 'iggy-headers(>=0.7)',
   'agdx/made/keys.json': 'json',

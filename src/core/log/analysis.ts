@@ -1,7 +1,8 @@
 // The log analysis: everything the inspector concludes from the log as a whole rather than from
-// one record — the record-level AGDX graph and the folds, and their findings (agdx/graph/*,
-// agdx/fold/*) by record. One pass per load over the log's entries; after a key change only the
-// folds run again (quarantine facts rest on signatures; the graph rests on none).
+// one record — the record-level AGDX graph, deadlines and clocks, and the folds, and their findings
+// (agdx/graph/*, agdx/deadline/*, agdx/fold/*) by record. One pass per load over the log's entries;
+// after a key change only the folds run again (quarantine facts rest on signatures; the graph and
+// the times rest on none).
 import type { PreparedLog } from '../folds/fold';
 import { foldPrepared, prepareFold } from '../folds/fold';
 import type { FoldFinding, FoldResult } from '../folds/model';
@@ -10,16 +11,19 @@ import type { GraphFinding, RecordGraph } from '../graph/model';
 import type { Finding } from '../model';
 import type { LogFindings } from '../verdict';
 import type { LocateField, LogFacts } from './entry';
+import { analyzeTiming, type LogTiming } from './timing';
 
 export interface LogAnalysis {
   readonly facts: LogFacts;
   /** The record-level AGDX graph (drawing it is graph/draw.ts). */
   readonly graph: RecordGraph;
+  /** Commands paired with their answers, deadlines missed or passed unanswered, clock skew (timing.ts). */
+  readonly timing: LogTiming;
   /** The log prepared for folding (the folds at any position: foldPrepared). */
   readonly fold: PreparedLog;
   /** The folds over the whole log (the report's agents, runs and conversations). */
   readonly folds: FoldResult;
-  /** By record: the graph's findings, then the folds' (over the whole log). */
+  /** By record: the graph's findings, the timing's, then the folds' (over the whole log). */
   readonly findings: LogFindings;
 }
 
@@ -28,36 +32,39 @@ export interface AnalyzeOptions {
   locate?: LocateField;
 }
 
-/** The whole analysis of a load: the graph built once, the folds once. */
+/** The whole analysis of a load: the graph built once, its times checked once, the folds once. */
 export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAnalysis {
-  return withFolds(facts, buildRecordGraph(facts, { locate: options.locate }), options.locate);
+  const graph = buildRecordGraph(facts, { locate: options.locate });
+  return withFolds(facts, graph, analyzeTiming(facts, graph, { locate: options.locate }), options.locate);
 }
 
 /**
- * What a report written as it goes needs of the log (the CLI): the findings by record, the
- * record-level graph in numbers (no objects per record, nothing to draw) and the folds. The folds
- * come first, then `between` (a full collection, say: folding lets go of much), then the graph.
+ * What a report written as it goes needs of the log (the CLI): the findings by record (the graph's,
+ * the deadlines' and clocks', the folds'), the record-level graph in numbers (no objects per
+ * record, nothing to draw) and the folds. The folds come first, then `between` (a full collection,
+ * say: folding lets go of much), then the graph and the times.
  */
 export function analyzeLogForReport(facts: LogFacts, between?: () => void): { graph: CompactRecordGraph; folds: FoldResult; findings: LogFindings } {
   const folds = foldPrepared(prepareFold(facts));
   between?.();
   const graph = buildCompactRecordGraph(facts, { notes: false });
-  return { graph, folds, findings: byRecord(graph.findings, folds.findings) };
+  const timing = analyzeTiming(facts, graph, { keep: false });
+  return { graph, folds, findings: byRecord(graph.findings, timing.findings, folds.findings) };
 }
 
 /**
- * The analysis after the entries' verdicts changed (the keys did): the same record-level graph,
+ * The analysis after the entries' verdicts changed (the keys did): the same record-level graph and timing,
  * the folds again over `facts` (the same entries, their verdict part renewed: log/entry withVerdicts).
  */
 export function refoldLog(analysis: LogAnalysis, facts: LogFacts): LogAnalysis {
   if (facts.entries.length !== analysis.facts.entries.length) throw new TypeError('refoldLog: the facts are not those of this analysis');
-  return withFolds(facts, analysis.graph, analysis.fold.locate);
+  return withFolds(facts, analysis.graph, analysis.timing, analysis.fold.locate);
 }
 
-function withFolds(facts: LogFacts, graph: RecordGraph, locate: LocateField | undefined): LogAnalysis {
+function withFolds(facts: LogFacts, graph: RecordGraph, timing: LogTiming, locate: LocateField | undefined): LogAnalysis {
   const fold = prepareFold(facts, locate);
   const folds = foldPrepared(fold);
-  return { facts, graph, fold, folds, findings: byRecord(graph.findings, folds.findings) };
+  return { facts, graph, timing, fold, folds, findings: byRecord(graph.findings, timing.findings, folds.findings) };
 }
 
 function byRecord(...lists: (readonly (GraphFinding | FoldFinding)[])[]): LogFindings {

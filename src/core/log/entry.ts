@@ -125,6 +125,12 @@ export function timeOf(logTime: bigint | null, recordId: Uint8Array | undefined)
   return { time: null, source: null };
 }
 
+/** A record as a person finds it in the report: its record id when it has one, and its place. */
+export function describeEntry(e: Pick<LogEntry, 'recordId' | 'kind' | 'input' | 'index'>): string {
+  const place = `input ${e.input}, index ${e.index}`;
+  return e.recordId !== null ? `record ${e.recordId} (${place})` : `the ${e.kind} at ${place} (it has no record id)`;
+}
+
 const pad = (n: bigint | number, width: number) => n.toString().padStart(width, '0');
 
 /** The widths sortKey pads its numbers to: within them, comparing the strings compares the numbers. */

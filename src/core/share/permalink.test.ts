@@ -37,6 +37,24 @@ describe('permalink codec', () => {
     );
   });
 
+  it('carries a compared pair; a link without one (every older link) opens without it', async () => {
+    const compared: ShareState = { ...state, view: { ...state.view, compare: { a: { input: 0, index: 2 }, b: { input: 1, index: 0 }, scope: 'conversations' } } };
+    expect(await decodePermalink(await encodePermalink(compared))).toEqual({ ok: true, state: compared });
+    const old = await decodePermalink(await encodePermalink(state));
+    expect(old.ok && 'compare' in old.state.view).toBe(false);
+  });
+
+  it('a compared pair with a scope this version does not know is left out; one that names no record is damaged', async () => {
+    const view = (compare: unknown) => ({ ...state, view: { ...state.view, compare } }) as unknown as ShareState;
+    const newer = await decodePermalink(await encodePermalink(view({ a: { input: 0, index: 0 }, b: { input: 0, index: 1 }, scope: 'timelines' })));
+    expect(newer.ok && 'compare' in newer.state.view).toBe(false);
+    for (const bad of [{ a: { input: -1, index: 0 }, b: { input: 0, index: 1 }, scope: 'records' }, { a: 'x', b: { input: 0, index: 1 }, scope: 'inputs' }]) {
+      const r = await decodePermalink(await encodePermalink(view(bad)));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.code).toBe('permalink/damaged');
+    }
+  });
+
   it('a link from a newer version says so', async () => {
     const link = (await encodePermalink(state)).replace(/^v1\./, 'v2.');
     const r = await decodePermalink(link);

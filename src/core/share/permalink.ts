@@ -3,7 +3,7 @@
 // error, never a blank page. Keys are never part of it.
 //
 // Layout: `v1.` + base64url( sha256(payload)[0..8] ‖ deflate-raw(payload) ), payload = CBOR
-// { v: 1, inputs: [{ name, bytes }], redacted, view: { selected, tab, viewport, filters } }.
+// { v: 1, inputs: [{ name, bytes }], redacted, view: { selected, tab, viewport, filters, compare? } }.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesEqual, concatBytes, fromBase64, toBase64, utf8Encode } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
@@ -33,12 +33,24 @@ export interface SharedInput {
   bytes: Uint8Array;
 }
 
+/** A record of a link, by its input's place in the link and its index within it. */
+export interface RecordPlace {
+  input: number;
+  index: number;
+}
+
+/** What a comparison compares: the two records, or the conversations or inputs they belong to. */
+export const COMPARE_SCOPES = ['records', 'conversations', 'inputs'] as const;
+export type CompareScope = (typeof COMPARE_SCOPES)[number];
+
 export interface ViewState {
   /** The selected record, by input number and index within it. */
-  selected: { input: number; index: number } | null;
+  selected: RecordPlace | null;
   tab: string;
   viewport: { x: number; y: number; zoom: number } | null;
   filters: Record<string, string>;
+  /** The compared pair (records A and B, and whether the records, their conversations or their inputs are compared); absent in older links. */
+  compare?: { a: RecordPlace; b: RecordPlace; scope: CompareScope } | null;
 }
 
 export interface ShareState {
@@ -116,7 +128,7 @@ function plain(item: CborItem): unknown {
         const k = untag(e.key);
         if (k.kind !== 'text') throw new ShapeError('a map key is not text');
         // A repeated key would silently replace the first value: we never write one.
-        if (Object.prototype.hasOwnProperty.call(out, k.value)) throw new ShapeError(`the key ${JSON.stringify(k.value)} is repeated`);
+        if (Object.hasOwn(out, k.value)) throw new ShapeError(`the key ${JSON.stringify(k.value)} is repeated`);
         out[k.value] = plain(e.value);
       }
       return out;
@@ -153,6 +165,11 @@ function readState(root: unknown): ShareState {
   });
   const view = isObj(root.view) ? root.view : {};
   const sel = view.selected;
+  const cmp = view.compare;
+  const place = (v: unknown, what: string): RecordPlace => {
+    if (!isObj(v)) throw new ShapeError(`${what} is not a record's place`);
+    return { input: position(v.input, `${what}.input`), index: position(v.index, `${what}.index`) };
+  };
   const vp = view.viewport;
   const filters: Record<string, string> = {};
   // defineProperty, not assignment: `filters.__proto__ = v` would set the prototype (a string: ignored) and drop the filter.
@@ -165,6 +182,9 @@ function readState(root: unknown): ShareState {
       tab: typeof view.tab === 'string' ? view.tab : 'records',
       viewport: isObj(vp) ? { x: num(vp.x, 'viewport.x'), y: num(vp.y, 'viewport.y'), zoom: zoom(vp.zoom) } : null,
       filters,
+      // Only a link that compares has it (older links never do). A scope this version does not
+      // know (a newer link's) compares nothing rather than failing the link.
+      ...(isObj(cmp) && (COMPARE_SCOPES as readonly unknown[]).includes(cmp.scope) ? { compare: { a: place(cmp.a, 'compare.a'), b: place(cmp.b, 'compare.b'), scope: cmp.scope as CompareScope } } : {}),
     },
   };
 }

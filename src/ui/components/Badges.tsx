@@ -15,7 +15,9 @@ type Tone = keyof typeof TONES;
 
 function Badge({ tone, label, title, testId }: { tone: Tone; label: string; title: string; testId?: string }) {
   return (
+    // A named image of its words: the label says in full what the badge says in short.
     <span
+      role="img"
       title={title}
       aria-label={title}
       data-tone={tone}
@@ -27,7 +29,11 @@ function Badge({ tone, label, title, testId }: { tone: Tone; label: string; titl
   );
 }
 
-/** The three separate answers every record gets: Decoded, Valid, Signed. Never one ✓ that hides which. */
+/**
+ * The three separate answers every record gets: Decoded, Valid, Signed. Never one ✓ that hides which.
+ * A record with warnings (valid or not) says how many: a warning does not make it invalid, but it is
+ * a problem to look at ("any problem" in the filter finds it).
+ */
 export const Badges = memo(function Badges({ record }: { record: RecordSummary }) {
   // The note comes from the record's verdict (a registry's agent name may be in it): shown escaped.
   const sig = signatureBadge(record.signature, record.trusted, record.trustNote === null ? null : displayText(record.trustNote));
@@ -39,6 +45,14 @@ export const Badges = memo(function Badges({ record }: { record: RecordSummary }
           tone={record.valid ? 'good' : 'bad'}
           label={record.valid ? 'Valid' : 'Invalid'}
           title={record.valid ? 'Valid: yes' : `Valid: no (${record.errors} error finding${record.errors === 1 ? '' : 's'})`}
+        />
+      )}
+      {record.warnings > 0 && (
+        <Badge
+          tone="warn"
+          label={`${record.warnings} warning${record.warnings === 1 ? '' : 's'}`}
+          title={`${record.warnings} warning finding${record.warnings === 1 ? '' : 's'} (see Findings)`}
+          testId="warnings-badge"
         />
       )}
       <Badge tone={sig.tone} label={sig.label} title={`Signed: ${sig.label.charAt(0).toLowerCase()}${sig.label.slice(1)}`} testId="signature-badge" />

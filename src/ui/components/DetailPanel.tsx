@@ -7,10 +7,12 @@ import { shortId } from '../../core/short-id';
 import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
+import { useCompareApi } from '../compare/compare-context';
 import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
+import { RecordLinks } from './RecordLinks';
 import { RuleRef } from './RuleRef';
 import { SignaturePanel } from './SignaturePanel';
 import { WorkflowPanel } from './WorkflowPanel';
@@ -32,7 +34,8 @@ const ORIGIN_WORDS = {
   'decoded-text': 'offsets into the bytes decoded from the pasted hex or base64 text',
 };
 
-export function DetailPanel({ recordKey }: { recordKey: number }) {
+/** `onSelect` selects another record (a cause, a command the record names). */
+export function DetailPanel({ recordKey, onSelect }: { recordKey: number; onSelect: (key: number) => void }) {
   const query = useQuery({ queryKey: queryKeys.detail(recordKey), queryFn: () => inspectorClient().call('detail', { key: recordKey }) });
   // A detail is hundreds of elements (tree, hex, findings). react-query's store updates render
   // synchronously; deferring the value renders the detail as a transition, in slices that yield,
@@ -41,11 +44,26 @@ export function DetailPanel({ recordKey }: { recordKey: number }) {
   if (query.isError) return <p className="p-4 text-sm text-red-600">Could not load the record: {query.error.message}</p>;
   if (query.data === null) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">This record is no longer loaded.</p>;
   if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading record…</p>;
-  return <RecordDetailView key={recordKey} detail={detail} />;
+  return <RecordDetailView key={recordKey} detail={detail} onSelect={onSelect} />;
 }
 
-function RecordDetailView({ detail }: { detail: RecordDetail }) {
-  const [selection, setSelection] = useState<{ path: string | null; span: Span | null; finding: number | null }>({ path: null, span: null, finding: null });
+/** Opens the picker of a record to compare this one with (src/ui/compare). */
+function CompareWith({ recordKey }: { recordKey: number }) {
+  const { compareWith } = useCompareApi();
+  return (
+    <button
+      type="button"
+      onClick={() => compareWith(recordKey)}
+      className="rounded border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-teal-600 dark:border-slate-600 dark:hover:bg-slate-800"
+    >
+      Compare with…
+    </button>
+  );
+}
+
+function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect: (key: number) => void }) {
+  // A decode error that names the bytes it is about (a missing field: the map's head) shows them at first.
+  const [selection, setSelection] = useState<{ path: string | null; span: Span | null; finding: number | null }>(() => ({ path: null, span: detail.error?.span ?? null, finding: null }));
   const selectField = useCallback((path: string, span: Span | null) => setSelection({ path, span, finding: null }), []);
   const selectFinding = useCallback(
     (i: number) => {
@@ -63,6 +81,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
     [detail],
   );
   const notCovered = useMemo(() => new Set(detail.signature.not_covered), [detail]);
+  const links = useMemo(() => new Map(detail.links.map((l) => [l.field as string, l])), [detail]);
   const s = detail.summary;
   const headerLine = useMemo(() => displayText([s.format, s.kind].filter(Boolean).join(' · ')), [s]);
   // Nothing recognised it (a PNG, an empty file, text of no known shape): one message and its bytes,
@@ -95,9 +114,11 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
             <p className="mt-1 text-sm">
               <bdi>{displayText(s.summary)}</bdi>
             </p>
-            <div className="mt-1">
+            <div className="mt-1 flex flex-wrap items-center gap-2">
               <Badges record={s} />
+              <CompareWith recordKey={s.key} />
             </div>
+            <RecordLinks links={detail.links} onSelect={onSelect} />
           </>
         )}
       </header>
@@ -114,7 +135,12 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
           ) : (
             <>
               <RuleRef id={detail.error.code} />: {displayText(detail.error.message)}
-              {detail.error.offset !== null && <> at byte {detail.error.offset}</>}
+              {detail.error.offset !== null && (
+                <>
+                  {' at '}
+                  <ErrorBytes error={detail.error} onShow={(span) => setSelection({ path: null, span, finding: null })} />
+                </>
+              )}
             </>
           )}
         </div>
@@ -138,7 +164,7 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
       <div className={`grid grid-cols-1 gap-3 ${showFields ? 'xl:grid-cols-[minmax(0,1fr)_minmax(0,33rem)]' : ''}`}>
         {showFields && (
           <Section title="Fields">
-            <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} />
+            <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} links={links} onLink={onSelect} />
           </Section>
         )}
         <Section title="Bytes">
@@ -183,5 +209,18 @@ function RecordDetailView({ detail }: { detail: RecordDetail }) {
         </Section>
       )}
     </article>
+  );
+}
+
+/** Where a decode error is, as a button that shows those bytes in the hex view (a map's head for a missing field). */
+function ErrorBytes({ error, onShow }: { error: NonNullable<RecordDetail['error']>; onShow: (span: Span) => void }) {
+  const at = error.offset!;
+  const span: Span = error.span ?? [at, at + 1];
+  const words = span[1] - span[0] > 1 ? `bytes ${span[0]}–${span[1] - 1}` : `byte ${at}`;
+  return (
+    <button type="button" onClick={() => onShow(span)} className="underline underline-offset-2" data-testid="error-bytes" title="Show these bytes in the hex view">
+      {words}
+      {error.code === 'agdx/missing-field' ? " (the map's head)" : ''}
+    </button>
   );
 }

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import type { FieldNode, Span } from '../../core/model';
+import type { RecordLinkView } from '../../wire/protocol';
 
 interface Props {
   nodes: FieldNode[];
@@ -7,9 +8,39 @@ interface Props {
   onSelect: (path: string, span: Span | null) => void;
   /** Paths the record's signature does not cover (signature.not_covered): marked in words. */
   notCovered?: ReadonlySet<string>;
+  /** The record's cause, cause_at and correlation resolved, by field (their values link to the records they name). */
+  links?: ReadonlyMap<string, RecordLinkView>;
+  onLink?: (key: number) => void;
 }
 
 const NO_PATHS: ReadonlySet<string> = new Set();
+const NO_LINKS: ReadonlyMap<string, RecordLinkView> = new Map();
+
+/**
+ * Beside a cause, cause_at or correlation value: a link to the record it names, or "not loaded". For
+ * the pointer (out of the Tab order: the tree is one Tab stop); the detail's Related records has the same links for the keyboard.
+ */
+function ValueLink({ link, onLink }: { link: RecordLinkView; onLink: (key: number) => void }) {
+  const to = link.target ?? link.answers[0] ?? null;
+  if (!to) return <span className="whitespace-nowrap rounded border border-dashed border-slate-400 px-1 text-[10px] text-slate-600 dark:text-slate-400">not loaded</span>;
+  // Its name starts with what it says (a speech-input user says the words they see), then names the record.
+  const words = link.target ? 'go to it' : 'its answer';
+  return (
+    <button
+      type="button"
+      tabIndex={-1}
+      title={`Select ${to.label}`}
+      aria-label={`${words}: ${to.label}`}
+      onClick={(e) => {
+        e.stopPropagation();
+        onLink(to.key);
+      }}
+      className="whitespace-nowrap text-[10px] text-teal-800 underline underline-offset-2 dark:text-teal-300"
+    >
+      {words}
+    </button>
+  );
+}
 
 /** Whether `path` is `node.path` or lies under it, so selecting a deep field opens its parents. */
 const contains = (node: FieldNode, path: string | null) =>
@@ -26,9 +57,12 @@ interface NodeProps {
   focusPath: string | null;
   onSelect: Props['onSelect'];
   notCovered: ReadonlySet<string>;
+  links: ReadonlyMap<string, RecordLinkView>;
+  onLink?: (key: number) => void;
 }
 
-const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, onSelect, notCovered }: NodeProps) {
+const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, onSelect, notCovered, links, onLink }: NodeProps) {
+  const link = depth === 0 ? links.get(node.path) : undefined;
   const [open, setOpen] = useState(depth < 1);
   const selected = node.path === selectedPath;
   const ref = useRef<HTMLDivElement>(null);
@@ -100,13 +134,14 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, 
           </span>
         )}
         <span className="min-w-0 flex-1 truncate font-mono">{node.display}</span>
+        {link && onLink && <ValueLink link={link} onLink={onLink} />}
         <span className="whitespace-nowrap text-[10px] text-slate-600 dark:text-slate-400">{node.type}</span>
       </div>
       {hasChildren && open && (
         // biome-ignore lint/a11y/useSemanticElements: the ARIA tree pattern: a treeitem's children are in a group (a fieldset is for form controls)
         <div role="group">
           {node.children!.map((c) => (
-            <TreeNode key={c.path + c.label} node={c} depth={depth + 1} selectedPath={selectedPath} focusPath={focusPath} onSelect={onSelect} notCovered={notCovered} />
+            <TreeNode key={c.path + c.label} node={c} depth={depth + 1} selectedPath={selectedPath} focusPath={focusPath} onSelect={onSelect} notCovered={notCovered} links={links} onLink={onLink} />
           ))}
         </div>
       )}
@@ -119,7 +154,7 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, 
  * Down (Home, End) move between the items shown, Right opens an item or goes into it, Left closes
  * it or goes up to its parent, Enter or Space selects (its bytes light up in the hex view).
  */
-export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS }: Props) {
+export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS, links = NO_LINKS, onLink }: Props) {
   if (nodes.length === 0) return <p className="text-xs text-slate-600 dark:text-slate-400">No fields: the record did not decode.</p>;
   const focusPath = selectedPath !== null && nodeByPath(nodes, selectedPath) ? selectedPath : nodes[0].path;
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -133,7 +168,7 @@ export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS
   return (
     <div role="tree" aria-label="Fields" onKeyDown={onKeyDown} className="font-sans">
       {nodes.map((n) => (
-        <TreeNode key={n.path + n.label} node={n} depth={0} selectedPath={selectedPath} focusPath={focusPath} onSelect={onSelect} notCovered={notCovered} />
+        <TreeNode key={n.path + n.label} node={n} depth={0} selectedPath={selectedPath} focusPath={focusPath} onSelect={onSelect} notCovered={notCovered} links={links} onLink={onLink} />
       ))}
     </div>
   );

@@ -28,7 +28,7 @@ const printable = (b: number) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b)
 
 /** A windowed hex dump: only the rows in view are rendered, so large records stay cheap. */
 export const HexView = memo(function HexView({ bytes, offset, highlight, onByte, label }: Props) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLElement>(null);
   const probe = useRef<HTMLSpanElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   // 16 bytes a row where the whole row fits, ASCII column included; 8 on a narrow screen, so the
@@ -76,6 +76,8 @@ export const HexView = memo(function HexView({ bytes, offset, highlight, onByte,
         const abs = offset + idx;
         const on = abs >= hs && abs < he;
         cells.push(
+          // biome-ignore lint/a11y/useKeyWithClickEvents: a mouse shortcut; the keyboard reaches each byte's field through the field tree
+          // biome-ignore lint/a11y/noStaticElementInteractions: as above
           <span key={idx} data-offset={abs} data-selected={on || undefined} onClick={() => onByte(abs)} className={`cursor-pointer px-[0.3ch] ${on ? lit : 'hover:bg-slate-200 dark:hover:bg-slate-700'}`}>
             {hex2(bytes[idx])}
           </span>,
@@ -101,10 +103,11 @@ export const HexView = memo(function HexView({ bytes, offset, highlight, onByte,
   }, [bytes, offset, first, last, hs, he, onByte, perRow]);
 
   return (
-    <div
+    // A named section is a region. It takes focus so the keyboard can scroll it (axe: scrollable-region-focusable).
+    <section
       ref={ref}
-      role="region"
       aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
       tabIndex={0}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       className="relative overflow-auto rounded border border-slate-200 bg-slate-50 font-mono text-xs dark:border-slate-800 dark:bg-slate-900"
@@ -116,6 +119,6 @@ export const HexView = memo(function HexView({ bytes, offset, highlight, onByte,
       <div data-bytes-per-row={perRow} style={{ height: rows * ROW_HEIGHT, width: rowWidth(perRow), position: 'relative', margin: MARGIN_PX }}>
         {lines}
       </div>
-    </div>
+    </section>
   );
 });

@@ -44,7 +44,8 @@ const InputHeader = memo(function InputHeader({ input }: { input: InputSummary }
   // The name as it came may hold controls and bidi overrides: shown escaped and isolated.
   const name = displayText(input.name);
   return (
-    <header role="group" aria-label={`Input ${name}`} data-input-name={input.name} data-unreadable={input.error ? true : undefined} className="h-full overflow-hidden border-b border-slate-300 bg-slate-100 px-3 py-1.5 text-xs dark:border-slate-700 dark:bg-slate-900">
+    // biome-ignore lint/a11y/useSemanticElements: a group of an input's facts, not form controls (no fieldset)
+    <div role="group" aria-label={`Input ${name}`} data-input-name={input.name} data-unreadable={input.error ? true : undefined} className="h-full overflow-hidden border-b border-slate-300 bg-slate-100 px-3 py-1.5 text-xs dark:border-slate-700 dark:bg-slate-900">
       <bdi className="block truncate font-semibold" title={name}>
         {middleEllipsis(name, NAME_CHARS)}
       </bdi>
@@ -64,7 +65,7 @@ const InputHeader = memo(function InputHeader({ input }: { input: InputSummary }
           </span>
         </p>
       )}
-    </header>
+    </div>
   );
 });
 
@@ -95,7 +96,7 @@ const UnreadableRow = memo(function UnreadableRow({ record, selected, focusable,
       <p className="text-sm font-semibold text-slate-800 dark:text-slate-100">Not a record</p>
       <p className="mt-0.5">Nothing in this input could be read (see above). Select it to see its bytes.</p>
       <div className="mt-1">
-        <span aria-label={`Decoded: no (${record.errorCode})`} title={`Decoded: no (${record.errorCode})`} className="rounded bg-red-100 px-1.5 py-0.5 text-[11px] font-medium text-red-900 ring-1 ring-red-300 ring-inset dark:bg-red-950 dark:text-red-200 dark:ring-red-800">
+        <span role="img" aria-label={`Decoded: no (${record.errorCode})`} title={`Decoded: no (${record.errorCode})`} className="rounded bg-red-100 px-1.5 py-0.5 text-[11px] font-medium text-red-900 ring-1 ring-red-300 ring-inset dark:bg-red-950 dark:text-red-200 dark:ring-red-800">
           Not decoded
         </span>
       </div>
@@ -192,7 +193,9 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
   // costs per input, not per record, so a batch of records arriving stays cheap.
   const count = visible ? visible.length : store.length;
   // `version` stands for the store's contents: a new one makes new callbacks, so rows re-read it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version stands for the store's contents (see above)
   const recordAt = useCallback((i: number) => store.get(visible ? visible[i] : i), [store, visible, version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version stands for the store's contents (see above)
   const { segments, total } = useMemo(() => {
     const firstAtLeast = (input: number) => {
       let lo = 0;
@@ -267,6 +270,7 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
     [store, visible, segments],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection scrolls, not the user's own scrolling (below)
   useEffect(() => {
     if (selected === null) return;
     const at = locate(selected);

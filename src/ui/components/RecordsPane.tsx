@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import type { InputSummary, RecordFilter } from '../../wire/protocol';
+import { describeFilter } from '../shared-view';
 import type { SummaryStore } from '../summary-store';
 import { FilterBar } from './LoadControls';
 import { RecordList } from './RecordList';
@@ -13,6 +14,10 @@ interface Props {
   onFilter: (filter: RecordFilter) => void;
   /** The keys the filter shows (null: every record). */
   visible: Int32Array | null;
+  /** The load whose rule ids the filter offers. */
+  loadVersion: number;
+  /** The rule ids the filter's rule matched (null: no rule; undefined: not answered for this filter yet). */
+  ruleMatch: string[] | null | undefined;
   selected: number | null;
   onSelect: (key: number) => void;
 }
@@ -39,7 +44,7 @@ export function unreadableKeys(inputs: readonly InputSummary[], store: Pick<Summ
 }
 
 /** The left-hand pane: what to drop before anything is loaded; then the filter and the record list. */
-export function RecordsPane({ inputs, summaries, version, filter, onFilter, visible, selected, onSelect }: Props) {
+export function RecordsPane({ inputs, summaries, version, filter, onFilter, visible, loadVersion, ruleMatch, selected, onSelect }: Props) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` stands for the store's contents
   const notRecords = useMemo(() => unreadableKeys(inputs, summaries), [inputs, summaries, version]);
   const total = summaries.length - notRecords.length;
@@ -56,10 +61,27 @@ export function RecordsPane({ inputs, summaries, version, filter, onFilter, visi
         </div>
       ) : (
         <div className="flex h-full flex-col">
-          <FilterBar filter={filter} onChange={onFilter} shown={shown} total={total} />
-          <div className="min-h-0 flex-1">
-            <RecordList inputs={inputs} store={summaries} version={version} visible={visible} selected={selected} onSelect={onSelect} />
-          </div>
+          <FilterBar filter={filter} onChange={onFilter} shown={shown} total={total} version={loadVersion} matched={ruleMatch} />
+          {visible && visible.length === 0 ? (
+            // An empty list says why, and how to get the records back (the count alone read "0 of 28,000").
+            <div role="status" data-testid="no-match" className="p-4 text-sm text-slate-700 dark:text-slate-300">
+              <p>
+                No record matches the filter: <bdi>{describeFilter(filter)}</bdi>.
+                {filter.rule?.trim() && ruleMatch?.length === 0 && ' No rule id in what is loaded matches those words: see Rules for the ids present.'}
+              </p>
+              <button
+                type="button"
+                onClick={() => onFilter({})}
+                className="mt-2 rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+              >
+                Clear the filter
+              </button>
+            </div>
+          ) : (
+            <div className="min-h-0 flex-1">
+              <RecordList inputs={inputs} store={summaries} version={version} visible={visible} selected={selected} onSelect={onSelect} />
+            </div>
+          )}
         </div>
       )}
     </div>

@@ -17,6 +17,8 @@ interface Props {
   tab: { name: string; asked: string | null };
   registryEntries: number;
   onShowAll: () => void;
+  /** What the link's comparison compares, in words (names escaped), or null when it carries none. */
+  compared?: string | null;
 }
 
 /**
@@ -24,7 +26,7 @@ interface Props {
  * they hide (and a one-click way out), the sender's claim of redaction, the selection and tab, and
  * that trust comes from the opener's registry only. Strings from the link are shown escaped.
  */
-export function SharedViewBanner({ view, linkFilter, filter, shown, total, selected, tab, registryEntries, onShowAll }: Props) {
+export function SharedViewBanner({ view, linkFilter, filter, shown, total, selected, tab, registryEntries, onShowAll, compared = null }: Props) {
   const filterWords = describeFilter(linkFilter);
   const applied = filterWords !== '' && sameFilter(linkFilter, filter);
   const hidden = applied ? hiddenWords(shown, total) : null;
@@ -91,6 +93,11 @@ export function SharedViewBanner({ view, linkFilter, filter, shown, total, selec
           )}
           .
         </li>
+        {compared && (
+          <li data-testid="preset-compare">
+            <span className={label}>Compared:</span> <bdi>{compared}</bdi> (the Compare tab).
+          </li>
+        )}
         <li data-testid="preset-keys">
           <span className={label}>Keys:</span> {keysWords(registryEntries)}
         </li>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import { useDismiss } from '../hooks/use-dismiss';
 import type { Intake } from '../hooks/use-intake';
 import type { Sample } from '../sources';
 
@@ -27,24 +28,7 @@ export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onS
   };
 
   // The samples close on Esc (focus back on their button) and on a click anywhere else.
-  useEffect(() => {
-    if (!samplesOpen) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      setSamplesOpen(false);
-      if (samplesMenu.current?.contains(document.activeElement)) samplesButton.current?.focus();
-    };
-    const onPointer = (e: PointerEvent) => {
-      const target = e.target as Node;
-      if (!samplesMenu.current?.contains(target) && !samplesButton.current?.contains(target)) setSamplesOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [samplesOpen]);
+  useDismiss(samplesOpen, useCallback(() => setSamplesOpen(false), []), samplesButton, samplesMenu);
   return (
     <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
       <h1 className="mr-4 text-lg font-semibold tracking-tight">Envelope Inspector</h1>

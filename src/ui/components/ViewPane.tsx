@@ -108,7 +108,7 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
         )}
         <div className="min-h-0 flex-1 overflow-auto [contain:strict]">
           {panel.selected !== null ? (
-            <DetailPanel recordKey={panel.selected} />
+            <DetailPanel recordKey={panel.selected} onSelect={panel.onSelect} />
           ) : (
             <p className="p-6 text-sm text-slate-600 dark:text-slate-400">Select a record to see its fields, bytes and findings.</p>
           )}

@@ -33,7 +33,7 @@ function Frame({ data, children }: { data: FlowNodeData; children: React.ReactNo
       data-node-kind={data.kind}
       data-alarm={data.alarm || undefined}
       data-selected={data.selected || undefined}
-      title={`${data.title}\n${data.fullId ?? data.subtitle}\n${data.detail}${data.cycle ? '\nin a cycle' : ''}`}
+      title={`${data.title}\n${data.fullId ?? data.subtitle}\n${data.detail}${data.stream ? `\nstream: ${data.stream.summary} · ${data.stream.detail}` : ''}${data.cycle ? '\nin a cycle' : ''}`}
       className={`h-full w-full overflow-hidden rounded-md border-2 px-2 py-1 text-left text-xs shadow-sm ${tone} ${data.selected ? 'ring-4 ring-amber-400' : ''} ${data.cycle ? 'outline outline-2 outline-offset-2 outline-fuchsia-500' : ''}`}
     >
       <Handle type="target" position={Position.Right} className="!h-1.5 !w-1.5 !bg-slate-400" />
@@ -72,7 +72,45 @@ function RecordPills({ badges }: { badges: NonNullable<FlowNodeData['badges']> }
   );
 }
 
+/** Unfolds a folded stream or fan-out, or folds an unfolded stream back (from its first chunk). */
+function FoldToggle({ target, unfolded, onToggle }: { target: string; unfolded: boolean; onToggle: (id: string) => void }) {
+  return (
+    <button
+      type="button"
+      aria-label={unfolded ? 'fold the stream back' : undefined}
+      className="nodrag ml-auto shrink-0 rounded border border-slate-300 px-1 text-[10px] hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+      onClick={(e) => {
+        e.stopPropagation();
+        onToggle(target);
+      }}
+    >
+      {unfolded ? 'fold' : 'unfold'}
+    </button>
+  );
+}
+
 export const RecordNode = memo(function RecordNode({ data }: NodeProps<FlowNode>) {
+  const head = data.stream;
+  if (head) {
+    // The first chunk of an unfolded stream: its own place in it, and the stream's diagnostics.
+    return (
+      <Frame data={data}>
+        <div className="flex items-baseline gap-1">
+          <span className="shrink-0 font-semibold">{data.title}</span>
+          <span className="truncate text-[10px] text-slate-600 dark:text-slate-400" data-testid="chunk-role">
+            {data.detail}
+          </span>
+          <FoldToggle target={head.id} unfolded onToggle={data.onToggle} />
+        </div>
+        <div className="truncate text-[11px]" data-testid="stream-summary">
+          stream: {head.summary}
+        </div>
+        <div className="truncate text-[11px] text-slate-600 dark:text-slate-300" data-testid="stream-detail">
+          {head.detail}
+        </div>
+      </Frame>
+    );
+  }
   return (
     <Frame data={data}>
       <div className="flex items-baseline gap-1">
@@ -91,16 +129,7 @@ export const StreamNode = memo(function StreamNode({ data }: NodeProps<FlowNode>
     <Frame data={data}>
       <div className="flex items-baseline gap-1">
         <span className="font-semibold">{data.title}</span>
-        <button
-          type="button"
-          className="nodrag ml-auto rounded border border-slate-300 px-1 text-[10px] hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
-          onClick={(e) => {
-            e.stopPropagation();
-            data.onToggle(data.id);
-          }}
-        >
-          {data.expanded ? 'fold' : 'unfold'}
-        </button>
+        <FoldToggle target={data.id} unfolded={data.expanded} onToggle={data.onToggle} />
       </div>
       <div className="text-[11px]" data-testid="stream-summary">
         {data.subtitle}

@@ -2,14 +2,16 @@
 // drawn by React Flow. Only what is visible is rendered; streams and large fan-outs come folded.
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
-import { Background, ControlButton, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Viewport } from '@xyflow/react';
+import { Background, ControlButton, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, ViewportPortal, type Edge, type Viewport } from '@xyflow/react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphRender } from '../../wire/graph';
 import { download } from '../download';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
 import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
+import { shortId } from '../../core/short-id';
 import { nodeTypes, type FlowNode } from './GraphNodes';
+import { conversationBoxes, GROUP_LABEL } from './groups';
 import { fitViewport, READABLE_ZOOM } from './viewport';
 
 interface Props {
@@ -53,6 +55,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [view, setView] = useState<Viewport>(viewport ?? { x: 20, y: 20, zoom: 0.8 });
   // The canvas is in the page once the first graph has come (before, a line says it is being built).
   const drawn = graph !== undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the box is in the page once drawn; observe it then
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -87,12 +90,22 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         width: n.width,
         height: n.height,
         data: { ...n, selected: selected !== null && n.recordKeys.includes(selected), onToggle: toggle, expanded: expanded.includes(n.id) },
-        ariaLabel: `${n.title} ${n.subtitle}: ${n.detail}`,
+        ariaLabel: `${n.title} ${n.subtitle}: ${n.detail}${n.stream ? `; stream: ${n.stream.summary}, ${n.stream.detail}` : ''}`,
         draggable: false,
         connectable: false,
       })),
     [shown, selected, toggle, expanded],
   );
+  // Each conversation as a box behind its nodes (those around the view, for a large graph).
+  const allBoxes = useMemo(() => conversationBoxes(graph?.nodes ?? []), [graph]);
+  const boxes = useMemo(() => {
+    if (!large) return allBoxes;
+    const w = size.width / view.zoom;
+    const h = size.height / view.zoom;
+    const left = -view.x / view.zoom - w;
+    const top = -view.y / view.zoom - h;
+    return allBoxes.filter((b) => b.x + b.width >= left && b.x <= left + 3 * w && b.y + b.height >= top && b.y <= top + 3 * h);
+  }, [allBoxes, large, size, view]);
   // Edges are named for assistive technology by what their nodes show (short ids), not by internal node ids.
   const faces = useMemo(() => new Map((graph?.nodes ?? []).map((n) => [n.id, `${n.title} ${n.subtitle}`])), [graph]);
   const edges: Edge[] = useMemo(
@@ -158,9 +171,10 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   if (query.isError) return <p className="p-4 text-sm text-red-600">The graph could not be built: {query.error.message}</p>;
   if (!graph) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the graph…</p>;
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: keys pressed anywhere in the view (the canvas, its controls) reach its shortcuts
     <div className="flex h-full flex-col" onKeyDown={onKeyDown}>
       {/* On a narrow screen the legend is one line that scrolls sideways, so the canvas keeps its height. */}
-      <div className="flex items-center gap-x-3 gap-y-1 overflow-x-auto border-b border-slate-200 px-3 py-1 text-[11px] whitespace-nowrap sm:flex-wrap sm:whitespace-normal dark:border-slate-800" aria-label="Graph legend">
+      <div className="flex items-center gap-x-3 gap-y-1 overflow-x-auto border-b border-slate-200 px-3 py-1 text-[11px] whitespace-nowrap sm:flex-wrap sm:whitespace-normal dark:border-slate-800" role="note" aria-label="Graph legend">
         <span data-testid="graph-counts">
           {graph.nodes.filter((n) => n.kind !== 'ghost').length} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles · {graph.streams} streams
         </span>
@@ -191,6 +205,9 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         <span className="inline-flex items-center gap-1">
           <span className="inline-block h-3 w-3 rounded-sm border-2 border-dashed border-slate-400" /> missing parent
         </span>
+        <span className="inline-flex items-center gap-1">
+          <span className="inline-block h-3 w-3 rounded-sm border border-dashed border-sky-500 bg-sky-50" /> conversation
+        </span>
         <span className="ml-auto inline-flex gap-1">
           <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => download('graph.svg', graphToSvg(graph, visible), 'image/svg+xml')}>
             Export SVG
@@ -200,15 +217,36 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           </button>
         </span>
       </div>
-      {graph.folded.length > 0 && (
-        <p className="truncate border-b border-slate-200 px-3 py-1 text-[11px] text-slate-600 sm:whitespace-normal dark:border-slate-800 dark:text-slate-300" data-testid="folded">
-          Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream{graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
-          {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
-          {graph.folded.some((f) => f.kind === 'fan-out') && `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}. Unfold one
-          from its node.
-        </p>
+      {(graph.folded.length > 0 || expanded.length > 0) && (
+        <div className="flex flex-wrap items-center gap-x-2 border-b border-slate-200 px-3 py-1 text-[11px] text-slate-600 dark:border-slate-800 dark:text-slate-300">
+          {graph.folded.length > 0 && (
+            <p className="min-w-0 truncate sm:whitespace-normal" data-testid="folded">
+              Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream{graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
+              {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
+              {graph.folded.some((f) => f.kind === 'fan-out') && `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}. Unfold one
+              from its node.
+            </p>
+          )}
+          {expanded.length > 0 && (
+            // Unfolded streams keep their diagnostics on their first chunk, which folds them back; so does this, off the canvas.
+            <p data-testid="unfolded">
+              Unfolded: {expanded.length}; a stream's first chunk keeps its diagnostics and folds it back.{' '}
+              <button type="button" onClick={() => setExpanded([])} className="rounded border border-slate-300 px-1.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
+                Fold all back
+              </button>
+            </p>
+          )}
+        </div>
       )}
-      <div ref={box} className="min-h-0 flex-1" tabIndex={0} aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)">
+      <div
+        ref={box}
+        className="min-h-0 flex-1"
+        // A widget of its own: it takes the keys (+, -, 0 zoom) while it has focus.
+        role="application"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is a widget that takes keys (above)
+        tabIndex={0}
+        aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)"
+      >
         <ReactFlow
           nodes={nodes}
           edges={edges}
@@ -231,6 +269,22 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           colorMode="system"
         >
           <Background />
+          {/* Behind the edges and nodes (z-index -1 in the viewport's stacking context), and never in the way of a click. */}
+          <ViewportPortal>
+            {boxes.map((b) => (
+              <div
+                key={`${b.id}:${b.y}`}
+                data-testid="conversation-group"
+                aria-hidden="true"
+                className="pointer-events-none absolute top-0 left-0 rounded-lg border border-dashed border-sky-500/70 bg-sky-50/50 dark:border-sky-400/50 dark:bg-sky-950/30"
+                style={{ transform: `translate(${b.x}px, ${b.y}px)`, width: b.width, height: b.height, zIndex: -1 }}
+              >
+                <span className="absolute left-2 truncate text-[11px] leading-5 text-sky-900 dark:text-sky-200" style={{ top: 0, height: GROUP_LABEL, maxWidth: b.width - 16 }}>
+                  conversation {shortId(b.id)} · {b.nodes} node{b.nodes === 1 ? '' : 's'}
+                </span>
+              </div>
+            ))}
+          </ViewportPortal>
           {size.width >= MINIMAP_MIN.width && size.height >= MINIMAP_MIN.height && <MiniMap pannable zoomable style={{ width: 140, height: 90 }} ariaLabel="Graph overview (minimap)" />}
           <Controls showInteractive={false} showFitView={false}>
             <ControlButton onClick={() => fit(200)} title="Fit the graph (at a readable zoom)" aria-label="Fit the graph (at a readable zoom)" className="react-flow__controls-fitview">

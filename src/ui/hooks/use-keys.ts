@@ -38,6 +38,9 @@ export function useKeys(keys: RegistryEntry[], dispatch: PageDispatch): Keys {
         if (changed.count) dispatch({ type: 'verdicts', records: changed });
         void queryClient.invalidateQueries({ queryKey: queryKeys.allFolds() });
         void queryClient.invalidateQueries({ queryKey: queryKeys.graphs() });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.timelines() });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.allRules() });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.comparisons() });
         return queryClient.invalidateQueries({ queryKey: queryKeys.details() });
       });
   }, [keys, queryClient, dispatch]);

@@ -19,8 +19,8 @@ export function useRecordFilter(filter: RecordFilter, versions: { load: number; 
     const t = setTimeout(() => {
       inspectorClient()
         .call('filter', { filter })
-        .then(({ keys }) => {
-          if (!stale) dispatch({ type: 'visible', keys, filter });
+        .then(({ keys, rules }) => {
+          if (!stale) dispatch({ type: 'visible', keys, filter, rules });
         });
     }, SETTLE_MS);
     return () => {

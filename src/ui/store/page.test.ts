@@ -154,9 +154,9 @@ describe('the filter', () => {
     const keys = new Int32Array([1, 3]);
     let { state } = run([
       { type: 'filter', filter: { kind: 'command' } },
-      { type: 'visible', keys, filter: { kind: 'command' } },
+      { type: 'visible', keys, filter: { kind: 'command' }, rules: null },
     ]);
-    expect(state.visible).toEqual({ keys, filter: { kind: 'command' } });
+    expect(state.visible).toEqual({ keys, filter: { kind: 'command' }, rules: null });
     ({ state } = run([{ type: 'filter', filter: { kind: 'command', source: 'al' } }], state));
     expect(state.visible?.keys).toBe(keys);
     ({ state } = run([{ type: 'filter', filter: { kind: '' } }], state));

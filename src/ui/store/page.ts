@@ -8,7 +8,7 @@
 // since React may run a reducer twice; the state keeps `recordsVersion`, which tells React it changed.
 import type { RegistryEntry } from '../../core/keys/keys';
 import type { RegistryChange } from '../../core/keys/registry';
-import type { InputSummary, Loaded, LoadProgress, RecordFilter, SharedView } from '../../wire/protocol';
+import type { ComparedPair, InputSummary, Loaded, LoadProgress, RecordFilter, SharedView } from '../../wire/protocol';
 import { SLOT, type SummaryPack } from '../../wire/summary-pack';
 import { displayText } from '../format';
 import { filterFromLink } from '../shared-view';
@@ -33,8 +33,11 @@ export interface PageState {
   viewport: SharedView['viewport'];
   /** The list's filter; the worker works out which records match. */
   filter: RecordFilter;
-  /** The keys the worker found for a filter, and the filter they answer (they arrive a moment after it changes); null without a filter. */
-  visible: { keys: Int32Array; filter: RecordFilter } | null;
+  /**
+   * The keys the worker found for a filter, the filter they answer (they arrive a moment after it
+   * changes) and the rule ids its `rule` matched (null without one); null without a filter.
+   */
+  visible: { keys: Int32Array; filter: RecordFilter; rules: string[] | null } | null;
   /** The running load's records and bytes, or null. */
   progress: LoadProgress | null;
   /** The status line. */
@@ -49,6 +52,10 @@ export interface PageState {
   keys: RegistryEntry[];
   /** Changes to registry entries that would widen trust, waiting for Accept or Reject. */
   pendingKeyChanges: RegistryChange[];
+  /** The two records compared (and whether they, their conversations or their inputs are), or null. */
+  compare: ComparedPair | null;
+  /** "Pick in the list": the record B is being picked for (the list's next choice is B), or null. */
+  comparePicking: number | null;
 }
 
 export type PageAction =
@@ -57,7 +64,7 @@ export type PageAction =
   | { type: 'viewport'; viewport: SharedView['viewport'] }
   | { type: 'filter'; filter: RecordFilter }
   /** The worker's answer to `filter`. */
-  | { type: 'visible'; keys: Int32Array; filter: RecordFilter }
+  | { type: 'visible'; keys: Int32Array; filter: RecordFilter; rules: string[] | null }
   /** A load was asked for: its inputs are being gathered. */
   | { type: 'load-asked' }
   | { type: 'load-started'; inputs: number; bytes: number }
@@ -81,7 +88,11 @@ export type PageAction =
   | { type: 'keys'; keys: RegistryEntry[] }
   | { type: 'key-changes-pending'; changes: RegistryChange[] }
   /** The summaries whose verdict a key change moved. */
-  | { type: 'verdicts'; records: SummaryPack };
+  | { type: 'verdicts'; records: SummaryPack }
+  /** Compares two records (or their conversations or inputs), or stops comparing; picking in the list ends. */
+  | { type: 'compare'; compare: ComparedPair | null }
+  /** Starts (with record A) or stops picking record B in the list. */
+  | { type: 'compare-picking'; anchor: number | null };
 
 export function initialPageState(keys: RegistryEntry[]): PageState {
   return {
@@ -99,6 +110,8 @@ export function initialPageState(keys: RegistryEntry[]): PageState {
     stopped: [],
     keys,
     pendingKeyChanges: [],
+    compare: null,
+    comparePicking: null,
   };
 }
 
@@ -166,7 +179,7 @@ export function reducePage(state: PageState, action: PageAction): PageState {
     case 'filter':
       return { ...state, filter: action.filter, visible: filterActive(action.filter) ? state.visible : null };
     case 'visible':
-      return { ...state, visible: { keys: action.keys, filter: action.filter } };
+      return { ...state, visible: { keys: action.keys, filter: action.filter, rules: action.rules } };
     case 'load-asked':
       return { ...state, problem: null };
     case 'load-started':
@@ -202,12 +215,14 @@ export function reducePage(state: PageState, action: PageAction): PageState {
         inputs: r.inputs,
         recordsVersion: state.recordsVersion + 1,
         loadVersion: state.loadVersion + 1,
+        compare: null,
+        comparePicking: null,
         status: `Opened a shared view: ${r.records.count} records from ${r.inputs.length} inputs. A link brings no keys: ${entries ? `signatures are trusted only as your registry (${entries} entries) backs them` : 'your registry is empty, so no signature is trusted'}.`,
       };
     }
     case 'shared-view': {
       const filter = filterFromLink(action.view.filters);
-      return { ...state, viewport: action.view.viewport, filter, visible: filterActive(filter) ? state.visible : null, shared: { view: action.view, filter } };
+      return { ...state, viewport: action.view.viewport, filter, visible: filterActive(filter) ? state.visible : null, shared: { view: action.view, filter }, compare: action.view.compare ?? null, comparePicking: null };
     }
     case 'restarted': {
       const { stopped, replayed } = action;
@@ -221,12 +236,15 @@ export function reducePage(state: PageState, action: PageAction): PageState {
         recordsVersion: state.recordsVersion + 1,
         loadVersion: state.loadVersion + 1,
         progress: null,
+        // Keys may have moved (an input not read again): what was compared is not kept.
+        compare: null,
+        comparePicking: null,
         problem: `${action.reason}: it was stopped and restarted. The other inputs were read again (${replayed.records.count} records); the app goes on.${notRead}`,
         status: '',
       };
     }
     case 'cleared':
-      return { ...state, inputs: [], stopped: [], recordsVersion: state.recordsVersion + 1, shared: null, status: 'Cleared.' };
+      return { ...state, inputs: [], stopped: [], recordsVersion: state.recordsVersion + 1, shared: null, compare: null, comparePicking: null, status: 'Cleared.' };
     case 'stopped-done':
       return { ...state, stopped: state.stopped.filter((x) => x !== action.input) };
     case 'keys':
@@ -235,6 +253,10 @@ export function reducePage(state: PageState, action: PageAction): PageState {
       return { ...state, pendingKeyChanges: action.changes };
     case 'verdicts':
       return action.records.count ? { ...state, recordsVersion: state.recordsVersion + 1 } : state;
+    case 'compare':
+      return { ...state, compare: action.compare, comparePicking: null };
+    case 'compare-picking':
+      return { ...state, comparePicking: action.anchor };
   }
 }
 

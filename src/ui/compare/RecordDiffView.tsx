@@ -1,0 +1,394 @@
+// Two records compared, as the Comparison region shows them: their verdicts side by side, what the
+// difference means for signatures, the field diff (every change marked by a sign and a word, not
+// by colour alone), the byte diff of their canonical encodings as compact hex with the differing
+// bytes marked, and two AgentDNA workflows envelope by envelope. Strings from records are text.
+import { type CSSProperties, type ReactNode, useState } from 'react';
+import type { ByteDiff, ChangeStatus, EnvelopePair, EnvelopeSide, FieldRow, RecordComparison, VerdictSide, WorkflowDiff } from '../../core/compare/model';
+import { RuleRef } from '../components/RuleRef';
+import { displayText, groupDigits, hex2 } from '../format';
+import { byteHunks, bytesWords, type HunkSide, shownRows } from './compare-view';
+import { CardLabel, CARD_ROW, CARD_TABLE, Section, STATUS_STYLE, StatusMark, WithCode } from './parts';
+
+export function RecordDiffView({ c }: { c: RecordComparison }) {
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
+        <VerdictsSection c={c} />
+        <Section id="compare-signatures" title="What it means for signatures">
+          <p data-testid="signature-meaning" className="font-semibold">
+            {c.signature.headline}
+          </p>
+          {c.signature.details.length > 0 && (
+            <ul className="mt-1 list-disc space-y-0.5 pl-5 text-xs [overflow-wrap:anywhere]">
+              {c.signature.details.map((d) => (
+                <li key={d}>
+                  <bdi>
+                    <WithCode text={displayText(d)} />
+                  </bdi>
+                </li>
+              ))}
+            </ul>
+          )}
+          {c.signature.segments && (
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+              Signing input, segment by segment: domain {c.signature.segments.domain ? 'same' : 'differs'} · signed context{' '}
+              {c.signature.segments.context ? 'same' : 'differs'} · canonical envelope without its signature{' '}
+              {c.signature.segments.envelope ? 'same' : 'differs'}.
+            </p>
+          )}
+        </Section>
+      </div>
+      {/* Two workflows: envelope by envelope first, what changed deep in the chains after. */}
+      {c.workflow && <WorkflowSection w={c.workflow} />}
+      <FieldsSection c={c} />
+      {c.bytes && <BytesSection d={c.bytes} />}
+    </div>
+  );
+}
+
+const yesNo = (v: boolean) => (v ? 'yes' : 'no');
+const signature = (v: VerdictSide) => (v.signature === 'valid' ? (v.trusted ? 'valid, trusted' : 'valid, not trusted') : v.signature.replace('_', ' '));
+
+function VerdictsSection({ c }: { c: RecordComparison }) {
+  const { a, b } = c.verdicts;
+  const rows: [string, string, string][] = [
+    ['Decoded', yesNo(a.decoded), yesNo(b.decoded)],
+    ['Valid', yesNo(a.valid), yesNo(b.valid)],
+    ['Signature', signature(a), signature(b)],
+    ['Errors', String(a.errors), String(b.errors)],
+    ['Warnings', String(a.warnings), String(b.warnings)],
+  ];
+  return (
+    <Section id="compare-verdicts" title="Verdicts side by side">
+      <table aria-label="Verdicts side by side" className="w-full text-xs">
+        <thead className="text-left text-slate-600 dark:text-slate-300">
+          <tr>
+            <th scope="col" className="py-0.5 font-medium">
+              Verdict
+            </th>
+            <th scope="col" className="py-0.5 font-medium">
+              A
+            </th>
+            <th scope="col" className="py-0.5 font-medium">
+              B
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([what, x, y]) => (
+            <tr key={what} data-differs={x !== y || undefined} className={x !== y ? STATUS_STYLE.changed : ''}>
+              <th scope="row" className="py-0.5 pr-2 text-left font-normal">
+                {what}
+                {x !== y && <span className="ml-1 font-mono">(differs)</span>}
+              </th>
+              <td className="py-0.5 pr-2">{x}</td>
+              <td className="py-0.5">{y}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {(c.verdicts.onlyA.length > 0 || c.verdicts.onlyB.length > 0) && (
+        <ul className="mt-1 space-y-0.5 text-xs">
+          {(
+            [
+              ['A', c.verdicts.onlyA],
+              ['B', c.verdicts.onlyB],
+            ] as const
+          ).map(
+            ([side, rules]) =>
+              rules.length > 0 && (
+                <li key={side}>
+                  Found on {side} only:{' '}
+                  {rules.map((r, i) => (
+                    <span key={r}>
+                      {i > 0 && ', '}
+                      <RuleRef id={r} />
+                    </span>
+                  ))}
+                </li>
+              ),
+          )}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function FieldsSection({ c }: { c: RecordComparison }) {
+  const [showSame, setShowSame] = useState(false);
+  const f = c.fields;
+  const rows = shownRows(f.rows, showSame);
+  const total = f.counts.added + f.counts.removed + f.counts.changed;
+  const body = f.body;
+  return (
+    <Section id="compare-fields" title="Fields">
+      <p className="text-xs" data-testid="field-counts">
+        {total === 0 ? 'No field differs.' : `${f.counts.added} added, ${f.counts.removed} removed, ${f.counts.changed} changed.`}
+        {body && (
+          <>
+            {' '}
+            Bodies compared{' '}
+            {body.compared === 'json'
+              ? 'as JSON, member by member'
+              : body.compared === 'cbor'
+                ? 'as CBOR, member by member'
+                : body.compared === 'text'
+                  ? 'as text'
+                  : 'as bytes'}
+            {body.compared === 'bytes' && (body.a !== 'bytes' || body.b !== 'bytes') ? ` (A reads as ${body.a ?? 'no body'}, B as ${body.b ?? 'no body'})` : ''}
+            .
+          </>
+        )}
+      </p>
+      <label className="mt-1 flex items-center gap-2 text-xs">
+        <input type="checkbox" checked={showSame} onChange={(e) => setShowSame(e.target.checked)} /> Show unchanged fields
+      </label>
+      {rows.length > 0 && (
+        // A table where its box is wide enough; narrower (a phone), each row a card of the same cells, as the Findings do.
+        <div className="mt-2 @container">
+          <table aria-label="Field differences" className={`${CARD_TABLE.table} @2xl:table-fixed`}>
+            <colgroup>
+              <col className="w-24" />
+              <col className="w-[28%]" />
+              <col />
+              <col />
+            </colgroup>
+            <thead className={CARD_TABLE.head}>
+              <tr>
+                <th scope="col" className="py-0.5 font-medium">
+                  Change
+                </th>
+                <th scope="col" className="py-0.5 font-medium">
+                  Field
+                </th>
+                <th scope="col" className="py-0.5 font-medium">
+                  A
+                </th>
+                <th scope="col" className="py-0.5 font-medium">
+                  B
+                </th>
+              </tr>
+            </thead>
+            <tbody className={CARD_TABLE.body}>
+              {rows.map((r) => (
+                <FieldDiffRow key={`${r.path}|${r.status}|${r.a ?? ''}|${r.b ?? ''}`} r={r} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {f.omitted > 0 && <p className="mt-1 text-xs">{groupDigits(f.omitted)} more rows are not shown (their changes are counted above).</p>}
+    </Section>
+  );
+}
+
+function FieldDiffRow({ r }: { r: FieldRow }) {
+  const value = (v: string | null) => (v === null ? <span className="text-slate-600 dark:text-slate-400">(absent)</span> : <bdi>{displayText(v)}</bdi>);
+  return (
+    <tr data-path={r.path} data-status={r.status} className={`${CARD_ROW} ${STATUS_STYLE[r.status]}`}>
+      <td className="py-0.5 pr-1">
+        <StatusMark status={r.status} />
+      </td>
+      <td
+        className="min-w-0 py-0.5 pr-2 pl-[calc(var(--depth)*0.25rem)] font-mono [overflow-wrap:anywhere] @2xl:pl-[calc(var(--depth)*0.75rem)]"
+        // Nested members indented by depth: a little on a card, more in the table.
+        style={{ '--depth': r.depth } as CSSProperties}
+      >
+        <bdi>{displayText(r.path)}</bdi>
+      </td>
+      <td className="col-span-2 min-w-0 py-0.5 pr-2 font-mono [overflow-wrap:anywhere]">
+        <CardLabel>A</CardLabel>
+        {value(r.a)}
+      </td>
+      <td className="col-span-2 min-w-0 py-0.5 font-mono [overflow-wrap:anywhere]">
+        <CardLabel>B</CardLabel>
+        {value(r.b)}
+      </td>
+    </tr>
+  );
+}
+
+const BYTES_TITLE: Record<ByteDiff['what'], string> = {
+  'agdx-canonical': 'Canonical encodings (byte diff)',
+  'agentdna-content': "Hashed content of the tips (byte diff of AgentDNA's json.dumps)",
+  received: 'Bytes as received (no canonical encoding for these records)',
+};
+
+/** Bytes shown per side of a hunk; a longer stretch says how many more. */
+const HUNK_BYTES = 256;
+
+function BytesSection({ d }: { d: ByteDiff }) {
+  const { hunks, more } = byteHunks(d);
+  const changed = d.ranges.filter((r) => r.op === 'changed');
+  const fields = [...new Set(changed.flatMap((r) => r.fields))];
+  return (
+    <Section id="compare-bytes" title={BYTES_TITLE[d.what]}>
+      <p className="text-xs" data-testid="byte-summary">
+        {d.identical
+          ? `Identical: ${groupDigits(d.a.length)} bytes each.`
+          : `${groupDigits(d.differing.a)} of A's ${groupDigits(d.a.length)} bytes and ${groupDigits(d.differing.b)} of B's ${groupDigits(d.b.length)} differ, in ${changed.length} stretch${changed.length === 1 ? '' : 'es'}${fields.length ? ` (fields ${fields.join(', ')})` : ''}.`}
+        {!d.exact && ' Too different to align byte by byte: the differing middle is shown as one stretch.'}
+        {d.truncated && ' Only the first MiB of each is shown.'}
+      </p>
+      {hunks.length > 0 && (
+        <ol aria-label="Differing stretches" className="mt-2 flex flex-col gap-2">
+          {hunks.map((h) => (
+            <li key={`${h.a.start}-${h.b.start}`} className="rounded border border-slate-200 p-2 dark:border-slate-700">
+              <p className="mb-1 text-xs">
+                A {bytesWords([h.a.marks[0][0], h.a.marks[h.a.marks.length - 1][1]])} ↔ B {bytesWords([h.b.marks[0][0], h.b.marks[h.b.marks.length - 1][1]])}
+                {h.fields.length > 0 && <> · {h.fields.join(', ')}</>}
+                <span className="text-slate-600 dark:text-slate-400"> (differing bytes marked)</span>
+              </p>
+              <HexLine side="A" bytes={d.a} window={h.a} />
+              <HexLine side="B" bytes={d.b} window={h.b} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {more > 0 && <p className="mt-1 text-xs">{more} more differing stretches are not shown.</p>}
+    </Section>
+  );
+}
+
+/** One side of a hunk as hex: its offset, then its bytes, the differing ones in <mark>. */
+function HexLine({ side, bytes, window: w }: { side: 'A' | 'B'; bytes: Uint8Array; window: HunkSide }) {
+  const end = Math.min(w.end, w.start + HUNK_BYTES);
+  const marked = (i: number) => w.marks.some(([s, e]) => i >= s && i < e);
+  const cells: ReactNode[] = [];
+  for (let i = w.start; i < end; ) {
+    const m = marked(i);
+    let j = i;
+    while (j < end && marked(j) === m) j++;
+    const hex = Array.from(bytes.subarray(i, j), hex2).join(' ');
+    cells.push(
+      m ? (
+        <mark
+          key={i}
+          className="rounded-sm bg-amber-200 px-0.5 text-slate-950 underline decoration-dotted underline-offset-2 dark:bg-amber-700 dark:text-white"
+        >
+          {hex}
+        </mark>
+      ) : (
+        <span key={i}>{hex}</span>
+      ),
+    );
+    if (j < end) cells.push(' ');
+    i = j;
+  }
+  const empty = w.marks.every(([s, e]) => s === e);
+  return (
+    <p className="flex gap-2 font-mono text-xs" data-side={side}>
+      <span className="w-4 shrink-0 font-sans font-semibold">{side}</span>
+      <span className="w-14 shrink-0 text-slate-600 dark:text-slate-400">0x{w.start.toString(16).padStart(4, '0')}</span>
+      <span className="min-w-0 break-words">
+        {cells}
+        {w.end > end && <span className="font-sans text-slate-600 dark:text-slate-400"> … {groupDigits(w.end - end)} more bytes</span>}
+        {empty && <span className="font-sans text-slate-600 dark:text-slate-400"> (nothing here on {side}: the other side's bytes are extra)</span>}
+      </span>
+    </p>
+  );
+}
+
+const envelopeVerdict = (e: EnvelopeSide) =>
+  [
+    e.hashOk ? 'hash ok' : 'hash mismatch',
+    `signature ${e.signature}`,
+    e.didMatch ? 'key bound to DID' : 'DID mismatch',
+    e.trusted ? 'trusted' : 'not trusted',
+  ].join(' · ');
+
+/** A compared field of an envelope, on one line (cut at 80 characters). */
+function fieldText(e: EnvelopeSide, f: EnvelopePair['differs'][number]): string {
+  const v = f === 'parents' ? (e.parents.length ? e.parents.map((h) => `${h.slice(0, 12)}…`).join(', ') : '(none)') : f === 'status' ? e.status : e[f];
+  const s = v ?? '(absent)';
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+}
+
+function pairWords(p: EnvelopePair): { status: ChangeStatus; words: string } {
+  if (!p.a) return { status: 'added', words: 'only in B' };
+  if (!p.b) return { status: 'removed', words: 'only in A' };
+  if (!p.differs.length && !p.verdictsDiffer) return { status: 'same', words: 'same' };
+  return {
+    status: 'changed',
+    words: [p.differs.length ? `differs: ${p.differs.join(', ')}` : '', p.verdictsDiffer ? 'verdicts differ' : ''].filter(Boolean).join('; '),
+  };
+}
+
+function WorkflowSection({ w }: { w: WorkflowDiff }) {
+  const modes = (['light', 'heavy', 'boundary'] as const)
+    .map((m) => `${m} ${w.modes.a[m]}${w.modes.a[m] !== w.modes.b[m] ? ` → ${w.modes.b[m]}` : ''}`)
+    .join(' · ');
+  return (
+    <Section id="compare-envelopes" title="Envelopes (AgentDNA workflows)">
+      <p className="text-xs" data-testid="workflow-counts">
+        {w.counts.same} the same, {w.counts.differing} differing, {w.counts.onlyA} only in A, {w.counts.onlyB} only in B. Modes (A → B): {modes}.
+      </p>
+      <div className="mt-2 @container">
+        <table aria-label="Envelopes side by side" className={CARD_TABLE.table}>
+          <thead className={CARD_TABLE.head}>
+            <tr>
+              <th scope="col" className="py-0.5 font-medium">
+                Envelope
+              </th>
+              <th scope="col" className="py-0.5 font-medium whitespace-nowrap">
+                Matched by
+              </th>
+              <th scope="col" className="py-0.5 font-medium">
+                What differs
+              </th>
+              <th scope="col" className="py-0.5 font-medium">
+                A: hash and signature
+              </th>
+              <th scope="col" className="py-0.5 font-medium">
+                B: hash and signature
+              </th>
+            </tr>
+          </thead>
+          <tbody className={CARD_TABLE.body}>
+            {w.pairs.map((p) => {
+              const { status, words } = pairWords(p);
+              const e = (p.a ?? p.b)!;
+              return (
+                <tr key={`${p.a?.index ?? '-'}:${p.b?.index ?? '-'}`} data-status={status} className={`${CARD_ROW} ${STATUS_STYLE[status]}`}>
+                  <td className="col-span-2 min-w-0 py-0.5 pr-2 font-mono [overflow-wrap:anywhere]">
+                    {e.path}
+                    {p.a && p.b && p.a.path !== p.b.path && <> / {p.b.path}</>}
+                    <span className="block text-slate-600 dark:text-slate-400" title={e.hash}>
+                      {e.hash.slice(0, 12)}…
+                    </span>
+                  </td>
+                  <td className="col-span-2 py-0.5 pr-2">
+                    <CardLabel>Matched by</CardLabel>
+                    {p.matchedBy ?? '—'}
+                  </td>
+                  <td className="col-span-2 min-w-0 py-0.5 pr-2">
+                    <StatusMark status={status} />
+                    {status !== 'same' && <span className="block">{words}</span>}
+                    {p.a && p.b && p.differs.length > 0 && (
+                      <ul className="mt-0.5 space-y-0.5">
+                        {p.differs.map((f) => (
+                          <li key={f} className="[overflow-wrap:anywhere]">
+                            <span className="font-medium">{f}</span>: <bdi>{displayText(fieldText(p.a!, f))}</bdi> →{' '}
+                            <bdi>{displayText(fieldText(p.b!, f))}</bdi>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                  <td className="col-span-2 py-0.5 pr-2">
+                    <CardLabel>A</CardLabel>
+                    {p.a ? envelopeVerdict(p.a) : '—'}
+                  </td>
+                  <td className="col-span-2 py-0.5">
+                    <CardLabel>B</CardLabel>
+                    {p.b ? envelopeVerdict(p.b) : '—'}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </Section>
+  );
+}

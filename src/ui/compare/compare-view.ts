@@ -1,0 +1,141 @@
+// What the page works out for a comparison, pure (tested without a DOM): the request for the
+// compared pair, the words the Shared view banner uses, the hunks of a byte diff, the rows shown.
+import type { ByteDiff, ChangeStatus, CompareSubject, FieldRow } from '../../core/compare/model';
+import type { ComparedPair, InputSummary } from '../../wire/protocol';
+import type { RecordSummary } from '../../wire/summary-pack';
+import { displayText, groupDigits } from '../format';
+
+/** What the page reads summaries from (its SummaryStore). */
+export interface SummarySource {
+  readonly length: number;
+  get(key: number): RecordSummary | undefined;
+  inputOf(key: number): number;
+}
+
+/** The request for a compared pair: the records themselves, or their conversations or inputs; null when it cannot be made. */
+export function subjectOf(pair: ComparedPair, store: Pick<SummarySource, 'get'>): CompareSubject | null {
+  const a = store.get(pair.a);
+  const b = store.get(pair.b);
+  if (!a || !b) return null;
+  switch (pair.scope) {
+    case 'records':
+      return { scope: 'records', a: pair.a, b: pair.b };
+    case 'inputs':
+      return { scope: 'inputs', a: a.input, b: b.input };
+    case 'conversations':
+      return a.conversation && b.conversation ? { scope: 'conversations', a: a.conversation, b: b.conversation } : null;
+  }
+}
+
+/** The first record of input `input` (records are stored input after input), or null. */
+export function firstKeyOf(input: number, store: Pick<SummarySource, 'length' | 'inputOf'>): number | null {
+  let lo = 0;
+  let hi = store.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (store.inputOf(mid) < input) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < store.length && store.inputOf(lo) === input ? lo : null;
+}
+
+/** A record as a person finds it: `record #4 of conversation.cborseq` (the name escaped). */
+export function recordWords(key: number, store: Pick<SummarySource, 'get'>, inputs: readonly InputSummary[]): string {
+  const s = store.get(key);
+  if (!s) return `record ${key} (no longer loaded)`;
+  const name = inputs.find((i) => i.input === s.input)?.name ?? `input ${s.input}`;
+  return `record #${s.index} of ${displayText(name)}`;
+}
+
+/** What a compared pair compares, in words, for the Shared view banner and the panel's heading. */
+export function comparedWords(pair: ComparedPair, store: Pick<SummarySource, 'get'>, inputs: readonly InputSummary[]): string {
+  const a = store.get(pair.a);
+  const b = store.get(pair.b);
+  const name = (s: RecordSummary | undefined) => (s ? displayText(inputs.find((i) => i.input === s.input)?.name ?? `input ${s.input}`) : '(not loaded)');
+  switch (pair.scope) {
+    case 'records':
+      return `${recordWords(pair.a, store, inputs)} with ${recordWords(pair.b, store, inputs)}`;
+    case 'inputs':
+      return `the inputs ${name(a)} and ${name(b)}`;
+    case 'conversations':
+      return `the conversations ${displayText(a?.conversation ?? '—')} (of ${recordWords(pair.a, store, inputs)}) and ${displayText(b?.conversation ?? '—')} (of ${recordWords(pair.b, store, inputs)})`;
+  }
+}
+
+/** How each status reads: a sign and a word, never the colour alone. */
+export const STATUS_WORDS: Record<ChangeStatus, { sign: string; word: string }> = {
+  added: { sign: '+', word: 'added' },
+  removed: { sign: '−', word: 'removed' },
+  changed: { sign: '~', word: 'changed' },
+  same: { sign: '=', word: 'same' },
+};
+
+/** The rows a field diff shows: every row, or only those that are not the same (a changed map's row stays, with its changed members). */
+export function shownRows(rows: readonly FieldRow[], showSame: boolean): FieldRow[] {
+  return showSame ? [...rows] : rows.filter((r) => r.status !== 'same');
+}
+
+/** One side of a hunk: a window of its bytes, and the stretches in it that differ. */
+export interface HunkSide {
+  start: number;
+  end: number;
+  marks: Array<[number, number]>;
+}
+
+export interface Hunk {
+  a: HunkSide;
+  b: HunkSide;
+  fields: string[];
+}
+
+/**
+ * The changed stretches of a byte diff in hunks, with `context` equal bytes either side; changed
+ * stretches closer than twice the context share a hunk. At most `max` hunks (the rest counted).
+ * Windows are clamped to the bytes the diff carries (a truncated diff shows what it holds).
+ */
+export function byteHunks(diff: Pick<ByteDiff, 'ranges' | 'a' | 'b'>, context = 8, max = 100): { hunks: Hunk[]; more: number } {
+  const hunks: Hunk[] = [];
+  let more = 0;
+  let current: Hunk | null = null;
+  const clampA = (n: number) => Math.max(0, Math.min(diff.a.length, n));
+  const clampB = (n: number) => Math.max(0, Math.min(diff.b.length, n));
+  for (const r of diff.ranges) {
+    if (r.op !== 'changed') continue;
+    const near = current && r.a[0] - current.a.end <= context && r.b[0] - current.b.end <= context;
+    if (current && near) {
+      current.a.end = clampA(r.a[1] + context);
+      current.b.end = clampB(r.b[1] + context);
+      current.a.marks.push([r.a[0], r.a[1]]);
+      current.b.marks.push([r.b[0], r.b[1]]);
+      for (const f of r.fields) if (!current.fields.includes(f)) current.fields.push(f);
+      continue;
+    }
+    if (hunks.length >= max) {
+      more++;
+      current = null;
+      continue;
+    }
+    current = {
+      a: { start: clampA(r.a[0] - context), end: clampA(r.a[1] + context), marks: [[r.a[0], r.a[1]]] },
+      b: { start: clampB(r.b[0] - context), end: clampB(r.b[1] + context), marks: [[r.b[0], r.b[1]]] },
+      fields: [...r.fields],
+    };
+    hunks.push(current);
+  }
+  return { hunks, more };
+}
+
+/** A span of bytes as a person counts them: `bytes 12–29` for [12, 30) (end exclusive), `byte 12` for [12, 13), or `no bytes (at 12)`. */
+export function bytesWords([start, end]: readonly [number, number]): string {
+  return end > start + 1 ? `bytes ${start}–${end - 1}` : end > start ? `byte ${start}` : `no bytes (at ${start})`;
+}
+
+/** A latency in µs as a person reads it: `340 µs`, `120 ms`, `1.25 s`; `—` when unknown. */
+export function latencyWords(micros: number | null): string {
+  if (micros === null) return '—';
+  const a = Math.abs(micros);
+  const sign = micros < 0 ? '−' : '';
+  if (a < 1000) return `${sign}${a} µs`;
+  if (a < 1_000_000) return `${sign}${groupDigits(Math.round(a / 1000))} ms`;
+  return `${sign}${(a / 1_000_000).toFixed(2)} s`;
+}

@@ -1,0 +1,684 @@
+// The Timeline tab: the AGDX records of the load on a time axis, one lane per agent, modelled in
+// the worker (core/timeline, packed by wire/timeline-pack) and drawn here on a canvas, only what is
+// in view. Marks select their records; a record selected elsewhere is ringed and brought into view.
+// Everything the canvas says is also said in text: the deadline problems above it, the mark under
+// the pointer or the keyboard in words (announced), and a list view of every mark.
+import { useQuery } from '@tanstack/react-query';
+import {
+  memo,
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+  type ReactNode,
+} from 'react';
+import { formatDuration, isoFromMicros } from '../../core/time';
+import { DEADLINE, MARK, readDeadline, readMark, rows, SKEW, SPAN, STREAM, type PackedMark, type TimelinePack } from '../../wire/timeline-pack';
+import { displayText, groupDigits } from '../format';
+import { queryKeys } from '../query-keys';
+import { inspectorClient } from '../worker-client';
+import { DARK, drawTimeline, laneAt, laneTops, LIGHT, markY, streamY, type TimelineLayout } from './draw';
+import { centreOn, fitView, markNear, panBy, wheelFactor, xOf, zoomAt, type TimeView } from './view';
+
+interface Props {
+  version: number;
+  selected: number | null;
+  onSelect: (key: number) => void;
+}
+
+const AXIS = 26;
+/** Arrow keys scroll the lanes by this much. */
+const LANE_STEP = 60;
+/** How far a click may be from a mark and still pick it (px). */
+const HIT = 8;
+const KEY_ZOOM = 1.5;
+/** Problems listed above the canvas, each kind (the rest: the Findings filter). */
+const LISTED = 3;
+const LIST_ROW = 30;
+
+const VERDICT_WORDS: Record<PackedMark['verdict'], string> = {
+  invalid: 'invalid',
+  'bad-signature': 'signature invalid or malformed',
+  'unknown-key': 'signed by an unknown key',
+  untrusted: 'signature valid, not trusted',
+  trusted: 'signature valid, trusted',
+  unsigned: 'unsigned',
+};
+
+const at = (t: number) => (t === 0 ? '0' : `${t < 0 ? '' : '+'}${formatDuration(Math.round(t))}`);
+
+function usePrefersDark(): boolean {
+  const [dark, setDark] = useState(() => typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const m = matchMedia('(prefers-color-scheme: dark)');
+    const on = () => setDark(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return dark;
+}
+
+export default function TimelineView({ version, selected, onSelect }: Props) {
+  const query = useQuery({ queryKey: queryKeys.timeline(version), queryFn: () => inspectorClient().call('timeline', {}), structuralSharing: false });
+  // Drawn as a transition (in slices), not in the synchronous update a query's result makes.
+  const pack = useDeferredValue(query.data);
+  if (query.isError) return <p className="p-4 text-sm text-red-600">The timeline could not be built: {query.error.message}</p>;
+  if (!pack) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the timeline…</p>;
+  return <Timeline key={version} pack={pack} selected={selected} onSelect={onSelect} />;
+}
+
+/** What the page says of deadlines and clocks, from the pack: each problem with the record it selects. */
+interface Problem {
+  key: string;
+  record: number;
+  text: string;
+}
+
+function problemsOf(p: TimelinePack, labelOf: (record: number) => string) {
+  const missed: Problem[] = [];
+  const unanswered: Problem[] = [];
+  let met = 0;
+  for (let i = 0, n = rows(p.deadlines, DEADLINE.STRIDE); i < n; i++) {
+    const d = readDeadline(p, i);
+    if (d.state === 'missed' && d.answer !== null) {
+      missed.push({
+        key: `m${i}`,
+        record: d.answer,
+        text: `Deadline missed by ${formatDuration(Math.round(d.missedBy ?? 0))}: ${labelOf(d.answer)} answered ${labelOf(d.command)}`,
+      });
+    } else if (d.state === 'unanswered') {
+      unanswered.push({ key: `u${i}`, record: d.command, text: `No answer before the deadline (${at(d.at)}): ${labelOf(d.command)}` });
+    } else if (d.state === 'met') met++;
+  }
+  const skews: Problem[] = [];
+  for (let i = 0, n = rows(p.skews, SKEW.STRIDE); i < n; i++) {
+    const o = i * SKEW.STRIDE;
+    const record = p.skews[o + SKEW.RECORD];
+    skews.push({
+      key: `s${i}`,
+      record,
+      text: `Clock skew: ${labelOf(record)} is ${formatDuration(Math.round(p.skews[o + SKEW.BY]))} earlier than ${p.skews[o + SKEW.VIA] === 0 ? 'its cause' : 'its command'}`,
+    });
+  }
+  return { missed, unanswered, skews, met };
+}
+
+const Timeline = memo(function Timeline({
+  pack,
+  selected,
+  onSelect: select0,
+}: {
+  pack: TimelinePack;
+  selected: number | null;
+  onSelect: (key: number) => void;
+}) {
+  // Selecting re-renders the list and the detail: as a transition, in slices that leave the
+  // canvas's frames (and the pointer) free.
+  const onSelect = useCallback((record: number) => startTransition(() => select0(record)), [select0]);
+  const count = rows(pack.marks, MARK.STRIDE);
+  // Record → mark (the marks are by time).
+  const markOf = useMemo(() => {
+    let max = -1;
+    for (let i = 0; i < count; i++) max = Math.max(max, pack.marks[i * MARK.STRIDE + MARK.RECORD]);
+    const out = new Int32Array(max + 1).fill(-1);
+    for (let i = 0; i < count; i++) out[pack.marks[i * MARK.STRIDE + MARK.RECORD]] = i;
+    return out;
+  }, [pack, count]);
+  const labelOf = useCallback(
+    (record: number) => (record < markOf.length && markOf[record] >= 0 ? pack.labels[markOf[record]] : `record ${record}`),
+    [pack, markOf],
+  );
+  const problems = useMemo(() => problemsOf(pack, labelOf), [pack, labelOf]);
+  // What a mark is, in words (the tooltip, the announcement and the list view).
+  const describe = useCallback(
+    (i: number) => {
+      const m = readMark(pack, i);
+      const notes = [VERDICT_WORDS[m.verdict]];
+      if (m.late) notes.push('came after its stream ended');
+      if (m.skewed) notes.push('earlier than its cause or command (clock skew)');
+      return `${m.label} — ${pack.lanes[m.lane]}, at ${at(m.t)} (${m.source === 'log' ? 'log time' : 'record id ULID time'}); ${notes.join('; ')}`;
+    },
+    [pack],
+  );
+  const dark = usePrefersDark();
+  const [links, setLinks] = useState(false);
+  const [list, setList] = useState(false);
+  const [focused, setFocused] = useState(-1);
+  const [tip, setTip] = useState<{ x: number; y: number; text: string } | null>(null);
+  const [laneWindow, setLaneWindow] = useState<[number, number]>([0, 20]);
+  const tops = useMemo(() => laneTops(pack.laneTracks), [pack]);
+
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const lanesCol = useRef<HTMLDivElement>(null);
+  const ring = useRef<HTMLDivElement>(null);
+  const range = useRef<HTMLSpanElement>(null);
+  const view = useRef<TimeView | null>(null);
+  const size = useRef({ width: 0, height: 0 });
+  const scroll = useRef(0);
+  const frame = useRef(0);
+  const state = useRef({ selected: -1, focused: -1, links: false, dark: false });
+  const selectedMark = selected !== null && selected < markOf.length ? markOf[selected] : -1;
+  state.current = { selected: selectedMark, focused, links, dark };
+
+  const layout = (): TimelineLayout => ({
+    width: size.current.width,
+    height: size.current.height,
+    axis: AXIS,
+    scroll: scroll.current,
+    tops,
+    tracks: pack.laneTracks,
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: layout() is made each render from pack and tops and reads refs; draw follows pack and tops
+  const draw = useCallback(() => {
+    const c = canvas.current;
+    const v = view.current;
+    if (!c || !v || size.current.width === 0) return;
+    const ctx = c.getContext('2d');
+    if (!ctx) return;
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const l = layout();
+    const s = state.current;
+    drawTimeline(ctx, pack, { view: v, layout: l, selected: s.selected, focused: s.focused, links: s.links }, s.dark ? DARK : LIGHT);
+    c.parentElement?.setAttribute('data-drawn', 'true');
+    // The stretch of time in view, in words (set here, not through React: a wheel redraws every frame).
+    const shown = l.width * v.perPx;
+    const words = range.current;
+    if (words) {
+      words.textContent = `Showing ${at(v.start)} to ${at(v.start + shown)} (${formatDuration(Math.max(1, Math.round(shown)))} across)`;
+      words.dataset.spanMicros = String(shown);
+    }
+    // The keyboard's mark has a box in the page too (where a pointer would click it).
+    const r = ring.current;
+    if (r) {
+      const i = s.focused;
+      const x = i >= 0 ? xOf(v, pack.marks[i * MARK.STRIDE + MARK.T]) : -1;
+      const y = i >= 0 ? markY(l, pack.marks[i * MARK.STRIDE + MARK.LANE]) : -1;
+      const shown = i >= 0 && x >= 0 && x <= l.width && y >= AXIS && y <= l.height;
+      r.style.display = shown ? 'block' : 'none';
+      if (shown) r.style.transform = `translate(${x - 12}px, ${y - 12}px)`;
+    }
+  }, [pack, tops]);
+  const schedule = useCallback(() => {
+    cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(draw);
+  }, [draw]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: redrawn whenever what it draws changes
+  useEffect(schedule, [schedule, selectedMark, focused, links, dark]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+
+  const fit = useCallback(() => {
+    if (size.current.width === 0) return;
+    view.current = fitView(pack.start, pack.end, size.current.width);
+    schedule();
+  }, [pack, schedule]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: layout() reads refs and the lane tops; setScroll follows pack, tops and schedule
+  const setScroll = useCallback(
+    (top: number) => {
+      const col = lanesCol.current;
+      const max = Math.max(0, tops[tops.length - 1] - (size.current.height - AXIS));
+      const next = Math.max(0, Math.min(max, top));
+      scroll.current = next;
+      if (col && Math.abs(col.scrollTop - next) > 0.5) col.scrollTop = next;
+      const l = layout();
+      const first = Math.max(0, laneAt(l, AXIS));
+      const last = Math.min(pack.lanes.length - 1, laneAt(l, size.current.height));
+      setLaneWindow((w) => (w[0] === first && w[1] === last ? w : [first, last]));
+      schedule();
+    },
+    [pack, tops, schedule],
+  );
+
+  // The canvas follows its box's size (in device pixels); the first size fits the whole timeline.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: list stands for the lanes drawn: a new one must re-fit the view
+  useEffect(() => {
+    const el = box.current;
+    const c = canvas.current;
+    if (!el || !c) return;
+    const ro = new ResizeObserver(() => {
+      const width = el.clientWidth;
+      const height = el.clientHeight;
+      if (width === size.current.width && height === size.current.height) return;
+      size.current = { width, height };
+      const dpr = window.devicePixelRatio || 1;
+      c.width = Math.round(width * dpr);
+      c.height = Math.round(height * dpr);
+      c.style.width = `${width}px`;
+      c.style.height = `${height}px`;
+      if (!view.current && width > 0) view.current = fitView(pack.start, pack.end, width);
+      setScroll(scroll.current);
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [pack, setScroll, list]);
+
+  /** Brings a mark into view: its time to the middle when it is off the canvas, its lane into the lanes shown. */
+  const reveal = useCallback(
+    (i: number) => {
+      const v = view.current;
+      if (!v || i < 0) return;
+      const t = pack.marks[i * MARK.STRIDE + MARK.T];
+      const x = xOf(v, t);
+      if (x < 24 || x > size.current.width - 24) view.current = centreOn(v, t, size.current.width);
+      const lane = pack.marks[i * MARK.STRIDE + MARK.LANE];
+      const top = tops[lane];
+      const height = tops[lane + 1] - top;
+      const room = size.current.height - AXIS;
+      if (top < scroll.current || top + height > scroll.current + room) setScroll(top - room / 2 + height / 2);
+      schedule();
+    },
+    [pack, tops, schedule, setScroll],
+  );
+
+  // A record selected elsewhere: its mark is ringed, brought into view, and the keyboard goes on from it.
+  useEffect(() => {
+    if (selectedMark < 0) return;
+    setFocused(selectedMark);
+    reveal(selectedMark);
+  }, [selectedMark, reveal]);
+
+  // Wheel and pinch (a trackpad's pinch is a wheel with ctrlKey): zoom about the pointer; sideways
+  // or with shift: pan. A native listener, so the page does not scroll too.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: list stands for the lanes drawn: a new one re-binds the wheel to the new view
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      const v = view.current;
+      if (!v) return;
+      e.preventDefault();
+      const x = e.clientX - el.getBoundingClientRect().left;
+      const sideways = Math.abs(e.deltaX) > Math.abs(e.deltaY);
+      if (sideways || (e.shiftKey && !e.ctrlKey)) view.current = panBy(v, (sideways ? e.deltaX : e.deltaY) * (e.deltaMode === 1 ? 16 : 1));
+      else view.current = zoomAt(v, wheelFactor(e.deltaY, e.deltaMode), x);
+      setTip(null);
+      schedule();
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [schedule, list]);
+
+  const drag = useRef<{ x: number; y: number; moved: boolean; id: number } | null>(null);
+  const markAtPoint = (x: number, y: number) => {
+    const v = view.current;
+    if (!v) return -1;
+    const lane = laneAt(layout(), y);
+    if (lane < 0 || lane >= pack.lanes.length || y < AXIS) return -1;
+    return markNear(pack.marks, v, lane, x, HIT);
+  };
+  /** The stream whose bar is at a point (it selects its opening chunk), or -1. */
+  const streamAtPoint = (x: number, y: number) => {
+    const v = view.current;
+    if (!v) return -1;
+    const l = layout();
+    for (let i = 0, n = rows(pack.streams, STREAM.STRIDE); i < n; i++) {
+      const o = i * STREAM.STRIDE;
+      const by = streamY(l, pack.streams[o + STREAM.LANE]);
+      if (y < by - 3 || y > by + 8) continue;
+      if (x >= xOf(v, pack.streams[o + STREAM.START]) - 2 && x <= xOf(v, pack.streams[o + STREAM.END]) + 2) return pack.streams[o + STREAM.RECORD];
+    }
+    return -1;
+  };
+  const point = (e: ReactPointerEvent<HTMLElement>) => {
+    const r = box.current!.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  };
+  const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0) return;
+    drag.current = { x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
+    e.currentTarget.setPointerCapture(e.pointerId);
+  };
+  const onPointerMove = (e: ReactPointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (d) {
+      const dx = e.clientX - d.x;
+      const dy = e.clientY - d.y;
+      if (!d.moved && Math.abs(dx) + Math.abs(dy) < 4) return;
+      d.moved = true;
+      d.x = e.clientX;
+      d.y = e.clientY;
+      if (view.current) view.current = panBy(view.current, -dx);
+      if (dy) setScroll(scroll.current - dy);
+      setTip(null);
+      schedule();
+      return;
+    }
+    const { x, y } = point(e);
+    const i = markAtPoint(x, y);
+    setTip((cur) => (i < 0 ? null : cur && cur.text === describe(i) ? cur : { x, y, text: describe(i) }));
+  };
+  const onPointerUp = (e: ReactPointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    drag.current = null;
+    if (e.currentTarget.hasPointerCapture(e.pointerId)) e.currentTarget.releasePointerCapture(e.pointerId);
+    if (!d || d.moved) return;
+    const { x, y } = point(e);
+    const i = markAtPoint(x, y);
+    if (i >= 0) {
+      setFocused(i);
+      onSelect(pack.marks[i * MARK.STRIDE + MARK.RECORD]);
+      return;
+    }
+    const record = streamAtPoint(x, y);
+    if (record >= 0) onSelect(record);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const v = view.current;
+    if (!v) return;
+    const w = size.current.width;
+    const move = (i: number) => {
+      const next = Math.max(0, Math.min(count - 1, i));
+      if (count === 0) return;
+      setFocused(next);
+      reveal(next);
+    };
+    switch (e.key) {
+      case '+':
+      case '=':
+        view.current = zoomAt(v, KEY_ZOOM, w / 2);
+        break;
+      case '-':
+      case '_':
+        view.current = zoomAt(v, 1 / KEY_ZOOM, w / 2);
+        break;
+      case 'ArrowLeft':
+        view.current = panBy(v, -w / 8);
+        break;
+      case 'ArrowRight':
+        view.current = panBy(v, w / 8);
+        break;
+      case 'ArrowUp':
+        setScroll(scroll.current - LANE_STEP);
+        break;
+      case 'ArrowDown':
+        setScroll(scroll.current + LANE_STEP);
+        break;
+      case 'Home':
+        fit();
+        setScroll(0);
+        break;
+      case ']':
+        move(focused < 0 ? 0 : focused + 1);
+        break;
+      case '[':
+        move(focused < 0 ? 0 : focused - 1);
+        break;
+      case 'Enter':
+      case ' ':
+        if (focused < 0) return;
+        onSelect(pack.marks[focused * MARK.STRIDE + MARK.RECORD]);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+    schedule();
+  };
+
+  const origin = pack.origin !== null ? isoFromMicros(pack.origin) : null;
+  const select = (record: number) => {
+    onSelect(record);
+    const i = record < markOf.length ? markOf[record] : -1;
+    if (i >= 0) {
+      setFocused(i);
+      reveal(i);
+    }
+  };
+  const selectedWords = selectedMark >= 0 ? describe(selectedMark) : null;
+  // The legend and keys are open on a wide screen; on a phone they fold away to leave the canvas room.
+  const [wide] = useState(() => typeof matchMedia !== 'function' || matchMedia('(min-width: 768px)').matches);
+
+  return (
+    <section aria-label="Timeline" className="flex h-full flex-col text-[11px]">
+      <div className="border-b border-slate-200 px-3 py-1 dark:border-slate-800" data-testid="timeline-summary">
+        <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <span>
+            {groupDigits(count)} record{count === 1 ? '' : 's'} on {pack.lanes.length} lane{pack.lanes.length === 1 ? '' : 's'}
+            {origin ? <span className="text-slate-600 dark:text-slate-400"> from {origin}</span> : ''}
+            {pack.untimed > 0 && ` · ${groupDigits(pack.untimed)} without a time (no log time, no ULID record id): not drawn`}
+          </span>
+          <span>
+            {groupDigits(rows(pack.spans, SPAN.STRIDE))} answers · {groupDigits(problems.met)} deadlines met ·{' '}
+            <span className={problems.missed.length ? 'font-semibold text-red-700 dark:text-red-300' : ''}>⚠ {groupDigits(problems.missed.length)} missed</span>{' '}
+            ·{' '}
+            <span className={problems.unanswered.length ? 'font-semibold text-red-700 dark:text-red-300' : ''}>
+              {groupDigits(problems.unanswered.length)} unanswered
+            </span>{' '}
+            ·{' '}
+            <span className={problems.skews.length ? 'text-violet-700 dark:text-violet-300' : ''}>
+              ⟲ {groupDigits(problems.skews.length)} clock skew{problems.skews.length === 1 ? '' : 's'}
+            </span>
+          </span>
+          <span className="ml-auto inline-flex items-center gap-3">
+            <label className="inline-flex items-center gap-1">
+              <input type="checkbox" checked={links} onChange={() => setLinks((x) => !x)} /> causal links
+            </label>
+            <button
+              type="button"
+              aria-pressed={list}
+              onClick={() => setList((x) => !x)}
+              className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            >
+              List view
+            </button>
+          </span>
+        </p>
+        {(problems.missed.length > 0 || problems.unanswered.length > 0 || problems.skews.length > 0) && (
+          <ul className="mt-0.5 flex max-h-16 flex-col overflow-y-auto" aria-label="Deadlines and clocks">
+            {[
+              ...problems.missed.slice(0, LISTED).map((x) => ({ ...x, tone: 'missed' })),
+              ...problems.unanswered.slice(0, LISTED).map((x) => ({ ...x, tone: 'unanswered' })),
+              ...problems.skews.slice(0, LISTED).map((x) => ({ ...x, tone: 'skew' })),
+            ].map((x) => (
+              <li key={x.key} className="truncate">
+                <button
+                  type="button"
+                  data-testid={`timeline-${x.tone}`}
+                  onClick={() => select(x.record)}
+                  title={displayText(x.text)}
+                  className={`max-w-full truncate text-left underline-offset-2 hover:underline ${x.tone === 'skew' ? 'text-violet-800 dark:text-violet-300' : 'text-red-800 dark:text-red-300'}`}
+                >
+                  {x.tone === 'skew' ? '⟲' : '⚠'} <bdi>{displayText(x.text)}</bdi>
+                </button>
+              </li>
+            ))}
+            {(problems.missed.length > LISTED || problems.unanswered.length > LISTED || problems.skews.length > LISTED) && (
+              <li className="text-slate-600 dark:text-slate-400">…and more: filter the records by rule agdx/deadline/ or agdx/graph/clock-skew.</li>
+            )}
+          </ul>
+        )}
+        <details open={wide} className="mt-0.5">
+          <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Legend and keys</summary>
+          <Legend />
+          <p className="text-slate-600 dark:text-slate-400" id="timeline-keys">
+            <span ref={range} data-testid="timeline-range" className="mr-2 text-slate-700 dark:text-slate-300" />
+            Zoom: wheel, pinch or + −. Pan: drag, shift+wheel or ← →. Lanes: ↑ ↓, or scroll the agents. Home: fit all. [ ]: previous / next mark, Enter: select
+            it.
+          </p>
+        </details>
+      </div>
+      {list ? (
+        <MarkList pack={pack} selected={selectedMark} describe={describe} onSelect={select} />
+      ) : (
+        <div className="flex min-h-0 flex-1">
+          <div className="flex w-24 shrink-0 flex-col border-r sm:w-32 border-slate-200 dark:border-slate-800">
+            <div className="flex shrink-0 items-center px-2 font-medium text-slate-600 dark:text-slate-400" style={{ height: AXIS }}>
+              Agent
+            </div>
+            <div
+              ref={lanesCol}
+              className="relative min-h-0 flex-1 overflow-y-auto"
+              onScroll={(e) => setScroll(e.currentTarget.scrollTop)}
+            >
+              <ul aria-label="Agents (one lane each)" style={{ height: tops[tops.length - 1] }}>
+                {pack.lanes.slice(laneWindow[0], laneWindow[1] + 1).map((agent, k) => {
+                  const lane = laneWindow[0] + k;
+                  return (
+                    <li
+                      key={lane}
+                      className={`absolute right-0 left-0 flex items-center truncate px-2 ${lane % 2 ? 'bg-slate-100/80 dark:bg-slate-800/55' : ''}`}
+                      style={{ top: tops[lane], height: tops[lane + 1] - tops[lane] }}
+                      title={displayText(agent)}
+                    >
+                      <bdi className="truncate">{displayText(agent)}</bdi>
+                      <span className="ml-auto pl-1 text-slate-500 dark:text-slate-400">{pack.laneMarks[lane]}</span>
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          </div>
+          <div
+            ref={box}
+            // A widget of its own: it takes the keys (zoom, pan, marks) while it has focus.
+            role="application"
+            aria-label="Timeline canvas"
+            aria-describedby="timeline-keys"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is a widget that takes keys (above)
+            tabIndex={0}
+            onKeyDown={onKeyDown}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onPointerCancel={() => (drag.current = null)}
+            onPointerLeave={() => setTip(null)}
+            className="relative min-h-0 min-w-0 flex-1 cursor-crosshair touch-none overflow-hidden outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-500"
+            data-testid="timeline-canvas"
+          >
+            <canvas ref={canvas} className="absolute top-0 left-0" />
+            <div ref={ring} data-testid="timeline-focus" aria-hidden="true" className="pointer-events-none absolute top-0 left-0 hidden h-6 w-6" />
+            {tip && (
+              <div
+                role="tooltip"
+                className="pointer-events-none absolute z-10 max-w-md rounded border border-slate-300 bg-white px-2 py-1 text-[11px] shadow dark:border-slate-600 dark:bg-slate-900"
+                style={{ left: Math.min(tip.x + 12, Math.max(0, size.current.width - 300)), top: tip.y + 14 }}
+              >
+                <bdi>{displayText(tip.text)}</bdi>
+              </div>
+            )}
+          </div>
+        </div>
+      )}
+      <p className="truncate border-t border-slate-200 px-3 py-0.5 dark:border-slate-800" data-testid="timeline-selected">
+        {selectedWords ? (
+          <>
+            Selected: <bdi>{displayText(selectedWords)}</bdi>
+          </>
+        ) : selected !== null ? (
+          'The selected record is not on the timeline (it has no time, or it is not an AGDX record).'
+        ) : (
+          'Click a mark to select its record.'
+        )}
+      </p>
+      <p className="sr-only" aria-live="polite">
+        {focused >= 0 && focused < count ? displayText(describe(focused)) : ''}
+      </p>
+    </section>
+  );
+});
+
+/** What the glyphs and lines mean (the verdicts in the badge tones, each with a shape of its own). */
+function Legend() {
+  const item = (svg: ReactNode, words: string) => (
+    <span className="inline-flex items-center gap-1">
+      <svg width="14" height="12" aria-hidden="true" className="overflow-visible">
+        {svg}
+      </svg>
+      {words}
+    </span>
+  );
+  return (
+    <p className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5" role="note" aria-label="Timeline legend">
+      {item(<circle cx="7" cy="6" r="4.5" className="fill-emerald-600 dark:fill-emerald-400" />, 'trusted')}
+      {item(<circle cx="7" cy="6" r="4.5" className="fill-slate-500 dark:fill-slate-400" />, 'unsigned')}
+      {item(
+        <>
+          <circle cx="7" cy="6" r="4.5" className="fill-orange-600 dark:fill-orange-400" />
+          <circle cx="7" cy="6" r="2" fill="#fff" />
+        </>,
+        'not trusted',
+      )}
+      {item(<path d="M7 0.5 L12.5 6 L7 11.5 L1.5 6 Z" className="fill-amber-600 dark:fill-amber-400" />, 'unknown key')}
+      {item(<path d="M7 0.5 L12.5 11 L1.5 11 Z" className="fill-red-600 dark:fill-red-400" />, 'bad signature')}
+      {item(
+        <>
+          <rect x="2.5" y="1.5" width="9" height="9" className="fill-red-700 dark:fill-red-400" />
+          <path d="M4.5 3.5 L9.5 8.5 M9.5 3.5 L4.5 8.5" stroke="#fff" />
+        </>,
+        'invalid',
+      )}
+      {item(<path d="M0 6 H14 M0 3 V9 M14 3 V9" className="stroke-slate-500" />, 'command → answer (latency)')}
+      {item(<path d="M4 0 V12 M4 0 L10 3 L4 6 Z" className="fill-red-600 stroke-red-600" />, 'deadline (⚠ missed)')}
+      {item(<rect x="0" y="4" width="14" height="5" className="fill-teal-600/60" />, 'chunk stream')}
+      {item(<circle cx="7" cy="6" r="5" fill="none" strokeDasharray="2 2" className="stroke-red-600" />, 'late chunk')}
+      {item(<circle cx="7" cy="6" r="5" fill="none" className="stroke-violet-600" />, '⟲ clock skew')}
+    </p>
+  );
+}
+
+/** Every mark as a row, in time order (windowed): the list the canvas draws, for reading and the keyboard. */
+function MarkList({
+  pack,
+  selected,
+  describe,
+  onSelect,
+}: {
+  pack: TimelinePack;
+  selected: number;
+  describe: (i: number) => string;
+  onSelect: (record: number) => void;
+}) {
+  const count = rows(pack.marks, MARK.STRIDE);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [top, setTop] = useState(0);
+  const [height, setHeight] = useState(400);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  // The selected record's row is scrolled into view when it is out of it.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || selected < 0) return;
+    const y = selected * LIST_ROW;
+    if (y < el.scrollTop || y + LIST_ROW > el.scrollTop + el.clientHeight) el.scrollTop = y - el.clientHeight / 2;
+  }, [selected]);
+  const first = Math.max(0, Math.floor(top / LIST_ROW) - 5);
+  const last = Math.min(count, Math.ceil((top + height) / LIST_ROW) + 5);
+  const items = [];
+  for (let i = first; i < last; i++) {
+    const record = pack.marks[i * MARK.STRIDE + MARK.RECORD];
+    items.push(
+      <li key={i} className="absolute right-0 left-0" style={{ top: i * LIST_ROW, height: LIST_ROW }}>
+        <button
+          type="button"
+          aria-current={i === selected ? 'true' : undefined}
+          onClick={() => onSelect(record)}
+          className={`h-full w-full truncate px-3 text-left text-xs outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-500 ${i === selected ? 'bg-teal-50 font-medium dark:bg-teal-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
+        >
+          <bdi>{displayText(describe(i))}</bdi>
+        </button>
+      </li>,
+    );
+  }
+  return (
+    <div ref={scroller} className="relative min-h-0 flex-1 overflow-y-auto" onScroll={(e) => setTop(e.currentTarget.scrollTop)} data-testid="timeline-list">
+      <ul aria-label={`Timeline marks in time order (${count})`} className="relative" style={{ height: count * LIST_ROW }}>
+        {items}
+      </ul>
+    </div>
+  );
+}

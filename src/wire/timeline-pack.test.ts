@@ -1,0 +1,93 @@
+// The packed timeline reads back as the model it was packed from, and hands over its buffers.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { KINDS } from '../core/agdx/envelope';
+import { inspect } from '../core/inspect';
+import { buildTimeline } from '../core/timeline/build';
+import { MARK_KINDS } from '../core/timeline/model';
+import { Conversation, id16, text } from '../core/graph/test-helpers';
+import { analyzeRecords } from '../core/records';
+import { DEADLINE, LINK, MARK, SKEW, SPAN, STREAM, packTimeline, readDeadline, readMark, readStream, rows, timelineBuffers } from './timeline-pack';
+
+function model() {
+  const result = inspect([{ name: 'deadlines.cborseq', bytes: new Uint8Array(readFileSync('vectors/agdx/made/deadlines.cborseq')) }]);
+  // Some verdicts of each sort, to see them cross.
+  return buildTimeline(result.log, (i) => (['invalid', 'untrusted', 'trusted', 'unsigned'] as const)[i % 4]);
+}
+
+describe('packTimeline', () => {
+  it('every list reads back as the model has it', () => {
+    const t = model();
+    const p = packTimeline(t);
+    expect(p.origin).toBe(t.origin!.toString());
+    expect([p.start, p.end, p.records, p.untimed]).toEqual([t.start, t.end, t.records, t.untimed]);
+    expect(p.lanes).toEqual(t.lanes.map((l) => l.agent));
+    expect(p.laneMarks).toEqual(t.lanes.map((l) => l.marks));
+    expect(p.laneTracks).toEqual(t.lanes.map((l) => l.tracks));
+    expect(rows(p.marks, MARK.STRIDE)).toBe(t.marks.length);
+    for (const [i, m] of t.marks.entries()) expect(readMark(p, i)).toEqual({ index: i, ...m });
+    for (const [i, d] of t.deadlines.entries()) expect(readDeadline(p, i)).toEqual(d);
+    expect(rows(p.deadlines, DEADLINE.STRIDE)).toBe(t.deadlines.length);
+    t.streams.forEach((s, i) => {
+      const { id: _id, terminal, ...rest } = s;
+      expect(readStream(p, i)).toEqual({ ...rest, terminal: terminal ?? 'open' });
+    });
+    expect(rows(p.streams, STREAM.STRIDE)).toBe(t.streams.length);
+    expect(rows(p.spans, SPAN.STRIDE)).toBe(t.spans.length);
+    for (const [i, s] of t.spans.entries()) {
+      expect(Array.from(p.spans.subarray(i * SPAN.STRIDE, (i + 1) * SPAN.STRIDE))).toEqual([
+        s.start,
+        s.end,
+        s.lane,
+        s.answerLane,
+        s.command,
+        s.answer,
+        s.track,
+        s.deadline ?? Number.NaN,
+      ]);
+    }
+    for (const [i, s] of t.skews.entries()) {
+      expect(Array.from(p.skews.subarray(i * SKEW.STRIDE, (i + 1) * SKEW.STRIDE))).toEqual([
+        s.t,
+        s.otherT,
+        s.lane,
+        s.otherLane,
+        s.record,
+        s.earlierThan,
+        s.by,
+        s.via === 'cause' ? 0 : 1,
+      ]);
+    }
+    for (const [i, l] of t.links.entries()) {
+      expect(Array.from(p.links.subarray(i * LINK.STRIDE, (i + 1) * LINK.STRIDE))).toEqual([l.fromT, l.fromLane, l.toT, l.toLane, l.from, l.to]);
+    }
+  });
+
+  it('late members of several streams, each read from its own stretch', () => {
+    const c = new Conversation();
+    const chunk = (channel: number, sequence: number, more: object = {}) => ({
+      kind: 'chunk' as const,
+      correlation: id16(9),
+      channel: id16(channel),
+      sequence,
+      body: text('x'),
+      ...more,
+    });
+    c.add(chunk(5, 0, { operation: 'chat', last: true }), { logTime: 1_000n });
+    c.add(chunk(5, 1), { logTime: 2_000n });
+    c.add(chunk(6, 0, { operation: 'chat', last: true }), { logTime: 3_000n });
+    c.add(chunk(6, 1), { logTime: 4_000n });
+    c.add(chunk(6, 2), { logTime: 5_000n });
+    const p = packTimeline(buildTimeline(analyzeRecords(c.records), () => 'unsigned'));
+    expect([0, 1].map((i) => readStream(p, i).late)).toEqual([[1_000], [3_000, 4_000]]);
+  });
+
+  it('hands over one buffer per list, none shared', () => {
+    const buffers = timelineBuffers(packTimeline(model()));
+    expect(new Set(buffers).size).toBe(buffers.length);
+  });
+
+  it('numbers kinds as the decoder names them', () => {
+    expect([...MARK_KINDS]).toEqual([...KINDS]);
+  });
+});

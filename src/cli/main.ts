@@ -33,6 +33,8 @@ export interface CliIo {
   readStdin(): Promise<Uint8Array>;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** A full garbage collection, when the runtime offers one (stream.ts StreamOptions.collect). */
+  collect?(): void;
 }
 
 export interface CliArgs {
@@ -143,7 +145,7 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
   if (args.json) {
     // Written as it goes: never the whole report, nor every record, in memory (stream.ts).
     const out = new LineBlocks(io.stdout, jsonTerminalSafe);
-    const status = streamReport(inputs, { keys, requireTrusted: args.requireTrusted }, (piece) => out.write(piece));
+    const status = streamReport(inputs, { keys, requireTrusted: args.requireTrusted, collect: io.collect }, (piece) => out.write(piece));
     out.end();
     return status;
   }

@@ -17,13 +17,12 @@ import { cborRecordBatches } from '../core/import/cbor-items';
 import { startsLikeMap } from '../core/import/importer';
 import { inspectInputBatches } from '../core/inspect';
 import type { RegistryEntry } from '../core/keys/keys';
-import { analyzeLog } from '../core/log/analysis';
+import { analyzeLogForReport } from '../core/log/analysis';
 import { LogFactsBuilder } from '../core/log/entry';
 import type { Finding } from '../core/model';
 import { logSource, recordViews, type InputResult, type InspectedRecord } from '../core/records';
-import { recordPasses, reportHead, reportRecord, reportTail, type ReportRecord } from '../core/report';
+import { recordPasses, reportHead, reportRecord, streamedReportTail, type ReportRecord } from '../core/report';
 import { jsonPieces, StreamedArray } from '../core/report-json';
-import type { LogFindings } from '../core/verdict';
 
 /** A file read at any position, not whole. */
 export interface RandomAccessFile {
@@ -41,6 +40,13 @@ export interface StreamOptions {
   requireTrusted: boolean;
   /** Bytes of a CBOR sequence read at a time (default 8 MiB); a window grows for an item larger than it. */
   window?: number;
+  /**
+   * A full garbage collection, when the runtime offers one: run after the first pass's reading,
+   * between the folds and the graph, and after the analysis, so what each step let go is gone
+   * before the next allocates (otherwise the heap grows past it first, and a million-record log's
+   * entries linger into the second pass).
+   */
+  collect?: () => void;
 }
 
 /** Records per batch of a windowed read. */
@@ -125,23 +131,13 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   if (!(window >= 1)) throw new TypeError('streamReport: window must be at least 1');
   const withKeys = (records: InspectedRecord[]) => (options.keys.length ? applyKeys(records, options.keys) : records);
 
-  // Pass 1: the log's entries, the inputs' digests and formats, the workflows.
-  const facts = new LogFactsBuilder({ copyBodies: true });
-  const results: InputResult[] = [];
-  const workflows: WorkflowReport[] = [];
-  let count = 0;
-  inputs.forEach((input, i) => {
-    for (const batch of inputBatches(i, input, options.keys, window)) {
-      // A workflow's `record` indexes its batch: make it index all records.
-      for (const w of batch.workflows) workflows.push({ ...w, record: w.record + count });
-      for (const r of withKeys(batch.records)) {
-        facts.add(logSource(r));
-        count++;
-      }
-      if (batch.input) results.push(batch.input);
-    }
-  });
-  const { findings, tail } = analyze(facts, workflows);
+  // Pass 1: the log's entries, the inputs' digests and formats, the workflows; then the analysis
+  // (the entries let go once it is made).
+  const { results, count, log, workflows } = firstPass(inputs, options, window, withKeys);
+  options.collect?.();
+  // Made once the entries are gone: the folds' report copies what it lists.
+  const { findings } = log;
+  const tail = streamedReportTail(log, workflows);
 
   // Pass 2: the records again, each written as it comes.
   let status: 0 | 1 = 0;
@@ -163,10 +159,25 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   return status;
 }
 
-/** The log's findings by record and the report's sections after the records; the rest of the analysis is let go. */
-function analyze(facts: LogFactsBuilder, workflows: WorkflowReport[]): { findings: LogFindings; tail: ReturnType<typeof reportTail> } {
-  const log = analyzeLog(facts.facts());
-  return { findings: log.findings, tail: reportTail(log, workflows) };
+/** Pass 1 and the log's analysis: the inputs' results, the record count, the analysis and the workflows. */
+function firstPass(inputs: readonly StreamInput[], options: StreamOptions, window: number, withKeys: (records: InspectedRecord[]) => InspectedRecord[]) {
+  const facts = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
+  const results: InputResult[] = [];
+  const workflows: WorkflowReport[] = [];
+  let count = 0;
+  inputs.forEach((input, i) => {
+    for (const batch of inputBatches(i, input, options.keys, window)) {
+      // A workflow's `record` indexes its batch: make it index all records.
+      for (const w of batch.workflows) workflows.push({ ...w, record: w.record + count });
+      for (const r of withKeys(batch.records)) {
+        facts.add(logSource(r));
+        count++;
+      }
+      if (batch.input) results.push(batch.input);
+    }
+  });
+  options.collect?.();
+  return { results, count, log: analyzeLogForReport(facts.facts(), options.collect), workflows };
 }
 
 /** The log's findings about a record with their spans, as analyzeRecords' locate gives them: the field's bytes by its tree. */

@@ -2,6 +2,9 @@
 import type { Finding, Span } from './model';
 import { toReportFolds, type ReportFolds } from './folds';
 import { agentDnaInputs, buildAgentDnaGraph, toReportGraph, type ReportGraph } from './graph';
+import { toStreamedReportGraph, type StreamedReportGraph } from './graph/report';
+import type { CompactRecordGraph } from './graph/record-graph';
+import type { FoldResult } from './folds/model';
 import type { WorkflowReport } from './agentdna/model';
 import type { LogAnalysis } from './log/analysis';
 import { analyzeRecords, type InputResult, type InspectResult } from './records';
@@ -58,8 +61,10 @@ export function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] |
 }
 
 /** Node ids in their display form: an AgentDNA envelope is named by its hash, as its record is. */
+const displayId = (s: string) => (s.startsWith('dna:') ? s.slice(4) : s);
+
 function withDisplayIds(g: ReportGraph): ReportGraph {
-  const id = (s: string) => (s.startsWith('dna:') ? s.slice(4) : s);
+  const id = displayId;
   return {
     ...g,
     edges: g.edges.map((e) => ({ ...e, from: id(e.from), to: id(e.to) })),
@@ -92,6 +97,21 @@ export function reportTail(log: Pick<LogAnalysis, 'graph' | 'folds'>, workflows:
   return {
     workflows: workflows as WorkflowReport[],
     graph: withDisplayIds(toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(workflows)))),
+    ...toReportFolds(log.folds),
+  };
+}
+
+/**
+ * reportTail from the compact record-level graph, the graph's edges and correlations made as they
+ * are written (core/report-json.ts jsonPieces writes the same text).
+ */
+export function streamedReportTail(
+  log: { graph: CompactRecordGraph; folds: FoldResult },
+  workflows: readonly WorkflowReport[],
+): Omit<ReturnType<typeof reportTail>, 'graph'> & { graph: StreamedReportGraph } {
+  return {
+    workflows: workflows as WorkflowReport[],
+    graph: toStreamedReportGraph(log.graph, toReportGraph(buildAgentDnaGraph(agentDnaInputs(workflows))), displayId),
     ...toReportFolds(log.folds),
   };
 }

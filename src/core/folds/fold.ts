@@ -28,10 +28,12 @@ export interface PreparedLog {
   readonly locate: LocateField | undefined;
 }
 
-const byKey = (a: LogEntry, b: LogEntry) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : a.record - b.record);
-
 export function prepareFold(facts: LogFacts, locate?: LocateField): PreparedLog {
-  return { facts, order: [...facts.entries].sort(byKey), locate };
+  // Each entry knows its place in that order (LogEntry.logOrder): no sort, no sortKey strings.
+  const entries = facts.entries;
+  const order = new Array<LogEntry>(entries.length);
+  for (const e of entries) order[e.logOrder] = e;
+  return { facts, order, locate };
 }
 
 /** Folds the log in log order (see FoldResult). `asOf` is a position in that order. */

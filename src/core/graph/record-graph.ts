@@ -1,316 +1,616 @@
 // The AGDX record-level graph: one node per record with an envelope, edges from each child to the
 // parent its cause (record id) and cause_at (log position) name, ghosts for absent parents, cycles,
 // bridge loops, correlation pairs and chunk streams. Built once per load from the log's entries
-// (log/entry.ts), in the sections below; drawing (draw.ts) folds it without changing it.
+// (log/entry.ts), in numbers (CompactRecordGraph: node k is entry k, edges in typed arrays, ids
+// made when asked), so a million-record log costs tens of bytes a record; buildRecordGraph makes
+// the objects the UI draws from it. Drawing (draw.ts) folds it without changing it.
 import type { Finding } from '../model';
 import { finding, type FindingRuleId } from '../rules';
 import { describeEntry, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
-import { byKey, EdgeSet } from './edges';
+import { byKey } from './edges';
+import { KeyGroups } from './key-groups';
 import { describeCauseAt, short, type CauseAt } from './keys';
-import type { CausalVia, GhostNode, GraphFinding, GraphRecord, MissingParent, RecordGraph, ReassembledStream } from './model';
-import { findCycles } from './scc';
+import type { CausalVia, EdgeVia, GhostNode, GraphEdge, GraphFinding, GraphRecord, RecordGraph, ReassembledStream } from './model';
+import { findCyclesInRows } from './scc';
 import { reassembleStreams } from './streams';
 
 export interface RecordGraphOptions {
   /** Where a finding's field is in its record's bytes (the findings have no span without it). */
   locate?: LocateField;
+  /**
+   * Whether edges carry their notes (how a parent was chosen among several; default true). The
+   * report has no notes: its writer leaves them out (a large log has one on most edges).
+   */
+  notes?: boolean;
 }
 
-/** A record while the graph is built: its entry and its node. */
-interface Entry {
-  e: LogEntry;
-  node: GraphRecord;
-  /** Record-level node id (the node's). */
-  id: string;
-  sortKey: string;
+/** The vias of record-level edges, by their number in RecordEdges.via. */
+export const RECORD_EDGE_VIAS: readonly EdgeVia[] = ['cause', 'cause_at', 'correlation', 'sequence'];
+const CAUSE = 0;
+const CAUSE_AT = 1;
+const CORRELATION = 2;
+const SEQUENCE = 3;
+
+/** Node flags. */
+const DUPLICATE_ID = 1;
+/** The node id carries the record's place (another record before it has its record id). */
+const PLACED_ID = 2;
+const IN_CYCLE = 4;
+
+/**
+ * Record-level edges in columns, in the order first added, de-duplicated by (from, to, via) with
+ * a count, and notes by edge. Endpoints are node numbers; every edge starts at a record.
+ */
+/** Block size of RecordEdges' columns (they grow by blocks: no copies, no doubling). */
+const EDGE_BLOCK = 1 << 14;
+
+/** A column of 32-bit integers grown block by block. */
+class Int32Blocks {
+  private readonly blocks: Int32Array[] = [];
+  get(i: number): number {
+    return this.blocks[i >>> 14][i & (EDGE_BLOCK - 1)];
+  }
+  set(i: number, v: number): void {
+    const b = i >>> 14;
+    while (this.blocks.length <= b) this.blocks.push(new Int32Array(EDGE_BLOCK));
+    this.blocks[b][i & (EDGE_BLOCK - 1)] = v;
+  }
+  clear(): void {
+    this.blocks.length = 0;
+  }
+}
+
+/**
+ * Record-level edges in columns, in the order first added, de-duplicated by (from, to, via) with
+ * a count, and notes by edge. Endpoints are node numbers; every edge starts at a record.
+ */
+export class RecordEdges {
+  length = 0;
+  /** Counts above 1 (an edge added again), by edge. */
+  readonly counts = new Map<number, number>();
+  readonly notes = new Map<number, string>();
+  /** from, to and via (in RECORD_EDGE_VIAS) packed: via in the low 2 bits of `to`'s column. */
+  private readonly fromColumn = new Int32Blocks();
+  private readonly toVia = new Int32Blocks();
+  /** Per record node: its latest edge + 1 (0: none); edges of one node chained by `sibling`. */
+  private latest: Int32Array;
+  private readonly sibling = new Int32Blocks();
+  private open = true;
+
+  constructor(records: number) {
+    this.latest = new Int32Array(records);
+  }
+
+  from(edge: number): number {
+    return this.fromColumn.get(edge);
+  }
+  to(edge: number): number {
+    return this.toVia.get(edge) >>> 2;
+  }
+  /** The edge's via, as its number in RECORD_EDGE_VIAS. */
+  via(edge: number): number {
+    return this.toVia.get(edge) & 3;
+  }
+  count(edge: number): number {
+    return this.counts.get(edge) ?? 1;
+  }
+
+  add(from: number, to: number, via: number, note: string | null): void {
+    if (!this.open) throw new TypeError('RecordEdges.add: the edges are done');
+    if (!(to >= 0 && to < 2 ** 29 && via >= 0 && via < 4)) throw new TypeError('RecordEdges.add: node or via out of range');
+    const toVia = (to << 2) | via;
+    for (let e = this.latest[from] - 1; e >= 0; e = this.sibling.get(e) - 1) {
+      if (this.toVia.get(e) === toVia) {
+        this.counts.set(e, (this.counts.get(e) ?? 1) + 1);
+        if (note !== null && !this.notes.has(e)) this.notes.set(e, note);
+        return;
+      }
+    }
+    const e = this.length++;
+    this.fromColumn.set(e, from);
+    this.toVia.set(e, toVia);
+    if (note !== null) this.notes.set(e, note);
+    this.sibling.set(e, this.latest[from]);
+    this.latest[from] = e + 1;
+  }
+
+  /** No more edges: the index for de-duplicating let go. */
+  done(): void {
+    this.open = false;
+    this.sibling.clear();
+    this.latest = new Int32Array(0);
+  }
+}
+
+/**
+ * The record-level graph in numbers: node k < records is entry k (in record order), node
+ * records + g is ghost g. Ids are made when asked (nodeId).
+ */
+export interface CompactRecordGraph {
+  readonly records: number;
+  /** By entry: its record index (the report's). */
+  readonly recordIndex: Int32Array;
+  /** By entry: DUPLICATE_ID, PLACED_ID, IN_CYCLE. */
+  readonly flags: Uint8Array;
+  readonly recordIds: readonly (string | null)[];
+  readonly input: Int32Array;
+  readonly index: Int32Array;
+  readonly ghosts: readonly GhostNode[];
+  readonly edges: RecordEdges;
+  readonly missing: readonly { from: number; ref: string; via: CausalVia }[];
+  /** Each cycle's entries in sortKey order. */
+  readonly cycles: readonly (readonly number[])[];
+  readonly streams: ReassembledStream[];
+  /** By record index, ascending. */
+  readonly findings: GraphFinding[];
+}
+
+/**
+ * A node's id: a record's Crockford id (`<id>@<input>:<index>` when a record before it has the
+ * same id), `rec:<input>:<index>` for a record without one, a ghost's `ghost:…`.
+ */
+export function nodeId(g: CompactRecordGraph, node: number): string {
+  return node >= g.records ? g.ghosts[node - g.records].id : recordNodeId(g, node);
+}
+
+type NodeParts = Pick<CompactRecordGraph, 'recordIds' | 'flags' | 'input' | 'index'>;
+
+function recordNodeId(g: NodeParts, node: number): string {
+  const id = g.recordIds[node];
+  if (id === null) return `rec:${g.input[node]}:${g.index[node]}`;
+  return g.flags[node] & PLACED_ID ? `${id}@${g.input[node]}:${g.index[node]}` : id;
 }
 
 /** What the sections share while building. */
 interface Building {
-  entries: Entry[];
-  byRecordId: Map<string, Entry[]>;
-  byPosition: Map<string, Entry[]>;
+  list: readonly LogEntry[];
+  n: number;
+  g: { recordIndex: Int32Array; flags: Uint8Array; recordIds: (string | null)[]; input: Int32Array; index: Int32Array };
+  /** Comparing these compares the entries' sortKeys. */
+  keyClass: Int32Array;
   /** Entries in log order. */
-  ordered: Entry[];
-  edges: EdgeSet;
+  ordered: Int32Array;
+  byRecordId: KeyGroups;
+  byPosition: KeyGroups | null;
+  /** Where ids repeat (a load repeating a place): each entry's first and last entry with its id; else null. */
+  canonFirst: Int32Array | null;
+  canonLast: Int32Array | null;
+  edges: RecordEdges;
   findings: GraphFinding[];
   locate: LocateField | undefined;
+  /** Whether edges carry notes (RecordGraphOptions.notes). */
+  notes: boolean;
 }
 
-export function buildRecordGraph(facts: LogFacts, options: RecordGraphOptions = {}): RecordGraph {
-  const b = recordNodes(facts.entries, options.locate);
+export function buildCompactRecordGraph(facts: LogFacts, options: RecordGraphOptions = {}): CompactRecordGraph {
+  const b = recordNodes(facts.entries, options.locate, options.notes ?? true);
   const streams = reassembleStreams(facts);
   const { ghosts, missing } = causalEdges(b);
   const cycles = causalCycles(b);
   correlationEdges(b, streams);
-  const order = [...b.entries.map((x) => x.node), ...ghosts].sort(byKey).map((n) => n.id);
+  b.edges.done();
   return {
-    kind: 'agdx-records',
-    records: b.entries.map((x) => x.node),
+    records: b.n,
+    ...b.g,
     ghosts,
-    order,
-    edges: b.edges.list,
+    edges: b.edges,
     missing,
     cycles,
     streams,
     findings: b.findings.sort((x, y) => x.recordIndex - y.recordIndex),
-    ids: new Map(b.entries.map((x) => [x.e.record, x.id])),
   };
 }
 
-function graphFinding(b: Building, rule: FindingRuleId, path: string, message: string, e: Entry): void {
-  const f: Finding = finding(rule, path, message, b.locate?.(e.e.record, path) ?? null, 'warning');
-  e.node.findings.push(f);
-  b.findings.push({ recordIndex: e.e.record, finding: f });
+/** The record-level graph as objects (what the UI draws from). */
+export function buildRecordGraph(facts: LogFacts, options: RecordGraphOptions = {}): RecordGraph {
+  return recordGraphOf(buildCompactRecordGraph(facts, options), facts.entries);
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+/** The objects of a compact graph built from these entries. */
+export function recordGraphOf(g: CompactRecordGraph, list: readonly LogEntry[]): RecordGraph {
+  const ids = new Array<string>(g.records + g.ghosts.length);
+  for (let k = 0; k < ids.length; k++) ids[k] = nodeId(g, k);
+  const byRecord = new Map<number, Finding[]>();
+  for (const { recordIndex, finding: f } of g.findings) {
+    const fs = byRecord.get(recordIndex);
+    if (fs) fs.push(f);
+    else byRecord.set(recordIndex, [f]);
+  }
+  const records: GraphRecord[] = list.map((e, k) => ({
+    id: ids[k],
+    // Joined: one flat string per node, not a chain of concatenations.
+    label: [e.kind, e.operation ? ` ${e.operation}` : '', ' ', e.source, e.target ? ` → ${e.target}` : ''].join(''),
+    sortKey: e.sortKey,
+    recordIndex: e.record,
+    cycle: (g.flags[k] & IN_CYCLE) !== 0,
+    recordId: e.recordId,
+    recordKind: e.kind,
+    conversation: e.conversation,
+    correlation: e.correlation,
+    channel: e.channel,
+    sequence: e.sequence,
+    source: e.source,
+    target: e.target,
+    duplicateId: (g.flags[k] & DUPLICATE_ID) !== 0,
+    loop: e.bridgeLoop,
+    findings: byRecord.get(e.record) ?? [],
+  }));
+  const edges: GraphEdge[] = [];
+  const { notes } = g.edges;
+  for (let e = 0; e < g.edges.length; e++) {
+    const f = ids[g.edges.from(e)];
+    const t = ids[g.edges.to(e)];
+    const v = RECORD_EDGE_VIAS[g.edges.via(e)];
+    edges.push({ id: [f, '>', t, ':', v].join(''), from: f, to: t, via: v, count: g.edges.count(e), note: notes.get(e) ?? null });
+  }
+  return {
+    kind: 'agdx-records',
+    records,
+    ghosts: [...g.ghosts],
+    order: [...records, ...g.ghosts].sort(byKey).map((n) => n.id),
+    edges,
+    missing: g.missing.map((m) => ({ from: ids[m.from], ref: m.ref, via: m.via })),
+    cycles: g.cycles.map((c) => c.map((k) => ids[k])),
+    streams: g.streams,
+    findings: g.findings,
+    ids: new Map(records.map((r) => [r.recordIndex, r.id])),
+  };
 }
+
+function graphFinding(b: Building, rule: FindingRuleId, path: string, message: string, k: number): void {
+  const record = b.g.recordIndex[k];
+  const f: Finding = finding(rule, path, message, b.locate?.(record, path) ?? null, 'warning');
+  b.findings.push({ recordIndex: record, finding: f });
+}
+
+const idOf = (b: Building, k: number) => recordNodeId(b.g, k);
 
 // --- Record-level nodes, and bridge loops ---------------------------------------------------------
 
 /** One node per entry (a record id shared by several records is disambiguated by place), indexed by id and log position. */
-function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined): Building {
-  const b: Building = { entries: [], byRecordId: new Map(), byPosition: new Map(), ordered: [], edges: new EdgeSet(), findings: [], locate };
-  for (const e of list) {
-    let id = `rec:${e.input}:${e.index}`;
-    if (e.recordId !== null) id = b.byRecordId.has(e.recordId) ? `${e.recordId}@${e.input}:${e.index}` : e.recordId;
-    // Read once: the entry and its node share one string (an entry may make it on each read).
-    const sortKey = e.sortKey;
-    const node: GraphRecord = {
-      id,
-      // Joined: one flat string per node, not a chain of concatenations.
-      label: [e.kind, e.operation ? ` ${e.operation}` : '', ' ', e.source, e.target ? ` → ${e.target}` : ''].join(''),
-      sortKey,
-      recordIndex: e.record,
-      cycle: false,
-      recordId: e.recordId,
-      recordKind: e.kind,
-      conversation: e.conversation,
-      correlation: e.correlation,
-      channel: e.channel,
-      sequence: e.sequence,
-      source: e.source,
-      target: e.target,
-      duplicateId: false,
-      loop: e.bridgeLoop,
-      findings: [],
-    };
-    const entry: Entry = { e, node, id, sortKey };
-    b.entries.push(entry);
-    if (e.recordId !== null) push(b.byRecordId, e.recordId, entry);
-    if (e.logPosition) push(b.byPosition, `${e.logPosition.partition}:${e.logPosition.offset}`, entry);
+function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined, notes: boolean): Building {
+  const n = list.length;
+  const g = { recordIndex: new Int32Array(n), flags: new Uint8Array(n), recordIds: new Array<string | null>(n), input: new Int32Array(n), index: new Int32Array(n) };
+  const byRecordId = new KeyGroups(n);
+  let byPosition: KeyGroups | null = null;
+  const ordered = new Int32Array(n);
+  let placesRise = true;
+  for (let k = 0; k < n; k++) {
+    const e = list[k];
+    g.recordIndex[k] = e.record;
+    g.input[k] = e.input;
+    g.index[k] = e.index;
+    const id = e.recordId;
+    g.recordIds[k] = id;
+    if (id !== null) {
+      if (byRecordId.group(id) >= 0) g.flags[k] |= PLACED_ID;
+      byRecordId.add(id, k);
+    }
+    const p = e.logPosition;
+    if (p) (byPosition ??= new KeyGroups(n, positions(list))).add(`${p.partition}:${p.offset}`, k);
+    ordered[e.logOrder] = k;
+    if (k > 0 && !(g.input[k] > g.input[k - 1] || (g.input[k] === g.input[k - 1] && g.index[k] > g.index[k - 1]))) placesRise = false;
   }
-  for (const entry of b.entries) {
-    const { e, node } = entry;
-    node.duplicateId = e.recordId !== null && b.byRecordId.get(e.recordId)!.length > 1;
-    if (e.bridgeLoop) {
-      const hops = e.bridgeLoop.map((h) => JSON.stringify(h)).join(', ');
+  for (let r = 0; r < byRecordId.groups; r++) {
+    if (byRecordId.size(r) < 2) continue;
+    for (let k = byRecordId.first(r); k >= 0; k = byRecordId.next(k)) g.flags[k] |= DUPLICATE_ID;
+  }
+  // Log order as classes of equal sortKeys (ties only where a load repeats a place).
+  const keyClass = new Int32Array(n);
+  let previous: string | null = null;
+  for (let i = 0, c = 0; i < n; i++) {
+    const key = list[ordered[i]].sortKey;
+    if (previous !== null && key !== previous) c++;
+    keyClass[ordered[i]] = c;
+    previous = key;
+  }
+  const b: Building = { list, n, g, keyClass, ordered, byRecordId, byPosition, canonFirst: null, canonLast: null, edges: new RecordEdges(n), findings: [], locate, notes };
+  if (!placesRise) {
+    // Two records at one place may have one node id: edges and cycles go by id, as the ids do.
+    const first = new Map<string, number>();
+    const last = new Map<string, number>();
+    for (let k = 0; k < n; k++) {
+      const id = idOf(b, k);
+      if (!first.has(id)) first.set(id, k);
+      last.set(id, k);
+    }
+    b.canonFirst = new Int32Array(n);
+    b.canonLast = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const id = idOf(b, k);
+      b.canonFirst[k] = first.get(id)!;
+      b.canonLast[k] = last.get(id)!;
+    }
+  }
+  for (let k = 0; k < n; k++) {
+    const loop = list[k].bridgeLoop;
+    if (loop) {
+      const hops = loop.map((h) => JSON.stringify(h)).join(', ');
       graphFinding(
         b,
         'agdx/graph/bridge-loop',
         'metadata.bridge_hops',
         `bridge_hops lists ${hops} more than once: the message went round a loop of bridges (a bridge drops a message whose list already holds its id)`,
-        entry,
+        k,
       );
     }
   }
-  b.ordered = [...b.entries].sort(byKey);
   return b;
+}
+
+/** How many entries have a log position. */
+function positions(list: readonly LogEntry[]): number {
+  let count = 0;
+  for (const e of list) if (e.logPosition) count++;
+  return count;
+}
+
+/** An edge from a record, by node ids (records of one id are one node). */
+function addEdge(b: Building, from: number, to: number, via: number, note: string | null = null): void {
+  const c = b.canonFirst;
+  b.edges.add(c ? c[from] : from, c && to < b.n ? c[to] : to, via, b.notes ? note : null);
+}
+
+interface Picked {
+  /** The entry, or −1. */
+  entry: number;
+  note: string | null;
 }
 
 /**
  * The best of several records that carry the id (or position) a child names: not the child itself,
  * then the same conversation, then not found inside a dead-letter capsule, then the nearest one
- * before the child in the log, else the nearest one after it.
+ * before the child in the log, else the nearest one after it. The candidates: a group's members
+ * (those `accept` takes).
  */
-function pick(candidates: readonly Entry[], child: Entry, what: string, noun = 'other records'): { entry: Entry | null; note: string | null } {
+function pick(b: Building, groups: KeyGroups | null, group: number, child: number, what: string, noun = 'other records', accept?: (c: number) => boolean): Picked {
   // One pass for the best candidate (not a sort per child: many records may share one id).
-  let best: Entry | null = null;
+  let best = -1;
   let count = 0;
   let self = false;
-  for (const c of candidates) {
-    if (c === child) {
-      self = true;
-      continue;
+  if (groups !== null && group >= 0) {
+    for (let c = groups.first(group); c >= 0; c = groups.next(c)) {
+      if (accept && !accept(c)) continue;
+      if (c === child) {
+        self = true;
+        continue;
+      }
+      count++;
+      if (best < 0 || before(b, c, best, child)) best = c;
     }
-    count++;
-    if (best === null || before(c, best, child)) best = c;
   }
-  if (best === null) return self ? { entry: child, note: `the record names itself by ${what}` } : { entry: null, note: null };
+  if (!b.notes) return { entry: best < 0 && self ? child : best, note: null };
+  if (best < 0) return self ? { entry: child, note: `the record names itself by ${what}` } : { entry: -1, note: null };
   if (count === 1) return { entry: best, note: null };
-  const where = `${best.sortKey < child.sortKey ? 'nearest one before' : 'first one after'} this record${best.e.conversation === child.e.conversation ? ' in the same conversation' : ''}`;
-  return { entry: best, note: `${count} ${noun} carry this ${what}; chose the ${where} (${best.id})` };
+  const where = `${b.keyClass[best] < b.keyClass[child] ? 'nearest one before' : 'first one after'} this record${b.list[best].conversation === b.list[child].conversation ? ' in the same conversation' : ''}`;
+  return { entry: best, note: `${count} ${noun} carry this ${what}; chose the ${where} (${idOf(b, best)})` };
 }
 
-/** Whether `a` is a better pick than `b` for `child`: same conversation, not in a capsule, then nearest in the log. */
-function before(a: Entry, b: Entry, child: Entry): boolean {
-  const x0 = a.e.conversation === child.e.conversation ? 0 : 1;
-  const y0 = b.e.conversation === child.e.conversation ? 0 : 1;
+/** Whether `a` is a better pick than `c` for `child`: same conversation, not in a capsule, then nearest in the log. */
+function before(b: Building, a: number, c: number, child: number): boolean {
+  const { list, keyClass } = b;
+  const conversation = list[child].conversation;
+  const x0 = list[a].conversation === conversation ? 0 : 1;
+  const y0 = list[c].conversation === conversation ? 0 : 1;
   if (x0 !== y0) return x0 < y0;
-  const x1 = a.e.parent === null ? 0 : 1;
-  const y1 = b.e.parent === null ? 0 : 1;
+  const x1 = list[a].parent === null ? 0 : 1;
+  const y1 = list[c].parent === null ? 0 : 1;
   if (x1 !== y1) return x1 < y1;
-  const x2 = a.sortKey < child.sortKey ? 0 : 1;
-  const y2 = b.sortKey < child.sortKey ? 0 : 1;
+  const x2 = keyClass[a] < keyClass[child] ? 0 : 1;
+  const y2 = keyClass[c] < keyClass[child] ? 0 : 1;
   if (x2 !== y2) return x2 < y2;
   // Before the child: the latest first; after it: the earliest first.
-  return x2 === 0 ? byKey(a, b) > 0 : byKey(a, b) < 0;
+  return x2 === 0 ? keyClass[a] > keyClass[c] : keyClass[a] < keyClass[c];
 }
 
 // --- Causal edges, ghosts, missing parents, cause / cause_at disagreements -------------------------
 
-function causalEdges(b: Building): { ghosts: GhostNode[]; missing: MissingParent[] } {
-  const anyPosition = b.byPosition.size > 0;
-  const missing: MissingParent[] = [];
-  const ghosts = new Map<string, GhostNode>();
-  const ghostByRef = new Map<string, GhostNode>();
+function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: number; ref: string; via: CausalVia }[] } {
+  const { list } = b;
+  const anyPosition = b.byPosition !== null;
+  const missing: { from: number; ref: string; via: CausalVia }[] = [];
+  const ghosts: GhostNode[] = [];
+  const ghostByRef = new Map<string, number>();
 
-  const ghostFor = (child: Entry, refs: { via: CausalVia; ref: string; key: string }[], note: string | null): GhostNode => {
-    let g: GhostNode | undefined;
-    for (const r of refs) g ??= ghostByRef.get(r.key);
-    if (!g) {
-      g = {
+  const ghostFor = (child: number, refs: { via: CausalVia; ref: string; key: string }[], note: string | null): number => {
+    let gi: number | undefined;
+    for (const r of refs) gi ??= ghostByRef.get(r.key);
+    const sortKey = list[child].sortKey;
+    if (gi === undefined) {
+      gi = ghosts.length;
+      ghosts.push({
         id: `ghost:${refs[0].key}`,
         kind: 'ghost',
         label: `missing ${refs[0].via === 'cause' ? short(refs[0].ref, 26) : refs[0].ref}`,
-        group: child.e.conversation,
-        sortKey: child.sortKey,
+        group: list[child].conversation,
+        sortKey,
         recordIndex: null,
         cycle: false,
         refs: [],
         note,
-      };
-      ghosts.set(g.id, g);
+      });
     }
+    const g = ghosts[gi];
     for (const r of refs) {
       if (!g.refs.some((x) => x.via === r.via && x.ref === r.ref)) g.refs.push({ via: r.via, ref: r.ref });
-      ghostByRef.set(r.key, g);
+      ghostByRef.set(r.key, gi);
     }
-    if (child.sortKey < g.sortKey) g.sortKey = child.sortKey;
-    return g;
+    if (sortKey < g.sortKey) g.sortKey = sortKey;
+    return gi;
   };
 
   for (const child of b.ordered) {
-    const { cause: causeId, causeAt: at } = child.e;
+    const e = list[child];
+    const causeId = e.cause;
+    const at = e.causeAt;
     if (causeId === null && at === null) continue;
-    const cause = causeId !== null ? pick(b.byRecordId.get(causeId) ?? [], child, 'record id') : null;
+    const cause = causeId !== null ? pick(b, b.byRecordId, b.byRecordId.group(causeId), child, 'record id') : null;
 
-    let atRes: { entry: Entry | null; note: string | null } | null = null;
+    let atRes: Picked | null = null;
     let atNote: string | null = null;
     if (at) {
       // An Iggy export gives partition and offset only: a position whose stream or topic is
       // known (and differs) is excluded, otherwise partition and offset decide.
-      const candidates = (b.byPosition.get(`${at.partition}:${at.offset}`) ?? []).filter(
-        (c) =>
-          (c.e.logPosition!.stream === null || c.e.logPosition!.stream === at.stream) &&
-          (c.e.logPosition!.topic === null || c.e.logPosition!.topic === at.topic),
-      );
-      atRes = pick(candidates, child, 'log position');
-      const known = atRes.entry?.e.logPosition;
+      const group = b.byPosition ? b.byPosition.group(`${at.partition}:${at.offset}`) : -1;
+      atRes = pick(b, b.byPosition, group, child, 'log position', undefined, (c) => {
+        const p = list[c].logPosition!;
+        return (p.stream === null || p.stream === at.stream) && (p.topic === null || p.topic === at.topic);
+      });
+      const known = atRes.entry >= 0 ? list[atRes.entry].logPosition : null;
       atNote =
         known && known.stream !== null && known.topic !== null
           ? null
           : `matched on partition ${at.partition} and offset ${at.offset} only: an Iggy export does not carry the stream and topic (cause_at names stream ${at.stream}, topic ${at.topic})`;
       if (atRes.note) atNote = atNote ? `${atNote}; ${atRes.note}` : atRes.note;
     }
+    const causeEntry = cause ? cause.entry : -1;
+    const atEntry = atRes ? atRes.entry : -1;
 
     // With no log position anywhere in the input, a cause_at cannot be matched: when cause found
     // the parent, say so on that edge and claim nothing missing.
-    const atUnchecked = at !== null && !atRes?.entry && !anyPosition && !!cause?.entry;
-    if (cause?.entry) {
+    const atUnchecked = at !== null && atEntry < 0 && !anyPosition && causeEntry >= 0;
+    if (cause && causeEntry >= 0) {
       const unchecked = atUnchecked ? `cause_at (${describeCauseAt(at!)}) not checked: no record of the input has a known log position` : null;
-      b.edges.add(child.id, cause.entry.id, 'cause', [cause.note, unchecked].filter((x) => x !== null).join('; ') || null);
+      addEdge(b, child, causeEntry, CAUSE, [cause.note, unchecked].filter((x) => x !== null).join('; ') || null);
     }
-    if (atRes?.entry) b.edges.add(child.id, atRes.entry.id, 'cause_at', atNote);
+    if (atEntry >= 0) addEdge(b, child, atEntry, CAUSE_AT, atNote);
 
-    if (causeId !== null && at) causeMismatch(b, child, causeId, at, cause?.entry ?? null, atRes?.entry ?? null);
+    if (causeId !== null && at) causeMismatch(b, child, causeId, at, causeEntry, atEntry);
 
     // Absent parents.
     const refs: { via: CausalVia; ref: string; key: string }[] = [];
-    if (causeId !== null && !cause?.entry) refs.push({ via: 'cause', ref: causeId, key: causeId });
-    if (at && !atRes?.entry && !atUnchecked) {
+    if (causeId !== null && causeEntry < 0) refs.push({ via: 'cause', ref: causeId, key: causeId });
+    if (at && atEntry < 0 && !atUnchecked) {
       refs.push({ via: 'cause_at', ref: describeCauseAt(at), key: `at:${at.stream}/${at.topic}/${at.partition}/${at.offset}` });
     }
     if (refs.length > 0) {
       const note =
         !anyPosition && refs.some((r) => r.via === 'cause_at') ? 'no record of the input has a known log position, so no cause_at can be matched' : null;
-      const g = ghostFor(child, refs, note);
+      const gi = ghostFor(child, refs, note);
       for (const r of refs) {
-        missing.push({ from: child.id, ref: r.ref, via: r.via });
-        b.edges.add(child.id, g.id, r.via);
+        missing.push({ from: child, ref: r.ref, via: r.via });
+        addEdge(b, child, b.n + gi, r.via === 'cause' ? CAUSE : CAUSE_AT);
       }
     }
   }
-  return { ghosts: [...ghosts.values()], missing };
+  return { ghosts, missing };
 }
 
-const named = (x: Entry): string => describeEntry(x.e);
+/** A record as a person finds it in the report: its record id when it has one, and its place. */
+const named = (b: Building, k: number): string => describeEntry(b.list[k]);
 
-/** cause and cause_at both present and naming different records (c: what cause found, a: what cause_at found). */
-function causeMismatch(b: Building, child: Entry, causeId: string, at: CauseAt, c: Entry | null, a: Entry | null): void {
+/** cause and cause_at both present and naming different records (c: what cause found, a: what cause_at found; −1: nothing). */
+function causeMismatch(b: Building, child: number, causeId: string, at: CauseAt, c: number, a: number): void {
   let message: string | null = null;
-  if (c && a && c !== a) {
-    message = `cause names ${named(c)}, but cause_at (${describeCauseAt(at)}) is ${named(a)}`;
-  } else if (c && !a && c.e.logPosition && (c.e.logPosition.partition !== at.partition || c.e.logPosition.offset !== at.offset)) {
-    message = `cause names ${named(c)}, which sits at partition ${c.e.logPosition.partition} offset ${c.e.logPosition.offset}; cause_at names ${describeCauseAt(at)}`;
-  } else if (!c && a && a.e.recordId !== causeId) {
-    message = `cause_at (${describeCauseAt(at)}) is ${named(a)}, but cause names record ${causeId}, which is not in the log`;
+  const cPosition = c >= 0 ? b.list[c].logPosition : null;
+  if (c >= 0 && a >= 0 && c !== a) {
+    message = `cause names ${named(b, c)}, but cause_at (${describeCauseAt(at)}) is ${named(b, a)}`;
+  } else if (c >= 0 && a < 0 && cPosition && (cPosition.partition !== at.partition || cPosition.offset !== at.offset)) {
+    message = `cause names ${named(b, c)}, which sits at partition ${cPosition.partition} offset ${cPosition.offset}; cause_at names ${describeCauseAt(at)}`;
+  } else if (c < 0 && a >= 0 && b.list[a].recordId !== causeId) {
+    message = `cause_at (${describeCauseAt(at)}) is ${named(b, a)}, but cause names record ${causeId}, which is not in the log`;
   }
   if (message !== null) graphFinding(b, 'agdx/graph/cause-mismatch', 'cause_at', message, child);
 }
 
 // --- Cycles of cause / cause_at ---------------------------------------------------------------------
 
-function causalCycles(b: Building): string[][] {
-  const idx = new Map(b.entries.map((e, i) => [e.id, i]));
-  const adj: number[][] = b.entries.map(() => []);
-  for (const e of b.edges.list) {
-    const from = idx.get(e.from);
-    const to = idx.get(e.to);
-    if (from !== undefined && to !== undefined && !adj[from].includes(to)) adj[from].push(to);
+function causalCycles(b: Building): number[][] {
+  const { n, edges, keyClass } = b;
+  // An id shared by records at one place is its last record's, as a lookup by id gives.
+  const node = (k: number) => (b.canonLast ? b.canonLast[k] : k);
+  // Edges between records that all lead back in log order make no cycle: nothing to search.
+  let back = true;
+  for (let e = 0; e < edges.length && back; e++) {
+    const to = edges.to(e);
+    back = to >= n || keyClass[node(to)] < keyClass[node(edges.from(e))];
   }
-  const cycles = findCycles(b.entries.length, adj)
-    .map((c) => c.map((i) => b.entries[i]).sort(byKey))
-    .sort((x, y) => byKey(x[0], y[0]));
-  for (const c of cycles) for (const e of c) e.node.cycle = true;
-  return cycles.map((c) => c.map((e) => e.id));
+  if (back) return [];
+  // Adjacency between records in rows.
+  const offsets = new Int32Array(n + 1);
+  for (let e = 0; e < edges.length; e++) if (edges.to(e) < n) offsets[node(edges.from(e)) + 1]++;
+  for (let v = 0; v < n; v++) offsets[v + 1] += offsets[v];
+  const fill = offsets.slice(0, n);
+  const targets = new Int32Array(offsets[n]);
+  for (let e = 0; e < edges.length; e++) {
+    if (edges.to(e) >= n) continue;
+    const from = node(edges.from(e));
+    const to = node(edges.to(e));
+    let seen = false;
+    for (let i = offsets[from]; i < fill[from] && !seen; i++) seen = targets[i] === to;
+    if (!seen) targets[fill[from]++] = to;
+  }
+  // Rows with repeats left out end early: pack them.
+  let w = 0;
+  const packed = new Int32Array(n + 1);
+  for (let v = 0; v < n; v++) {
+    packed[v] = w;
+    for (let i = offsets[v]; i < fill[v]; i++) targets[w++] = targets[i];
+  }
+  packed[n] = w;
+  const byKeyClass = (x: number, y: number) => keyClass[x] - keyClass[y];
+  const cycles = findCyclesInRows(n, { offsets: packed, targets: targets.subarray(0, w) })
+    .map((c) => c.sort(byKeyClass))
+    .sort((x, y) => byKeyClass(x[0], y[0]));
+  for (const c of cycles) for (const k of c) b.g.flags[k] |= IN_CYCLE;
+  return cycles;
 }
 
 // --- Correlation pairs and stream order -------------------------------------------------------------
 
 function correlationEdges(b: Building, streams: readonly ReassembledStream[]): void {
-  const commands = new Map<string, Entry[]>();
-  for (const e of b.ordered) if (e.e.kind === 'command' && e.e.correlation !== null) push(commands, `${e.e.conversation}|${e.e.correlation}`, e);
-  const commandFor = (child: Entry) =>
-    child.e.correlation === null ? null : pick(commands.get(`${child.e.conversation}|${child.e.correlation}`) ?? [], child, 'correlation', 'commands');
+  const { list } = b;
+  const isCommand = (k: number) => list[k].kind === 'command' && list[k].correlation !== null;
+  let count = 0;
+  for (let k = 0; k < b.n; k++) if (isCommand(k)) count++;
+  const commands = new KeyGroups(b.n, count);
+  const commandKey = (k: number) => `${list[k].conversation}|${list[k].correlation}`;
+  for (const k of b.ordered) if (isCommand(k)) commands.add(commandKey(k), k);
+  const commandFor = (child: number): Picked | null =>
+    list[child].correlation === null ? null : pick(b, commands, commands.group(commandKey(child)), child, 'correlation', 'commands');
   for (const child of b.ordered) {
-    const k = child.e.kind;
-    if (!(k === 'response' || k === 'error' || (k === 'status' && child.e.operation === 'task'))) continue;
+    const e = list[child];
+    const k = e.kind;
+    if (!(k === 'response' || k === 'error' || (k === 'status' && e.operation === 'task'))) continue;
     const cmd = commandFor(child);
-    if (cmd?.entry && cmd.entry !== child) b.edges.add(child.id, cmd.entry.id, 'correlation', cmd.note);
+    if (cmd && cmd.entry >= 0 && cmd.entry !== child) addEdge(b, child, cmd.entry, CORRELATION, cmd.note);
   }
-  const byIndex = new Map(b.entries.map((e) => [e.e.record, e]));
+  const entryOf = (record: number) => entryOfRecord(b.g.recordIndex, record);
   for (const s of streams) {
-    const order = streamOrder(s, byIndex);
+    const order = streamOrder(b, s, entryOf);
     if (order.length > 0) {
       const cmd = commandFor(order[0]);
-      if (cmd?.entry) b.edges.add(order[0].id, cmd.entry.id, 'correlation', cmd.note);
-      for (let i = 1; i < order.length; i++) b.edges.add(order[i].id, order[i - 1].id, 'sequence');
+      if (cmd && cmd.entry >= 0) addEdge(b, order[0], cmd.entry, CORRELATION, cmd.note);
+      for (let i = 1; i < order.length; i++) addEdge(b, order[i], order[i - 1], SEQUENCE);
     }
     // An error carrying the channel ends the stream: it follows the stream's last chunk.
     const lastChunk = order[order.length - 1];
-    if (lastChunk !== undefined) for (const i of s.errorIndices) b.edges.add(byIndex.get(i)!.id, lastChunk.id, 'sequence');
+    if (lastChunk !== undefined) for (const i of s.errorIndices) addEdge(b, entryOf(i), lastChunk, SEQUENCE);
   }
 }
 
+/** The entry of a record index (entries are in record order). */
+function entryOfRecord(recordIndex: Int32Array, record: number): number {
+  let lo = 0;
+  let hi = recordIndex.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (recordIndex[mid] < record) lo = mid + 1;
+    else if (recordIndex[mid] > record) hi = mid - 1;
+    else return mid;
+  }
+  throw new TypeError(`record-graph: record ${record} has no entry`);
+}
+
 /** The stream's chunks in sequence order (then log order): how they chain when drawn, not how they were counted. */
-function streamOrder(s: ReassembledStream, byIndex: ReadonlyMap<number, Entry>): Entry[] {
+function streamOrder(b: Building, s: ReassembledStream, entryOf: (record: number) => number): number[] {
+  const { list, keyClass } = b;
   return s.recordIndices
-    .map((i) => byIndex.get(i)!)
-    .filter((e) => e.e.sequence !== null)
-    .sort((x, y) => (x.e.sequence! < y.e.sequence! ? -1 : x.e.sequence! > y.e.sequence! ? 1 : byKey(x, y)));
+    .map(entryOf)
+    .filter((k) => list[k].sequence !== null)
+    .sort((x, y) => {
+      const sx = list[x].sequence!;
+      const sy = list[y].sequence!;
+      return sx < sy ? -1 : sx > sy ? 1 : keyClass[x] - keyClass[y];
+    });
 }

@@ -1,6 +1,8 @@
 // report@1's `graph` section (report.md) from the graph model.
 import type { Usage } from '../agdx/envelope';
-import type { AgdxGraph, AgentDnaGraph, GraphEdge, RecordGraph, StreamTerminal } from './model';
+import { StreamedArray } from '../report-json';
+import type { AgdxGraph, AgentDnaGraph, GraphEdge, ReassembledStream, RecordGraph, StreamTerminal } from './model';
+import { nodeId, RECORD_EDGE_VIAS, type CompactRecordGraph } from './record-graph';
 
 export type ReportEdgeVia = 'cause' | 'cause_at' | 'parent_envelope';
 
@@ -49,6 +51,24 @@ function jsonUsage(u: Usage | null): Record<string, number | string> | null {
   return out;
 }
 
+/** A chunk stream as the report lists it. */
+function reportStream(s: ReassembledStream): ReportStream {
+  return {
+    correlation: s.correlation,
+    channel: s.channel,
+    chunks: s.chunks,
+    duplicates: s.duplicates,
+    after_terminal: s.after_terminal,
+    gaps: s.gaps,
+    terminal: s.terminal,
+    conversation: s.conversation,
+    purpose: s.purpose,
+    finish_reason: s.finish_reason,
+    usage: jsonUsage(s.usage),
+    note: s.note,
+  };
+}
+
 /**
  * The report's graph, from the record-level graphs (folding is a view: the report does not depend
  * on it). Ids are node ids: a record's Crockford id (disambiguated as `<id>@<input>:<index>` when
@@ -68,22 +88,7 @@ export function toReportGraph(...graphs: (RecordGraph | AgdxGraph | AgentDnaGrap
       out.nodes += g.records.length;
       edges = g.edges;
       ghosts = g.ghosts;
-      out.streams.push(
-        ...g.streams.map((s) => ({
-          correlation: s.correlation,
-          channel: s.channel,
-          chunks: s.chunks,
-          duplicates: s.duplicates,
-          after_terminal: s.after_terminal,
-          gaps: s.gaps,
-          terminal: s.terminal,
-          conversation: s.conversation,
-          purpose: s.purpose,
-          finish_reason: s.finish_reason,
-          usage: jsonUsage(s.usage),
-          note: s.note,
-        })),
-      );
+      out.streams.push(...g.streams.map(reportStream));
     } else {
       out.nodes += g.nodes.filter((n) => n.kind === 'envelope').length;
       edges = g.edges;
@@ -101,4 +106,47 @@ export function toReportGraph(...graphs: (RecordGraph | AgdxGraph | AgentDnaGrap
     out.cycles.push(...g.cycles.map((c) => [...c]));
   }
   return out;
+}
+
+/** ReportGraph with its edges and correlations made one at a time, as they are written (a large log has millions). */
+export interface StreamedReportGraph extends Omit<ReportGraph, 'edges' | 'correlations'> {
+  edges: StreamedArray<ReportGraph['edges'][number]>;
+  correlations: StreamedArray<ReportGraph['correlations'][number]>;
+}
+
+/**
+ * What toReportGraph(recordGraphOf(records), ...others) gives, its edges', missing parents' and
+ * cycles' node ids through `display` (correlations left as they are),
+ * from the compact record-level graph: its edges' ids made as they are written, never all at once.
+ */
+export function toStreamedReportGraph(records: CompactRecordGraph, others: ReportGraph, display: (id: string) => string): StreamedReportGraph {
+  const { edges } = records;
+  const id = (node: number) => display(nodeId(records, node));
+  // As report.ts's withDisplayIds: edges, missing and cycles in display form; correlations as they are.
+  function* recordEdges(causal: boolean) {
+    const name = causal ? id : (node: number) => nodeId(records, node);
+    for (let e = 0; e < edges.length; e++) {
+      // An edge to an absent parent is reported in `missing`, not in `edges`.
+      const to = edges.to(e);
+      if (to >= records.records) continue;
+      const via = RECORD_EDGE_VIAS[edges.via(e)];
+      if (causal ? CAUSAL.has(via) : via === 'correlation') yield { from: name(edges.from(e)), to: name(to), via };
+    }
+  }
+  function* all() {
+    yield* recordEdges(true) as Generator<ReportGraph['edges'][number]>;
+    for (const e of others.edges) yield { ...e, from: display(e.from), to: display(e.to) };
+  }
+  function* correlations() {
+    yield* recordEdges(false) as Generator<ReportGraph['correlations'][number]>;
+    yield* others.correlations;
+  }
+  return {
+    nodes: records.records + others.nodes,
+    edges: new StreamedArray(all()),
+    missing: [...records.missing.map((m) => ({ from: id(m.from), ref: m.ref, via: m.via as string })), ...others.missing.map((m) => ({ ...m, from: display(m.from) }))],
+    cycles: [...records.cycles.map((c) => c.map(id)), ...others.cycles.map((c) => c.map(display))],
+    streams: [...records.streams.map(reportStream), ...others.streams],
+    correlations: new StreamedArray(correlations()),
+  };
 }

@@ -55,7 +55,8 @@ export function reassembleStreams(facts: LogFacts): ReassembledStream[] {
   }
   const streams: { first: LogEntry; stream: ReassembledStream }[] = [];
   for (const [id, members] of groups) {
-    members.sort((a, b) => byKey(a.entry, b.entry));
+    // Log order: by sortKey, ties in record order (LogEntry.logOrder, with no sortKey strings made).
+    members.sort((a, b) => a.entry.logOrder - b.entry.logOrder);
     const stream = reassemble(id, members, facts.latestLogTime);
     const firstIndex = stream.recordIndices[0] ?? stream.errorIndices[0];
     streams.push({ first: members.find((m) => m.index === firstIndex)!.entry, stream });

@@ -6,7 +6,7 @@
 import type { PreparedLog } from '../folds/fold';
 import { foldPrepared, prepareFold } from '../folds/fold';
 import type { FoldFinding, FoldResult } from '../folds/model';
-import { buildRecordGraph } from '../graph/record-graph';
+import { buildCompactRecordGraph, buildRecordGraph, type CompactRecordGraph } from '../graph/record-graph';
 import type { GraphFinding, RecordGraph } from '../graph/model';
 import type { Finding } from '../model';
 import type { LogFindings } from '../verdict';
@@ -35,7 +35,21 @@ export interface AnalyzeOptions {
 /** The whole analysis of a load: the graph built once, its times checked once, the folds once. */
 export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAnalysis {
   const graph = buildRecordGraph(facts, { locate: options.locate });
-  return withFolds(facts, graph, analyzeTiming(facts, graph, options.locate), options.locate);
+  return withFolds(facts, graph, analyzeTiming(facts, graph, { locate: options.locate }), options.locate);
+}
+
+/**
+ * What a report written as it goes needs of the log (the CLI): the findings by record (the graph's,
+ * the deadlines' and clocks', the folds'), the record-level graph in numbers (no objects per
+ * record, nothing to draw) and the folds. The folds come first, then `between` (a full collection,
+ * say: folding lets go of much), then the graph and the times.
+ */
+export function analyzeLogForReport(facts: LogFacts, between?: () => void): { graph: CompactRecordGraph; folds: FoldResult; findings: LogFindings } {
+  const folds = foldPrepared(prepareFold(facts));
+  between?.();
+  const graph = buildCompactRecordGraph(facts, { notes: false });
+  const timing = analyzeTiming(facts, graph, { keep: false });
+  return { graph, folds, findings: byRecord(graph.findings, timing.findings, folds.findings) };
 }
 
 /**

@@ -7,7 +7,8 @@ import { Conversation, causeAt, crock, hops, id16, makeRecord, text } from '../g
 import type { SignatureVerdict } from '../model';
 import { logFactsOf, type InspectedRecord } from '../records';
 import { analyzeLog, refoldLog } from './analysis';
-import { withVerdicts } from './entry';
+import { LogFactsBuilder, withVerdicts } from './entry';
+import { logSource } from '../records';
 
 const body = text('{}');
 const valid = (signer: string, trusted: boolean): SignatureVerdict => ({
@@ -119,5 +120,34 @@ describe('a key change', () => {
   it('refuses facts of another load', () => {
     const log = analyzeLog(logFactsOf(quarantine(valid('ops', true))));
     expect(() => refoldLog(log, logFactsOf(quarantine(valid('ops', true)).slice(1)))).toThrow(TypeError);
+  });
+
+  it('copied bodies, shared verdicts and numbers kept small read back as the records have them', () => {
+    // Bodies of every size (past a block's end, past the size copied on its own), sequences past 2^53.
+    const records = Array.from({ length: 400 }, (_, i) =>
+      makeRecord(0, i, {
+        kind: 'chunk',
+        conversation: id16(1),
+        source: 'a',
+        channel: id16(2),
+        sequence: i === 7 ? 2n ** 60n : i,
+        deadline_micros: i === 9 ? 2n ** 62n : 1_700_000_000_000_000 + i,
+        body: new Uint8Array(i === 5 ? 5000 : (i * 37) % 1500).fill(i & 0xff),
+      }),
+    );
+    const plain = logFactsOf(records);
+    const b = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
+    for (const r of records) b.add(logSource(r));
+    const packed = b.facts();
+    packed.entries.forEach((e, k) => {
+      const p = plain.entries[k];
+      expect(e.body).toEqual(p.body);
+      expect(e.sequence).toBe(p.sequence);
+      expect(e.deadline).toBe(p.deadline);
+      expect(e.signature).toEqual(p.signature);
+    });
+    expect(packed.entries[7].sequence).toBe(2n ** 60n);
+    // Equal verdicts are one object.
+    expect(packed.entries[1].signature).toBe(packed.entries[2].signature);
   });
 });

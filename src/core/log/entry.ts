@@ -181,20 +181,39 @@ class StringTable {
 
 /** Chunk bodies copied out of the input (LogFactsBuilder's copyBodies), many to a block. */
 class BodyCopies {
-  private block = new Uint8Array(0);
-  private used = 0;
-  copy(bytes: Uint8Array): Uint8Array {
-    if (bytes.length > 4096) return bytes.slice();
-    if (this.used + bytes.length > this.block.length) {
-      this.block = new Uint8Array(65536);
+  private readonly blocks: Uint8Array[] = [];
+  private used = BODY_BLOCK;
+
+  /**
+   * A copy of the bytes: a number (where in which block: a view object for each of a large log's
+   * chunks costs more than its bytes), or a copy of its own when large.
+   */
+  copy(bytes: Uint8Array): number | Uint8Array {
+    if (bytes.length > LARGE_BODY) return bytes.slice();
+    if (this.blocks.length === 0 || this.used + bytes.length > BODY_BLOCK) {
+      this.blocks.push(new Uint8Array(BODY_BLOCK));
       this.used = 0;
     }
-    const out = this.block.subarray(this.used, this.used + bytes.length);
-    out.set(bytes);
+    const block = this.blocks.length - 1;
+    this.blocks[block].set(bytes, this.used);
+    const at = (block * BODY_BLOCK + this.used) * (LARGE_BODY + 1) + bytes.length;
     this.used += bytes.length;
-    return out;
+    return at;
+  }
+
+  /** The bytes `copy` gave this number for. */
+  bytes(at: number): Uint8Array {
+    const length = at % (LARGE_BODY + 1);
+    const start = (at - length) / (LARGE_BODY + 1);
+    const block = Math.floor(start / BODY_BLOCK);
+    const offset = start % BODY_BLOCK;
+    return this.blocks[block].subarray(offset, offset + length);
   }
 }
+
+const BODY_BLOCK = 65536;
+/** Larger bodies are copied each on its own. */
+const LARGE_BODY = 4096;
 
 /**
  * The entries of a load, column by column: what an entry says, one typed array (or table) per
@@ -234,38 +253,58 @@ interface Columns {
   readonly cause: readonly (string | null)[];
   /** The fields most records lack, by entry. */
   readonly sparse: Sparse;
+  /** The chunk bodies copied out (LogFactsOptions.copyBodies). */
+  readonly bodies: BodyCopies | null;
+  /** The records' verdict parts as read (an entry renewed by withVerdicts has its own). */
+  readonly verdicts: { readonly signature: readonly SignatureVerdict[]; readonly invalid: Uint8Array };
 }
 
 interface Sparse {
-  logTime: Map<number, bigint>;
+  // Integers as numbers while exact (a bigint is an object of its own), as bigints beyond.
+  logTime: Map<number, number | bigint>;
   logPosition: Map<number, LogPosition>;
   causeAt: Map<number, CauseAt>;
-  sequence: Map<number, bigint>;
+  sequence: Map<number, number | bigint>;
   finishReason: Map<number, string>;
   usage: Map<number, Usage>;
-  deadline: Map<number, bigint>;
+  deadline: Map<number, number | bigint>;
   taskState: Map<number, number>;
   run: Map<number, string>;
   bridgeLoop: Map<number, readonly string[]>;
   card: Map<number, CardDecoding>;
   quarantineTarget: Map<number, string>;
-  body: Map<number, Uint8Array>;
+  /** The bytes, or where BodyCopies keeps them. */
+  body: Map<number, Uint8Array | number>;
 }
 
 const TIME_SOURCES: TimeSource[] = [null, 'log', 'ulid'];
+
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+/** An integer kept as a number when exact. */
+const small = (v: bigint): number | bigint => (v >= -MAX_EXACT && v <= MAX_EXACT ? Number(v) : v);
+/** The integer a sparse column keeps, as a bigint again. */
+const big = (v: number | bigint | undefined): bigint | null => (v === undefined ? null : typeof v === 'bigint' ? v : BigInt(v));
 const LAST = 1;
 
-/** An entry as a view of its load's columns: the verdict part its own (withVerdicts renews it). */
+/**
+ * An entry as a view of its load's columns, two fields (a large log has a million): its verdict
+ * part read from the load's verdicts, or its own once withVerdicts renews it (RenewedEntry).
+ */
 class PackedEntry implements LogEntry {
   constructor(
-    private readonly c: Columns,
-    private readonly k: number,
-    readonly signature: SignatureVerdict,
-    readonly invalid: boolean,
+    protected readonly c: Columns,
+    protected readonly k: number,
   ) {}
 
+  get signature(): SignatureVerdict {
+    return this.c.verdicts.signature[this.k];
+  }
+  get invalid(): boolean {
+    return this.c.verdicts.invalid[this.k] === 1;
+  }
+
   withVerdict(signature: SignatureVerdict, invalid: boolean): PackedEntry {
-    return new PackedEntry(this.c, this.k, signature, invalid);
+    return new RenewedEntry(this.c, this.k, signature, invalid);
   }
 
   private text(column: Int32Array): string | null {
@@ -293,7 +332,7 @@ class PackedEntry implements LogEntry {
     return this.c.rank[this.k];
   }
   get logTime(): bigint | null {
-    return this.c.sparse.logTime.get(this.k) ?? null;
+    return big(this.c.sparse.logTime.get(this.k));
   }
   get logPosition(): LogPosition | null {
     return this.c.sparse.logPosition.get(this.k) ?? null;
@@ -336,7 +375,7 @@ class PackedEntry implements LogEntry {
     return this.text(this.c.channel);
   }
   get sequence(): bigint | null {
-    return this.c.sparse.sequence.get(this.k) ?? null;
+    return big(this.c.sparse.sequence.get(this.k));
   }
   get last(): boolean {
     return (this.c.flags[this.k] & LAST) !== 0;
@@ -348,7 +387,7 @@ class PackedEntry implements LogEntry {
     return this.c.sparse.usage.get(this.k) ?? null;
   }
   get deadline(): bigint | null {
-    return this.c.sparse.deadline.get(this.k) ?? null;
+    return big(this.c.sparse.deadline.get(this.k));
   }
   get taskState(): number | null {
     return this.c.sparse.taskState.get(this.k) ?? null;
@@ -366,7 +405,26 @@ class PackedEntry implements LogEntry {
     return this.c.sparse.quarantineTarget.get(this.k) ?? null;
   }
   get body(): Uint8Array | null {
-    return this.c.sparse.body.get(this.k) ?? null;
+    const b = this.c.sparse.body.get(this.k);
+    return b === undefined ? null : typeof b === 'number' ? this.c.bodies!.bytes(b) : b;
+  }
+}
+
+/** An entry whose verdict part is its own (the keys changed), the rest its load's. */
+class RenewedEntry extends PackedEntry {
+  constructor(
+    c: Columns,
+    k: number,
+    private readonly ownSignature: SignatureVerdict,
+    private readonly ownInvalid: boolean,
+  ) {
+    super(c, k);
+  }
+  override get signature(): SignatureVerdict {
+    return this.ownSignature;
+  }
+  override get invalid(): boolean {
+    return this.ownInvalid;
   }
 }
 
@@ -376,7 +434,6 @@ class PackedFacts implements LogFacts {
 
   constructor(
     private readonly c: Columns,
-    private readonly verdicts: { signature: readonly SignatureVerdict[]; invalid: Uint8Array },
     readonly records: number,
     readonly latestLogTime: bigint | null,
     readonly latestTimeByInput: ReadonlyMap<number, bigint>,
@@ -389,7 +446,7 @@ class PackedFacts implements LogFacts {
     if (this.list === null) {
       const n = this.c.record.length;
       const list = new Array<LogEntry>(n);
-      for (let k = 0; k < n; k++) list[k] = new PackedEntry(this.c, k, this.verdicts.signature[k], this.verdicts.invalid[k] === 1);
+      for (let k = 0; k < n; k++) list[k] = new PackedEntry(this.c, k);
       this.list = list;
     }
     return this.list;
@@ -397,7 +454,7 @@ class PackedFacts implements LogFacts {
 
   /** The same facts with these entries (their verdict part renewed). */
   with(entries: readonly LogEntry[]): PackedFacts {
-    return new PackedFacts(this.c, this.verdicts, this.records, this.latestLogTime, this.latestTimeByInput, entries);
+    return new PackedFacts(this.c, this.records, this.latestLogTime, this.latestTimeByInput, entries);
   }
 }
 
@@ -407,6 +464,27 @@ export interface LogFactsOptions {
    * lets each input go once it is read sets it, so no entry holds the input's buffer.
    */
   copyBodies?: boolean;
+  /**
+   * Keep equal signature verdicts once (default: each record's own). Most records of a log share
+   * one (unsigned, or signed by the same key): a reader that keeps no record sets it. An app that
+   * compares an entry's verdict with its record's by identity (withVerdicts) leaves it unset.
+   */
+  shareSignatures?: boolean;
+}
+
+/** At most this many distinct verdicts are shared; past it, each further one is kept as it is. */
+const SHARED_SIGNATURES = 4096;
+
+/** Equal signature verdicts, one object each. */
+class SignatureTable {
+  private readonly byKey = new Map<string, SignatureVerdict>();
+  of(v: SignatureVerdict): SignatureVerdict {
+    const key = JSON.stringify([v.status, v.scheme, v.key_id, v.signer, v.trusted, v.context_match, v.not_covered, v.reason]);
+    const known = this.byKey.get(key);
+    if (known) return known;
+    if (this.byKey.size < SHARED_SIGNATURES) this.byKey.set(key, v);
+    return v;
+  }
 }
 
 /**
@@ -467,8 +545,11 @@ export class LogFactsBuilder {
   /** Whether every entry so far has a sortKey whose numbers fit their widths (then ranks compare numbers). */
   private fits = true;
 
+  private readonly signatures: SignatureTable | null;
+
   constructor(options: LogFactsOptions = {}) {
     this.bodies = options.copyBodies ? new BodyCopies() : null;
+    this.signatures = options.shareSignatures ? new SignatureTable() : null;
   }
 
   private taken = false;
@@ -513,7 +594,7 @@ export class LogFactsBuilder {
     c.timeSource.push(timeSource === 'log' ? 1 : timeSource === 'ulid' ? 2 : 0);
     c.flags.push(env.last === true ? LAST : 0);
     c.invalid.push(r.invalid ? 1 : 0);
-    this.signature.push(r.signature);
+    this.signature.push(this.signatures ? this.signatures.of(r.signature) : r.signature);
     const loop = repeatedBridgeHops(env.metadata);
     const quarantine = env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine');
     const recordId = env.record ? (r.id ?? toCrockford(env.record)) : null;
@@ -529,14 +610,14 @@ export class LogFactsBuilder {
     c.correlation.push(t.id(env.correlation ? this.correlations.of(env.correlation) : null));
     c.channel.push(t.id(env.channel ? this.channels.of(env.channel) : null));
     const s = this.sparse;
-    if (logTime !== null) s.logTime.set(k, logTime);
+    if (logTime !== null) s.logTime.set(k, small(logTime));
     if (r.logPosition) s.logPosition.set(k, r.logPosition);
     const causeAt = env.cause_at ? readCauseAt(env.cause_at) : null;
     if (causeAt) s.causeAt.set(k, causeAt);
-    if (env.sequence !== undefined) s.sequence.set(k, BigInt(env.sequence));
+    if (env.sequence !== undefined) s.sequence.set(k, small(BigInt(env.sequence)));
     if (env.finish_reason !== undefined) s.finishReason.set(k, env.finish_reason);
     if (env.usage) s.usage.set(k, env.usage);
-    if (env.deadline_micros !== undefined) s.deadline.set(k, BigInt(env.deadline_micros));
+    if (env.deadline_micros !== undefined) s.deadline.set(k, small(BigInt(env.deadline_micros)));
     if (env.task_state !== undefined) s.taskState.set(k, env.task_state);
     const run = runId(env.metadata);
     if (run !== null) s.run.set(k, run);
@@ -576,9 +657,11 @@ export class LogFactsBuilder {
       recordId: this.recordId,
       cause: this.cause,
       sparse: this.sparse,
+      bodies: this.bodies,
+      verdicts: { signature: this.signature, invalid: c.invalid.done() },
     };
     const ranked: Columns = { ...columns, rank: logRanks(columns, this.fits) };
-    return new PackedFacts(ranked, { signature: this.signature, invalid: c.invalid.done() }, this.count, this.latest, this.latestByInput);
+    return new PackedFacts(ranked, this.count, this.latest, this.latestByInput);
   }
 }
 

@@ -5,7 +5,8 @@
 // never corrected. Made once per load with the record-level graph (it rests on no verdict); the
 // timeline draws the same pairs and skews.
 import { formatMicros } from '../agdx/tree';
-import type { GraphFinding, RecordGraph } from '../graph/model';
+import type { EdgeVia, GraphFinding, RecordGraph } from '../graph/model';
+import { RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
 import { describeEntry, type LocateField, type LogEntry, type LogFacts } from './entry';
@@ -57,11 +58,39 @@ const isAnswer = (e: LogEntry) => e.kind === 'response' || e.kind === 'error';
 const timePath = (e: LogEntry): string | null => (e.timeSource === 'ulid' ? 'record' : null);
 const timeWords = (e: LogEntry) => (e.timeSource === 'log' ? 'log time' : "record id's ULID time");
 
-export function analyzeTiming(facts: LogFacts, graph: RecordGraph, locate?: LocateField): LogTiming {
+/**
+ * Each edge between two records (ghosts left out) as record indices, child first, in the graph's
+ * order: the page's graph of objects and the command line's graph in numbers give the same edges.
+ */
+function eachRecordEdge(graph: RecordGraph | CompactRecordGraph, fn: (child: number, parent: number, via: EdgeVia) => void): void {
+  if ('kind' in graph) {
+    const recordOfNode = new Map<string, number>();
+    for (const r of graph.records) recordOfNode.set(r.id, r.recordIndex);
+    for (const edge of graph.edges) {
+      const c = recordOfNode.get(edge.from);
+      const p = recordOfNode.get(edge.to);
+      if (c !== undefined && p !== undefined) fn(c, p, edge.via);
+    }
+    return;
+  }
+  const { edges, records, recordIndex } = graph;
+  for (let e = 0; e < edges.length; e++) {
+    const from = edges.from(e);
+    const to = edges.to(e);
+    if (from < records && to < records) fn(recordIndex[from], recordIndex[to], RECORD_EDGE_VIAS[edges.via(e)]);
+  }
+}
+
+export interface TimingOptions {
+  locate?: LocateField;
+  /** false: only the findings (a report needs no pairs, unanswered list or skews to draw). Default true. */
+  keep?: boolean;
+}
+
+export function analyzeTiming(facts: LogFacts, graph: RecordGraph | CompactRecordGraph, options: TimingOptions = {}): LogTiming {
+  const { locate, keep = true } = options;
   const entryOf: (LogEntry | undefined)[] = new Array(facts.records);
   for (const e of facts.entries) entryOf[e.record] = e;
-  const recordOfNode = new Map<string, number>();
-  for (const r of graph.records) recordOfNode.set(r.id, r.recordIndex);
 
   const findings: GraphFinding[] = [];
   const add = (e: LogEntry, rule: 'agdx/deadline/missed' | 'agdx/deadline/unanswered' | 'agdx/graph/clock-skew', path: string | null, message: string) =>
@@ -77,7 +106,7 @@ export function analyzeTiming(facts: LogFacts, graph: RecordGraph, locate?: Loca
     if (skewed.has(key)) return;
     skewed.add(key);
     const by = parent.time - child.time;
-    skews.push({ record: child.record, earlierThan: parent.record, via, by });
+    if (keep) skews.push({ record: child.record, earlierThan: parent.record, via, by });
     const what = via === 'cause' ? 'the record it names as its cause' : 'the command it answers';
     add(
       child,
@@ -88,20 +117,18 @@ export function analyzeTiming(facts: LogFacts, graph: RecordGraph, locate?: Loca
   };
 
   // The graph's edges run child → parent, the children in log order.
-  for (const edge of graph.edges) {
-    const c = recordOfNode.get(edge.from);
-    const p = recordOfNode.get(edge.to);
-    if (c === undefined || p === undefined || c === p) continue;
+  eachRecordEdge(graph, (c, p, via) => {
+    if (c === p) return;
     const child = entryOf[c]!;
     const parent = entryOf[p]!;
-    if (edge.via === 'cause' || edge.via === 'cause_at') {
+    if (via === 'cause' || via === 'cause_at') {
       skew(child, parent, 'cause');
-      continue;
+      return;
     }
-    if (edge.via !== 'correlation' || !isAnswer(child) || parent.kind !== 'command') continue;
+    if (via !== 'correlation' || !isAnswer(child) || parent.kind !== 'command') return;
     const latency = child.time !== null && parent.time !== null ? child.time - parent.time : null;
     const missedBy = child.time !== null && parent.deadline !== null && child.time > parent.deadline ? child.time - parent.deadline : null;
-    pairs.push({ command: p, answer: c, latency, deadline: parent.deadline, missedBy });
+    if (keep) pairs.push({ command: p, answer: c, latency, deadline: parent.deadline, missedBy });
     if (child.input === parent.input) answeredInInput.add(p);
     if (missedBy !== null) {
       add(
@@ -112,14 +139,14 @@ export function analyzeTiming(facts: LogFacts, graph: RecordGraph, locate?: Loca
       );
     }
     skew(child, parent, 'answer');
-  }
+  });
 
   const unanswered: UnansweredCommand[] = [];
   for (const e of facts.entries) {
     if (e.kind !== 'command' || e.deadline === null || answeredInInput.has(e.record)) continue;
     const latest = facts.latestTimeByInput.get(e.input);
     if (latest === undefined || !(e.deadline < latest)) continue;
-    unanswered.push({ command: e.record, deadline: e.deadline, latest });
+    if (keep) unanswered.push({ command: e.record, deadline: e.deadline, latest });
     add(
       e,
       'agdx/deadline/unanswered',

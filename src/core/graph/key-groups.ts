@@ -1,0 +1,101 @@
+// Members (numbers below a bound, each added once) grouped by a string key, in the order they were
+// added: an open-addressing table over typed arrays, not a Map of arrays (a large log has a
+// million record ids; a Map of arrays costs about ten times as much).
+
+/** FNV-1a over UTF-16 code units. */
+function hashOf(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+export class KeyGroups {
+  /** Per slot: group + 1, or 0 when empty. */
+  private readonly table: Int32Array;
+  private readonly mask: number;
+  private readonly keys: string[] = [];
+  private readonly head: Int32Array;
+  private readonly tail: Int32Array;
+  private readonly sizes: Int32Array;
+  private readonly after: Int32Array;
+
+  private added = 0;
+
+  /** Members are 0 … bound − 1; at most `capacity` of them are added (default: all). */
+  constructor(
+    readonly bound: number,
+    readonly capacity = bound,
+  ) {
+    if (!Number.isInteger(bound) || bound < 0 || !Number.isInteger(capacity) || capacity < 0 || capacity > bound) {
+      throw new TypeError('KeyGroups: bound and capacity must be counts, the capacity at most the bound');
+    }
+    let size = 16;
+    while (size < capacity * 2) size *= 2;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+    this.head = new Int32Array(capacity);
+    this.tail = new Int32Array(capacity);
+    this.sizes = new Int32Array(capacity);
+    this.after = new Int32Array(bound).fill(-1);
+  }
+
+  /** How many keys. */
+  get groups(): number {
+    return this.keys.length;
+  }
+
+  private slot(key: string): number {
+    let i = hashOf(key) & this.mask;
+    for (;;) {
+      const g = this.table[i];
+      if (g === 0 || this.keys[g - 1] === key) return i;
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  /** Adds `member` to the group of `key` (made when new), at its end. */
+  add(key: string, member: number): void {
+    if (!(member >= 0 && member < this.bound)) throw new TypeError('KeyGroups.add: member out of range');
+    if (this.added >= this.capacity) throw new TypeError('KeyGroups.add: more members than the capacity');
+    this.added++;
+    const i = this.slot(key);
+    let g = this.table[i] - 1;
+    if (g < 0) {
+      g = this.keys.length;
+      this.keys.push(key);
+      this.table[i] = g + 1;
+      this.head[g] = member;
+    } else {
+      this.after[this.tail[g]] = member;
+    }
+    this.tail[g] = member;
+    this.sizes[g]++;
+  }
+
+  /** The group of `key`, or −1. */
+  group(key: string): number {
+    return this.table[this.slot(key)] - 1;
+  }
+
+  size(group: number): number {
+    return this.sizes[group];
+  }
+
+  /** The group's first member. */
+  first(group: number): number {
+    return this.head[group];
+  }
+
+  /** The member added after `member` to its group, or −1. */
+  next(member: number): number {
+    return this.after[member];
+  }
+
+  /** The group's members in the order added (for tests and small groups). */
+  members(group: number): number[] {
+    const out: number[] = [];
+    if (group < 0) return out;
+    for (let m = this.head[group]; m >= 0; m = this.after[m]) out.push(m);
+    return out;
+  }
+}

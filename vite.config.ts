@@ -34,7 +34,9 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), contentSecurityPolicy()],
   resolve: {
     // libsecp256k1's WebAssembly inside tiny-secp256k1 (whose package exports name no such path).
-    alias: [{ find: /^libsecp256k1\.wasm(\?.*)?$/, replacement: `${fileURLToPath(new URL('./node_modules/tiny-secp256k1/lib/secp256k1.wasm', import.meta.url))}$1` }],
+    alias: [
+      { find: /^libsecp256k1\.wasm(\?.*)?$/, replacement: `${fileURLToPath(new URL('./node_modules/tiny-secp256k1/lib/secp256k1.wasm', import.meta.url))}$1` },
+    ],
   },
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },

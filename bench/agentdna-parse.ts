@@ -21,7 +21,14 @@ export function workflowContents(bytes: Uint8Array): ContentFields[] {
     const stack = [readEnvelopeTree(env as Extract<JsonValue, { type: 'object' }>, 'envelope')];
     while (stack.length) {
       const n = stack.pop()!;
-      out.push({ from: n.from?.value, payload: n.payload?.value, epoch: n.epoch?.value, status_code: n.statusCode?.value, run_id: n.runId?.value, to: n.to?.value });
+      out.push({
+        from: n.from?.value,
+        payload: n.payload?.value,
+        epoch: n.epoch?.value,
+        status_code: n.statusCode?.value,
+        run_id: n.runId?.value,
+        to: n.to?.value,
+      });
       stack.push(...n.parents);
     }
   }

@@ -80,7 +80,10 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
       env.sequence = n % perConversation;
       if (env.sequence === 0) env.operation = 'chat';
     }
-    env.body = kind === 'error' ? Uint8Array.from([0xa2, 0x64, 0x63, 0x6f, 0x64, 0x65, 0x06, 0x69, 0x72, 0x65, 0x74, 0x72, 0x79, 0x61, 0x62, 0x6c, 0x65, 0xf4]) : te.encode(JSON.stringify({ n, text: 'lorem ipsum dolor sit amet'.slice(0, 5 + Math.floor(rnd() * 20)) }));
+    env.body =
+      kind === 'error'
+        ? Uint8Array.from([0xa2, 0x64, 0x63, 0x6f, 0x64, 0x65, 0x06, 0x69, 0x72, 0x65, 0x74, 0x72, 0x79, 0x61, 0x62, 0x6c, 0x65, 0xf4])
+        : te.encode(JSON.stringify({ n, text: 'lorem ipsum dolor sit amet'.slice(0, 5 + Math.floor(rnd() * 20)) }));
     if (n % signedEvery === 0) {
       env.signature = { scheme: 1, key_id: keyIdBytes, bytes: new Uint8Array(64) };
       env.signature.bytes = ed.sign(signingInput(env), BENCH_SEED);
@@ -124,7 +127,8 @@ const AGENTDNA_FORMAT = 2;
  * the parameters.
  */
 export function agentdnaWorkflows(count: number, depth = 5, seed = 11): string {
-  const cache = count * depth >= CACHE_FROM_SIGNATURES ? new URL(`./tmp/agentdna-workflows-v${AGENTDNA_FORMAT}-${count}x${depth}-seed${seed}.json`, import.meta.url) : null;
+  const cache =
+    count * depth >= CACHE_FROM_SIGNATURES ? new URL(`./tmp/agentdna-workflows-v${AGENTDNA_FORMAT}-${count}x${depth}-seed${seed}.json`, import.meta.url) : null;
   if (cache && existsSync(cache)) return readFileSync(cache, 'utf8');
   const rnd = prng(seed);
   const signers = agentdnaAgents();
@@ -141,7 +145,14 @@ export function agentdnaWorkflows(count: number, depth = 5, seed = 11): string {
         run_id: '',
         to: signers[(w * depth + d + 1) % signers.length].did,
       };
-      const hash = contentHash({ from: env.from as string, payload: env.payload as string, epoch: BigInt(env.epoch as number), status_code: 1000n, run_id: '', to: env.to as string })!;
+      const hash = contentHash({
+        from: env.from as string,
+        payload: env.payload as string,
+        epoch: BigInt(env.epoch as number),
+        status_code: 1000n,
+        run_id: '',
+        to: env.to as string,
+      })!;
       const message = signedMessage(hash, parent ? [parent.hash] : []);
       if (!message.ok) throw new Error(message.reason);
       const der = secp256k1.sign(signedBytes(message.message, 'truncate'), signer.secretKey, { prehash: false, lowS: false, format: 'der' });

@@ -152,10 +152,22 @@ if (!ONLY_BROWSER) {
     7,
   );
   const whole = time(() => inspectInput(0, { name: 'x', bytes: agdx }, undefined, false), 3);
-  note('agdx_decode_ratio', base / ours, `decode+validate ${ours.toFixed(0)} ms vs cbor-x decodeMultiple ${base.toFixed(0)} ms (100,000 envelopes, ${(agdx.length / 1e6).toFixed(1)} MB)`);
+  note(
+    'agdx_decode_ratio',
+    base / ours,
+    `decode+validate ${ours.toFixed(0)} ms vs cbor-x decodeMultiple ${base.toFixed(0)} ms (100,000 envelopes, ${(agdx.length / 1e6).toFixed(1)} MB)`,
+  );
   note('agdx_import_records_per_s', 100_000 / (whole / 1000), `whole import into records (inspectInput, no views): ${whole.toFixed(0)} ms`);
-  note('agdx_ref_ratio', reference / ours, `decode+validate ${ours.toFixed(0)} ms vs the reference port's decode+validate ${reference.toFixed(0)} ms, one envelope at a time (same 100,000 envelopes)`);
-  note('agdx_ref_records_per_s', items.length / (reference / 1000), `the reference port (laser-sdk 0.1.1 wire module: cborg, decodeAgentEnvelope, validateAgentEnvelope, must_understand)`);
+  note(
+    'agdx_ref_ratio',
+    reference / ours,
+    `decode+validate ${ours.toFixed(0)} ms vs the reference port's decode+validate ${reference.toFixed(0)} ms, one envelope at a time (same 100,000 envelopes)`,
+  );
+  note(
+    'agdx_ref_records_per_s',
+    items.length / (reference / 1000),
+    `the reference port (laser-sdk 0.1.1 wire module: cborg, decodeAgentEnvelope, validateAgentEnvelope, must_understand)`,
+  );
 }
 
 // 2. AgentDNA workflow parse + content hashes against JSON.parse plus the same hashes with @noble/hashes.
@@ -164,7 +176,11 @@ if (!ONLY_BROWSER) {
   // access without a flag that makes every JSON.parse several times slower) and node:crypto's hash.
   installSha256Text(nodeSha256Hex);
   const { ours, base, hashes } = measureParseRatio(workflowsBytes, workflowsText, 7, gc);
-  note('agentdna_parse_ratio', base / ours, `lossless parse + ${hashes.toLocaleString('en')} content hashes (node:crypto) ${ours.toFixed(0)} ms vs JSON.parse + the same hashes with @noble/hashes ${base.toFixed(0)} ms (10,000 workflows of depth 5, medians of 7 interleaved runs)`);
+  note(
+    'agentdna_parse_ratio',
+    base / ours,
+    `lossless parse + ${hashes.toLocaleString('en')} content hashes (node:crypto) ${ours.toFixed(0)} ms vs JSON.parse + the same hashes with @noble/hashes ${base.toFixed(0)} ms (10,000 workflows of depth 5, medians of 7 interleaved runs)`,
+  );
   // Where the time goes: the lossless reader alone, and SHA-256 of the 50,000 content JSONs alone
   // (what AgentDNA hashes, each built once here) with the hash ours uses.
   const contents = contentJsons(workflowsBytes);
@@ -198,7 +214,11 @@ if (!ONLY_BROWSER) {
   const t2 = performance.now();
   layoutGraph(g);
   const laid = performance.now() - t2;
-  note('graph_10k_layout_ms', built + laid, `model ${built.toFixed(0)} ms + layered layout ${laid.toFixed(0)} ms (${g.nodes.length} nodes, ${g.edges.length} edges)`);
+  note(
+    'graph_10k_layout_ms',
+    built + laid,
+    `model ${built.toFixed(0)} ms + layered layout ${laid.toFixed(0)} ms (${g.nodes.length} nodes, ${g.edges.length} edges)`,
+  );
 }
 
 // 4b. The command line: `inspect --json` to /dev/null, its peak memory (GNU time's maximum resident
@@ -213,7 +233,10 @@ if (!ONLY_BROWSER) {
     /** Seconds and peak resident memory (MB) of one `inspect --json FILE > /dev/null`. */
     const cli = (file: string) => {
       const stats = join(dir, 'cli-time.txt');
-      execSync(`${gnuTime} -f '%e %M' -o ${JSON.stringify(stats)} node bin/envelope-inspector.mjs inspect --json ${JSON.stringify(file)} > /dev/null || test $? -eq 1`, { stdio: 'inherit' });
+      execSync(
+        `${gnuTime} -f '%e %M' -o ${JSON.stringify(stats)} node bin/envelope-inspector.mjs inspect --json ${JSON.stringify(file)} > /dev/null || test $? -eq 1`,
+        { stdio: 'inherit' },
+      );
       const [seconds, kb] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
       return { ms: seconds * 1000, mb: kb / 1024 };
     };
@@ -226,7 +249,11 @@ if (!ONLY_BROWSER) {
       writeFileSync(million, agdxSequence(1_000_000));
     }
     const large = cli(million);
-    note('cli_1m_rss_mb', large.mb, `peak RSS of inspect --json on a 1,000,000-record file (${(statSync(million).size / 1e6).toFixed(0)} MB), output to /dev/null; ${(large.ms / 1000).toFixed(1)} s`);
+    note(
+      'cli_1m_rss_mb',
+      large.mb,
+      `peak RSS of inspect --json on a 1,000,000-record file (${(statSync(million).size / 1e6).toFixed(0)} MB), output to /dev/null; ${(large.ms / 1000).toFixed(1)} s`,
+    );
     note('cli_1m_ms', large.ms, 'wall time of the same run');
   }
 }
@@ -242,12 +269,23 @@ async function browser(): Promise<number> {
   const port = Number(process.env.BENCH_PORT ?? 4190);
   // Its own process group, so stopping it stops vite too (not only the npx wrapper). --bypass-lock:
   // an e2e run's preview of the same checkout may be up.
-  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--bypass-lock'], { stdio: 'ignore', detached: true });
+  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--bypass-lock'], {
+    stdio: 'ignore',
+    detached: true,
+  });
   try {
     await new Promise((r) => setTimeout(r, 3000));
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--enable-blink-features=ForceEagerMeasureMemory'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--enable-precise-memory-info',
+        '--enable-blink-features=ForceEagerMeasureMemory',
+      ],
     });
     if (ONLY_TIMELINE) {
       await timeline(browser, port);
@@ -284,12 +322,23 @@ async function browser(): Promise<number> {
         const frames: string[] = [];
         (w as unknown as { __frames: string[] }).__frames = frames;
         new PerformanceObserver((list) => {
-          for (const f of list.getEntries() as unknown as Array<{ startTime: number; duration: number; renderStart: number; styleAndLayoutStart: number; scripts: Array<{ invoker: string; sourceFunctionName: string; duration: number; forcedStyleAndLayoutDuration: number }> }>) {
+          for (const f of list.getEntries() as unknown as Array<{
+            startTime: number;
+            duration: number;
+            renderStart: number;
+            styleAndLayoutStart: number;
+            scripts: Array<{ invoker: string; sourceFunctionName: string; duration: number; forcedStyleAndLayoutDuration: number }>;
+          }>) {
             if (f.duration < 50 || w.__t0 === undefined || f.startTime < w.__t0) continue; // only frames of the load
-            const scripts = f.scripts.map((x) => `${x.invoker}${x.sourceFunctionName ? ` ${x.sourceFunctionName}` : ''} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}`);
+            const scripts = f.scripts.map(
+              (x) =>
+                `${x.invoker}${x.sourceFunctionName ? ` ${x.sourceFunctionName}` : ''} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}`,
+            );
             const render = f.renderStart ? Math.round(f.startTime + f.duration - f.renderStart) : 0;
             const layout = f.styleAndLayoutStart ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0;
-            frames.push(`at ${Math.round(f.startTime - w.__t0)} ms, ${Math.round(f.duration)} ms: ${scripts.join('; ') || 'no script'}; rendering ${render} ms (style and layout ${layout} ms)`);
+            frames.push(
+              `at ${Math.round(f.startTime - w.__t0)} ms, ${Math.round(f.duration)} ms: ${scripts.join('; ') || 'no script'}; rendering ${render} ms (style and layout ${layout} ms)`,
+            );
           }
         }).observe({ type: 'long-animation-frame', buffered: true });
       });
@@ -304,20 +353,30 @@ async function browser(): Promise<number> {
       // show up as long tasks themselves).
       await page.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 120_000 });
       firsts.push(Date.now() - t0);
-      await page.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 100,?000 records/.test(e.textContent ?? '')), null, { polling: 250, timeout: 300_000 });
+      await page.waitForFunction(
+        () => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 100,?000 records/.test(e.textContent ?? '')),
+        null,
+        { polling: 250, timeout: 300_000 },
+      );
       loads.push(Date.now() - t0);
       const { longest, at } = await page.evaluate(() => {
         const w = window as unknown as { __longest: number; __longestAt: number };
         return { longest: w.__longest, at: w.__longestAt };
       });
       longests.push(longest);
-      console.log(`  load ${run + 1}/${runs}: first records ${firsts[run]} ms, loaded ${loads[run]} ms, longest task ${longest} ms${longest ? ` (${Math.round(at)} ms into the load)` : ''}`);
+      console.log(
+        `  load ${run + 1}/${runs}: first records ${firsts[run]} ms, loaded ${loads[run]} ms, longest task ${longest} ms${longest ? ` (${Math.round(at)} ms into the load)` : ''}`,
+      );
       for (const f of await page.evaluate(() => (window as unknown as { __frames: string[] }).__frames)) console.log(`    long frame ${f}`);
     }
     const each = (xs: number[]) => `(each load: ${xs.join(', ')})`;
     note('browser_first_records_ms', median(firsts), `first record row on screen after the file was chosen, median of ${runs} loads ${each(firsts)}`);
     note('browser_load_100k_ms', median(loads), `all 100,000 records loaded and judged (status says Loaded), median ${each(loads)}`);
-    note('browser_longest_task_ms', Math.max(...longests), `longest main-thread task while it loaded, worst of ${runs} loads ${each(longests)}, from the file handed to the page (PerformanceObserver longtask; 0 = none over 50 ms)`);
+    note(
+      'browser_longest_task_ms',
+      Math.max(...longests),
+      `longest main-thread task while it loaded, worst of ${runs} loads ${each(longests)}, from the file handed to the page (PerformanceObserver longtask; 0 = none over 50 ms)`,
+    );
     // Heap after the load: the page and its workers (where the records live), as Chromium measures
     // it for a cross-origin isolated page (vite preview sends the headers).
     const heap = await page.evaluate(async () => {
@@ -325,16 +384,23 @@ async function browser(): Promise<number> {
       if (!crossOriginIsolated || !p.measureUserAgentSpecificMemory) return -1;
       return (await p.measureUserAgentSpecificMemory()).bytes;
     });
-    note('browser_heap_mb', heap < 0 ? 'not measured' : heap / 1024 / 1024, 'memory of the page and its workers after the load (measureUserAgentSpecificMemory)');
+    note(
+      'browser_heap_mb',
+      heap < 0 ? 'not measured' : heap / 1024 / 1024,
+      'memory of the page and its workers after the load (measureUserAgentSpecificMemory)',
+    );
     // WebCrypto Ed25519 in Chromium, for the comparison with noble.
-    const rate = await page.evaluate(async ({ pub, sig }) => {
-      const msg = new TextEncoder().encode('bench');
-      const key = await crypto.subtle.importKey('raw', new Uint8Array(pub), { name: 'Ed25519' }, false, ['verify']);
-      const n = 2000;
-      const t = performance.now();
-      for (let i = 0; i < n; i++) await crypto.subtle.verify({ name: 'Ed25519' }, key, new Uint8Array(sig), msg);
-      return n / ((performance.now() - t) / 1000);
-    }, { pub: [...BENCH_PUBLIC_KEY], sig: [...ed.sign(new TextEncoder().encode('bench'), BENCH_SEED)] });
+    const rate = await page.evaluate(
+      async ({ pub, sig }) => {
+        const msg = new TextEncoder().encode('bench');
+        const key = await crypto.subtle.importKey('raw', new Uint8Array(pub), { name: 'Ed25519' }, false, ['verify']);
+        const n = 2000;
+        const t = performance.now();
+        for (let i = 0; i < n; i++) await crypto.subtle.verify({ name: 'Ed25519' }, key, new Uint8Array(sig), msg);
+        return n / ((performance.now() - t) / 1000);
+      },
+      { pub: [...BENCH_PUBLIC_KEY], sig: [...ed.sign(new TextEncoder().encode('bench'), BENCH_SEED)] },
+    );
     note('browser_webcrypto_ed25519_verify_per_s', rate, 'WebCrypto Ed25519 verify in Chromium (sequential awaits)');
 
     // The graph of a 10,000-record conversation.
@@ -348,14 +414,22 @@ async function browser(): Promise<number> {
     });
     await graphPage.goto(`http://127.0.0.1:${port}/?samples=none`);
     await graphPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx-10k.cborseq'));
-    await graphPage.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')), null, { polling: 250, timeout: 120_000 });
+    await graphPage.waitForFunction(
+      () => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')),
+      null,
+      { polling: 250, timeout: 120_000 },
+    );
     await graphPage.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
     const g0 = Date.now();
     await graphPage.getByRole('tab', { name: 'Graph' }).click();
     await graphPage.waitForFunction(() => !!document.querySelector('.react-flow__node'), null, { polling: 100, timeout: 120_000 });
     await graphPage.waitForTimeout(1000);
     note('graph_10k_shown_ms', Date.now() - g0, 'graph tab opened until nodes are drawn (worker model + layout + React Flow)');
-    note('graph_10k_longest_task_ms', await graphPage.evaluate(() => (window as unknown as { __longest: number }).__longest), 'longest main-thread task while the graph appeared');
+    note(
+      'graph_10k_longest_task_ms',
+      await graphPage.evaluate(() => (window as unknown as { __longest: number }).__longest),
+      'longest main-thread task while the graph appeared',
+    );
 
     await graphPage.close();
     await page.close();
@@ -374,7 +448,11 @@ async function browser(): Promise<number> {
       await dnaPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agentdna-10k.json'));
       await dnaPage.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 300_000 });
       dnaFirsts.push(Date.now() - d0);
-      await dnaPage.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')), null, { polling: 100, timeout: 600_000 });
+      await dnaPage.waitForFunction(
+        () => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')),
+        null,
+        { polling: 100, timeout: 600_000 },
+      );
       dnaLoads.push(Date.now() - d0);
       console.log(`  AgentDNA load ${run + 1}: first records ${dnaFirsts[run]} ms, loaded ${dnaLoads[run]} ms`);
       await dnaPage.close();
@@ -383,7 +461,8 @@ async function browser(): Promise<number> {
 
     // agentdna_parse_ratio as the page would measure it: the same code bundled, on a blank page.
     const { build } = await import('esbuild');
-    const bundle = (await build({ entryPoints: ['bench/agentdna-parse-page.ts'], bundle: true, write: false, format: 'iife', logLevel: 'warning' })).outputFiles[0].text;
+    const bundle = (await build({ entryPoints: ['bench/agentdna-parse-page.ts'], bundle: true, write: false, format: 'iife', logLevel: 'warning' }))
+      .outputFiles[0].text;
     const parsePage = await browser.newPage();
     await parsePage.addScriptTag({ content: bundle });
     const parse = await parsePage.evaluate(
@@ -402,7 +481,11 @@ async function browser(): Promise<number> {
       parse.base / parse.ours,
       `in Chromium: lossless parse + ${parse.hashes.toLocaleString('en')} content hashes (the pure hash) ${parse.ours.toFixed(0)} ms vs JSON.parse + the same hashes with @noble/hashes ${parse.base.toFixed(0)} ms, medians of 7 interleaved runs; the readers alone: lossless ${parse.lossless.toFixed(0)} ms, JSON.parse ${parse.jsonParse.toFixed(0)} ms, JSON.parse with a source-text reviver ${parse.jsonParseSource < 0 ? '(no source access)' : `${parse.jsonParseSource.toFixed(0)} ms`}`,
     );
-    note('agentdna_10k_load_ms', dnaLoad, `10,000 really signed AgentDNA workflows of depth 5 (${(workflowsBytes.length / 1e6).toFixed(1)} MB, 50,000 signatures) loaded and judged in Chromium, median ${each(dnaLoads)} (first records ${each(dnaFirsts)})`);
+    note(
+      'agentdna_10k_load_ms',
+      dnaLoad,
+      `10,000 really signed AgentDNA workflows of depth 5 (${(workflowsBytes.length / 1e6).toFixed(1)} MB, 50,000 signatures) loaded and judged in Chromium, median ${each(dnaLoads)} (first records ${each(dnaFirsts)})`,
+    );
     await browser.close();
     return dnaLoad;
   } finally {
@@ -439,15 +522,23 @@ async function timeline(browser: import('@playwright/test').Browser, port: numbe
       const frames: string[] = [];
       (w as unknown as { __frames: string[] }).__frames = frames;
       new PerformanceObserver((list) => {
-        for (const f of list.getEntries() as unknown as Array<{ duration: number; scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; sourceCharPosition: number; duration: number }> }>) {
+        for (const f of list.getEntries() as unknown as Array<{
+          duration: number;
+          scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; sourceCharPosition: number; duration: number }>;
+        }>) {
           if (f.duration < 50 || w.__longest === -1) continue;
-          frames.push(`${Math.round(f.duration)} ms: ${f.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}:${x.sourceCharPosition} ${Math.round(x.duration)} ms`).join('; ')}`);
+          frames.push(
+            `${Math.round(f.duration)} ms: ${f.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}:${x.sourceCharPosition} ${Math.round(x.duration)} ms`).join('; ')}`,
+          );
         }
       }).observe({ type: 'long-animation-frame', buffered: true });
     });
     await page.goto(`http://127.0.0.1:${port}/?samples=none`);
     await page.getByLabel('Choose record files').setInputFiles(join(dir, file));
-    await page.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')), null, { polling: 250, timeout: 120_000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')), null, {
+      polling: 250,
+      timeout: 120_000,
+    });
     await page.waitForTimeout(500);
     await page.evaluate(() => {
       const w = window as unknown as { __longest: number; __frames: string[] };
@@ -456,7 +547,10 @@ async function timeline(browser: import('@playwright/test').Browser, port: numbe
     });
     const t0 = Date.now();
     await page.getByRole('tab', { name: 'Timeline' }).click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="timeline-canvas"]')?.getAttribute('data-drawn') === 'true', null, { polling: 100, timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="timeline-canvas"]')?.getAttribute('data-drawn') === 'true', null, {
+      polling: 100,
+      timeout: 120_000,
+    });
     shown.push(Date.now() - t0);
     const canvas = page.getByTestId('timeline-canvas');
     const box = (await canvas.boundingBox())!;
@@ -502,12 +596,21 @@ async function timeline(browser: import('@playwright/test').Browser, port: numbe
       }),
     );
     await page.waitForTimeout(200);
-    if ((await page.evaluate(() => (window as unknown as { __longest: number }).__longest)) < 80) throw new Error('timeline bench: the longtask observer saw nothing');
+    if ((await page.evaluate(() => (window as unknown as { __longest: number }).__longest)) < 80)
+      throw new Error('timeline bench: the longtask observer saw nothing');
     console.log(`  timeline ${run + 1} (${file}): shown ${shown[run]} ms, longest task ${longests[run]} ms`);
     await context.close();
   }
-  note('timeline_10k_shown_ms', median(shown), `timeline tab opened until the canvas is drawn, 10,000 records on 97 lanes and on one (worker model + pack + first frame), median of ${shown.join(', ')}`);
-  note('timeline_10k_longest_task_ms', Math.max(...longests), `longest main-thread task while the 10,000-record timeline appeared and was zoomed (wheel, keys), dragged and clicked, on 97 lanes and on one, worst of ${longests.join(', ')} (PerformanceObserver longtask; 0 = none over 50 ms)`);
+  note(
+    'timeline_10k_shown_ms',
+    median(shown),
+    `timeline tab opened until the canvas is drawn, 10,000 records on 97 lanes and on one (worker model + pack + first frame), median of ${shown.join(', ')}`,
+  );
+  note(
+    'timeline_10k_longest_task_ms',
+    Math.max(...longests),
+    `longest main-thread task while the 10,000-record timeline appeared and was zoomed (wheel, keys), dragged and clicked, on 97 lanes and on one, worst of ${longests.join(', ')} (PerformanceObserver longtask; 0 = none over 50 ms)`,
+  );
 }
 
 const width = Math.max(...rows.map((r) => r[0].length));

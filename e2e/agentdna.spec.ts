@@ -5,7 +5,7 @@ const synthetic = (name: string) => vector(`agentdna/synthetic/synthetic_${name}
 const expected = JSON.parse(readFileSync(vector('agentdna/synthetic/synthetic_expected.json'), 'utf8'));
 const traces = JSON.parse(readFileSync(vector('agentdna/synthetic/synthetic_traces.json'), 'utf8'));
 
-test('a valid and a tampered workflow show AgentDNA\'s mode verdicts and mark the tampered envelope', async ({ inspector, page }) => {
+test("a valid and a tampered workflow show AgentDNA's mode verdicts and mark the tampered envelope", async ({ inspector, page }) => {
   await inspector.open();
   await inspector.dropFiles([synthetic('valid_fanin_dag'), synthetic('tampered_intermediate_payload_only')]);
 
@@ -56,7 +56,10 @@ test('a large file of workflows streams in: progress, first records before the e
   await expect(inspector.input('workflows-200.json')).toContainText('(cancelled)');
 });
 
-test('a workflow array is checked on the verifier pool with libsecp256k1 (WebAssembly) under the page\'s CSP: every signature valid', async ({ inspector, page }) => {
+test("a workflow array is checked on the verifier pool with libsecp256k1 (WebAssembly) under the page's CSP: every signature valid", async ({
+  inspector,
+  page,
+}) => {
   const { agentdnaWorkflows } = await import('../bench/generate');
   const path = test.info().outputPath('workflows-40.json');
   (await import('node:fs')).writeFileSync(path, agentdnaWorkflows(40, 5));

@@ -6,7 +6,12 @@ import { expect, test, vector } from './fixtures';
 test('a field appended to a signed envelope: valid and trusted, and the panel and the tree say it is not signed', async ({ inspector, page }) => {
   const signed = readFileSync(vector('agdx/made/signed_command.bin'));
   // One more entry in the envelope map (its head counts it), written with the project's encoder.
-  const appended = new CborWriter().raw(signed[0] + 1).append(new Uint8Array(signed.subarray(1))).text('approved_by').text('the CFO').finish();
+  const appended = new CborWriter()
+    .raw(signed[0] + 1)
+    .append(new Uint8Array(signed.subarray(1)))
+    .text('approved_by')
+    .text('the CFO')
+    .finish();
   const file = test.info().outputPath('appended.cbor');
   writeFileSync(file, appended);
 

@@ -12,7 +12,8 @@ async function expectExplanation(inspector: InspectorPage, id: string) {
   const body = dialog.getByTestId('explanation');
   await expect(body).toContainText(e.title);
   await expect(body).toContainText(e.kind);
-  for (const heading of ['Why it matters', 'What the spec says', 'What usually fixes it', 'Example']) await expect(body.getByRole('heading', { name: heading, level: 3 })).toBeVisible();
+  for (const heading of ['Why it matters', 'What the spec says', 'What usually fixes it', 'Example'])
+    await expect(body.getByRole('heading', { name: heading, level: 3 })).toBeVisible();
   await expect(body).toContainText(e.why);
   for (const q of e.spec) {
     await expect(body.locator('figcaption', { hasText: `${q.doc}, “${q.section}”` }).first()).toBeVisible();
@@ -76,7 +77,7 @@ test("a record's error code, an input's error code, and the Agents and Runs note
   await expectExplanation(inspector, 'agdx/fold/after-terminal');
 });
 
-test("the rule filter explains its rule; a prefix or a misspelling lists the rule ids it could mean", async ({ inspector, page }) => {
+test('the rule filter explains its rule; a prefix or a misspelling lists the rule ids it could mean', async ({ inspector, page }) => {
   await inspector.openWithSamples();
   const ruleFilter = page.getByLabel('Rule id');
   await ruleFilter.fill('agdx/matrix/operation');

@@ -37,7 +37,8 @@ for (const width of [1440, 1024, 390]) {
     if (wide) {
       // The table layout: every header drawn whole, side by side.
       const boxes = await Promise.all((await headers.all()).map((h) => inspector.box(h)));
-      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(overlaps(boxes[i], boxes[j]), `headers ${i} and ${j} overlap`).toBe(false);
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) expect(overlaps(boxes[i], boxes[j]), `headers ${i} and ${j} overlap`).toBe(false);
       expect(await headers.evaluateAll((ths) => ths.filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent))).toEqual([]);
       await expect(headers).toHaveText(['Severity', 'Rule', 'Message', 'Field', 'Bytes']);
     } else {

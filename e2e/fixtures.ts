@@ -195,7 +195,12 @@ export class InspectorPage {
       const box = view.getBoundingClientRect();
       const right = box.left + view.clientLeft + view.clientWidth;
       const ascii = [...view.querySelectorAll('[data-ascii]')].map((e) => e.getBoundingClientRect().right);
-      return { asciiRight: Math.max(...ascii), viewRight: right, scrolls: view.scrollWidth > view.clientWidth, perRow: Number((view.querySelector('[data-bytes-per-row]') as HTMLElement).dataset.bytesPerRow) };
+      return {
+        asciiRight: Math.max(...ascii),
+        viewRight: right,
+        scrolls: view.scrollWidth > view.clientWidth,
+        perRow: Number((view.querySelector('[data-bytes-per-row]') as HTMLElement).dataset.bytesPerRow),
+      };
     });
   }
 
@@ -259,10 +264,13 @@ export class InspectorPage {
 }
 
 /** Whether two boxes share any area (touching edges do not count). */
-export function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }, tolerance = 0.5): boolean {
+export function overlaps(
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+  tolerance = 0.5,
+): boolean {
   return a.x + a.width - tolerance > b.x && b.x + b.width - tolerance > a.x && a.y + a.height - tolerance > b.y && b.y + b.height - tolerance > a.y;
 }
-
 
 export const test = base.extend<{ inspector: InspectorPage }>({
   inspector: async ({ page }, use) => {

@@ -26,7 +26,10 @@ test('the Agents view shows the quarantined and the dead agent, as of any point 
   await expect(agents.getByRole('row', { name: 'Agent rogue' })).toContainText('lifted');
 
   // From a row to the records behind it.
-  await agents.getByRole('row', { name: 'Agent rogue' }).getByRole('button', { name: /record 5/ }).click();
+  await agents
+    .getByRole('row', { name: 'Agent rogue' })
+    .getByRole('button', { name: /record 5/ })
+    .click();
   await expect(inspector.detail.getByRole('heading', { level: 2 })).toContainText('event');
   await expect(inspector.findings.locator('tr[data-rule="agdx/fold/quarantined"]')).toHaveCount(1);
 

@@ -31,7 +31,11 @@ atEachWidth((size) => {
 
   test('a larger graph still opens at a readable zoom, and the person pans from there', async ({ inspector, page }) => {
     await inspector.open();
-    await inspector.dropFiles([vector('agdx/made/registry_log_http_v07.json'), vector('agdx/made/conversation_http_v07.json'), vector('agdx/made/conversation.cborseq')]);
+    await inspector.dropFiles([
+      vector('agdx/made/registry_log_http_v07.json'),
+      vector('agdx/made/conversation_http_v07.json'),
+      vector('agdx/made/conversation.cborseq'),
+    ]);
     await expect(page.getByRole('status').filter({ hasText: 'Loaded' })).toContainText('from 3 inputs');
     await inspector.openGraph();
     await expect.poll(() => inspector.graphZoom()).toBeGreaterThanOrEqual(0.6);

@@ -24,7 +24,10 @@ test('the hostile corpus dropped at once: no dialog, no navigation, no CSP viola
   expect(corpus.length).toBeGreaterThan(20);
   await page.getByLabel('Choose record files').setInputFiles(corpus);
   await expect(page.getByRole('status').filter({ hasText: /Loaded [\d,]+ records? from/ })).toBeVisible({ timeout: 60_000 });
-  const status = (await page.getByRole('status').filter({ hasText: /Loaded/ }).textContent())!;
+  const status = (await page
+    .getByRole('status')
+    .filter({ hasText: /Loaded/ })
+    .textContent())!;
   expect(status).toContain(`from ${corpus.length} inputs`);
 
   // Every input has a header and at least one record with its verdicts (or its error).
@@ -59,7 +62,9 @@ test('a decode that runs past its budget is stopped, reported for that input, an
   // A first small load, so the worker and its pool have started before the budget matters.
   await inspector.dropFiles([vector('agdx/laser-wire-0.0.1/agent_error.bin')]);
   await expect(inspector.records('agent_error.bin')).toHaveCount(1);
-  await page.getByLabel('Choose record files').setInputFiles([vector('agdx/laser-wire-0.0.1/agent_event.bin'), big, vector('agdx/laser-wire-0.0.1/agent_response.bin')]);
+  await page
+    .getByLabel('Choose record files')
+    .setInputFiles([vector('agdx/laser-wire-0.0.1/agent_event.bin'), big, vector('agdx/laser-wire-0.0.1/agent_response.bin')]);
   await expect(page.getByRole('alert').filter({ hasText: 'stopped and restarted' })).toContainText('slow-20k.cborseq');
   await expect(inspector.records('agent_event.bin')).toHaveCount(1);
   await expect(inspector.records('agent_response.bin')).toHaveCount(1);

@@ -5,7 +5,13 @@ import { atEachWidth, expect, test, vector } from './fixtures';
 
 const SHORT = /^[0-9A-Za-z]{6}…[0-9A-Za-z]{4}$/;
 const conversation = 'agdx/made/conversation_http_v07.json';
-const ids = ['01J0Y1ZAG00000000000000001', '01J0Y1ZAG00000000000000002', '01J0Y1ZAG00000000000000003', '01J0Y1ZAG00000000000000004', '01J0Y1ZAG00000000000000005'];
+const ids = [
+  '01J0Y1ZAG00000000000000001',
+  '01J0Y1ZAG00000000000000002',
+  '01J0Y1ZAG00000000000000003',
+  '01J0Y1ZAG00000000000000004',
+  '01J0Y1ZAG00000000000000005',
+];
 const short = (id: string) => `${id.slice(0, 6)}…${id.slice(-4)}`;
 
 atEachWidth(() => {
@@ -53,7 +59,12 @@ atEachWidth(() => {
 
   test('AgentDNA files that would show as identical rows get a line that tells them apart', async ({ inspector }) => {
     await inspector.open();
-    const files = ['synthetic_tampered_direct_parent_payload_only', 'synthetic_tampered_intermediate_payload_only', 'synthetic_tampered_parent_payload_rehashed', 'synthetic_tampered_tip_payload'].map((f) => `${f}.serialized.json`);
+    const files = [
+      'synthetic_tampered_direct_parent_payload_only',
+      'synthetic_tampered_intermediate_payload_only',
+      'synthetic_tampered_parent_payload_rehashed',
+      'synthetic_tampered_tip_payload',
+    ].map((f) => `${f}.serialized.json`);
     await inspector.dropFiles(files.map((f) => vector(`agentdna/synthetic/${f}`)));
     await expect(inspector.page.getByRole('status').filter({ hasText: 'Loaded' })).toHaveText('Loaded 4 records from 4 inputs.');
     // The same tip hash and the same signers in all four…

@@ -5,7 +5,12 @@ const laser = (f: string) => vector(`agdx/laser-wire-0.0.1/${f}`);
 
 test('dropping several fixtures at once shows every record with its three badges', async ({ inspector, page }) => {
   await inspector.open();
-  await inspector.dropFiles([laser('agent_command.bin'), laser('agent_invalid_command_no_correlation.bin'), laser('agent_command_signed.bin'), laser('agent_dead_letter.bin')]);
+  await inspector.dropFiles([
+    laser('agent_command.bin'),
+    laser('agent_invalid_command_no_correlation.bin'),
+    laser('agent_command_signed.bin'),
+    laser('agent_dead_letter.bin'),
+  ]);
 
   const command = inspector.records('agent_command.bin');
   await expect(command).toHaveCount(1);

@@ -145,7 +145,9 @@ test('item bombs and a link past 8 MiB open to a clear error, and the app stays 
   const opened = await openFresh(browser, bombInput);
   await expect(opened.inspector.records('bomb.cbor').getByLabel('Decoded: no (cbor/too-many-items)')).toBeVisible();
   await expect(opened.inspector.input('bomb.cbor')).toContainText('cbor/too-many-items');
-  await expect(opened.inspector.records('fresh.json').getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID not in your registry');
+  await expect(opened.inspector.records('fresh.json').getByLabel('Signed: signature valid')).toHaveText(
+    'Signature valid, not trusted: DID not in your registry',
+  );
   await opened.context.close();
 
   // The link's own structure an item bomb; a link that would decompress past 8 MiB.

@@ -28,7 +28,7 @@ async function permalink(inspector: InspectorPage): Promise<string> {
   return link.inputValue();
 }
 
-test('a permalink reopens the same view in a fresh browser, re-checked against that browser\'s keys, with no key in it', async ({ inspector, browser }) => {
+test("a permalink reopens the same view in a fresh browser, re-checked against that browser's keys, with no key in it", async ({ inspector, browser }) => {
   await buildView(inspector);
   const url = await permalink(inspector);
 
@@ -47,7 +47,12 @@ test('a permalink reopens the same view in a fresh browser, re-checked against t
   await expect(other.records('conversation.cborseq').nth(4)).toHaveAttribute('aria-selected', 'true');
   await expect(other.page.getByRole('tab', { name: 'Graph' })).toHaveAttribute('aria-selected', 'true');
   await expect(other.detail.getByRole('heading', { level: 2 })).toContainText('response');
-  await expect(other.records('conversation.cborseq').nth(5).getByLabel(/Valid: no/)).toBeVisible();
+  await expect(
+    other
+      .records('conversation.cborseq')
+      .nth(5)
+      .getByLabel(/Valid: no/),
+  ).toBeVisible();
   // The opener has no keys: the signed record is checked against their (empty) registry.
   await expect(other.records('signed_command.bin').getByLabel('Signed: unknown key')).toBeVisible();
   await context.close();
@@ -92,7 +97,7 @@ test('a damaged, truncated or newer link opens to a clear message and the app st
   }
 });
 
-test('a bundle file reopens the same view when dropped, and the exported report equals the CLI\'s', async ({ inspector, browser }) => {
+test("a bundle file reopens the same view when dropped, and the exported report equals the CLI's", async ({ inspector, browser }) => {
   await buildView(inspector);
   const page = inspector.page;
   await page.getByRole('button', { name: 'Share' }).click();
@@ -103,10 +108,22 @@ test('a bundle file reopens the same view when dropped, and the exported report 
   const [reportDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export report (JSON)' }).click()]);
   const exported = JSON.parse(readFileSync((await reportDownload.path())!, 'utf8'));
   let cliOut = '';
-  const io: CliIo = { readFile: async (p) => new Uint8Array(readFileSync(p)), readStdin: async () => new Uint8Array(), stdout: (t) => (cliOut += t), stderr: () => {} };
-  await run(['inspect', '--json', '--keys', vector('agdx/made/keys.json'), vector('agdx/made/conversation.cborseq'), vector('agdx/made/signed_command.bin')], io);
+  const io: CliIo = {
+    readFile: async (p) => new Uint8Array(readFileSync(p)),
+    readStdin: async () => new Uint8Array(),
+    stdout: (t) => (cliOut += t),
+    stderr: () => {},
+  };
+  await run(
+    ['inspect', '--json', '--keys', vector('agdx/made/keys.json'), vector('agdx/made/conversation.cborseq'), vector('agdx/made/signed_command.bin')],
+    io,
+  );
   const cli = JSON.parse(cliOut);
-  const normalise = (r: { generator?: string; inputs: { name: string }[] }) => ({ ...r, generator: undefined, inputs: r.inputs.map((i) => ({ ...i, name: i.name.split('/').pop() })) });
+  const normalise = (r: { generator?: string; inputs: { name: string }[] }) => ({
+    ...r,
+    generator: undefined,
+    inputs: r.inputs.map((i) => ({ ...i, name: i.name.split('/').pop() })),
+  });
   expect(normalise(exported)).toEqual(normalise(cli));
 
   const context = await browser.newContext();
@@ -138,7 +155,7 @@ test('a link shared with bodies redacted says its signatures cannot be re-checke
   await context.close();
 });
 
-test('a permalink carries the list\'s filters, and the opener sees the same narrowed list', async ({ inspector, browser }) => {
+test("a permalink carries the list's filters, and the opener sees the same narrowed list", async ({ inspector, browser }) => {
   const page = inspector.page;
   await inspector.open();
   await inspector.dropFiles([vector('agdx/made/conversation.cborseq')]);

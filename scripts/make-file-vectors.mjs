@@ -18,7 +18,10 @@ function chunk(type, data) {
 }
 const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]); // 1 × 1, 8-bit RGB
 const pixel = deflateSync(Buffer.from([0, 0x0f, 0x76, 0x6e])); // filter 0, then R G B
-writeFileSync(`${out}pixel.png`, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', pixel), chunk('IEND', Buffer.alloc(0))]));
+writeFileSync(
+  `${out}pixel.png`,
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', pixel), chunk('IEND', Buffer.alloc(0))]),
+);
 
 // "hello\n" gzipped (mtime 0, so the bytes do not depend on when this ran).
 writeFileSync(`${out}hello.txt.gz`, gzipSync(Buffer.from('hello\n')));

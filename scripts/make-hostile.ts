@@ -74,22 +74,53 @@ interface Entry {
 }
 
 const files: Entry[] = [];
-const add = (name: string, what: string, expect: string, b: Uint8Array | string) => files.push({ name, what, expect, bytes: typeof b === 'string' ? utf8(b) : b });
+const add = (name: string, what: string, expect: string, b: Uint8Array | string) =>
+  files.push({ name, what, expect, bytes: typeof b === 'string' ? utf8(b) : b });
 
 // ---------------------------------------------------------------------------------------------
 // Length, count and depth bombs (CBOR)
 // ---------------------------------------------------------------------------------------------
 
-add('length-bomb-4gib-text.cbor', 'an event envelope whose source declares a 4 GiB text string (7b 0000000100000000) with 5 bytes behind it', 'decode error cbor/too-large; nothing allocated', mapOf(eventFields([['source', raw(bytes(0x7b, 0, 0, 0, 1, 0, 0, 0, 0, 0x61, 0x62, 0x63, 0x64, 0x65))]], ['body'])));
-add('length-bomb-4gib-body.cbor', 'an event envelope whose body declares 2^32 - 1 bytes (5a ffffffff)', 'decode error cbor/too-large', mapOf(eventFields([['body', raw(bytes(0x5a, 0xff, 0xff, 0xff, 0xff, 1, 2, 3))]])));
-add('array-2p32-entries.cbor', 'an envelope whose metadata value is an array claiming 2^32 entries (9b 0000000100000000)', 'decode error cbor/too-large', mapOf(eventFields([['metadata', metadata([['list', raw(bytes(0x9b, 0, 0, 0, 1, 0, 0, 0, 0, 0x01))]])]])));
-add('map-2p31-entries.cbor', 'a top-level map declaring 2^31 entries (ba 80000000), then one entry', 'decode error cbor/too-large', bytes(0xba, 0x80, 0, 0, 0, 0x64, 0x6b, 0x69, 0x6e, 0x64, 0x65, 0x65, 0x76, 0x65, 0x6e, 0x74));
-add('metadata-map-2p31-entries.cbor', 'an envelope whose metadata map declares 2^31 entries', 'decode error cbor/too-large', mapOf(eventFields([['metadata', raw(bytes(0xba, 0x80, 0, 0, 0, 0x61, 0x61, 0x01))]])));
+add(
+  'length-bomb-4gib-text.cbor',
+  'an event envelope whose source declares a 4 GiB text string (7b 0000000100000000) with 5 bytes behind it',
+  'decode error cbor/too-large; nothing allocated',
+  mapOf(eventFields([['source', raw(bytes(0x7b, 0, 0, 0, 1, 0, 0, 0, 0, 0x61, 0x62, 0x63, 0x64, 0x65))]], ['body'])),
+);
+add(
+  'length-bomb-4gib-body.cbor',
+  'an event envelope whose body declares 2^32 - 1 bytes (5a ffffffff)',
+  'decode error cbor/too-large',
+  mapOf(eventFields([['body', raw(bytes(0x5a, 0xff, 0xff, 0xff, 0xff, 1, 2, 3))]])),
+);
+add(
+  'array-2p32-entries.cbor',
+  'an envelope whose metadata value is an array claiming 2^32 entries (9b 0000000100000000)',
+  'decode error cbor/too-large',
+  mapOf(eventFields([['metadata', metadata([['list', raw(bytes(0x9b, 0, 0, 0, 1, 0, 0, 0, 0, 0x01))]])]])),
+);
+add(
+  'map-2p31-entries.cbor',
+  'a top-level map declaring 2^31 entries (ba 80000000), then one entry',
+  'decode error cbor/too-large',
+  bytes(0xba, 0x80, 0, 0, 0, 0x64, 0x6b, 0x69, 0x6e, 0x64, 0x65, 0x65, 0x76, 0x65, 0x6e, 0x74),
+);
+add(
+  'metadata-map-2p31-entries.cbor',
+  'an envelope whose metadata map declares 2^31 entries',
+  'decode error cbor/too-large',
+  mapOf(eventFields([['metadata', raw(bytes(0xba, 0x80, 0, 0, 0, 0x61, 0x61, 0x01))]])),
+);
 {
   // 100,000 nested arrays inside the metadata of an otherwise valid envelope (100 KB).
   const deep = new Uint8Array(100_001).fill(0x81);
   deep[100_000] = 0x01;
-  add('depth-bomb-100k-arrays.cbor', 'an envelope whose metadata value is 100,000 nested one-element arrays', 'decode error cbor/too-deep, at once', mapOf(eventFields([['metadata', metadata([['deep', raw(deep)]])]])));
+  add(
+    'depth-bomb-100k-arrays.cbor',
+    'an envelope whose metadata value is 100,000 nested one-element arrays',
+    'decode error cbor/too-deep, at once',
+    mapOf(eventFields([['metadata', metadata([['deep', raw(deep)]])]])),
+  );
 }
 {
   // A real map of 100,000 entries: metadata with 3-character keys.
@@ -97,7 +128,12 @@ add('metadata-map-2p31-entries.cbor', 'an envelope whose metadata map declares 2
   const keys: string[] = [];
   for (let i = 0; i < 100_000; i++) keys.push(alphabet[(i >> 12) & 63] + alphabet[(i >> 6) & 63] + alphabet[i & 63]);
   keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // ASCII: bytewise order
-  add('map-100k-entries.cbor', 'an envelope whose metadata is a real map of 100,000 entries (3-character keys, null values)', 'decode error cbor/too-many-items at the metadata head (200,003 items, past the reader\'s cap of 65,536); nothing built', mapOf(eventFields([['metadata', metadata(keys.map((k) => [k, (w: CborWriter) => void w.null()]))]])));
+  add(
+    'map-100k-entries.cbor',
+    'an envelope whose metadata is a real map of 100,000 entries (3-character keys, null values)',
+    "decode error cbor/too-many-items at the metadata head (200,003 items, past the reader's cap of 65,536); nothing built",
+    mapOf(eventFields([['metadata', metadata(keys.map((k) => [k, (w: CborWriter) => void w.null()]))]])),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -110,17 +146,66 @@ add(
   'decoded; the keys stay own metadata entries and unknown fields; Object.prototype untouched',
   mapOf(
     eventFields([
-      ['metadata', metadata([['__proto__', (w) => void w.text('polluted')], ['constructor', (w) => void w.int(1)], ['hasOwnProperty', (w) => void w.bool(true)], ['prototype', (w) => void w.null()], ['toString', (w) => void w.text('x')]])],
+      [
+        'metadata',
+        metadata([
+          ['__proto__', (w) => void w.text('polluted')],
+          ['constructor', (w) => void w.int(1)],
+          ['hasOwnProperty', (w) => void w.bool(true)],
+          ['prototype', (w) => void w.null()],
+          ['toString', (w) => void w.text('x')],
+        ]),
+      ],
       ['__proto__', (w) => void w.text('polluted')],
       ['constructor', (w) => void w.head(5, 1).text('prototype').text('polluted')],
     ]),
   ),
 );
-add('invalid-utf8-source.cbor', 'an envelope whose source text holds the byte ff (not UTF-8)', 'decode error cbor/invalid', mapOf(eventFields([['source', raw(bytes(0x67, 0x70, 0x6c, 0x61, 0x6e, 0xff, 0x65, 0x72))]])));
-add('invalid-utf8-long-text.cbor', 'an envelope whose metadata text (over 32 bytes, past the ASCII fast path) ends in a cut UTF-8 sequence', 'decode error cbor/invalid', mapOf(eventFields([['metadata', metadata([['note', raw(cat(bytes(0x78, 41), utf8('a'.repeat(40)), bytes(0xe2)))]])]])));
-add('cesu-surrogates.cbor', 'surrogate code points written as CESU-8 in text: a lone high surrogate (ed a0 80) and a pair (ed a0 bd ed b8 80)', 'decode error cbor/invalid, never a string holding a lone surrogate', mapOf(eventFields([['metadata', metadata([['lone', raw(bytes(0x63, 0xed, 0xa0, 0x80))], ['pair', raw(bytes(0x66, 0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80))]])]])));
+add(
+  'invalid-utf8-source.cbor',
+  'an envelope whose source text holds the byte ff (not UTF-8)',
+  'decode error cbor/invalid',
+  mapOf(eventFields([['source', raw(bytes(0x67, 0x70, 0x6c, 0x61, 0x6e, 0xff, 0x65, 0x72))]])),
+);
+add(
+  'invalid-utf8-long-text.cbor',
+  'an envelope whose metadata text (over 32 bytes, past the ASCII fast path) ends in a cut UTF-8 sequence',
+  'decode error cbor/invalid',
+  mapOf(eventFields([['metadata', metadata([['note', raw(cat(bytes(0x78, 41), utf8('a'.repeat(40)), bytes(0xe2)))]])]])),
+);
+add(
+  'cesu-surrogates.cbor',
+  'surrogate code points written as CESU-8 in text: a lone high surrogate (ed a0 80) and a pair (ed a0 bd ed b8 80)',
+  'decode error cbor/invalid, never a string holding a lone surrogate',
+  mapOf(
+    eventFields([
+      [
+        'metadata',
+        metadata([
+          ['lone', raw(bytes(0x63, 0xed, 0xa0, 0x80))],
+          ['pair', raw(bytes(0x66, 0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80))],
+        ]),
+      ],
+    ]),
+  ),
+);
 add('duplicate-kind.cbor', 'an envelope with the field kind twice (event, then command)', 'decode error agdx/duplicate-field', dupKind());
-add('duplicate-metadata-key.cbor', 'an envelope whose metadata repeats the key role', 'decode error agdx/duplicate-field', mapOf(eventFields([['metadata', metadata([['role', (w) => void w.text('a')], ['role', (w) => void w.text('b')]])]])));
+add(
+  'duplicate-metadata-key.cbor',
+  'an envelope whose metadata repeats the key role',
+  'decode error agdx/duplicate-field',
+  mapOf(
+    eventFields([
+      [
+        'metadata',
+        metadata([
+          ['role', (w) => void w.text('a')],
+          ['role', (w) => void w.text('b')],
+        ]),
+      ],
+    ]),
+  ),
+);
 {
   // Every item tagged: self-describe (55799) on the map, tags on every key and value.
   const w = new CborWriter();
@@ -139,7 +224,12 @@ add('duplicate-metadata-key.cbor', 'an envelope whose metadata repeats the key r
     w.head(6, 2 ** 32 + i);
     v(w);
   });
-  add('tags-everywhere.cbor', 'a valid event with a tag on the map (55799), on every key and value, and inside metadata and the body', 'decoded (tags are skipped as the reference does); agdx/noncanonical', w.finish());
+  add(
+    'tags-everywhere.cbor',
+    'a valid event with a tag on the map (55799), on every key and value, and inside metadata and the body',
+    'decoded (tags are skipped as the reference does); agdx/noncanonical',
+    w.finish(),
+  );
 }
 add(
   'floats-nan-inf.cbor',
@@ -178,7 +268,13 @@ add(
     ['source', (w) => void w.text('planner')],
     ['correlation', (w) => void w.bytes(id(3))],
     ['deadline_micros', raw(bytes(0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))],
-    ['metadata', metadata([['max', raw(bytes(0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))], ['min', raw(bytes(0x3b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))]])],
+    [
+      'metadata',
+      metadata([
+        ['max', raw(bytes(0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))],
+        ['min', raw(bytes(0x3b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))],
+      ]),
+    ],
     ['body', (w) => void w.bytes(utf8('{}'))],
   ]),
 );
@@ -186,7 +282,17 @@ add(
   'bignum-metadata.cbor',
   'metadata values that are bignums (tag 2 and tag 3 around byte strings)',
   'decode error agdx/field-type (metadata holds scalars; a bignum is a tagged byte string)',
-  mapOf(eventFields([['metadata', metadata([['big', raw(bytes(0xc2, 0x49, 1, 0, 0, 0, 0, 0, 0, 0, 0))], ['neg', raw(bytes(0xc3, 0x49, 1, 0, 0, 0, 0, 0, 0, 0, 0))]])]])),
+  mapOf(
+    eventFields([
+      [
+        'metadata',
+        metadata([
+          ['big', raw(bytes(0xc2, 0x49, 1, 0, 0, 0, 0, 0, 0, 0, 0))],
+          ['neg', raw(bytes(0xc3, 0x49, 1, 0, 0, 0, 0, 0, 0, 0, 0))],
+        ]),
+      ],
+    ]),
+  ),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -205,22 +311,64 @@ add(
     ['target', (w) => void w.text(IMG)],
     ['operation', (w) => void w.text('card')],
     ['tool', (w) => void w.text(SCRIPT)],
-    ['metadata', metadata([[IMG, (w) => void w.text(SCRIPT)], [SCRIPT, (w) => void w.head(4, 2).text(IMG).text(JSURL)]])],
-    ['body', (w) => void w.bytes(mapOf([['name', (x) => void x.text(SCRIPT)], ['version', (x) => void x.text(IMG)], ['capabilities', (x) => void x.head(4, 1).head(5, 1).text('skill_id').text(JSURL)]]))],
+    [
+      'metadata',
+      metadata([
+        [IMG, (w) => void w.text(SCRIPT)],
+        [SCRIPT, (w) => void w.head(4, 2).text(IMG).text(JSURL)],
+      ]),
+    ],
+    [
+      'body',
+      (w) =>
+        void w.bytes(
+          mapOf([
+            ['name', (x) => void x.text(SCRIPT)],
+            ['version', (x) => void x.text(IMG)],
+            ['capabilities', (x) => void x.head(4, 1).head(5, 1).text('skill_id').text(JSURL)],
+          ]),
+        ),
+    ],
   ]),
 );
-add('javascript-url-metadata.cbor', `an event whose metadata links are ${JSURL}, data:text/html and vbscript: URLs`, 'decoded; the URLs kept as text, never followed', mapOf(eventFields([['metadata', metadata([['href', (w) => void w.text(JSURL)], ['img', (w) => void w.text('data:text/html,<script>alert(1)</script>')], ['vb', (w) => void w.text('vbscript:msgbox(1)')]])]])));
+add(
+  'javascript-url-metadata.cbor',
+  `an event whose metadata links are ${JSURL}, data:text/html and vbscript: URLs`,
+  'decoded; the URLs kept as text, never followed',
+  mapOf(
+    eventFields([
+      [
+        'metadata',
+        metadata([
+          ['href', (w) => void w.text(JSURL)],
+          ['img', (w) => void w.text('data:text/html,<script>alert(1)</script>')],
+          ['vb', (w) => void w.text('vbscript:msgbox(1)')],
+        ]),
+      ],
+    ]),
+  ),
+);
 {
   const bodyRef = mapOf([
     ['reference', (w) => void w.text(JSURL)],
     ['size_bytes', (w) => void w.uint(1024)],
     ['sha256', (w) => void w.bytes(sha256(utf8('x')))],
   ]);
-  add('body-ref-javascript-url.cbor', `a BodyRef capsule on its own whose reference is ${JSURL}`, 'decoded as agdx.capsule body_ref; the reference shown as text, never followed', bodyRef);
+  add(
+    'body-ref-javascript-url.cbor',
+    `a BodyRef capsule on its own whose reference is ${JSURL}`,
+    'decoded as agdx.capsule body_ref; the reference shown as text, never followed',
+    bodyRef,
+  );
   // The same reference as the body of an envelope read with its Iggy ≥ 0.7 headers (agdx.ct = 8: ref).
   const header = (name: string, kind: number, value: Uint8Array) => cat(bytes(2), le32(name.length), utf8(name), bytes(kind), le32(value.length), value);
   const block = cat(header('agdx.av', 11, le32(1)), header('agdx.ct', 9, bytes(8)));
-  add('body-ref-javascript-url-headers.bin', `an Iggy ≥ 0.7 user-header block (agdx.av 1, agdx.ct 8 = ref) then an event whose body is a BodyRef to ${JSURL}`, 'decoded agdx.record; body rendered as body_ref text', cat(block, mapOf(eventFields([['body', (w) => void w.bytes(bodyRef)]]))));
+  add(
+    'body-ref-javascript-url-headers.bin',
+    `an Iggy ≥ 0.7 user-header block (agdx.av 1, agdx.ct 8 = ref) then an event whose body is a BodyRef to ${JSURL}`,
+    'decoded agdx.record; body rendered as body_ref text',
+    cat(block, mapOf(eventFields([['body', (w) => void w.bytes(bodyRef)]]))),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,8 +378,18 @@ add('javascript-url-metadata.cbor', `an event whose metadata links are ${JSURL},
 {
   const laser = 'vectors/agdx/laser-wire-0.0.1/';
   const command = new Uint8Array(readFileSync(`${laser}agent_command.bin`));
-  add('valid-then-garbage.cborseq', 'agent_command.bin (valid) followed by garbage: a break byte, then a length bomb', 'record 0 is the valid command, unchanged; the rest a coded error', cat(command, bytes(0xff, 0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)));
-  add('valid-then-truncated.cborseq', 'agent_command.bin twice, then the same command cut in half', 'records 0 and 1 valid, record 2 cbor/truncated', cat(command, command, command.subarray(0, command.length >> 1)));
+  add(
+    'valid-then-garbage.cborseq',
+    'agent_command.bin (valid) followed by garbage: a break byte, then a length bomb',
+    'record 0 is the valid command, unchanged; the rest a coded error',
+    cat(command, bytes(0xff, 0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)),
+  );
+  add(
+    'valid-then-truncated.cborseq',
+    'agent_command.bin twice, then the same command cut in half',
+    'records 0 and 1 valid, record 2 cbor/truncated',
+    cat(command, command, command.subarray(0, command.length >> 1)),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,7 +398,8 @@ add('javascript-url-metadata.cbor', `an event whose metadata links are ${JSURL},
 
 {
   const envelope = mapOf(eventFields([['metadata', metadata([['__proto__', (w) => void w.text('polluted')]])]]));
-  const h = (k: string, kind: string, v: Uint8Array) => `{"key":{"kind":"string","value":"${toBase64(utf8(k))}"},"value":{"kind":"${kind}","value":"${toBase64(v)}"}}`;
+  const h = (k: string, kind: string, v: Uint8Array) =>
+    `{"key":{"kind":"string","value":"${toBase64(utf8(k))}"},"value":{"kind":"${kind}","value":"${toBase64(v)}"}}`;
   add(
     'proto-keys-export-v07.json',
     'an Iggy ≥ 0.7 export with __proto__ and constructor members at the top, in a message and in its header, and a user header named __proto__',
@@ -301,14 +460,28 @@ add(
     type: 'intent_workflow',
     version: '2.0',
     info: { title: IMG, link: JSURL },
-    envelope: { from: SCRIPT, to: IMG, run_id: JSURL, payload: `${SCRIPT}${IMG}`, epoch: 1, hash: SCRIPT, signature: IMG, parent_envelope: [{ from: IMG, payload: JSURL, epoch: 0, hash: IMG, signature: SCRIPT }] },
+    envelope: {
+      from: SCRIPT,
+      to: IMG,
+      run_id: JSURL,
+      payload: `${SCRIPT}${IMG}`,
+      epoch: 1,
+      hash: SCRIPT,
+      signature: IMG,
+      parent_envelope: [{ from: IMG, payload: JSURL, epoch: 0, hash: IMG, signature: SCRIPT }],
+    },
   }),
 );
 add(
   'html-card-policy.json',
   `an AgentDNA agent card whose policy is base64 of an HTML page with a script, and whose metadata name is ${SCRIPT}`,
   'decoded agentdna.card; the policy shown as text',
-  JSON.stringify({ type: 'actor_card', id: DID, metadata: { name: SCRIPT, homepage: JSURL }, policy: toBase64(utf8(`<html><body>${SCRIPT}${IMG}</body></html>`)) }),
+  JSON.stringify({
+    type: 'actor_card',
+    id: DID,
+    metadata: { name: SCRIPT, homepage: JSURL },
+    policy: toBase64(utf8(`<html><body>${SCRIPT}${IMG}</body></html>`)),
+  }),
 );
 add(
   'agentdna-cyclic-hash.json',
@@ -329,7 +502,15 @@ add(
           epoch: 2,
           hash: 'c9c4b641dc414a6c184a8635174f9db62d2293a50faf141a9da4560d1bced1e6',
           signature: '3006020101020101',
-          parent_envelope: [{ from: DID, payload: 'grandparent', epoch: 1, hash: 'c9c4b641dc414a6c184a8635174f9db62d2293a50faf141a9da4560d1bced1e6', signature: '3006020101020101' }],
+          parent_envelope: [
+            {
+              from: DID,
+              payload: 'grandparent',
+              epoch: 1,
+              hash: 'c9c4b641dc414a6c184a8635174f9db62d2293a50faf141a9da4560d1bced1e6',
+              signature: '3006020101020101',
+            },
+          ],
         },
       ],
     },
@@ -337,11 +518,31 @@ add(
 );
 add(
   'agentdna-self-parent.json',
-  'a card history (a JSON array) of two workflows, each naming the other\'s tip hash as its parent: an attempt at a two-node cycle across documents',
+  "a card history (a JSON array) of two workflows, each naming the other's tip hash as its parent: an attempt at a two-node cycle across documents",
   'decoded; no loop: the parent copies differ from the tips (no parents of their own), so each is a node of its own and the cycle does not close',
   JSON.stringify([
-    { type: 'intent_workflow', envelope: { from: DID, payload: 'a', epoch: 1, hash: 'aa'.repeat(32), signature: '00', parent_envelope: [{ from: DID, payload: 'b', epoch: 2, hash: 'bb'.repeat(32), signature: '00' }] } },
-    { type: 'intent_workflow', envelope: { from: DID, payload: 'b', epoch: 2, hash: 'bb'.repeat(32), signature: '00', parent_envelope: [{ from: DID, payload: 'a', epoch: 1, hash: 'aa'.repeat(32), signature: '00' }] } },
+    {
+      type: 'intent_workflow',
+      envelope: {
+        from: DID,
+        payload: 'a',
+        epoch: 1,
+        hash: 'aa'.repeat(32),
+        signature: '00',
+        parent_envelope: [{ from: DID, payload: 'b', epoch: 2, hash: 'bb'.repeat(32), signature: '00' }],
+      },
+    },
+    {
+      type: 'intent_workflow',
+      envelope: {
+        from: DID,
+        payload: 'b',
+        epoch: 2,
+        hash: 'bb'.repeat(32),
+        signature: '00',
+        parent_envelope: [{ from: DID, payload: 'a', epoch: 1, hash: 'aa'.repeat(32), signature: '00' }],
+      },
+    },
   ]),
 );
 
@@ -381,7 +582,14 @@ add(
   'permalink-html-names.txt',
   `a well-formed permalink whose input names and filters are ${SCRIPT} / ${JSURL} and whose input bytes are an envelope with script text`,
   'decodePermalink: ok, every string kept verbatim',
-  '#' + craftLink(statePayload((w) => void w.head(5, 4).text('selected').null().text('tab').text(IMG).text('viewport').null().text('filters').head(5, 1).text(SCRIPT).text(JSURL), [[SCRIPT, mapOf(eventFields([['source', (w) => void w.text(SCRIPT)]]))]])) + '\n',
+  '#' +
+    craftLink(
+      statePayload(
+        (w) => void w.head(5, 4).text('selected').null().text('tab').text(IMG).text('viewport').null().text('filters').head(5, 1).text(SCRIPT).text(JSURL),
+        [[SCRIPT, mapOf(eventFields([['source', (w) => void w.text(SCRIPT)]]))]],
+      ),
+    ) +
+    '\n',
 );
 add('permalink-newer.txt', 'a link of format v9', 'decodePermalink: permalink/newer-version', 'v9.AAAA\n');
 add('permalink-not-a-link.txt', 'a fragment that is no link at all (a javascript: URL)', 'decodePermalink: permalink/not-a-link', `#${JSURL}\n`);
@@ -392,20 +600,93 @@ add('permalink-damaged-chars.txt', 'a v1 link holding characters base64url never
 // ---------------------------------------------------------------------------------------------
 
 const found: Entry[] = [];
-const addFound = (name: string, what: string, expect: string, b: Uint8Array | string) => found.push({ name, what, expect, bytes: typeof b === 'string' ? utf8(b) : b });
+const addFound = (name: string, what: string, expect: string, b: Uint8Array | string) =>
+  found.push({ name, what, expect, bytes: typeof b === 'string' ? utf8(b) : b });
 
-addFound('base64-equals-run.txt', '100,000 "=" then "A": text the sniffer tries as base64. fromBase64 cut the padding with /=+$/, which backtracks quadratically (300 KB took 38 s). Fixed in src/core/bytes (a loop).', 'input/unrecognized, in milliseconds', '='.repeat(100_000) + 'A\n');
-addFound('keys-space-run.txt', '"a", 100,000 spaces, "b": parseKeys split lines with /\\s*[\\n,]\\s*/, quadratic on a run of spaces with no separator (200 KB took 16 s). Fixed in src/core/keys (split, then trim).', 'parseKeys: problems, in milliseconds', `a${' '.repeat(100_000)}b\n`);
-addFound('keys-pem-begin-run.txt', '4,000 "-----BEGIN PUBLIC KEY-----" lines and no END: the PEM regex (lazy body, back-reference) rescanned to the end for every BEGIN. Fixed in src/core/keys (pemBlocks, linear).', 'parseKeys: a problem (no PEM block), in milliseconds', '-----BEGIN PUBLIC KEY-----\n'.repeat(4000));
-addFound('permalink-proto-filter.txt', 'a crafted link (right checksum) whose filters hold the key __proto__: readState assigned it with filters[k] = v, which set a prototype and dropped the filter. Fixed in src/core/share (defineProperty).', 'decodePermalink: ok, the __proto__ filter kept as an own key', craftLink(statePayload((w) => void w.head(5, 1).text('filters').head(5, 2).text('__proto__').text('x').text('kind').text('command'))) + '\n');
-addFound('permalink-selected-2p53.txt', 'a crafted link whose selected.input is 2^53 (and index -1 in permalink-selected-negative.txt): read through Number() and accepted, a rounded or negative position. Fixed in src/core/share (positions are non-negative safe integers; big integers are never rounded).', 'decodePermalink: permalink/damaged', craftLink(statePayload((w) => void w.head(5, 1).text('selected').head(5, 2).text('input').uint(2n ** 53n).text('index').uint(0))) + '\n');
-addFound('permalink-selected-negative.txt', 'a crafted link whose selected.index is -1 and whose viewport zoom is 0', 'decodePermalink: permalink/damaged', craftLink(statePayload((w) => void w.head(5, 2).text('selected').head(5, 2).text('input').uint(0).text('index').int(-1).text('viewport').head(5, 3).text('x').uint(0).text('y').uint(0).text('zoom').uint(0))) + '\n');
-addFound('permalink-duplicate-inputs.txt', 'a crafted link whose payload map repeats inputs (an empty list after a real one): the last one silently won. Fixed in src/core/share (a repeated key is damage).', 'decodePermalink: permalink/damaged', craftLink(cat(bytes(0xa5), statePayload((w) => void w.null()).subarray(1), new CborWriter().text('inputs').head(4, 0).finish())) + '\n');
+addFound(
+  'base64-equals-run.txt',
+  '100,000 "=" then "A": text the sniffer tries as base64. fromBase64 cut the padding with /=+$/, which backtracks quadratically (300 KB took 38 s). Fixed in src/core/bytes (a loop).',
+  'input/unrecognized, in milliseconds',
+  '='.repeat(100_000) + 'A\n',
+);
+addFound(
+  'keys-space-run.txt',
+  '"a", 100,000 spaces, "b": parseKeys split lines with /\\s*[\\n,]\\s*/, quadratic on a run of spaces with no separator (200 KB took 16 s). Fixed in src/core/keys (split, then trim).',
+  'parseKeys: problems, in milliseconds',
+  `a${' '.repeat(100_000)}b\n`,
+);
+addFound(
+  'keys-pem-begin-run.txt',
+  '4,000 "-----BEGIN PUBLIC KEY-----" lines and no END: the PEM regex (lazy body, back-reference) rescanned to the end for every BEGIN. Fixed in src/core/keys (pemBlocks, linear).',
+  'parseKeys: a problem (no PEM block), in milliseconds',
+  '-----BEGIN PUBLIC KEY-----\n'.repeat(4000),
+);
+addFound(
+  'permalink-proto-filter.txt',
+  'a crafted link (right checksum) whose filters hold the key __proto__: readState assigned it with filters[k] = v, which set a prototype and dropped the filter. Fixed in src/core/share (defineProperty).',
+  'decodePermalink: ok, the __proto__ filter kept as an own key',
+  craftLink(statePayload((w) => void w.head(5, 1).text('filters').head(5, 2).text('__proto__').text('x').text('kind').text('command'))) + '\n',
+);
+addFound(
+  'permalink-selected-2p53.txt',
+  'a crafted link whose selected.input is 2^53 (and index -1 in permalink-selected-negative.txt): read through Number() and accepted, a rounded or negative position. Fixed in src/core/share (positions are non-negative safe integers; big integers are never rounded).',
+  'decodePermalink: permalink/damaged',
+  craftLink(
+    statePayload(
+      (w) =>
+        void w
+          .head(5, 1)
+          .text('selected')
+          .head(5, 2)
+          .text('input')
+          .uint(2n ** 53n)
+          .text('index')
+          .uint(0),
+    ),
+  ) + '\n',
+);
+addFound(
+  'permalink-selected-negative.txt',
+  'a crafted link whose selected.index is -1 and whose viewport zoom is 0',
+  'decodePermalink: permalink/damaged',
+  craftLink(
+    statePayload(
+      (w) =>
+        void w
+          .head(5, 2)
+          .text('selected')
+          .head(5, 2)
+          .text('input')
+          .uint(0)
+          .text('index')
+          .int(-1)
+          .text('viewport')
+          .head(5, 3)
+          .text('x')
+          .uint(0)
+          .text('y')
+          .uint(0)
+          .text('zoom')
+          .uint(0),
+    ),
+  ) + '\n',
+);
+addFound(
+  'permalink-duplicate-inputs.txt',
+  'a crafted link whose payload map repeats inputs (an empty list after a real one): the last one silently won. Fixed in src/core/share (a repeated key is damage).',
+  'decodePermalink: permalink/damaged',
+  craftLink(cat(bytes(0xa5), statePayload((w) => void w.null()).subarray(1), new CborWriter().text('inputs').head(4, 0).finish())) + '\n',
+);
 {
   // A bundle of the html-names state with version byte 0.
   const payload = statePayload((w) => void w.null());
   const packed = cat(sha256(payload).subarray(0, 8), deflateRawSync(payload, { level: 9 }));
-  addFound('bundle-version-0.eibundle', 'a bundle (EIBUNDLE magic) whose version byte is 0: it was read as v1. Fixed in src/core/share (there is no format v0, as for links).', 'decodeBundle: permalink/not-a-link', cat(utf8('EIBUNDLE'), bytes(0), packed));
+  addFound(
+    'bundle-version-0.eibundle',
+    'a bundle (EIBUNDLE magic) whose version byte is 0: it was read as v1. Fixed in src/core/share (there is no format v0, as for links).',
+    'decodeBundle: permalink/not-a-link',
+    cat(utf8('EIBUNDLE'), bytes(0), packed),
+  );
 }
 addFound(
   'keys-small-order-ed25519.json',
@@ -416,7 +697,7 @@ addFound(
 
 addFound(
   'json-view-del-char.json',
-  'the JSON view of an event whose source ends in a raw DEL (U+007F), legal unescaped in JSON. NOT FIXED (src/core/inspect.ts, another engineer\'s): the sniffer\'s TEXTUAL regex leaves out U+007F..U+009F, so the JSON is tried as CBOR.',
+  "the JSON view of an event whose source ends in a raw DEL (U+007F), legal unescaped in JSON. NOT FIXED (src/core/inspect.ts, another engineer's): the sniffer's TEXTUAL regex leaves out U+007F..U+009F, so the JSON is tried as CBOR.",
   'should: agdx-json, decoded (today: input/unrecognized; an it.fails test pins it)',
   `{"kind":"event","record":[1,144,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"conversation":[1,144,0,0,0,0,0,0,0,0,0,0,0,0,0,2],"source":"planner\x7f","body":[123,125]}`,
 );
@@ -442,7 +723,7 @@ addFound(
   const shared = id(7);
   addFound(
     'graph-shared-cause.cborseq',
-    'a CBOR sequence of 1,000 events that all have the same record id and name it as their cause. NOT FIXED (src/core/graph/agdx.ts, another engineer\'s): pick() filters and sorts every record sharing the id for each child, O(n² log n): 1,000 records take about 1 s, 8,000 (840 KB) about 27 s.',
+    "a CBOR sequence of 1,000 events that all have the same record id and name it as their cause. NOT FIXED (src/core/graph/agdx.ts, another engineer's): pick() filters and sorts every record sharing the id for each child, O(n² log n): 1,000 records take about 1 s, 8,000 (840 KB) about 27 s.",
     'decoded, 1,000 records; should take milliseconds (an it.fails test under npm run fuzz pins the quadratic time)',
     cat(...Array.from({ length: 1000 }, (_, i) => eventWith(i, shared))),
   );
@@ -480,7 +761,7 @@ addFound(
 
 addFound(
   'json-huge-integer.json',
-  'an AgentDNA envelope whose epoch is an integer of 100,000 digits: readJson made a bigint of every integer literal, more than linear in its length (4 MB of digits: 0.7 s to read, 5 s through the AgentDNA path; 100 MB: minutes). Fixed in src/core/json/lossless.ts: more than 4,300 digits is json/invalid, the limit Python\'s json.loads applies.',
+  "an AgentDNA envelope whose epoch is an integer of 100,000 digits: readJson made a bigint of every integer literal, more than linear in its length (4 MB of digits: 0.7 s to read, 5 s through the AgentDNA path; 100 MB: minutes). Fixed in src/core/json/lossless.ts: more than 4,300 digits is json/invalid, the limit Python's json.loads applies.",
   'json/invalid at the number, in milliseconds',
   `{"from":"${DID}","payload":"p","epoch":${'9'.repeat(100_000)},"signature":""}`,
 );
@@ -493,7 +774,12 @@ function le32(n: number): Uint8Array {
 
 /** An event envelope whose kind appears twice. */
 function dupKind(): Uint8Array {
-  return mapOf([['kind', (w) => void w.text('event')], ...eventFields([], ['body']).slice(1), ['kind', (w) => void w.text('command')], ['body', (w) => void w.bytes(utf8('{}'))]]);
+  return mapOf([
+    ['kind', (w) => void w.text('event')],
+    ...eventFields([], ['body']).slice(1),
+    ['kind', (w) => void w.text('command')],
+    ['body', (w) => void w.bytes(utf8('{}'))],
+  ]);
 }
 
 // Write everything: the corpus is exactly what this script makes.

@@ -78,7 +78,12 @@ function tokenize(src: string): Token[] {
       templateText();
     } else if (c === '/') {
       const prev = tokens.at(-1);
-      const divides = prev && (prev.kind === 'str' || prev.kind === 'other' || (prev.kind === 'id' && !BEFORE_REGEX.has(prev.text)) || (prev.kind === 'punct' && /[)\]}]/.test(prev.text)));
+      const divides =
+        prev &&
+        (prev.kind === 'str' ||
+          prev.kind === 'other' ||
+          (prev.kind === 'id' && !BEFORE_REGEX.has(prev.text)) ||
+          (prev.kind === 'punct' && /[)\]}]/.test(prev.text)));
       if (divides) {
         tokens.push({ kind: 'punct', text: '/' });
         i++;
@@ -240,7 +245,9 @@ function importCircles(g: ImportGraph): string[] {
     for (let at = last; at !== start; at = cameFrom.get(at)!) path.splice(1, 0, at);
     path.push(start);
     const names = path.map((i) => relative(ROOT, g.files[i]));
-    circles.push(`${names.join(' → ')}${component.length > path.length - 1 ? ` (and ${component.length - path.length + 1} more files in the same circle)` : ''}`);
+    circles.push(
+      `${names.join(' → ')}${component.length > path.length - 1 ? ` (and ${component.length - path.length + 1} more files in the same circle)` : ''}`,
+    );
   }
   return circles;
 }
@@ -351,7 +358,21 @@ describe('the import scanner', () => {
       "type Q = typeof import('./type-query');",
       "import pkg from 'some-package';",
     ].join('\n');
-    expect(importSpecifiers(src)).toEqual(['./a', './b', './cd', './e', './fg', './star', './ns', './h', './i', './side-effect', './lazy', './type-query', 'some-package']);
+    expect(importSpecifiers(src)).toEqual([
+      './a',
+      './b',
+      './cd',
+      './e',
+      './fg',
+      './star',
+      './ns',
+      './h',
+      './i',
+      './side-effect',
+      './lazy',
+      './type-query',
+      'some-package',
+    ]);
   });
 
   it('ignores imports spelled in comments, strings, templates and regular expressions, and import.meta', () => {
@@ -361,8 +382,8 @@ describe('the import scanner', () => {
       '/**',
       " * import { y } from './doc-comment';",
       ' */',
-      "const s = \"import('./double-quoted')\";",
-      "const t = 'export * from \"./single-quoted\"';",
+      'const s = "import(\'./double-quoted\')";',
+      'const t = \'export * from "./single-quoted"\';',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal, on purpose
       "const u = `import { z } from './template'; ${1 + 2} import('./template-tail')`;",
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal, on purpose
@@ -378,7 +399,7 @@ describe('the import scanner', () => {
 
   it('keeps reading after a template with expressions and a division', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal, on purpose
-    const src = ["const a = `x${{ b: 1 }.b}y` / 2;", "const re = a / 2 / 3;", "import { after } from './after';"].join('\n');
+    const src = ['const a = `x${{ b: 1 }.b}y` / 2;', 'const re = a / 2 / 3;', "import { after } from './after';"].join('\n');
     expect(importSpecifiers(src)).toEqual(['./after']);
   });
 
@@ -391,7 +412,11 @@ describe('the import scanner', () => {
       'src/x/e.ts': "import { missing } from './nowhere';",
     };
     const paths = Object.keys(sources).map((p) => resolve(ROOT, p));
-    const g = importGraph(paths, (f) => sources[relative(ROOT, f)], (p) => paths.includes(p));
+    const g = importGraph(
+      paths,
+      (f) => sources[relative(ROOT, f)],
+      (p) => paths.includes(p),
+    );
     expect(importCircles(g).sort()).toEqual(['src/x/a.ts → src/x/b.ts → src/x/c.ts → src/x/a.ts', 'src/x/d.ts → src/x/d.ts']);
     expect(g.unresolved).toEqual(["src/x/e.ts: './nowhere'"]);
   });
@@ -399,12 +424,16 @@ describe('the import scanner', () => {
   it('lists an import from the core into a layer above it, a type-only one too', () => {
     const sources: Record<string, string> = {
       'src/core/a.ts': "import type { P } from '../worker/protocol';\nimport { b } from './b';",
-      'src/core/b.ts': "export const b = 1;",
+      'src/core/b.ts': 'export const b = 1;',
       'src/worker/protocol.ts': "import { b } from '../core/b';",
       'src/ui/page.ts': "import { b } from '../core/b';",
     };
     const paths = Object.keys(sources).map((p) => resolve(ROOT, p));
-    const g = importGraph(paths, (f) => sources[relative(ROOT, f)], (p) => paths.includes(p));
+    const g = importGraph(
+      paths,
+      (f) => sources[relative(ROOT, f)],
+      (p) => paths.includes(p),
+    );
     expect(coreBreaches(g)).toEqual(['src/core/a.ts → src/worker/protocol.ts']);
   });
 
@@ -415,15 +444,28 @@ describe('the import scanner', () => {
       'src/wire/pack.ts': "import type { Row } from '../ui/rows';",
       'src/worker/session.ts': "import type { P } from '../wire/protocol';\nimport { fmt } from '../ui/format';",
       'src/ui/rows.ts': "import type { P } from '../wire/protocol';\nimport type { S } from '../worker/session';",
-      'src/ui/format.ts': "export const fmt = 1;",
+      'src/ui/format.ts': 'export const fmt = 1;',
       'src/ui/rows.test.ts': "import { S } from '../worker/session';",
     };
     const paths = Object.keys(sources).map((p) => resolve(ROOT, p));
-    const g = importGraph(paths, (f) => sources[relative(ROOT, f)], (p) => paths.includes(p));
-    expect(layerBreaches(g).sort()).toEqual(['src/ui/rows.ts → src/worker/session.ts', 'src/wire/pack.ts → src/ui/rows.ts', 'src/wire/protocol.ts → src/worker/session.ts', 'src/worker/session.ts → src/ui/format.ts']);
+    const g = importGraph(
+      paths,
+      (f) => sources[relative(ROOT, f)],
+      (p) => paths.includes(p),
+    );
+    expect(layerBreaches(g).sort()).toEqual([
+      'src/ui/rows.ts → src/worker/session.ts',
+      'src/wire/pack.ts → src/ui/rows.ts',
+      'src/wire/protocol.ts → src/worker/session.ts',
+      'src/worker/session.ts → src/ui/format.ts',
+    ]);
   });
 
   it('finds the URLs a source starts workers by', () => {
-    expect(urlSpecifiers("new Worker(new URL('../worker/inspector.worker.ts', import.meta.url), { type: 'module' });\nconst u = new URL('./a.svg', import.meta.url);")).toEqual(['../worker/inspector.worker.ts', './a.svg']);
+    expect(
+      urlSpecifiers(
+        "new Worker(new URL('../worker/inspector.worker.ts', import.meta.url), { type: 'module' });\nconst u = new URL('./a.svg', import.meta.url);",
+      ),
+    ).toEqual(['../worker/inspector.worker.ts', './a.svg']);
   });
 });

@@ -123,7 +123,9 @@ const VERDICTS: Record<string, V[]> = {
     { format: 'agdx.envelope', decoded: false, valid: false, code: 'cbor/truncated' },
   ],
   // Deadlines and clock skew are warnings and infos: every record stays valid.
-  'made/deadlines.cborseq': ['command', 'command', 'response', 'command', 'chunk', 'chunk', 'chunk', 'response', 'event', 'command', 'response', 'event'].map(ENV),
+  'made/deadlines.cborseq': ['command', 'command', 'response', 'command', 'chunk', 'chunk', 'chunk', 'response', 'event', 'command', 'response', 'event'].map(
+    ENV,
+  ),
 };
 
 const VALID_FILES = Object.entries(VERDICTS)
@@ -132,7 +134,10 @@ const VALID_FILES = Object.entries(VERDICTS)
 
 function checkVerdicts(report: Report, file: string, records: ReportRecord[]) {
   const expected = VERDICTS[file];
-  expect(records.map((r) => r.index), file).toEqual(expected.map((_, i) => i));
+  expect(
+    records.map((r) => r.index),
+    file,
+  ).toEqual(expected.map((_, i) => i));
   records.forEach((r, i) => {
     const v = expected[i];
     const where = `${file} #${i}`;
@@ -142,7 +147,11 @@ function checkVerdicts(report: Report, file: string, records: ReportRecord[]) {
     if (v.kind !== undefined) expect(r.kind, where).toBe(v.kind);
     if (v.code) expect(r.error?.code, where).toBe(v.code);
     else expect(r.error, where).toBeNull();
-    if (v.errors) expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.rule), where).toEqual(v.errors);
+    if (v.errors)
+      expect(
+        r.findings.filter((f) => f.severity === 'error').map((f) => f.rule),
+        where,
+      ).toEqual(v.errors);
   });
   expect(report.inputs[records[0].input].name).toBe(rel(file));
 }
@@ -439,8 +448,12 @@ describe('deadlines and clocks', () => {
       "      warning agdx/deadline/missed (record) [1305, 1322): this response answers command record 01HZ7PJ0W8000000000000T001 (input 0, index 0) 2.5 s after its deadline: deadline_micros 2024-05-31T16:08:39.000Z, this response's record id's ULID time 2024-05-31T16:08:41.500Z",
     );
     const lost = lines.findIndex((l) => l.startsWith('  #3  agdx.envelope  command'));
-    expect(lines[lost + 2]).toMatch(/^ {6}info {4}agdx\/deadline\/unanswered \(deadline_micros\) \[696, 705\): no response or error in input 0 answers this command .*3\.5 s before the latest time in the input/);
-    expect(fake.out[0]).toMatch(/info {4}agdx\/graph\/clock-skew \(record\) \[\d+, \d+\): this event .* is 300 ms earlier than the record it names as its cause/);
+    expect(lines[lost + 2]).toMatch(
+      /^ {6}info {4}agdx\/deadline\/unanswered \(deadline_micros\) \[696, 705\): no response or error in input 0 answers this command .*3\.5 s before the latest time in the input/,
+    );
+    expect(fake.out[0]).toMatch(
+      /info {4}agdx\/graph\/clock-skew \(record\) \[\d+, \d+\): this event .* is 300 ms earlier than the record it names as its cause/,
+    );
     expect(fake.out[0]).toMatch(/this response .* is 200 ms earlier than the command it answers/);
   });
 
@@ -478,7 +491,15 @@ describe('the real bin', () => {
       source: 'source-agent',
       target: 'target-agent',
       // The fixture's deadline (2024-05-31) is before its own ULID time (2024-06-21), the latest in the input.
-      findings: [{ rule: 'agdx/deadline/unanswered', severity: 'info', path: 'deadline_micros', span: [189, 198], message: expect.stringContaining('21 d 2 h before the latest time in the input') }],
+      findings: [
+        {
+          rule: 'agdx/deadline/unanswered',
+          severity: 'info',
+          path: 'deadline_micros',
+          span: [189, 198],
+          message: expect.stringContaining('21 d 2 h before the latest time in the input'),
+        },
+      ],
     });
   }, 60_000);
 

@@ -9,7 +9,12 @@ const root = resolve(__dirname, '../..');
 
 async function report(...files: string[]): Promise<Report> {
   let out = '';
-  const io: CliIo = { readFile: async (p) => new Uint8Array(readFileSync(resolve(root, p))), readStdin: async () => new Uint8Array(), stdout: (t) => (out += t), stderr: () => {} };
+  const io: CliIo = {
+    readFile: async (p) => new Uint8Array(readFileSync(resolve(root, p))),
+    readStdin: async () => new Uint8Array(),
+    stdout: (t) => (out += t),
+    stderr: () => {},
+  };
   await run(['inspect', '--json', ...files], io);
   return JSON.parse(out) as Report;
 }

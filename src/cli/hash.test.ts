@@ -7,10 +7,17 @@ afterEach(() => installSha256Text(null));
 
 describe("node:crypto's SHA-256 of text", () => {
   it('equals the pure one on any string: ASCII, any unicode, lone surrogates, long texts', () => {
-    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: 'grapheme-ascii', maxLength: 300 }), fc.constantFrom('', '\ud800', 'a\udc00b', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'é'.repeat(1000)));
-    fc.assert(fc.property(text, (t) => {
-      expect(nodeSha256Hex(t)).toBe(pureSha256Hex(t));
-    }), { numRuns: 500, seed: 7 });
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 300 }),
+      fc.constantFrom('', '\ud800', 'a\udc00b', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'é'.repeat(1000)),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(nodeSha256Hex(t)).toBe(pureSha256Hex(t));
+      }),
+      { numRuns: 500, seed: 7 },
+    );
   });
 
   it('once installed, AgentDNA hashes with it and gets the same content hash', () => {

@@ -47,7 +47,8 @@ export interface CliArgs {
 export function parseArgs(argv: string[]): CliArgs {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') throw new UsageError(USAGE);
-  if (command !== 'inspect') throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; expected inspect or explain` : 'no command given; expected inspect or explain');
+  if (command !== 'inspect')
+    throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; expected inspect or explain` : 'no command given; expected inspect or explain');
   let json = false;
   let requireTrusted = false;
   const files: string[] = [];
@@ -62,8 +63,7 @@ export function parseArgs(argv: string[]): CliArgs {
       const value = arg === '--keys' ? rest[++i] : arg.slice('--keys='.length);
       if (!value) throw new UsageError('--keys needs a FILE');
       keyFiles.push(value);
-    }
-    else if (!onlyFiles && arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
+    } else if (!onlyFiles && arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
     else files.push(arg);
   }
   if (files.length === 0) throw new UsageError('no FILE given');
@@ -140,7 +140,8 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
     }
     const merged = mergeRegistry(keys, parsed.keys);
     keys = merged.registry;
-    for (const c of merged.changes) if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
+    for (const c of merged.changes)
+      if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
   }
   if (args.json) {
     // Written as it goes: never the whole report, nor every record, in memory (stream.ts).

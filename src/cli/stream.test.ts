@@ -117,7 +117,11 @@ describe('jsonPieces', () => {
 describe('LineBlocks', () => {
   it('hands on blocks that end at a line break, the same text in the end', () => {
     const out: string[] = [];
-    const blocks = new LineBlocks((b) => out.push(b), (t) => t.toUpperCase(), 8);
+    const blocks = new LineBlocks(
+      (b) => out.push(b),
+      (t) => t.toUpperCase(),
+      8,
+    );
     for (const p of ['ab', 'c\nde', 'fghij', 'k\n', 'l\nm', 'n']) blocks.write(p);
     blocks.end();
     expect(out.join('')).toBe('abc\ndefghijk\nl\nmn'.toUpperCase());

@@ -13,7 +13,10 @@ export function formatSummary(report: Report): string {
       const who = r.source ? `${r.source}${r.target ? ` → ${r.target}` : ''}` : '';
       const head = [`  #${r.index}`, r.format, r.kind ?? '', r.id ?? '', who].filter(Boolean).join('  ');
       // A valid signature is trusted or says why not (a self-made DID is only bound): never a bare "valid".
-      const sig = r.signature.status === 'unsigned' ? 'unsigned' : `${r.signature.status}${r.signature.key_id ? ` (key ${r.signature.key_id})` : ''}${r.signature.status === 'valid' ? (r.signature.trusted ? ', trusted' : ', NOT trusted') : ''}`;
+      const sig =
+        r.signature.status === 'unsigned'
+          ? 'unsigned'
+          : `${r.signature.status}${r.signature.key_id ? ` (key ${r.signature.key_id})` : ''}${r.signature.status === 'valid' ? (r.signature.trusted ? ', trusted' : ', NOT trusted') : ''}`;
       lines.push(`${head}`);
       lines.push(`      decoded: ${badge(r.decoded, 'yes', 'NO')}   valid: ${badge(r.decoded ? r.valid : null, 'yes', 'NO')}   signature: ${sig}`);
       if (r.signature.status !== 'unsigned') lines.push(`      why: ${r.signature.reason}`);
@@ -29,6 +32,8 @@ export function formatSummary(report: Report): string {
   const invalid = report.records.filter((r) => !r.decoded || !r.valid).length;
   const badSig = report.records.filter((r) => r.signature.status === 'invalid' || r.signature.status === 'malformed').length;
   lines.push('');
-  lines.push(`${total} record${total === 1 ? '' : 's'} in ${report.inputs.length} input${report.inputs.length === 1 ? '' : 's'}: ${total - invalid} valid, ${invalid} invalid or undecoded, ${badSig} badly signed`);
+  lines.push(
+    `${total} record${total === 1 ? '' : 's'} in ${report.inputs.length} input${report.inputs.length === 1 ? '' : 's'}: ${total - invalid} valid, ${invalid} invalid or undecoded, ${badSig} badly signed`,
+  );
   return lines.map(terminalSafe).join('\n');
 }

@@ -34,7 +34,12 @@ describe('terminalSafe', () => {
         const out = terminalSafe(s);
         expect(RAW_UNSAFE.test(out) || out.includes('\n')).toBe(false);
         // Removing the unsafe characters from the input leaves exactly the input's other characters in order.
-        expect(out.replace(/\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt])/g, '')).toBe(s.replace(new RegExp(RAW_UNSAFE, 'g'), '').replace(/\n/g, '').replace(/\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt])/g, ''));
+        expect(out.replace(/\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt])/g, '')).toBe(
+          s
+            .replace(new RegExp(RAW_UNSAFE, 'g'), '')
+            .replace(/\n/g, '')
+            .replace(/\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt])/g, ''),
+        );
       }),
       { numRuns: 500, seed: 14 },
     );
@@ -81,7 +86,9 @@ function hostileEnvelope(): Uint8Array {
 }
 
 /** An AgentDNA envelope whose sender, hash (the record id) and payload hold the attack. */
-const hostileWorkflow = utf8Encode(JSON.stringify({ type: 'intent_workflow', id: HOSTILE, envelope: { from: HOSTILE, payload: HOSTILE, epoch: 1, hash: HOSTILE, signature: HOSTILE } }));
+const hostileWorkflow = utf8Encode(
+  JSON.stringify({ type: 'intent_workflow', id: HOSTILE, envelope: { from: HOSTILE, payload: HOSTILE, epoch: 1, hash: HOSTILE, signature: HOSTILE } }),
+);
 
 function memoryIo(files: Record<string, Uint8Array>): { io: CliIo; out: string[]; err: string[] } {
   const out: string[] = [];
@@ -102,7 +109,7 @@ function memoryIo(files: Record<string, Uint8Array>): { io: CliIo; out: string[]
   };
 }
 
-describe('the command line never writes a record\'s control characters raw', () => {
+describe("the command line never writes a record's control characters raw", () => {
   const files = { [`name ${HOSTILE}.cbor`]: hostileEnvelope(), [`wf ${HOSTILE}.json`]: hostileWorkflow };
 
   it('the readable summary shows them escaped', async () => {
@@ -147,7 +154,12 @@ describe('the summary names what a signature does not cover', () => {
   it('a signed record with an appended field: the line lists it', async () => {
     const { readFileSync } = await import('node:fs');
     const signed = new Uint8Array(readFileSync(new URL('../../vectors/agdx/made/signed_command.bin', import.meta.url)));
-    const appended = new CborWriter().raw(signed[0] + 1).append(signed.subarray(1)).text('approved_by').text('the CFO').finish();
+    const appended = new CborWriter()
+      .raw(signed[0] + 1)
+      .append(signed.subarray(1))
+      .text('approved_by')
+      .text('the CFO')
+      .finish();
     const keys = new Uint8Array(readFileSync(new URL('../../vectors/agdx/made/keys.json', import.meta.url)));
     const m = memoryIo({ 'a.cbor': appended, 'keys.json': keys });
     await run(['inspect', '--keys', 'keys.json', 'a.cbor'], m.io);

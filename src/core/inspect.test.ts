@@ -30,7 +30,7 @@ describe('inputs', () => {
     expect(input.sha256).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 
-  it('the sha256 of a streamed input, hashed batch by batch, is the whole input\'s', () => {
+  it("the sha256 of a streamed input, hashed batch by batch, is the whole input's", () => {
     const bytes = vector('agdx/made/conversation.cborseq');
     const batches = [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 1)];
     expect(batches.length).toBe(7);

@@ -77,7 +77,13 @@ export interface InputBatchOptions {
  * batch. Records come without their views (rebuilt when opened) unless `options.detail`. Never
  * throws for any bytes.
  */
-export function* inspectInputBatches(index: number, file: InputFile, keys: readonly RegistryEntry[] | undefined, batchSize: number, options: InputBatchOptions = {}): Generator<InputBatch> {
+export function* inspectInputBatches(
+  index: number,
+  file: InputFile,
+  keys: readonly RegistryEntry[] | undefined,
+  batchSize: number,
+  options: InputBatchOptions = {},
+): Generator<InputBatch> {
   if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
   const bytes = file.bytes;
   const extraKeys = didKeys(keys);
@@ -85,7 +91,11 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: reado
   const hasher = options.digest === false ? null : sha256.create();
   let hashed = 0;
   const signatures = options.signatures?.(extraKeys);
-  for (const batch of importBatches({ input: index, view: bytes, viewOrigin: 'input' }, { extraKeys, detail: options.detail ?? false, signatures }, batchSize)) {
+  for (const batch of importBatches(
+    { input: index, view: bytes, viewOrigin: 'input' },
+    { extraKeys, detail: options.detail ?? false, signatures },
+    batchSize,
+  )) {
     if (batch.wait) {
       yield { input: null, records: [], workflows: [], bytesDone: hashed, wait: batch.wait };
       continue;
@@ -95,13 +105,20 @@ export function* inspectInputBatches(index: number, file: InputFile, keys: reado
     hasher?.update(bytes.subarray(hashed, to));
     hashed = to;
     const { records, workflows } = batch.workflows.length ? applyAgentDnaTrust(batch.records, batch.workflows, keys ?? []) : batch;
-    const input: InputResult | null = last ? { name: file.name, bytes: bytes.length, sha256: hasher ? toHex(hasher.digest()) : '', format: batch.format! } : null;
+    const input: InputResult | null = last
+      ? { name: file.name, bytes: bytes.length, sha256: hasher ? toHex(hasher.digest()) : '', format: batch.format! }
+      : null;
     yield { input, records, workflows, bytesDone: last ? bytes.length : to };
   }
 }
 
 /** Inspects one input whole: its batches (of one, for every format) collected. Never throws for any bytes. */
-export function inspectInput(index: number, file: InputFile, keys?: readonly RegistryEntry[], detail = true): { input: InputResult; records: InspectedRecord[]; workflows: WorkflowReport[] } {
+export function inspectInput(
+  index: number,
+  file: InputFile,
+  keys?: readonly RegistryEntry[],
+  detail = true,
+): { input: InputResult; records: InspectedRecord[]; workflows: WorkflowReport[] } {
   const { records, workflows, last } = collectBatches(inspectInputBatches(index, file, keys, Infinity, { detail }));
   // The driver always ends with a batch that names the input.
   return { input: last!.input!, records, workflows };

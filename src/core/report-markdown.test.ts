@@ -11,7 +11,12 @@ import { buildReport } from './report';
 import { markdownText, reportToMarkdown } from './report-markdown';
 
 /** Undoes markdownText (but for line breaks, which became spaces). */
-const unescapeMarkdown = (md: string) => md.replace(/\\([\\`*_[\]()!#+\-.|~:@$^{}=])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeMarkdown = (md: string) =>
+  md
+    .replace(/\\([\\`*_[\]()!#+\-.|~:@$^{}=])/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** Positions of `ch` that no backslash escapes. */
 function unescaped(line: string, ch: string): number {
@@ -48,7 +53,8 @@ describe('markdownText', () => {
   });
 });
 
-const HOSTILE = 'x | </td><script>alert(1)</script> [click](https://evil.example) ![img](https://evil.example/i.png) **bold** _it_ `code` <img src=x onerror=alert(1)>\n# Heading\n| fake | row |\nwww.evil.example me@evil.example';
+const HOSTILE =
+  'x | </td><script>alert(1)</script> [click](https://evil.example) ![img](https://evil.example/i.png) **bold** _it_ `code` <img src=x onerror=alert(1)>\n# Heading\n| fake | row |\nwww.evil.example me@evil.example';
 
 function report(text: string) {
   const env: Envelope = {
@@ -64,9 +70,27 @@ function report(text: string) {
   };
   const bytes = encodeEnvelope(env);
   // An unknown field named by the text: findings and not_covered repeat its name.
-  const agdx = new CborWriter().raw(bytes[0] + 1).append(bytes.subarray(1)).text(text).text(text).finish();
-  const workflow = utf8Encode(JSON.stringify({ type: 'intent_workflow', id: text, envelope: { from: text, payload: text, epoch: 1, hash: text, signature: 'ab', parent_envelope: [{ from: text, payload: 'p', epoch: 1, hash: text }] } }));
-  return reportToMarkdown(buildReport(inspect([{ name: `${text}.cbor`, bytes: agdx }, { name: `${text}.json`, bytes: workflow }])));
+  const agdx = new CborWriter()
+    .raw(bytes[0] + 1)
+    .append(bytes.subarray(1))
+    .text(text)
+    .text(text)
+    .finish();
+  const workflow = utf8Encode(
+    JSON.stringify({
+      type: 'intent_workflow',
+      id: text,
+      envelope: { from: text, payload: text, epoch: 1, hash: text, signature: 'ab', parent_envelope: [{ from: text, payload: 'p', epoch: 1, hash: text }] },
+    }),
+  );
+  return reportToMarkdown(
+    buildReport(
+      inspect([
+        { name: `${text}.cbor`, bytes: agdx },
+        { name: `${text}.json`, bytes: workflow },
+      ]),
+    ),
+  );
 }
 
 describe('the Markdown summary of a hostile record', () => {
@@ -84,11 +108,14 @@ describe('the Markdown summary of a hostile record', () => {
     expect(hostile).toContain('## Not covered by the signature');
   });
 
-  it('keeps its own structure: headings, table cells, emphasis and code are only the summary\'s', () => {
+  it("keeps its own structure: headings, table cells, emphasis and code are only the summary's", () => {
     for (const md of [benign, hostile]) {
       let columns = 0;
       for (const line of md.split('\n')) {
-        if (line.startsWith('#')) expect(line).toMatch(/^(# Envelope Inspector report|## (Inputs|Records|Not covered by the signature|Findings|Workflows|Graph)|### Input \d+, record \d+( \(.*\))?)$/);
+        if (line.startsWith('#'))
+          expect(line).toMatch(
+            /^(# Envelope Inspector report|## (Inputs|Records|Not covered by the signature|Findings|Workflows|Graph)|### Input \d+, record \d+( \(.*\))?)$/,
+          );
         if (line.startsWith('|')) {
           const cells = unescaped(line, '|');
           if (line.startsWith('| ---') || columns === 0) columns = cells;

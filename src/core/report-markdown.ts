@@ -27,10 +27,19 @@ export function reportToMarkdown(report: Report): string {
   const bad = records.filter((r) => !r.decoded || !r.valid).length;
   const badSig = records.filter((r) => r.signature.status === 'invalid' || r.signature.status === 'malformed').length;
   out.push('# Envelope Inspector report', '');
-  out.push(`${report.generator}, schema \`${report.schema}\`. ${records.length} records in ${report.inputs.length} inputs: ${records.length - bad} valid, ${bad} invalid or undecoded, ${badSig} badly signed.`, '');
+  out.push(
+    `${report.generator}, schema \`${report.schema}\`. ${records.length} records in ${report.inputs.length} inputs: ${records.length - bad} valid, ${bad} invalid or undecoded, ${badSig} badly signed.`,
+    '',
+  );
   out.push('## Inputs', '', '| # | name | format | bytes | SHA-256 |', '| --- | --- | --- | --- | --- |');
   for (const [n, i] of report.inputs.entries()) out.push(`| ${n} | ${cell(i.name)} | ${cell(i.format)} | ${i.bytes} | \`${i.sha256}\` |`);
-  out.push('', '## Records', '', '| input | # | format | kind | id | source | decoded | valid | signature | key id | trusted |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  out.push(
+    '',
+    '## Records',
+    '',
+    '| input | # | format | kind | id | source | decoded | valid | signature | key id | trusted |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  );
   for (const r of records) {
     out.push(
       `| ${r.input} | ${r.index} | ${cell(r.format)} | ${cell(r.kind)} | ${cell(r.id)} | ${cell(r.source)} | ${r.decoded ? 'yes' : '**no**'} | ${r.decoded ? (r.valid ? 'yes' : '**no**') : '—'} | ${cell(r.signature.status)} | ${cell(r.signature.key_id)} | ${r.signature.trusted ? 'yes' : 'no'} |`,
@@ -39,7 +48,10 @@ export function reportToMarkdown(report: Report): string {
   const uncovered = records.filter((r) => r.signature.not_covered?.length);
   if (uncovered.length) {
     out.push('', '## Not covered by the signature', '', 'Fields these signed records hold that their signature does not vouch for:', '');
-    for (const r of uncovered) out.push(`- input ${r.input}, record ${r.index} (${cell(r.signature.status)}${r.signature.trusted ? ', trusted' : ''}): ${r.signature.not_covered.map(cell).join(', ')}`);
+    for (const r of uncovered)
+      out.push(
+        `- input ${r.input}, record ${r.index} (${cell(r.signature.status)}${r.signature.trusted ? ', trusted' : ''}): ${r.signature.not_covered.map(cell).join(', ')}`,
+      );
   }
   const withFindings = records.filter((r) => r.error || r.findings.length);
   if (withFindings.length) {
@@ -47,11 +59,16 @@ export function reportToMarkdown(report: Report): string {
     for (const r of withFindings) {
       out.push(`### Input ${r.input}, record ${r.index}${r.id ? ` (${cell(r.id)})` : ''}`, '');
       if (r.error) out.push(`- **${cell(r.error.code)}** at byte ${r.error.offset ?? '?'}: ${cell(r.error.message)}`);
-      for (const f of r.findings) out.push(`- ${f.severity} \`${f.rule}\`${f.path ? ` (${cell(f.path)})` : ''}${f.span ? ` bytes ${f.span[0]}–${f.span[1]}` : ''}: ${cell(f.message)}`);
+      for (const f of r.findings)
+        out.push(`- ${f.severity} \`${f.rule}\`${f.path ? ` (${cell(f.path)})` : ''}${f.span ? ` bytes ${f.span[0]}–${f.span[1]}` : ''}: ${cell(f.message)}`);
       out.push('');
     }
   }
-  const workflows = report.workflows as { record: number; modes: Record<string, number>; envelopes: { hash: string; hash_ok: boolean; signature: string; did_match: boolean }[] }[];
+  const workflows = report.workflows as {
+    record: number;
+    modes: Record<string, number>;
+    envelopes: { hash: string; hash_ok: boolean; signature: string; did_match: boolean }[];
+  }[];
   if (workflows.length) {
     out.push('## Workflows', '', '| record | light | heavy | boundary | envelopes | tampered |', '| --- | --- | --- | --- | --- | --- |');
     for (const w of workflows) {
@@ -65,10 +82,15 @@ export function reportToMarkdown(report: Report): string {
   if (g.missing.length) out.push('', 'Missing parents:', ...g.missing.map((m) => `- ${cell(m.from)} → ${cell(m.ref)} (${cell(m.via)})`));
   if (g.cycles.length) out.push('', 'Cycles:', ...g.cycles.map((c) => `- ${c.map(cell).join(' → ')}`));
   const streams = g.streams as { channel: string; chunks: number; duplicates: number; after_terminal: number; gaps: number[]; terminal: string | null }[];
-  const troubled = streams.filter((s) => s.duplicates || s.after_terminal || s.gaps.length || s.terminal === 'gap' || s.terminal === 'abandoned' || s.terminal === null);
+  const troubled = streams.filter(
+    (s) => s.duplicates || s.after_terminal || s.gaps.length || s.terminal === 'gap' || s.terminal === 'abandoned' || s.terminal === null,
+  );
   if (troubled.length) {
     out.push('', 'Streams with problems:');
-    for (const s of troubled) out.push(`- channel ${cell(s.channel)}: ${s.chunks} chunks, ${s.duplicates} duplicates, ${s.after_terminal} after the terminal, gaps ${s.gaps.join(', ') || 'none'}, terminal ${cell(s.terminal ?? 'none (still open)')}`);
+    for (const s of troubled)
+      out.push(
+        `- channel ${cell(s.channel)}: ${s.chunks} chunks, ${s.duplicates} duplicates, ${s.after_terminal} after the terminal, gaps ${s.gaps.join(', ') || 'none'}, terminal ${cell(s.terminal ?? 'none (still open)')}`,
+      );
   }
   out.push('');
   return out.join('\n');

@@ -14,7 +14,10 @@ export const REPORT_SCHEMA = 'envelope-inspector/report@1';
 export const GENERATOR = 'envelope-inspector 0.1.0';
 
 /** A record in report@1: its verdict's report fields, its findings (its own and the log's) and its validity. */
-export type ReportRecord = Pick<RecordVerdict, 'input' | 'index' | 'format' | 'span' | 'decoded' | 'error' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'signature'> & {
+export type ReportRecord = Pick<
+  RecordVerdict,
+  'input' | 'index' | 'format' | 'span' | 'decoded' | 'error' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'signature'
+> & {
   valid: boolean;
   findings: readonly Finding[];
   input_span?: Span | null;
@@ -93,7 +96,10 @@ export function reportHead(inputs: readonly InputResult[]): Pick<Report, 'schema
 }
 
 /** What report@1 says after its records: the workflows, the graph and the folds. */
-export function reportTail(log: Pick<LogAnalysis, 'graph' | 'folds'>, workflows: readonly WorkflowReport[]): Pick<Report, 'workflows' | 'graph' | 'agents' | 'runs' | 'conversations'> {
+export function reportTail(
+  log: Pick<LogAnalysis, 'graph' | 'folds'>,
+  workflows: readonly WorkflowReport[],
+): Pick<Report, 'workflows' | 'graph' | 'agents' | 'runs' | 'conversations'> {
   return {
     workflows: workflows as WorkflowReport[],
     graph: withDisplayIds(toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(workflows)))),
@@ -127,5 +133,11 @@ export function exitStatus(report: Pick<Report, 'records'>, options: { requireTr
 
 /** Whether one record lets the exit status be 0 (exitStatus: every record must). */
 export function recordPasses(r: ReportRecord, options: { requireTrusted?: boolean } = {}): boolean {
-  return r.decoded && r.valid && r.signature.status !== 'invalid' && r.signature.status !== 'malformed' && (!options.requireTrusted || (r.signature.status === 'valid' && r.signature.trusted));
+  return (
+    r.decoded &&
+    r.valid &&
+    r.signature.status !== 'invalid' &&
+    r.signature.status !== 'malformed' &&
+    (!options.requireTrusted || (r.signature.status === 'valid' && r.signature.trusted))
+  );
 }

@@ -45,7 +45,10 @@ export function App() {
   const { selected, tab } = state.view;
   // One object per view, not per render: the share panel rebuilds the link (in the worker, over
   // every input) whenever this changes, and App renders on every batch and status line.
-  const shareView = useMemo(() => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter), compare: state.compare }), [selected, tab, viewport, filter, state.compare]);
+  const shareView = useMemo(
+    () => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter), compare: state.compare }),
+    [selected, tab, viewport, filter, state.compare],
+  );
   // The record the link selected, by what it was in the link: its input's name and its index.
   const sharedKey = shared?.view.selectedKey ?? null;
   const sharedRecord = sharedKey !== null ? summaries.get(sharedKey) : undefined;

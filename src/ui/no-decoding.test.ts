@@ -16,7 +16,15 @@ function valueImports(source: string): string[] {
     if (m[2]) continue; // import type … / export type …
     const clause = m[3] ?? '';
     // `import { type A, type B } from` imports nothing at run time.
-    if (/^\{[^}]*\}$/.test(clause.trim()) && clause.replace(/[{}]/g, '').split(',').map((s) => s.trim()).every((s) => s === '' || /^type\s/.test(s))) continue;
+    if (
+      /^\{[^}]*\}$/.test(clause.trim()) &&
+      clause
+        .replace(/[{}]/g, '')
+        .split(',')
+        .map((s) => s.trim())
+        .every((s) => s === '' || /^type\s/.test(s))
+    )
+      continue;
     out.push(spec);
   }
   return out.filter((s) => s.startsWith('.'));
@@ -62,7 +70,9 @@ describe('the UI never decodes on the main thread', () => {
   });
 
   it('the import scanner sees value imports and skips type-only ones', () => {
-    expect(valueImports(`import { a } from './x';\nimport type { B } from './y';\nimport { type C } from './z';\nimport './side';\nconst m = import('./lazy');`)).toEqual(['./x', './side', './lazy']);
+    expect(
+      valueImports(`import { a } from './x';\nimport type { B } from './y';\nimport { type C } from './z';\nimport './side';\nconst m = import('./lazy');`),
+    ).toEqual(['./x', './side', './lazy']);
     // A value whose name starts with "type" is a value import.
     expect(valueImports(`import { typeOf } from './t';\nimport { type D, typeLabel } from './u';`)).toEqual(['./t', './u']);
   });

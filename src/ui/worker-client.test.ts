@@ -63,8 +63,25 @@ const crashOn = (name: string) => (req: WireRequest, w: FakeWorker) => {
 };
 /** A record's summary with only its key and input (all the replay cares about). */
 const summary = (key: number, input: number): RecordSummary => ({
-  key, input, index: 0, format: 'agdx.envelope', kind: null, id: null, conversation: null, source: null, target: null,
-  decoded: true, valid: true, errorCode: null, signature: 'unsigned', trusted: false, trustNote: null, errors: 0, warnings: 0, summary: '', redacted: false,
+  key,
+  input,
+  index: 0,
+  format: 'agdx.envelope',
+  kind: null,
+  id: null,
+  conversation: null,
+  source: null,
+  target: null,
+  decoded: true,
+  valid: true,
+  errorCode: null,
+  signature: 'unsigned',
+  trusted: false,
+  trustNote: null,
+  errors: 0,
+  warnings: 0,
+  summary: '',
+  redacted: false,
 });
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
@@ -87,7 +104,9 @@ describe('InspectorClient restarts', () => {
     await client.load([a]);
     first.script = crashOn('bad.cbor');
     const bad = input('bad.cbor');
-    await expect(client.load([input('b.cbor'), bad, input('c.cbor')])).rejects.toThrow(/crashed \(boom\) while reading bad\.cbor: it was stopped and restarted/);
+    await expect(client.load([input('b.cbor'), bad, input('c.cbor')])).rejects.toThrow(
+      /crashed \(boom\) while reading bad\.cbor: it was stopped and restarted/,
+    );
     await settle();
     const second = FakeWorker.all[1];
     expect(first.terminated).toBe(true);
@@ -133,14 +152,24 @@ describe('InspectorClient restarts', () => {
 
   it('a link opened replaced what was loaded: a restart opens it again, then reads the inputs loaded after it', async () => {
     const fragment = 'v1.LINK';
-    const opened = { inputs: [{ input: 0, name: 'from-link.cbor', bytes: 3, sha256: '', format: 'agdx', records: 1, error: null }], records: packSummaries([summary(0, 0)]), view: null, problems: [], cancelled: false };
+    const opened = {
+      inputs: [{ input: 0, name: 'from-link.cbor', bytes: 3, sha256: '', format: 'agdx', records: 1, error: null }],
+      records: packSummaries([summary(0, 0)]),
+      view: null,
+      problems: [],
+      cancelled: false,
+    };
     // Every worker opens the link and reads loads; the after-link load names its input 1.
     const script = (req: WireRequest, w: FakeWorker) => {
       if (req.type === 'open') w.reply({ id: req.id, kind: 'reply', reply: opened });
       else if (req.type === 'load') {
         for (const at of req.body.inputs.keys()) w.reply(reading(req.id, at));
         const inputs = req.body.inputs.map((i, at) => ({ input: 1 + at, name: i.name, bytes: 1, sha256: '', format: 'agdx', records: 1, error: null }));
-        w.reply({ id: req.id, kind: 'reply', reply: { inputs, records: packSummaries(inputs.map((i) => summary(i.input, i.input))), view: null, problems: [], cancelled: false } });
+        w.reply({
+          id: req.id,
+          kind: 'reply',
+          reply: { inputs, records: packSummaries(inputs.map((i) => summary(i.input, i.input))), view: null, problems: [], cancelled: false },
+        });
       }
     };
     FakeWorker.scripts = [script, script];
@@ -177,7 +206,12 @@ describe('InspectorClient restarts', () => {
   it('after Clear, a restart opens no link; a link that could not be read replaces nothing', async () => {
     FakeWorker.scripts = [
       (req, w) => {
-        if (req.type === 'open') w.reply({ id: req.id, kind: 'reply', reply: { inputs: [], records: EMPTY, view: null, problems: [], cancelled: false, error: req.body.fragment === 'bad' ? 'not a link' : null } });
+        if (req.type === 'open')
+          w.reply({
+            id: req.id,
+            kind: 'reply',
+            reply: { inputs: [], records: EMPTY, view: null, problems: [], cancelled: false, error: req.body.fragment === 'bad' ? 'not a link' : null },
+          });
         else if (req.type === 'clear') w.reply({ id: req.id, kind: 'reply', reply: null });
         else readAll(req, w);
       },

@@ -13,9 +13,16 @@ const WATCHDOG_BASE_MS = Number(new URLSearchParams(globalThis.location?.search 
  * A load may go this long without a word from the worker: the base, plus a twentieth of it per MB
  * of input. Other requests (details, graph, folds, report) get a minute.
  */
-const budgetFor = (type: RequestType, bytes: number) => (type === 'load' || type === 'open' ? WATCHDOG_BASE_MS * (1 + bytes / 20_000_000) : Math.max(60_000, WATCHDOG_BASE_MS));
+const budgetFor = (type: RequestType, bytes: number) =>
+  type === 'load' || type === 'open' ? WATCHDOG_BASE_MS * (1 + bytes / 20_000_000) : Math.max(60_000, WATCHDOG_BASE_MS);
 
-type Pending = { resolve: (reply: never) => void; reject: (e: Error) => void; onPart?: (part: never) => void; budget: number; timer: ReturnType<typeof setTimeout> | null };
+type Pending = {
+  resolve: (reply: never) => void;
+  reject: (e: Error) => void;
+  onPart?: (part: never) => void;
+  budget: number;
+  timer: ReturnType<typeof setTimeout> | null;
+};
 
 /** How a request is sent: its parts' listener, buffers handed over, its input's size (the watchdog's budget), its id once known. */
 export interface CallOptions<K extends RequestType> {

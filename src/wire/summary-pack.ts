@@ -29,12 +29,29 @@ export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | '
 
 /** Int32 slots per record in a pack and in the page's store. */
 export const STRIDE = 15;
-const KEY = 0, INPUT = 1, INDEX = 2, FORMAT = 3, KIND = 4, ID = 5, CONVERSATION = 6, SOURCE = 7, TARGET = 8, ERROR_CODE = 9, SUMMARY = 10, FLAGS = 11, ERRORS = 12, WARNINGS = 13, TRUST_NOTE = 14;
+const KEY = 0,
+  INPUT = 1,
+  INDEX = 2,
+  FORMAT = 3,
+  KIND = 4,
+  ID = 5,
+  CONVERSATION = 6,
+  SOURCE = 7,
+  TARGET = 8,
+  ERROR_CODE = 9,
+  SUMMARY = 10,
+  FLAGS = 11,
+  ERRORS = 12,
+  WARNINGS = 13,
+  TRUST_NOTE = 14;
 export const SLOT = { KEY, INPUT } as const;
 
 const SIGNATURES = SIGNATURE_STATUS_LIST;
 const SIGNATURE_CODE = new Map<string, number>(SIGNATURES.map((s, i) => [s, i]));
-const DECODED = 1, VALID = 2, TRUSTED = 4, REDACTED = 8;
+const DECODED = 1,
+  VALID = 2,
+  TRUSTED = 4,
+  REDACTED = 8;
 
 export interface SummaryPack {
   count: number;

@@ -1,6 +1,17 @@
 // The graph as the page draws it (its types are the wire's, src/wire/graph.ts): both graphs laid out
 // in the worker, flattened to plain boxes and lines with what each node's face shows.
-import { agentDnaInputs, buildAgentDnaGraph, drawAgdxGraph, layoutGraph, NODE_HEIGHT, NODE_WIDTH, type AgdxNode, type AgentDnaNode, type ReassembledStream, type RecordGraph } from '../core/graph';
+import {
+  agentDnaInputs,
+  buildAgentDnaGraph,
+  drawAgdxGraph,
+  layoutGraph,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  type AgdxNode,
+  type AgentDnaNode,
+  type ReassembledStream,
+  type RecordGraph,
+} from '../core/graph';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { shortId } from '../core/short-id';
 import { isoFromSeconds } from '../core/time';
@@ -8,7 +19,13 @@ import type { GraphRender, GraphRenderNode } from '../wire/graph';
 import type { RecordSummary } from '../wire/summary-pack';
 
 /** A stream node's last line when nothing went wrong along the way: how it ended. */
-const STREAM_END_WORDS: Record<string, string> = { last: 'complete', error: 'ended by an error', abandoned: 'abandoned (deadline passed)', gap: 'ended at a gap', open: 'not ended' };
+const STREAM_END_WORDS: Record<string, string> = {
+  last: 'complete',
+  error: 'ended by an error',
+  abandoned: 'abandoned (deadline passed)',
+  gap: 'ended at a gap',
+  open: 'not ended',
+};
 
 /** An id as every face shows it (start…end, core/short-id.ts); a dash for none. */
 const short = (s: string | null) => (s ? shortId(s) : '—');
@@ -19,7 +36,11 @@ const holder = (id: string) => /~(\d+)$/.exec(id)?.[1] ?? null;
 
 /** A stream's diagnostics, as its folded node shows them and its first chunk keeps them unfolded. */
 function streamWords(st: ReassembledStream): NonNullable<GraphRenderNode['stream']> & { trouble: boolean } {
-  const problems = [st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '', st.duplicates ? `${st.duplicates} dup` : '', st.after_terminal ? `${st.after_terminal} after end` : '']
+  const problems = [
+    st.gaps.length ? `gap at ${st.gaps.slice(0, 3).join(', ')}${st.gaps.length > 3 ? '…' : ''}` : '',
+    st.duplicates ? `${st.duplicates} dup` : '',
+    st.after_terminal ? `${st.after_terminal} after end` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   return {
@@ -43,7 +64,11 @@ function chunkRole(st: ReassembledStream, record: number): { words: string; trou
   return { words: 'applied', trouble: false };
 }
 
-function agdxFace(n: AgdxNode, summaries: readonly RecordSummary[], streams: ReadonlyMap<string, ReassembledStream>): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
+function agdxFace(
+  n: AgdxNode,
+  summaries: readonly RecordSummary[],
+  streams: ReadonlyMap<string, ReassembledStream>,
+): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
   const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null, stream: null };
   switch (n.kind) {
     case 'record': {
@@ -99,7 +124,18 @@ function agdxFace(n: AgdxNode, summaries: readonly RecordSummary[], streams: Rea
       };
     }
     case 'ghost':
-      return { ...base, recordKey: null, recordKeys: [], title: 'missing', subtitle: ghostRef(n.refs[0]), fullId: n.refs[0]?.ref ?? null, detail: `named by ${n.refs.map((r) => r.via).join(', ')}`, alarm: true, badges: null, expandable: false };
+      return {
+        ...base,
+        recordKey: null,
+        recordKeys: [],
+        title: 'missing',
+        subtitle: ghostRef(n.refs[0]),
+        fullId: n.refs[0]?.ref ?? null,
+        detail: `named by ${n.refs.map((r) => r.via).join(', ')}`,
+        alarm: true,
+        badges: null,
+        expandable: false,
+      };
     case 'fold':
       return {
         ...base,
@@ -118,7 +154,18 @@ function agdxFace(n: AgdxNode, summaries: readonly RecordSummary[], streams: Rea
 
 function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
   const base = { id: n.id, kind: n.kind, group: null, cycle: n.cycle, badges: null, expandable: false, stream: null };
-  if (n.kind === 'ghost') return { ...base, recordKey: null, recordKeys: [], title: 'missing parent', subtitle: ghostRef(n.refs[0]), fullId: n.refs[0]?.ref ?? null, detail: 'named by parent_envelope', alarm: true, dna: null };
+  if (n.kind === 'ghost')
+    return {
+      ...base,
+      recordKey: null,
+      recordKeys: [],
+      title: 'missing parent',
+      subtitle: ghostRef(n.refs[0]),
+      fullId: n.refs[0]?.ref ?? null,
+      detail: 'named by parent_envelope',
+      alarm: true,
+      dna: null,
+    };
   return {
     ...base,
     recordKey: n.recordIndex,
@@ -128,7 +175,14 @@ function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | '
     fullId: n.hash,
     detail: n.path,
     alarm: n.tampered || n.duplicate,
-    dna: { from: n.from, epoch: n.epoch !== null ? (isoFromSeconds(n.epoch)?.slice(0, 19).concat('Z') ?? String(n.epoch)) : '—', hashOk: n.hashOk, signature: n.signature, didMatch: n.didMatch, duplicate: n.duplicate },
+    dna: {
+      from: n.from,
+      epoch: n.epoch !== null ? (isoFromSeconds(n.epoch)?.slice(0, 19).concat('Z') ?? String(n.epoch)) : '—',
+      hashOk: n.hashOk,
+      signature: n.signature,
+      didMatch: n.didMatch,
+      duplicate: n.duplicate,
+    },
   };
 }
 
@@ -141,7 +195,11 @@ export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowRepo
   const agdx = drawAgdxGraph(graph, { expanded: new Set(expanded), valid: (i) => summaries[i]?.valid ?? true });
   const agentdna = buildAgentDnaGraph(agentDnaInputs(workflows));
   const nodes: GraphRenderNode[] = [];
-  const place = (faces: Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'>[], boxes: Map<string, { x: number; y: number; width: number; height: number }>, dy: number) => {
+  const place = (
+    faces: Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'>[],
+    boxes: Map<string, { x: number; y: number; width: number; height: number }>,
+    dy: number,
+  ) => {
     let bottom = dy;
     for (const f of faces) {
       const b = boxes.get(f.id) ?? { x: 0, y: 0, width: NODE_WIDTH, height: NODE_HEIGHT };
@@ -151,7 +209,11 @@ export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowRepo
     return bottom;
   };
   const streams = new Map(agdx.streams.map((s) => [s.id, s]));
-  const agdxBottom = place(agdx.nodes.map((n) => agdxFace(n, summaries, streams)), layoutGraph(agdx), 0);
+  const agdxBottom = place(
+    agdx.nodes.map((n) => agdxFace(n, summaries, streams)),
+    layoutGraph(agdx),
+    0,
+  );
   // The AgentDNA DAGs go below the AGDX graph.
   place(agentdna.nodes.map(dnaFace), layoutGraph(agentdna), agdx.nodes.length ? agdxBottom + 120 : 0);
   const edges = [...agdx.edges, ...agentdna.edges].map(({ id, from, to, via, count, note }) => ({ id, from, to, via, count, note }));

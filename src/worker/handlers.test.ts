@@ -92,7 +92,11 @@ describe('the worker handler table', () => {
 
   it('the timeline: packed, its buffers handed over, its marks drawn with the verdicts the page has', async () => {
     const handlers = inspectorHandlers(new InspectorSession());
-    await ask(handlers, { id: 1, type: 'load', body: { inputs: [{ name: 'deadlines.cborseq', data: vectorBlob('agdx/made/deadlines.cborseq') }, ...small()] } });
+    await ask(handlers, {
+      id: 1,
+      type: 'load',
+      body: { inputs: [{ name: 'deadlines.cborseq', data: vectorBlob('agdx/made/deadlines.cborseq') }, ...small()] },
+    });
     const posted = await ask(handlers, { id: 2, type: 'timeline', body: {} });
     const pack = replyOf('timeline', posted);
     expect(posted.at(-1)!.transfer).toEqual(timelineBuffers(pack));

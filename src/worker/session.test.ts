@@ -33,7 +33,9 @@ describe('the app (worker session) and the CLI agree', () => {
     await session.setKeys(parseKeys(read(keysPath)).keys);
     const { records } = await session.load(files.map((f) => ({ name: f, data: new Blob([read(f)]) })));
     const report = await cliReport(['inspect', '--json', '--keys', keysPath, ...files]);
-    expect(records.map((r) => [r.signature, r.trusted, r.valid, r.decoded])).toEqual(report.records.map((r) => [r.signature.status, r.signature.trusted, r.valid, r.decoded]));
+    expect(records.map((r) => [r.signature, r.trusted, r.valid, r.decoded])).toEqual(
+      report.records.map((r) => [r.signature.status, r.signature.trusted, r.valid, r.decoded]),
+    );
     expect(records.map((r) => r.signature)).toEqual(['valid', 'valid', 'valid', 'unknown_key', 'unsigned', 'unsigned', 'unsigned']);
     expect(records.map((r) => r.trusted)).toEqual([true, false, false, false, false, false, false]);
   });
@@ -62,7 +64,10 @@ describe("the inputs' digests", () => {
 
 describe('AgentDNA trust in the session', () => {
   const fanin = 'vectors/agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json';
-  const synthetic = JSON.parse(new TextDecoder().decode(read('vectors/agentdna/synthetic/synthetic_keys.json'))) as Record<string, { did: string; private_key_hex: string; public_key_uncompressed_hex: string }>;
+  const synthetic = JSON.parse(new TextDecoder().decode(read('vectors/agentdna/synthetic/synthetic_keys.json'))) as Record<
+    string,
+    { did: string; private_key_hex: string; public_key_uncompressed_hex: string }
+  >;
   const dids = (revoked: boolean) =>
     parseKeys(JSON.stringify({ keys: Object.entries(synthetic).map(([name, k]) => ({ agent: name, did: k.did, revoked })) })).keys;
 
@@ -105,7 +110,9 @@ describe('AgentDNA trust in the session', () => {
     const { fromHex, toHex, utf8Encode } = await import('../core/bytes');
     const draft = { from: OTHER, payload: 'x', epoch: 1782668300, parent_envelope: null };
     const first = inspect([{ name: 'e.json', bytes: utf8Encode(JSON.stringify(draft)) }]).workflows[0].envelopes[0];
-    const signature = toHex(secp256k1.sign(signedBytes(first.message!, 'truncate'), fromHex(worker.private_key_hex)!, { prehash: false, lowS: false, format: 'der' }));
+    const signature = toHex(
+      secp256k1.sign(signedBytes(first.message!, 'truncate'), fromHex(worker.private_key_hex)!, { prehash: false, lowS: false, format: 'der' }),
+    );
     const bytes = utf8Encode(JSON.stringify({ ...draft, hash: first.content_hash, signature }));
 
     const session = new InspectorSession();
@@ -122,7 +129,8 @@ describe('AgentDNA trust in the session', () => {
 });
 
 describe('sharing from the worker', () => {
-  const load = async (session: InspectorSession, ...paths: string[]) => session.load(paths.map((p) => ({ name: p.split('/').pop()!, data: new Blob([read(p)]) })));
+  const load = async (session: InspectorSession, ...paths: string[]) =>
+    session.load(paths.map((p) => ({ name: p.split('/').pop()!, data: new Blob([read(p)]) })));
 
   it('a link reopens the same inputs and selection in a new session', async () => {
     const a = new InspectorSession();
@@ -132,7 +140,12 @@ describe('sharing from the worker', () => {
     const opened = await b.open(shared.fragment);
     expect(opened.error).toBeNull();
     expect(opened.view).toMatchObject({ selectedKey: 4, tab: 'graph', viewport: { x: 1, y: 2, zoom: 0.5 }, redacted: false });
-    expect(opened.records.map((r) => [r.kind, r.valid])).toEqual((await load(new InspectorSession(), 'vectors/agdx/made/conversation.cborseq', 'vectors/agdx/iggy/record_http_v07.json')).records.map((r) => [r.kind, r.valid]));
+    expect(opened.records.map((r) => [r.kind, r.valid])).toEqual(
+      (await load(new InspectorSession(), 'vectors/agdx/made/conversation.cborseq', 'vectors/agdx/iggy/record_http_v07.json')).records.map((r) => [
+        r.kind,
+        r.valid,
+      ]),
+    );
     // The bundle carries the same.
     const c = new InspectorSession();
     const fromBundle = await c.load([{ name: 'x.eibundle', data: new Blob([shared.bundle!.slice()]) }]);
@@ -164,7 +177,12 @@ describe('sharing from the worker', () => {
     expect(signed.signature.reason).toContain('redacted');
     expect(opened.records[0].redacted).toBe(true);
     // Every record still decodes at the same offsets; no body text survives.
-    const original = await load(new InspectorSession(), 'vectors/agdx/made/signed_command.bin', 'vectors/agdx/made/conversation_http_v07.json', 'vectors/agdx/made/command.hex.txt');
+    const original = await load(
+      new InspectorSession(),
+      'vectors/agdx/made/signed_command.bin',
+      'vectors/agdx/made/conversation_http_v07.json',
+      'vectors/agdx/made/command.hex.txt',
+    );
     expect(opened.records.map((r) => [r.kind, r.decoded])).toEqual(original.records.map((r) => [r.kind, r.decoded]));
     let bodies = 0;
     for (let key = 0; key < opened.records.length; key++) {
@@ -240,7 +258,9 @@ describe('AgentDNA signature checks on a pool', () => {
     const plain = new InspectorSession();
     const expected = await plain.load([{ name: 'w.json', data: new Blob([bytes]) }]);
     expect(asked).toBe(120 * 5);
-    expect(sent.map(({ key, signature, valid, summary }) => ({ key, signature, valid, summary }))).toEqual(expected.records.map(({ key, signature, valid, summary }) => ({ key, signature, valid, summary })));
+    expect(sent.map(({ key, signature, valid, summary }) => ({ key, signature, valid, summary }))).toEqual(
+      expected.records.map(({ key, signature, valid, summary }) => ({ key, signature, valid, summary })),
+    );
     expect(sent.every((r) => r.signature === 'valid')).toBe(true);
     for (const key of [0, 57, 119]) expect(pooled.detail(key)!.workflow).toEqual(plain.detail(key)!.workflow);
     expect(JSON.parse(pooled.report().json).workflows).toEqual(JSON.parse(plain.report().json).workflows);
@@ -329,7 +349,9 @@ describe('CBOR that is not a map through the page path', () => {
   it('is an agdx/not-a-map record whose detail shows the item in diagnostic notation', async () => {
     const session = new InspectorSession();
     const sent: string[] = [];
-    await session.load([{ name: 'array.cbor', data: new Blob([Uint8Array.of(0x83, 0x01, 0x62, 0x68, 0x69, 0xf6)]) }], { batch: (b) => sent.push(...b.records.map((r) => r.errorCode ?? '')) });
+    await session.load([{ name: 'array.cbor', data: new Blob([Uint8Array.of(0x83, 0x01, 0x62, 0x68, 0x69, 0xf6)]) }], {
+      batch: (b) => sent.push(...b.records.map((r) => r.errorCode ?? '')),
+    });
     expect(sent).toEqual(['agdx/not-a-map']);
     const detail = session.detail(0)!;
     expect(detail.error).toMatchObject({ code: 'agdx/not-a-map', offset: 0 });
@@ -346,14 +368,20 @@ describe('streaming a large input', () => {
     let asked = 0;
     const drawn = new Promise<void>((r) => (release = r));
     const big = () => new Blob([agdxSequence(5000, { signedEvery: 1_000_000 }).slice()]);
-    const loading = session.load([{ name: 'big.cborseq', data: big() }, { name: 'big2.cborseq', data: big() }], {
-      batch: (b) => batches.push(b.records.length),
-      pause: () => new Promise((r) => setTimeout(r, 0)),
-      shown: () => {
-        asked++;
-        return drawn;
+    const loading = session.load(
+      [
+        { name: 'big.cborseq', data: big() },
+        { name: 'big2.cborseq', data: big() },
+      ],
+      {
+        batch: (b) => batches.push(b.records.length),
+        pause: () => new Promise((r) => setTimeout(r, 0)),
+        shown: () => {
+          asked++;
+          return drawn;
+        },
       },
-    });
+    );
     await vi.waitFor(() => expect(asked).toBe(1));
     // The loop is parked: a few turns of the event loop bring no second batch.
     for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));

@@ -20,7 +20,18 @@ import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
 import { allFindings, isValid } from '../core/verdict';
-import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, isBundle, ShareTooLargeError, type RecordPlace, type ShareResult, type ShareState, type ViewState } from '../core/share/permalink';
+import {
+  decodeBundle,
+  decodePermalink,
+  encodeBundle,
+  encodePermalink,
+  isBundle,
+  ShareTooLargeError,
+  type RecordPlace,
+  type ShareResult,
+  type ShareState,
+  type ViewState,
+} from '../core/share/permalink';
 import type { Comparison, CompareSubject } from '../core/compare/model';
 import { compareRecords, type CompareSide } from '../core/compare/records';
 import { compareLogs } from '../core/compare/log';
@@ -31,7 +42,20 @@ import { markVerdict, type Timeline } from '../core/timeline/model';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph } from './graph-render';
 import type { GraphRender } from '../wire/graph';
-import type { ComparedPair, FoldView, InputPayload, InputRedaction, LinkedRecord, RecordFilter, InputSummary, RecordDetail, RecordLinkView, RulesPresent, SharedView, Unblankable } from '../wire/protocol';
+import type {
+  ComparedPair,
+  FoldView,
+  InputPayload,
+  InputRedaction,
+  LinkedRecord,
+  RecordFilter,
+  InputSummary,
+  RecordDetail,
+  RecordLinkView,
+  RulesPresent,
+  SharedView,
+  Unblankable,
+} from '../wire/protocol';
 import type { RecordSummary } from '../wire/summary-pack';
 
 /** The most bytes a detail sends for the hex view of a record without a span (a failed input). */
@@ -107,7 +131,16 @@ export class InspectorSession {
       const s = summarize(key, r, this.logFindings(key), this.blanked.has(key));
       const old = this.summaries[key];
       if (!old) return; // still streaming in: its summary is made when it goes to the page
-      if (old.signature !== s.signature || old.trusted !== s.trusted || old.trustNote !== s.trustNote || old.valid !== s.valid || old.warnings !== s.warnings || old.errors !== s.errors || old.summary !== s.summary) changed.push(s);
+      if (
+        old.signature !== s.signature ||
+        old.trusted !== s.trusted ||
+        old.trustNote !== s.trustNote ||
+        old.valid !== s.valid ||
+        old.warnings !== s.warnings ||
+        old.errors !== s.errors ||
+        old.summary !== s.summary
+      )
+        changed.push(s);
       this.summaries[key] = s;
     });
     this.rules = null;
@@ -125,7 +158,10 @@ export class InspectorSession {
       // The same bytes read the same way give the same records; anything else keeps what was there.
       if (again.records.length !== count) continue;
       this.records.splice(first, count, ...again.records);
-      this.workflows = [...this.workflows.filter((w) => w.record < first || w.record >= first + count), ...again.workflows.map((w) => ({ ...w, record: w.record + first }))];
+      this.workflows = [
+        ...this.workflows.filter((w) => w.record < first || w.record >= first + count),
+        ...again.workflows.map((w) => ({ ...w, record: w.record + first })),
+      ];
     }
     if (inputs.size) this.workflows.sort((a, b) => a.record - b.record);
   }
@@ -236,7 +272,13 @@ export class InspectorSession {
    * One input read in batches: each batch goes to the page as soon as it is read, and the loop
    * yields between batches so a cancel can arrive. Returns whether it was cancelled (what was read stays).
    */
-  private async loadStream(name: string, bytes: Uint8Array, progress: { records: number; bytesDone: number; bytesTotal: number }, hooks: LoadHooks, load: { drawn: boolean }): Promise<boolean> {
+  private async loadStream(
+    name: string,
+    bytes: Uint8Array,
+    progress: { records: number; bytesDone: number; bytesTotal: number },
+    hooks: LoadHooks,
+    load: { drawn: boolean },
+  ): Promise<boolean> {
     const inputNumber = this.inputs.length;
     this.inputBytes.push(bytes);
     const summary: InputSummary = { input: inputNumber, name, bytes: bytes.length, sha256: '', format: 'reading', records: 0, error: null };
@@ -326,14 +368,21 @@ export class InspectorSession {
     const firstRecord = this.records.length;
     for (const input of state.inputs) await this.loadOne(input.name, input.bytes, state.redacted, out);
     // A record of the link by its place: its input's place in the link and its index there.
-    const keyOf = (p: RecordPlace | null | undefined) => (p ? this.records.findIndex((r, key) => key >= firstRecord && this.inputOf[key] === firstInput + p.input && r.verdict.index === p.index) : -1);
+    const keyOf = (p: RecordPlace | null | undefined) =>
+      p ? this.records.findIndex((r, key) => key >= firstRecord && this.inputOf[key] === firstInput + p.input && r.verdict.index === p.index) : -1;
     const record = keyOf(state.view.selected);
     const cmp = state.view.compare;
     const [ca, cb] = [keyOf(cmp?.a), keyOf(cmp?.b)];
     let notBlank = 0;
     if (state.redacted) for (let key = firstRecord; key < this.records.length; key++) if (hasBody(this.records[key]) && !this.blanked.has(key)) notBlank++;
     const { compare: _, ...view } = state.view;
-    return { ...view, selectedKey: record >= 0 ? record : null, redacted: state.redacted, notBlank, compare: cmp && ca >= 0 && cb >= 0 ? { a: ca, b: cb, scope: cmp.scope } : null };
+    return {
+      ...view,
+      selectedKey: record >= 0 ? record : null,
+      redacted: state.redacted,
+      notBlank,
+      compare: cmp && ca >= 0 && cb >= 0 ? { a: ca, b: cb, scope: cmp.scope } : null,
+    };
   }
 
   /**
@@ -351,7 +400,10 @@ export class InspectorSession {
     const redaction: InputRedaction[] | null = redact ? [] : null;
     let inputs = this.inputs.map((input, i) => {
       if (!redact) return { name: input.name, bytes: this.inputBytes[i], number: i };
-      const r = redactInput(this.inputBytes[i], this.records.filter((_, key) => this.inputOf[key] === i));
+      const r = redactInput(
+        this.inputBytes[i],
+        this.records.filter((_, key) => this.inputOf[key] === i),
+      );
       redaction!.push({ input: i, name: input.name, blanked: r.blanked, unblankable: r.unblankable });
       return { name: input.name, bytes: r.bytes, number: i };
     });
@@ -368,7 +420,13 @@ export class InspectorSession {
     const state: ShareState = {
       inputs: inputs.map(({ name, bytes }) => ({ name, bytes })),
       redacted: redact || inputs.some((x) => this.redactedInputs.has(x.number)),
-      view: { selected, tab: view.tab, viewport: view.viewport, filters: view.filters, ...(view.compare && ca && cb ? { compare: { a: ca, b: cb, scope: view.compare.scope } } : {}) },
+      view: {
+        selected,
+        tab: view.tab,
+        viewport: view.viewport,
+        filters: view.filters,
+        ...(view.compare && ca && cb ? { compare: { a: ca, b: cb, scope: view.compare.scope } } : {}),
+      },
     };
     try {
       return { fragment: await encodePermalink(state), bundle: bundle ? await encodeBundle(state) : null, problems: [], redaction };
@@ -428,7 +486,10 @@ export class InspectorSession {
       inputSpan: v.inputSpan,
       error: v.error,
       findings: [...allFindings(v, this.logFindings(key))],
-      signature: this.redactedInputs.has(this.inputOf[key]) && v.signature.status !== 'unsigned' && hasBody(r) ? { ...v.signature, reason: `${redactionWords(this.blanked.has(key))}: ${v.signature.reason}` } : v.signature,
+      signature:
+        this.redactedInputs.has(this.inputOf[key]) && v.signature.status !== 'unsigned' && hasBody(r)
+          ? { ...v.signature, reason: `${redactionWords(this.blanked.has(key))}: ${v.signature.reason}` }
+          : v.signature,
       tree: views.tree,
       headers: views.headers,
       body: views.body,
@@ -488,7 +549,14 @@ export class InspectorSession {
   private compareSide(key: number, workflow = true): CompareSide {
     const record = this.records[key];
     const log = this.logFindings(key);
-    return { key, record, inputName: this.inputs[this.inputOf[key]].name, valid: isValid(record.verdict, log), findings: allFindings(record.verdict, log), workflow: workflow ? this.completedWorkflow(key) : null };
+    return {
+      key,
+      record,
+      inputName: this.inputs[this.inputOf[key]].name,
+      valid: isValid(record.verdict, log),
+      findings: allFindings(record.verdict, log),
+      workflow: workflow ? this.completedWorkflow(key) : null,
+    };
   }
 
   /** Two records, two inputs or two conversations compared; null when one of them is not loaded. */
@@ -506,7 +574,11 @@ export class InspectorSession {
     if (subject.scope === 'inputs') {
       const { a, b } = subject;
       if (!this.inputs[a] || !this.inputs[b]) return null;
-      return compareLogs('inputs', { label: this.inputs[a].name, records: keys((k) => this.inputOf[k] === a) }, { label: this.inputs[b].name, records: keys((k) => this.inputOf[k] === b) });
+      return compareLogs(
+        'inputs',
+        { label: this.inputs[a].name, records: keys((k) => this.inputOf[k] === a) },
+        { label: this.inputs[b].name, records: keys((k) => this.inputOf[k] === b) },
+      );
     }
     const { a, b } = subject;
     if (typeof a !== 'string' || typeof b !== 'string') throw new TypeError('compare: conversation ids are strings');
@@ -551,7 +623,12 @@ export class InspectorSession {
   /** report@1 for everything loaded (the same document the CLI writes), and its Markdown summary. */
   report(): { json: string; markdown: string } {
     this.completeLists(() => true);
-    const report = buildReport({ inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })), records: this.records, workflows: this.workflows, log: this.analysis() });
+    const report = buildReport({
+      inputs: this.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })),
+      records: this.records,
+      workflows: this.workflows,
+      log: this.analysis(),
+    });
     return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
   }
 
@@ -609,7 +686,12 @@ export class InspectorSession {
   folds(asOf: number | null): FoldView {
     const log = this.analysis();
     const result = asOf === null ? log.folds : foldPrepared(log.fold, { asOf });
-    return { ...toReportFolds(result), positions: result.order.length, asOf: result.asOf ? { position: result.asOf.position, record: result.asOf.recordIndex, time: result.asOf.time?.toString() ?? null } : null, order: result.order };
+    return {
+      ...toReportFolds(result),
+      positions: result.order.length,
+      asOf: result.asOf ? { position: result.asOf.position, record: result.asOf.recordIndex, time: result.asOf.time?.toString() ?? null } : null,
+      order: result.order,
+    };
   }
 
   /** Both graphs, laid out, as the page draws them: the record-level graph of the load, drawn. */
@@ -637,7 +719,10 @@ export class InspectorSession {
   private refold(): LogAnalysis {
     const log = this.log;
     if (!log || log.facts.records !== this.records.length) return analyzeRecords(this.records);
-    return refoldLog(log, withVerdicts(log.facts, (i) => ({ signature: this.records[i].verdict.signature, invalid: !isValid(this.records[i].verdict) })));
+    return refoldLog(
+      log,
+      withVerdicts(log.facts, (i) => ({ signature: this.records[i].verdict.signature, invalid: !isValid(this.records[i].verdict) })),
+    );
   }
 
   clear(): void {
@@ -671,7 +756,11 @@ function entryOf(entries: readonly LogEntry[], key: number): LogEntry | null {
 
 /** The DIDs whose secp256k1 key-file keys differ between two registries (didKeys maps). */
 function changedKeyDids(a: Map<string, Uint8Array[]> | undefined, b: Map<string, Uint8Array[]> | undefined): Set<string> {
-  const text = (m: Map<string, Uint8Array[]> | undefined, did: string) => (m?.get(did) ?? []).map((k) => k.join(',')).sort().join(';');
+  const text = (m: Map<string, Uint8Array[]> | undefined, did: string) =>
+    (m?.get(did) ?? [])
+      .map((k) => k.join(','))
+      .sort()
+      .join(';');
   const out = new Set<string>();
   for (const did of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) if (text(a, did) !== text(b, did)) out.add(did);
   return out;

@@ -11,7 +11,8 @@ import { InspectorSession } from './session';
 const root = resolve(__dirname, '../..');
 const read = (p: string) => new Uint8Array(readFileSync(resolve(root, p)));
 const view = (selectedKey: number | null) => ({ selectedKey, selected: null, tab: 'records', viewport: null, filters: {} });
-const load = (session: InspectorSession, files: [string, Uint8Array][]) => session.load(files.map(([name, bytes]) => ({ name, data: new Blob([bytes.slice()]) })));
+const load = (session: InspectorSession, files: [string, Uint8Array][]) =>
+  session.load(files.map(([name, bytes]) => ({ name, data: new Blob([bytes.slice()]) })));
 
 describe('a redacted share of an AgentDNA workflow', () => {
   const workflow = read('vectors/agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json');
@@ -62,12 +63,18 @@ describe('parts redaction cannot blank', () => {
 
   it('no link until the person decides; then the input is left out, or shared as it is', async () => {
     const a = new InspectorSession();
-    await load(a, [['escaped.json', escaped], ['signed.bin', plain]]);
+    await load(a, [
+      ['escaped.json', escaped],
+      ['signed.bin', plain],
+    ]);
     const asked = await a.share(view(1), true, true);
     expect(asked.fragment).toBe('');
     expect(asked.bundle).toBeNull();
     expect(asked.problems).toEqual([expect.stringMatching(/^escaped\.json: record 0: its payload's base64 could not be found/)]);
-    expect(asked.redaction!.map((x) => [x.name, x.unblankable.length])).toEqual([['escaped.json', 1], ['signed.bin', 0]]);
+    expect(asked.redaction!.map((x) => [x.name, x.unblankable.length])).toEqual([
+      ['escaped.json', 1],
+      ['signed.bin', 0],
+    ]);
 
     const left = await decodePermalink((await a.share(view(1), true, false, 'leave-out')).fragment);
     if (!left.ok) throw new Error(left.error.message);
@@ -83,7 +90,10 @@ describe('parts redaction cannot blank', () => {
 
   it('a selection inside a left-out input is dropped', async () => {
     const a = new InspectorSession();
-    await load(a, [['escaped.json', escaped], ['signed.bin', plain]]);
+    await load(a, [
+      ['escaped.json', escaped],
+      ['signed.bin', plain],
+    ]);
     const left = await decodePermalink((await a.share(view(0), true, false, 'leave-out')).fragment);
     expect(left.ok && left.state.view.selected).toBeNull();
   });

@@ -46,9 +46,19 @@ export class VerifyPool {
 
   /** Ed25519 checks, in order. */
   verifyMany: VerifyMany = (jobs: VerifyJob[]) =>
-    this.split(jobs, this.ed25519Workers, (id, chunk) => ({ id, jobs: chunk }), (a) => ('results' in a ? a.results : []));
+    this.split(
+      jobs,
+      this.ed25519Workers,
+      (id, chunk) => ({ id, jobs: chunk }),
+      (a) => ('results' in a ? a.results : []),
+    );
 
   /** AgentDNA signature checks (checkSignatureText on each job), in order. */
   checkSignatures: CheckSignatures = (jobs: SignatureJob[]) =>
-    this.split(jobs, this.workers.length, (id, chunk) => ({ id, agentdna: chunk }), (a) => ('checks' in a ? a.checks : []));
+    this.split(
+      jobs,
+      this.workers.length,
+      (id, chunk) => ({ id, agentdna: chunk }),
+      (a) => ('checks' in a ? a.checks : []),
+    );
 }

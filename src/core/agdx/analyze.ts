@@ -95,7 +95,13 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
     }
   }
   for (const u of decoded.unknown) {
-    findings.push({ rule: 'agdx/unknown-field', severity: 'info', path: u.name, message: `${u.name} is not a field of AGDX v1 (kept and shown, ignored by the reference)`, span: u.value });
+    findings.push({
+      rule: 'agdx/unknown-field',
+      severity: 'info',
+      path: u.name,
+      message: `${u.name} is not a field of AGDX v1 (kept and shown, ignored by the reference)`,
+      span: u.value,
+    });
   }
   findings.push(...validateEnvelope(decoded));
   const observed = options.headers ? observedHeaders(options.headers) : null;

@@ -52,7 +52,13 @@ export function readCard(item: CborItem, path: string, detail = true): CapsuleRe
     if (list.kind !== 'array') throw new FieldError('agdx/field-type', 'capabilities must be an array', caps.value.start);
     count = list.items.length;
     if (count > 64) {
-      findings.push({ rule: 'agdx/cap/capabilities', severity: 'error', path: `${path}.capabilities`, message: `the card lists ${count} capabilities, more than 64`, span: spanOf(caps.value) });
+      findings.push({
+        rule: 'agdx/cap/capabilities',
+        severity: 'error',
+        path: `${path}.capabilities`,
+        message: `the card lists ${count} capabilities, more than 64`,
+        span: spanOf(caps.value),
+      });
     }
     list.items.forEach((c, i) => {
       const { fields: cf } = structEntries(c, `capability ${i}`);
@@ -87,7 +93,13 @@ export function readBodyRef(item: CborItem, path: string, detail = true): Capsul
   const reference = readText(ref.value, `${path}.reference`);
   const n = utf8Length(reference);
   if (n < 1 || n > 1024) {
-    findings.push({ rule: 'agdx/cap/body_ref', severity: 'error', path: `${path}.reference`, message: `reference is ${n} bytes; it must be 1..1024`, span: spanOf(ref.value) });
+    findings.push({
+      rule: 'agdx/cap/body_ref',
+      severity: 'error',
+      path: `${path}.reference`,
+      message: `reference is ${n} bytes; it must be 1..1024`,
+      span: spanOf(ref.value),
+    });
   }
   if (!fields.get('size_bytes')) throw new FieldError('agdx/field-type', 'a body reference requires size_bytes', item.start);
   const size = readUint(fields.get('size_bytes')!.value, `${path}.size_bytes`);
@@ -97,7 +109,12 @@ export function readBodyRef(item: CborItem, path: string, detail = true): Capsul
   if (fields.get('encryption')) readSmallUint(fields.get('encryption')!.value, `${path}.encryption`, 255);
   const summary = `${reference} (${size} bytes)`;
   const tree = detail
-    ? { ...cborNode(item, path, path.split('.').pop()!, null, (p) => (p === `${path}.reference` ? { hint: 'A reference is shown as text and never followed.' } : undefined)), display: summary }
+    ? {
+        ...cborNode(item, path, path.split('.').pop()!, null, (p) =>
+          p === `${path}.reference` ? { hint: 'A reference is shown as text and never followed.' } : undefined,
+        ),
+        display: summary,
+      }
     : NO_TREE;
   return { tree, summary, findings };
 }
@@ -147,7 +164,11 @@ export function readBody(bytes: Uint8Array, start: number, end: number, ctx: Bod
     } catch (e) {
       if (!(e instanceof FieldError)) throw e;
       warn('cbor', `the body is CBOR but not a valid ${rendering.replace('_', ' ')}: ${e.message}`, [e.offset, end]);
-      return { view: { rendering: 'cbor', reason, text: detail ? toDiagnostic(item) : '', span }, node: detail ? cborNode(item, 'body', 'body', null) : null, findings };
+      return {
+        view: { rendering: 'cbor', reason, text: detail ? toDiagnostic(item) : '', span },
+        node: detail ? cborNode(item, 'body', 'body', null) : null,
+        findings,
+      };
     }
   };
 
@@ -167,7 +188,11 @@ export function readBody(bytes: Uint8Array, start: number, end: number, ctx: Bod
         warn('cbor', `the body does not parse as CBOR: ${item}`);
         return { view: { rendering: 'hex', reason: ctReason!, text: toHex(content), span }, node: null, findings };
       }
-      return { view: { rendering: 'cbor', reason: ctReason!, text: detail ? toDiagnostic(item) : '', span }, node: detail ? cborNode(item, 'body', 'body', null) : null, findings };
+      return {
+        view: { rendering: 'cbor', reason: ctReason!, text: detail ? toDiagnostic(item) : '', span },
+        node: detail ? cborNode(item, 'body', 'body', null) : null,
+        findings,
+      };
     }
     case 8:
       return capsule('body_ref', ctReason!, readBodyRef);
@@ -181,7 +206,11 @@ export function readBody(bytes: Uint8Array, start: number, end: number, ctx: Bod
       return detail ? guessBody(bytes, content, span, end) : { view: { rendering: 'raw', reason: 'no agdx.ct header', text: '', span }, node: null, findings };
     default:
       // msgpack, bson, avro, protobuf, arrow, any, or an unknown code: no schema here.
-      return { view: { rendering: 'hex', reason: `${ctReason}: shown as hex (no decoder for it here)`, text: detail ? toHex(content) : '', span }, node: null, findings };
+      return {
+        view: { rendering: 'hex', reason: `${ctReason}: shown as hex (no decoder for it here)`, text: detail ? toHex(content) : '', span },
+        node: null,
+        findings,
+      };
   }
 }
 
@@ -205,7 +234,11 @@ function guessBody(bytes: Uint8Array, content: Uint8Array, span: Span, end: numb
   const text = utf8OrNull(content);
   if (text !== null && /^\s*[[{"]/.test(text)) {
     try {
-      return { view: { rendering: 'json', reason: 'no agdx.ct header: read as JSON because it parses', text: JSON.stringify(JSON.parse(text), null, 2), span }, node: null, findings: [] };
+      return {
+        view: { rendering: 'json', reason: 'no agdx.ct header: read as JSON because it parses', text: JSON.stringify(JSON.parse(text), null, 2), span },
+        node: null,
+        findings: [],
+      };
     } catch {
       /* not JSON: fall through */
     }
@@ -213,7 +246,11 @@ function guessBody(bytes: Uint8Array, content: Uint8Array, span: Span, end: numb
   if (text === null) {
     const r = readItemAt(bytes.subarray(0, end), span[0]);
     if (r.ok && r.value.end === end) {
-      return { view: { rendering: 'cbor', reason: 'no agdx.ct header: read as CBOR because it parses', text: toDiagnostic(r.value), span }, node: cborNode(r.value, 'body', 'body', null), findings: [] };
+      return {
+        view: { rendering: 'cbor', reason: 'no agdx.ct header: read as CBOR because it parses', text: toDiagnostic(r.value), span },
+        node: cborNode(r.value, 'body', 'body', null),
+        findings: [],
+      };
     }
   }
   return {
@@ -222,4 +259,3 @@ function guessBody(bytes: Uint8Array, content: Uint8Array, span: Span, end: numb
     findings: [],
   };
 }
-

@@ -30,7 +30,8 @@ export function classifyCbor(item: CborItem): CborShape {
   }
   const has = (...names: string[]) => names.every((n) => keys.includes(n));
   // An envelope by its kind, or by two of its fields (then decoding says which required one is missing).
-  if (has('kind') || keys.filter((k) => ENVELOPE_FIELD_SET.has(k) && k !== 'source').length >= 2 || has('conversation', 'source')) return { format: 'agdx.envelope' };
+  if (has('kind') || keys.filter((k) => ENVELOPE_FIELD_SET.has(k) && k !== 'source').length >= 2 || has('conversation', 'source'))
+    return { format: 'agdx.envelope' };
   if (has('partition_key', 'headers', 'payload')) return { format: 'agdx.record' };
   if (has('payload', 'reason') || has('payload', 'attempts')) return { format: 'agdx.dead_letter' };
   if (has('scheme', 'key_id', 'bytes')) return { format: 'agdx.capsule', kind: 'signature' };
@@ -39,7 +40,8 @@ export function classifyCbor(item: CborItem): CborShape {
   if (has('capabilities') || has('ttl_micros') || (has('name', 'version') && keys.length <= 4)) return { format: 'agdx.capsule', kind: 'card' };
   if (has('agent', 'inbox')) return { format: 'agdx.capsule', kind: 'presence' };
   if (has('v', 'agent_id', 'run_id') || has('agent_id', 'input')) return { format: 'agdx.control', kind: 'submit' };
-  if (has('v', 'agent_id') && (keys.includes('limit') || keys.includes('cursor') || keys.includes('state'))) return { format: 'agdx.control', kind: 'list_page' };
+  if (has('v', 'agent_id') && (keys.includes('limit') || keys.includes('cursor') || keys.includes('state')))
+    return { format: 'agdx.control', kind: 'list_page' };
   if (keys.length === 1 && (keys[0] === 'Ok' || keys[0] === 'Err')) {
     if (keys[0] === 'Err') return { format: 'agdx.control', kind: 'reply_error' };
     const inner = mapKeys(untag(item).kind === 'map' ? (untag(item) as Extract<CborItem, { kind: 'map' }>).entries[0].value : item);

@@ -110,7 +110,15 @@ describe('an unknown field appended to a genuinely signed envelope', () => {
 
 describe('log headers outside the signature', () => {
   const conversation = fromHex('01903c1faa0000000000000000000002')!;
-  const env: Envelope = { kind: 'command', record: fromHex('01903c1faa0000000000000000000001')!, conversation, source: 'planner', target: 'booker', correlation: new Uint8Array(16).fill(3), body: utf8Encode('{}') };
+  const env: Envelope = {
+    kind: 'command',
+    record: fromHex('01903c1faa0000000000000000000001')!,
+    conversation,
+    source: 'planner',
+    target: 'booker',
+    correlation: new Uint8Array(16).fill(3),
+    body: utf8Encode('{}'),
+  };
   const u32 = (n: number) => new Uint8Array([n, 0, 0, 0]);
   const headers: Header[] = [
     { name: 'agdx.av', kind: 'uint32', value: u32(1), span: null },
@@ -128,13 +136,22 @@ describe('log headers outside the signature', () => {
   };
 
   it('a header is covered only when a signed value fixes it', () => {
-    const withContext = decodedOf({ ...signEnvelope(env, SEED7), signature: { ...signEnvelope(env, SEED7).signature!, context: { content_type: 1, agent_version: 1 } } });
+    const withContext = decodedOf({
+      ...signEnvelope(env, SEED7),
+      signature: { ...signEnvelope(env, SEED7).signature!, context: { content_type: 1, agent_version: 1 } },
+    });
     expect(uncoveredPaths(withContext, headers)).toEqual(['headers.trace.parent']);
     const noContext = decodedOf(signEnvelope(env, SEED7));
     expect(uncoveredPaths(noContext, headers)).toEqual(['headers.agdx.av', 'headers.agdx.ct', 'headers.trace.parent']);
     // A relabelled codec, a conversation header naming another conversation, another target:
     const relabelled = headers.map((h) =>
-      h.name === 'agdx.ct' ? { ...h, value: new Uint8Array([3]) } : h.name === 'gen_ai.conversation.id' ? { ...h, value: new Uint8Array(16) } : h.name === 'agdx.to' ? { ...h, value: utf8Encode('mallory') } : h,
+      h.name === 'agdx.ct'
+        ? { ...h, value: new Uint8Array([3]) }
+        : h.name === 'gen_ai.conversation.id'
+          ? { ...h, value: new Uint8Array(16) }
+          : h.name === 'agdx.to'
+            ? { ...h, value: utf8Encode('mallory') }
+            : h,
     );
     expect(uncoveredPaths(withContext, relabelled)).toEqual(['headers.agdx.ct', 'headers.gen_ai.conversation.id', 'headers.agdx.to', 'headers.trace.parent']);
     // A laser record's partition key is fixed by the signed conversation when it names it.

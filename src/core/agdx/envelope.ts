@@ -50,13 +50,7 @@ export type EnvelopeField = (typeof ENVELOPE_FIELDS)[number];
 /** ENVELOPE_FIELDS as a set, made once (the decoder and the classifier ask it for every field). */
 export const ENVELOPE_FIELD_SET: ReadonlySet<string> = new Set(ENVELOPE_FIELDS);
 
-export const USAGE_FIELDS = [
-  'input_tokens',
-  'output_tokens',
-  'reasoning_output_tokens',
-  'cache_read_input_tokens',
-  'cache_creation_input_tokens',
-] as const;
+export const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'reasoning_output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
 
 export type MetaValue =
   | { type: 'text'; value: string }
@@ -169,7 +163,11 @@ export function decodeEnvelope(item: CborItem, ctx: ReadContext = { jsonView: fa
   try {
     return { ok: true, value: decode(item, ctx) };
   } catch (e) {
-    if (e instanceof FieldError) return { ok: false, error: e.span ? { code: e.code, message: e.message, offset: e.offset, span: e.span } : { code: e.code, message: e.message, offset: e.offset } };
+    if (e instanceof FieldError)
+      return {
+        ok: false,
+        error: e.span ? { code: e.code, message: e.message, offset: e.offset, span: e.span } : { code: e.code, message: e.message, offset: e.offset },
+      };
     throw e;
   }
 }
@@ -254,7 +252,8 @@ function decode(item: CborItem, ctx: ReadContext): DecodedEnvelope {
 function checkSimpleValues(item: CborItem, path: string): void {
   switch (item.kind) {
     case 'simple':
-      if (item.value < 20 || item.value > 23) fieldError('agdx/field-type', `${path} holds simple(${item.value}), which the reference cannot read even where it ignores it`, item.start);
+      if (item.value < 20 || item.value > 23)
+        fieldError('agdx/field-type', `${path} holds simple(${item.value}), which the reference cannot read even where it ignores it`, item.start);
       return;
     case 'tag':
       checkSimpleValues(item.item, path);

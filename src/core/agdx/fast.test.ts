@@ -123,8 +123,23 @@ describe('the canonical fast path on any envelope', () => {
   });
 
   it('reads text that is not ASCII (agent ids, operations, metadata keys and values) as the general decoder does', () => {
-    const base: Envelope = { kind: 'command', record: new Uint8Array(16).fill(1), conversation: new Uint8Array(16).fill(2), source: 'plänner ✓', target: '代理-𝄞', correlation: new Uint8Array(16).fill(3), operation: 'résumé', body: enc.encode('{}') };
-    for (const metadata of [new Map<string, MetaValue>([['clé', { type: 'text', value: 'värde' }], ['😀', { type: 'list', items: [{ type: 'text', value: '\ufeffbom' }] }]]), undefined]) {
+    const base: Envelope = {
+      kind: 'command',
+      record: new Uint8Array(16).fill(1),
+      conversation: new Uint8Array(16).fill(2),
+      source: 'plänner ✓',
+      target: '代理-𝄞',
+      correlation: new Uint8Array(16).fill(3),
+      operation: 'résumé',
+      body: enc.encode('{}'),
+    };
+    for (const metadata of [
+      new Map<string, MetaValue>([
+        ['clé', { type: 'text', value: 'värde' }],
+        ['😀', { type: 'list', items: [{ type: 'text', value: '\ufeffbom' }] }],
+      ]),
+      undefined,
+    ]) {
       const bytes = encodeEnvelope({ ...base, metadata });
       const r = readCanonicalEnvelope(bytes, 0);
       expect(r).not.toBeNull();
@@ -177,25 +192,30 @@ describe('the canonical fast path on any envelope', () => {
 
   it('IdViews gives every id a view of exactly its own bytes, through collisions and repeats (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.nat(3000), { minLength: 1, maxLength: 3000 }), fc.integer({ min: 0, max: 15 }), fc.constantFrom(0, 1000, 1 << 20), (picks, shift, sizeHint) => {
-        // A pool of ids that differ in few bytes (as ULIDs of one millisecond do), picked with repeats.
-        const pool = new Uint8Array(16 * 3001 + shift);
-        for (let i = 0; i <= 3000; i++) {
-          pool[shift + i * 16 + 15] = i & 255;
-          pool[shift + i * 16 + 14] = i >> 8;
-        }
-        // A table of 16 slots (many collisions) up to the largest.
-        const ids = new IdViews(sizeHint);
-        let previous: Uint8Array | null = null;
-        for (const p of picks) {
-          const at = shift + p * 16;
-          const v = ids.view(pool, at);
-          expect(v).toEqual(pool.subarray(at, at + 16));
-          // The same id twice in a row is the same view.
-          if (previous && bytesEqual(previous, v)) expect(v).toBe(previous);
-          previous = v;
-        }
-      }),
+      fc.property(
+        fc.array(fc.nat(3000), { minLength: 1, maxLength: 3000 }),
+        fc.integer({ min: 0, max: 15 }),
+        fc.constantFrom(0, 1000, 1 << 20),
+        (picks, shift, sizeHint) => {
+          // A pool of ids that differ in few bytes (as ULIDs of one millisecond do), picked with repeats.
+          const pool = new Uint8Array(16 * 3001 + shift);
+          for (let i = 0; i <= 3000; i++) {
+            pool[shift + i * 16 + 15] = i & 255;
+            pool[shift + i * 16 + 14] = i >> 8;
+          }
+          // A table of 16 slots (many collisions) up to the largest.
+          const ids = new IdViews(sizeHint);
+          let previous: Uint8Array | null = null;
+          for (const p of picks) {
+            const at = shift + p * 16;
+            const v = ids.view(pool, at);
+            expect(v).toEqual(pool.subarray(at, at + 16));
+            // The same id twice in a row is the same view.
+            if (previous && bytesEqual(previous, v)) expect(v).toBe(previous);
+            previous = v;
+          }
+        },
+      ),
       { numRuns: 60, seed: 16 },
     );
   });

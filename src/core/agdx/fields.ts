@@ -63,7 +63,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function readText(item: CborItem, field: string): string {
   const it = untag(item);
   if (it.kind !== 'text') fieldError('agdx/field-type', `${field} must be a text string, found ${describeItem(it)}`, item.start);
-  if (LONE_SURROGATE.test(it.value)) fieldError('agdx/field-type', `${field} holds a lone surrogate: not Unicode text (the reference cannot read it)`, item.start);
+  if (LONE_SURROGATE.test(it.value))
+    fieldError('agdx/field-type', `${field} holds a lone surrogate: not Unicode text (the reference cannot read it)`, item.start);
   return it.value;
 }
 
@@ -99,7 +100,8 @@ export function readBignum(item: CborItem, field: string): bigint | null {
   while (it.kind === 'tag' && it.tag !== 2 && it.tag !== 3) it = it.item;
   if (it.kind !== 'tag') return null;
   const content = it.item;
-  if (content.kind !== 'bytes') fieldError('agdx/field-type', `${field} is a bignum (tag ${it.tag}) around ${describeItem(content)}, where a byte string belongs`, item.start);
+  if (content.kind !== 'bytes')
+    fieldError('agdx/field-type', `${field} is a bignum (tag ${it.tag}) around ${describeItem(content)}, where a byte string belongs`, item.start);
   const bytes = content.value;
   let i = 0;
   while (i < bytes.length && bytes[i] === 0) i++;
@@ -164,4 +166,3 @@ export function structEntries(item: CborItem, what: string): { fields: Map<strin
   }
   return { fields, others };
 }
-

@@ -122,8 +122,7 @@ interface Expected {
 }
 
 const SIG_BYTES = Array.from({ length: 64 }, (_, i) => i.toString(16).padStart(2, '0')).join('');
-const ERROR_BODY_HEX =
-  'a464636f646506676d657373616765707365617263682074696d6564206f757469726574727961626c65f56664657461696ca167617474656d707403';
+const ERROR_BODY_HEX = 'a464636f646506676d657373616765707365617263682074696d6564206f757469726574727961626c65f56664657461696ca167617474656d707403';
 
 const COMMAND: Omit<Expected, 'file'> = {
   kind: 'command',
@@ -658,7 +657,9 @@ function editBinary(file: string, edit: Edit): { bytes: Uint8Array; at: number }
     case 'to':
       return patchAfter(bytes, 'agdx.to', utf8('target-agent'), utf8('target-agenT'));
     case 'av': {
-      const r = laserRecord ? patchAfter(bytes, 'agdx.av', hex('4401000000'), hex('4402000000')) : patchAfter(bytes, 'agdx.av', hex('0b0400000001000000'), hex('0b0400000002000000'));
+      const r = laserRecord
+        ? patchAfter(bytes, 'agdx.av', hex('4401000000'), hex('4402000000'))
+        : patchAfter(bytes, 'agdx.av', hex('0b0400000001000000'), hex('0b0400000002000000'));
       return { bytes: r.bytes, at: r.at + (laserRecord ? 1 : 5) };
     }
     case 'ct': {
@@ -688,7 +689,14 @@ function editJson(file: string, edit: Edit): Uint8Array {
 
 const EDITS: { edit: Edit; rule: string; severity: Finding['severity']; header: string; message: RegExp; valid: boolean }[] = [
   { edit: 'conversation-be', rule: 'agdx/header/conversation', severity: 'error', header: 'gen_ai.conversation.id', message: /big-endian/, valid: false },
-  { edit: 'conversation-other', rule: 'agdx/header/conversation', severity: 'error', header: 'gen_ai.conversation.id', message: /01J0Y1ZAG00000000000000003/, valid: false },
+  {
+    edit: 'conversation-other',
+    rule: 'agdx/header/conversation',
+    severity: 'error',
+    header: 'gen_ai.conversation.id',
+    message: /01J0Y1ZAG00000000000000003/,
+    valid: false,
+  },
   { edit: 'to', rule: 'agdx/header/to', severity: 'error', header: 'agdx.to', message: /target-agent/, valid: false },
   { edit: 'av', rule: 'agdx/header/av', severity: 'error', header: 'agdx.av', message: /2/, valid: false },
   { edit: 'ct', rule: 'agdx/header/ct', severity: 'info', header: 'agdx.ct', message: /99/, valid: true },
@@ -755,7 +763,17 @@ describe('dead letter', () => {
     expect(dl.summary).toContain('5 attempts');
     expect(dl.summary).toContain('stream 1, topic 2, partition 3, offset 99');
     expect(dl.summary).toContain('handler kept failing');
-    expect(inner).toMatchObject({ index: 1, format: 'agdx.envelope', parent: 0, decoded: true, valid: true, kind: 'command', id: ID(1), conversation: ID(2), source: SOURCE });
+    expect(inner).toMatchObject({
+      index: 1,
+      format: 'agdx.envelope',
+      parent: 0,
+      decoded: true,
+      valid: true,
+      kind: 'command',
+      id: ID(1),
+      conversation: ID(2),
+      source: SOURCE,
+    });
     // The payload's span is inside the file and holds the payload verbatim.
     const [s, e] = inner.span!;
     expect(s).toBeGreaterThan(0);
@@ -824,12 +842,18 @@ describe('capsules and control frames', () => {
     const body = card(65);
     const w = new CborWriter()
       .head(5, 6)
-      .text('kind').text('status')
-      .text('record').bytes(hex(idHex(1)))
-      .text('conversation').bytes(hex(idHex(2)))
-      .text('source').text(SOURCE)
-      .text('operation').text('card')
-      .text('body').bytes(body);
+      .text('kind')
+      .text('status')
+      .text('record')
+      .bytes(hex(idHex(1)))
+      .text('conversation')
+      .bytes(hex(idHex(2)))
+      .text('source')
+      .text(SOURCE)
+      .text('operation')
+      .text('card')
+      .text('body')
+      .bytes(body);
     const r = only('status', w.finish());
     expect(r.format).toBe('agdx.envelope');
     expect(r.body!.rendering).toBe('card');
@@ -858,7 +882,16 @@ describe('capsules and control frames', () => {
 describe('the JSON view', () => {
   it('made/command.json decodes to the command, canonical bytes and all', () => {
     const r = only('command.json', vector('made/command.json'));
-    expect(r).toMatchObject({ format: 'agdx.envelope', decoded: true, valid: true, kind: 'command', id: ID(1), conversation: ID(2), source: SOURCE, target: 'target-agent' });
+    expect(r).toMatchObject({
+      format: 'agdx.envelope',
+      decoded: true,
+      valid: true,
+      kind: 'command',
+      id: ID(1),
+      conversation: ID(2),
+      source: SOURCE,
+      target: 'target-agent',
+    });
     const env: Envelope = r.envelope!;
     expect(toHex(encodeEnvelope(env))).toBe(toHex(laser('agent_command.bin')));
     expect(r.findings).toEqual([]);

@@ -49,7 +49,8 @@ export function checkHeaders(env: Envelope, headers: Header[], partitionKey?: st
   }
   const conv = find('gen_ai.conversation.id');
   if (conv) {
-    if (conv.kind !== 'uint128' || conv.value.length !== 16) add('conversation', 'error', `gen_ai.conversation.id is ${conv.kind} of ${conv.value.length} bytes, expected uint128`, conv);
+    if (conv.kind !== 'uint128' || conv.value.length !== 16)
+      add('conversation', 'error', `gen_ai.conversation.id is ${conv.kind} of ${conv.value.length} bytes, expected uint128`, conv);
     else {
       // The header is a little-endian u128; the envelope's id is big-endian.
       const be = conv.value.slice().reverse();

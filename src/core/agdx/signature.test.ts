@@ -24,7 +24,11 @@ function keyFor(seed: Uint8Array, agent: string, extra: Partial<RegisteredKey> =
   return { id: keyId(pub), agent, algorithm: 'ed25519', publicKey: pub, kind: 'agent', notBeforeMicros: null, notAfterMicros: null, revoked: false, ...extra };
 }
 
-function sign(env: Envelope, seed: Uint8Array, context?: Envelope['signature'] extends infer S ? (S extends { context?: infer C } ? C : never) : never): Envelope {
+function sign(
+  env: Envelope,
+  seed: Uint8Array,
+  context?: Envelope['signature'] extends infer S ? (S extends { context?: infer C } ? C : never) : never,
+): Envelope {
   const pub = ed.getPublicKey(seed);
   const unsigned: Envelope = { ...env, signature: { scheme: 1, key_id: fromHex(keyId(pub))!, bytes: new Uint8Array(64), ...(context ? { context } : {}) } };
   const bytes = ed.sign(signingInput(unsigned), seed);
@@ -62,14 +66,25 @@ describe('the shared Ed25519 vector (typescript_signature.json)', () => {
     const signed: Envelope = { ...env, signature: { scheme: 1, key_id: fromHex(tsVector.key_id_hex)!, bytes: fromHex(tsVector.rust_signature_hex)! } };
     const keys = parseKeys(JSON.stringify({ keys: [{ agent: 'planner', public_key: tsVector.public_key_hex, kind: 'agent' }] })).keys;
     const r = inspect([{ name: 'signed.cbor', bytes: encodeEnvelope(signed) }], { keys });
-    expect(r.records[0].verdict.signature).toMatchObject({ status: 'valid', scheme: 'ed25519', key_id: 'fe812c12f3ab4ce6', signer: 'planner', trusted: true, context_match: null });
+    expect(r.records[0].verdict.signature).toMatchObject({
+      status: 'valid',
+      scheme: 'ed25519',
+      key_id: 'fe812c12f3ab4ce6',
+      signer: 'planner',
+      trusted: true,
+      context_match: null,
+    });
   });
 });
 
 describe('agent_command_signed (placeholder key id and bytes)', () => {
   const bytes = new Uint8Array(readFileSync(vectorPath('laser-wire-0.0.1/agent_command_signed.bin')));
   it('is unknown_key, never valid, whatever keys are registered', () => {
-    const registries: RegisteredKey[][] = [[], [keyFor(seed7, 'source-agent')], [keyFor(seed7, 'source-agent'), keyFor(seed9, 'source-agent', { kind: 'operator' })]];
+    const registries: RegisteredKey[][] = [
+      [],
+      [keyFor(seed7, 'source-agent')],
+      [keyFor(seed7, 'source-agent'), keyFor(seed9, 'source-agent', { kind: 'operator' })],
+    ];
     for (const keys of registries) {
       const r = flat(inspect([{ name: 'x', bytes }], { keys }).records[0]);
       expect(r.signature.status).toBe('unknown_key');
@@ -85,11 +100,17 @@ describe('agent_command_signed (placeholder key id and bytes)', () => {
 });
 
 describe('verdicts', () => {
-  const base: Envelope = { kind: 'event', record: fromHex('01903c1faa00' + '00'.repeat(10))!, conversation: id(2), source: 'planner', body: new Uint8Array([1]) };
+  const base: Envelope = {
+    kind: 'event',
+    record: fromHex('01903c1faa00' + '00'.repeat(10))!,
+    conversation: id(2),
+    source: 'planner',
+    body: new Uint8Array([1]),
+  };
   const run = (env: Envelope, keys: RegisteredKey[], log: bigint | null = null, observed: { av: number | null; ct: number | null } | null = null) =>
     verifyEnvelope(env, { keys, observed, logTimeMicros: log });
 
-  it('valid and trusted; valid but another agent\'s key: not trusted, with the reason', () => {
+  it("valid and trusted; valid but another agent's key: not trusted, with the reason", () => {
     const signed = sign(base, seed7);
     expect(run(signed, [keyFor(seed7, 'planner')])).toMatchObject({ status: 'valid', trusted: true, signer: 'planner' });
     const other = run(signed, [keyFor(seed7, 'booker')]);
@@ -127,7 +148,10 @@ describe('verdicts', () => {
   });
 
   it('quarantine and unquarantine are trusted only under an operator key', () => {
-    const q = sign({ kind: 'status', record: id(5), conversation: id(2), source: 'registry', operation: 'quarantine', body: new TextEncoder().encode('rogue') }, seed7);
+    const q = sign(
+      { kind: 'status', record: id(5), conversation: id(2), source: 'registry', operation: 'quarantine', body: new TextEncoder().encode('rogue') },
+      seed7,
+    );
     expect(run(q, [keyFor(seed7, 'registry')])).toMatchObject({ status: 'valid', trusted: false });
     expect(run(q, [keyFor(seed7, 'ops', { kind: 'operator' })])).toMatchObject({ status: 'valid', trusted: true });
   });
@@ -142,8 +166,12 @@ describe('verdicts', () => {
     expect(r.valid).toBe(false);
   });
 
-  it('the shape findings alone (bulk decoding) are checkSignatureShape\'s, and each signer\'s verdict names its own key id', () => {
-    const capsule = fc.record({ scheme: fc.constantFrom(0, 1, 1, 2), key_id: fc.uint8Array({ minLength: 6, maxLength: 10 }), bytes: fc.uint8Array({ minLength: 62, maxLength: 66 }) });
+  it("the shape findings alone (bulk decoding) are checkSignatureShape's, and each signer's verdict names its own key id", () => {
+    const capsule = fc.record({
+      scheme: fc.constantFrom(0, 1, 1, 2),
+      key_id: fc.uint8Array({ minLength: 6, maxLength: 10 }),
+      bytes: fc.uint8Array({ minLength: 62, maxLength: 66 }),
+    });
     fc.assert(
       fc.property(fc.option(capsule, { nil: undefined }), (signature) => {
         const env: Envelope = { ...base, signature };
@@ -157,8 +185,16 @@ describe('verdicts', () => {
       { numRuns: 500, seed: 16 },
     );
     // Alternating signers: each verdict has its own key id, in the report's key order.
-    const one = checkSignatureShape({ ...base, signature: { scheme: 1, key_id: new Uint8Array(8).fill(1), bytes: new Uint8Array(64) } }, null, () => null).verdict;
-    const two = checkSignatureShape({ ...base, signature: { scheme: 1, key_id: new Uint8Array(8).fill(2), bytes: new Uint8Array(64) } }, null, () => null).verdict;
+    const one = checkSignatureShape(
+      { ...base, signature: { scheme: 1, key_id: new Uint8Array(8).fill(1), bytes: new Uint8Array(64) } },
+      null,
+      () => null,
+    ).verdict;
+    const two = checkSignatureShape(
+      { ...base, signature: { scheme: 1, key_id: new Uint8Array(8).fill(2), bytes: new Uint8Array(64) } },
+      null,
+      () => null,
+    ).verdict;
     expect([one.key_id, two.key_id]).toEqual(['0101010101010101', '0202020202020202']);
     expect(Object.keys(one)).toEqual(['key_id', 'signer', 'trusted', 'context_match', 'not_covered', 'status', 'scheme', 'reason']);
   });
@@ -186,19 +222,34 @@ describe('verdicts', () => {
 describe('properties', () => {
   const text = fc.string({ minLength: 1, maxLength: 24 }).filter((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s));
   const idArb = fc.uint8Array({ minLength: 16, maxLength: 16 });
-  const envelopeArb: fc.Arbitrary<Envelope> = fc.record({
-    kind: fc.constantFrom('command' as const, 'response' as const, 'event' as const, 'error' as const),
-    record: idArb,
-    conversation: idArb,
-    source: text,
-    correlation: idArb,
-    body: fc.uint8Array({ minLength: 1, maxLength: 40 }),
-    tool: fc.option(text, { nil: undefined }),
-    metadata: fc.option(
-      fc.dictionary(text, fc.oneof(fc.string({ maxLength: 10 }).map((v) => ({ type: 'text' as const, value: v })), fc.double({ noNaN: true }).map((v) => ({ type: 'float' as const, value: v })), fc.integer().map((v) => ({ type: 'int' as const, value: v }))), { maxKeys: 4 }),
-      { nil: undefined },
-    ).map((d) => (d ? new Map(Object.entries(d).sort(([a], [b]) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1))) : undefined)),
-  }, { requiredKeys: ['kind', 'record', 'conversation', 'source', 'correlation', 'body'] }).map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined)) as unknown as Envelope);
+  const envelopeArb: fc.Arbitrary<Envelope> = fc
+    .record(
+      {
+        kind: fc.constantFrom('command' as const, 'response' as const, 'event' as const, 'error' as const),
+        record: idArb,
+        conversation: idArb,
+        source: text,
+        correlation: idArb,
+        body: fc.uint8Array({ minLength: 1, maxLength: 40 }),
+        tool: fc.option(text, { nil: undefined }),
+        metadata: fc
+          .option(
+            fc.dictionary(
+              text,
+              fc.oneof(
+                fc.string({ maxLength: 10 }).map((v) => ({ type: 'text' as const, value: v })),
+                fc.double({ noNaN: true }).map((v) => ({ type: 'float' as const, value: v })),
+                fc.integer().map((v) => ({ type: 'int' as const, value: v })),
+              ),
+              { maxKeys: 4 },
+            ),
+            { nil: undefined },
+          )
+          .map((d) => (d ? new Map(Object.entries(d).sort(([a], [b]) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1))) : undefined)),
+      },
+      { requiredKeys: ['kind', 'record', 'conversation', 'source', 'correlation', 'body'] },
+    )
+    .map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined)) as unknown as Envelope);
 
   it('random envelopes signed with noble verify, round trip canonically, and any one-byte change breaks them', () => {
     fc.assert(
@@ -245,14 +296,23 @@ describe('key parsing', () => {
     const b64 = Buffer.from(pubBytes).toString('base64');
     const jwk = { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pubBytes).toString('base64url'), agent: 'planner' };
     const pem = `-----BEGIN PUBLIC KEY-----\n${Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), pubBytes]).toString('base64')}\n-----END PUBLIC KEY-----\n`;
-    for (const input of [pub, b64, JSON.stringify({ keys: [{ agent: 'planner', public_key: b64 }] }), JSON.stringify(jwk), JSON.stringify({ keys: [jwk] }), pem]) {
+    for (const input of [
+      pub,
+      b64,
+      JSON.stringify({ keys: [{ agent: 'planner', public_key: b64 }] }),
+      JSON.stringify(jwk),
+      JSON.stringify({ keys: [jwk] }),
+      pem,
+    ]) {
       const r = parseKeys(input, { agent: 'planner' });
       expect(r.problems).toEqual([]);
       expect(r.keys.map((k) => [isKeyEntry(k) && k.id, k.agent, isKeyEntry(k) && k.algorithm])).toEqual([['fe812c12f3ab4ce6', 'planner', 'ed25519']]);
     }
   });
   it('the key file keeps kind, window and revoked', () => {
-    const r = parseKeys(JSON.stringify({ keys: [{ agent: 'ops', public_key: pub, kind: 'operator', not_before_micros: 5, not_after_micros: 0, revoked: true }] }));
+    const r = parseKeys(
+      JSON.stringify({ keys: [{ agent: 'ops', public_key: pub, kind: 'operator', not_before_micros: 5, not_after_micros: 0, revoked: true }] }),
+    );
     expect(r.keys[0]).toMatchObject({ kind: 'operator', notBeforeMicros: 5n, notAfterMicros: null, revoked: true });
   });
   it('bad keys are problems, not exceptions', () => {

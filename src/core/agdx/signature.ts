@@ -14,7 +14,16 @@ export interface SignatureCheck {
 
 // One shared answer for every unsigned record (most of a log): frozen, so nothing can change it.
 const UNSIGNED: SignatureCheck = Object.freeze({
-  verdict: Object.freeze({ status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, not_covered: Object.freeze([]) as unknown as string[], reason: 'the record carries no signature' }),
+  verdict: Object.freeze({
+    status: 'unsigned',
+    scheme: null,
+    key_id: null,
+    signer: null,
+    trusted: false,
+    context_match: null,
+    not_covered: Object.freeze([]) as unknown as string[],
+    reason: 'the record carries no signature',
+  }),
   findings: Object.freeze([]) as unknown as Finding[],
 }) as SignatureCheck;
 
@@ -75,10 +84,22 @@ export function signatureShapeFindings(env: Envelope, spanOf: (path: string) => 
   if (sig?.scheme !== 1 || (sig.key_id.length === 8 && sig.bytes.length === 64)) return NO_FINDINGS;
   const problems: Finding[] = [];
   if (sig.key_id.length !== 8) {
-    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.key_id', message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`, span: spanOf('signature.key_id') });
+    problems.push({
+      rule: 'agdx/signature/shape',
+      severity: 'error',
+      path: 'signature.key_id',
+      message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`,
+      span: spanOf('signature.key_id'),
+    });
   }
   if (sig.bytes.length !== 64) {
-    problems.push({ rule: 'agdx/signature/shape', severity: 'error', path: 'signature.bytes', message: `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`, span: spanOf('signature.bytes') });
+    problems.push({
+      rule: 'agdx/signature/shape',
+      severity: 'error',
+      path: 'signature.bytes',
+      message: `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`,
+      span: spanOf('signature.bytes'),
+    });
   }
   return problems;
 }
@@ -88,7 +109,12 @@ export function signatureShapeFindings(env: Envelope, spanOf: (path: string) => 
  * lengths. For a well-shaped Ed25519 signature with no registry to look the key up in, the
  * verdict is unknown_key: a signature is never reported valid without a key that checks it.
  */
-export function checkSignatureShape(env: Envelope, observed: ObservedHeaders | null, spanOf: (path: string) => Span | null, notCovered: string[] = []): SignatureCheck {
+export function checkSignatureShape(
+  env: Envelope,
+  observed: ObservedHeaders | null,
+  spanOf: (path: string) => Span | null,
+  notCovered: string[] = [],
+): SignatureCheck {
   const sig = env.signature;
   if (!sig) {
     return UNSIGNED;
@@ -99,14 +125,50 @@ export function checkSignatureShape(env: Envelope, observed: ObservedHeaders | n
   // signed record of a large log.
   if (sig.scheme !== 1) {
     const reason = `signature scheme ${sig.scheme} is not one this inspector knows (1 = Ed25519); passed through unchecked`;
-    return { verdict: { key_id: keyId, signer: null, trusted: false, context_match: contextMatched, not_covered: notCovered, status: 'unsupported', scheme: null, reason }, findings: NO_FINDINGS };
+    return {
+      verdict: {
+        key_id: keyId,
+        signer: null,
+        trusted: false,
+        context_match: contextMatched,
+        not_covered: notCovered,
+        status: 'unsupported',
+        scheme: null,
+        reason,
+      },
+      findings: NO_FINDINGS,
+    };
   }
   const problems = signatureShapeFindings(env, spanOf);
   if (problems.length) {
     const reason = problems.map((p) => p.message).join('; ');
-    return { verdict: { key_id: keyId, signer: null, trusted: false, context_match: contextMatched, not_covered: notCovered, status: 'malformed', scheme: 'ed25519', reason }, findings: problems };
+    return {
+      verdict: {
+        key_id: keyId,
+        signer: null,
+        trusted: false,
+        context_match: contextMatched,
+        not_covered: notCovered,
+        status: 'malformed',
+        scheme: 'ed25519',
+        reason,
+      },
+      findings: problems,
+    };
   }
-  return { verdict: { key_id: keyId, signer: null, trusted: false, context_match: contextMatched, not_covered: notCovered, status: 'unknown_key', scheme: 'ed25519', reason: unknownKeyReason }, findings: NO_FINDINGS };
+  return {
+    verdict: {
+      key_id: keyId,
+      signer: null,
+      trusted: false,
+      context_match: contextMatched,
+      not_covered: notCovered,
+      status: 'unknown_key',
+      scheme: 'ed25519',
+      reason: unknownKeyReason,
+    },
+    findings: NO_FINDINGS,
+  };
 }
 
 // The hex of the last key id met and the unknown_key reason naming it: a log has few signers, so

@@ -146,7 +146,8 @@ export function envelopeTree(decoded: DecodedEnvelope, item: CborItem, bodyNode?
     if (path === 'deadline_micros' && v.kind === 'uint') return { ...extra, display: `${formatMicros(v.value)} (${v.value} µs)` };
     if (path === 'task_state' && v.kind === 'uint') return { ...extra, display: `${codeName(TASK_STATES, Number(v.value))} (${v.value})` };
     if (path === 'signature.scheme' && v.kind === 'uint') return { ...extra, display: `${codeName(SIGNATURE_SCHEMES, Number(v.value))} (${v.value})` };
-    if (path === 'signature.context.content_type' && v.kind === 'uint') return { ...extra, display: `${codeName(CONTENT_TYPES, Number(v.value))} (${v.value})` };
+    if (path === 'signature.context.content_type' && v.kind === 'uint')
+      return { ...extra, display: `${codeName(CONTENT_TYPES, Number(v.value))} (${v.value})` };
     if (path === 'must_understand' && v.kind === 'uint') return { ...extra, display: `0x${BigInt(v.value).toString(16).padStart(16, '0')}` };
     if (path === 'body' && bodyNode) return { ...extra, display: bodyNode.display, children: bodyNode.children };
     return Object.keys(extra).length ? extra : undefined;

@@ -56,9 +56,28 @@ const cbor = (v: V) => {
 
 /** Envelope fields in declaration (wire) order, as agdx-v1.md lists them. */
 const ORDER = [
-  'kind', 'record', 'conversation', 'source', 'target', 'cause', 'cause_at', 'correlation', 'channel', 'idempotency_key',
-  'deadline_micros', 'sequence', 'last', 'finish_reason', 'task_state', 'operation', 'tool', 'usage', 'metadata',
-  'must_understand', 'body', 'signature',
+  'kind',
+  'record',
+  'conversation',
+  'source',
+  'target',
+  'cause',
+  'cause_at',
+  'correlation',
+  'channel',
+  'idempotency_key',
+  'deadline_micros',
+  'sequence',
+  'last',
+  'finish_reason',
+  'task_state',
+  'operation',
+  'tool',
+  'usage',
+  'metadata',
+  'must_understand',
+  'body',
+  'signature',
 ];
 
 type Fields = Record<string, V | undefined>;
@@ -150,19 +169,19 @@ const ADD: Record<string, V> = {
 type P = 'R' | 'O' | 'X';
 const MATRIX: Record<string, Record<Kind, P>> = {
   //                command   response  event     chunk     status    error
-  record:          { command: 'R', response: 'R', event: 'R', chunk: 'O', status: 'R', error: 'R' },
-  correlation:     { command: 'R', response: 'R', event: 'O', chunk: 'R', status: 'O', error: 'R' },
-  channel:         { command: 'X', response: 'X', event: 'X', chunk: 'R', status: 'X', error: 'O' },
-  sequence:        { command: 'X', response: 'X', event: 'X', chunk: 'R', status: 'X', error: 'X' },
-  last:            { command: 'X', response: 'X', event: 'X', chunk: 'O', status: 'O', error: 'X' },
-  finish_reason:   { command: 'X', response: 'O', event: 'X', chunk: 'X', status: 'X', error: 'X' },
+  record: { command: 'R', response: 'R', event: 'R', chunk: 'O', status: 'R', error: 'R' },
+  correlation: { command: 'R', response: 'R', event: 'O', chunk: 'R', status: 'O', error: 'R' },
+  channel: { command: 'X', response: 'X', event: 'X', chunk: 'R', status: 'X', error: 'O' },
+  sequence: { command: 'X', response: 'X', event: 'X', chunk: 'R', status: 'X', error: 'X' },
+  last: { command: 'X', response: 'X', event: 'X', chunk: 'O', status: 'O', error: 'X' },
+  finish_reason: { command: 'X', response: 'O', event: 'X', chunk: 'X', status: 'X', error: 'X' },
   idempotency_key: { command: 'O', response: 'O', event: 'O', chunk: 'X', status: 'X', error: 'X' },
   deadline_micros: { command: 'O', response: 'X', event: 'X', chunk: 'X', status: 'X', error: 'X' },
-  task_state:      { command: 'X', response: 'O', event: 'X', chunk: 'X', status: 'O', error: 'O' },
-  operation:       { command: 'O', response: 'O', event: 'O', chunk: 'X', status: 'R', error: 'O' },
-  tool:            { command: 'O', response: 'O', event: 'O', chunk: 'O', status: 'X', error: 'O' },
-  usage:           { command: 'X', response: 'O', event: 'O', chunk: 'X', status: 'O', error: 'O' },
-  body:            { command: 'R', response: 'R', event: 'R', chunk: 'R', status: 'O', error: 'R' },
+  task_state: { command: 'X', response: 'O', event: 'X', chunk: 'X', status: 'O', error: 'O' },
+  operation: { command: 'O', response: 'O', event: 'O', chunk: 'X', status: 'R', error: 'O' },
+  tool: { command: 'O', response: 'O', event: 'O', chunk: 'O', status: 'X', error: 'O' },
+  usage: { command: 'X', response: 'O', event: 'O', chunk: 'X', status: 'O', error: 'O' },
+  body: { command: 'R', response: 'R', event: 'R', chunk: 'R', status: 'O', error: 'R' },
 };
 
 function expectOnly(r: FlatRecord, rule: string): Finding {
@@ -244,7 +263,8 @@ describe('conditional cells', () => {
     const f = expectOnly(analyse(envelope({ ...task, correlation: undefined })), 'agdx/matrix/correlation');
     expect(f.message).toContain('task');
     // Not required for other operations.
-    for (const op of ['card', 'progress', 'quarantine', 'unquarantine']) expectValid(analyse(envelope({ ...BASE.status, operation: op, body: utf8('planner') })));
+    for (const op of ['card', 'progress', 'quarantine', 'unquarantine'])
+      expectValid(analyse(envelope({ ...BASE.status, operation: op, body: utf8('planner') })));
   });
 
   it('status with operation task requires task_state; other operations may carry it', () => {
@@ -352,9 +372,7 @@ describe('every violation is listed (the reference stops at the first)', () => {
     });
     const r = analyse(bytes);
     expect(r.decoded).toBe(true);
-    expect(errorRules(r).sort()).toEqual(
-      ['correlation', 'body', 'channel', 'sequence', 'last', 'task_state', 'usage'].map((f) => `agdx/matrix/${f}`).sort(),
-    );
+    expect(errorRules(r).sort()).toEqual(['correlation', 'body', 'channel', 'sequence', 'last', 'task_state', 'usage'].map((f) => `agdx/matrix/${f}`).sort());
     for (const f of errors(r)) {
       const field = f.rule.slice('agdx/matrix/'.length);
       expect(f.path).toBe(field);
@@ -732,7 +750,19 @@ describe('leniency', () => {
     const r = analyse(envelope({ ...BASE.command, metadata: { l: [[1, 'ab'], []] } }));
     expectValid(r);
     expect(r.findings).toEqual([]);
-    const nested: MetaValue = { type: 'list', items: [{ type: 'list', items: [{ type: 'int', value: 1 }, { type: 'text', value: 'ab' }] }, { type: 'list', items: [] }] };
+    const nested: MetaValue = {
+      type: 'list',
+      items: [
+        {
+          type: 'list',
+          items: [
+            { type: 'int', value: 1 },
+            { type: 'text', value: 'ab' },
+          ],
+        },
+        { type: 'list', items: [] },
+      ],
+    };
     expect(r.envelope!.metadata!.get('l')).toEqual(nested);
     // [[1, 'ab'], []]: (1 + (1 + 9) + (1 + 2)) + (1 + 0) = 15.
     expect(metaValueSize(nested)).toBe(15);
@@ -753,7 +783,8 @@ describe('leniency', () => {
   it('keys out of declaration order', () => {
     const w = new CborWriter().head(5, 9);
     const f = { ...BASE.command, target: 'executor', deadline_micros: 5, metadata: { aa: 1, b: 'x' } };
-    for (const k of ['source', 'kind', 'record', 'conversation', 'target', 'correlation', 'deadline_micros', 'metadata', 'body']) w.text(k), write(w, f[k as keyof typeof f] as V);
+    for (const k of ['source', 'kind', 'record', 'conversation', 'target', 'correlation', 'deadline_micros', 'metadata', 'body'])
+      w.text(k), write(w, f[k as keyof typeof f] as V);
     lenient(w.finish());
   });
 
@@ -772,7 +803,12 @@ describe('leniency', () => {
 
   it('an unknown field holding a simple value the reference cannot parse (not false, true, null, undefined) → agdx/field-type', () => {
     // At the simple value itself: alone, in a list, in a map.
-    for (const [simple, at] of [[raw(0xe5), 0], [raw(0xf8, 0x20), 0], [raw(0x82, 1, 0xf3), 2], [raw(0xa1, 0x61, 0x61, 0xf8, 0xff), 3]] as const) {
+    for (const [simple, at] of [
+      [raw(0xe5), 0],
+      [raw(0xf8, 0x20), 0],
+      [raw(0x82, 1, 0xf3), 2],
+      [raw(0xa1, 0x61, 0x61, 0xf8, 0xff), 3],
+    ] as const) {
       const bytes = envelope({ ...BASE.command, x_vendor: simple });
       decodeError(bytes, 'agdx/field-type', valueSpan(bytes, 'x_vendor')[0] + at);
     }
@@ -782,9 +818,12 @@ describe('leniency', () => {
     for (const [k, v] of Object.entries(BASE.command)) w.text(k), write(w, v as V);
     w.raw(0xf8, 0x40).int(0);
     expect(analyse(w.finish()).error!.code).toBe('agdx/field-type');
-    expect(analyse(envelope({ ...BASE.response, usage: raw(0xa3, cbor('input_tokens'), 1, cbor('output_tokens'), 2, 0xe5, 0) })).error!.code).toBe('agdx/field-type');
+    expect(analyse(envelope({ ...BASE.response, usage: raw(0xa3, cbor('input_tokens'), 1, cbor('output_tokens'), 2, 0xe5, 0) })).error!.code).toBe(
+      'agdx/field-type',
+    );
     // The four it can read are fine there.
-    for (const simple of [false, true, null, raw(0xf7)]) lenient(envelope({ ...BASE.command, target: 'executor', deadline_micros: 5, metadata: { aa: 1, b: 'x' }, x_vendor: simple }), ['agdx/unknown-field']);
+    for (const simple of [false, true, null, raw(0xf7)])
+      lenient(envelope({ ...BASE.command, target: 'executor', deadline_micros: 5, metadata: { aa: 1, b: 'x' }, x_vendor: simple }), ['agdx/unknown-field']);
   });
 
   it('floats in metadata: shortest width is canonical, wider is not; ints stay ints', () => {

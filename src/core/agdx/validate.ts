@@ -69,7 +69,15 @@ export function validateFields(env: Envelope, spanOf: SpanOf): Finding[] {
   const task = env.operation === 'task';
 
   out = presence(out, spanOf, k, 'record', !!env.record, SIMPLE.record[k]);
-  out = presence(out, spanOf, k, 'correlation', !!env.correlation, k === 'event' ? 'O' : k === 'status' ? (task ? 'R' : 'O') : 'R', k === 'status' ? ' when operation is task' : '');
+  out = presence(
+    out,
+    spanOf,
+    k,
+    'correlation',
+    !!env.correlation,
+    k === 'event' ? 'O' : k === 'status' ? (task ? 'R' : 'O') : 'R',
+    k === 'status' ? ' when operation is task' : '',
+  );
   out = presence(out, spanOf, k, 'channel', !!env.channel, SIMPLE.channel[k]);
   if (k === 'error') {
     if (env.sequence !== undefined && !env.channel) out = matrix(out, spanOf, 'sequence', 'error may carry sequence only with channel');
@@ -92,7 +100,8 @@ export function validateFields(env: Envelope, spanOf: SpanOf): Finding[] {
     }
   } else if (isChunk && env.sequence !== undefined) {
     if (seq0) {
-      if (env.operation === undefined) out = matrix(out, spanOf, 'operation', `the opening chunk (sequence 0) requires operation (one of ${CHUNK_PURPOSES.join(', ')})`);
+      if (env.operation === undefined)
+        out = matrix(out, spanOf, 'operation', `the opening chunk (sequence 0) requires operation (one of ${CHUNK_PURPOSES.join(', ')})`);
       else if (!CHUNK_PURPOSES.includes(env.operation)) {
         out = matrix(out, spanOf, 'operation', `chunk purpose ${JSON.stringify(env.operation)} is not one of ${CHUNK_PURPOSES.join(', ')}`);
       }
@@ -110,7 +119,14 @@ export function validateFields(env: Envelope, spanOf: SpanOf): Finding[] {
 
   if (env.must_understand !== undefined) {
     const mask = BigInt(env.must_understand).toString(16).padStart(16, '0');
-    out = finding(out, 'agdx/must-understand', 'error', 'must_understand', `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): a receiver must reject the message`, spanOf('must_understand'));
+    out = finding(
+      out,
+      'agdx/must-understand',
+      'error',
+      'must_understand',
+      `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): a receiver must reject the message`,
+      spanOf('must_understand'),
+    );
   }
   return out ?? NONE;
 }
@@ -144,14 +160,16 @@ function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf): Findin
   out = capAgent(out, spanOf, 'source', env.source);
   out = capAgent(out, spanOf, 'target', env.target);
   if (env.metadata) {
-    if (env.metadata.size > METADATA_MAX_ENTRIES) out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than ${METADATA_MAX_ENTRIES}`);
+    if (env.metadata.size > METADATA_MAX_ENTRIES)
+      out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than ${METADATA_MAX_ENTRIES}`);
     let total = 0;
     for (const [key, value] of env.metadata) {
       const kn = byteLength(key);
       const vn = metaValueSize(value);
       total += kn + vn;
       if (kn > 256) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata key is ${kn} bytes, more than 256`);
-      if (vn > METADATA_MAX_VALUE_BYTES) out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata value of ${JSON.stringify(key)} is ${vn} bytes, more than ${METADATA_MAX_VALUE_BYTES}`);
+      if (vn > METADATA_MAX_VALUE_BYTES)
+        out = cap(out, spanOf, 'metadata', `metadata.${key}`, `metadata value of ${JSON.stringify(key)} is ${vn} bytes, more than ${METADATA_MAX_VALUE_BYTES}`);
     }
     if (total > 8192) out = cap(out, spanOf, 'metadata', 'metadata', `metadata keys plus values are ${total} bytes, more than 8192`);
   }

@@ -57,9 +57,15 @@ export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerd
   const message = ctx.message ?? signingInput(env);
   const verify = ctx.verify ?? nobleVerify;
   // Several registrations may share one public key (one per agent): verify once per distinct key.
-  const verified = candidates.filter((k, i) => candidates.findIndex((c) => bytesEqual(c.publicKey, k.publicKey)) === i).filter((k) => verify(sig.bytes, message, k.publicKey));
+  const verified = candidates
+    .filter((k, i) => candidates.findIndex((c) => bytesEqual(c.publicKey, k.publicKey)) === i)
+    .filter((k) => verify(sig.bytes, message, k.publicKey));
   if (verified.length === 0) {
-    return { ...shape, status: 'invalid', reason: `the signature does not verify under the registered key ${shape.key_id} over the canonical signing input (${message.length} bytes)` };
+    return {
+      ...shape,
+      status: 'invalid',
+      reason: `the signature does not verify under the registered key ${shape.key_id} over the canonical signing input (${message.length} bytes)`,
+    };
   }
   const good = candidates.filter((k) => verified.some((v) => bytesEqual(v.publicKey, k.publicKey)));
   const subject = agdxTrustSubject(env, ctx.logTimeMicros);
@@ -86,7 +92,10 @@ export function applyKeys(records: readonly InspectedRecord[], keys: readonly Re
   return records.map((r) => {
     const env = r.data.envelope;
     if (!env) return r;
-    return withVerdictSignature(r, verifyEnvelope(env, { keys, observed: r.data.observed, logTimeMicros: r.verdict.logTimeMicros, verify, notCovered: r.verdict.signature.not_covered }));
+    return withVerdictSignature(
+      r,
+      verifyEnvelope(env, { keys, observed: r.data.observed, logTimeMicros: r.verdict.logTimeMicros, verify, notCovered: r.verdict.signature.not_covered }),
+    );
   });
 }
 

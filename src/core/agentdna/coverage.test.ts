@@ -29,7 +29,15 @@ describe('AgentDNA coverage', () => {
     const result = inspectJson(wf);
     const r = flat(result.records[0]);
     expect(r.signature.status).toBe('valid');
-    expect(r.signature.not_covered).toEqual(['id', 'type', 'version', 'info', 'envelope.approved_by', 'envelope.from', 'envelope.parent_envelope[1].parent_envelope[0].note']);
+    expect(r.signature.not_covered).toEqual([
+      'id',
+      'type',
+      'version',
+      'info',
+      'envelope.approved_by',
+      'envelope.from',
+      'envelope.parent_envelope[1].parent_envelope[0].note',
+    ]);
     expect(buildReport(result).records[0].signature.not_covered).toEqual(r.signature.not_covered);
     // Each listed path is a node of the field tree, for the page to mark.
     const paths = new Set<string>();

@@ -19,7 +19,10 @@ const hex = (h: string) => {
 };
 
 const real = json('real/rubix-sdk-py_fast_signature_verify_vector.json');
-const keys = json('synthetic/synthetic_keys.json') as Record<string, { private_key_hex: string; public_key_uncompressed_hex: string; public_key_pem_go: string; did: string }>;
+const keys = json('synthetic/synthetic_keys.json') as Record<
+  string,
+  { private_key_hex: string; public_key_uncompressed_hex: string; public_key_pem_go: string; did: string }
+>;
 const traces = json('synthetic/synthetic_traces.json') as Record<string, Record<string, string | null>>;
 const ecpy = json('upstream-fixtures/ecpy_secp256k1_selftest_vector.json');
 
@@ -37,7 +40,7 @@ describe('the real vector (rubix-sdk-py test_fast_signature_verify)', () => {
     if (!read.ok) return;
     expect(read.issues).toEqual([]);
     const e = sha256(utf8Encode(message));
-    expect(toHex(e)).toBe(real['signed_bytes_hex (sha256(message), passed as \'message\' to fast_signature_verify)']);
+    expect(toHex(e)).toBe(real["signed_bytes_hex (sha256(message), passed as 'message' to fast_signature_verify)"]);
     const derived = recoverCandidates(read.r, read.s, e).map((c) => deriveDid(c.publicKey)!);
     const match = derived.find((d) => d.did === real.signer_did);
     expect(match).toBeDefined();
@@ -141,7 +144,7 @@ describe('synthetic keys (synthetic_keys.json)', () => {
 
 describe("ECPy's secp256k1 self-test vector", () => {
   const pub = hex('04' + ecpy.public_key_x_hex + ecpy.public_key_y_hex);
-  const msg = hex(ecpy['msg_hash_hex (sha256(\'abc\'))']);
+  const msg = hex(ecpy["msg_hash_hex (sha256('abc'))"]);
   it('the private key gives the public key', () => {
     expect(toHex(publicKeyOf(hex(ecpy.private_key_hex)))).toBe(toHex(pub));
   });

@@ -56,9 +56,7 @@ export function readHexLikePython(text: string): HexRead {
   return { bytes: Uint8Array.from(out), reason: null, issues };
 }
 
-export type DerRead =
-  | { ok: true; r: bigint; s: bigint; issues: string[] }
-  | { ok: false; reason: string; issues: string[] };
+export type DerRead = { ok: true; r: bigint; s: bigint; issues: string[] } | { ok: false; reason: string; issues: string[] };
 
 interface Tlv {
   tag: number;
@@ -98,7 +96,8 @@ function untlv(b: Uint8Array, pos: number, limit: number, what: string, issues: 
     if (limit - p < len) return null; // ECPy checks the long form against what is left
   }
   const end = Math.min(p + len, limit);
-  if (p + len > limit) issues.push(`${what}: its length ${len} runs ${p + len - limit} byte(s) past the available bytes (ECPy truncates silently; DER refuses)`);
+  if (p + len > limit)
+    issues.push(`${what}: its length ${len} runs ${p + len - limit} byte(s) past the available bytes (ECPy truncates silently; DER refuses)`);
   return { tag, start: p, end, next: end };
 }
 
@@ -122,7 +121,8 @@ export function readDerLenient(b: Uint8Array): DerRead {
   const issues: string[] = [];
   try {
     const outer = untlv(b, 0, b.length, 'the SEQUENCE', issues);
-    if (outer === null) return { ok: false, reason: 'the SEQUENCE length is not one ECPy accepts (indefinite, over 4 length bytes, or longer than the input)', issues };
+    if (outer === null)
+      return { ok: false, reason: 'the SEQUENCE length is not one ECPy accepts (indefinite, over 4 length bytes, or longer than the input)', issues };
     if (outer.tag !== 0x30) return { ok: false, reason: `the first tag is 0x${outer.tag.toString(16).padStart(2, '0')}, not a SEQUENCE (0x30)`, issues };
     if (outer.next !== b.length) {
       return { ok: false, reason: `${b.length - outer.next} trailing byte(s) after the SEQUENCE (offset ${outer.next})`, issues };
@@ -131,7 +131,12 @@ export function readDerLenient(b: Uint8Array): DerRead {
     if (r === null) return { ok: false, reason: 'r: a length ECPy does not accept (ECPy would raise here)', issues };
     const s = untlv(b, r.next, outer.end, 's', issues);
     if (s === null || s.tag !== 0x02 || r.tag !== 0x02) {
-      const bad = r.tag !== 0x02 ? `r has tag 0x${r.tag.toString(16).padStart(2, '0')}` : s === null ? 's: a length ECPy does not accept' : `s has tag 0x${s.tag.toString(16).padStart(2, '0')}`;
+      const bad =
+        r.tag !== 0x02
+          ? `r has tag 0x${r.tag.toString(16).padStart(2, '0')}`
+          : s === null
+            ? 's: a length ECPy does not accept'
+            : `s has tag 0x${s.tag.toString(16).padStart(2, '0')}`;
       return { ok: false, reason: `${bad}, where an INTEGER (0x02) is required`, issues };
     }
     if (s.next !== outer.end) return { ok: false, reason: `${outer.end - s.next} byte(s) inside the SEQUENCE after s (offset ${s.next})`, issues };
@@ -176,7 +181,10 @@ export function recoverCandidates(r: bigint, s: bigint, e: Uint8Array): Candidat
   // Everything here is public (a verification, not a signing): the variable-time multiplication is
   // safe, and several times faster than the constant-time one.
   const u1G = u1 === 0n ? secp256k1.Point.ZERO : secp256k1.Point.BASE.multiplyUnsafe(u1);
-  for (const [x, high] of [[r, 0], [r + CURVE_N, 2]] as const) {
+  for (const [x, high] of [
+    [r, 0],
+    [r + CURVE_N, 2],
+  ] as const) {
     if (x >= CURVE_P) continue;
     let R: ReturnType<typeof secp256k1.Point.fromBytes>;
     try {
@@ -185,7 +193,10 @@ export function recoverCandidates(r: bigint, s: bigint, e: Uint8Array): Candidat
       continue; // x is not the abscissa of a curve point
     }
     const u2R = R.multiplyUnsafe(u2);
-    for (const [q, odd] of [[u1G.add(u2R), 0], [u1G.subtract(u2R), 1]] as const) {
+    for (const [q, odd] of [
+      [u1G.add(u2R), 0],
+      [u1G.subtract(u2R), 1],
+    ] as const) {
       if (q.is0()) continue;
       out.push({ recovery: high | odd, publicKey: q.toBytes(false) });
     }
@@ -285,4 +296,3 @@ export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
 export function bigintHex(n: bigint): string {
   return n.toString(16).padStart(64, '0');
 }
-

@@ -44,12 +44,18 @@ export interface EnvelopeNode {
 /** Python truthiness of a JSON value. */
 export function truthy(v: JsonValue): boolean {
   switch (v.type) {
-    case 'null': return false;
-    case 'bool': return v.value;
-    case 'number': return v.isInteger ? v.big !== 0n : v.value !== 0;
-    case 'string': return v.value !== '';
-    case 'array': return v.items.length > 0;
-    case 'object': return v.entries.length > 0;
+    case 'null':
+      return false;
+    case 'bool':
+      return v.value;
+    case 'number':
+      return v.isInteger ? v.big !== 0n : v.value !== 0;
+    case 'string':
+      return v.value !== '';
+    case 'array':
+      return v.items.length > 0;
+    case 'object':
+      return v.entries.length > 0;
   }
 }
 

@@ -62,12 +62,18 @@ export function contentJson(f: ContentFields): string | null {
   if (f.from === undefined || f.payload === undefined || f.epoch === undefined) return null;
   // The six keys, written in the order sort_keys puts them (code point order), so no dict is sorted.
   return (
-    '{"epoch":' + dumpField(f.epoch) +
-    ',"from_":' + dumpField(f.from) +
-    ',"payload":' + dumpField(f.payload) +
-    ',"run_id":' + dumpField(f.run_id ?? '') +
-    ',"status_code":' + dumpField(f.status_code ?? DEFAULT_STATUS_CODE) +
-    ',"to":' + dumpField(f.to ?? '') +
+    '{"epoch":' +
+    dumpField(f.epoch) +
+    ',"from_":' +
+    dumpField(f.from) +
+    ',"payload":' +
+    dumpField(f.payload) +
+    ',"run_id":' +
+    dumpField(f.run_id ?? '') +
+    ',"status_code":' +
+    dumpField(f.status_code ?? DEFAULT_STATUS_CODE) +
+    ',"to":' +
+    dumpField(f.to ?? '') +
     '}'
   );
 }
@@ -77,9 +83,7 @@ export function contentHash(f: ContentFields): string | null {
   return json === null ? null : sha256Hex(json);
 }
 
-export type SignedMessage =
-  | { ok: true; message: string; combinedJson: string | null; parents: string[] }
-  | { ok: false; reason: string; parentIndex: number };
+export type SignedMessage = { ok: true; message: string; combinedJson: string | null; parents: string[] } | { ok: false; reason: string; parentIndex: number };
 
 /**
  * The message the signer signed. No parents: the content hash itself. With parents:
@@ -96,7 +100,12 @@ export function signedMessage(contentHashHex: string, parentHashes: ReadonlyArra
     if (h === '') return { ok: false, reason: `parent ${i} has an empty hash`, parentIndex: i };
   }
   const sorted = [...(parentHashes as string[])].sort(compareCodePoints);
-  const combinedJson = pythonDumps(new PyDict([['content_hash', contentHashHex], ['parents', sorted]]));
+  const combinedJson = pythonDumps(
+    new PyDict([
+      ['content_hash', contentHashHex],
+      ['parents', sorted],
+    ]),
+  );
   return { ok: true, message: sha256Hex(combinedJson), combinedJson, parents: sorted };
 }
 

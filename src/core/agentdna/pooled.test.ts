@@ -16,7 +16,14 @@ import { secpWasmForTests } from './test-secp';
 beforeAll(() => installSecpWasm(secpWasmForTests()));
 afterAll(() => installSecpWasm(null));
 
-const said = ({ verdict: v }: InspectedRecord) => ({ index: v.index, kind: v.kind, valid: isValid(v), signature: v.signature, findings: v.findings, summary: v.summary });
+const said = ({ verdict: v }: InspectedRecord) => ({
+  index: v.index,
+  kind: v.kind,
+  valid: isValid(v),
+  signature: v.signature,
+  findings: v.findings,
+  summary: v.summary,
+});
 
 /** A pool on the next turns of the event loop, running the jobs as a verifier worker does. */
 function fakePool(): { check: (jobs: SignatureJob[]) => Promise<SignatureCheck[]>; jobs: number } {

@@ -52,14 +52,29 @@ export function pyString(s: string): string {
     if (i > runStart) out += s.slice(runStart, i);
     runStart = i + 1;
     switch (c) {
-      case 0x22: out += '\\"'; break;
-      case 0x5c: out += '\\\\'; break;
-      case 0x0a: out += '\\n'; break;
-      case 0x0d: out += '\\r'; break;
-      case 0x09: out += '\\t'; break;
-      case 0x08: out += '\\b'; break;
-      case 0x0c: out += '\\f'; break;
-      default: out += '\\u' + HEX4(c); // each UTF-16 unit: astral → surrogate pair, lone surrogate → itself
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += '\\\\';
+        break;
+      case 0x0a:
+        out += '\\n';
+        break;
+      case 0x0d:
+        out += '\\r';
+        break;
+      case 0x09:
+        out += '\\t';
+        break;
+      case 0x08:
+        out += '\\b';
+        break;
+      case 0x0c:
+        out += '\\f';
+        break;
+      default:
+        out += '\\u' + HEX4(c); // each UTF-16 unit: astral → surrogate pair, lone surrogate → itself
     }
   }
   if (runStart < s.length) out += s.slice(runStart);
@@ -108,9 +123,15 @@ function dump(v: PyValue, out: string[]): void {
     return;
   }
   switch (typeof v) {
-    case 'string': out.push(pyString(v)); return;
-    case 'bigint': out.push(v.toString()); return;
-    case 'boolean': out.push(v ? 'true' : 'false'); return;
+    case 'string':
+      out.push(pyString(v));
+      return;
+    case 'bigint':
+      out.push(v.toString());
+      return;
+    case 'boolean':
+      out.push(v ? 'true' : 'false');
+      return;
   }
   if (Array.isArray(v)) {
     out.push('[');
@@ -133,10 +154,18 @@ function dump(v: PyValue, out: string[]): void {
   }
   if (!isJsonValue(v)) throw new TypeError('pythonDumps: not a JSON value');
   switch (v.type) {
-    case 'null': out.push('null'); return;
-    case 'bool': out.push(v.value ? 'true' : 'false'); return;
-    case 'string': out.push(pyString(v.value)); return;
-    case 'number': out.push(pyNumber(v.text, v.isInteger, v.big)); return;
+    case 'null':
+      out.push('null');
+      return;
+    case 'bool':
+      out.push(v.value ? 'true' : 'false');
+      return;
+    case 'string':
+      out.push(pyString(v.value));
+      return;
+    case 'number':
+      out.push(pyNumber(v.text, v.isInteger, v.big));
+      return;
     case 'array':
       dump(v.items, out);
       return;

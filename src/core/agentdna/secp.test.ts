@@ -59,7 +59,8 @@ describe('libsecp256k1 (WebAssembly)', () => {
 
 describe('every AgentDNA vector, read with noble and with libsecp256k1', () => {
   const dir = resolve(__dirname, '../../../vectors/agentdna');
-  const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : f.endsWith('.json') ? [join(d, f)] : []));
+  const files = (d: string): string[] =>
+    readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : f.endsWith('.json') ? [join(d, f)] : []));
   const vectors = files(dir);
 
   it('finds the vectors', () => {
@@ -86,7 +87,7 @@ describe('every AgentDNA vector, read with noble and with libsecp256k1', () => {
     expect(r.workflows[0].envelopes.every((e) => e.signature === 'valid' && e.did_match)).toBe(true);
   });
 
-  it('the real vector and ECPy\'s self-test give the same candidates under both rules', () => {
+  it("the real vector and ECPy's self-test give the same candidates under both rules", () => {
     const real = JSON.parse(readFileSync(join(dir, 'real/rubix-sdk-py_fast_signature_verify_vector.json'), 'utf8'));
     const ecpy = JSON.parse(readFileSync(join(dir, 'upstream-fixtures/ecpy_secp256k1_selftest_vector.json'), 'utf8'));
     const cases: Array<[string, Uint8Array]> = [
@@ -214,7 +215,9 @@ describe('the quick check (a plain verification against a proven key, libsecp256
         const full = checkSignatureText(did, msg, sig);
         expect(quick).not.toBeNull();
         expect({ ...quick, recovered: null }).toEqual({ ...full, recovered: null });
-        expect(quick.recovered).toEqual([{ rule: full.rule, recovery: RECOVERY_PENDING, public_key: toHex(secp256k1.getPublicKey(sk, false)), did, matches: true }]);
+        expect(quick.recovered).toEqual([
+          { rule: full.rule, recovery: RECOVERY_PENDING, public_key: toHex(secp256k1.getPublicKey(sk, false)), did, matches: true },
+        ]);
         recoveredLater(quick, did, msg, sig);
         expect(isRecoveredPending(quick.recovered)).toBe(true);
         const completed = completeRecovered(quick.recovered);
@@ -340,7 +343,9 @@ describe('the proven-key cache (noble)', () => {
       const d = didOf(secp256k1.getPublicKey(key, false))!;
       for (let i = 0; i <= tableAfter; i++) {
         const msg = toHex(sha256(utf8Encode(`${k} ${i}`)));
-        expect(checkSignatureBytes(d, msg, secp256k1.sign(utf8Encode(msg).slice(0, 32), key, { prehash: false, lowS: false, format: 'der' })).status).toBe('valid');
+        expect(checkSignatureBytes(d, msg, secp256k1.sign(utf8Encode(msg).slice(0, 32), key, { prehash: false, lowS: false, format: 'der' })).status).toBe(
+          'valid',
+        );
       }
     }
     expect(signatureCacheSizes()).toEqual({ provenKeys: tables + 1, tables });

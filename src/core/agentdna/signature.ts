@@ -6,7 +6,16 @@ import { toHex } from '../bytes';
 import { didOfPoint, looksLikeRubixDid } from './did';
 import type { WeierstrassPoint } from '@noble/curves/abstract/weierstrass.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { bigintHex, candidatesWithKnownKey, readDerLenient, readHexLikePython, recoverCandidates, scalarsInRange, uncompressedKey, type Candidate } from './ecdsa';
+import {
+  bigintHex,
+  candidatesWithKnownKey,
+  readDerLenient,
+  readHexLikePython,
+  recoverCandidates,
+  scalarsInRange,
+  uncompressedKey,
+  type Candidate,
+} from './ecdsa';
 import { signedBytes } from './hash';
 import type { SecpWasm } from './secp-wasm';
 
@@ -48,7 +57,19 @@ export type ExtraKeys = Map<string, Uint8Array[]>;
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 function base(status: SigStatus, reason: string, derIssues: string[] = []): SignatureCheck {
-  return { status, rule: null, did_match: false, key_source: null, signed_bytes_hex: null, r: null, s: null, high_s: null, recovered: [], der_issues: derIssues, reason };
+  return {
+    status,
+    rule: null,
+    did_match: false,
+    key_source: null,
+    signed_bytes_hex: null,
+    r: null,
+    s: null,
+    high_s: null,
+    recovered: [],
+    der_issues: derIssues,
+    reason,
+  };
 }
 
 /** libsecp256k1 in WebAssembly, once the host has loaded it (installSecpWasm); noble until then. */
@@ -225,7 +246,10 @@ export function checkSignatureBytes(
 
 function validReason(out: SignatureCheck, signer: string | null): string {
   const ruleText = out.rule === 'truncate' ? 'e = the first 32 bytes of the ASCII message' : 'e = sha256 of the ASCII message (the truncation rule failed)';
-  const how = out.key_source === 'did' ? `a key recovered from the signature derives the signer's DID ${signer}` : `a key recovered from the signature is the key the key file gives for ${signer}`;
+  const how =
+    out.key_source === 'did'
+      ? `a key recovered from the signature derives the signer's DID ${signer}`
+      : `a key recovered from the signature is the key the key file gives for ${signer}`;
   return `${how}; ${ruleText}${out.high_s ? '; s is high (accepted: AgentDNA does not normalise s)' : ''}`;
 }
 
@@ -256,7 +280,15 @@ export function checkSignatureQuick(signer: string | null, message: string, sign
     if (verified === null) return null;
     if (!verified) continue;
     const out = base('valid', '', [...hex.issues, ...read.issues]);
-    Object.assign(out, { rule, did_match: true, key_source: 'did', signed_bytes_hex: toHex(e), r: bigintHex(read.r), s: bigintHex(read.s), high_s: read.s > HALF_N });
+    Object.assign(out, {
+      rule,
+      did_match: true,
+      key_source: 'did',
+      signed_bytes_hex: toHex(e),
+      r: bigintHex(read.r),
+      s: bigintHex(read.s),
+      high_s: read.s > HALF_N,
+    });
     out.recovered = [{ rule, recovery: RECOVERY_PENDING, public_key: proven.hex, did: signer!, matches: true }];
     out.reason = validReason(out, signer);
     proven.signatures++;
@@ -303,7 +335,10 @@ export function completeRecovered(list: RecoveredKey[], full?: SignatureCheck): 
  * checks computed elsewhere, by pending list), only the lists they answer are completed; without,
  * every pending list is completed here.
  */
-export function completeWorkflow<W extends { envelopes: readonly { recovered: RecoveredKey[] }[] }>(workflow: W, answers?: ReadonlyMap<readonly RecoveredKey[], SignatureCheck>): W {
+export function completeWorkflow<W extends { envelopes: readonly { recovered: RecoveredKey[] }[] }>(
+  workflow: W,
+  answers?: ReadonlyMap<readonly RecoveredKey[], SignatureCheck>,
+): W {
   let changed = false;
   const envelopes = workflow.envelopes.map((e) => {
     if (!pendingLists.has(e.recovered)) return e;

@@ -13,7 +13,10 @@ import { signedBytes } from './hash';
 import { applyAgentDnaTrust } from './trust';
 
 const VECTORS = new URL('../../../vectors/agentdna/synthetic/', import.meta.url);
-const keys = JSON.parse(readFileSync(new URL('synthetic_keys.json', VECTORS), 'utf8')) as Record<string, { private_key_hex: string; public_key_uncompressed_hex: string; did: string }>;
+const keys = JSON.parse(readFileSync(new URL('synthetic_keys.json', VECTORS), 'utf8')) as Record<
+  string,
+  { private_key_hex: string; public_key_uncompressed_hex: string; did: string }
+>;
 const fanin = new Uint8Array(readFileSync(new URL('synthetic_valid_fanin_dag.serialized.json', VECTORS)));
 const tampered = new Uint8Array(readFileSync(new URL('synthetic_tampered_intermediate_payload_only.serialized.json', VECTORS)));
 const ORCH = keys['agentdna-test-orchestrator'].did;
@@ -73,7 +76,9 @@ describe('AgentDNA trust from the registry', () => {
   it('a revoked DID is not trusted, and says so', () => {
     const r = run(fanin, didRegistry({ revoked: true }));
     expect(r.records[0].verdict.signature).toMatchObject({ status: 'valid', trusted: false });
-    expect(r.records[0].verdict.signature.reason).toMatch(/^signature valid · key bound to DID · DID bafybmieov5n…cfxfvq \(orchestrator\) is revoked in your registry/);
+    expect(r.records[0].verdict.signature.reason).toMatch(
+      /^signature valid · key bound to DID · DID bafybmieov5n…cfxfvq \(orchestrator\) is revoked in your registry/,
+    );
     expect(r.workflows[0].envelopes.some((e) => e.trusted)).toBe(false);
   });
 
@@ -85,7 +90,7 @@ describe('AgentDNA trust from the registry', () => {
     expect(closed.records[0].verdict.signature.trusted).toBe(false);
     expect(closed.records[0].verdict.signature.reason).toMatch(/the envelope's epoch \(2026-06-28T\d\d:\d\d:50\.000Z\) is after DID .* window closed/);
     const notYet = run(fanin, didRegistry({ not_before_micros: String(EPOCH_TIP + 1n) }));
-    expect(notYet.records[0].verdict.signature.reason).toContain("window opens");
+    expect(notYet.records[0].verdict.signature.reason).toContain('window opens');
     // Only the tip's epoch is past the window's end: the tip (and so the record) is not trusted, its parents are.
     const tipOut = run(fanin, didRegistry({ not_after_micros: String(EPOCH_TIP - 1n) }));
     expect(tipOut.records[0].verdict.signature.trusted).toBe(false);
@@ -115,7 +120,14 @@ describe('AgentDNA trust from the registry', () => {
   });
 
   it('AGDX keys and entries for other DIDs back nothing here', () => {
-    const other = parseKeys(JSON.stringify({ keys: [{ agent: ORCH, public_key: 'ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c' }, { agent: 'x', did: 'did:example:x' }] })).keys;
+    const other = parseKeys(
+      JSON.stringify({
+        keys: [
+          { agent: ORCH, public_key: 'ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c' },
+          { agent: 'x', did: 'did:example:x' },
+        ],
+      }),
+    ).keys;
     expect(run(fanin, other).records[0].verdict.signature.trusted).toBe(false);
   });
 });
@@ -127,15 +139,20 @@ describe('a DID made another way, bound by a key file entry', () => {
   function envelope(): Uint8Array {
     const draft = { from: OTHER, payload: 'x', epoch: 1782668300, parent_envelope: null };
     const first = inspect([{ name: 'e.json', bytes: utf8Encode(JSON.stringify(draft)) }]).workflows[0].envelopes[0];
-    const sig = toHex(secp256k1.sign(signedBytes(first.message!, 'truncate'), fromHex(worker.private_key_hex)!, { prehash: false, lowS: false, format: 'der' }));
+    const sig = toHex(
+      secp256k1.sign(signedBytes(first.message!, 'truncate'), fromHex(worker.private_key_hex)!, { prehash: false, lowS: false, format: 'der' }),
+    );
     return utf8Encode(JSON.stringify({ ...draft, hash: first.content_hash, signature: sig }));
   }
-  const keyEntry = (fields: Record<string, unknown> = {}) => parseKeys(JSON.stringify({ keys: [{ agent: OTHER, public_key: worker.public_key_uncompressed_hex, ...fields }] })).keys;
+  const keyEntry = (fields: Record<string, unknown> = {}) =>
+    parseKeys(JSON.stringify({ keys: [{ agent: OTHER, public_key: worker.public_key_uncompressed_hex, ...fields }] })).keys;
 
   it('the key file entry binds the key and registers the DID: valid and trusted', () => {
     const r = run(envelope(), keyEntry());
     expect(r.workflows[0].envelopes[0]).toMatchObject({ signature: 'valid', key_source: 'key-file', signer: OTHER, trusted: true });
-    expect(r.records[0].verdict.signature.reason).toMatch(/^trusted \(did:example:older-account\): key bound to DID by your key file; registered agent key of did:example:older-account/);
+    expect(r.records[0].verdict.signature.reason).toMatch(
+      /^trusted \(did:example:older-account\): key bound to DID by your key file; registered agent key of did:example:older-account/,
+    );
   });
 
   it('without it, the signature binds to nothing: invalid', () => {

@@ -81,7 +81,8 @@ export function workflowSignature(
   notCovered: readonly string[] = [],
 ): SignatureVerdict {
   const tip = envelopes[0];
-  if (!tip) return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, not_covered: [], reason: 'no envelope' };
+  if (!tip)
+    return { status: 'unsigned', scheme: null, key_id: null, signer: null, trusted: false, context_match: null, not_covered: [], reason: 'no envelope' };
   const others = envelopes.slice(1).filter((v) => v.signature !== 'valid');
   let status: SignatureVerdict['status'] = tip.signature;
   let chain = `tip ${tip.signature}: ${tip.signature_reason}`;
@@ -96,7 +97,16 @@ export function workflowSignature(
   let reason = chain;
   if (status === 'valid') reason = `${trust.trust_reason} — ${chain}`;
   else if (tip.signature === 'valid') reason = `not trusted: the chain does not verify — ${chain}`;
-  return { status, scheme: 'ecdsa-secp256k1', key_id: null, signer: trust.signer, trusted, context_match: null, not_covered: status === 'unsigned' ? [] : [...notCovered], reason };
+  return {
+    status,
+    scheme: 'ecdsa-secp256k1',
+    key_id: null,
+    signer: trust.signer,
+    trusted,
+    context_match: null,
+    not_covered: status === 'unsigned' ? [] : [...notCovered],
+    reason,
+  };
 }
 
 /**

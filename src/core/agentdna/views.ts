@@ -20,20 +20,29 @@ export const shortId = (s: string) => (s.length > 24 ? `${s.slice(0, 12)}…${s.
 
 function jsonType(v: JsonValue): string {
   switch (v.type) {
-    case 'number': return v.isInteger ? 'integer' : 'float';
-    case 'bool': return 'bool';
-    default: return v.type;
+    case 'number':
+      return v.isInteger ? 'integer' : 'float';
+    case 'bool':
+      return 'bool';
+    default:
+      return v.type;
   }
 }
 
 export function display(v: JsonValue): string {
   switch (v.type) {
-    case 'string': return truncate(v.value);
-    case 'number': return v.text;
-    case 'bool': return v.value ? 'true' : 'false';
-    case 'null': return 'null';
-    case 'object': return `{${v.entries.length} member${v.entries.length === 1 ? '' : 's'}}`;
-    case 'array': return `[${v.items.length} item${v.items.length === 1 ? '' : 's'}]`;
+    case 'string':
+      return truncate(v.value);
+    case 'number':
+      return v.text;
+    case 'bool':
+      return v.value ? 'true' : 'false';
+    case 'null':
+      return 'null';
+    case 'object':
+      return `{${v.entries.length} member${v.entries.length === 1 ? '' : 's'}}`;
+    case 'array':
+      return `[${v.items.length} item${v.items.length === 1 ? '' : 's'}]`;
   }
 }
 
@@ -54,10 +63,14 @@ export function jsonTree(v: JsonValue, path: string, label: string, keySpan: Spa
 export function pretty(v: JsonValue, indent = '', depth = 0): string {
   if (depth > 256) return JSON.stringify(display(v));
   switch (v.type) {
-    case 'string': return JSON.stringify(v.value);
-    case 'number': return v.text;
-    case 'bool': return v.value ? 'true' : 'false';
-    case 'null': return 'null';
+    case 'string':
+      return JSON.stringify(v.value);
+    case 'number':
+      return v.text;
+    case 'bool':
+      return v.value ? 'true' : 'false';
+    case 'null':
+      return 'null';
     case 'array': {
       if (v.items.length === 0) return '[]';
       const inner = indent + '  ';
@@ -85,7 +98,10 @@ function fieldHint(n: EnvelopeNode, e: JsonEntry, a: WorkflowAnalysis): string |
     case 'from_': {
       if (e.key === 'from' && n.fields.has('from_')) return 'ignored: from_ is present and wins';
       const s = v.signature;
-      if (s.status === 'valid') return s.key_source === 'did' ? 'the signing key derives this DID (offline: recovered key → pubKey.pem → CID)' : 'the signing key is the one the key file gives for this sender';
+      if (s.status === 'valid')
+        return s.key_source === 'did'
+          ? 'the signing key derives this DID (offline: recovered key → pubKey.pem → CID)'
+          : 'the signing key is the one the key file gives for this sender';
       return 'the signer: no key recovered from the signature is bound to it';
     }
     case 'hash':
@@ -100,7 +116,11 @@ function fieldHint(n: EnvelopeNode, e: JsonEntry, a: WorkflowAnalysis): string |
     case 'epoch':
       return epochHint(e.value);
     case 'payload':
-      return e.value.type === 'string' ? (readJson(utf8Encode(e.value.value), { maxDepth: 64 }).ok ? 'a string holding JSON (hashed as the string)' : 'a string') : 'not a string: hashed as JSON (content blocks)';
+      return e.value.type === 'string'
+        ? readJson(utf8Encode(e.value.value), { maxDepth: 64 }).ok
+          ? 'a string holding JSON (hashed as the string)'
+          : 'a string'
+        : 'not a string: hashed as JSON (content blocks)';
     case 'to':
       return 'the recipient (hashed; absent means "")';
     case 'run_id':
@@ -123,13 +143,21 @@ export function envelopeTree(n: EnvelopeNode, a: WorkflowAnalysis, label: string
         node.hint = 'a single parent object (1.0 linear chain): read as a list of one';
         node.children = [envelopeTree(parentsByPath.get(p)!, a, 'parent', null)];
       } else if (pv.type === 'array') {
-        node.hint = pv.items.length === 0 ? 'no parents: the signed message is the content hash' : `the signed message covers the parents' claimed hashes, sorted`;
+        node.hint =
+          pv.items.length === 0 ? 'no parents: the signed message is the content hash' : `the signed message covers the parents' claimed hashes, sorted`;
         node.children = pv.items.map((item, i) => {
           const ip = `${p}[${i}]`;
           const parent = parentsByPath.get(ip);
           if (parent) return envelopeTree(parent, a, `[${i}]`, null);
           const bad = n.badParents.some((b) => b.path === ip);
-          return jsonTree(item, ip, `[${i}]`, null, 1, bad ? 'not an envelope: AgentDNA cannot read this parent' : 'falsy: dropped by AgentDNA (parse_envelope skips it)');
+          return jsonTree(
+            item,
+            ip,
+            `[${i}]`,
+            null,
+            1,
+            bad ? 'not an envelope: AgentDNA cannot read this parent' : 'falsy: dropped by AgentDNA (parse_envelope skips it)',
+          );
         });
       } else {
         node.hint = pv.type === 'null' ? 'no parents' : 'not a list of envelopes';
@@ -142,7 +170,13 @@ export function envelopeTree(n: EnvelopeNode, a: WorkflowAnalysis, label: string
   const to = str(n.to);
   const payload = n.payload?.value;
   const preview = payload === undefined ? '(no payload)' : truncate(payload.type === 'string' ? payload.value : display(payload), 60);
-  const also = v.occurrences.length > 1 ? ` · the same envelope also occurs at ${v.occurrences.filter((o) => o !== n).map((o) => o.path || '(top)').join(', ')}` : '';
+  const also =
+    v.occurrences.length > 1
+      ? ` · the same envelope also occurs at ${v.occurrences
+          .filter((o) => o !== n)
+          .map((o) => o.path || '(top)')
+          .join(', ')}`
+      : '';
   return {
     path: n.path,
     label,
@@ -175,10 +209,15 @@ export function workflowTree(root: JsonObject, tip: EnvelopeNode | null, a: Work
     const ks: Span = [e.keyStart, e.keyEnd];
     if (e.key === 'envelope' && fields.get('envelope') === e && tip && a) return envelopeTree(tip, a, 'envelope', ks);
     const hint =
-      e.key === 'id' ? 'the workflow (provenance card) id; not signed'
-        : e.key === 'info' ? 'workflow-level information; not signed'
-          : e.key === 'remarks' ? '1.0 field: not part of AgentDNA 2.0'
-            : e.key === 'type' || e.key === 'version' ? 'not signed' : undefined;
+      e.key === 'id'
+        ? 'the workflow (provenance card) id; not signed'
+        : e.key === 'info'
+          ? 'workflow-level information; not signed'
+          : e.key === 'remarks'
+            ? '1.0 field: not part of AgentDNA 2.0'
+            : e.key === 'type' || e.key === 'version'
+              ? 'not signed'
+              : undefined;
     return jsonTree(e.value, e.key, e.key, ks, 1, hint);
   });
 }
@@ -193,7 +232,10 @@ export function cardTree(card: CardInfo): FieldNode[] {
     else if (e === card.typeEntry) hint = card.legacy ?? (card.kind === 'actor_card' ? 'an agent card' : card.kind === 'user_card' ? 'a user card' : undefined);
     else if (card.policy && e === card.policy.entry) {
       const p = card.policy;
-      hint = p.bytes === null ? p.problem ?? undefined : `base64 of a ${p.bytes.length}-byte policy document${p.text !== null ? ' (UTF-8 text: see the body)' : ' (not UTF-8)'}${p.problem ? `; ${p.problem}` : ''}`;
+      hint =
+        p.bytes === null
+          ? (p.problem ?? undefined)
+          : `base64 of a ${p.bytes.length}-byte policy document${p.text !== null ? ' (UTF-8 text: see the body)' : ' (not UTF-8)'}${p.problem ? `; ${p.problem}` : ''}`;
     }
     return jsonTree(e.value, e.key, e.key, ks, 1, hint);
   });

@@ -89,7 +89,13 @@ function identityOf(n: EnvelopeNode): string {
   for (const [k, e] of n.fields) if (k !== 'parent_envelope' && k !== 'from' && k !== 'from_') entries.push([k, e.value]);
   if (n.from) entries.push(['from_', n.from.value]);
   const parents = n.parents.map((p) => (p.hash ? p.hash.value : null) as PyValue);
-  return pythonDumps(new PyDict([['fields', new PyDict(entries)], ['parents', parents], ['bad_parents', n.badParents.length > 0]]));
+  return pythonDumps(
+    new PyDict([
+      ['fields', new PyDict(entries)],
+      ['parents', parents],
+      ['bad_parents', n.badParents.length > 0],
+    ]),
+  );
 }
 
 function statusCodeOf(n: EnvelopeNode): bigint | null {
@@ -179,7 +185,14 @@ function envelopeSigning(n: EnvelopeNode): EnvelopeSigning {
     }
   }
   const signer = str(n.from);
-  const sigValue = n.signature === undefined ? undefined : n.signature.value.type === 'string' ? n.signature.value.value : n.signature.value.type === 'null' ? null : n.signature.value;
+  const sigValue =
+    n.signature === undefined
+      ? undefined
+      : n.signature.value.type === 'string'
+        ? n.signature.value.value
+        : n.signature.value.type === 'null'
+          ? null
+          : n.signature.value;
   return { missing, contentJson, contentHash, claimedHash, hashOk, message, messageProblem, signer, sigValue };
 }
 
@@ -207,7 +220,13 @@ function evaluate(n: EnvelopeNode, index: number, extraKeys: ExtraKeys | undefin
   // When the content was changed after signing, the signature may still hold over the stored hash.
   let claimedHashSignature: SigStatus | null = null;
   if (!hashOk && claimedHash !== null && /^[0-9a-f]{64}$/.test(claimedHash) && signature.status === 'invalid' && !(message && !message.ok)) {
-    const m = n.badParents.length > 0 ? null : signedMessage(claimedHash, n.parents.map((p) => str(p.hash) ?? undefined));
+    const m =
+      n.badParents.length > 0
+        ? null
+        : signedMessage(
+            claimedHash,
+            n.parents.map((p) => str(p.hash) ?? undefined),
+          );
     if (m?.ok) claimedHashSignature = checkSignatureText(signer, m.message, sigValue, extraKeys).status;
   }
 
@@ -223,10 +242,15 @@ function evaluate(n: EnvelopeNode, index: number, extraKeys: ExtraKeys | undefin
   } else if (sigValue === undefined || sigValue === '') {
     agentdna = { ok: false, raises: false, reason: 'the signature is empty' };
   } else if (!hashOk) {
-    agentdna = { ok: false, raises: false, reason: claimedHash === null ? 'the stored hash is absent or not a string' : 'the stored hash is not the content hash' };
+    agentdna = {
+      ok: false,
+      raises: false,
+      reason: claimedHash === null ? 'the stored hash is absent or not a string' : 'the stored hash is not the content hash',
+    };
   } else if (typeof sigValue !== 'string') {
     agentdna = { ok: false, raises: true, reason: 'bytes.fromhex fails on a signature that is not a string' };
-  } else if (readHexLikePython(sigValue).bytes === null) { // bytes.fromhex raises ValueError, which AgentDNA catches
+  } else if (readHexLikePython(sigValue).bytes === null) {
+    // bytes.fromhex raises ValueError, which AgentDNA catches
     agentdna = { ok: false, raises: false, reason: 'the signature is not hex' };
   } else if (message !== null && !message.ok) {
     agentdna = { ok: false, raises: true, reason: `the signed message cannot be formed: ${message.reason}` };
@@ -310,11 +334,25 @@ function label(n: EnvelopeNode): string {
   return n.path || '(the envelope)';
 }
 
-function runChecks(name: ModeName, steps: Array<{ node: EnvelopeNode; full: boolean }>, byPath: Map<string, EnvelopeVerdict>, parseError: string | null, notChecked: string): ModeVerdict {
+function runChecks(
+  name: ModeName,
+  steps: Array<{ node: EnvelopeNode; full: boolean }>,
+  byPath: Map<string, EnvelopeVerdict>,
+  parseError: string | null,
+  notChecked: string,
+): ModeVerdict {
   const verified: string[] = [];
   const hashOnly: string[] = [];
   if (parseError !== null) {
-    return { code: MODE_FAILURE[name], raised: true, verified, hashOnly, failedAt: null, reason: `${parseError}; AgentDNA raises an error instead of returning a code`, notChecked };
+    return {
+      code: MODE_FAILURE[name],
+      raised: true,
+      verified,
+      hashOnly,
+      failedAt: null,
+      reason: `${parseError}; AgentDNA raises an error instead of returning a code`,
+      notChecked,
+    };
   }
   for (const { node, full } of steps) {
     const v = byPath.get(node.path)!;
@@ -332,7 +370,15 @@ function runChecks(name: ModeName, steps: Array<{ node: EnvelopeNode; full: bool
         };
       }
     } else if (!v.hashOk) {
-      return { code: MODE_FAILURE[name], raised: false, verified, hashOnly, failedAt: node.path, reason: `${label(node)}: the stored hash is not the content hash`, notChecked };
+      return {
+        code: MODE_FAILURE[name],
+        raised: false,
+        verified,
+        hashOnly,
+        failedAt: node.path,
+        reason: `${label(node)}: the stored hash is not the content hash`,
+        notChecked,
+      };
     }
   }
   return { code: 1000, raised: false, verified, hashOnly, failedAt: null, reason: 'passed', notChecked };
@@ -370,7 +416,13 @@ function heavyMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, pars
     skippedDifferent.length > 0
       ? `Heavy verified each envelope once per claimed hash and skipped ${skippedDifferent.length} different envelope(s) that reuse a hash already seen (${skippedDifferent.map(label).join(', ')}), and everything under them.`
       : 'Heavy verified every envelope reachable from the tip, but only once per claimed hash: a different envelope reusing a hash would be skipped (none does here).';
-  return runChecks('heavy', checked.map((node) => ({ node, full: true })), byPath, parseError, notChecked);
+  return runChecks(
+    'heavy',
+    checked.map((node) => ({ node, full: true })),
+    byPath,
+    parseError,
+    notChecked,
+  );
 }
 
 function boundaryMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, total: number, parseError: string | null): ModeVerdict {
@@ -395,45 +447,100 @@ function findingsFor(verdicts: EnvelopeVerdict[]): Finding[] {
     const n = v.node;
     const where = v.occurrences.length > 1 ? ` (occurs ${v.occurrences.length} times)` : '';
     if (v.missing.length > 0) {
-      out.push({ rule: 'agentdna/hash', severity: 'error', path: n.path || null, message: `${label(n)}: no content hash can be computed: ${v.missing.join(', ')} missing${where}`, span: n.span });
+      out.push({
+        rule: 'agentdna/hash',
+        severity: 'error',
+        path: n.path || null,
+        message: `${label(n)}: no content hash can be computed: ${v.missing.join(', ')} missing${where}`,
+        span: n.span,
+      });
     } else if (!v.hashOk) {
-      const msg = n.hash === undefined
-        ? `${label(n)}: no hash; the content hash is ${v.contentHash}${n.legacy.length ? ' (a document this old cannot be verified)' : ''}`
-        : v.claimedHash === null
-          ? `${label(n)}: the hash is not a string; the content hash is ${v.contentHash}`
-          : `${label(n)}: the stored hash ${v.claimedHash} is not the content hash ${v.contentHash}${v.claimedHashSignature === 'valid' ? ' — the signature holds over the stored hash, so the content was changed after signing' : ''}`;
+      const msg =
+        n.hash === undefined
+          ? `${label(n)}: no hash; the content hash is ${v.contentHash}${n.legacy.length ? ' (a document this old cannot be verified)' : ''}`
+          : v.claimedHash === null
+            ? `${label(n)}: the hash is not a string; the content hash is ${v.contentHash}`
+            : `${label(n)}: the stored hash ${v.claimedHash} is not the content hash ${v.contentHash}${v.claimedHashSignature === 'valid' ? ' — the signature holds over the stored hash, so the content was changed after signing' : ''}`;
       out.push({ rule: 'agentdna/hash', severity: 'error', path: at(n, 'hash'), message: msg + where, span: spanOf(n.hash) ?? n.span });
     }
     if (v.message && !v.message.ok) {
       const bad = n.badParents[0];
       const parent = bad ? undefined : n.parents[v.message.parentIndex];
       const span: Span | null = bad ? [bad.value.start, bad.value.end] : parent ? (spanOf(parent.hash) ?? parent.span) : n.span;
-      out.push({ rule: 'agentdna/parent-hash', severity: 'error', path: n.path || null, message: `${label(n)}: ${v.message.reason}, so the signed message cannot be formed${where}`, span });
+      out.push({
+        rule: 'agentdna/parent-hash',
+        severity: 'error',
+        path: n.path || null,
+        message: `${label(n)}: ${v.message.reason}, so the signed message cannot be formed${where}`,
+        span,
+      });
     }
     const sig = v.signature;
     if (sig.status === 'invalid' || sig.status === 'malformed' || sig.status === 'unsigned') {
-      out.push({ rule: 'agentdna/signature', severity: 'error', path: at(n, 'signature'), message: `${label(n)}: signature ${sig.status}: ${sig.reason}${where}`, span: spanOf(n.signature) ?? n.span });
+      out.push({
+        rule: 'agentdna/signature',
+        severity: 'error',
+        path: at(n, 'signature'),
+        message: `${label(n)}: signature ${sig.status}: ${sig.reason}${where}`,
+        span: spanOf(n.signature) ?? n.span,
+      });
     }
     if (sig.der_issues.length > 0) {
-      out.push({ rule: 'agentdna/signature/der', severity: 'warning', path: at(n, 'signature'), message: `${label(n)}: accepted by ECPy but not strict DER: ${sig.der_issues.join('; ')}`, span: spanOf(n.signature) });
+      out.push({
+        rule: 'agentdna/signature/der',
+        severity: 'warning',
+        path: at(n, 'signature'),
+        message: `${label(n)}: accepted by ECPy but not strict DER: ${sig.der_issues.join('; ')}`,
+        span: spanOf(n.signature),
+      });
     }
     if (v.statusCode !== 1000n) {
       const raw = n.statusCode ? pythonDumps(n.statusCode.value) : '1000';
-      out.push({ rule: 'agentdna/status-code', severity: 'warning', path: at(n, 'status_code'), message: `${label(n)}: status_code ${raw}: ${statusName(v.statusCode)}`, span: spanOf(n.statusCode) });
+      out.push({
+        rule: 'agentdna/status-code',
+        severity: 'warning',
+        path: at(n, 'status_code'),
+        message: `${label(n)}: status_code ${raw}: ${statusName(v.statusCode)}`,
+        span: spanOf(n.statusCode),
+      });
     }
     if (v.duplicateHash) {
-      out.push({ rule: 'agentdna/duplicate-hash', severity: 'error', path: at(n, 'hash'), message: `${label(n)}: another, different envelope of this workflow claims the same hash ${short(v.claimedHash)}; heavy mode verifies only the first one it meets`, span: spanOf(n.hash) });
+      out.push({
+        rule: 'agentdna/duplicate-hash',
+        severity: 'error',
+        path: at(n, 'hash'),
+        message: `${label(n)}: another, different envelope of this workflow claims the same hash ${short(v.claimedHash)}; heavy mode verifies only the first one it meets`,
+        span: spanOf(n.hash),
+      });
     }
     if (n.legacy.length > 0) {
-      out.push({ rule: 'agentdna/legacy', severity: 'warning', path: n.path || null, message: `${label(n)}: a 1.0-style envelope: ${n.legacy.join('; ')}; it cannot be verified as a 2.0 envelope`, span: n.span });
+      out.push({
+        rule: 'agentdna/legacy',
+        severity: 'warning',
+        path: n.path || null,
+        message: `${label(n)}: a 1.0-style envelope: ${n.legacy.join('; ')}; it cannot be verified as a 2.0 envelope`,
+        span: n.span,
+      });
     }
     for (const k of n.duplicateKeys) {
       const e = n.fields.get(k)!;
-      out.push({ rule: 'agentdna/duplicate-key', severity: 'warning', path: at(n, k), message: `${label(n)}: "${k}" appears more than once; AgentDNA (Python) uses the last one, other readers may use the first`, span: [e.keyStart, e.value.end] });
+      out.push({
+        rule: 'agentdna/duplicate-key',
+        severity: 'warning',
+        path: at(n, k),
+        message: `${label(n)}: "${k}" appears more than once; AgentDNA (Python) uses the last one, other readers may use the first`,
+        span: [e.keyStart, e.value.end],
+      });
     }
     for (const k of n.unknownKeys) {
       const e = n.fields.get(k)!;
-      out.push({ rule: 'agentdna/unknown-field', severity: 'info', path: at(n, k), message: `${label(n)}: "${k}" is not an Envelope field: AgentDNA drops it, it is neither hashed nor signed`, span: [e.keyStart, e.value.end] });
+      out.push({
+        rule: 'agentdna/unknown-field',
+        severity: 'info',
+        path: at(n, k),
+        message: `${label(n)}: "${k}" is not an Envelope field: AgentDNA drops it, it is neither hashed nor signed`,
+        span: [e.keyStart, e.value.end],
+      });
     }
   }
   return out;

@@ -1,6 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { concatBytes, crockfordToHex, fromBase64, fromHex, hasControlChar, toBase64, toCrockford, toHex, ulidTimeMs, firstDifference, readUintLE, utf8Range } from './index';
+import {
+  concatBytes,
+  crockfordToHex,
+  fromBase64,
+  fromHex,
+  hasControlChar,
+  toBase64,
+  toCrockford,
+  toHex,
+  ulidTimeMs,
+  firstDifference,
+  readUintLE,
+  utf8Range,
+} from './index';
 
 describe('bytes', () => {
   it('displays ids in Crockford base32 as ULIDs do (agdx-v1.md check)', () => {
@@ -54,14 +67,23 @@ describe('bulk text and id helpers', () => {
     // Short arrays from a small alphabet repeat (cache hits) and collide; some are not UTF-8.
     const alphabet = fc.constantFrom(0x61, 0x62, 0x00, 0x7f, 0xc2, 0x80, 0x9f, 0xe2, 0x82, 0xac, 0xef, 0xbb, 0xbf, 0xf0, 0x9f, 0xff);
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.uint8Array({ maxLength: 80 }), fc.array(alphabet, { maxLength: 40 }).map((a) => Uint8Array.from(a))), { minLength: 1, maxLength: 20 }), (parts) => {
-        const all = concatBytes(new Uint8Array([9]), ...parts);
-        let at = 1;
-        for (const p of parts) {
-          expect(utf8Range(all, at, at + p.length)).toBe(strict(p));
-          at += p.length;
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.uint8Array({ maxLength: 80 }),
+            fc.array(alphabet, { maxLength: 40 }).map((a) => Uint8Array.from(a)),
+          ),
+          { minLength: 1, maxLength: 20 },
+        ),
+        (parts) => {
+          const all = concatBytes(new Uint8Array([9]), ...parts);
+          let at = 1;
+          for (const p of parts) {
+            expect(utf8Range(all, at, at + p.length)).toBe(strict(p));
+            at += p.length;
+          }
+        },
+      ),
       { numRuns: 2000, seed: 16 },
     );
   });
@@ -110,9 +132,18 @@ describe('bulk text and id helpers', () => {
     // eslint-disable-next-line no-control-regex
     const control = /[\u0000-\u001f\u007f-\u009f]/;
     fc.assert(
-      fc.property(fc.string({ unit: fc.oneof(fc.constantFrom('\u0000', '\u001f', ' ', '~', '\u007f', '\u0080', '\u009f', '\u00a0', 'é', '\ud83d'), fc.string({ unit: 'binary', maxLength: 1 })), maxLength: 12 }), (s) => {
-        expect(hasControlChar(s)).toBe(control.test(s));
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.oneof(
+            fc.constantFrom('\u0000', '\u001f', ' ', '~', '\u007f', '\u0080', '\u009f', '\u00a0', 'é', '\ud83d'),
+            fc.string({ unit: 'binary', maxLength: 1 }),
+          ),
+          maxLength: 12,
+        }),
+        (s) => {
+          expect(hasControlChar(s)).toBe(control.test(s));
+        },
+      ),
       { numRuns: 3000, seed: 16 },
     );
   });

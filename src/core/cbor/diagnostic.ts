@@ -76,9 +76,19 @@ export function toDiagnostic(item: CborItem, maxChars = 100_000): string {
 }
 
 declare module './reader' {
-  interface CborUint { indefinite?: undefined }
-  interface CborNint { indefinite?: undefined }
-  interface CborTag { indefinite?: undefined }
-  interface CborSimple { indefinite?: undefined }
-  interface CborFloat { indefinite?: undefined }
+  interface CborUint {
+    indefinite?: undefined;
+  }
+  interface CborNint {
+    indefinite?: undefined;
+  }
+  interface CborTag {
+    indefinite?: undefined;
+  }
+  interface CborSimple {
+    indefinite?: undefined;
+  }
+  interface CborFloat {
+    indefinite?: undefined;
+  }
 }

@@ -357,7 +357,14 @@ describe('CborWriter round trips', () => {
     expect(hexOf(w().bytes(new Uint8Array(0)))).toBe('40');
     expect(hexOf(w().bytes(new Uint8Array([1, 2, 3, 4])))).toBe('4401020304');
     expect(hexOf(w().bool(false).bool(true).null())).toBe('f4f5f6');
-    expect(hexOf(w().raw(0x82).uint(1).append(new Uint8Array([0x02])))).toBe('820102');
+    expect(
+      hexOf(
+        w()
+          .raw(0x82)
+          .uint(1)
+          .append(new Uint8Array([0x02])),
+      ),
+    ).toBe('820102');
   });
 
   it('grows its buffer for large values and keeps earlier bytes', () => {

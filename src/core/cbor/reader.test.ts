@@ -394,9 +394,32 @@ const APPENDIX_F: Record<string, Bad[]> = {
     ['9f9f9f9f9fffffffff', 'cbor/truncated', 0],
     ['9f819f819f9fffffff', 'cbor/truncated', 0],
   ],
-  'reserved additional information values 28-30': ['1c', '1d', '1e', '3c', '3d', '3e', '5c', '5d', '5e', '7c', '7d', '7e', '9c', '9d', '9e', 'bc', 'bd', 'be', 'dc', 'dd', 'de', 'fc', 'fd', 'fe'].map(
-    (h): Bad => [h, 'cbor/invalid', 0],
-  ),
+  'reserved additional information values 28-30': [
+    '1c',
+    '1d',
+    '1e',
+    '3c',
+    '3d',
+    '3e',
+    '5c',
+    '5d',
+    '5e',
+    '7c',
+    '7d',
+    '7e',
+    '9c',
+    '9d',
+    '9e',
+    'bc',
+    'bd',
+    'be',
+    'dc',
+    'dd',
+    'de',
+    'fc',
+    'fd',
+    'fe',
+  ].map((h): Bad => [h, 'cbor/invalid', 0]),
   'reserved two-byte encodings of simple values': [
     ['f800', 'cbor/invalid', 0],
     ['f801', 'cbor/invalid', 0],
@@ -986,19 +1009,29 @@ describe('item bombs (cbor/too-many-items)', () => {
   it('refused exactly when the item holds more items than the cap (property, small caps)', () => {
     fc.assert(
       // Biased towards container, tag, chunk and break heads, so counts pass small caps often.
-      fc.property(fc.array(fc.oneof(fc.constantFrom(0x00, 0x40, 0x41, 0x5f, 0x60, 0x7f, 0x80, 0x81, 0x82, 0x83, 0x98, 0x9f, 0xa1, 0xa2, 0xbf, 0xc1, 0xd8, 0xf6, 0xff), fc.integer({ min: 0, max: 255 })), { maxLength: 48 }), fc.integer({ min: 0, max: 12 }), (arr, max) => {
-        const input = Uint8Array.from(arr);
-        const whole = readSingle(input, { maxItems: Infinity });
-        const capped = readSingle(input, { maxItems: max });
-        if (!whole.ok) {
-          if (!capped.ok && capped.error.code !== 'cbor/too-many-items') expect(capped.error).toEqual(whole.error);
-          return;
-        }
-        const n = countItems(whole.value);
-        if (n === null) return;
-        if (n > max) expect(capped).toMatchObject({ ok: false, error: { code: 'cbor/too-many-items' } });
-        else expect(capped).toEqual(whole);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(0x00, 0x40, 0x41, 0x5f, 0x60, 0x7f, 0x80, 0x81, 0x82, 0x83, 0x98, 0x9f, 0xa1, 0xa2, 0xbf, 0xc1, 0xd8, 0xf6, 0xff),
+            fc.integer({ min: 0, max: 255 }),
+          ),
+          { maxLength: 48 },
+        ),
+        fc.integer({ min: 0, max: 12 }),
+        (arr, max) => {
+          const input = Uint8Array.from(arr);
+          const whole = readSingle(input, { maxItems: Infinity });
+          const capped = readSingle(input, { maxItems: max });
+          if (!whole.ok) {
+            if (!capped.ok && capped.error.code !== 'cbor/too-many-items') expect(capped.error).toEqual(whole.error);
+            return;
+          }
+          const n = countItems(whole.value);
+          if (n === null) return;
+          if (n > max) expect(capped).toMatchObject({ ok: false, error: { code: 'cbor/too-many-items' } });
+          else expect(capped).toEqual(whole);
+        },
+      ),
       { numRuns: 5000 },
     );
   });
@@ -1065,9 +1098,9 @@ describe('random input', () => {
   // Uniform bytes are mostly short scalars; bias towards heads, containers and breaks so the
   // property also explores deep and indefinite structures.
   const HEADS = [
-    0x00, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1f, 0x20, 0x38, 0x3b, 0x3f, 0x40, 0x41, 0x42, 0x58, 0x5a, 0x5b, 0x5f, 0x60, 0x61,
-    0x62, 0x78, 0x7f, 0x80, 0x81, 0x82, 0x83, 0x98, 0x9a, 0x9b, 0x9f, 0xa0, 0xa1, 0xa2, 0xb8, 0xbf, 0xc0, 0xc1, 0xd8, 0xdb, 0xdf,
-    0xe0, 0xf4, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xff, 0xc3, 0xbc, 0xe6, 0xef, 0xbb, 0xbf, 0xed, 0xa0,
+    0x00, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1f, 0x20, 0x38, 0x3b, 0x3f, 0x40, 0x41, 0x42, 0x58, 0x5a, 0x5b, 0x5f, 0x60, 0x61, 0x62, 0x78, 0x7f, 0x80, 0x81,
+    0x82, 0x83, 0x98, 0x9a, 0x9b, 0x9f, 0xa0, 0xa1, 0xa2, 0xb8, 0xbf, 0xc0, 0xc1, 0xd8, 0xdb, 0xdf, 0xe0, 0xf4, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xff,
+    0xc3, 0xbc, 0xe6, 0xef, 0xbb, 0xbf, 0xed, 0xa0,
   ];
   it('readSingle and readSequence never throw on structure-heavy random bytes', () => {
     fc.assert(
@@ -1080,7 +1113,8 @@ describe('random input', () => {
         const s = single as ReturnType<typeof readSingle>;
         if (s.ok) checkTree(s.value, input);
         // Every prefix of a well-formed item is truncated (no other verdict).
-        if (s.ok) for (let n = 0; n < input.length; n++) expect(readSingle(input.subarray(0, n))).toMatchObject({ ok: false, error: { code: 'cbor/truncated' } });
+        if (s.ok)
+          for (let n = 0; n < input.length; n++) expect(readSingle(input.subarray(0, n))).toMatchObject({ ok: false, error: { code: 'cbor/truncated' } });
       }),
       { numRuns: 2000 },
     );

@@ -38,8 +38,14 @@ interface ItemBase {
   minimal: boolean;
 }
 
-export interface CborUint extends ItemBase { kind: 'uint'; value: number | bigint }
-export interface CborNint extends ItemBase { kind: 'nint'; value: number | bigint }
+export interface CborUint extends ItemBase {
+  kind: 'uint';
+  value: number | bigint;
+}
+export interface CborNint extends ItemBase {
+  kind: 'nint';
+  value: number | bigint;
+}
 export interface CborBytes extends ItemBase {
   kind: 'bytes';
   value: Uint8Array;
@@ -47,14 +53,41 @@ export interface CborBytes extends ItemBase {
   /** Offset of the content bytes (definite length only; -1 for chunked strings). */
   contentStart: number;
 }
-export interface CborText extends ItemBase { kind: 'text'; value: string; indefinite: boolean; contentStart: number }
-export interface CborArray extends ItemBase { kind: 'array'; items: CborItem[]; indefinite: boolean }
-export interface CborEntry { key: CborItem; value: CborItem }
-export interface CborMap extends ItemBase { kind: 'map'; entries: CborEntry[]; indefinite: boolean }
-export interface CborTag extends ItemBase { kind: 'tag'; tag: number | bigint; item: CborItem }
+export interface CborText extends ItemBase {
+  kind: 'text';
+  value: string;
+  indefinite: boolean;
+  contentStart: number;
+}
+export interface CborArray extends ItemBase {
+  kind: 'array';
+  items: CborItem[];
+  indefinite: boolean;
+}
+export interface CborEntry {
+  key: CborItem;
+  value: CborItem;
+}
+export interface CborMap extends ItemBase {
+  kind: 'map';
+  entries: CborEntry[];
+  indefinite: boolean;
+}
+export interface CborTag extends ItemBase {
+  kind: 'tag';
+  tag: number | bigint;
+  item: CborItem;
+}
 /** Simple values: 20 false, 21 true, 22 null, 23 undefined, others unassigned. */
-export interface CborSimple extends ItemBase { kind: 'simple'; value: number }
-export interface CborFloat extends ItemBase { kind: 'float'; value: number; width: 16 | 32 | 64 }
+export interface CborSimple extends ItemBase {
+  kind: 'simple';
+  value: number;
+}
+export interface CborFloat extends ItemBase {
+  kind: 'float';
+  value: number;
+  width: 16 | 32 | 64;
+}
 
 export type CborItem = CborUint | CborNint | CborBytes | CborText | CborArray | CborMap | CborTag | CborSimple | CborFloat;
 
@@ -144,7 +177,8 @@ class Reader {
       const big = typeof len === 'bigint' || len > this.maxDeclaredLength;
       // A short array or map is left to fail at its first missing item, so that a misplaced
       // break inside it (81 ff, a1 ff) is reported as invalid rather than truncated.
-      if (big || !container) fail(big ? 'cbor/too-large' : 'cbor/truncated', `${what} declares ${len} ${container ? 'entries' : 'bytes'}, only ${left} bytes left`, headStart);
+      if (big || !container)
+        fail(big ? 'cbor/too-large' : 'cbor/truncated', `${what} declares ${len} ${container ? 'entries' : 'bytes'}, only ${left} bytes left`, headStart);
     }
     return len as number;
   }
@@ -154,7 +188,12 @@ class Reader {
     // An item holds at most one item per byte, so one that fits in maxItems bytes needs no count.
     if (this.bytes.length - this.pos > this.maxItems) {
       const at = this.overCapAt();
-      if (at >= 0) fail('cbor/too-many-items', `the item starting at byte ${this.pos} holds more than ${this.maxItems} items (counted from the heads; nothing was built)`, at);
+      if (at >= 0)
+        fail(
+          'cbor/too-many-items',
+          `the item starting at byte ${this.pos} holds more than ${this.maxItems} items (counted from the heads; nothing was built)`,
+          at,
+        );
     }
     return this.item(0);
   }
@@ -415,7 +454,13 @@ function run<T>(fn: () => T): CborResult<T> {
 
 function reader(bytes: Uint8Array, offset: number, options?: CborReadOptions): Reader {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('CBOR input must be a Uint8Array');
-  return new Reader(bytes, offset, options?.maxDepth ?? DEFAULTS.maxDepth, options?.maxDeclaredLength ?? DEFAULTS.maxDeclaredLength, options?.maxItems ?? DEFAULTS.maxItems);
+  return new Reader(
+    bytes,
+    offset,
+    options?.maxDepth ?? DEFAULTS.maxDepth,
+    options?.maxDeclaredLength ?? DEFAULTS.maxDeclaredLength,
+    options?.maxItems ?? DEFAULTS.maxItems,
+  );
 }
 
 /** Reads one item starting at `offset`; bytes after it are left for the caller. */

@@ -61,7 +61,12 @@ function fieldsAt(layout: readonly FieldSpan[], [start, end]: Span): string[] {
  * The diff of `a` and `b`: their stretches in order, equal or changed (a changed stretch has the
  * bytes of A it replaces and the bytes of B that replace them, either possibly empty).
  */
-export function byteDiff(what: ByteDiff['what'], a: Uint8Array, b: Uint8Array, layout: { a: readonly FieldSpan[]; b: readonly FieldSpan[] } = { a: [], b: [] }): ByteDiff {
+export function byteDiff(
+  what: ByteDiff['what'],
+  a: Uint8Array,
+  b: Uint8Array,
+  layout: { a: readonly FieldSpan[]; b: readonly FieldSpan[] } = { a: [], b: [] },
+): ByteDiff {
   if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array)) throw new TypeError('byteDiff: a and b must be byte arrays');
   const { runs, exact } = align(a, b);
   const ranges: ByteRange[] = [];

@@ -112,7 +112,14 @@ describe('compareRecords: two AGDX envelopes', () => {
     };
     const c = compareRecords(a, side('c', signEnvelope(other, SEED7)));
     const rows = Object.fromEntries(c.fields.rows.map((r) => [r.path, r.status]));
-    expect(rows).toMatchObject({ 'metadata.priority': 'changed', 'metadata.tags': 'added', 'metadata.tags[0]': 'added', usage: 'added', 'usage.input_tokens': 'added', body: 'same' });
+    expect(rows).toMatchObject({
+      'metadata.priority': 'changed',
+      'metadata.tags': 'added',
+      'metadata.tags[0]': 'added',
+      usage: 'added',
+      'usage.input_tokens': 'added',
+      body: 'same',
+    });
     expect(c.signature.except).toEqual(['usage', 'metadata']);
     const withContext = signEnvelope(base, SEED7);
     withContext.signature = { ...withContext.signature!, context: { content_type: 1 } };
@@ -191,7 +198,17 @@ function run(t0: number, salt: number, { latencyMs, answer, event = true }: { la
   const base = { conversation, source: 'planner', target: 'worker' };
   const envs: Envelope[] = [
     { ...base, kind: 'command', record: ulid(t0, 1 + salt), correlation, body: json({ ask: 'summarize' }) },
-    { ...base, kind: 'chunk', record: ulid(t0 + 10, 2 + salt), channel, sequence: 0, operation: 'chat', source: 'worker', target: 'planner', body: utf8Encode('Hel') },
+    {
+      ...base,
+      kind: 'chunk',
+      record: ulid(t0 + 10, 2 + salt),
+      channel,
+      sequence: 0,
+      operation: 'chat',
+      source: 'worker',
+      target: 'planner',
+      body: utf8Encode('Hel'),
+    },
     { ...base, kind: 'chunk', record: ulid(t0 + 20, 3 + salt), channel, sequence: 1, last: true, source: 'worker', target: 'planner', body: utf8Encode('lo') },
     { ...base, kind: 'response', record: ulid(t0 + latencyMs, 4 + salt), correlation, source: 'worker', target: 'planner', body: json({ answer }) },
   ];

@@ -70,7 +70,14 @@ function place(records: readonly CompareSide[]): Placed[] {
       // AgentDNA and anything else: by its id (a workflow's tip hash, a card's id), then in order.
       const base = `${v.format}|${kind}`;
       const n = next(base);
-      return { side: s, kind, exact: v.id ? `${base}|${v.id}|${next(`${base}|${v.id}`)}` : null, order: `${base}|${n}`, role: `${kind} ${n + 1}`, latency: null };
+      return {
+        side: s,
+        kind,
+        exact: v.id ? `${base}|${v.id}|${next(`${base}|${v.id}`)}` : null,
+        order: `${base}|${n}`,
+        role: `${kind} ${n + 1}`,
+        latency: null,
+      };
     }
     const op = env.kind === 'status' ? `:${env.operation ?? ''}` : '';
     const corr = env.correlation ? toHex(env.correlation) : null;

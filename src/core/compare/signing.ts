@@ -52,7 +52,10 @@ function signedWords(side: 'A' | 'B', v: SignatureVerdict, keyId: string | null)
 }
 
 /** Two AGDX envelopes: their signing inputs segment by segment, and what differs. */
-export function agdxSigningMeaning(a: { envelope: Envelope; signature: SignatureVerdict }, b: { envelope: Envelope; signature: SignatureVerdict }): SignatureMeaning {
+export function agdxSigningMeaning(
+  a: { envelope: Envelope; signature: SignatureVerdict },
+  b: { envelope: Envelope; signature: SignatureVerdict },
+): SignatureMeaning {
   const sa = signingInputSegments(a.envelope);
   const sb = signingInputSegments(b.envelope);
   const segments = { domain: bytesEqual(sa.domain, sb.domain), context: bytesEqual(sa.context, sb.context), envelope: bytesEqual(sa.envelope, sb.envelope) };
@@ -65,7 +68,9 @@ export function agdxSigningMeaning(a: { envelope: Envelope; signature: Signature
   if (!identical) details.push(`Same signing input except ${quote(except)}.`);
   details.push(signedWords('A', a.signature, capA ? toHex(capA.key_id) : null), signedWords('B', b.signature, capB ? toHex(capB.key_id) : null));
   if (capA && capB && bytesEqual(capA.bytes, capB.bytes)) {
-    details.push(identical ? 'Both carry the same signature bytes.' : 'Both carry the same signature bytes, over different inputs: it can hold for one of them at most.');
+    details.push(
+      identical ? 'Both carry the same signature bytes.' : 'Both carry the same signature bytes, over different inputs: it can hold for one of them at most.',
+    );
   } else if (capA && capB) {
     details.push(`Their signature bytes differ${bytesEqual(capA.key_id, capB.key_id) ? ' (the same key id)' : ' (different key ids)'}.`);
   } else if (identical && (capA || capB)) {
@@ -77,7 +82,9 @@ export function agdxSigningMeaning(a: { envelope: Envelope; signature: Signature
 /** Two AgentDNA envelopes (the tips of two workflows): their signed messages, and what differs in what they hash. */
 export function agentDnaSigningMeaning(a: EnvelopeReport, b: EnvelopeReport): SignatureMeaning {
   const side = (name: 'A' | 'B', e: EnvelopeReport) =>
-    e.signature === 'valid' ? `${name} is signed by ${e.signer ?? e.from ?? '?'} (signature valid${e.trusted ? ', trusted' : ', not trusted'}).` : `${name}'s signature is ${e.signature}${e.signature_reason ? `: ${e.signature_reason}` : ''}.`;
+    e.signature === 'valid'
+      ? `${name} is signed by ${e.signer ?? e.from ?? '?'} (signature valid${e.trusted ? ', trusted' : ', not trusted'}).`
+      : `${name}'s signature is ${e.signature}${e.signature_reason ? `: ${e.signature_reason}` : ''}.`;
   if (a.message === null || b.message === null) {
     const which = a.message === null ? a : b;
     return {
@@ -104,7 +111,9 @@ export function agentDnaSigningMeaning(a: EnvelopeReport, b: EnvelopeReport): Si
   }
   return {
     verdict: identical ? 'identical' : 'different',
-    headline: identical ? 'Signed messages identical: the same signature verifies both.' : 'Different signed message: a signature over one does not cover the other.',
+    headline: identical
+      ? 'Signed messages identical: the same signature verifies both.'
+      : 'Different signed message: a signature over one does not cover the other.',
     except,
     details,
     segments: null,

@@ -30,8 +30,15 @@ describe('diffValues', () => {
   });
 
   it('lists are aligned: one item put in is one row added, not every later item changed', () => {
-    expect(changes({ p: ['read', 'list', 'write'] }, { p: ['read', 'admin', 'list', 'write'] })).toEqual(['changed p: [3 items] → [4 items]', 'added p[1]: ∅ → "admin"']);
-    expect(changes({ p: ['read', 'write'] }, { p: ['read', 'admin'] })).toEqual(['changed p: [2 items] → [2 items]', 'removed p[1]: "write" → ∅', 'added p[1]: ∅ → "admin"']);
+    expect(changes({ p: ['read', 'list', 'write'] }, { p: ['read', 'admin', 'list', 'write'] })).toEqual([
+      'changed p: [3 items] → [4 items]',
+      'added p[1]: ∅ → "admin"',
+    ]);
+    expect(changes({ p: ['read', 'write'] }, { p: ['read', 'admin'] })).toEqual([
+      'changed p: [2 items] → [2 items]',
+      'removed p[1]: "write" → ∅',
+      'added p[1]: ∅ → "admin"',
+    ]);
     // Maps facing each other in a list are compared member by member.
     expect(changes({ rules: [{ r: 'db', allow: true }, { r: 'fs' }] }, { rules: [{ r: 'db', allow: false }, { r: 'fs' }] })).toEqual([
       'changed rules: [2 items] → [2 items]',
@@ -78,7 +85,12 @@ describe('policyChange', () => {
     const c = policyChange(before, after);
     expect(c.reading).toBe('json');
     expect(c.summary).toBe('policy: 2 added, 1 removed, 1 changed');
-    expect(c.detail.split('\n')).toEqual(['removed  permissions[1]: "write"', 'added    permissions[1]: "admin"', 'changed  limits.max_tokens: 1000 → 2000', 'added    network: false']);
+    expect(c.detail.split('\n')).toEqual([
+      'removed  permissions[1]: "write"',
+      'added    permissions[1]: "admin"',
+      'changed  limits.max_tokens: 1000 → 2000',
+      'added    network: false',
+    ]);
   });
 
   it('the same JSON laid out differently is unchanged; text falls back to lines', () => {

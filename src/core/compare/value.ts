@@ -28,7 +28,11 @@ export const scalar = (type: string, key: string, display = key): DiffValue => (
 
 /** Bytes as hex (cut after 64 bytes), or an id in Crockford base32. */
 export function bytesValue(bytes: Uint8Array, display?: string): DiffValue {
-  return { kind: 'bytes', bytes, display: display ?? (bytes.length > 64 ? `${toHex(bytes.subarray(0, 64))}… (${bytes.length} bytes)` : toHex(bytes) || '(empty)') };
+  return {
+    kind: 'bytes',
+    bytes,
+    display: display ?? (bytes.length > 64 ? `${toHex(bytes.subarray(0, 64))}… (${bytes.length} bytes)` : toHex(bytes) || '(empty)'),
+  };
 }
 
 /** How a value reads on one line: a scalar's display, a container's size. */
@@ -240,7 +244,10 @@ export function decodeBody(env: Envelope, contentType: number | null): BodyDecod
  * The two bodies as one comparison reads them: structurally when both decode the same way (JSON
  * and JSON, CBOR and CBOR), as text when both are text, else both as bytes.
  */
-export function pairBodies(a: { env: Envelope | null; ct: number | null }, b: { env: Envelope | null; ct: number | null }): { a: DiffValue | null; b: DiffValue | null; readings: { a: BodyReading | null; b: BodyReading | null; compared: BodyReading } | null } {
+export function pairBodies(
+  a: { env: Envelope | null; ct: number | null },
+  b: { env: Envelope | null; ct: number | null },
+): { a: DiffValue | null; b: DiffValue | null; readings: { a: BodyReading | null; b: BodyReading | null; compared: BodyReading } | null } {
   const da = a.env ? decodeBody(a.env, a.ct) : null;
   const db = b.env ? decodeBody(b.env, b.ct) : null;
   if (!da && !db) return { a: null, b: null, readings: null };
@@ -284,7 +291,9 @@ function valueOfField(env: Envelope, name: (typeof ENVELOPE_FIELDS)[number], bod
       return s === undefined ? null : text(s);
     }
     case 'deadline_micros':
-      return env.deadline_micros === undefined ? null : scalar('int', String(env.deadline_micros), `${formatMicros(env.deadline_micros)} (${env.deadline_micros} µs)`);
+      return env.deadline_micros === undefined
+        ? null
+        : scalar('int', String(env.deadline_micros), `${formatMicros(env.deadline_micros)} (${env.deadline_micros} µs)`);
     case 'sequence':
       return env.sequence === undefined ? null : int(env.sequence);
     case 'last':
@@ -318,7 +327,11 @@ function valueOfField(env: Envelope, name: (typeof ENVELOPE_FIELDS)[number], bod
       ];
       if (s.context) {
         const c: [string, DiffValue][] = [];
-        if (s.context.content_type !== undefined) c.push(['content_type', scalar('int', String(s.context.content_type), `${codeName(CONTENT_TYPES, s.context.content_type)} (${s.context.content_type})`)]);
+        if (s.context.content_type !== undefined)
+          c.push([
+            'content_type',
+            scalar('int', String(s.context.content_type), `${codeName(CONTENT_TYPES, s.context.content_type)} (${s.context.content_type})`),
+          ]);
         if (s.context.agent_version !== undefined) c.push(['agent_version', int(s.context.agent_version)]);
         entries.push(['context', { kind: 'map', type: 'context', entries: c }]);
       }

@@ -35,7 +35,8 @@ function differs(a: EnvelopeSide, b: EnvelopeSide): EnvelopeField[] {
   return out;
 }
 
-const verdictsDiffer = (a: EnvelopeSide, b: EnvelopeSide) => a.hashOk !== b.hashOk || a.signature !== b.signature || a.didMatch !== b.didMatch || a.trusted !== b.trusted;
+const verdictsDiffer = (a: EnvelopeSide, b: EnvelopeSide) =>
+  a.hashOk !== b.hashOk || a.signature !== b.signature || a.didMatch !== b.didMatch || a.trusted !== b.trusted;
 
 /** The envelope-by-envelope comparison of two workflows (in A's order, B's own envelopes where they fall in B). */
 export function compareWorkflows(a: WorkflowReport, b: WorkflowReport): WorkflowDiff {

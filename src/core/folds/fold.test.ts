@@ -135,7 +135,7 @@ describe('agents: the latest card and liveness', () => {
     expect(booker.ttlMicros).toBe(5n * S);
   });
 
-  it('a card older than its ttl_micros at the log\'s time means a dead agent; its later records are flagged dead', () => {
+  it("a card older than its ttl_micros at the log's time means a dead agent; its later records are flagged dead", () => {
     const f = foldRecords(expiring().records);
     expect(f.now).toBe(7n * S);
     const booker = agentOf(f, 'booker');
@@ -187,7 +187,7 @@ describe('agents: the latest card and liveness', () => {
     expect(f.findings).toEqual([]);
   });
 
-  it('a record\'s time falls back to the record id\'s ULID time (ms → µs)', () => {
+  it("a record's time falls back to the record id's ULID time (ms → µs)", () => {
     const c = new Conversation();
     const ulid = fromHex('01903c1faa0000000000000000000002')!;
     c.add({ kind: 'event', record: ulid, body });
@@ -207,7 +207,11 @@ describe('agents: the latest card and liveness', () => {
     if (!d.ok) return;
     expect(d.card).toMatchObject({ name: 'trip-planner', version: '1.4.2' });
     expect(d.card.capabilities).toHaveLength(2);
-    expect(d.card.capabilities[0]).toMatchObject({ skillId: 'chat', input: { kind: 'content_type', value: 'json' }, output: { kind: 'content_type', value: 'json' } });
+    expect(d.card.capabilities[0]).toMatchObject({
+      skillId: 'chat',
+      input: { kind: 'content_type', value: 'json' },
+      output: { kind: 'content_type', value: 'json' },
+    });
   });
 });
 
@@ -217,7 +221,10 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
   function quarantined(sig: SignatureVerdict, liftSig: SignatureVerdict = OPERATOR) {
     const c = new Conversation();
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 1n * S }); // 0
-    c.add({ kind: 'status', source: sig.signer === 'planner' ? 'planner' : 'ops', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 2n * S, signature: sig }); // 1
+    c.add(
+      { kind: 'status', source: sig.signer === 'planner' ? 'planner' : 'ops', record: rid(), operation: 'quarantine', body: text('booker') },
+      { logTime: 2n * S, signature: sig },
+    ); // 1
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 3n * S }); // 2
     c.add({ kind: 'status', source: 'ops', record: rid(), operation: 'unquarantine', body: text('booker') }, { logTime: 4n * S, signature: liftSig }); // 3
     c.add({ kind: 'event', source: 'booker', record: rid(), body }, { logTime: 5n * S }); // 4
@@ -269,7 +276,7 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
     expect(fired(f, FOLD_RULES.quarantined)).toEqual([2]);
   });
 
-  it('an unsigned quarantine rests on the topic\'s access control and takes effect, unflagged', () => {
+  it("an unsigned quarantine rests on the topic's access control and takes effect, unflagged", () => {
     const f = foldRecords(quarantined(verdict({ status: 'unsigned', reason: 'the record carries no signature' })).records);
     expect(f.quarantine[0].backing).toBe('unsigned');
     expect(f.quarantine[0].sentence).toContain("rests on the registry topic's write access");
@@ -319,7 +326,9 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
       { kind: 'event', record: id16(2), conversation: conv, source: 'booker', body },
       sign({ kind: 'status', record: id16(3), conversation: conv, source: 'planner', operation: 'unquarantine', body: text('booker') }, seedAgent),
     ];
-    const result = inspect([{ name: 'q.cborseq', bytes: concatBytes(...envs.map((e) => encodeEnvelope(e))) }], { keys: [key(seedOps, 'ops', 'operator'), key(seedAgent, 'planner', 'agent')] });
+    const result = inspect([{ name: 'q.cborseq', bytes: concatBytes(...envs.map((e) => encodeEnvelope(e))) }], {
+      keys: [key(seedOps, 'ops', 'operator'), key(seedAgent, 'planner', 'agent')],
+    });
     const f = foldRecords(result.records);
     expect(f.quarantine.map((q) => [q.op, q.backing, q.signature.status, q.signature.trusted])).toEqual([
       ['quarantine', 'operator-signed', 'valid', true],
@@ -335,7 +344,10 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
 
 describe('runs: task-state history per metadata run', () => {
   function task(c: Conversation, state: number, t: bigint, extra: Partial<Envelope> = {}) {
-    return c.add({ kind: 'status', source: 'booker', record: rid(), correlation: id16(0x77), operation: 'task', task_state: state, metadata: run('r-1'), ...extra }, { logTime: t });
+    return c.add(
+      { kind: 'status', source: 'booker', record: rid(), correlation: id16(0x77), operation: 'task', task_state: state, metadata: run('r-1'), ...extra },
+      { logTime: t },
+    );
   }
 
   it('submitted → working → completed: history with times, A2A names, final from last, terminal completed', () => {
@@ -352,7 +364,17 @@ describe('runs: task-state history per metadata run', () => {
       ['working', 3n * S, 2, false],
       ['completed', 4n * S, 3, true],
     ]);
-    expect(r).toMatchObject({ id: 'r-1', records: [0, 1, 2, 3], current: 'completed', terminal: 'completed', terminalRecordIndex: 3, afterTerminal: 0, agents: ['booker'], firstTime: 1n * S, lastTime: 4n * S });
+    expect(r).toMatchObject({
+      id: 'r-1',
+      records: [0, 1, 2, 3],
+      current: 'completed',
+      terminal: 'completed',
+      terminalRecordIndex: 3,
+      afterTerminal: 0,
+      agents: ['booker'],
+      firstTime: 1n * S,
+      lastTime: 4n * S,
+    });
     expect(f.findings).toEqual([]);
   });
 
@@ -386,9 +408,25 @@ describe('conversations, usage, bridge loops and log order', () => {
     const a = new Conversation(id16(0xa));
     const b = new Conversation(id16(0xb));
     a.add({ kind: 'command', source: 'planner', target: 'booker', record: rid(), correlation: rid(), body }, { logTime: 10n });
-    a.add({ kind: 'response', source: 'booker', target: 'planner', record: rid(), correlation: rid(), body, usage: usage(100, 20, { reasoning_output_tokens: 5 }) }, { logTime: 20n });
-    a.add({ kind: 'response', source: 'booker', record: rid(), correlation: rid(), body, usage: usage(1, 2, { cache_read_input_tokens: 30, cache_creation_input_tokens: 4 }) }, { logTime: 30n });
-    a.add({ kind: 'event', source: 'planner', record: rid(), body, usage: usage(7, 8) }, { logTime: 40n, valid: false, signature: verdict({ status: 'invalid', reason: 'does not verify' }) });
+    a.add(
+      { kind: 'response', source: 'booker', target: 'planner', record: rid(), correlation: rid(), body, usage: usage(100, 20, { reasoning_output_tokens: 5 }) },
+      { logTime: 20n },
+    );
+    a.add(
+      {
+        kind: 'response',
+        source: 'booker',
+        record: rid(),
+        correlation: rid(),
+        body,
+        usage: usage(1, 2, { cache_read_input_tokens: 30, cache_creation_input_tokens: 4 }),
+      },
+      { logTime: 30n },
+    );
+    a.add(
+      { kind: 'event', source: 'planner', record: rid(), body, usage: usage(7, 8) },
+      { logTime: 40n, valid: false, signature: verdict({ status: 'invalid', reason: 'does not verify' }) },
+    );
     b.add({ kind: 'response', source: 'booker', record: rid(), correlation: rid(), body, usage: usage(1000, 1) }, { logTime: 15n, input: 1 });
     const f = foldRecords([...a.records, ...b.records]);
     expect(f.conversations.map((c) => c.id)).toEqual([a.records[0].verdict.conversation, b.records[0].verdict.conversation]);
@@ -407,12 +445,14 @@ describe('conversations, usage, bridge loops and log order', () => {
       planner: { input: 7n, output: 8n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 1 },
     });
     expect(ca.usageTotal).toMatchObject({ input: 108n, output: 30n, records: 3 });
-    expect(Object.fromEntries(f.conversations[1].usage)).toEqual({ booker: { input: 1000n, output: 1n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 1 } });
+    expect(Object.fromEntries(f.conversations[1].usage)).toEqual({
+      booker: { input: 1000n, output: 1n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 1 },
+    });
     // Per agent across conversations.
     expect(agentOf(f, 'booker').usage).toMatchObject({ input: 1101n, output: 23n, records: 3 });
   });
 
-  it('a record invalid only through the fold\'s own error is invalid in its verdict, not in the fold, so refolding is stable', () => {
+  it("a record invalid only through the fold's own error is invalid in its verdict, not in the fold, so refolding is stable", () => {
     const c = new Conversation();
     c.add({ kind: 'status', source: 'planner', record: rid(), operation: 'quarantine', body: text('booker') }, { logTime: 1n, signature: AGENT_KEY });
     const log = analyzeLog(logFactsOf(c.records));
@@ -467,14 +507,33 @@ describe('conversations, usage, bridge loops and log order', () => {
 describe('toReportFolds', () => {
   it('is JSON-safe: bigints become decimal strings, record references are indices', () => {
     const c = new Conversation();
-    c.add({ kind: 'status', source: 'booker', record: rid(), operation: 'card', body: cardBody({ name: 'booker', caps: [{ skill: 'book', health: 1 }], ttl: 2n ** 60n }) }, { logTime: 1n * S });
-    c.add({ kind: 'status', source: 'booker', record: rid(), correlation: rid(), operation: 'task', task_state: 2, metadata: run('r'), usage: usage(3, 4) }, { logTime: 2n * S });
+    c.add(
+      {
+        kind: 'status',
+        source: 'booker',
+        record: rid(),
+        operation: 'card',
+        body: cardBody({ name: 'booker', caps: [{ skill: 'book', health: 1 }], ttl: 2n ** 60n }),
+      },
+      { logTime: 1n * S },
+    );
+    c.add(
+      { kind: 'status', source: 'booker', record: rid(), correlation: rid(), operation: 'task', task_state: 2, metadata: run('r'), usage: usage(3, 4) },
+      { logTime: 2n * S },
+    );
     const rep = toReportFolds(foldRecords(c.records));
     const round = JSON.parse(JSON.stringify(rep));
     expect(round).toEqual(rep);
     expect(rep.agents[0]).toMatchObject({
       id: 'booker',
-      card: { record: 0, time: '1000000', ttl_micros: '1152921504606846976', expires_at: '1152921504607846976', name: 'booker', capabilities: [{ skill_id: 'book', health: 1, health_name: 'healthy', input: null }] },
+      card: {
+        record: 0,
+        time: '1000000',
+        ttl_micros: '1152921504606846976',
+        expires_at: '1152921504607846976',
+        name: 'booker',
+        capabilities: [{ skill_id: 'book', health: 1, health_name: 'healthy', input: null }],
+      },
       alive: true,
       quarantined: false,
       quarantine: [],
@@ -520,7 +579,9 @@ describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () =>
   it('run run-7 with a working state', () => {
     expect(f.runs).toHaveLength(1);
     expect(f.runs[0]).toMatchObject({ id: 'run-7', records: [8], current: 'working', terminal: null, afterTerminal: 0, agents: ['booker'] });
-    expect(f.runs[0].history).toEqual([{ code: 2, state: 'working', final: false, terminal: false, time: 1717171717008000n, recordIndex: 8, source: 'booker', afterTerminal: false }]);
+    expect(f.runs[0].history).toEqual([
+      { code: 2, state: 'working', final: false, terminal: false, time: 1717171717008000n, recordIndex: 8, source: 'booker', afterTerminal: false },
+    ]);
   });
 
   it('one conversation: its agents, kinds, times, and no usage on any record', () => {
@@ -540,7 +601,14 @@ describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () =>
     expect(c.usageTotal).toEqual({ input: 0n, output: 0n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 0 });
     expect(f.findings).toEqual([]);
     expect(f.bridgeLoops).toBe(0);
-    expect(toReportFolds(f).conversations[0].usage_total).toEqual({ input: '0', output: '0', reasoning: '0', cache_read: '0', cache_creation: '0', records: 0 });
+    expect(toReportFolds(f).conversations[0].usage_total).toEqual({
+      input: '0',
+      output: '0',
+      reasoning: '0',
+      cache_read: '0',
+      cache_creation: '0',
+      records: 0,
+    });
   });
 });
 
@@ -557,8 +625,25 @@ describe('performance', () => {
         i % 500 === agentNo
           ? { kind: 'status', conversation: id16(i % 20), source: `agent-${agentNo}`, record: id16(i + 1), operation: 'card', body: card }
           : i % 97 === 0
-            ? { kind: 'status', conversation: id16(i % 20), source: 'ops', record: id16(i + 1), operation: i % 194 === 0 ? 'quarantine' : 'unquarantine', body: text(`agent-${(i / 97) % 50}`) }
-            : { kind: 'status', conversation: id16(i % 20), source: `agent-${agentNo}`, record: id16(i + 1), correlation: id16(1), operation: 'task', task_state: (i % 9) + 1, metadata: run(`run-${i % 300}`), usage: { input_tokens: 10, output_tokens: 5 } };
+            ? {
+                kind: 'status',
+                conversation: id16(i % 20),
+                source: 'ops',
+                record: id16(i + 1),
+                operation: i % 194 === 0 ? 'quarantine' : 'unquarantine',
+                body: text(`agent-${(i / 97) % 50}`),
+              }
+            : {
+                kind: 'status',
+                conversation: id16(i % 20),
+                source: `agent-${agentNo}`,
+                record: id16(i + 1),
+                correlation: id16(1),
+                operation: 'task',
+                task_state: (i % 9) + 1,
+                metadata: run(`run-${i % 300}`),
+                usage: { input_tokens: 10, output_tokens: 5 },
+              };
       records.push(makeRecord(0, i, spec, { logTime: t }));
     }
     const prepared = prepareFold(factsOf(records));

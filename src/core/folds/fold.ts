@@ -107,7 +107,7 @@ function backingSentence(backing: QuarantineBacking, reason: string): string {
     case 'operator-signed':
       return `signed by a trusted operator key (${reason})`;
     case 'unsigned':
-      return 'unsigned: it rests on the registry topic\'s write access, which the inspector cannot see';
+      return "unsigned: it rests on the registry topic's write access, which the inspector cannot see";
     case 'non-operator-signed':
       return `signed, but not by a key trusted as an operator's (${reason}); only an operator key may sign a quarantine or unquarantine, so it is flagged ${FOLD_RULES.unauthorised}. It still takes effect: a consumer applies what the topic holds`;
     case 'invalid-signature':
@@ -228,17 +228,36 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
         const expiresAt = ttl !== null && time !== null ? time + ttl : null;
         src.card = { card: d.card, recordIndex: i, time, expiresAt };
         src.ttlMicros = ttl;
-        srcWork.cardText = expiresAt === null ? '' : `its latest card (record ${i}, ${describeTime(time)}) has ttl_micros ${ttl} and expired at ${describeTime(expiresAt)}`;
+        srcWork.cardText =
+          expiresAt === null ? '' : `its latest card (record ${i}, ${describeTime(time)}) has ttl_micros ${ttl} and expired at ${describeTime(expiresAt)}`;
       }
     }
 
     // The source's state at this record's place in the log, before the record's own effect.
     if (src.quarantined) {
-      findings.push(foldFinding(prepared, e, FOLD_RULES.quarantined, 'warning', 'source', `the source ${JSON.stringify(e.source)} was quarantined at this record: ${srcWork.factText} had not been lifted`));
+      findings.push(
+        foldFinding(
+          prepared,
+          e,
+          FOLD_RULES.quarantined,
+          'warning',
+          'source',
+          `the source ${JSON.stringify(e.source)} was quarantined at this record: ${srcWork.factText} had not been lifted`,
+        ),
+      );
     }
     const card = src.card;
     if (card && card.expiresAt !== null && time !== null && time > card.expiresAt) {
-      findings.push(foldFinding(prepared, e, FOLD_RULES.dead, 'warning', 'source', `the source ${JSON.stringify(e.source)} was dead at this record's time ${describeTime(time)}: ${srcWork.cardText}`));
+      findings.push(
+        foldFinding(
+          prepared,
+          e,
+          FOLD_RULES.dead,
+          'warning',
+          'source',
+          `the source ${JSON.stringify(e.source)} was dead at this record's time ${describeTime(time)}: ${srcWork.cardText}`,
+        ),
+      );
     }
 
     if (e.kind === 'status' && (e.operation === 'quarantine' || e.operation === 'unquarantine')) {
@@ -247,7 +266,11 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       const backing = backingOf(e);
       const applied = delivered && target !== null;
       const what = `${op === 'quarantine' ? 'Quarantine' : 'Unquarantine'} of ${target === null ? '(no agent: the body is empty or not UTF-8)' : JSON.stringify(target)} by ${JSON.stringify(e.source)}`;
-      const effect = !delivered ? " It is a dead letter's payload, never delivered, so it changes nothing." : target === null ? ' It names no agent, so it changes nothing.' : '';
+      const effect = !delivered
+        ? " It is a dead letter's payload, never delivered, so it changes nothing."
+        : target === null
+          ? ' It names no agent, so it changes nothing.'
+          : '';
       const fact: QuarantineFact = {
         recordIndex: i,
         time,
@@ -255,7 +278,13 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
         target,
         issuer: e.source,
         backing,
-        signature: { status: e.signature.status, trusted: e.signature.trusted, signer: e.signature.signer, keyId: e.signature.key_id, reason: e.signature.reason },
+        signature: {
+          status: e.signature.status,
+          trusted: e.signature.trusted,
+          signer: e.signature.signer,
+          keyId: e.signature.key_id,
+          reason: e.signature.reason,
+        },
         applied,
         sentence: `${what}: ${backingSentence(backing, e.signature.reason)}.${effect}`,
       };
@@ -288,7 +317,19 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       let w = runs.get(run);
       if (!w) {
         w = {
-          state: { id: run, records: [], history: [], current: null, terminal: null, terminalRecordIndex: null, afterTerminal: 0, conversations: [], agents: [], firstTime: null, lastTime: null },
+          state: {
+            id: run,
+            records: [],
+            history: [],
+            current: null,
+            terminal: null,
+            terminalRecordIndex: null,
+            afterTerminal: 0,
+            conversations: [],
+            agents: [],
+            firstTime: null,
+            lastTime: null,
+          },
           conversations: new Set(),
           agents: new Set(),
           terminalText: '',
@@ -309,7 +350,16 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
         s.history.push({ code, state, final: e.last, terminal, time, recordIndex: i, source: e.source, afterTerminal });
         if (afterTerminal) {
           s.afterTerminal++;
-          findings.push(foldFinding(prepared, e, FOLD_RULES.afterTerminal, 'warning', 'task_state', `task state ${state} after ${w.terminalText}; a terminal state is final`));
+          findings.push(
+            foldFinding(
+              prepared,
+              e,
+              FOLD_RULES.afterTerminal,
+              'warning',
+              'task_state',
+              `task state ${state} after ${w.terminalText}; a terminal state is final`,
+            ),
+          );
         } else {
           s.current = state;
           if (terminal) {

@@ -3,4 +3,14 @@
 export * from './model';
 export { foldLog, foldPrepared, prepareFold, describeTime, type PreparedLog } from './fold';
 export { decodeCard, cardFromItem } from './card';
-export { toReportFolds, reportUsage, type ReportFolds, type ReportAgent, type ReportRun, type ReportConversation, type ReportQuarantineFact, type ReportCapability, type ReportUsage } from './report';
+export {
+  toReportFolds,
+  reportUsage,
+  type ReportFolds,
+  type ReportAgent,
+  type ReportRun,
+  type ReportConversation,
+  type ReportQuarantineFact,
+  type ReportCapability,
+  type ReportUsage,
+} from './report';

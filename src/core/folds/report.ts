@@ -99,7 +99,14 @@ export interface ReportFolds {
 }
 
 export function reportUsage(u: UsageTotals): ReportUsage {
-  return { input: u.input.toString(), output: u.output.toString(), reasoning: u.reasoning.toString(), cache_read: u.cache_read.toString(), cache_creation: u.cache_creation.toString(), records: u.records };
+  return {
+    input: u.input.toString(),
+    output: u.output.toString(),
+    reasoning: u.reasoning.toString(),
+    cache_read: u.cache_read.toString(),
+    cache_creation: u.cache_creation.toString(),
+    records: u.records,
+  };
 }
 
 function reportFact(f: QuarantineFact): ReportQuarantineFact {
@@ -159,7 +166,16 @@ function reportRun(r: RunState): ReportRun {
   return {
     id: r.id,
     records: [...r.records],
-    history: r.history.map((h) => ({ state: h.state, code: h.code, final: h.final, terminal: h.terminal, time: str(h.time), record: h.recordIndex, source: h.source, after_terminal: h.afterTerminal })),
+    history: r.history.map((h) => ({
+      state: h.state,
+      code: h.code,
+      final: h.final,
+      terminal: h.terminal,
+      time: str(h.time),
+      record: h.recordIndex,
+      source: h.source,
+      after_terminal: h.afterTerminal,
+    })),
     state: r.current,
     terminal: r.terminal,
     terminal_record: r.terminalRecordIndex,

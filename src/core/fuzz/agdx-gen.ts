@@ -34,13 +34,19 @@ const metaScalar: fc.Arbitrary<MetaValue> = fc.oneof(
   fc.constant({ type: 'null' as const }),
 );
 
-const metaValue: fc.Arbitrary<MetaValue> = fc.oneof(metaScalar, fc.array(metaScalar, { maxLength: 4 }).map((items) => ({ type: 'list' as const, items })));
+const metaValue: fc.Arbitrary<MetaValue> = fc.oneof(
+  metaScalar,
+  fc.array(metaScalar, { maxLength: 4 }).map((items) => ({ type: 'list' as const, items })),
+);
 
 const metadataArb: fc.Arbitrary<Map<string, MetaValue>> = fc
-  .uniqueArray(fc.tuple(fc.oneof(wellFormedString, fc.constantFrom('__proto__', 'constructor', 'role', 'bridge_hops', '\u{10000}', '\uffff', '\ue000')), metaValue), {
-    maxLength: 6,
-    selector: ([k]) => k,
-  })
+  .uniqueArray(
+    fc.tuple(fc.oneof(wellFormedString, fc.constantFrom('__proto__', 'constructor', 'role', 'bridge_hops', '\u{10000}', '\uffff', '\ue000')), metaValue),
+    {
+      maxLength: 6,
+      selector: ([k]) => k,
+    },
+  )
   .map((entries) => {
     const byKey = new Map(entries);
     return new Map(sortBytewise([...byKey.keys()]).map((k) => [k, byKey.get(k)!]));
@@ -141,14 +147,25 @@ export function envelopeFields(env: Envelope): [string, Model][] {
   add('tool', env.tool !== undefined ? text(env.tool) : undefined);
   if (env.usage) {
     const u = env.usage;
-    add('usage', map((['input_tokens', 'output_tokens', 'reasoning_output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const).filter((k) => u[k] !== undefined).map((k) => [k, uint(u[k]!)])));
+    add(
+      'usage',
+      map(
+        (['input_tokens', 'output_tokens', 'reasoning_output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const)
+          .filter((k) => u[k] !== undefined)
+          .map((k) => [k, uint(u[k]!)]),
+      ),
+    );
   }
   if (env.metadata) add('metadata', map([...env.metadata].map(([k, v]) => [k, meta(v)])));
   add('must_understand', env.must_understand !== undefined ? uint(env.must_understand) : undefined);
   add('body', env.body && bytes(env.body));
   if (env.signature) {
     const s = env.signature;
-    const entries: [string, Model][] = [['scheme', uint(s.scheme)], ['key_id', bytes(s.key_id)], ['bytes', bytes(s.bytes)]];
+    const entries: [string, Model][] = [
+      ['scheme', uint(s.scheme)],
+      ['key_id', bytes(s.key_id)],
+      ['bytes', bytes(s.bytes)],
+    ];
     if (s.context) {
       const c: [string, Model][] = [];
       if (s.context.content_type !== undefined) c.push(['content_type', uint(s.context.content_type)]);
@@ -171,7 +188,25 @@ export interface Lenience {
   unknown: [string, Model][];
 }
 
-export const OPTIONAL_FIELDS = ['record', 'target', 'cause', 'cause_at', 'correlation', 'channel', 'idempotency_key', 'deadline_micros', 'sequence', 'finish_reason', 'task_state', 'operation', 'tool', 'usage', 'metadata', 'body', 'signature'];
+export const OPTIONAL_FIELDS = [
+  'record',
+  'target',
+  'cause',
+  'cause_at',
+  'correlation',
+  'channel',
+  'idempotency_key',
+  'deadline_micros',
+  'sequence',
+  'finish_reason',
+  'task_state',
+  'operation',
+  'tool',
+  'usage',
+  'metadata',
+  'body',
+  'signature',
+];
 
 /** An envelope as a model written leniently: same meaning, other bytes. */
 export function lenientModel(env: Envelope, l: Lenience): Model {
@@ -197,7 +232,13 @@ export const lenienceArb: fc.Arbitrary<Lenience> = fc.record({
   shuffle: fc.integer(),
   tagged: fc.array(fc.nat(24), { maxLength: 3 }),
   nulls: fc.subarray(OPTIONAL_FIELDS, { maxLength: 3 }),
-  unknown: fc.array(fc.tuple(fc.oneof(wellFormedString, fc.constantFrom('__proto__', 'constructor', 'x-extra')), fc.oneof(fc.constant<Model>({ t: 'uint', v: 1n }), fc.constant<Model>({ t: 'text', v: 'javascript:alert(1)' }))), { maxLength: 2 }),
+  unknown: fc.array(
+    fc.tuple(
+      fc.oneof(wellFormedString, fc.constantFrom('__proto__', 'constructor', 'x-extra')),
+      fc.oneof(fc.constant<Model>({ t: 'uint', v: 1n }), fc.constant<Model>({ t: 'text', v: 'javascript:alert(1)' })),
+    ),
+    { maxLength: 2 },
+  ),
 });
 
 /**

@@ -13,12 +13,31 @@ import { hostileString, utf8 } from './support';
 const SYN = new URL('../../../vectors/agentdna/synthetic/', import.meta.url);
 export const keys = JSON.parse(readFileSync(new URL('synthetic_keys.json', SYN), 'utf8')) as Record<string, { private_key_hex: string; did: string }>;
 export const SIGNERS = Object.keys(keys);
-export const VALID = ['synthetic_valid_fanin_dag.serialized.json', 'synthetic_valid_single_root.serialized.json'].map((f) => new Uint8Array(readFileSync(new URL(f, SYN))));
+export const VALID = ['synthetic_valid_fanin_dag.serialized.json', 'synthetic_valid_single_root.serialized.json'].map(
+  (f) => new Uint8Array(readFileSync(new URL(f, SYN))),
+);
 
 /** A JSON text for any value AgentDNA fields may hold: strings, every number form, nested payloads. */
 export const fieldValue: fc.Arbitrary<string> = fc.oneof(
   hostileString.map((s) => JSON.stringify(s)),
-  fc.constantFrom('"\\ud800"', '1', '1.0', '-0', '1e400', '18446744073709551616', '0', 'true', 'false', 'null', '[]', '{}', '""', '"bafybmi"', '[{"type":"text","text":"<script>alert(1)</script>"}]', '{"__proto__":{"x":1}}'),
+  fc.constantFrom(
+    '"\\ud800"',
+    '1',
+    '1.0',
+    '-0',
+    '1e400',
+    '18446744073709551616',
+    '0',
+    'true',
+    'false',
+    'null',
+    '[]',
+    '{}',
+    '""',
+    '"bafybmi"',
+    '[{"type":"text","text":"<script>alert(1)</script>"}]',
+    '{"__proto__":{"x":1}}',
+  ),
   fc.json({ maxDepth: 2 }),
 );
 
@@ -51,9 +70,20 @@ export const envelopeText: fc.Arbitrary<string> = fc.letrec<{ env: string }>((ti
         status_code: fc.oneof(fc.constantFrom('1000', '2001', '4001', '-1', '1000.0'), fieldValue),
         run_id: fieldValue,
         to: fieldValue,
-        hash: fc.oneof(fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => JSON.stringify(toHex(b))), fieldValue),
-        signature: fc.oneof(hexish.map((h) => JSON.stringify(h)), fieldValue),
-        parent_envelope: fc.oneof({ depthSize: 'small', maxDepth: 3 }, fc.constantFrom('null', '[]', '[null, false, 0, ""]', '[1]', '"x"'), fc.array(tie('env'), { maxLength: 3 }).map((p) => `[${p.join(',')}]`), tie('env')),
+        hash: fc.oneof(
+          fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => JSON.stringify(toHex(b))),
+          fieldValue,
+        ),
+        signature: fc.oneof(
+          hexish.map((h) => JSON.stringify(h)),
+          fieldValue,
+        ),
+        parent_envelope: fc.oneof(
+          { depthSize: 'small', maxDepth: 3 },
+          fc.constantFrom('null', '[]', '[null, false, 0, ""]', '[1]', '"x"'),
+          fc.array(tie('env'), { maxLength: 3 }).map((p) => `[${p.join(',')}]`),
+          tie('env'),
+        ),
         extra: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'x', 'from'), fieldValue),
       },
       { requiredKeys: [] },
@@ -77,7 +107,9 @@ export const documentText: fc.Arbitrary<string> = fc.oneof(
   fc
     .array(
       fc.oneof(
-        fc.tuple(fc.constantFrom('user_card', 'actor_card', 'user', 'agent', 'user_nft', 'agent_nft', 'other'), fieldValue, fieldValue).map(([t, id, policy]) => `{"type":"${t}","id":${id},"policy":${policy},"metadata":${id}}`),
+        fc
+          .tuple(fc.constantFrom('user_card', 'actor_card', 'user', 'agent', 'user_nft', 'agent_nft', 'other'), fieldValue, fieldValue)
+          .map(([t, id, policy]) => `{"type":"${t}","id":${id},"policy":${policy},"metadata":${id}}`),
         fc.tuple(fieldValue, fieldValue).map(([id, p]) => `{"agent_did":${id},"agent_metadata":{},"policy":${p}}`),
         fieldValue.map((v) => `{"data":${JSON.stringify(`{"type":"user_card","id":${v}}`)}}`),
         fieldValue.map((v) => `{"data":${JSON.stringify(`{"type":`)}, "x":${v}}`),
@@ -87,7 +119,6 @@ export const documentText: fc.Arbitrary<string> = fc.oneof(
     )
     .map((items) => (items.length === 1 ? items[0] : `[${items.join(',')}]`)),
 );
-
 
 export type Obj = Record<string, unknown>;
 
@@ -104,4 +135,3 @@ export function build(keyName: string, fields: Obj, parents: Obj[]): Obj {
   const e = readAgentDna(0, bytes, parsed.value).workflows[0].envelopes[0];
   return { ...draft, hash: e.content_hash, signature: sign(keyName, e.message ?? e.content_hash!) };
 }
-

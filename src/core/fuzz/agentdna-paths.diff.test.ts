@@ -89,7 +89,16 @@ async function expectSame(files: InputFile[], registry?: RegistryEntry[]): Promi
 
 // A key file entry for a DID (report.md key files), so views built later use the keys the read had.
 const KEYED: RegistryEntry[] = [
-  { id: 'k', agent: keys[SIGNERS[0]].did, algorithm: 'secp256k1', publicKey: publicKeyOf(fromHex(keys[SIGNERS[0]].private_key_hex)!), kind: 'agent', notBeforeMicros: null, notAfterMicros: null, revoked: false },
+  {
+    id: 'k',
+    agent: keys[SIGNERS[0]].did,
+    algorithm: 'secp256k1',
+    publicKey: publicKeyOf(fromHex(keys[SIGNERS[0]].private_key_hex)!),
+    kind: 'agent',
+    notBeforeMicros: null,
+    notAfterMicros: null,
+    revoked: false,
+  },
 ];
 
 describe('reading whole and reading in bulk', () => {
@@ -97,7 +106,10 @@ describe('reading whole and reading in bulk', () => {
 
   it('every file of vectors/ read together, and each AgentDNA vector alone: the same report@1 and the same views', { timeout: TIMEOUT }, async () => {
     expect(files.length).toBeGreaterThan(100);
-    await expectSame(files.map((f) => ({ name: f, bytes: vector(f) })), KEYED);
+    await expectSame(
+      files.map((f) => ({ name: f, bytes: vector(f) })),
+      KEYED,
+    );
     const agentdna = files.filter((f) => f.startsWith('agentdna/'));
     expect(agentdna.length).toBeGreaterThan(10);
     for (const f of agentdna) await expectSame([{ name: f, bytes: vector(f) }]);
@@ -129,7 +141,11 @@ describe('reading whole and reading in bulk', () => {
 
 /** An envelope's members as JSON text, its hash and signature made by reading its draft as the inspector does. */
 function signedMembers(keyName: string, fields: ReadonlyArray<readonly [string, string]>, parents: readonly string[]): string[] {
-  const members = [`"from":${JSON.stringify(keys[keyName].did)}`, ...fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`), `"parent_envelope":${parents.length ? `[${parents.join(',')}]` : 'null'}`];
+  const members = [
+    `"from":${JSON.stringify(keys[keyName].did)}`,
+    ...fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`),
+    `"parent_envelope":${parents.length ? `[${parents.join(',')}]` : 'null'}`,
+  ];
   const draft = utf8(`{${members.join(',')}}`);
   const parsed = readJson(draft);
   if (!parsed.ok) throw new Error(parsed.error.message);
@@ -143,7 +159,15 @@ const numberText = fc.oneof(
 );
 const payloadText = fc.oneof(
   hostileString.map((s) => JSON.stringify(s)),
-  fc.constantFrom('"caf\\u00e9 \\ud83d\\ude00"', '"\\ud800 lone"', '"\\udc00"', '"\\u0000\\u001f\\""', '[{"type":"text","text":"x","n":1.0,"m":1e400}]', '{"a":1,"a":2.50}', '{"\\ud800":1,"\\ue000":2,"\\ud83d\\ude00":3}'),
+  fc.constantFrom(
+    '"caf\\u00e9 \\ud83d\\ude00"',
+    '"\\ud800 lone"',
+    '"\\udc00"',
+    '"\\u0000\\u001f\\""',
+    '[{"type":"text","text":"x","n":1.0,"m":1e400}]',
+    '{"a":1,"a":2.50}',
+    '{"\\ud800":1,"\\ue000":2,"\\ud83d\\ude00":3}',
+  ),
 );
 
 const envelopeFields = fc.record({
@@ -165,7 +189,10 @@ const signedWorkflow: fc.Arbitrary<string> = fc
     let parents: string[] = [];
     let tip: string[] = [];
     for (const s of steps) {
-      const fields: [string, string][] = [['payload', s.fields.payload], ['epoch', s.fields.epoch]];
+      const fields: [string, string][] = [
+        ['payload', s.fields.payload],
+        ['epoch', s.fields.epoch],
+      ];
       if (s.fields.status_code !== undefined) fields.push(['status_code', s.fields.status_code]);
       if (s.fields.run_id !== undefined) fields.push(['run_id', s.fields.run_id]);
       tip = signedMembers(s.signer, fields, parents);

@@ -59,13 +59,24 @@ describe('AgentDNA documents of any shape', () => {
 // Envelopes built and signed here (the synthetic keys are public test keys)
 // ---------------------------------------------------------------------------------------------
 
-const payloadArb: fc.Arbitrary<unknown> = fc.oneof(hostileString.filter((s) => s.length > 0), fc.jsonValue({ maxDepth: 2 }).filter((v) => v !== null && v !== '' && typeof v !== 'number'));
+const payloadArb: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString.filter((s) => s.length > 0),
+  fc.jsonValue({ maxDepth: 2 }).filter((v) => v !== null && v !== '' && typeof v !== 'number'),
+);
 
 describe('workflows signed here verify, whatever their content', () => {
   it('hash ok, every signature valid and DID-bound, all three modes 1000; a changed payload is caught', { timeout: TIMEOUT }, () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ signer: fc.constantFrom(...SIGNERS), payload: payloadArb, epoch: fc.integer({ min: 0, max: 2 ** 40 }), to: fc.option(hostileString, { nil: undefined }) }), { minLength: 1, maxLength: 3 }),
+        fc.array(
+          fc.record({
+            signer: fc.constantFrom(...SIGNERS),
+            payload: payloadArb,
+            epoch: fc.integer({ min: 0, max: 2 ** 40 }),
+            to: fc.option(hostileString, { nil: undefined }),
+          }),
+          { minLength: 1, maxLength: 3 },
+        ),
         fc.boolean(),
         (steps, tamper) => {
           // A chain: each step's parent is the one before it.
@@ -98,13 +109,21 @@ describe('workflows signed here verify, whatever their content', () => {
   });
 
   it('a valid workflow among broken inputs keeps its verdicts and its workflow report', { timeout: TIMEOUT }, () => {
-    const broken = fc.oneof(fc.uint8Array({ maxLength: 40 }), documentText.map(utf8), fc.constantFrom(utf8('{"type":"intent_workflow","envelope":'), utf8('[{"data":"{"}]')));
+    const broken = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }),
+      documentText.map(utf8),
+      fc.constantFrom(utf8('{"type":"intent_workflow","envelope":'), utf8('[{"data":"{"}]')),
+    );
     fc.assert(
       fc.property(fc.nat(VALID.length - 1), fc.array(broken, { maxLength: 2 }), fc.array(broken, { maxLength: 2 }), (which, before, after) => {
         const alone = inspect([{ name: 'wf.json', bytes: VALID[which] }]);
         const files = [...before, VALID[which], ...after].map((bytes, i) => ({ name: `f${i}`, bytes }));
         const r = inspect(files);
-        checkResult(r, files.map((f) => f.bytes.length), 'among broken');
+        checkResult(
+          r,
+          files.map((f) => f.bytes.length),
+          'among broken',
+        );
         const mine = r.records.map((rec, i) => [rec, i] as const).filter(([rec]) => rec.verdict.input === before.length);
         expect(mine).toHaveLength(1);
         same(verdictOf(mine[0][0]), verdictOf(alone.records[0]));
@@ -121,13 +140,26 @@ describe('AgentDNA key material', () => {
   it('any secp256k1 key in a key file (valid, identity-like, off the curve) gives a verdict, never a throw', { timeout: TIMEOUT }, () => {
     const did = keys[SIGNERS[0]].did;
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ minLength: 33, maxLength: 33 }), fc.uint8Array({ minLength: 65, maxLength: 65 }), fc.constantFrom(new Uint8Array(33), new Uint8Array(65), Uint8Array.of(2, ...new Uint8Array(32)), Uint8Array.of(4, ...new Uint8Array(64)), publicKeyOf(fromHex(keys[SIGNERS[0]].private_key_hex)!))), (key) => {
-        expect(didOf(key) === null || typeof didOf(key) === 'string').toBe(true);
-        const { records } = inspectInput(0, { name: 'wf.json', bytes: VALID[1] }, [
-          { id: 'x', agent: did, algorithm: 'secp256k1', publicKey: key, kind: 'agent', notBeforeMicros: null, notAfterMicros: null, revoked: false },
-        ]);
-        checkRecords(records, VALID[1].length, 'key file');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ minLength: 33, maxLength: 33 }),
+          fc.uint8Array({ minLength: 65, maxLength: 65 }),
+          fc.constantFrom(
+            new Uint8Array(33),
+            new Uint8Array(65),
+            Uint8Array.of(2, ...new Uint8Array(32)),
+            Uint8Array.of(4, ...new Uint8Array(64)),
+            publicKeyOf(fromHex(keys[SIGNERS[0]].private_key_hex)!),
+          ),
+        ),
+        (key) => {
+          expect(didOf(key) === null || typeof didOf(key) === 'string').toBe(true);
+          const { records } = inspectInput(0, { name: 'wf.json', bytes: VALID[1] }, [
+            { id: 'x', agent: did, algorithm: 'secp256k1', publicKey: key, kind: 'agent', notBeforeMicros: null, notAfterMicros: null, revoked: false },
+          ]);
+          checkRecords(records, VALID[1].length, 'key file');
+        },
+      ),
       params('agentdna-keys', 0.05, 10),
     );
   });
@@ -137,11 +169,14 @@ describe('policy diffs of card histories', () => {
   /** The LCS length, computed the obvious way (small inputs only). */
   function lcs(a: string[], b: string[]): number {
     const t: number[][] = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
-    for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) t[i][j] = a[i] === b[j] ? t[i + 1][j + 1] + 1 : Math.max(t[i + 1][j], t[i][j + 1]);
+    for (let i = a.length - 1; i >= 0; i--)
+      for (let j = b.length - 1; j >= 0; j--) t[i][j] = a[i] === b[j] ? t[i + 1][j + 1] + 1 : Math.max(t[i + 1][j], t[i][j + 1]);
     return t[0][0];
   }
 
-  it('lineDiff: + and - lines come from the right side in order, counts add up, and the kept lines are a longest common subsequence', { timeout: TIMEOUT }, () => {
+  it('lineDiff: + and - lines come from the right side in order, counts add up, and the kept lines are a longest common subsequence', {
+    timeout: TIMEOUT,
+  }, () => {
     const lines = fc.array(fc.constantFrom('a', 'b', 'c', '', '<script>', 'allow: *'), { maxLength: 30 });
     fc.assert(
       fc.property(lines, lines, (x, y) => {

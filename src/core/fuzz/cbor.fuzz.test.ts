@@ -168,7 +168,9 @@ describe('CBOR reader: well-formed encodings read back exactly', () => {
     );
   });
 
-  it('any variant (wide heads, indefinite lengths, chunked strings): the same value, and minimal is false where the writer was not', { timeout: TIMEOUT }, () => {
+  it('any variant (wide heads, indefinite lengths, chunked strings): the same value, and minimal is false where the writer was not', {
+    timeout: TIMEOUT,
+  }, () => {
     fc.assert(
       fc.property(shallow, styleArb, (m, style) => {
         const bytes = encodeModel(m, style);
@@ -231,39 +233,50 @@ describe('CBOR reader: well-formed encodings read back exactly', () => {
 describe('CBOR reader: bombs and limits', () => {
   it('declared lengths beyond the input fail at once with too-large or truncated, whatever the length', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.constantFrom(2, 3, 4, 5), fc.bigInt({ min: 1n, max: 2n ** 64n - 1n }), fc.integer({ min: 0, max: 3 }), fc.uint8Array({ maxLength: 16 }), (major, len, widen, rest) => {
-        const w = new Bytes();
-        writeHead(w, major, len, widen);
-        const bytes = cat(w.finish(), rest);
-        const r = bounded('bomb', () => readSingle(bytes));
-        const unit = major === 5 ? 2n : 1n;
-        if (len * unit > BigInt(rest.length)) {
-          expect(r.ok).toBe(false);
-          if (!r.ok) expect(['cbor/too-large', 'cbor/truncated', 'cbor/invalid', 'cbor/trailing-bytes']).toContain(r.error.code);
-          if (!r.ok && len > 256n * 1024n * 1024n) expect(r.error.code).toBe('cbor/too-large');
-        }
-        checkResult(r, bytes, 'bomb');
-      }),
+      fc.property(
+        fc.constantFrom(2, 3, 4, 5),
+        fc.bigInt({ min: 1n, max: 2n ** 64n - 1n }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.uint8Array({ maxLength: 16 }),
+        (major, len, widen, rest) => {
+          const w = new Bytes();
+          writeHead(w, major, len, widen);
+          const bytes = cat(w.finish(), rest);
+          const r = bounded('bomb', () => readSingle(bytes));
+          const unit = major === 5 ? 2n : 1n;
+          if (len * unit > BigInt(rest.length)) {
+            expect(r.ok).toBe(false);
+            if (!r.ok) expect(['cbor/too-large', 'cbor/truncated', 'cbor/invalid', 'cbor/trailing-bytes']).toContain(r.error.code);
+            if (!r.ok && len > 256n * 1024n * 1024n) expect(r.error.code).toBe('cbor/too-large');
+          }
+          checkResult(r, bytes, 'bomb');
+        },
+      ),
       params('cbor-bombs', 1),
     );
   });
 
   it('nesting beyond maxDepth is cbor/too-deep for arrays, maps, tags and indefinite containers mixed', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(0x81, 0x9f, 0xa1, 0xbf, 0xc1, 0xd8), { minLength: 1, maxLength: 8 }), fc.integer({ min: 129, max: 3000 }), (pattern, depth) => {
-        const parts: number[] = [];
-        for (let i = 0; i < depth; i++) {
-          const h = pattern[i % pattern.length];
-          if (h === 0xa1 || h === 0xbf) parts.push(h, 0x00); // a map: key 0, the value nests
-          else if (h === 0xd8) parts.push(0xd8, 0x40);
-          else parts.push(h);
-        }
-        parts.push(0x00);
-        const bytes = Uint8Array.from(parts);
-        const r = bounded('depth', () => readSingle(bytes));
-        expect(r.ok).toBe(false);
-        if (!r.ok) expect(r.error.code).toBe('cbor/too-deep');
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(0x81, 0x9f, 0xa1, 0xbf, 0xc1, 0xd8), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 129, max: 3000 }),
+        (pattern, depth) => {
+          const parts: number[] = [];
+          for (let i = 0; i < depth; i++) {
+            const h = pattern[i % pattern.length];
+            if (h === 0xa1 || h === 0xbf)
+              parts.push(h, 0x00); // a map: key 0, the value nests
+            else if (h === 0xd8) parts.push(0xd8, 0x40);
+            else parts.push(h);
+          }
+          parts.push(0x00);
+          const bytes = Uint8Array.from(parts);
+          const r = bounded('depth', () => readSingle(bytes));
+          expect(r.ok).toBe(false);
+          if (!r.ok) expect(r.error.code).toBe('cbor/too-deep');
+        },
+      ),
       params('cbor-depth', 0.1),
     );
   });
@@ -330,7 +343,15 @@ describe('CBOR reader: bombs and limits', () => {
   });
 
   it('text with surrogate code points written as CESU-8 (ed a0 80) or overlong forms is cbor/invalid, never a lone surrogate', () => {
-    for (const content of [[0xed, 0xa0, 0x80], [0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80], [0xc0, 0x80], [0xe0, 0x80, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0xff], [0x80]]) {
+    for (const content of [
+      [0xed, 0xa0, 0x80],
+      [0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80],
+      [0xc0, 0x80],
+      [0xe0, 0x80, 0xaf],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xff],
+      [0x80],
+    ]) {
       for (const long of [false, true]) {
         // Short texts take the reader's fast ASCII path; long ones the decoder: both must refuse.
         const body = long ? [...new Array(40).fill(0x61), ...content] : content;

@@ -50,14 +50,55 @@ const decodeBytes = (bytes: Uint8Array) => {
 const envelopeish: fc.Arbitrary<Model> = fc
   .array(
     fc.tuple(
-      fc.oneof(
-        fc.constantFrom('kind', 'record', 'conversation', 'source', 'target', 'cause', 'cause_at', 'correlation', 'channel', 'idempotency_key', 'deadline_micros', 'sequence', 'last', 'finish_reason', 'task_state', 'operation', 'tool', 'usage', 'metadata', 'must_understand', 'body', 'signature', '__proto__'),
-        fc.string({ maxLength: 4 }),
-      ).map((v): Model => ({ t: 'text', v })),
+      fc
+        .oneof(
+          fc.constantFrom(
+            'kind',
+            'record',
+            'conversation',
+            'source',
+            'target',
+            'cause',
+            'cause_at',
+            'correlation',
+            'channel',
+            'idempotency_key',
+            'deadline_micros',
+            'sequence',
+            'last',
+            'finish_reason',
+            'task_state',
+            'operation',
+            'tool',
+            'usage',
+            'metadata',
+            'must_understand',
+            'body',
+            'signature',
+            '__proto__',
+          ),
+          fc.string({ maxLength: 4 }),
+        )
+        .map((v): Model => ({ t: 'text', v })),
       fc.oneof(
         modelArb(3),
-        fc.constantFrom<Model>({ t: 'text', v: 'command' }, { t: 'text', v: 'chunk' }, { t: 'bytes', v: new Uint8Array(16) }, { t: 'bytes', v: new Uint8Array(20) }),
-        fc.array(fc.tuple(fc.constantFrom('input_tokens', 'output_tokens', 'scheme', 'key_id', 'bytes', 'context', 'content_type', 'agent_version', 'x').map((v): Model => ({ t: 'text', v })), modelArb(2)), { maxLength: 5 }).map((entries): Model => ({ t: 'map', entries })),
+        fc.constantFrom<Model>(
+          { t: 'text', v: 'command' },
+          { t: 'text', v: 'chunk' },
+          { t: 'bytes', v: new Uint8Array(16) },
+          { t: 'bytes', v: new Uint8Array(20) },
+        ),
+        fc
+          .array(
+            fc.tuple(
+              fc
+                .constantFrom('input_tokens', 'output_tokens', 'scheme', 'key_id', 'bytes', 'context', 'content_type', 'agent_version', 'x')
+                .map((v): Model => ({ t: 'text', v })),
+              modelArb(2),
+            ),
+            { maxLength: 5 },
+          )
+          .map((entries): Model => ({ t: 'map', entries })),
       ),
     ),
     { maxLength: 10 },
@@ -221,7 +262,14 @@ describe('a valid envelope is not hurt by broken neighbours', () => {
   it('among broken inputs, each valid input keeps its verdicts', { timeout: TIMEOUT }, () => {
     const broken = fc.oneof(
       garbage,
-      fc.constantFrom(utf8('{"messages": ['), utf8('{"kind":"command"'), utf8('not a record'), new Uint8Array(0), utf8('a0'), utf8('{"from":"x","payload":1,"epoch":{}}')),
+      fc.constantFrom(
+        utf8('{"messages": ['),
+        utf8('{"kind":"command"'),
+        utf8('not a record'),
+        new Uint8Array(0),
+        utf8('a0'),
+        utf8('{"from":"x","payload":1,"epoch":{}}'),
+      ),
     );
     fc.assert(
       fc.property(envelopeArb, fc.array(broken, { maxLength: 3 }), fc.array(broken, { maxLength: 3 }), (env, before, after) => {
@@ -229,7 +277,11 @@ describe('a valid envelope is not hurt by broken neighbours', () => {
         const alone = inspect([{ name: 'alone', bytes }]).records[0];
         const files = [...before, bytes, ...after].map((b, i) => ({ name: `f${i}`, bytes: b }));
         const result = inspect(files);
-        checkResult(result, files.map((f) => f.bytes.length), 'among broken');
+        checkResult(
+          result,
+          files.map((f) => f.bytes.length),
+          'among broken',
+        );
         const mine = result.records.filter((r) => r.verdict.input === before.length);
         expect(mine).toHaveLength(1);
         same(verdictOf(mine[0]), verdictOf(alone));

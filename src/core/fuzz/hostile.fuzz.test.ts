@@ -128,7 +128,13 @@ const EXPECT: Record<string, (r: InspectResult) => void> = {
     expect(env.target).toBe(IMG);
     expect(env.tool).toBe(SCRIPT);
     expect(meta(rec, IMG)).toEqual({ type: 'text', value: SCRIPT });
-    expect(meta(rec, SCRIPT)).toEqual({ type: 'list', items: [{ type: 'text', value: IMG }, { type: 'text', value: JSURL }] });
+    expect(meta(rec, SCRIPT)).toEqual({
+      type: 'list',
+      items: [
+        { type: 'text', value: IMG },
+        { type: 'text', value: JSURL },
+      ],
+    });
     expect(rec.body?.rendering).toBe('card');
     expect(rec.body?.text).toContain(SCRIPT);
   },
@@ -188,7 +194,9 @@ const EXPECT: Record<string, (r: InspectResult) => void> = {
     const rec = only(r);
     expect(rec.format).toBe('agentdna.workflow');
     expect(rec.decoded).toBe(true);
-    expect(rec.findings.filter((f) => f.rule === 'agentdna/unknown-field').map((f) => f.path)).toEqual(expect.arrayContaining(['envelope.__proto__', 'envelope.constructor']));
+    expect(rec.findings.filter((f) => f.rule === 'agentdna/unknown-field').map((f) => f.path)).toEqual(
+      expect.arrayContaining(['envelope.__proto__', 'envelope.constructor']),
+    );
     expect(r.workflows[0].envelopes[0].content_json).toContain('"payload":{"__proto__":{"polluted":true},"text":"hi"}');
   },
   'lone-surrogates-workflow.json': (r) => {
@@ -366,7 +374,9 @@ describe('bombs built here (too big to store)', () => {
     return bytes;
   };
 
-  it('a 16 MB CBOR array of 16,777,216 items (alone, in an envelope, in a sequence after a record) is cbor/too-many-items at its head', { timeout: TIMEOUT }, () => {
+  it('a 16 MB CBOR array of 16,777,216 items (alone, in an envelope, in a sequence after a record) is cbor/too-many-items at its head', {
+    timeout: TIMEOUT,
+  }, () => {
     const items = 16_777_216;
     const head = Uint8Array.of(0x9a, 0x01, 0x00, 0x00, 0x00);
     const alone = new Uint8Array(head.length + items);
@@ -377,27 +387,53 @@ describe('bombs built here (too big to store)', () => {
     // The same array as metadata of an envelope, after an ordinary record of a sequence.
     const ok = read('valid-then-truncated.cborseq');
     const first = inspect([{ name: 'seq', bytes: ok }]).records[0].verdict.span!;
-    const pre = new Uint8Array([...ok.subarray(first[0], first[1]), 0xa2, 0x64, ...utf8('kind'), 0x65, ...utf8('event'), 0x68, ...utf8('metadata'), 0xa1, 0x61, 0x78]);
+    const pre = new Uint8Array([
+      ...ok.subarray(first[0], first[1]),
+      0xa2,
+      0x64,
+      ...utf8('kind'),
+      0x65,
+      ...utf8('event'),
+      0x68,
+      ...utf8('metadata'),
+      0xa1,
+      0x61,
+      0x78,
+    ]);
     const seq = new Uint8Array(pre.length + alone.length);
     seq.set(pre);
     seq.set(alone, pre.length);
     const s = bounded('16M-item array in a sequence', () => inspect([{ name: 'seq-bomb.cborseq', bytes: seq }]));
     checkResult(s, [seq.length], 'seq-bomb');
-    expect(flatAll(s).map((x) => [x.decoded, x.error?.code ?? null])).toEqual([[true, null], [false, 'cbor/too-many-items']]);
+    expect(flatAll(s).map((x) => [x.decoded, x.error?.code ?? null])).toEqual([
+      [true, null],
+      [false, 'cbor/too-many-items'],
+    ]);
     expect(flatAll(s)[1].error!.offset).toBe(pre.length);
   });
 
   it(`a ${big >> 20} MB string in the JSON view of an envelope, an AgentDNA payload and an Iggy payload: read, bounded time`, { timeout: TIMEOUT }, () => {
     const cases: [string, Uint8Array, (r: InspectResult) => void][] = [
-      ['view source', withString('{"kind":"event","record":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"conversation":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"source":"', '","body":[1]}'), (r) => {
-        expect(flatAll(r)[0].decoded).toBe(true);
-        expect(flatAll(r)[0].source?.length).toBe(big);
-        expect(rules(flatAll(r)[0])).toContain('agdx/cap/agent_id');
-      }],
-      ['agentdna payload', withString('{"from":"did","payload":"', '","epoch":1,"signature":""}'), (r) => {
-        expect(flatAll(r)[0].decoded).toBe(true);
-        expect(r.workflows[0].envelopes[0].content_hash).toMatch(/^[0-9a-f]{64}$/);
-      }],
+      [
+        'view source',
+        withString(
+          '{"kind":"event","record":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"conversation":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"source":"',
+          '","body":[1]}',
+        ),
+        (r) => {
+          expect(flatAll(r)[0].decoded).toBe(true);
+          expect(flatAll(r)[0].source?.length).toBe(big);
+          expect(rules(flatAll(r)[0])).toContain('agdx/cap/agent_id');
+        },
+      ],
+      [
+        'agentdna payload',
+        withString('{"from":"did","payload":"', '","epoch":1,"signature":""}'),
+        (r) => {
+          expect(flatAll(r)[0].decoded).toBe(true);
+          expect(r.workflows[0].envelopes[0].content_hash).toMatch(/^[0-9a-f]{64}$/);
+        },
+      ],
       ['iggy payload', withString('{"messages":[{"payload":"', '"}]}'), (r) => expect(flatAll(r)[0].decoded).toBe(false)],
     ];
     for (const [what, bytes, check] of cases) {
@@ -410,7 +446,9 @@ describe('bombs built here (too big to store)', () => {
     }
   });
 
-  it(`an integer of ${big >> 20} MB of digits (an envelope's deadline, an AgentDNA epoch, an Iggy offset) is json/invalid at once`, { timeout: TIMEOUT }, () => {
+  it(`an integer of ${big >> 20} MB of digits (an envelope's deadline, an AgentDNA epoch, an Iggy offset) is json/invalid at once`, {
+    timeout: TIMEOUT,
+  }, () => {
     for (const [pre, post] of [
       ['{"kind":"command","conversation":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"source":"a","deadline_micros":', '}'],
       ['{"from":"x","payload":"p","epoch":', ',"signature":""}'],

@@ -8,7 +8,22 @@ import { encodeEnvelope } from '../agdx/canonical';
 import { toBase64 } from '../bytes';
 import { inspectInput } from '../inspect';
 import { envelopeArb, keyFor, SEED7, signEnvelope } from './agdx-gen';
-import { Bytes, cat, checkRecords, encodeModel, hostileString, modelArb, params, styleArb, TIMEOUT, uint64Arb, same, utf8, verdictOf, writeHead } from './support';
+import {
+  Bytes,
+  cat,
+  checkRecords,
+  encodeModel,
+  hostileString,
+  modelArb,
+  params,
+  styleArb,
+  TIMEOUT,
+  uint64Arb,
+  same,
+  utf8,
+  verdictOf,
+  writeHead,
+} from './support';
 
 type Era = '>=0.7' | '0.5-0.6' | '<=0.4';
 
@@ -41,8 +56,29 @@ const headerArb: fc.Arbitrary<Header> = fc.oneof(
     { name: 'constructor', kind: 'uint64', value: le(2n ** 64n - 1n, 8) },
   ),
   fc.record({
-    name: fc.oneof(fc.constantFrom('agdx.av', 'agdx.ct', 'agdx.to', 'gen_ai.conversation.id'), hostileString.filter((s) => s.length > 0)),
-    kind: fc.constantFrom('raw', 'string', 'bool', 'int8', 'int16', 'int32', 'int64', 'int128', 'uint8', 'uint16', 'uint32', 'uint64', 'uint128', 'float32', 'float64', 'u32', 'weird'),
+    name: fc.oneof(
+      fc.constantFrom('agdx.av', 'agdx.ct', 'agdx.to', 'gen_ai.conversation.id'),
+      hostileString.filter((s) => s.length > 0),
+    ),
+    kind: fc.constantFrom(
+      'raw',
+      'string',
+      'bool',
+      'int8',
+      'int16',
+      'int32',
+      'int64',
+      'int128',
+      'uint8',
+      'uint16',
+      'uint32',
+      'uint64',
+      'uint128',
+      'float32',
+      'float64',
+      'u32',
+      'weird',
+    ),
     value: fc.uint8Array({ maxLength: 20 }),
   }),
   fc.uint8Array({ minLength: 16, maxLength: 16 }).map((value) => ({ name: 'gen_ai.conversation.id', kind: 'uint128', value })),
@@ -63,8 +99,22 @@ function messageJson(era: Era, offset: bigint, timestamp: bigint, payload: strin
 
 /** A message of an export: a good envelope, or something broken. */
 const brokenMessage: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('null', '1', '"x"', '[]', '{}', '{"payload":1}', '{"payload":"!!!"}', '{"payload":"q2Rr"}', '{"header":[],"payload":""}', '{"header":{},"user_headers":7,"payload":"oA=="}', '{"__proto__":{"payload":"oA=="}}'),
-  fc.tuple(fc.uint8Array({ maxLength: 60 }), fc.array(headerArb, { maxLength: 3 })).map(([junk, hs]) => messageJson('>=0.7', 0n, 0n, JSON.stringify(toBase64(junk)), hs)),
+  fc.constantFrom(
+    'null',
+    '1',
+    '"x"',
+    '[]',
+    '{}',
+    '{"payload":1}',
+    '{"payload":"!!!"}',
+    '{"payload":"q2Rr"}',
+    '{"header":[],"payload":""}',
+    '{"header":{},"user_headers":7,"payload":"oA=="}',
+    '{"__proto__":{"payload":"oA=="}}',
+  ),
+  fc
+    .tuple(fc.uint8Array({ maxLength: 60 }), fc.array(headerArb, { maxLength: 3 }))
+    .map(([junk, hs]) => messageJson('>=0.7', 0n, 0n, JSON.stringify(toBase64(junk)), hs)),
   fc.tuple(modelArb(3), styleArb).map(([m, s]) => messageJson('0.5-0.6', 1n, 2n, JSON.stringify(toBase64(encodeModel(m, s))), [])),
   hostileString.map((s) => messageJson('<=0.4', 3n, 4n, JSON.stringify(s), [])),
 );
@@ -95,7 +145,9 @@ describe('Iggy HTTP exports', () => {
           expect(m.input.format.startsWith('iggy-json(')).toBe(true);
           checkRecords(m.records, mixed.length, 'mixed export');
           // Records of broken messages may be several (a dead letter gives two); find ours by its span.
-          const at = new TextDecoder().decode(mixed).indexOf(good, `{"partition_id":1,"messages":[`.length + before.map((b) => b.length + 1).reduce((x, y) => x + y, 0));
+          const at = new TextDecoder()
+            .decode(mixed)
+            .indexOf(good, `{"partition_id":1,"messages":[`.length + before.map((b) => b.length + 1).reduce((x, y) => x + y, 0));
           const ours = m.records.find((r) => r.verdict.inputSpan?.[0] === new TextEncoder().encode(new TextDecoder().decode(mixed).slice(0, at)).length);
           expect(ours, 'the good message').toBeDefined();
           same(verdictOf(ours!), verdictOf(a.records[0]));
@@ -109,14 +161,21 @@ describe('Iggy HTTP exports', () => {
 
   it('any JSON where the messages go never throws', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(brokenMessage, fc.json({ maxDepth: 3 })), { maxLength: 5 }), fc.json({ maxDepth: 2 }), fc.boolean(), (messages, partition, bare) => {
-        const text = bare ? `[${messages.map((m) => `{"payload":${JSON.stringify(m)}}`).join(',')}]` : `{"partition_id":${partition},"messages":[${messages.join(',')}]}`;
-        const bytes = utf8(text);
-        const { input, records } = inspectInput(0, { name: 'export.json', bytes });
-        checkRecords(records, bytes.length, 'export', input.format === 'iggy-json(empty)');
-        // No records only for an export with no messages.
-        if (records.length === 0) expect(bare ? [] : messages).toEqual([]);
-      }),
+      fc.property(
+        fc.array(fc.oneof(brokenMessage, fc.json({ maxDepth: 3 })), { maxLength: 5 }),
+        fc.json({ maxDepth: 2 }),
+        fc.boolean(),
+        (messages, partition, bare) => {
+          const text = bare
+            ? `[${messages.map((m) => `{"payload":${JSON.stringify(m)}}`).join(',')}]`
+            : `{"partition_id":${partition},"messages":[${messages.join(',')}]}`;
+          const bytes = utf8(text);
+          const { input, records } = inspectInput(0, { name: 'export.json', bytes });
+          checkRecords(records, bytes.length, 'export', input.format === 'iggy-json(empty)');
+          // No records only for an export with no messages.
+          if (records.length === 0) expect(bare ? [] : messages).toEqual([]);
+        },
+      ),
       params('iggy-any-json', 0.5),
     );
   });
@@ -138,35 +197,61 @@ function headerBlock(headers: { name: Uint8Array; kind: number; value: Uint8Arra
 
 const WIDTH: Record<number, number> = { 3: 1, 4: 1, 5: 2, 6: 4, 7: 8, 8: 16, 9: 1, 10: 2, 11: 4, 12: 8, 13: 16, 14: 4, 15: 8 };
 const binaryHeader = fc
-  .tuple(fc.oneof(fc.constantFrom('agdx.av', 'agdx.ct', 'agdx.to', 'gen_ai.conversation.id', '__proto__'), fc.stringMatching(/^[\x21-\x7e]{1,12}$/)), fc.integer({ min: 1, max: 15 }), fc.uint8Array({ maxLength: 24 }))
-  .map(([name, kind, value]) => ({ name: utf8(name), kind, value: WIDTH[kind] !== undefined ? value.subarray(0, WIDTH[kind]).length === WIDTH[kind] ? value.subarray(0, WIDTH[kind]) : new Uint8Array(WIDTH[kind]) : value }));
+  .tuple(
+    fc.oneof(fc.constantFrom('agdx.av', 'agdx.ct', 'agdx.to', 'gen_ai.conversation.id', '__proto__'), fc.stringMatching(/^[\x21-\x7e]{1,12}$/)),
+    fc.integer({ min: 1, max: 15 }),
+    fc.uint8Array({ maxLength: 24 }),
+  )
+  .map(([name, kind, value]) => ({
+    name: utf8(name),
+    kind,
+    value:
+      WIDTH[kind] !== undefined
+        ? value.subarray(0, WIDTH[kind]).length === WIDTH[kind]
+          ? value.subarray(0, WIDTH[kind])
+          : new Uint8Array(WIDTH[kind])
+        : value,
+  }));
 
 describe('Iggy binary header blocks', () => {
   it('a header block then an envelope: the envelope decodes as it does alone, with the block read as headers', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.constantFrom<'>=0.7' | '<=0.6'>('>=0.7', '<=0.6'), fc.array(binaryHeader, { minLength: 1, maxLength: 5 }), envelopeArb, (era, headers, env) => {
-        const payload = encodeEnvelope(env);
-        const bytes = cat(headerBlock(headers, era), payload);
-        const { input, records } = inspectInput(0, { name: 'block.bin', bytes });
-        checkRecords(records, bytes.length, 'header block');
-        expect(input.format).toMatch(/^iggy-headers\(/);
-        expect(records).toHaveLength(1);
-        const alone = inspectInput(0, { name: 'env.bin', bytes: payload }).records[0];
-        expect(records[0].verdict.decoded).toBe(alone.verdict.decoded);
-        const envelope = records[0].data.envelope;
-        expect(envelope && encodeEnvelope(envelope)).toEqual(alone.data.envelope && encodeEnvelope(alone.data.envelope));
-      }),
+      fc.property(
+        fc.constantFrom<'>=0.7' | '<=0.6'>('>=0.7', '<=0.6'),
+        fc.array(binaryHeader, { minLength: 1, maxLength: 5 }),
+        envelopeArb,
+        (era, headers, env) => {
+          const payload = encodeEnvelope(env);
+          const bytes = cat(headerBlock(headers, era), payload);
+          const { input, records } = inspectInput(0, { name: 'block.bin', bytes });
+          checkRecords(records, bytes.length, 'header block');
+          expect(input.format).toMatch(/^iggy-headers\(/);
+          expect(records).toHaveLength(1);
+          const alone = inspectInput(0, { name: 'env.bin', bytes: payload }).records[0];
+          expect(records[0].verdict.decoded).toBe(alone.verdict.decoded);
+          const envelope = records[0].data.envelope;
+          expect(envelope && encodeEnvelope(envelope)).toEqual(alone.data.envelope && encodeEnvelope(alone.data.envelope));
+        },
+      ),
       params('iggy-block', 0.1),
     );
   });
 
   it('a header block then anything never throws', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.constantFrom<'>=0.7' | '<=0.6'>('>=0.7', '<=0.6'), fc.array(binaryHeader, { minLength: 1, maxLength: 4 }), fc.oneof(fc.uint8Array({ maxLength: 80 }), fc.tuple(modelArb(3), styleArb).map(([m, s]) => encodeModel(m, s))), (era, headers, rest) => {
-        const bytes = cat(headerBlock(headers, era), rest);
-        const { records } = inspectInput(0, { name: 'block.bin', bytes });
-        checkRecords(records, bytes.length, 'header block + anything');
-      }),
+      fc.property(
+        fc.constantFrom<'>=0.7' | '<=0.6'>('>=0.7', '<=0.6'),
+        fc.array(binaryHeader, { minLength: 1, maxLength: 4 }),
+        fc.oneof(
+          fc.uint8Array({ maxLength: 80 }),
+          fc.tuple(modelArb(3), styleArb).map(([m, s]) => encodeModel(m, s)),
+        ),
+        (era, headers, rest) => {
+          const bytes = cat(headerBlock(headers, era), rest);
+          const { records } = inspectInput(0, { name: 'block.bin', bytes });
+          checkRecords(records, bytes.length, 'header block + anything');
+        },
+      ),
       params('iggy-block-any', 0.5),
     );
   });
@@ -202,25 +287,40 @@ describe('laser records and dead letters', () => {
 
   it('a laser record or a dead letter around any payload never throws; a good envelope inside decodes', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.oneof(envelopeArb.map((e) => encodeEnvelope(e)), fc.uint8Array({ maxLength: 60 })), fc.array(headerArb, { maxLength: 4 }), fc.boolean(), (payload, headers, dead) => {
-        let bytes: Uint8Array;
-        if (dead) {
-          const w = new Bytes();
-          writeHead(w, 5, 3n);
-          for (const [k, v] of [['reason', Uint8Array.of(0x01)], ['attempts', Uint8Array.of(0x03)]] as const) {
-            writeHead(w, 3, BigInt(k.length));
-            w.append(utf8(k));
-            w.append(v);
-          }
-          writeHead(w, 3, 7n);
-          w.append(utf8('payload'));
-          writeHead(w, 2, BigInt(payload.length));
-          w.append(payload);
-          bytes = w.finish();
-        } else bytes = recordModel(payload, headers.filter((h, i) => headers.findIndex((x) => x.name === h.name) === i));
-        const { records } = inspectInput(0, { name: 'record.bin', bytes });
-        checkRecords(records, bytes.length, dead ? 'dead letter' : 'laser record');
-      }),
+      fc.property(
+        fc.oneof(
+          envelopeArb.map((e) => encodeEnvelope(e)),
+          fc.uint8Array({ maxLength: 60 }),
+        ),
+        fc.array(headerArb, { maxLength: 4 }),
+        fc.boolean(),
+        (payload, headers, dead) => {
+          let bytes: Uint8Array;
+          if (dead) {
+            const w = new Bytes();
+            writeHead(w, 5, 3n);
+            for (const [k, v] of [
+              ['reason', Uint8Array.of(0x01)],
+              ['attempts', Uint8Array.of(0x03)],
+            ] as const) {
+              writeHead(w, 3, BigInt(k.length));
+              w.append(utf8(k));
+              w.append(v);
+            }
+            writeHead(w, 3, 7n);
+            w.append(utf8('payload'));
+            writeHead(w, 2, BigInt(payload.length));
+            w.append(payload);
+            bytes = w.finish();
+          } else
+            bytes = recordModel(
+              payload,
+              headers.filter((h, i) => headers.findIndex((x) => x.name === h.name) === i),
+            );
+          const { records } = inspectInput(0, { name: 'record.bin', bytes });
+          checkRecords(records, bytes.length, dead ? 'dead letter' : 'laser record');
+        },
+      ),
       params('iggy-laser', 0.25),
     );
   });

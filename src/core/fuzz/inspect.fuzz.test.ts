@@ -43,7 +43,11 @@ describe('inspect: any inputs', () => {
       fc.property(fc.array(anyInput, { minLength: 1, maxLength: 4 }), (inputs) => {
         const files = inputs.map((bytes, i) => ({ name: `f${i}`, bytes }));
         const all = inspect(files);
-        checkResult(all, inputs.map((b) => b.length), 'several');
+        checkResult(
+          all,
+          inputs.map((b) => b.length),
+          'several',
+        );
         files.forEach((f, i) => {
           const alone = inspect([f]).records;
           const mine = all.records.filter((r) => r.verdict.input === i);
@@ -64,7 +68,19 @@ describe('text forms of an envelope', () => {
         const bytes = encodeEnvelope(env);
         const lines = (s: string) => s.replace(/(.{20})/g, '$1\r\n');
         const text =
-          form === 'hex' ? toHex(bytes) : form === 'HEX' ? toHex(bytes).toUpperCase() : form === '0xhex' ? `0x${toHex(bytes)}` : form === 'hex-lines' ? lines(toHex(bytes)) : form === 'b64' ? toBase64(bytes) : form === 'b64url' ? toBase64(bytes, true) : lines(toBase64(bytes));
+          form === 'hex'
+            ? toHex(bytes)
+            : form === 'HEX'
+              ? toHex(bytes).toUpperCase()
+              : form === '0xhex'
+                ? `0x${toHex(bytes)}`
+                : form === 'hex-lines'
+                  ? lines(toHex(bytes))
+                  : form === 'b64'
+                    ? toBase64(bytes)
+                    : form === 'b64url'
+                      ? toBase64(bytes, true)
+                      : lines(toBase64(bytes));
         const a = inspect([{ name: 'bin', bytes }], { keys }).records;
         const t = inspect([{ name: 'txt', bytes: utf8(`\n ${text}\n`) }], { keys }).records;
         same(t.map(verdictOf), a.map(verdictOf));
@@ -106,7 +122,13 @@ describe('pathological text', () => {
   });
 
   it('a concatenation of 5,000 good envelopes is one record each, linear in time', { timeout: TIMEOUT }, () => {
-    const one = encodeEnvelope({ kind: 'event', record: new Uint8Array(16).fill(1), conversation: new Uint8Array(16).fill(2), source: 'a', body: Uint8Array.of(1) });
+    const one = encodeEnvelope({
+      kind: 'event',
+      record: new Uint8Array(16).fill(1),
+      conversation: new Uint8Array(16).fill(2),
+      source: 'a',
+      body: Uint8Array.of(1),
+    });
     const bytes = cat(...new Array(5_000).fill(one));
     const r = bounded('5,000 envelopes', () => inspect([{ name: 'many', bytes }]), 20_000);
     expect(r.records).toHaveLength(5_000);

@@ -135,17 +135,21 @@ describe('readJson against JSON.parse', () => {
 
   it('documents with bytes changed, inserted, removed or cut: the same verdict as JSON.parse (bad UTF-8 refused)', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(jsonText, fc.array(fc.tuple(fc.constantFrom('set', 'insert', 'delete', 'cut'), fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 3 }), (text, ops) => {
-        const bytes = Array.from(utf8(text));
-        for (const [op, pos, value] of ops) {
-          const at = bytes.length ? pos % bytes.length : 0;
-          if (op === 'set' && bytes.length) bytes[at] = value;
-          else if (op === 'insert') bytes.splice(at, 0, value);
-          else if (op === 'delete') bytes.splice(at, 1);
-          else bytes.length = at;
-        }
-        sameAsParse(Uint8Array.from(bytes), text);
-      }),
+      fc.property(
+        jsonText,
+        fc.array(fc.tuple(fc.constantFrom('set', 'insert', 'delete', 'cut'), fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 3 }),
+        (text, ops) => {
+          const bytes = Array.from(utf8(text));
+          for (const [op, pos, value] of ops) {
+            const at = bytes.length ? pos % bytes.length : 0;
+            if (op === 'set' && bytes.length) bytes[at] = value;
+            else if (op === 'insert') bytes.splice(at, 0, value);
+            else if (op === 'delete') bytes.splice(at, 1);
+            else bytes.length = at;
+          }
+          sameAsParse(Uint8Array.from(bytes), text);
+        },
+      ),
       params('json-mutated', 1),
     );
   });
@@ -159,13 +163,20 @@ describe('readJson against JSON.parse', () => {
     );
   });
 
-  it('an ill-formed UTF-8 sequence after well-formed multi-byte text fails exactly there (the decoded-once fast path stays exact)', { timeout: TIMEOUT }, () => {
+  it('an ill-formed UTF-8 sequence after well-formed multi-byte text fails exactly there (the decoded-once fast path stays exact)', {
+    timeout: TIMEOUT,
+  }, () => {
     const bad = fc.constantFrom([0x80], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xff], [0xe2, 0x82]);
     fc.assert(
       fc.property(fc.array(hostileString, { minLength: 1, maxLength: 4 }), fc.nat(), bad, (strings, k, junk) => {
         const texts = strings.map((s) => JSON.stringify(s));
         const which = k % texts.length;
-        const before = utf8(`[${texts.slice(0, which).map((t) => t + ',').join('')}`);
+        const before = utf8(
+          `[${texts
+            .slice(0, which)
+            .map((t) => t + ',')
+            .join('')}`,
+        );
         const inner = utf8(texts[which]);
         // The bad bytes go just before the closing quote of one string.
         const at = before.length + inner.length - 1;
@@ -185,18 +196,24 @@ describe('readJson against JSON.parse', () => {
 describe('toPlain keeps every key as own data', () => {
   it('__proto__, constructor and prototype keys stay own properties; no prototype changes', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'a'), jsonText), { minLength: 1, maxLength: 6 }), (entries) => {
-        const text = `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
-        const r = readJson(utf8(text));
-        if (!r.ok) throw new Error(r.error.message);
-        const plain = toPlain(r.value) as Record<string, unknown>;
-        expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
-        const last = new Map(entries);
-        expect(Object.keys(plain).sort()).toEqual([...last.keys()].sort());
-        for (const k of last.keys()) expect(Object.hasOwn(plain, k), k).toBe(true);
-        expect(rounded(plain)).toEqual(parseExact(text));
-        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'a'), jsonText), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        (entries) => {
+          const text = `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+          const r = readJson(utf8(text));
+          if (!r.ok) throw new Error(r.error.message);
+          const plain = toPlain(r.value) as Record<string, unknown>;
+          expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+          const last = new Map(entries);
+          expect(Object.keys(plain).sort()).toEqual([...last.keys()].sort());
+          for (const k of last.keys()) expect(Object.hasOwn(plain, k), k).toBe(true);
+          expect(rounded(plain)).toEqual(parseExact(text));
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        },
+      ),
       params('json-proto', 0.5),
     );
   });
@@ -205,17 +222,23 @@ describe('toPlain keeps every key as own data', () => {
 describe('JSON bombs', () => {
   it('deep nesting (up to 100,000 levels of [ and {) is json/too-deep, fast, for any mix', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('[', '{"a":', '[1,', '{"__proto__":'), { minLength: 1, maxLength: 5 }), fc.integer({ min: 513, max: 100_000 }), (pattern, depth) => {
-        let text = '';
-        for (let i = 0; i < depth; i++) text += pattern[i % pattern.length];
-        const r = bounded('deep JSON', () => readJson(utf8(text)));
-        expect(r.ok || r.error.code).toBe('json/too-deep');
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('[', '{"a":', '[1,', '{"__proto__":'), { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 513, max: 100_000 }),
+        (pattern, depth) => {
+          let text = '';
+          for (let i = 0; i < depth; i++) text += pattern[i % pattern.length];
+          const r = bounded('deep JSON', () => readJson(utf8(text)));
+          expect(r.ok || r.error.code).toBe('json/too-deep');
+        },
+      ),
       params('json-deep', 0.01, 5),
     );
   });
 
-  it('integers: 4,300 digits read exactly; 4,301 digits are json/invalid at the number (as Python refuses them); 100 MB of digits fail at once', { timeout: TIMEOUT }, () => {
+  it('integers: 4,300 digits read exactly; 4,301 digits are json/invalid at the number (as Python refuses them); 100 MB of digits fail at once', {
+    timeout: TIMEOUT,
+  }, () => {
     const ok = '9'.repeat(4300);
     const r1 = readJson(utf8(`[-${ok}]`));
     expect(r1.ok && r1.value.type === 'array' && r1.value.items[0].type === 'number' && r1.value.items[0].big).toBe(-BigInt(ok));

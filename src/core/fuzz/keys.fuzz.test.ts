@@ -43,12 +43,25 @@ const jsonish: fc.Arbitrary<unknown> = fc.oneof(
   fc.record(
     {
       agent: fc.oneof(hostileString, fc.integer(), fc.constant(null)),
-      public_key: fc.oneof(fc.constant(toHex(pub)), fc.constant(toBase64(pub)), fc.constant(`0x${toHex(pub)}`), hostileString, fc.uint8Array({ maxLength: 70 }).map(toHex), fc.uint8Array({ maxLength: 70 }).map((b) => toBase64(b)), fc.integer()),
+      public_key: fc.oneof(
+        fc.constant(toHex(pub)),
+        fc.constant(toBase64(pub)),
+        fc.constant(`0x${toHex(pub)}`),
+        hostileString,
+        fc.uint8Array({ maxLength: 70 }).map(toHex),
+        fc.uint8Array({ maxLength: 70 }).map((b) => toBase64(b)),
+        fc.integer(),
+      ),
       kind: fc.oneof(fc.constantFrom('agent', 'operator', '__proto__', 'root'), fc.integer()),
       not_before_micros: fc.oneof(fc.integer(), fc.constantFrom('0', '1', '-1', '1e3', '99999999999999999999999', '', ' 1'), fc.double(), fc.constant(null)),
       not_after_micros: fc.oneof(fc.integer(), fc.constantFrom('0', '18446744073709551615'), fc.constant(null)),
       revoked: fc.oneof(fc.boolean(), fc.constantFrom('true', 1, null)),
-      did: fc.oneof(fc.constantFrom('bafybmieov5ndpfynaz7snkexetcwarcdhewzfaabn2xmb7q6g2t2cfxfvq', 'did:example:x', '', ' x', 'a\u202eb'), hostileString, fc.integer(), fc.constant(null)),
+      did: fc.oneof(
+        fc.constantFrom('bafybmieov5ndpfynaz7snkexetcwarcdhewzfaabn2xmb7q6g2t2cfxfvq', 'did:example:x', '', ' x', 'a\u202eb'),
+        hostileString,
+        fc.integer(),
+        fc.constant(null),
+      ),
       kty: fc.constantFrom('OKP', 'EC', 'RSA'),
       crv: fc.constantFrom('Ed25519', 'secp256k1', 'X25519'),
       x: fc.oneof(fc.constant(toBase64(pub, true)), hostileString),
@@ -63,7 +76,10 @@ describe('parseKeys', () => {
   it('any text: keys or problems, never an exception', { timeout: TIMEOUT }, () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 100 }), hostileString), (text) => {
-        check(bounded('parseKeys', () => parseKeys(text)), 'text');
+        check(
+          bounded('parseKeys', () => parseKeys(text)),
+          'text',
+        );
       }),
       params('keys-text', 1),
     );
@@ -71,36 +87,84 @@ describe('parseKeys', () => {
 
   it('any bytes: keys or problems, never an exception', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 100 }), fc.constantFrom(32, 33, 65).chain((n) => fc.uint8Array({ minLength: n, maxLength: n }))), (bytes) => {
-        check(bounded('parseKeys', () => parseKeys(bytes)), 'bytes');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 100 }),
+          fc.constantFrom(32, 33, 65).chain((n) => fc.uint8Array({ minLength: n, maxLength: n })),
+        ),
+        (bytes) => {
+          check(
+            bounded('parseKeys', () => parseKeys(bytes)),
+            'bytes',
+          );
+        },
+      ),
       params('keys-bytes', 1),
     );
   });
 
   it('key files, JWKs and JWKS with any members (including __proto__): keys or problems; no prototype is touched', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.array(jsonish, { maxLength: 4 }), fc.constantFrom('file', 'array', 'single'), fc.option(hostileString, { nil: undefined }), (entries, shape, agent) => {
-        const text = shape === 'file' ? JSON.stringify({ keys: entries }) : shape === 'array' ? JSON.stringify(entries) : JSON.stringify(entries[0] ?? {});
-        check(bounded('parseKeys', () => parseKeys(text, { agent })), shape);
-        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      }),
+      fc.property(
+        fc.array(jsonish, { maxLength: 4 }),
+        fc.constantFrom('file', 'array', 'single'),
+        fc.option(hostileString, { nil: undefined }),
+        (entries, shape, agent) => {
+          const text = shape === 'file' ? JSON.stringify({ keys: entries }) : shape === 'array' ? JSON.stringify(entries) : JSON.stringify(entries[0] ?? {});
+          check(
+            bounded('parseKeys', () => parseKeys(text, { agent })),
+            shape,
+          );
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        },
+      ),
       params('keys-json', 1),
     );
   });
 
   it('PEM text with damaged blocks, other block types and noise around: keys or problems', { timeout: TIMEOUT }, () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constant(PEM), fc.constantFrom('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', '-----BEGIN PUBLIC KEY-----\n!!\n-----END PUBLIC KEY-----', '-----BEGIN PUBLIC KEY-----\n', '-----END PUBLIC KEY-----'), hostileString), { maxLength: 5 }), (parts) => {
-        const text = parts.join('\n');
-        check(bounded('parseKeys', () => parseKeys(text)), 'pem');
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constant(PEM),
+            fc.constantFrom(
+              '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
+              '-----BEGIN PUBLIC KEY-----\n!!\n-----END PUBLIC KEY-----',
+              '-----BEGIN PUBLIC KEY-----\n',
+              '-----END PUBLIC KEY-----',
+            ),
+            hostileString,
+          ),
+          { maxLength: 5 },
+        ),
+        (parts) => {
+          const text = parts.join('\n');
+          check(
+            bounded('parseKeys', () => parseKeys(text)),
+            'pem',
+          );
+        },
+      ),
       params('keys-pem', 0.5),
     );
   });
 
   it('pemBlocks finds exactly the blocks the obvious (quadratic) regex finds', { timeout: TIMEOUT }, () => {
-    const piece = fc.constantFrom('-----BEGIN PUBLIC KEY-----', '-----END PUBLIC KEY-----', '-----BEGIN A-----', '-----END A-----', '-----', 'BEGIN ', 'END ', 'A', ' ', 'PUBLIC KEY', '\n', 'xyz');
+    const piece = fc.constantFrom(
+      '-----BEGIN PUBLIC KEY-----',
+      '-----END PUBLIC KEY-----',
+      '-----BEGIN A-----',
+      '-----END A-----',
+      '-----',
+      'BEGIN ',
+      'END ',
+      'A',
+      ' ',
+      'PUBLIC KEY',
+      '\n',
+      'xyz',
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
         const t = parts.join('');

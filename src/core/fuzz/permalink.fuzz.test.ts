@@ -51,33 +51,86 @@ const map = (entries: [string, Model][]): Model => ({ t: 'map', entries: entries
 
 /** Payload maps shaped like a state, with hostile values in every place. */
 const stateModel: fc.Arbitrary<Model> = fc
-  .record({
-    v: fc.oneof(fc.constant(uint(1n)), modelArb(1)),
-    inputs: fc.oneof(
-      fc.array(fc.tuple(fc.oneof(hostileString.map(text), modelArb(1)), fc.oneof(fc.uint8Array({ maxLength: 20 }).map((v): Model => ({ t: 'bytes', v })), modelArb(1))).map(([name, bytes]) => map([['name', name], ['bytes', bytes]])), { maxLength: 3 }).map((items): Model => ({ t: 'array', items })),
-      modelArb(2),
-    ),
-    redacted: fc.oneof(fc.constantFrom<Model>({ t: 'simple', v: 20 }, { t: 'simple', v: 21 }), modelArb(1)),
-    view: fc.oneof(
-      fc
-        .record({
-          selected: fc.oneof(
-            fc.tuple(fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(uint), fc.constant<Model>({ t: 'nint', v: -1n }), modelArb(1)), fc.oneof(fc.bigInt({ min: 0n, max: 100n }).map(uint), modelArb(1))).map(([input, index]) => map([['input', input], ['index', index]])),
-            modelArb(1),
-          ),
-          tab: fc.oneof(hostileString.map(text), modelArb(1)),
-          viewport: fc.oneof(
-            fc.tuple(modelArb(1), modelArb(1), fc.oneof(modelArb(1), fc.constantFrom<Model>({ t: 'uint', v: 0n }, { t: 'nint', v: -2n }, { t: 'float', bits: 0x8000n, width: 16 }))).map(([x, y, zoom]) => map([['x', x], ['y', y], ['zoom', zoom]])),
-            modelArb(1),
-          ),
-          filters: fc.array(fc.tuple(fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor')), fc.oneof(hostileString.map(text), modelArb(1))), { maxLength: 3 }).map((e) => map(e)),
-        }, { requiredKeys: [] })
-        .map((v) => map(Object.entries(v) as [string, Model][])),
-      modelArb(2),
-    ),
-    dup: fc.constantFrom<[string, Model][]>([], [['inputs', { t: 'array', items: [] }]], [['v', uint(1n)]], [['__proto__', map([])]]),
-  }, { requiredKeys: ['v', 'inputs'] })
-  .map(({ dup, ...rest }) => ({ t: 'map', entries: [...(Object.entries(rest) as [string, Model][]), ...(dup ?? [])].map(([k, v]) => [text(k), v] as [Model, Model]) }));
+  .record(
+    {
+      v: fc.oneof(fc.constant(uint(1n)), modelArb(1)),
+      inputs: fc.oneof(
+        fc
+          .array(
+            fc
+              .tuple(
+                fc.oneof(hostileString.map(text), modelArb(1)),
+                fc.oneof(
+                  fc.uint8Array({ maxLength: 20 }).map((v): Model => ({ t: 'bytes', v })),
+                  modelArb(1),
+                ),
+              )
+              .map(([name, bytes]) =>
+                map([
+                  ['name', name],
+                  ['bytes', bytes],
+                ]),
+              ),
+            { maxLength: 3 },
+          )
+          .map((items): Model => ({ t: 'array', items })),
+        modelArb(2),
+      ),
+      redacted: fc.oneof(fc.constantFrom<Model>({ t: 'simple', v: 20 }, { t: 'simple', v: 21 }), modelArb(1)),
+      view: fc.oneof(
+        fc
+          .record(
+            {
+              selected: fc.oneof(
+                fc
+                  .tuple(
+                    fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(uint), fc.constant<Model>({ t: 'nint', v: -1n }), modelArb(1)),
+                    fc.oneof(fc.bigInt({ min: 0n, max: 100n }).map(uint), modelArb(1)),
+                  )
+                  .map(([input, index]) =>
+                    map([
+                      ['input', input],
+                      ['index', index],
+                    ]),
+                  ),
+                modelArb(1),
+              ),
+              tab: fc.oneof(hostileString.map(text), modelArb(1)),
+              viewport: fc.oneof(
+                fc
+                  .tuple(
+                    modelArb(1),
+                    modelArb(1),
+                    fc.oneof(modelArb(1), fc.constantFrom<Model>({ t: 'uint', v: 0n }, { t: 'nint', v: -2n }, { t: 'float', bits: 0x8000n, width: 16 })),
+                  )
+                  .map(([x, y, zoom]) =>
+                    map([
+                      ['x', x],
+                      ['y', y],
+                      ['zoom', zoom],
+                    ]),
+                  ),
+                modelArb(1),
+              ),
+              filters: fc
+                .array(fc.tuple(fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor')), fc.oneof(hostileString.map(text), modelArb(1))), {
+                  maxLength: 3,
+                })
+                .map((e) => map(e)),
+            },
+            { requiredKeys: [] },
+          )
+          .map((v) => map(Object.entries(v) as [string, Model][])),
+        modelArb(2),
+      ),
+      dup: fc.constantFrom<[string, Model][]>([], [['inputs', { t: 'array', items: [] }]], [['v', uint(1n)]], [['__proto__', map([])]]),
+    },
+    { requiredKeys: ['v', 'inputs'] },
+  )
+  .map(({ dup, ...rest }) => ({
+    t: 'map',
+    entries: [...(Object.entries(rest) as [string, Model][]), ...(dup ?? [])].map(([k, v]) => [text(k), v] as [Model, Model]),
+  }));
 
 const baseState: ShareState = {
   inputs: [
@@ -85,7 +138,12 @@ const baseState: ShareState = {
     { name: '__proto__', bytes: utf8('{"__proto__":1}') },
   ],
   redacted: true,
-  view: { selected: { input: 1, index: 0 }, tab: 'graph', viewport: { x: -1.5, y: 2, zoom: 0.5 }, filters: { __proto__: 'x', constructor: 'y', kind: 'javascript:alert(1)' } as Record<string, string> },
+  view: {
+    selected: { input: 1, index: 0 },
+    tab: 'graph',
+    viewport: { x: -1.5, y: 2, zoom: 0.5 },
+    filters: { __proto__: 'x', constructor: 'y', kind: 'javascript:alert(1)' } as Record<string, string>,
+  },
 };
 // An object literal's __proto__ sets the prototype: make it an own filter key, as a link carries it.
 Object.defineProperty(baseState.view.filters, '__proto__', { value: 'x', enumerable: true, writable: true, configurable: true });
@@ -93,9 +151,18 @@ Object.defineProperty(baseState.view.filters, '__proto__', { value: 'x', enumera
 describe('decodePermalink', () => {
   it('any text: a state or a permalink/* code, never a throw', { timeout: TIMEOUT }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 80 }), hostileString, fc.string({ maxLength: 60 }).map((s) => `v1.${s}`), fc.base64String({ maxLength: 80 }).map((s) => `#v1.${s.replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, '')}`), fc.nat().map((n) => `v${n}.AAAA`)), async (link) => {
-        checkShare(await boundedAsync('decodePermalink', () => decodePermalink(link)), link);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ maxLength: 80 }),
+          hostileString,
+          fc.string({ maxLength: 60 }).map((s) => `v1.${s}`),
+          fc.base64String({ maxLength: 80 }).map((s) => `#v1.${s.replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, '')}`),
+          fc.nat().map((n) => `v${n}.AAAA`),
+        ),
+        async (link) => {
+          checkShare(await boundedAsync('decodePermalink', () => decodePermalink(link)), link);
+        },
+      ),
       params('permalink-text', 0.5),
     );
   });
@@ -116,23 +183,26 @@ describe('decodePermalink', () => {
     const link = await encodePermalink(baseState);
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.#v%';
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('set', 'insert', 'delete', 'cut'), fc.nat(), fc.nat(alphabet.length - 1)), { minLength: 1, maxLength: 3 }), async (ops) => {
-        let l = link;
-        for (const [op, pos, c] of ops) {
-          const at = pos % (l.length + 1);
-          if (op === 'set') l = l.slice(0, at) + alphabet[c] + l.slice(at + 1);
-          else if (op === 'insert') l = l.slice(0, at) + alphabet[c] + l.slice(at);
-          else if (op === 'delete') l = l.slice(0, at) + l.slice(at + 1);
-          else l = l.slice(0, at);
-        }
-        const r = await decodePermalink(l);
-        checkShare(r, l);
-        if (r.ok) {
-          // Only a change that leaves the link as it was (or only its '#') opens, and then the same view.
-          expect(l.replace(/^#/, '')).toBe(link);
-          expect(r.state.inputs).toEqual(baseState.inputs);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom('set', 'insert', 'delete', 'cut'), fc.nat(), fc.nat(alphabet.length - 1)), { minLength: 1, maxLength: 3 }),
+        async (ops) => {
+          let l = link;
+          for (const [op, pos, c] of ops) {
+            const at = pos % (l.length + 1);
+            if (op === 'set') l = l.slice(0, at) + alphabet[c] + l.slice(at + 1);
+            else if (op === 'insert') l = l.slice(0, at) + alphabet[c] + l.slice(at);
+            else if (op === 'delete') l = l.slice(0, at) + l.slice(at + 1);
+            else l = l.slice(0, at);
+          }
+          const r = await decodePermalink(l);
+          checkShare(r, l);
+          if (r.ok) {
+            // Only a change that leaves the link as it was (or only its '#') opens, and then the same view.
+            expect(l.replace(/^#/, '')).toBe(link);
+            expect(r.state.inputs).toEqual(baseState.inputs);
+          }
+        },
+      ),
       params('permalink-damaged', 0.5),
     );
   });
@@ -163,15 +233,22 @@ describe('decodeBundle', () => {
     const magic = utf8('EIBUNDLE');
     const good = await encodeBundle(baseState);
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 60 }), fc.tuple(fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 60 })).map(([v, rest]) => cat(magic, Uint8Array.of(v), rest)), fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([at, b]) => {
-        const x = good.slice();
-        x[at % x.length] ^= b || 1;
-        return x;
-      })), async (bytes) => {
-        const r = await boundedAsync('decodeBundle', () => decodeBundle(bytes));
-        checkShare(r, 'bundle');
-        if (r.ok) expect(bytes).toEqual(good);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 60 }),
+          fc.tuple(fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 60 })).map(([v, rest]) => cat(magic, Uint8Array.of(v), rest)),
+          fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([at, b]) => {
+            const x = good.slice();
+            x[at % x.length] ^= b || 1;
+            return x;
+          }),
+        ),
+        async (bytes) => {
+          const r = await boundedAsync('decodeBundle', () => decodeBundle(bytes));
+          checkShare(r, 'bundle');
+          if (r.ok) expect(bytes).toEqual(good);
+        },
+      ),
       params('permalink-bundle', 0.5),
     );
   });
@@ -191,7 +268,9 @@ describe('redaction before sharing', () => {
   const inputArb = fc.oneof(
     fc.uint8Array({ maxLength: 120 }),
     fc.array(envelopeArb, { minLength: 1, maxLength: 3 }).map((es) => cat(...es.map((e) => encodeEnvelope(e)))),
-    fc.array(envelopeArb, { minLength: 1, maxLength: 3 }).map((es) => utf8(`{"messages":[${es.map((e) => `{"offset":1,"payload":"${toBase64(encodeEnvelope(e))}"}`).join(',')}]}`)),
+    fc
+      .array(envelopeArb, { minLength: 1, maxLength: 3 })
+      .map((es) => utf8(`{"messages":[${es.map((e) => `{"offset":1,"payload":"${toBase64(encodeEnvelope(e))}"}`).join(',')}]}`)),
     envelopeArb.map((e) => utf8(toBase64(encodeEnvelope(e)))),
   );
 
@@ -208,7 +287,10 @@ describe('redaction before sharing', () => {
         expect(again.map(shape)).toEqual(records.map(shape));
         for (const { data: x } of again) {
           if (!x.envelope?.body || !x.bodySpan) continue;
-          expect(x.view.subarray(x.bodySpan[0], x.bodySpan[1]).every((b) => b === 0), 'a body left unblanked').toBe(true);
+          expect(
+            x.view.subarray(x.bodySpan[0], x.bodySpan[1]).every((b) => b === 0),
+            'a body left unblanked',
+          ).toBe(true);
         }
       }),
       params('share-redact', 0.1),

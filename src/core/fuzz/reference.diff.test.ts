@@ -54,13 +54,29 @@ function ours(bytes: Uint8Array): OurVerdict {
   const accepted = records.length === 1 && r.format === 'agdx.envelope' && isValid(r);
   // The bulk path (what the benchmark times against the reference) judges the same way.
   const bulk = decodeAndValidate(bytes);
-  const bulkAccepted = bulk.error === null && bulk.envelopes.length === 1 && bulk.envelopes[0] !== null && !(bulk.findings.get(0) ?? []).some((f) => f.severity === 'error');
+  const bulkAccepted =
+    bulk.error === null && bulk.envelopes.length === 1 && bulk.envelopes[0] !== null && !(bulk.findings.get(0) ?? []).some((f) => f.severity === 'error');
   expect(bulkAccepted, 'the bulk path and the pipeline disagree').toBe(accepted);
   if (accepted) same(normEnvelope(bulk.envelopes[0]), normEnvelope(envelope), 'bulk and pipeline decode differently');
   const why = records
-    .map((x) => `${x.format} ${x.error ? `${x.error.code}: ${x.error.message}` : x.findings.filter((f) => f.severity === 'error').map((f) => `${f.rule}: ${f.message}`).join('; ')}`)
+    .map(
+      (x) =>
+        `${x.format} ${
+          x.error
+            ? `${x.error.code}: ${x.error.message}`
+            : x.findings
+                .filter((f) => f.severity === 'error')
+                .map((f) => `${f.rule}: ${f.message}`)
+                .join('; ')
+        }`,
+    )
     .join(' | ');
-  return { accepted, envelope: accepted ? envelope : null, why: records.length > 1 ? `${records.length} records: ${why}` : why, error: r.error?.message ?? null };
+  return {
+    accepted,
+    envelope: accepted ? envelope : null,
+    why: records.length > 1 ? `${records.length} records: ${why}` : why,
+    error: r.error?.message ?? null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -68,7 +84,16 @@ function ours(bytes: Uint8Array): OurVerdict {
 // ---------------------------------------------------------------------------------------------
 
 /** Integer fields, by path: a float there is a wrong type to Rust, an integer to the port. */
-const INTEGER_FIELDS = new Set(['deadline_micros', 'sequence', 'task_state', 'must_understand', ...USAGE_FIELDS.map((f) => `usage.${f}`), 'signature.scheme', 'signature.context.content_type', 'signature.context.agent_version']);
+const INTEGER_FIELDS = new Set([
+  'deadline_micros',
+  'sequence',
+  'task_state',
+  'must_understand',
+  ...USAGE_FIELDS.map((f) => `usage.${f}`),
+  'signature.scheme',
+  'signature.context.content_type',
+  'signature.context.agent_version',
+]);
 /** Maps the decoder reads as structs, by path ('' is the envelope). */
 const STRUCTS: Record<string, readonly string[]> = {
   '': ENVELOPE_FIELDS,
@@ -95,7 +120,16 @@ interface Features {
 }
 
 function features(item: CborItem): Features {
-  const f: Features = { nonMinimalHead: false, indefiniteString: false, tag: false, bignumTag: false, undefinedValue: false, nullFields: new Set(), integralFloat: false, repeatedKey: false };
+  const f: Features = {
+    nonMinimalHead: false,
+    indefiniteString: false,
+    tag: false,
+    bignumTag: false,
+    undefinedValue: false,
+    nullFields: new Set(),
+    integralFloat: false,
+    repeatedKey: false,
+  };
   const keyOf = (k: CborItem): string | null => {
     if (k.kind === 'text' || k.kind === 'uint' || k.kind === 'nint') return `${k.kind}:${k.value}`;
     if (k.kind === 'simple' || k.kind === 'float') return `${k.kind}:${k.value}`;
@@ -310,7 +344,10 @@ const agentId = fc.oneof(
   wellFormedString.filter((s) => s.length > 0 && !CONTROL.test(s)),
 );
 const text = fc.oneof(wellFormedString, fc.constantFrom('x'.repeat(256), 'é'.repeat(128)));
-const idemKey = fc.oneof(fc.constantFrom('k', 'k'.repeat(64), 'é'.repeat(32)), wellFormedString.filter((s) => s.length > 0 && new TextEncoder().encode(s).length <= 64));
+const idemKey = fc.oneof(
+  fc.constantFrom('k', 'k'.repeat(64), 'é'.repeat(32)),
+  wellFormedString.filter((s) => s.length > 0 && new TextEncoder().encode(s).length <= 64),
+);
 const uint = uint64Arb.map((v) => (v < 2n ** 53n ? Number(v) : v));
 const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined, freq: 2 });
 const body = fc.uint8Array({ minLength: 1, maxLength: 24 });
@@ -323,13 +360,26 @@ const metaScalar: fc.Arbitrary<MetaValue> = fc.oneof(
   fc.boolean().map((value) => ({ type: 'bool' as const, value })),
   fc.constant({ type: 'null' as const }),
 );
-const metaValue: fc.Arbitrary<MetaValue> = fc.oneof({ weight: 4, arbitrary: metaScalar }, { weight: 1, arbitrary: fc.array(metaScalar, { maxLength: 3 }).map((items) => ({ type: 'list' as const, items })) });
-const metadata = fc.uniqueArray(fc.tuple(fc.oneof(wellFormedString, fc.constantFrom('role', 'bridge_hops', '__proto__')), metaValue), { maxLength: 4, selector: ([k]) => k }).map((e) => new Map(e));
-const usage = fc.record({ input_tokens: uint, output_tokens: uint, reasoning_output_tokens: uint, cache_read_input_tokens: uint, cache_creation_input_tokens: uint }, { requiredKeys: ['input_tokens', 'output_tokens'] });
+const metaValue: fc.Arbitrary<MetaValue> = fc.oneof(
+  { weight: 4, arbitrary: metaScalar },
+  { weight: 1, arbitrary: fc.array(metaScalar, { maxLength: 3 }).map((items) => ({ type: 'list' as const, items })) },
+);
+const metadata = fc
+  .uniqueArray(fc.tuple(fc.oneof(wellFormedString, fc.constantFrom('role', 'bridge_hops', '__proto__')), metaValue), { maxLength: 4, selector: ([k]) => k })
+  .map((e) => new Map(e));
+const usage = fc.record(
+  { input_tokens: uint, output_tokens: uint, reasoning_output_tokens: uint, cache_read_input_tokens: uint, cache_creation_input_tokens: uint },
+  { requiredKeys: ['input_tokens', 'output_tokens'] },
+);
 const signature = fc.oneof(
   fc.record({ scheme: fc.constant(1), key_id: fc.uint8Array({ minLength: 8, maxLength: 8 }), bytes: fc.uint8Array({ minLength: 64, maxLength: 64 }) }),
   fc.record(
-    { scheme: fc.integer({ min: 2, max: 255 }), key_id: fc.uint8Array({ maxLength: 10 }), bytes: fc.uint8Array({ maxLength: 70 }), context: fc.record({ content_type: fc.integer({ min: 0, max: 255 }), agent_version: fc.integer({ min: 0, max: 0xffffffff }) }, { requiredKeys: [] }) },
+    {
+      scheme: fc.integer({ min: 2, max: 255 }),
+      key_id: fc.uint8Array({ maxLength: 10 }),
+      bytes: fc.uint8Array({ maxLength: 70 }),
+      context: fc.record({ content_type: fc.integer({ min: 0, max: 255 }), agent_version: fc.integer({ min: 0, max: 0xffffffff }) }, { requiredKeys: [] }),
+    },
     { requiredKeys: ['scheme', 'key_id', 'bytes'] },
   ),
 );
@@ -352,9 +402,24 @@ function kindFields(kind: Kind): fc.Arbitrary<Partial<Envelope>> {
     case 'command':
       return fc.record({ ...base, idempotency_key: opt(idemKey), deadline_micros: opt(uint), operation: opt(text), tool: opt(text) });
     case 'response':
-      return fc.record({ ...base, finish_reason: opt(text), idempotency_key: opt(idemKey), task_state: opt(fc.nat(255)), operation: opt(text), tool: opt(text), usage: opt(usage) });
+      return fc.record({
+        ...base,
+        finish_reason: opt(text),
+        idempotency_key: opt(idemKey),
+        task_state: opt(fc.nat(255)),
+        operation: opt(text),
+        tool: opt(text),
+        usage: opt(usage),
+      });
     case 'event':
-      return fc.record({ ...base, correlation: opt(id16), idempotency_key: opt(idemKey), operation: opt(fc.oneof(text, fc.constantFrom('state_snapshot', 'state_delta'))), tool: opt(text), usage: opt(usage) });
+      return fc.record({
+        ...base,
+        correlation: opt(id16),
+        idempotency_key: opt(idemKey),
+        operation: opt(fc.oneof(text, fc.constantFrom('state_snapshot', 'state_delta'))),
+        tool: opt(text),
+        usage: opt(usage),
+      });
     case 'error':
       return fc
         .record({ ...base, channel: opt(id16), sequence: opt(uint), task_state: opt(fc.nat(255)), operation: opt(text), tool: opt(text), usage: opt(usage) })
@@ -403,8 +468,21 @@ const big = (n: number, unit = 'x') => unit.repeat(n);
 const meta = (entries: [string, MetaValue][]): Partial<Envelope> => ({ metadata: new Map(entries) });
 /** Values at and just past every cap (the first of each pair is allowed), and must_understand. */
 const CAP_CASES: Partial<Envelope>[] = [
-  ...[256, 257].flatMap((n): Partial<Envelope>[] => [{ operation: big(n) }, { tool: big(n) }, { finish_reason: big(n) }, { source: big(n) }, { target: big(n) }, { target: big(n >> 1, 'é') + big(n & 1) }]),
-  { idempotency_key: '' }, { idempotency_key: big(64) }, { idempotency_key: big(65) }, { idempotency_key: big(32, 'é') }, { idempotency_key: big(33, 'é') }, { source: '' }, { target: '' },
+  ...[256, 257].flatMap((n): Partial<Envelope>[] => [
+    { operation: big(n) },
+    { tool: big(n) },
+    { finish_reason: big(n) },
+    { source: big(n) },
+    { target: big(n) },
+    { target: big(n >> 1, 'é') + big(n & 1) },
+  ]),
+  { idempotency_key: '' },
+  { idempotency_key: big(64) },
+  { idempotency_key: big(65) },
+  { idempotency_key: big(32, 'é') },
+  { idempotency_key: big(33, 'é') },
+  { source: '' },
+  { target: '' },
   // Control characters (C0, DEL, C1) are not allowed in an agent id; U+00A0 and U+2028 are.
   ...['\u0000', '\u001f', '\u007f', '\u0085', '\u009f', '\u00a0', '\u2028'].map((c): Partial<Envelope> => ({ source: `a${c}b` })),
   ...[32, 33].map((n) => meta(Array.from({ length: n }, (_, i): [string, MetaValue] => [`k${String(i).padStart(2, '0')}`, { type: 'null' }]))),
@@ -414,7 +492,9 @@ const CAP_CASES: Partial<Envelope>[] = [
   ...[102, 103].map((n) => meta([['l', { type: 'list', items: Array.from({ length: n }, (): MetaValue => ({ type: 'int', value: 1 })) }]])),
   // Keys plus values: 8 × (2 + 1000) = 8016 allowed, 9 × 1002 = 9018 not.
   ...[8, 9].map((n) => meta(Array.from({ length: n }, (_, i): [string, MetaValue] => [`k${i}`, { type: 'text', value: big(1000) }]))),
-  { must_understand: 1 }, { must_understand: 2 ** 53 - 1 }, { must_understand: 2n ** 64n - 1n },
+  { must_understand: 1 },
+  { must_understand: 2 ** 53 - 1 },
+  { must_understand: 2n ** 64n - 1n },
   ...[7, 8, 9].flatMap((k) => [63, 64, 65].map((b): Partial<Envelope> => ({ signature: { scheme: 1, key_id: new Uint8Array(k), bytes: new Uint8Array(b) } }))),
   { signature: { scheme: 2, key_id: new Uint8Array(3), bytes: new Uint8Array(5) } },
 ];
@@ -503,7 +583,12 @@ const mergeMutation: fc.Arbitrary<Partial<Envelope>> = fc
 /** A valid envelope, or one with a mutation applied to its fields. */
 const envelopeCase: fc.Arbitrary<Envelope> = validEnvelope.chain((env) =>
   fc
-    .oneof({ weight: 2, arbitrary: fc.constant({}) }, { weight: 3, arbitrary: toggleMutation(env) }, { weight: 2, arbitrary: mergeMutation }, { weight: 2, arbitrary: capMutation })
+    .oneof(
+      { weight: 2, arbitrary: fc.constant({}) },
+      { weight: 3, arbitrary: toggleMutation(env) },
+      { weight: 2, arbitrary: mergeMutation },
+      { weight: 2, arbitrary: capMutation },
+    )
     .map((change) => withChange(env, change)),
 );
 
@@ -527,7 +612,13 @@ const modelMutation: fc.Arbitrary<ModelMutation> = fc.oneof(
     value: fc.oneof(scalarModel, modelArb(2), fc.constant<Model>(asMap([['content_type', { t: 'uint', v: 300n }]]))),
   }),
   fc.record({ t: fc.constant('duplicate' as const), at: fc.nat(30), value: fc.option(scalarModel, { nil: null }) }),
-  fc.record({ t: fc.constant('unknown' as const), entries: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: wellFormedString.map(textKey) }, { weight: 1, arbitrary: scalarModel }), modelArb(2)), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    t: fc.constant('unknown' as const),
+    entries: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: wellFormedString.map(textKey) }, { weight: 1, arbitrary: scalarModel }), modelArb(2)), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+  }),
   fc.record({ t: fc.constant('metadata' as const), entries: fc.array(fc.tuple(wellFormedString, fc.oneof(scalarModel, modelArb(3))), { maxLength: 4 }) }),
 );
 
@@ -544,7 +635,8 @@ function mutateModel(env: Envelope, m: ModelMutation): Model {
     }
     case 'nested': {
       const i = at(m.field);
-      const inner = i >= 0 && fields[i][1].t === 'map' ? (fields[i][1] as Model & { t: 'map' }).entries.filter(([k]) => !(k.t === 'text' && k.v === m.key)) : [];
+      const inner =
+        i >= 0 && fields[i][1].t === 'map' ? (fields[i][1] as Model & { t: 'map' }).entries.filter(([k]) => !(k.t === 'text' && k.v === m.key)) : [];
       const value = asMap([...inner.map(([k, v]) => [(k as { v: string }).v, v] as [string, Model]), [m.key, m.value]]);
       if (i >= 0) fields[i] = [m.field, value];
       else fields.push([m.field, value]);
@@ -656,11 +748,30 @@ describe('differential: the reference port and ours judge the same envelopes the
 
   it('the laser fixtures', () => {
     // laser-wire's golden files, through both (records that are not envelopes: both reject).
-    for (const name of ['agent_command', 'agent_command_signed', 'agent_response', 'agent_event', 'agent_chunk', 'agent_chunk_open', 'agent_chunk_terminal', 'agent_status_task', 'agent_status_card', 'agent_status_run_metadata', 'agent_error']) {
+    for (const name of [
+      'agent_command',
+      'agent_command_signed',
+      'agent_response',
+      'agent_event',
+      'agent_chunk',
+      'agent_chunk_open',
+      'agent_chunk_terminal',
+      'agent_status_task',
+      'agent_status_card',
+      'agent_status_run_metadata',
+      'agent_error',
+    ]) {
       const { ref, our } = compare(fixture(name), name);
       expect([ref.accepted, our.accepted], name).toEqual([true, true]);
     }
-    for (const name of ['agent_must_understand', 'agent_invalid_command_no_correlation', 'agent_invalid_error_last', 'agent_invalid_chunk_late_deadline', 'agent_record', 'agent_dead_letter']) {
+    for (const name of [
+      'agent_must_understand',
+      'agent_invalid_command_no_correlation',
+      'agent_invalid_error_last',
+      'agent_invalid_chunk_late_deadline',
+      'agent_record',
+      'agent_dead_letter',
+    ]) {
       const { ref, our } = compare(fixture(name), name);
       expect([ref.accepted, our.accepted], name).toEqual([false, false]);
     }

@@ -52,7 +52,13 @@ const SMALL_ORDER = [
 /** The identity encoded with y = p + 1 (not below p): a non-canonical encoding. */
 const IDENTITY_NONCANONICAL = le32(P + 1n);
 
-const base: Envelope = { kind: 'event', record: new Uint8Array(16).fill(1), conversation: new Uint8Array(16).fill(2), source: 'planner', body: Uint8Array.of(0x7b, 0x7d) };
+const base: Envelope = {
+  kind: 'event',
+  record: new Uint8Array(16).fill(1),
+  conversation: new Uint8Array(16).fill(2),
+  source: 'planner',
+  body: Uint8Array.of(0x7b, 0x7d),
+};
 
 function rawKey(publicKey: Uint8Array, agent = 'planner'): RegisteredKey {
   return { id: keyId(publicKey), agent, algorithm: 'ed25519', publicKey, kind: 'operator', notBeforeMicros: null, notAfterMicros: null, revoked: false };
@@ -167,7 +173,15 @@ function der(r: bigint, s: bigint): string {
 describe('ECDSA secp256k1: out-of-range scalars, bad keys and bad DER give verdicts', () => {
   it('r or s of 0, n, n + 1 or 2^256 - 1 is invalid, with the reason; never an exception', () => {
     const ok = 1n;
-    for (const [r, s] of [[0n, ok], [ok, 0n], [CURVE_N, ok], [ok, CURVE_N], [CURVE_N + 1n, ok], [ok, 2n ** 256n - 1n], [0n, 0n]]) {
+    for (const [r, s] of [
+      [0n, ok],
+      [ok, 0n],
+      [CURVE_N, ok],
+      [ok, CURVE_N],
+      [CURVE_N + 1n, ok],
+      [ok, 2n ** 256n - 1n],
+      [0n, 0n],
+    ]) {
       const c = checkSignatureText(SYN_DID, message, der(r, s));
       expect(c.status, `r=${r} s=${s}`).toBe('invalid');
       expect(c.reason).toMatch(/zero|not below the group order/);
@@ -188,7 +202,12 @@ describe('ECDSA secp256k1: out-of-range scalars, bad keys and bad DER give verdi
   });
 
   it('zero and identity-like keys in a key file: problems when parsed; ignored by the verifier (invalid, no throw)', () => {
-    const zeros = [Uint8Array.of(2, ...new Uint8Array(32)), Uint8Array.of(3, ...new Uint8Array(32)), Uint8Array.of(4, ...new Uint8Array(64)), Uint8Array.of(4, ...new Uint8Array(64).fill(0xff))];
+    const zeros = [
+      Uint8Array.of(2, ...new Uint8Array(32)),
+      Uint8Array.of(3, ...new Uint8Array(32)),
+      Uint8Array.of(4, ...new Uint8Array(64)),
+      Uint8Array.of(4, ...new Uint8Array(64).fill(0xff)),
+    ];
     for (const k of zeros) {
       const parsed = parseKeys(JSON.stringify({ keys: [{ agent: SYN_DID, public_key: toHex(k) }] }));
       expect(parsed.keys, toHex(k)).toEqual([]);
@@ -203,7 +222,18 @@ describe('ECDSA secp256k1: out-of-range scalars, bad keys and bad DER give verdi
   it('through the pipeline: a workflow with an out-of-range signature is not valid, with agentdna/signature', () => {
     const doc = { type: 'intent_workflow', envelope: { from: SYN_DID, payload: 'x', epoch: 1, hash: 'h', signature: der(0n, 1n), parent_envelope: null } };
     const r = inspect([{ name: 'wf.json', bytes: new TextEncoder().encode(JSON.stringify(doc)) }], {
-      keys: [{ id: 'zero', agent: SYN_DID, algorithm: 'secp256k1', publicKey: Uint8Array.of(2, ...new Uint8Array(32)), kind: 'agent', notBeforeMicros: null, notAfterMicros: null, revoked: false }],
+      keys: [
+        {
+          id: 'zero',
+          agent: SYN_DID,
+          algorithm: 'secp256k1',
+          publicKey: Uint8Array.of(2, ...new Uint8Array(32)),
+          kind: 'agent',
+          notBeforeMicros: null,
+          notAfterMicros: null,
+          revoked: false,
+        },
+      ],
     });
     expect(r.records[0].verdict.decoded).toBe(true);
     expect(isValid(r.records[0].verdict)).toBe(false);

@@ -95,7 +95,17 @@ export function must(cond: unknown, message: string): asserts cond {
 /** Deep equality through a canonical JSON form; `expect(...).toEqual` only to show a difference. */
 export function same(actual: unknown, wanted: unknown, where = ''): void {
   const j = (v: unknown) =>
-    JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Array.from(x) : x instanceof Map ? [...x] : typeof x === 'number' && (Number.isNaN(x) || Object.is(x, -0)) ? String(Object.is(x, -0) ? '-0' : x) : x));
+    JSON.stringify(v, (_k, x) =>
+      typeof x === 'bigint'
+        ? `${x}n`
+        : x instanceof Uint8Array
+          ? Array.from(x)
+          : x instanceof Map
+            ? [...x]
+            : typeof x === 'number' && (Number.isNaN(x) || Object.is(x, -0))
+              ? String(Object.is(x, -0) ? '-0' : x)
+              : x,
+    );
   if (j(actual) !== j(wanted)) expect(actual, where).toEqual(wanted);
 }
 

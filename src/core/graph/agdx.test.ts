@@ -106,7 +106,10 @@ describe('buildAgdxGraph: causal edges', () => {
     const c = new Conversation();
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body }, { position: { partition: 3, offset: 41 } });
     c.add({ kind: 'event', record: id16(9), body }, { position: { partition: 3, offset: 40 } });
-    const child = c.add({ kind: 'response', record: id16(2), cause: id16(1), cause_at: causeAt(1, 2, 3, 40), correlation: id16(0x50), body }, { position: { partition: 3, offset: 42 } });
+    const child = c.add(
+      { kind: 'response', record: id16(2), cause: id16(1), cause_at: causeAt(1, 2, 3, 40), correlation: id16(0x50), body },
+      { position: { partition: 3, offset: 42 } },
+    );
     const g = graphOf(c.records);
     expect(g.findings).toHaveLength(1);
     expect(g.findings[0].recordIndex).toBe(c.at(child));
@@ -120,7 +123,10 @@ describe('buildAgdxGraph: causal edges', () => {
   it('a cause whose record sits elsewhere than cause_at says is a disagreement too', () => {
     const c = new Conversation();
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body }, { position: { partition: 3, offset: 41 } });
-    c.add({ kind: 'response', record: id16(2), cause: id16(1), cause_at: causeAt(1, 2, 3, 7), correlation: id16(0x50), body }, { position: { partition: 3, offset: 42 } });
+    c.add(
+      { kind: 'response', record: id16(2), cause: id16(1), cause_at: causeAt(1, 2, 3, 7), correlation: id16(0x50), body },
+      { position: { partition: 3, offset: 42 } },
+    );
     const g = graphOf(c.records);
     expect(g.findings.map((f) => f.finding.rule)).toEqual(['agdx/graph/cause-mismatch']);
     expect(g.missing).toEqual([{ from: crock(2), ref: 'stream 1, topic 2, partition 3, offset 7', via: 'cause_at' }]);
@@ -181,7 +187,15 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     const c = new Conversation();
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body });
     for (let s = 0; s < 3; s++) {
-      c.add({ kind: 'chunk', correlation: id16(0x50), channel: id16(0x60), sequence: s, body: text(`t${s}`), ...(s === 0 ? { operation: 'chat' } : {}), ...(s === 2 ? { last: true } : {}) });
+      c.add({
+        kind: 'chunk',
+        correlation: id16(0x50),
+        channel: id16(0x60),
+        sequence: s,
+        body: text(`t${s}`),
+        ...(s === 0 ? { operation: 'chat' } : {}),
+        ...(s === 2 ? { last: true } : {}),
+      });
     }
     c.add({ kind: 'event', record: id16(9), cause: id16(1), body });
     return c;
@@ -199,7 +213,15 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     expect(g.folded).toEqual([{ id: s.id, kind: 'stream', members: ['rec:0:1', 'rec:0:2', 'rec:0:3'], count: 3, parent: null, childKind: null }]);
     expect([1, 2, 3].map((i) => g.nodeOfRecord.get(i))).toEqual([s.id, s.id, s.id]);
     expect(toReportGraph(g).nodes).toBe(5); // every chunk counts as a record
-    expect(toReportGraph(g).streams[0]).toMatchObject({ correlation: crock(0x50), channel: crock(0x60), chunks: 3, duplicates: 0, after_terminal: 0, gaps: [], terminal: 'last' });
+    expect(toReportGraph(g).streams[0]).toMatchObject({
+      correlation: crock(0x50),
+      channel: crock(0x60),
+      chunks: 3,
+      duplicates: 0,
+      after_terminal: 0,
+      gaps: [],
+      terminal: 'last',
+    });
   });
 
   it('shows an expanded stream chunk by chunk, chained by sequence', () => {

@@ -87,14 +87,24 @@ describe('graph findings on inspected bytes', () => {
   it('a bridge loop finding points at the bytes of bridge_hops', () => {
     const conversation = id16(0xc0);
     const first = encodeEnvelope({ kind: 'command', record: id16(1), conversation, source: 'a', correlation: id16(5), body: text('{}') });
-    const looped = encodeEnvelope({ kind: 'event', record: id16(2), conversation, source: 'b', cause: id16(1), metadata: hops('x', 'y', 'x'), body: text('{}') });
+    const looped = encodeEnvelope({
+      kind: 'event',
+      record: id16(2),
+      conversation,
+      source: 'b',
+      cause: id16(1),
+      metadata: hops('x', 'y', 'x'),
+      body: text('{}'),
+    });
     const { records } = inspect([{ name: 'loop.cborseq', bytes: concatBytes(first, looped) }]);
     const graph = graphOf(records);
     expect(graph.edges.map((e) => [e.from, e.to, e.via])).toEqual([[graph.nodes[1].id, graph.nodes[0].id, 'cause']]);
     expect(graph.findings).toHaveLength(1);
     const { recordIndex, finding } = graph.findings[0];
     expect(recordIndex).toBe(1);
-    const hopsNode = recordViews(records[1]).tree.find((n) => n.path === 'metadata')!.children!.find((n) => n.path === 'metadata.bridge_hops')!;
+    const hopsNode = recordViews(records[1])
+      .tree.find((n) => n.path === 'metadata')!
+      .children!.find((n) => n.path === 'metadata.bridge_hops')!;
     expect(finding.span).toEqual(hopsNode.span);
     expect(finding.span![0]).toBeGreaterThanOrEqual(first.length);
   });
@@ -105,7 +115,7 @@ describe('log findings point at their bytes whichever way the records were read'
   // the fifth message (a chunk without a record id); registry_log_http_v07.json: fold findings.
   const vector = (name: string) => new Uint8Array(readFileSync(new URL(`../../../vectors/agdx/made/${name}`, import.meta.url)));
 
-  it('agdx/graph/cause-mismatch: the span is cause_at\'s bytes, the message names the records (not node ids)', () => {
+  it("agdx/graph/cause-mismatch: the span is cause_at's bytes, the message names the records (not node ids)", () => {
     for (const detail of [true, false]) {
       const result = inspect([{ name: 'conversation_http_v07.json', bytes: vector('conversation_http_v07.json') }], { detail });
       const [[at, [f]]] = [...result.log.findings].filter(([, fs]) => fs.some((x) => x.rule === 'agdx/graph/cause-mismatch'));

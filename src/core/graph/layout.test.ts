@@ -79,7 +79,16 @@ describe('layoutGraph', () => {
 
   it('takes options and ignores edges to unknown nodes', () => {
     const boxes = layoutGraph(
-      { nodes: [{ id: 'p', sortKey: '1' }, { id: 'c', sortKey: '2' }], edges: [{ from: 'c', to: 'p' }, { from: 'c', to: 'nowhere' }] },
+      {
+        nodes: [
+          { id: 'p', sortKey: '1' },
+          { id: 'c', sortKey: '2' },
+        ],
+        edges: [
+          { from: 'c', to: 'p' },
+          { from: 'c', to: 'nowhere' },
+        ],
+      },
       { nodeWidth: 100, nodeHeight: 40, rankGap: 10 },
     );
     expect(boxes.get('c')).toEqual({ x: 110, y: 0, width: 100, height: 40 });

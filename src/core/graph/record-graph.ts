@@ -270,7 +270,13 @@ const idOf = (b: Building, k: number) => recordNodeId(b.g, k);
 /** One node per entry (a record id shared by several records is disambiguated by place), indexed by id and log position. */
 function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined, notes: boolean): Building {
   const n = list.length;
-  const g = { recordIndex: new Int32Array(n), flags: new Uint8Array(n), recordIds: new Array<string | null>(n), input: new Int32Array(n), index: new Int32Array(n) };
+  const g = {
+    recordIndex: new Int32Array(n),
+    flags: new Uint8Array(n),
+    recordIds: new Array<string | null>(n),
+    input: new Int32Array(n),
+    index: new Int32Array(n),
+  };
   const byRecordId = new KeyGroups(n);
   let byPosition: KeyGroups | null = null;
   const ordered = new Int32Array(n);
@@ -304,7 +310,21 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined,
     keyClass[ordered[i]] = c;
     previous = key;
   }
-  const b: Building = { list, n, g, keyClass, ordered, byRecordId, byPosition, canonFirst: null, canonLast: null, edges: new RecordEdges(n), findings: [], locate, notes };
+  const b: Building = {
+    list,
+    n,
+    g,
+    keyClass,
+    ordered,
+    byRecordId,
+    byPosition,
+    canonFirst: null,
+    canonLast: null,
+    edges: new RecordEdges(n),
+    findings: [],
+    locate,
+    notes,
+  };
   if (!placesRise) {
     // Two records at one place may have one node id: edges and cycles go by id, as the ids do.
     const first = new Map<string, number>();
@@ -363,7 +383,15 @@ interface Picked {
  * before the child in the log, else the nearest one after it. The candidates: a group's members
  * (those `accept` takes).
  */
-function pick(b: Building, groups: KeyGroups | null, group: number, child: number, what: string, noun = 'other records', accept?: (c: number) => boolean): Picked {
+function pick(
+  b: Building,
+  groups: KeyGroups | null,
+  group: number,
+  child: number,
+  what: string,
+  noun = 'other records',
+  accept?: (c: number) => boolean,
+): Picked {
   // One pass for the best candidate (not a sort per child: many records may share one id).
   let best = -1;
   let count = 0;

@@ -144,7 +144,10 @@ export function toStreamedReportGraph(records: CompactRecordGraph, others: Repor
   return {
     nodes: records.records + others.nodes,
     edges: new StreamedArray(all()),
-    missing: [...records.missing.map((m) => ({ from: id(m.from), ref: m.ref, via: m.via as string })), ...others.missing.map((m) => ({ ...m, from: display(m.from) }))],
+    missing: [
+      ...records.missing.map((m) => ({ from: id(m.from), ref: m.ref, via: m.via as string })),
+      ...others.missing.map((m) => ({ ...m, from: display(m.from) })),
+    ],
     cycles: [...records.cycles.map((c) => c.map(id)), ...others.cycles.map((c) => c.map(display))],
     streams: [...records.streams.map(reportStream), ...others.streams],
     correlations: new StreamedArray(correlations()),

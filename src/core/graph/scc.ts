@@ -85,7 +85,12 @@ function tarjan(n: number, { offsets, targets }: Rows, keepSingle: (v: number) =
  */
 export function stronglyConnected(n: number, adj: readonly (readonly number[])[]): number[][] {
   const out: number[][] = [];
-  tarjan(n, toRows(n, adj), () => true, (c) => out.push(c));
+  tarjan(
+    n,
+    toRows(n, adj),
+    () => true,
+    (c) => out.push(c),
+  );
   return out;
 }
 

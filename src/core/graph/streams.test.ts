@@ -51,7 +51,17 @@ describe('reassembleStreams', () => {
     c.add(chunk(2, '', { last: true, finish_reason: 'stop', usage }));
     c.add(chunk(3, 'late'));
     const [s] = reassembleStreams(factsOf(c.records));
-    expect(s).toMatchObject({ chunks: 4, duplicates: 0, after_terminal: 1, gaps: [], terminal: 'last', finish_reason: 'stop', usage, text: 'thinking', terminalIndex: 2 });
+    expect(s).toMatchObject({
+      chunks: 4,
+      duplicates: 0,
+      after_terminal: 1,
+      gaps: [],
+      terminal: 'last',
+      finish_reason: 'stop',
+      usage,
+      text: 'thinking',
+      terminalIndex: 2,
+    });
   });
 
   it('does not reorder: a chunk that arrives ahead of its turn reveals a gap, and the ones after it are late', () => {
@@ -70,7 +80,15 @@ describe('reassembleStreams', () => {
     const err = c.add({ kind: 'error', record: id16(0x99), correlation: CORR, channel: CHAN, body: text('x'), usage: { input_tokens: 3, output_tokens: 1 } });
     c.add(chunk(2, 'c'));
     const [s] = reassembleStreams(factsOf(c.records));
-    expect(s).toMatchObject({ chunks: 3, terminal: 'error', terminalIndex: c.at(err), after_terminal: 1, errorIndices: [c.at(err)], purpose: 'tool_args', text: null });
+    expect(s).toMatchObject({
+      chunks: 3,
+      terminal: 'error',
+      terminalIndex: c.at(err),
+      after_terminal: 1,
+      errorIndices: [c.at(err)],
+      purpose: 'tool_args',
+      text: null,
+    });
     expect(s.usage).toEqual({ input_tokens: 3, output_tokens: 1 });
   });
 
@@ -120,7 +138,16 @@ describe('reassembleStreams', () => {
     c.add(chunk(1, 'b', { last: true }));
     c.add({ kind: 'chunk', correlation: CORR, channel: CHAN, body: text('?') });
     const [s] = reassembleStreams(factsOf(c.records));
-    expect(s).toMatchObject({ chunks: 4, terminal: 'last', duplicates: 0, after_terminal: 0, text: 'ab', applied: [0, 2], unsequencedIndices: [1, 3], lateIndices: [] });
+    expect(s).toMatchObject({
+      chunks: 4,
+      terminal: 'last',
+      duplicates: 0,
+      after_terminal: 0,
+      text: 'ab',
+      applied: [0, 2],
+      unsequencedIndices: [1, 3],
+      lateIndices: [],
+    });
     expect(s.note).toMatch(/2 chunks carry no sequence and were not applied/);
   });
 

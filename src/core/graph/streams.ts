@@ -33,8 +33,7 @@ interface Member {
   isError: boolean;
 }
 
-export const streamId = (conversation: string, channel: string, correlation: string | null) =>
-  `stream:${conversation}:${channel}:${correlation ?? '-'}`;
+export const streamId = (conversation: string, channel: string, correlation: string | null) => `stream:${conversation}:${channel}:${correlation ?? '-'}`;
 
 /** The stream a record belongs to (a chunk or an error with a channel), or null. */
 export function streamKeyOf(e: LogEntry): string | null {
@@ -140,7 +139,9 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
   const deadline = opening?.entry.deadline ?? null;
   if (terminal === null && deadline !== null) {
     if (latest === null) {
-      notes.push(`the opening chunk sets an abandonment deadline (${formatMicros(deadline)}), but no record of the input has a log time: whether it passed cannot be checked`);
+      notes.push(
+        `the opening chunk sets an abandonment deadline (${formatMicros(deadline)}), but no record of the input has a log time: whether it passed cannot be checked`,
+      );
     } else if (latest > deadline) {
       terminal = 'abandoned';
       notes.push(`no terminal before the deadline ${formatMicros(deadline)}; the latest log time of the input is ${formatMicros(latest)}`);
@@ -151,7 +152,9 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
   if (terminal === 'last' && deadline !== null && terminalIndex !== null) {
     const at = members.find((m) => m.index === terminalIndex)!.entry.logTime;
     if (at !== null && at > deadline) {
-      notes.push(`the terminal chunk was appended at ${formatMicros(at)}, after the opening chunk's deadline ${formatMicros(deadline)}: a reader enforcing the deadline had abandoned the stream by then`);
+      notes.push(
+        `the terminal chunk was appended at ${formatMicros(at)}, after the opening chunk's deadline ${formatMicros(deadline)}: a reader enforcing the deadline had abandoned the stream by then`,
+      );
     }
   }
 

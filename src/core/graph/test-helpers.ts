@@ -33,7 +33,8 @@ export function causeAt(stream: number, topic: number, partition: number, offset
 }
 
 export const text = (s: string) => new TextEncoder().encode(s);
-export const hops = (...ids: string[]): Map<string, MetaValue> => new Map([['bridge_hops', { type: 'list', items: ids.map((value) => ({ type: 'text', value }) as MetaValue) }]]);
+export const hops = (...ids: string[]): Map<string, MetaValue> =>
+  new Map([['bridge_hops', { type: 'list', items: ids.map((value) => ({ type: 'text', value }) as MetaValue) }]]);
 
 export interface RecordExtra {
   input?: number;
@@ -91,7 +92,12 @@ export function makeRecord(input: number, index: number, spec: Envelope, extra: 
     summary: envelopeSummary(env),
     logTimeMicros: extra.logTime ?? null,
     logPosition: extra.position
-      ? { stream: extra.position.stream ?? null, topic: extra.position.topic ?? null, partition: extra.position.partition, offset: BigInt(extra.position.offset) }
+      ? {
+          stream: extra.position.stream ?? null,
+          topic: extra.position.topic ?? null,
+          partition: extra.position.partition,
+          offset: BigInt(extra.position.offset),
+        }
       : null,
   });
 }

@@ -94,7 +94,9 @@ describe('shapes and edge cases', () => {
   it('a payload of content blocks is hashed as JSON and verifies', () => {
     const e = build('agentdna-test-worker-1', { payload: [{ type: 'text', text: 'hi' }], epoch: 1 });
     const { records, workflows } = readText(JSON.stringify(e));
-    expect(workflows[0].envelopes[0].content_json).toBe(`{"epoch":1,"from_":"${keys['agentdna-test-worker-1'].did}","payload":[{"text":"hi","type":"text"}],"run_id":"","status_code":1000,"to":""}`);
+    expect(workflows[0].envelopes[0].content_json).toBe(
+      `{"epoch":1,"from_":"${keys['agentdna-test-worker-1'].did}","payload":[{"text":"hi","type":"text"}],"run_id":"","status_code":1000,"to":""}`,
+    );
     expect(workflows[0].envelopes[0].signature).toBe('valid');
     expect(records[0].body?.rendering).toBe('json');
   });
@@ -200,7 +202,16 @@ describe('shapes and edge cases', () => {
     const field = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }));
     const envelope = fc.letrec((tie) => ({
       env: fc.record(
-        { from: field, payload: field, epoch: field, status_code: field, hash: field, signature: field, to: field, parent_envelope: fc.oneof(fc.constant(null), field, fc.array(tie('env'), { maxLength: 2 }), tie('env')) },
+        {
+          from: field,
+          payload: field,
+          epoch: field,
+          status_code: field,
+          hash: field,
+          signature: field,
+          to: field,
+          parent_envelope: fc.oneof(fc.constant(null), field, fc.array(tie('env'), { maxLength: 2 }), tie('env')),
+        },
         { requiredKeys: [] },
       ),
     })).env;
@@ -294,10 +305,12 @@ describe('cards', () => {
   });
 
   it('older user_nft / agent_nft shapes are read and marked legacy', () => {
-    const { records } = readText(JSON.stringify([
-      { type: 'user_nft', user_did: userDid, metadata: { name: 'n' } },
-      { type: 'agent_nft', agent_did: agentDid, agent_metadata: {}, policy: b64('p') },
-    ]));
+    const { records } = readText(
+      JSON.stringify([
+        { type: 'user_nft', user_did: userDid, metadata: { name: 'n' } },
+        { type: 'agent_nft', agent_did: agentDid, agent_metadata: {}, policy: b64('p') },
+      ]),
+    );
     expect(records.map((r) => r.kind)).toEqual(['user_nft', 'agent_nft']);
     expect(records.map((r) => r.source)).toEqual([userDid, agentDid]);
     expect(records.every((r) => r.findings.some((f) => f.rule === 'agentdna/legacy'))).toBe(true);
@@ -336,7 +349,15 @@ function rebased(parts: Array<{ records: InspectedRecord[]; workflows: WorkflowR
 }
 
 /** What a record's verdict says. */
-const said = ({ verdict: r }: InspectedRecord) => ({ index: r.index, kind: r.kind, format: r.format, valid: isValid(r), signature: r.signature, findings: r.findings.map((f) => f.rule), span: r.inputSpan });
+const said = ({ verdict: r }: InspectedRecord) => ({
+  index: r.index,
+  kind: r.kind,
+  format: r.format,
+  valid: isValid(r),
+  signature: r.signature,
+  findings: r.findings.map((f) => f.rule),
+  span: r.inputSpan,
+});
 
 describe('AgentDNA workflows in parts', () => {
   it('has several workflows to split', () => {

@@ -117,13 +117,27 @@ function workflowFindings(root: JsonObject): { findings: Finding[]; legacy: bool
   if (reasons.length > 0) {
     if (!fields.has('id')) reasons.push('it has no `id`');
     const span = remarks ? ([remarks.keyStart, remarks.value.end] as Span) : version ? ([version.keyStart, version.value.end] as Span) : null;
-    findings.push({ rule: 'agentdna/legacy', severity: 'warning', path: remarks ? 'remarks' : 'version', message: `a 1.0-style IntentWorkflow (${reasons.join(', ')}): shown and checked as far as it goes; AgentDNA 2.0 does not write this shape`, span });
+    findings.push({
+      rule: 'agentdna/legacy',
+      severity: 'warning',
+      path: remarks ? 'remarks' : 'version',
+      message: `a 1.0-style IntentWorkflow (${reasons.join(', ')}): shown and checked as far as it goes; AgentDNA 2.0 does not write this shape`,
+      span,
+    });
   }
   return { findings, legacy: reasons.length > 0 };
 }
 
 /** A workflow (or bare envelope) as a record and its workflow report. */
-function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'workflow' | 'envelope', format: RecordFormat, kind: string | null, checking: Checking): Built {
+function buildWorkflow(
+  place: Place,
+  index: number,
+  root: JsonObject,
+  shape: 'workflow' | 'envelope',
+  format: RecordFormat,
+  kind: string | null,
+  checking: Checking,
+): Built {
   const span: Span = [root.start, root.end];
   const base = blankRecord(place, index, format, span);
   let envObj: JsonObject;
@@ -135,10 +149,19 @@ function buildWorkflow(place: Place, index: number, root: JsonObject, shape: 'wo
     if (env?.value.type !== 'object') {
       const error: DecodeError = {
         code: 'agentdna/shape',
-        message: env ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"` : 'the workflow has no envelope',
+        message: env
+          ? `the workflow's envelope is ${display(env.value)}, not an envelope object: AgentDNA raises "workflow does not contain an envelope"`
+          : 'the workflow has no envelope',
         offset: env ? env.value.start : root.start,
       };
-      const record: RecordDraft = { ...base, kind, error, findings: wf.findings, tree: workflowTree(root, null, null), summary: `${error.code}: ${error.message}` };
+      const record: RecordDraft = {
+        ...base,
+        kind,
+        error,
+        findings: wf.findings,
+        tree: workflowTree(root, null, null),
+        summary: `${error.code}: ${error.message}`,
+      };
       return { record, workflow: null };
     }
     envObj = env.value;
@@ -225,11 +248,23 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
   const base = blankRecord(place, index, 'agentdna.card', span);
   const findings: Finding[] = [];
   if (card.legacy) {
-    findings.push({ rule: 'agentdna/legacy', severity: 'warning', path: card.typeEntry ? 'type' : null, message: `${card.legacy}`, span: card.typeEntry ? [card.typeEntry.value.start, card.typeEntry.value.end] : span });
+    findings.push({
+      rule: 'agentdna/legacy',
+      severity: 'warning',
+      path: card.typeEntry ? 'type' : null,
+      message: `${card.legacy}`,
+      span: card.typeEntry ? [card.typeEntry.value.start, card.typeEntry.value.end] : span,
+    });
   }
   if (card.policy?.problem) {
     const pe = card.policy.entry;
-    findings.push({ rule: 'agentdna/card-policy', severity: card.policy.bytes === null ? 'error' : 'warning', path: 'policy', message: card.policy.problem, span: [pe.value.start, pe.value.end] });
+    findings.push({
+      rule: 'agentdna/card-policy',
+      severity: card.policy.bytes === null ? 'error' : 'warning',
+      path: 'policy',
+      message: card.policy.problem,
+      span: [pe.value.start, pe.value.end],
+    });
   }
   let body: BodyView | null = null;
   let change = '';
@@ -279,7 +314,15 @@ class Collector {
 }
 
 /** One item of a card history (or a single card / state): a card, a state wrapping one, or a workflow. */
-function readItem(out: Collector, input: number, text: Uint8Array, item: JsonValue, previous: Map<string, { card: CardInfo; version: number }>, checking: Checking, inHistory: boolean): void {
+function readItem(
+  out: Collector,
+  input: number,
+  text: Uint8Array,
+  item: JsonValue,
+  previous: Map<string, { card: CardInfo; version: number }>,
+  checking: Checking,
+  inHistory: boolean,
+): void {
   const index = out.records.length;
   const textPlace: Place = { input, view: text, viewOrigin: 'input' };
   let place = textPlace;
@@ -293,7 +336,10 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
       inputSpan = [data.value.start, data.value.end];
       place = { input, view: bytes, viewOrigin: 'decoded-text' };
       if (!parsed.ok) {
-        out.add({ record: { ...failedRecord(place, index, 'agentdna.card', null, jsonDecodeError(parsed.error, "the state's data is not JSON: ")), inputSpan }, workflow: null });
+        out.add({
+          record: { ...failedRecord(place, index, 'agentdna.card', null, jsonDecodeError(parsed.error, "the state's data is not JSON: ")), inputSpan },
+          workflow: null,
+        });
         return;
       }
       value = parsed.value;
@@ -303,7 +349,15 @@ function readItem(out: Collector, input: number, text: Uint8Array, item: JsonVal
   }
   let built: Built;
   if (isWorkflowObject(value)) {
-    built = buildWorkflow(place, index, value as JsonObject, 'workflow', inHistory || data ? 'agentdna.card' : 'agentdna.workflow', inHistory || data ? 'workflow' : null, checking);
+    built = buildWorkflow(
+      place,
+      index,
+      value as JsonObject,
+      'workflow',
+      inHistory || data ? 'agentdna.card' : 'agentdna.workflow',
+      inHistory || data ? 'workflow' : null,
+      checking,
+    );
   } else if (isCardObject(value)) {
     const card = readCard(value as JsonObject);
     const key = `${card.kind.replace(/_nft$|_card$/, '')}:${card.did ?? ''}`;
@@ -384,12 +438,22 @@ export interface AgentDnaPartOptions {
  * items or `partMs` of work, whichever comes first, so a large file shows progress and can be
  * stopped between two parts. Each part's workflows index its own records. Always at least one part.
  */
-export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonValue, options: ReadAgentDnaOptions | undefined, parts: AgentDnaPartOptions): Generator<AgentDnaPart | AgentDnaWait> {
+export function* readAgentDnaParts(
+  input: number,
+  text: Uint8Array,
+  root: JsonValue,
+  options: ReadAgentDnaOptions | undefined,
+  parts: AgentDnaPartOptions,
+): Generator<AgentDnaPart | AgentDnaWait> {
   const { partSize, partMs = 200 } = parts;
   if (!(partSize >= 1)) throw new TypeError('readAgentDnaParts: partSize must be at least 1');
   const out = new Collector();
   const place: Place = { input, view: text, viewOrigin: 'input' };
-  const checking: Checking = { extraKeys: options?.extraKeys, results: options?.signatures, views: options?.detail === false ? workflowViewBuilder(options.extraKeys) : undefined };
+  const checking: Checking = {
+    extraKeys: options?.extraKeys,
+    results: options?.signatures,
+    views: options?.detail === false ? workflowViewBuilder(options.extraKeys) : undefined,
+  };
   const rootSpan: Span = [root.start, root.end];
   // Records and workflows handed over in earlier parts (workflows are added in record order).
   let sentRecords = 0;
@@ -447,13 +511,21 @@ export function* readAgentDnaParts(input: number, text: Uint8Array, root: JsonVa
         }
       }
     } else {
-      const error: DecodeError = { code: 'agentdna/shape', message: 'JSON, but not an AgentDNA IntentWorkflow, envelope, card or card history', offset: root.start };
+      const error: DecodeError = {
+        code: 'agentdna/shape',
+        message: 'JSON, but not an AgentDNA IntentWorkflow, envelope, card or card history',
+        offset: root.start,
+      };
       out.add({ record: failedRecord(place, 0, 'unknown', rootSpan, error), workflow: null });
     }
   } catch (e) {
     // A bug of ours must not take the input down: report it as this document's failure (what was
     // handed over stays; the failure takes the next record's place).
-    const error: DecodeError = { code: 'agentdna/shape', message: `internal error while reading this AgentDNA document: ${(e as Error)?.message ?? String(e)}`, offset: null };
+    const error: DecodeError = {
+      code: 'agentdna/shape',
+      message: `internal error while reading this AgentDNA document: ${(e as Error)?.message ?? String(e)}`,
+      offset: null,
+    };
     out.records.length = sentRecords;
     out.workflows.length = sentWorkflows;
     out.add({ record: failedRecord(place, sentRecords, 'unknown', null, error), workflow: null });
@@ -476,7 +548,13 @@ function* agentdnaBatches(source: Source, { root, shape }: AgentDnaClaim, contex
   // One part behind, so the last one can carry the input's format.
   let last: ImportedBatch | null = null;
   let end = 0;
-  for (const part of readAgentDnaParts(source.place.input, source.bytes, root, { extraKeys: context.extraKeys, shape, signatures: context.signatures, detail: context.detail }, parts)) {
+  for (const part of readAgentDnaParts(
+    source.place.input,
+    source.bytes,
+    root,
+    { extraKeys: context.extraKeys, shape, signatures: context.signatures, detail: context.detail },
+    parts,
+  )) {
     if ('wait' in part) {
       // The records read so far go to the page before the wait, not after it.
       if (last) yield last;

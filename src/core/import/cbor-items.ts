@@ -119,7 +119,10 @@ function notAMap(place: Place, item: CborItem, index: number, options: EnvelopeO
     summary: `not a map: ${toDiagnostic(item, 120)}`,
   };
   if (options.detail === false) return { ...record, viewBuilder: notAMapViews };
-  return { ...record, body: { rendering: 'cbor', reason: 'not an AGDX item (those are maps): the CBOR item in diagnostic notation', text: toDiagnostic(item), span } };
+  return {
+    ...record,
+    body: { rendering: 'cbor', reason: 'not an AGDX item (those are maps): the CBOR item in diagnostic notation', text: toDiagnostic(item), span },
+  };
 }
 
 function deadLetter(place: Place, item: CborItem, index: number): RecordDraft[] {
@@ -204,7 +207,7 @@ function presenceCapsule(item: CborItem): CapsuleReading {
 const CONTROL_DESCRIPTIONS: Record<string, string> = {
   submit: 'managed channel: submit a run',
   list_page: 'managed channel: list runs (one page)',
-  reply_status: 'managed channel reply: a run\'s status',
+  reply_status: "managed channel reply: a run's status",
   reply_list_page: 'managed channel reply: a page of runs',
   reply_error: 'managed channel reply: an error',
   reply: 'managed channel reply',

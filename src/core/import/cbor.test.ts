@@ -119,8 +119,13 @@ describe('item bombs (cbor/too-many-items)', () => {
     bytes[good.length] = 0xbf;
     bytes[bytes.length - 1] = 0xff;
     for (const batched of [false, true]) {
-      const records = batched ? [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 1)].flatMap((b) => b.records.map((r) => flat(r))) : flatInput(inspectInput(0, { name: 'seq', bytes })).records;
-      expect(records.map((r) => [r.kind, r.decoded, r.error?.code ?? null]), `batched ${batched}`).toEqual([
+      const records = batched
+        ? [...inspectInputBatches(0, { name: 'seq', bytes }, undefined, 1)].flatMap((b) => b.records.map((r) => flat(r)))
+        : flatInput(inspectInput(0, { name: 'seq', bytes })).records;
+      expect(
+        records.map((r) => [r.kind, r.decoded, r.error?.code ?? null]),
+        `batched ${batched}`,
+      ).toEqual([
         ['event', true, null],
         [null, false, 'cbor/too-many-items'],
       ]);
@@ -209,7 +214,9 @@ describe('CBOR that is not a map (agdx/not-a-map)', () => {
     expect(batches.length).toBeGreaterThan(1);
     expect(batches.at(-1)!.input?.format).toBe('cbor-seq');
     const whole = flatInput(inspectInput(0, { name: 'seq', bytes })).records;
-    expect(batches.flatMap((x) => x.records).map(({ verdict: r }) => [r.index, r.kind, r.error?.code ?? null, r.span])).toEqual(whole.map((r) => [r.index, r.kind, r.error?.code ?? null, r.span]));
+    expect(batches.flatMap((x) => x.records).map(({ verdict: r }) => [r.index, r.kind, r.error?.code ?? null, r.span])).toEqual(
+      whole.map((r) => [r.index, r.kind, r.error?.code ?? null, r.span]),
+    );
   });
 
   it('two arrays and nothing else are input/unrecognized (a sequence with no map); one array alone is agdx/not-a-map', () => {
@@ -241,7 +248,9 @@ describe('binary that is not CBOR records is refused, and the unknown fallback s
 
   it('a PNG (whose first bytes read as a CBOR array of 9 by chance) is refused (the driver names it by its signature first)', () => {
     // A 1×1 PNG: 0x89 is an array of 9 items, which its next bytes happen to fill; the rest fails.
-    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) =>
+      c.charCodeAt(0),
+    );
     expect(cbor.detect(sourceOf(png))).toBeNull();
     expect(cborRefusal(sourceOf(png))?.message).toMatch(/CBOR/);
     const r = only(png);

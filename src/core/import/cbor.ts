@@ -48,7 +48,10 @@ function notAgdxCbor(bytes: Uint8Array): DecodeError | null {
     const r = readItemAt(bytes, pos);
     if (!r.ok) {
       if (r.error.code !== 'cbor/too-many-items') {
-        return unrecognized(`CBOR reads a ${kind} first (not a map, as AGDX items are), then fails with ${r.error.code} at byte ${r.error.offset}: ${r.error.message}`, r.error.offset);
+        return unrecognized(
+          `CBOR reads a ${kind} first (not a map, as AGDX items are), then fails with ${r.error.code} at byte ${r.error.offset}: ${r.error.message}`,
+          r.error.offset,
+        );
       }
       // Refused for its count: the sequence ends there (it cannot be resynchronised).
       if (startsLikeMap(bytes, pos)) maps++;

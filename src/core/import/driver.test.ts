@@ -21,18 +21,36 @@ const place = (bytes: Uint8Array) => ({ input: 0, view: bytes, viewOrigin: 'inpu
 
 describe('dispatch', () => {
   it('asks the importers in this order: text (JSON by shape, hex, base64), then binary, fallbacks last', () => {
-    expect(IMPORTERS.map((i) => i.format)).toEqual(['empty', 'iggy-json', 'agdx-json', 'agentdna', 'json', 'hex', 'base64', 'text', 'iggy-headers', 'file', 'cbor', 'unknown']);
+    expect(IMPORTERS.map((i) => i.format)).toEqual([
+      'empty',
+      'iggy-json',
+      'agdx-json',
+      'agentdna',
+      'json',
+      'hex',
+      'base64',
+      'text',
+      'iggy-headers',
+      'file',
+      'cbor',
+      'unknown',
+    ]);
   });
 
   it('reads every vector with the importer the table names, and the table names every vector', () => {
     expect(vectorFiles().sort()).toEqual(Object.keys(FIXTURE_FORMATS).sort());
-    const got = Object.fromEntries(Object.keys(FIXTURE_FORMATS).map((file) => [file, inspectInput(0, { name: file, bytes: vector(file) }, undefined, false).input.format]));
+    const got = Object.fromEntries(
+      Object.keys(FIXTURE_FORMATS).map((file) => [file, inspectInput(0, { name: file, bytes: vector(file) }, undefined, false).input.format]),
+    );
     expect(got).toEqual(FIXTURE_FORMATS);
   });
 
-  it('every vector\'s format belongs to exactly one importer, and every importer but `empty` reads a vector', () => {
+  it("every vector's format belongs to exactly one importer, and every importer but `empty` reads a vector", () => {
     for (const [file, format] of Object.entries(FIXTURE_FORMATS)) {
-      expect(IMPORTERS.filter((i) => formatOf(i, format)).map((i) => i.format), file).toHaveLength(1);
+      expect(
+        IMPORTERS.filter((i) => formatOf(i, format)).map((i) => i.format),
+        file,
+      ).toHaveLength(1);
     }
     const reached = new Set(Object.values(FIXTURE_FORMATS).flatMap((format) => IMPORTERS.filter((i) => formatOf(i, format)).map((i) => i.format)));
     expect(IMPORTERS.map((i) => i.format).filter((f) => !reached.has(f))).toEqual(['empty']);
@@ -56,7 +74,15 @@ describe('dispatch', () => {
 
   it('a read that declines hands the input to the next importer', () => {
     const declines: Importer<true> = { format: 'declines', detect: () => true, read: () => null };
-    const reads: Importer<true> = { format: 'reads', detect: () => true, read: (source) => ({ format: 'reads', records: [finishRecord(failedRecord(source.place, 0, 'unknown', null, { code: 'input/unrecognized', message: 'read', offset: 0 }))], workflows: [] }) };
+    const reads: Importer<true> = {
+      format: 'reads',
+      detect: () => true,
+      read: (source) => ({
+        format: 'reads',
+        records: [finishRecord(failedRecord(source.place, 0, 'unknown', null, { code: 'input/unrecognized', message: 'read', offset: 0 }))],
+        workflows: [],
+      }),
+    };
     const batches = [...importBatches(place(utf8('x')), { detail: false }, 10, [declines, reads])];
     expect(batches.map((b) => [b.format, b.records.map((r) => r.verdict.error?.message)])).toEqual([['reads', ['read']]]);
   });
@@ -96,7 +122,8 @@ describe('text wrappers re-enter the driver', () => {
 });
 
 describe('a failure stays with its input', () => {
-  const one = (index: number, message: string) => finishRecord(failedRecord(place(utf8('ab')), index, 'unknown', null, { code: 'input/unrecognized', message, offset: 0 }));
+  const one = (index: number, message: string) =>
+    finishRecord(failedRecord(place(utf8('ab')), index, 'unknown', null, { code: 'input/unrecognized', message, offset: 0 }));
   const streams: Importer<true> = {
     format: 'streams',
     detect: () => true,
@@ -115,7 +142,7 @@ describe('a failure stays with its input', () => {
     ]);
   });
 
-  it('a throw before any record is the input\'s only record', () => {
+  it("a throw before any record is the input's only record", () => {
     const throws: Importer<true> = {
       format: 'throws',
       detect: () => {
@@ -126,7 +153,9 @@ describe('a failure stays with its input', () => {
     const [batch, ...rest] = [...importBatches(place(utf8('ab')), { detail: false }, 1, [throws])];
     expect(rest).toEqual([]);
     expect(batch.format).toBe('unknown');
-    expect(batch.records.map(({ verdict: r }) => [r.index, r.error?.message, r.error?.offset])).toEqual([[0, 'internal error while reading this input: a bug while detecting', null]]);
+    expect(batch.records.map(({ verdict: r }) => [r.index, r.error?.message, r.error?.offset])).toEqual([
+      [0, 'internal error while reading this input: a bug while detecting', null],
+    ]);
   });
 
   it('a list without a fallback is a failure of that input, not a throw', () => {
@@ -150,7 +179,10 @@ describe('batches give what the whole gives', () => {
       const bytes = vector(file);
       const whole = inspectInput(0, { name: file, bytes }, undefined, false);
       const batches = [...inspectInputBatches(0, { name: file, bytes }, undefined, size)];
-      expect(batches.slice(0, -1).every((b) => b.input === null), file).toBe(true);
+      expect(
+        batches.slice(0, -1).every((b) => b.input === null),
+        file,
+      ).toBe(true);
       expect(batches.at(-1)!.input, file).toEqual(whole.input);
       expect(batches.at(-1)!.bytesDone, file).toBe(bytes.length);
       const records = batches.flatMap((b) => b.records);

@@ -67,7 +67,11 @@ export function* importBatches(place: Place, options: ImportOptions, batchSize: 
     }
   } catch (e) {
     // A bug of ours must not take the other inputs down: report it against this input.
-    const error: DecodeError = { code: 'input/unrecognized', message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`, offset: records ? end : null };
+    const error: DecodeError = {
+      code: 'input/unrecognized',
+      message: `internal error while reading this input: ${(e as Error)?.message ?? String(e)}`,
+      offset: records ? end : null,
+    };
     yield { records: [finishRecord(failedRecord(place, records, 'unknown', null, error))], workflows: [], end: place.view.length, format: 'unknown' };
   }
 }

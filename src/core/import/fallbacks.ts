@@ -27,7 +27,8 @@ export const json: Importer<true> = {
     const root = parsed.value;
     return failed(source, 'json', [root.start, root.end], {
       code: 'input/unrecognized',
-      message: 'JSON, but neither an Iggy export (an object with messages), the JSON view of an AGDX envelope (kind, conversation, source), nor an AgentDNA workflow, envelope or card',
+      message:
+        'JSON, but neither an Iggy export (an object with messages), the JSON view of an AGDX envelope (kind, conversation, source), nor an AgentDNA workflow, envelope or card',
       offset: root.start,
     });
   },
@@ -37,7 +38,11 @@ export const text: Importer<true> = {
   format: 'text',
   detect: (source) => (source.text !== null ? true : null),
   read: (source) =>
-    failed(source, 'text', null, { code: 'input/unrecognized', message: "text that is neither JSON (an Iggy export or an envelope's JSON view) nor hex or base64 of a record", offset: 0 }),
+    failed(source, 'text', null, {
+      code: 'input/unrecognized',
+      message: "text that is neither JSON (an Iggy export or an envelope's JSON view) nor hex or base64 of a record",
+      offset: 0,
+    }),
 };
 
 /** Binary bytes that do not read as CBOR records: why not is what the CBOR importer found. */

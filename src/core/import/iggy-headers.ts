@@ -38,7 +38,11 @@ export const iggyHeaders: Importer<HeaderBlock> = {
     };
     const one = (record: RecordDraft) => ({ format, records: [finishRecord(record)], workflows: [] });
     if (block.end === bytes.length) {
-      const error: DecodeError = { code: 'input/unrecognized', message: `an Iggy ${block.era} user-header block with ${block.headers.length} headers and no payload after it: nothing to decode`, offset: block.end };
+      const error: DecodeError = {
+        code: 'input/unrecognized',
+        message: `an Iggy ${block.era} user-header block with ${block.headers.length} headers and no payload after it: nothing to decode`,
+        offset: block.end,
+      };
       return one({ ...base, error, summary: error.message });
     }
     const r = readItemAt(bytes, block.end);

@@ -25,7 +25,9 @@ describe('fixtures', () => {
 describe('messages', () => {
   it('a bare array of messages is an export; one that is not an object is a record of its own', () => {
     const payload = Buffer.from(vector('agdx/laser-wire-0.0.1/agent_command.bin')).toString('base64');
-    const { input, records } = flatInput(inspectInput(0, { name: 'export', bytes: utf8(JSON.stringify([{ offset: 3, timestamp: 5, payload, headers: {} }, 7])) }));
+    const { input, records } = flatInput(
+      inspectInput(0, { name: 'export', bytes: utf8(JSON.stringify([{ offset: 3, timestamp: 5, payload, headers: {} }, 7])) }),
+    );
     expect(input.format).toBe('iggy-json(<=0.4)');
     expect(records.map((r) => [r.index, r.format, r.kind, r.error?.code ?? null])).toEqual([
       [0, 'agdx.record', 'command', null],

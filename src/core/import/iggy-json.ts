@@ -23,7 +23,11 @@ function isObject(v: JsonValue | undefined): v is Extract<JsonValue, { type: 'ob
 
 /** The export's messages: an object's `messages` array, or an array of messages of which one has a payload. */
 function exportMessages(root: JsonValue): JsonArray | null {
-  const messages = isObject(root) ? getMember(root, 'messages') : root.type === 'array' && root.items.some((m) => isObject(m) && getMember(m, 'payload')) ? root : undefined;
+  const messages = isObject(root)
+    ? getMember(root, 'messages')
+    : root.type === 'array' && root.items.some((m) => isObject(m) && getMember(m, 'payload'))
+      ? root
+      : undefined;
   return messages?.type === 'array' ? messages : null;
 }
 
@@ -40,7 +44,15 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue,
     const index = records.length;
     const textPlace: Place = { input, view: text, viewOrigin: 'input' };
     if (!isObject(m)) {
-      records.push(finishRecord(failedRecord(textPlace, index, 'agdx.record', [m.start, m.end], { code: 'input/unrecognized', message: 'a message of the export is not an object', offset: m.start })));
+      records.push(
+        finishRecord(
+          failedRecord(textPlace, index, 'agdx.record', [m.start, m.end], {
+            code: 'input/unrecognized',
+            message: 'a message of the export is not an object',
+            offset: m.start,
+          }),
+        ),
+      );
       continue;
     }
     const header = getMember(m, 'header');
@@ -64,7 +76,11 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue,
     if (!payload) {
       records.push(
         finishRecord({
-          ...failedRecord(textPlace, index, 'agdx.record', null, { code: 'json/invalid', message: payloadText ? 'payload is not base64' : 'the message has no payload', offset: (payloadText ?? m).start }),
+          ...failedRecord(textPlace, index, 'agdx.record', null, {
+            code: 'json/invalid',
+            message: payloadText ? 'payload is not base64' : 'the message has no payload',
+            offset: (payloadText ?? m).start,
+          }),
           ...common,
         }),
       );
@@ -75,7 +91,13 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue,
       ...blankRecord(place, index, 'agdx.record', null),
       ...common,
       tree: [headersNode(headers, null)],
-      findings: problems.map((p) => ({ rule: 'agdx/header/unreadable', severity: 'warning' as const, path: 'headers', message: `a user header could not be read: ${p}`, span: null })),
+      findings: problems.map((p) => ({
+        rule: 'agdx/header/unreadable',
+        severity: 'warning' as const,
+        path: 'headers',
+        message: `a user header could not be read: ${p}`,
+        span: null,
+      })),
     };
     const item = readSingle(payload);
     if (!item.ok) {

@@ -124,7 +124,9 @@ export class Source {
  * Batches of records collected (an importer's, or inspect's): all the records, the workflows
  * re-indexed to them, and the last batch (the one that names the input).
  */
-export function collectBatches<B extends { records: InspectedRecord[]; workflows: WorkflowReport[] }>(batches: Iterable<B>): { records: InspectedRecord[]; workflows: WorkflowReport[]; last: B | null } {
+export function collectBatches<B extends { records: InspectedRecord[]; workflows: WorkflowReport[] }>(
+  batches: Iterable<B>,
+): { records: InspectedRecord[]; workflows: WorkflowReport[]; last: B | null } {
   let records: InspectedRecord[] | null = null;
   const workflows: WorkflowReport[] = [];
   let last: B | null = null;

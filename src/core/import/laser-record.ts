@@ -16,7 +16,11 @@ const spanOf = (item: CborItem): Span => [item.start, item.end];
 export function nestedEnvelope(place: Place, payload: CborItem, base: RecordDraft, options: EnvelopeOptions): RecordDraft {
   const p = untag(payload);
   if (p.kind !== 'bytes' || p.contentStart < 0) {
-    return { ...base, error: { code: 'agdx/field-type', message: 'payload must be a definite byte string holding the envelope', offset: payload.start }, summary: 'payload is not a byte string' };
+    return {
+      ...base,
+      error: { code: 'agdx/field-type', message: 'payload must be a definite byte string holding the envelope', offset: payload.start },
+      summary: 'payload is not a byte string',
+    };
   }
   const r = readItemAt(place.view.subarray(0, p.end), p.contentStart);
   if (!r.ok) return { ...base, error: r.error, summary: `${r.error.code}: ${r.error.message}` };
@@ -48,7 +52,10 @@ export function laserRecord(place: Place, item: CborItem, index: number): Record
     const withHeaders: RecordDraft = {
       ...base,
       headers,
-      tree: [cborNode(fields.get('partition_key')!.value, 'partition_key', 'partition_key', spanOf(fields.get('partition_key')!.key)), headersNode(headers, spanOf(fields.get('headers')!.value))],
+      tree: [
+        cborNode(fields.get('partition_key')!.value, 'partition_key', 'partition_key', spanOf(fields.get('partition_key')!.key)),
+        headersNode(headers, spanOf(fields.get('headers')!.value)),
+      ],
     };
     return nestedEnvelope(place, fields.get('payload')!.value, withHeaders, { headers, partitionKey });
   } catch (e) {

@@ -179,17 +179,28 @@ const INLINE_RECORDS = 40;
  * cannot carry, so they would not read back as written) as \u escapes.
  */
 const printable = (s: string): string =>
-  s.replace(/[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  s.replace(
+    /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 /**
  * A record as the tests read it: its verdict, its data and its views side by side (`headers` are the
  * header views), its findings with the log's about it when given, and `valid` worked out from them.
  */
-export type FlatRecord = Omit<RecordVerdict, 'findings'> & Omit<RecordData, 'views' | 'headers'> & RecordViews & { findings: readonly Finding[]; valid: boolean };
+export type FlatRecord = Omit<RecordVerdict, 'findings'> &
+  Omit<RecordData, 'views' | 'headers'> &
+  RecordViews & { findings: readonly Finding[]; valid: boolean };
 
 export function flat(record: InspectedRecord, logFindings?: readonly Finding[]): FlatRecord {
   const { views: _views, headers: _headers, ...data } = record.data;
-  const out: FlatRecord = { ...record.verdict, ...data, ...recordViews(record), findings: allFindings(record.verdict, logFindings), valid: isValid(record.verdict, logFindings) };
+  const out: FlatRecord = {
+    ...record.verdict,
+    ...data,
+    ...recordViews(record),
+    findings: allFindings(record.verdict, logFindings),
+    valid: isValid(record.verdict, logFindings),
+  };
   flattened.set(out, record);
   return out;
 }
@@ -235,7 +246,11 @@ export function golden(name: string, bytes: Uint8Array): string {
   const shown =
     lines.length <= INLINE_RECORDS
       ? lines
-      : [...lines.slice(0, INLINE_RECORDS / 2), `… ${lines.length - INLINE_RECORDS} more, all lines' sha256 ${toHex(sha256(utf8(lines.join('\n'))))}`, ...lines.slice(-INLINE_RECORDS / 2)];
+      : [
+          ...lines.slice(0, INLINE_RECORDS / 2),
+          `… ${lines.length - INLINE_RECORDS} more, all lines' sha256 ${toHex(sha256(utf8(lines.join('\n'))))}`,
+          ...lines.slice(-INLINE_RECORDS / 2),
+        ];
   const flows = workflows.map(
     (w) =>
       `workflow of #${w.record}: light ${w.modes.light} heavy ${w.modes.heavy} boundary ${w.modes.boundary}${w.legacy ? ' legacy' : ''}${w.parse_error ? ` parse_error=${w.parse_error}` : ''}; ${w.envelopes.length} envelopes: ${w.envelopes.map((e) => `${e.hash.slice(0, 12)} hash ${e.hash_ok ? 'ok' : 'bad'} ${e.signature}${e.did_match ? ' did' : ''}`).join(', ')}`,
@@ -272,7 +287,11 @@ export function checkRecords(inspected: readonly (InspectedRecord | FlatRecord)[
       expect(f.span[1], `${where}: ${f.rule}`).toBeLessThanOrEqual(r.view.length);
     }
   });
-  if (inputLength >= 0) expect(records.every((r) => r.viewOrigin !== 'input' || r.view.length === inputLength), where).toBe(true);
+  if (inputLength >= 0)
+    expect(
+      records.every((r) => r.viewOrigin !== 'input' || r.view.length === inputLength),
+      where,
+    ).toBe(true);
 }
 
 /** The only record of an input. */

@@ -401,15 +401,32 @@ class Reader {
         const e = b[i + 1];
         let unit: number;
         switch (e) {
-          case 0x22: unit = 0x22; break; // \"
-          case 0x5c: unit = 0x5c; break; // \\
-          case 0x2f: unit = 0x2f; break; // \/
-          case 0x62: unit = 0x08; break; // \b
-          case 0x66: unit = 0x0c; break; // \f
-          case 0x6e: unit = 0x0a; break; // \n
-          case 0x72: unit = 0x0d; break; // \r
-          case 0x74: unit = 0x09; break; // \t
-          case 0x75: { // \uXXXX; surrogates are kept as code units, so pairs combine and lone ones survive
+          case 0x22:
+            unit = 0x22;
+            break; // \"
+          case 0x5c:
+            unit = 0x5c;
+            break; // \\
+          case 0x2f:
+            unit = 0x2f;
+            break; // \/
+          case 0x62:
+            unit = 0x08;
+            break; // \b
+          case 0x66:
+            unit = 0x0c;
+            break; // \f
+          case 0x6e:
+            unit = 0x0a;
+            break; // \n
+          case 0x72:
+            unit = 0x0d;
+            break; // \r
+          case 0x74:
+            unit = 0x09;
+            break; // \t
+          case 0x75: {
+            // \uXXXX; surrogates are kept as code units, so pairs combine and lone ones survive
             unit = 0;
             for (let j = i + 2; j < i + 6; j++) {
               if (j >= n) this.fail(n, 'unterminated \\u escape, found end of input');
@@ -422,10 +439,7 @@ class Reader {
             continue;
           }
           default:
-            this.fail(
-              i + 1,
-              `invalid escape: expected one of " \\ / b f n r t u after '\\', found ${this.describe(i + 1)}`,
-            );
+            this.fail(i + 1, `invalid escape: expected one of " \\ / b f n r t u after '\\', found ${this.describe(i + 1)}`);
         }
         buf[k++] = unit;
         i += 2;
@@ -442,8 +456,7 @@ class Reader {
           this.delta += 2;
         } else {
           this.delta += 2;
-          const cp =
-            (((c & 0x07) << 18) | ((b[i + 1] & 0x3f) << 12) | ((b[i + 2] & 0x3f) << 6) | (b[i + 3] & 0x3f)) - 0x10000;
+          const cp = (((c & 0x07) << 18) | ((b[i + 1] & 0x3f) << 12) | ((b[i + 2] & 0x3f) << 6) | (b[i + 3] & 0x3f)) - 0x10000;
           buf[k++] = 0xd800 | (cp >> 10);
           buf[k++] = 0xdc00 | (cp & 0x3ff);
         }
@@ -497,7 +510,10 @@ class Reader {
       isInteger = false;
     }
     if (isInteger && i - start - (b[start] === 0x2d ? 1 : 0) > this.maxIntegerDigits) {
-      this.fail(start, `an integer of ${i - start - (b[start] === 0x2d ? 1 : 0)} digits, more than ${this.maxIntegerDigits} (Python's json.loads refuses these too)`);
+      this.fail(
+        start,
+        `an integer of ${i - start - (b[start] === 0x2d ? 1 : 0)} digits, more than ${this.maxIntegerDigits} (Python's json.loads refuses these too)`,
+      );
     }
     const text = this.src !== null ? this.src.slice(start - this.delta, i - this.delta) : asciiString(b, start, i);
     const value = Number(text);
@@ -551,13 +567,20 @@ class Reader {
   private hint(pos: number): string {
     if (pos >= this.n) return '';
     switch (this.b[pos]) {
-      case 0x27: return ' (single-quoted strings are not valid JSON)';
-      case 0x2f: return ' (comments are not valid JSON)';
-      case 0x4e: return ' (NaN is not valid JSON)';
-      case 0x49: return ' (Infinity is not valid JSON)';
-      case 0x2b: return " (a leading '+' is not valid JSON)";
-      case 0x2e: return ' (numbers must start with a digit)';
-      default: return '';
+      case 0x27:
+        return ' (single-quoted strings are not valid JSON)';
+      case 0x2f:
+        return ' (comments are not valid JSON)';
+      case 0x4e:
+        return ' (NaN is not valid JSON)';
+      case 0x49:
+        return ' (Infinity is not valid JSON)';
+      case 0x2b:
+        return " (a leading '+' is not valid JSON)";
+      case 0x2e:
+        return ' (numbers must start with a digit)';
+      default:
+        return '';
     }
   }
 
@@ -638,12 +661,18 @@ function plainNumber(v: NumberValue): number | bigint {
 /** A scalar as a plain value, or an empty container to be filled. */
 function plainShell(v: JsonValue): unknown {
   switch (v.type) {
-    case 'object': return {};
-    case 'array': return [];
-    case 'string': return v.value;
-    case 'number': return plainNumber(v);
-    case 'bool': return v.value;
-    case 'null': return null;
+    case 'object':
+      return {};
+    case 'array':
+      return [];
+    case 'string':
+      return v.value;
+    case 'number':
+      return plainNumber(v);
+    case 'bool':
+      return v.value;
+    case 'null':
+      return null;
   }
 }
 

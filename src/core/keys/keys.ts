@@ -130,20 +130,25 @@ function pointProblem(publicKey: Uint8Array, algorithm: KeyAlgorithm): string | 
     }
     const y = readUintLE(publicKey, 0, 32) & ((1n << 255n) - 1n); // the top bit is x's sign
     if (y >= 2n ** 255n - 19n) return 'not a canonical Ed25519 point encoding (y is not below p)';
-    if (ed.Point.fromBytes(publicKey, false).isSmallOrder()) return 'an Ed25519 point of small order: no signature under it means anything, strict verification refuses it';
+    if (ed.Point.fromBytes(publicKey, false).isSmallOrder())
+      return 'an Ed25519 point of small order: no signature under it means anything, strict verification refuses it';
     return null;
   } catch {
     return `not a point of ${algorithm === 'secp256k1' ? 'secp256k1' : 'Ed25519'}`;
   }
 }
 
-function makeKey(publicKey: Uint8Array, fields: { agent?: unknown; kind?: unknown; not_before_micros?: unknown; not_after_micros?: unknown; revoked?: unknown }): RegisteredKey {
+function makeKey(
+  publicKey: Uint8Array,
+  fields: { agent?: unknown; kind?: unknown; not_before_micros?: unknown; not_after_micros?: unknown; revoked?: unknown },
+): RegisteredKey {
   const algorithm = algorithmFor(publicKey);
   if (!algorithm) throw new Error(`a public key is 32 bytes (Ed25519) or 33/65 bytes (secp256k1), found ${publicKey.length}`);
   const problem = pointProblem(publicKey, algorithm);
   if (problem) throw new Error(`the public key ${toHex(publicKey).slice(0, 16)}… is ${problem}`);
   if (fields.agent !== undefined && typeof fields.agent !== 'string') throw new Error('agent must be a string');
-  if (fields.kind !== undefined && fields.kind !== 'agent' && fields.kind !== 'operator') throw new Error(`kind must be "agent" or "operator", found ${JSON.stringify(fields.kind)}`);
+  if (fields.kind !== undefined && fields.kind !== 'agent' && fields.kind !== 'operator')
+    throw new Error(`kind must be "agent" or "operator", found ${JSON.stringify(fields.kind)}`);
   return {
     id: keyId(publicKey),
     agent: (fields.agent as string | undefined) ?? '',
@@ -156,12 +161,16 @@ function makeKey(publicKey: Uint8Array, fields: { agent?: unknown; kind?: unknow
   };
 }
 
-function makeDid(did: unknown, fields: { agent?: unknown; kind?: unknown; not_before_micros?: unknown; not_after_micros?: unknown; revoked?: unknown }): RegisteredDid {
+function makeDid(
+  did: unknown,
+  fields: { agent?: unknown; kind?: unknown; not_before_micros?: unknown; not_after_micros?: unknown; revoked?: unknown },
+): RegisteredDid {
   if (typeof did !== 'string' || did.length === 0) throw new Error('did must be a non-empty string');
   if (did.length > MAX_DID) throw new Error(`did is ${did.length} characters, more than ${MAX_DID}`);
   if (did.trim() !== did || CONTROL.test(did)) throw new Error('did holds spaces at its ends or control characters');
   if (fields.agent !== undefined && typeof fields.agent !== 'string') throw new Error('agent must be a string');
-  if (fields.kind !== undefined && fields.kind !== 'agent' && fields.kind !== 'operator') throw new Error(`kind must be "agent" or "operator", found ${JSON.stringify(fields.kind)}`);
+  if (fields.kind !== undefined && fields.kind !== 'agent' && fields.kind !== 'operator')
+    throw new Error(`kind must be "agent" or "operator", found ${JSON.stringify(fields.kind)}`);
   return {
     did,
     agent: (fields.agent as string | undefined) ?? '',
@@ -173,7 +182,8 @@ function makeDid(did: unknown, fields: { agent?: unknown; kind?: unknown; not_be
 }
 
 function fromJwk(jwk: Record<string, unknown>, defaults: { agent?: string; kind?: KeyKind }): RegisteredKey {
-  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') throw new Error(`only OKP Ed25519 JWKs are supported, found kty ${JSON.stringify(jwk.kty)} crv ${JSON.stringify(jwk.crv)}`);
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519')
+    throw new Error(`only OKP Ed25519 JWKs are supported, found kty ${JSON.stringify(jwk.kty)} crv ${JSON.stringify(jwk.crv)}`);
   if ('d' in jwk) throw new Error('this JWK holds a private key (d): add public keys only');
   const x = typeof jwk.x === 'string' ? fromBase64(jwk.x) : null;
   if (x?.length !== 32) throw new Error('the JWK x member is not 32 bytes of base64url');
@@ -268,7 +278,11 @@ export function parseKeys(input: string | Uint8Array, defaults: { agent?: string
       problems.push(`not valid JSON: ${(e as Error).message}`);
       return done();
     }
-    const list: unknown[] = Array.isArray(json) ? json : json && typeof json === 'object' && Array.isArray((json as { keys?: unknown }).keys) ? (json as { keys: unknown[] }).keys : [json];
+    const list: unknown[] = Array.isArray(json)
+      ? json
+      : json && typeof json === 'object' && Array.isArray((json as { keys?: unknown }).keys)
+        ? (json as { keys: unknown[] }).keys
+        : [json];
     list.forEach((entry, i) => {
       const where = `key ${i}`;
       if (!entry || typeof entry !== 'object') {
@@ -293,7 +307,10 @@ export function parseKeys(input: string | Uint8Array, defaults: { agent?: string
   }
   // Split on newlines and commas, then trim: the regex /\s*[\n,]\s*/ backtracks quadratically on
   // a long run of spaces with no separator in it (200 KB took 16 s).
-  for (const line of t.split(/[\n,]/).map((l) => l.trim()).filter(Boolean)) {
+  for (const line of t
+    .split(/[\n,]/)
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     attempt(`"${line.slice(0, 20)}${line.length > 20 ? '…' : ''}"`, null, () => {
       if (looksLikeDid(line)) return makeDid(line, defaults);
       const bytes = bytesFrom(line);

@@ -14,7 +14,12 @@ const parse = (text: string) => {
 
 describe('DID entries', () => {
   it('a key file carries DID entries next to key entries, and writes them back', () => {
-    const keys = parse(file({ agent: 'worker', did: DID, kind: 'agent', not_before_micros: 5, not_after_micros: '9', revoked: true }, { agent: 'source-agent', public_key: KEY }));
+    const keys = parse(
+      file(
+        { agent: 'worker', did: DID, kind: 'agent', not_before_micros: 5, not_after_micros: '9', revoked: true },
+        { agent: 'source-agent', public_key: KEY },
+      ),
+    );
     expect(keys).toHaveLength(2);
     expect(keys[0]).toEqual({ did: DID, agent: 'worker', kind: 'agent', notBeforeMicros: 5n, notAfterMicros: 9n, revoked: true });
     expect(isDidEntry(keys[1])).toBe(false);
@@ -49,7 +54,8 @@ describe('DID entries', () => {
 });
 
 describe('mergeRegistry', () => {
-  const did = (fields: Partial<RegistryEntry> = {}): RegistryEntry => ({ did: DID, agent: 'worker', kind: 'agent', notBeforeMicros: 100n, notAfterMicros: 200n, revoked: false, ...fields }) as RegistryEntry;
+  const did = (fields: Partial<RegistryEntry> = {}): RegistryEntry =>
+    ({ did: DID, agent: 'worker', kind: 'agent', notBeforeMicros: 100n, notAfterMicros: 200n, revoked: false, ...fields }) as RegistryEntry;
 
   it('re-importing never un-revokes or widens a window, and reports each change', () => {
     const existing = [did({ revoked: true })];
@@ -121,11 +127,20 @@ describe('importEntries: the Keys dialog kind', () => {
   });
 
   it('a file kind that differs from the dialog is added as agent, and the operator kind waits to be accepted', () => {
-    for (const [stated, dialog] of [['operator', 'agent'], ['agent', 'operator']] as const) {
+    for (const [stated, dialog] of [
+      ['operator', 'agent'],
+      ['agent', 'operator'],
+    ] as const) {
       const parsed = parseKeys(file({ agent: 'ops', did: DID, kind: stated }));
       const r = importEntries([], parsed, dialog);
-      expect(r.registry.map((e) => e.kind), `${stated}/${dialog}`).toEqual(['agent']);
-      expect(r.changes.map((c) => [c.applied, c.set]), `${stated}/${dialog}`).toEqual([[false, { kind: 'operator' }]]);
+      expect(
+        r.registry.map((e) => e.kind),
+        `${stated}/${dialog}`,
+      ).toEqual(['agent']);
+      expect(
+        r.changes.map((c) => [c.applied, c.set]),
+        `${stated}/${dialog}`,
+      ).toEqual([[false, { kind: 'operator' }]]);
       expect(r.changes[0].description).toContain(stated === 'operator' ? 'the file says operator' : 'the dialog chose operator');
       expect(applyChange(r.registry, r.changes[0])[0].kind).toBe('operator');
     }

@@ -126,13 +126,25 @@ export function applyChange(registry: readonly RegistryEntry[], c: RegistryChang
  * input states another kind is added as an `agent` entry (the narrower kind), and the operator kind
  * (the input's, or the dialog's) waits as a change to accept. Then merged as mergeRegistry does.
  */
-export function importEntries(existing: readonly RegistryEntry[], parsed: { keys: readonly RegistryEntry[]; statedKinds: readonly (KeyKind | null)[] }, dialogKind: KeyKind, why = ''): MergeResult {
+export function importEntries(
+  existing: readonly RegistryEntry[],
+  parsed: { keys: readonly RegistryEntry[]; statedKinds: readonly (KeyKind | null)[] },
+  dialogKind: KeyKind,
+  why = '',
+): MergeResult {
   const conflicts: RegistryChange[] = [];
   const entries = parsed.keys.map((e, i) => {
     const stated = parsed.statedKinds[i] ?? null;
     if (stated === null || stated === dialogKind) return { ...e, kind: dialogKind };
     const narrowed = { ...e, kind: 'agent' as const };
-    conflicts.push(change(narrowed, { kind: 'operator' }, false, stated === 'operator' ? 'the file says operator; the dialog chose agent' : 'the dialog chose operator; the file says agent'));
+    conflicts.push(
+      change(
+        narrowed,
+        { kind: 'operator' },
+        false,
+        stated === 'operator' ? 'the file says operator; the dialog chose agent' : 'the dialog chose operator; the file says agent',
+      ),
+    );
     return narrowed;
   });
   const merged = mergeRegistry(existing, entries, why);

@@ -29,7 +29,10 @@ export function needsOperator(kind: string | null, operation: string | null | un
 }
 
 /** What the trust decision needs of an AGDX record: its source, operation and time (log time, else ULID time). */
-export function agdxTrustSubject(env: { source: string; kind: string; operation?: string | null; record?: Uint8Array | null }, logTimeMicros: bigint | null): TrustSubject {
+export function agdxTrustSubject(
+  env: { source: string; kind: string; operation?: string | null; record?: Uint8Array | null },
+  logTimeMicros: bigint | null,
+): TrustSubject {
   return {
     claimed: env.source,
     operatorOnly: needsOperator(env.kind, env.operation) ? env.operation! : null,
@@ -55,12 +58,16 @@ export function decideTrust(entry: RegistryEntry, subject: TrustSubject): TrustD
     if (!isDidEntry(entry) && entry.agent !== subject.claimed) {
       return {
         trusted: false,
-        reason: entry.agent ? `${label} is registered for ${JSON.stringify(entry.agent)}, not for the record's source ${JSON.stringify(subject.claimed)}` : `${label} is not registered for any agent`,
+        reason: entry.agent
+          ? `${label} is registered for ${JSON.stringify(entry.agent)}, not for the record's source ${JSON.stringify(subject.claimed)}`
+          : `${label} is not registered for any agent`,
       };
     }
   }
   const bounded = entry.notBeforeMicros !== null || entry.notAfterMicros !== null;
-  const whose = isDidEntry(entry) ? `DID registered for ${entry.agent ? JSON.stringify(entry.agent) : 'no named agent'}` : `registered ${entry.kind} key of ${entry.agent || 'an operator'}`;
+  const whose = isDidEntry(entry)
+    ? `DID registered for ${entry.agent ? JSON.stringify(entry.agent) : 'no named agent'}`
+    : `registered ${entry.kind} key of ${entry.agent || 'an operator'}`;
   if (!bounded) return { trusted: true, reason: whose };
   const t = subject.time;
   if (t === null) return { trusted: false, reason: `${label} is valid only inside a window, and ${subject.noTime}: the window cannot be satisfied` };

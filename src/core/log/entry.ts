@@ -339,7 +339,7 @@ class PackedEntry implements LogEntry {
   }
   get time(): bigint | null {
     const t = this.c.time[this.k];
-    return t === t ? BigInt(t) : (this.c.bigTime.get(this.k) ?? null);
+    return !Number.isNaN(t) ? BigInt(t) : (this.c.bigTime.get(this.k) ?? null);
   }
   get timeSource(): TimeSource {
     return TIME_SOURCES[this.c.timeSource[this.k]];

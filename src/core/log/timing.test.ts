@@ -68,7 +68,9 @@ describe('deadlines', () => {
   it('the ULID time of the record id when there is no log time, and the finding points at the record id', () => {
     const records = inspect([{ name: 'deadlines.cborseq', bytes: new Uint8Array(readFileSync('vectors/agdx/made/deadlines.cborseq')) }]);
     const late = records.log.findings.get(7)!.find((f) => f.rule === 'agdx/deadline/missed')!;
-    expect(late.message).toMatch(/^this response answers command record 01HZ7PJ0W8000000000000T001 \(input 0, index 0\) 2\.5 s after its deadline: deadline_micros 2024-05-31T16:08:39\.000Z, this response's record id's ULID time 2024-05-31T16:08:41\.500Z$/);
+    expect(late.message).toMatch(
+      /^this response answers command record 01HZ7PJ0W8000000000000T001 \(input 0, index 0\) 2\.5 s after its deadline: deadline_micros 2024-05-31T16:08:39\.000Z, this response's record id's ULID time 2024-05-31T16:08:41\.500Z$/,
+    );
     expect(late.path).toBe('record');
     // The record id's value: its head (0x50, a 16-byte string) and its 16 bytes.
     const [start, end] = late.span!;
@@ -160,18 +162,11 @@ describe('in the report, as the CLI and the page read it', () => {
 
 describe('formatDuration', () => {
   it('reads as a person would say it, exact for any bigint', () => {
-    expect([0n, 999n, 1000n, 350_000n, 2_500_000n, 59_999_999n, 64_000_000n, 3_600_000_000n, 7_500_000_000n, 86_400_000_000n * 3n + 3_600_000_000n * 4n].map((v) => formatDuration(v))).toEqual([
-      '0 µs',
-      '999 µs',
-      '1 ms',
-      '350 ms',
-      '2.5 s',
-      '59.9 s',
-      '1 min 4 s',
-      '1 h',
-      '2 h 5 min',
-      '3 d 4 h',
-    ]);
+    expect(
+      [0n, 999n, 1000n, 350_000n, 2_500_000n, 59_999_999n, 64_000_000n, 3_600_000_000n, 7_500_000_000n, 86_400_000_000n * 3n + 3_600_000_000n * 4n].map((v) =>
+        formatDuration(v),
+      ),
+    ).toEqual(['0 µs', '999 µs', '1 ms', '350 ms', '2.5 s', '59.9 s', '1 min 4 s', '1 h', '2 h 5 min', '3 d 4 h']);
     expect(formatDuration(-300n)).toBe('−300 µs');
     expect(formatDuration(2n ** 64n)).toMatch(/^\d+ d$/);
     expect(() => formatDuration(Number.NaN)).toThrow(TypeError);

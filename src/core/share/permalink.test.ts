@@ -38,7 +38,10 @@ describe('permalink codec', () => {
   });
 
   it('carries a compared pair; a link without one (every older link) opens without it', async () => {
-    const compared: ShareState = { ...state, view: { ...state.view, compare: { a: { input: 0, index: 2 }, b: { input: 1, index: 0 }, scope: 'conversations' } } };
+    const compared: ShareState = {
+      ...state,
+      view: { ...state.view, compare: { a: { input: 0, index: 2 }, b: { input: 1, index: 0 }, scope: 'conversations' } },
+    };
     expect(await decodePermalink(await encodePermalink(compared))).toEqual({ ok: true, state: compared });
     const old = await decodePermalink(await encodePermalink(state));
     expect(old.ok && 'compare' in old.state.view).toBe(false);
@@ -48,7 +51,10 @@ describe('permalink codec', () => {
     const view = (compare: unknown) => ({ ...state, view: { ...state.view, compare } }) as unknown as ShareState;
     const newer = await decodePermalink(await encodePermalink(view({ a: { input: 0, index: 0 }, b: { input: 0, index: 1 }, scope: 'timelines' })));
     expect(newer.ok && 'compare' in newer.state.view).toBe(false);
-    for (const bad of [{ a: { input: -1, index: 0 }, b: { input: 0, index: 1 }, scope: 'records' }, { a: 'x', b: { input: 0, index: 1 }, scope: 'inputs' }]) {
+    for (const bad of [
+      { a: { input: -1, index: 0 }, b: { input: 0, index: 1 }, scope: 'records' },
+      { a: 'x', b: { input: 0, index: 1 }, scope: 'inputs' },
+    ]) {
       const r = await decodePermalink(await encodePermalink(view(bad)));
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.error.code).toBe('permalink/damaged');
@@ -86,7 +92,18 @@ describe('permalink codec', () => {
   });
 
   it('hostile fragments give an error with a code, never an exception', async () => {
-    const hostile = ['', '#', 'v1.', 'v1.!!!!', 'v0.AAAA', 'v999999999999.AAAA', 'javascript:alert(1)', '<script>', 'v1.' + 'A'.repeat(10_000), 'v1.' + '_'.repeat(5)];
+    const hostile = [
+      '',
+      '#',
+      'v1.',
+      'v1.!!!!',
+      'v0.AAAA',
+      'v999999999999.AAAA',
+      'javascript:alert(1)',
+      '<script>',
+      'v1.' + 'A'.repeat(10_000),
+      'v1.' + '_'.repeat(5),
+    ];
     for (const h of hostile) {
       const r = await decodePermalink(h);
       expect(r.ok).toBe(false);
@@ -156,7 +173,9 @@ describe('the decompressed size limit (8 MiB)', () => {
 
   it('the hand-made deflate is what it claims (small sizes decompress to that many zeros)', async () => {
     for (const n of [1, 258, 259, 300, 1000, 5000]) {
-      const out = new Uint8Array(await new Response(new Blob([zerosDeflated(n) as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer());
+      const out = new Uint8Array(
+        await new Response(new Blob([zerosDeflated(n) as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer(),
+      );
       expect(out.length, `${n}`).toBe(n);
       expect(out.every((b) => b === 0)).toBe(true);
     }

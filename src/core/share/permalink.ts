@@ -173,7 +173,9 @@ function readState(root: unknown): ShareState {
   const vp = view.viewport;
   const filters: Record<string, string> = {};
   // defineProperty, not assignment: `filters.__proto__ = v` would set the prototype (a string: ignored) and drop the filter.
-  if (isObj(view.filters)) for (const [k, v] of Object.entries(view.filters)) if (typeof v === 'string') Object.defineProperty(filters, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (isObj(view.filters))
+    for (const [k, v] of Object.entries(view.filters))
+      if (typeof v === 'string') Object.defineProperty(filters, k, { value: v, enumerable: true, writable: true, configurable: true });
   return {
     inputs,
     redacted: root.redacted === true,
@@ -184,7 +186,9 @@ function readState(root: unknown): ShareState {
       filters,
       // Only a link that compares has it (older links never do). A scope this version does not
       // know (a newer link's) compares nothing rather than failing the link.
-      ...(isObj(cmp) && (COMPARE_SCOPES as readonly unknown[]).includes(cmp.scope) ? { compare: { a: place(cmp.a, 'compare.a'), b: place(cmp.b, 'compare.b'), scope: cmp.scope as CompareScope } } : {}),
+      ...(isObj(cmp) && (COMPARE_SCOPES as readonly unknown[]).includes(cmp.scope)
+        ? { compare: { a: place(cmp.a, 'compare.a'), b: place(cmp.b, 'compare.b'), scope: cmp.scope as CompareScope } }
+        : {}),
     },
   };
 }
@@ -243,7 +247,9 @@ const checksum = (payload: Uint8Array) => sha256(payload).subarray(0, 8);
 /** What is on screen is more than a link or bundle may hold: one made anyway would not open. */
 export class ShareTooLargeError extends Error {
   constructor(readonly bytes: number) {
-    super(`The inputs and view come to ${(bytes / 1024 / 1024).toFixed(1)} MiB; a link or bundle holds at most ${MAX_INFLATED_TEXT} (a larger one would not open). Share fewer inputs, or send the files themselves.`);
+    super(
+      `The inputs and view come to ${(bytes / 1024 / 1024).toFixed(1)} MiB; a link or bundle holds at most ${MAX_INFLATED_TEXT} (a larger one would not open). Share fewer inputs, or send the files themselves.`,
+    );
     this.name = 'ShareTooLargeError';
   }
 }
@@ -255,7 +261,13 @@ async function pack(state: ShareState): Promise<Uint8Array> {
 }
 
 async function unpack(packed: Uint8Array, what: 'link' | 'bundle'): Promise<ShareResult> {
-  const damaged = (why: string): ShareResult => ({ ok: false, error: { code: 'permalink/damaged', message: `This ${what} is damaged or cut short (${why}). Ask for the ${what} again${what === 'link' ? ', or for a bundle file' : ''}.` } });
+  const damaged = (why: string): ShareResult => ({
+    ok: false,
+    error: {
+      code: 'permalink/damaged',
+      message: `This ${what} is damaged or cut short (${why}). Ask for the ${what} again${what === 'link' ? ', or for a bundle file' : ''}.`,
+    },
+  });
   if (packed.length < 9) return damaged('too short');
   const inflated = await inflate(packed.subarray(8), MAX_INFLATED);
   if (inflated === 'too-large') {
@@ -285,16 +297,31 @@ export async function decodePermalink(fragment: string): Promise<ShareResult> {
   if (typeof fragment !== 'string') throw new TypeError('a permalink fragment is a string');
   const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
   const m = /^v(\d+)\.(.*)$/s.exec(text);
-  if (!m) return { ok: false, error: { code: 'permalink/not-a-link', message: 'The address does not hold an Envelope Inspector view (it should start with #v1.).' } };
+  if (!m)
+    return { ok: false, error: { code: 'permalink/not-a-link', message: 'The address does not hold an Envelope Inspector view (it should start with #v1.).' } };
   const version = Number(m[1]);
   if (version > PERMALINK_VERSION) {
-    return { ok: false, error: { code: 'permalink/newer-version', message: `This link was made by a newer Envelope Inspector (link format v${version}); this one reads v${PERMALINK_VERSION}. Open it with an up-to-date copy.` } };
+    return {
+      ok: false,
+      error: {
+        code: 'permalink/newer-version',
+        message: `This link was made by a newer Envelope Inspector (link format v${version}); this one reads v${PERMALINK_VERSION}. Open it with an up-to-date copy.`,
+      },
+    };
   }
   if (version < 1) return { ok: false, error: { code: 'permalink/not-a-link', message: `Link format v${version} does not exist.` } };
-  if (!/^[A-Za-z0-9_-]*$/.test(m[2])) return { ok: false, error: { code: 'permalink/damaged', message: 'This link is damaged: it holds characters a link of this kind never has. Ask for the link again.' } };
+  if (!/^[A-Za-z0-9_-]*$/.test(m[2]))
+    return {
+      ok: false,
+      error: { code: 'permalink/damaged', message: 'This link is damaged: it holds characters a link of this kind never has. Ask for the link again.' },
+    };
   const packed = fromBase64(m[2]);
   // A changed last character can alter only unused bits: accept only the canonical spelling.
-  if (!packed || toBase64(packed, true) !== m[2]) return { ok: false, error: { code: 'permalink/damaged', message: 'This link is damaged or cut short (its length is impossible). Ask for the link again.' } };
+  if (!packed || toBase64(packed, true) !== m[2])
+    return {
+      ok: false,
+      error: { code: 'permalink/damaged', message: 'This link is damaged or cut short (its length is impossible). Ask for the link again.' },
+    };
   return unpack(packed, 'link');
 }
 
@@ -312,7 +339,13 @@ export async function decodeBundle(bytes: Uint8Array): Promise<ShareResult> {
   if (!isBundle(bytes)) return { ok: false, error: { code: 'permalink/not-a-link', message: 'not an Envelope Inspector bundle' } };
   const version = bytes[BUNDLE_MAGIC.length];
   if (version > PERMALINK_VERSION) {
-    return { ok: false, error: { code: 'permalink/newer-version', message: `This bundle was made by a newer Envelope Inspector (format v${version}); this one reads v${PERMALINK_VERSION}.` } };
+    return {
+      ok: false,
+      error: {
+        code: 'permalink/newer-version',
+        message: `This bundle was made by a newer Envelope Inspector (format v${version}); this one reads v${PERMALINK_VERSION}.`,
+      },
+    };
   }
   if (version < 1) return { ok: false, error: { code: 'permalink/not-a-link', message: `Bundle format v${version} does not exist.` } };
   return unpack(bytes.subarray(BUNDLE_MAGIC.length + 1), 'bundle');

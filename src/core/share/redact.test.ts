@@ -27,7 +27,7 @@ function redact(bytes: Uint8Array) {
 
 /** Every `payload` in an AgentDNA JSON document, however deep. */
 function payloads(v: JsonValue, out: JsonValue[] = []): JsonValue[] {
-  if (v.type === 'object') for (const e of v.entries) (e.key === 'payload' ? out.push(e.value) : undefined, payloads(e.value, out));
+  if (v.type === 'object') for (const e of v.entries) e.key === 'payload' ? out.push(e.value) : undefined, payloads(e.value, out);
   if (v.type === 'array') for (const x of v.items) payloads(x, out);
   return out;
 }
@@ -63,7 +63,7 @@ describe('blank items keep their size', () => {
 });
 
 describe('AgentDNA', () => {
-  it('every payload of a workflow\'s chain is blanked; the JSON stays well-formed, the same length, the same records', () => {
+  it("every payload of a workflow's chain is blanked; the JSON stays well-formed, the same length, the same records", () => {
     const bytes = read('agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json');
     const original = payloads(parse(bytes));
     expect(original.length).toBeGreaterThan(3);
@@ -90,7 +90,10 @@ describe('AgentDNA', () => {
 
   it('a card history whose states hold JSON strings: the workflow inside is blanked, the history still reads', () => {
     const wf = JSON.parse(text(read('agentdna/synthetic/synthetic_valid_single_root.serialized.json')));
-    const history = JSON.stringify([{ data: JSON.stringify(wf), version: 1 }, { data: JSON.stringify(wf), version: 2 }]);
+    const history = JSON.stringify([
+      { data: JSON.stringify(wf), version: 1 },
+      { data: JSON.stringify(wf), version: 2 },
+    ]);
     const { records, r, again } = redact(utf8Encode(history));
     expect(r.unblankable).toEqual([]);
     expect(text(r.bytes)).not.toContain('Summarize this document');
@@ -98,9 +101,12 @@ describe('AgentDNA', () => {
     expect(again.every((x) => x.viewOrigin === 'decoded-text')).toBe(true);
   });
 
-  it('a card\'s policy document (base64) becomes zeros; its metadata, stars', () => {
+  it("a card's policy document (base64) becomes zeros; its metadata, stars", () => {
     const policy = toBase64(utf8Encode('allow: transfer up to 10000 to the secret account'));
-    const cards = JSON.stringify([{ type: 'actor_card', id: 'bafyagent', policy }, { type: 'user_card', user_did: 'bafyuser', metadata: { email: 'someone@example.org' } }]);
+    const cards = JSON.stringify([
+      { type: 'actor_card', id: 'bafyagent', policy },
+      { type: 'user_card', user_did: 'bafyuser', metadata: { email: 'someone@example.org' } },
+    ]);
     const { r, again } = redact(utf8Encode(cards));
     expect(text(r.bytes)).not.toContain(policy);
     expect(text(r.bytes)).not.toContain('someone@');
@@ -115,7 +121,11 @@ describe('AGDX', () => {
     const definite = encodeEnvelope(env);
     // The same body as two chunks of an indefinite byte string.
     const canonical = encodeEnvelope({ ...env, body: undefined });
-    const w = new CborWriter().raw(canonical[0] + 1).append(canonical.subarray(1)).text('body').raw(0x5f);
+    const w = new CborWriter()
+      .raw(canonical[0] + 1)
+      .append(canonical.subarray(1))
+      .text('body')
+      .raw(0x5f);
     w.bytes(env.body!.subarray(0, 10)).bytes(env.body!.subarray(10)).raw(0xff);
     const chunked = w.finish();
     const jsonView = utf8Encode(`{"kind":"event","conversation":[${Array(16).fill(2)}],"source":"planner","body":[${[...env.body!].join(', ')}]}`);
@@ -153,7 +163,7 @@ describe('AGDX', () => {
     }
   });
 
-  it('a dead letter: its detail and its payload envelope\'s body', () => {
+  it("a dead letter: its detail and its payload envelope's body", () => {
     const bytes = read('agdx/laser-wire-0.0.1/agent_dead_letter.bin');
     const { records, r, again } = redact(bytes);
     expect(text(r.bytes)).not.toContain('handler kept failing');
@@ -185,7 +195,12 @@ describe('undecoded bytes', () => {
 
   it('binary that is nothing, text that is nothing, broken JSON: nothing of it survives', () => {
     const secret = 'AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG';
-    for (const bytes of [new Uint8Array([0x82, 0x01, ...utf8Encode(secret)]), utf8Encode(`password: ${secret}`), utf8Encode(`{"password": "${secret}"`), utf8Encode(`{"not":"agentdna","password":"${secret}"}`)]) {
+    for (const bytes of [
+      new Uint8Array([0x82, 0x01, ...utf8Encode(secret)]),
+      utf8Encode(`password: ${secret}`),
+      utf8Encode(`{"password": "${secret}"`),
+      utf8Encode(`{"not":"agentdna","password":"${secret}"}`),
+    ]) {
       const { records, r, again } = redact(bytes);
       expect(records.every((x) => !x.decoded)).toBe(true);
       expect(r.unblankable).toEqual([]);
@@ -222,18 +237,26 @@ describe('what cannot be blanked is listed, never left silently', () => {
   });
 });
 
-describe('whether a link\'s claim of redaction holds, record by record', () => {
+describe("whether a link's claim of redaction holds, record by record", () => {
   const records = (bytes: Uint8Array) => inspect([{ name: 'in', bytes }]).records;
 
   it('redacted bytes read as redaction leaves them; the same bytes before redaction do not', () => {
-    for (const file of ['agdx/made/conversation.cborseq', 'agdx/made/conversation_http_v07.json', 'agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json', 'agdx/laser-wire-0.0.1/agent_dead_letter.bin']) {
+    for (const file of [
+      'agdx/made/conversation.cborseq',
+      'agdx/made/conversation_http_v07.json',
+      'agentdna/synthetic/synthetic_valid_fanin_dag.serialized.json',
+      'agdx/laser-wire-0.0.1/agent_dead_letter.bin',
+    ]) {
       const bytes = read(file);
       const before = records(bytes);
       const redacted = redactInput(bytes, before).bytes;
       expect(blankAsRedacted(redacted, records(redacted)).every(Boolean), file).toBe(true);
       // Before: every record redaction would change is not blank (bodiless records are blank already).
       const changed = blankAsRedacted(bytes, before);
-      expect(changed.some((x) => !x), file).toBe(true);
+      expect(
+        changed.some((x) => !x),
+        file,
+      ).toBe(true);
     }
   });
 

@@ -258,8 +258,7 @@ export function redactInput(input: Uint8Array, records: readonly InspectedRecord
         if (detail) {
           blankStrings(buf, detail.value);
           blanked.add('detail');
-        }
-        else if (recordViews(record).tree.some((n) => n.path === 'detail')) unblankable.push(`${where(record)}: its detail could not be located`);
+        } else if (recordViews(record).tree.some((n) => n.path === 'detail')) unblankable.push(`${where(record)}: its detail could not be located`);
         break;
       }
       case 'agentdna.workflow':

@@ -39,7 +39,11 @@ export const Badges = memo(function Badges({ record }: { record: RecordSummary }
   const sig = signatureBadge(record.signature, record.trusted, record.trustNote === null ? null : displayText(record.trustNote));
   return (
     <span className="inline-flex max-w-full flex-wrap gap-1" data-testid="badges">
-      <Badge tone={record.decoded ? 'good' : 'bad'} label={record.decoded ? 'Decoded' : 'Not decoded'} title={record.decoded ? 'Decoded: yes' : `Decoded: no (${record.errorCode})`} />
+      <Badge
+        tone={record.decoded ? 'good' : 'bad'}
+        label={record.decoded ? 'Decoded' : 'Not decoded'}
+        title={record.decoded ? 'Decoded: yes' : `Decoded: no (${record.errorCode})`}
+      />
       {record.decoded && (
         <Badge
           tone={record.valid ? 'good' : 'bad'}

@@ -63,7 +63,11 @@ function CompareWith({ recordKey }: { recordKey: number }) {
 
 function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect: (key: number) => void }) {
   // A decode error that names the bytes it is about (a missing field: the map's head) shows them at first.
-  const [selection, setSelection] = useState<{ path: string | null; span: Span | null; finding: number | null }>(() => ({ path: null, span: detail.error?.span ?? null, finding: null }));
+  const [selection, setSelection] = useState<{ path: string | null; span: Span | null; finding: number | null }>(() => ({
+    path: null,
+    span: detail.error?.span ?? null,
+    finding: null,
+  }));
   const selectField = useCallback((path: string, span: Span | null) => setSelection({ path, span, finding: null }), []);
   const selectFinding = useCallback(
     (i: number) => {
@@ -128,8 +132,8 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
             <>
               <p className="font-medium">{displayText(detail.error.message)}</p>
               <p className="mt-0.5 text-xs">
-                <RuleRef id={detail.error.code} />: nothing in this input could be read as an AGDX or AgentDNA record, so it has no findings, signature or fields. Its bytes are
-                below.
+                <RuleRef id={detail.error.code} />: nothing in this input could be read as an AGDX or AgentDNA record, so it has no findings, signature or
+                fields. Its bytes are below.
               </p>
             </>
           ) : (
@@ -198,7 +202,9 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
                 <tr key={h.name} title={`hex ${h.hex}`}>
                   <td className="py-0.5 font-mono">
                     {h.name}
-                    {notCovered.has(`headers.${h.name}`) && <span className="ml-1 rounded border border-amber-500 px-1 font-sans text-[10px] text-amber-800 dark:text-amber-300">not signed</span>}
+                    {notCovered.has(`headers.${h.name}`) && (
+                      <span className="ml-1 rounded border border-amber-500 px-1 font-sans text-[10px] text-amber-800 dark:text-amber-300">not signed</span>
+                    )}
                   </td>
                   <td className="py-0.5">{h.kind}</td>
                   <td className="py-0.5 font-mono break-all">{h.display}</td>
@@ -218,7 +224,13 @@ function ErrorBytes({ error, onShow }: { error: NonNullable<RecordDetail['error'
   const span: Span = error.span ?? [at, at + 1];
   const words = span[1] - span[0] > 1 ? `bytes ${span[0]}–${span[1] - 1}` : `byte ${at}`;
   return (
-    <button type="button" onClick={() => onShow(span)} className="underline underline-offset-2" data-testid="error-bytes" title="Show these bytes in the hex view">
+    <button
+      type="button"
+      onClick={() => onShow(span)}
+      className="underline underline-offset-2"
+      data-testid="error-bytes"
+      title="Show these bytes in the hex view"
+    >
       {words}
       {error.code === 'agdx/missing-field' ? " (the map's head)" : ''}
     </button>

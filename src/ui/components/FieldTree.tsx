@@ -22,7 +22,10 @@ const NO_LINKS: ReadonlyMap<string, RecordLinkView> = new Map();
  */
 function ValueLink({ link, onLink }: { link: RecordLinkView; onLink: (key: number) => void }) {
   const to = link.target ?? link.answers[0] ?? null;
-  if (!to) return <span className="whitespace-nowrap rounded border border-dashed border-slate-400 px-1 text-[10px] text-slate-600 dark:text-slate-400">not loaded</span>;
+  if (!to)
+    return (
+      <span className="whitespace-nowrap rounded border border-dashed border-slate-400 px-1 text-[10px] text-slate-600 dark:text-slate-400">not loaded</span>
+    );
   // Its name starts with what it says (a speech-input user says the words they see), then names the record.
   const words = link.target ? 'go to it' : 'its answer';
   return (
@@ -129,7 +132,11 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, 
         )}
         <span className="font-semibold text-teal-800 dark:text-teal-300">{node.label}</span>
         {notCovered.has(node.path) && (
-          <span data-testid="not-signed" title="The signature does not cover this field: anyone could have added or changed it." className="whitespace-nowrap rounded border border-amber-500 px-1 text-[10px] font-medium text-amber-800 dark:text-amber-300">
+          <span
+            data-testid="not-signed"
+            title="The signature does not cover this field: anyone could have added or changed it."
+            className="whitespace-nowrap rounded border border-amber-500 px-1 text-[10px] font-medium text-amber-800 dark:text-amber-300"
+          >
             not signed
           </span>
         )}
@@ -141,7 +148,17 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, 
         // biome-ignore lint/a11y/useSemanticElements: the ARIA tree pattern: a treeitem's children are in a group (a fieldset is for form controls)
         <div role="group">
           {node.children!.map((c) => (
-            <TreeNode key={c.path + c.label} node={c} depth={depth + 1} selectedPath={selectedPath} focusPath={focusPath} onSelect={onSelect} notCovered={notCovered} links={links} onLink={onLink} />
+            <TreeNode
+              key={c.path + c.label}
+              node={c}
+              depth={depth + 1}
+              selectedPath={selectedPath}
+              focusPath={focusPath}
+              onSelect={onSelect}
+              notCovered={notCovered}
+              links={links}
+              onLink={onLink}
+            />
           ))}
         </div>
       )}
@@ -168,7 +185,17 @@ export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS
   return (
     <div role="tree" aria-label="Fields" onKeyDown={onKeyDown} className="font-sans">
       {nodes.map((n) => (
-        <TreeNode key={n.path + n.label} node={n} depth={0} selectedPath={selectedPath} focusPath={focusPath} onSelect={onSelect} notCovered={notCovered} links={links} onLink={onLink} />
+        <TreeNode
+          key={n.path + n.label}
+          node={n}
+          depth={0}
+          selectedPath={selectedPath}
+          focusPath={focusPath}
+          onSelect={onSelect}
+          notCovered={notCovered}
+          links={links}
+          onLink={onLink}
+        />
       ))}
     </div>
   );

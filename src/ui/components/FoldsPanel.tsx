@@ -21,7 +21,13 @@ function RecordLinks({ records, onSelect, label }: { records: number[]; onSelect
   return (
     <span className="inline-flex flex-wrap gap-1">
       {shown.map((r) => (
-        <button key={r} type="button" aria-label={`${label}: record ${r}`} onClick={() => onSelect(r)} className="rounded border border-slate-300 px-1 font-mono text-[10px] hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
+        <button
+          key={r}
+          type="button"
+          aria-label={`${label}: record ${r}`}
+          onClick={() => onSelect(r)}
+          className="rounded border border-slate-300 px-1 font-mono text-[10px] hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
           #{r}
         </button>
       ))}
@@ -48,10 +54,30 @@ function AgentsTable({ agents, onSelect }: { agents: ReportAgent[]; onSelect: (k
         {agents.map((a) => {
           const cap = a.card?.capabilities[0];
           return (
-            <tr key={a.id} aria-label={`Agent ${a.id}`} data-alive={String(a.alive)} data-quarantined={String(a.quarantined)} className="border-t border-slate-100 align-top dark:border-slate-800">
+            <tr
+              key={a.id}
+              aria-label={`Agent ${a.id}`}
+              data-alive={String(a.alive)}
+              data-quarantined={String(a.quarantined)}
+              className="border-t border-slate-100 align-top dark:border-slate-800"
+            >
               <td className="py-1 pr-2 font-mono">{a.id}</td>
-              <td className="py-1 pr-2" title={a.card ? a.card.capabilities.map((c) => `${c.skill_id}: in ${JSON.stringify(c.input)} out ${JSON.stringify(c.output)} cost ${c.cost_class ?? '—'} latency ${c.latency_class ?? '—'} max ${c.max_concurrency ?? '—'}`).join('\n') : ''}>
-                {a.card ? `${a.card.name ?? '(unnamed)'} ${a.card.version ?? ''} · ${a.card.capabilities.length} skills${a.card.ttl_micros ? ` · ttl ${Number(a.card.ttl_micros) / 1e6} s` : ''}` : '—'}
+              <td
+                className="py-1 pr-2"
+                title={
+                  a.card
+                    ? a.card.capabilities
+                        .map(
+                          (c) =>
+                            `${c.skill_id}: in ${JSON.stringify(c.input)} out ${JSON.stringify(c.output)} cost ${c.cost_class ?? '—'} latency ${c.latency_class ?? '—'} max ${c.max_concurrency ?? '—'}`,
+                        )
+                        .join('\n')
+                    : ''
+                }
+              >
+                {a.card
+                  ? `${a.card.name ?? '(unnamed)'} ${a.card.version ?? ''} · ${a.card.capabilities.length} skills${a.card.ttl_micros ? ` · ttl ${Number(a.card.ttl_micros) / 1e6} s` : ''}`
+                  : '—'}
               </td>
               <td className="py-1 pr-2">{cap ? `${cap.health_name ?? '—'} / ${cap.load !== null ? `${cap.load / 10}%` : '—'}` : '—'}</td>
               <td className="py-1 pr-2" title={a.alive_reason}>
@@ -70,7 +96,9 @@ function AgentsTable({ agents, onSelect }: { agents: ReportAgent[]; onSelect: (k
               </td>
               <td className="py-1 pr-2" title={a.quarantine.map((q) => q.sentence).join('\n')}>
                 {a.quarantined ? <span className="font-medium text-red-700 dark:text-red-300">quarantined</span> : a.quarantine.length ? 'lifted' : '—'}
-                {a.quarantine.length > 0 && <span className="block text-[10px] text-slate-600 dark:text-slate-400">{a.quarantine.map((q) => `${q.op} (${q.backing})`).join(', ')}</span>}
+                {a.quarantine.length > 0 && (
+                  <span className="block text-[10px] text-slate-600 dark:text-slate-400">{a.quarantine.map((q) => `${q.op} (${q.backing})`).join(', ')}</span>
+                )}
                 {a.quarantined && (
                   <span className="block">
                     its records then: <RuleRef id="agdx/fold/quarantined" />
@@ -135,7 +163,11 @@ function RunsTimeline({ runs, onSelect }: { runs: ReportRun[]; onSelect: (key: n
 export function FoldsPanel({ mode, version, selected, onSelect }: Props) {
   const [asOf, setAsOf] = useState<number | null>(null);
   const deferred = useDeferredValue(asOf);
-  const query = useQuery({ queryKey: queryKeys.folds(version, deferred), queryFn: () => inspectorClient().call('folds', { asOf: deferred }), placeholderData: (prev) => prev });
+  const query = useQuery({
+    queryKey: queryKeys.folds(version, deferred),
+    queryFn: () => inspectorClient().call('folds', { asOf: deferred }),
+    placeholderData: (prev) => prev,
+  });
   const folds = query.data;
   if (query.isError) return <p className="p-4 text-sm text-red-600">{query.error.message}</p>;
   if (!folds) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Folding the log…</p>;
@@ -159,9 +191,16 @@ export function FoldsPanel({ mode, version, selected, onSelect }: Props) {
           aria-valuetext={`record ${position + 1} of ${folds.positions}`}
         />
         <span data-testid="as-of">
-          {asOf === null ? `the whole log (${folds.positions} records)` : `record ${position + 1} of ${folds.positions}${folds.asOf?.time ? `, ${when(folds.asOf.time)}` : ''}`}
+          {asOf === null
+            ? `the whole log (${folds.positions} records)`
+            : `record ${position + 1} of ${folds.positions}${folds.asOf?.time ? `, ${when(folds.asOf.time)}` : ''}`}
         </span>
-        <button type="button" disabled={atSelected < 0} onClick={() => setAsOf(atSelected)} className="rounded border border-slate-300 px-2 py-0.5 disabled:opacity-40 dark:border-slate-700">
+        <button
+          type="button"
+          disabled={atSelected < 0}
+          onClick={() => setAsOf(atSelected)}
+          className="rounded border border-slate-300 px-2 py-0.5 disabled:opacity-40 dark:border-slate-700"
+        >
           As of the selected record
         </button>
         <button type="button" onClick={() => setAsOf(null)} className="rounded border border-slate-300 px-2 py-0.5 dark:border-slate-700">
@@ -176,12 +215,17 @@ export function FoldsPanel({ mode, version, selected, onSelect }: Props) {
           <div key={c.id} className="mt-1 rounded border border-slate-200 p-2 dark:border-slate-800">
             <p className="font-mono">{c.id}</p>
             <p>
-              {c.records} records ({Object.entries(c.records_by_kind).map(([k, n]) => `${n} ${k}`).join(', ')}) · {c.agents.length} agents · {when(c.first_time)} to {when(c.last_time)} · tokens in {c.usage_total.input}, out {c.usage_total.output}, reasoning{' '}
-              {c.usage_total.reasoning}, cache {c.usage_total.cache_read}
+              {c.records} records (
+              {Object.entries(c.records_by_kind)
+                .map(([k, n]) => `${n} ${k}`)
+                .join(', ')}
+              ) · {c.agents.length} agents · {when(c.first_time)} to {when(c.last_time)} · tokens in {c.usage_total.input}, out {c.usage_total.output},
+              reasoning {c.usage_total.reasoning}, cache {c.usage_total.cache_read}
             </p>
             {(c.invalid.count > 0 || c.badly_signed.count > 0) && (
               <p className="text-red-700 dark:text-red-300">
-                {c.invalid.count} invalid <RecordLinks records={c.invalid.records} onSelect={onSelect} label="Invalid" /> · {c.badly_signed.count} badly signed <RecordLinks records={c.badly_signed.records} onSelect={onSelect} label="Badly signed" />
+                {c.invalid.count} invalid <RecordLinks records={c.invalid.records} onSelect={onSelect} label="Invalid" /> · {c.badly_signed.count} badly signed{' '}
+                <RecordLinks records={c.badly_signed.records} onSelect={onSelect} label="Badly signed" />
               </p>
             )}
           </div>

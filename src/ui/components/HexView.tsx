@@ -78,7 +78,13 @@ export const HexView = memo(function HexView({ bytes, offset, highlight, onByte,
         cells.push(
           // biome-ignore lint/a11y/useKeyWithClickEvents: a mouse shortcut; the keyboard reaches each byte's field through the field tree
           // biome-ignore lint/a11y/noStaticElementInteractions: as above
-          <span key={idx} data-offset={abs} data-selected={on || undefined} onClick={() => onByte(abs)} className={`cursor-pointer px-[0.3ch] ${on ? lit : 'hover:bg-slate-200 dark:hover:bg-slate-700'}`}>
+          <span
+            key={idx}
+            data-offset={abs}
+            data-selected={on || undefined}
+            onClick={() => onByte(abs)}
+            className={`cursor-pointer px-[0.3ch] ${on ? lit : 'hover:bg-slate-200 dark:hover:bg-slate-700'}`}
+          >
             {hex2(bytes[idx])}
           </span>,
         );

@@ -45,7 +45,8 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
     setNotes(changes.filter((c) => c.applied).map((c) => `${c.label}: ${c.description}`));
     setText('');
   };
-  const update = (key: string, patch: Partial<RegistryEntry>) => onChange((current) => current.map((e) => (entryKey(e) === key ? ({ ...e, ...patch } as RegistryEntry) : e)));
+  const update = (key: string, patch: Partial<RegistryEntry>) =>
+    onChange((current) => current.map((e) => (entryKey(e) === key ? ({ ...e, ...patch } as RegistryEntry) : e)));
   const remove = (key: string) => onChange((current) => current.filter((e) => entryKey(e) !== key));
   const settle = (c: RegistryChange, accept: boolean) => {
     if (accept) onChange((current) => applyChange(current, c));
@@ -55,151 +56,223 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
 
   return (
     <Dialog id="keys-title" title="Key registry" onClose={onClose} side>
-        <p className="text-xs text-slate-600 dark:text-slate-300">
-          Your registry: the public keys (AGDX) and AgentDNA DIDs you trust, kept in this browser only. A signature is trusted only when an entry here backs its signer: a key registered for the record&apos;s
-          agent, or the signer&apos;s DID, unrevoked and inside its window; only operator keys may sign quarantine and unquarantine. A DID that matches its own signature is bound to its key, not trusted:
-          anyone can make one. Nothing is ever taken from a link or a record file.
-        </p>
-        <div className="grid gap-2 rounded border border-slate-200 p-3 dark:border-slate-800">
-          <label htmlFor="key-text" className="text-xs font-medium">
-            Key (hex, base64, JWK / JWKS, PEM, a key file) or a DID
-          </label>
-          <textarea id="key-text" value={text} onChange={(e) => setText(e.target.value)} rows={4} spellCheck={false} className="rounded border border-slate-300 bg-slate-50 p-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950" />
-          <div className="flex flex-wrap items-end gap-2 text-xs">
-            <label className="flex flex-col">
-              Agent (for keys and DIDs that do not name one)
-              <input value={agent} onChange={(e) => setAgent(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-950" />
-            </label>
-            <label className="flex flex-col">
-              Kind
-              <select value={kind} onChange={(e) => setKind(e.target.value as KeyKind)} className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-950">
-                <option value="agent">agent</option>
-                <option value="operator">operator</option>
-              </select>
-            </label>
-            <button type="button" disabled={!text.trim()} onClick={() => add(text, 'pasted')} className="rounded bg-teal-700 px-3 py-1.5 font-medium text-white hover:bg-teal-800 disabled:opacity-50">
-              Add key or DID
-            </button>
-            <button type="button" onClick={() => file.current?.click()} className="rounded border border-slate-300 px-3 py-1.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
-              Add from file…
-            </button>
+      <p className="text-xs text-slate-600 dark:text-slate-300">
+        Your registry: the public keys (AGDX) and AgentDNA DIDs you trust, kept in this browser only. A signature is trusted only when an entry here backs its
+        signer: a key registered for the record&apos;s agent, or the signer&apos;s DID, unrevoked and inside its window; only operator keys may sign quarantine
+        and unquarantine. A DID that matches its own signature is bound to its key, not trusted: anyone can make one. Nothing is ever taken from a link or a
+        record file.
+      </p>
+      <div className="grid gap-2 rounded border border-slate-200 p-3 dark:border-slate-800">
+        <label htmlFor="key-text" className="text-xs font-medium">
+          Key (hex, base64, JWK / JWKS, PEM, a key file) or a DID
+        </label>
+        <textarea
+          id="key-text"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          rows={4}
+          spellCheck={false}
+          className="rounded border border-slate-300 bg-slate-50 p-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
+        />
+        <div className="flex flex-wrap items-end gap-2 text-xs">
+          <label className="flex flex-col">
+            Agent (for keys and DIDs that do not name one)
             <input
-              ref={file}
-              type="file"
-              aria-label="Key file"
-              className="hidden"
-              onChange={async (e) => {
-                const f = e.target.files?.[0];
-                if (f) add(new Uint8Array(await f.arrayBuffer()), `from ${f.name}`);
-                e.target.value = '';
-              }}
+              value={agent}
+              onChange={(e) => setAgent(e.target.value)}
+              className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-950"
             />
-            <button type="button" disabled={keys.length === 0} onClick={exportFile} className="ml-auto rounded border border-slate-300 px-3 py-1.5 hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800">
-              Export key file
-            </button>
-          </div>
-          <p className="text-[11px] text-slate-500 dark:text-slate-400">
-            Kind applies to what you add: an entry whose file says another kind is added as an agent entry, and the operator kind waits below for you to accept.
-          </p>
-          {problems.length > 0 && (
-            <ul role="alert" className="text-xs text-red-700 dark:text-red-300">
-              {problems.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          )}
-          {notes.length > 0 && (
-            <ul aria-label="Changes made" className="text-xs text-slate-700 dark:text-slate-300">
-              {notes.map((n) => (
-                <li key={n}>Made stricter: {n}</li>
-              ))}
-            </ul>
-          )}
+          </label>
+          <label className="flex flex-col">
+            Kind
+            <select
+              value={kind}
+              onChange={(e) => setKind(e.target.value as KeyKind)}
+              className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-950"
+            >
+              <option value="agent">agent</option>
+              <option value="operator">operator</option>
+            </select>
+          </label>
+          <button
+            type="button"
+            disabled={!text.trim()}
+            onClick={() => add(text, 'pasted')}
+            className="rounded bg-teal-700 px-3 py-1.5 font-medium text-white hover:bg-teal-800 disabled:opacity-50"
+          >
+            Add key or DID
+          </button>
+          <button
+            type="button"
+            onClick={() => file.current?.click()}
+            className="rounded border border-slate-300 px-3 py-1.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            Add from file…
+          </button>
+          <input
+            ref={file}
+            type="file"
+            aria-label="Key file"
+            className="hidden"
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              if (f) add(new Uint8Array(await f.arrayBuffer()), `from ${f.name}`);
+              e.target.value = '';
+            }}
+          />
+          <button
+            type="button"
+            disabled={keys.length === 0}
+            onClick={exportFile}
+            className="ml-auto rounded border border-slate-300 px-3 py-1.5 hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            Export key file
+          </button>
         </div>
-        {pending.length > 0 && (
-          <section aria-label="Changes to accept" className="grid gap-1 rounded border border-amber-300 p-3 text-xs dark:border-amber-800">
-            <p className="font-medium">These changes would widen what your registry trusts. Nothing changes until you accept.</p>
-            <ul className="grid gap-1">
-              {withKeys(pending, (c) => `${c.entry} ${c.description}`).map(({ key, item: c }) => (
-                <li key={key} aria-label={`Change to ${c.label}`} className="flex flex-wrap items-center gap-2">
-                  <span>
-                    {c.label}: {c.description}
-                  </span>
-                  <button type="button" onClick={() => settle(c, true)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
-                    Accept
-                  </button>
-                  <button type="button" onClick={() => settle(c, false)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
-                    Reject
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
+        <p className="text-[11px] text-slate-500 dark:text-slate-400">
+          Kind applies to what you add: an entry whose file says another kind is added as an agent entry, and the operator kind waits below for you to accept.
+        </p>
+        {problems.length > 0 && (
+          <ul role="alert" className="text-xs text-red-700 dark:text-red-300">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
         )}
-        <table className="w-full text-xs" aria-label="Registered keys">
-          <thead className="text-left text-slate-500 dark:text-slate-400">
+        {notes.length > 0 && (
+          <ul aria-label="Changes made" className="text-xs text-slate-700 dark:text-slate-300">
+            {notes.map((n) => (
+              <li key={n}>Made stricter: {n}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {pending.length > 0 && (
+        <section aria-label="Changes to accept" className="grid gap-1 rounded border border-amber-300 p-3 text-xs dark:border-amber-800">
+          <p className="font-medium">These changes would widen what your registry trusts. Nothing changes until you accept.</p>
+          <ul className="grid gap-1">
+            {withKeys(pending, (c) => `${c.entry} ${c.description}`).map(({ key, item: c }) => (
+              <li key={key} aria-label={`Change to ${c.label}`} className="flex flex-wrap items-center gap-2">
+                <span>
+                  {c.label}: {c.description}
+                </span>
+                <button
+                  type="button"
+                  onClick={() => settle(c, true)}
+                  className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+                >
+                  Accept
+                </button>
+                <button
+                  type="button"
+                  onClick={() => settle(c, false)}
+                  className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+                >
+                  Reject
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <table className="w-full text-xs" aria-label="Registered keys">
+        <thead className="text-left text-slate-500 dark:text-slate-400">
+          <tr>
+            <th className="font-medium">Key id or DID</th>
+            <th className="font-medium">Agent</th>
+            <th className="font-medium">Kind</th>
+            <th className="font-medium">Not before (µs)</th>
+            <th className="font-medium">Not after (µs)</th>
+            <th className="font-medium">Revoked</th>
+            <th>
+              <span className="sr-only">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.length === 0 && (
             <tr>
-              <th className="font-medium">Key id or DID</th>
-              <th className="font-medium">Agent</th>
-              <th className="font-medium">Kind</th>
-              <th className="font-medium">Not before (µs)</th>
-              <th className="font-medium">Not after (µs)</th>
-              <th className="font-medium">Revoked</th>
-              <th>
-                <span className="sr-only">Remove</span>
-              </th>
+              <td colSpan={7} className="py-2 text-slate-600 dark:text-slate-400">
+                Nothing registered: no signature is trusted, and signed AGDX records show an unknown key.
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {keys.length === 0 && (
-              <tr>
-                <td colSpan={7} className="py-2 text-slate-600 dark:text-slate-400">
-                  Nothing registered: no signature is trusted, and signed AGDX records show an unknown key.
+          )}
+          {keys.map((k) => {
+            const key = entryKey(k);
+            const name = nameOf(k);
+            return (
+              <tr key={key} aria-label={name.charAt(0).toUpperCase() + name.slice(1)}>
+                {isDidEntry(k) ? (
+                  <td className="max-w-40 truncate py-1 font-mono" title={`AgentDNA DID ${k.did}`}>
+                    {k.did}
+                  </td>
+                ) : (
+                  <td className="py-1 font-mono" title={`${k.algorithm} public key ${toHex(k.publicKey)}`}>
+                    {k.id}
+                  </td>
+                )}
+                <td>
+                  <input
+                    key={`agent:${k.agent}`}
+                    aria-label={`Agent of ${name}`}
+                    defaultValue={k.agent}
+                    onBlur={(e) => e.target.value !== k.agent && update(key, { agent: e.target.value })}
+                    className="w-36 rounded border border-slate-300 bg-white px-1 py-0.5 dark:border-slate-700 dark:bg-slate-950"
+                  />
+                </td>
+                <td>
+                  <select
+                    aria-label={`Kind of ${name}`}
+                    value={k.kind}
+                    onChange={(e) => update(key, { kind: e.target.value as KeyKind })}
+                    className="rounded border border-slate-300 bg-white px-1 py-0.5 dark:border-slate-700 dark:bg-slate-950"
+                  >
+                    <option value="agent">agent</option>
+                    <option value="operator">operator</option>
+                  </select>
+                </td>
+                <td>
+                  <input
+                    key={`nb:${toInput(k.notBeforeMicros)}`}
+                    aria-label={`Not before of ${name}`}
+                    defaultValue={toInput(k.notBeforeMicros)}
+                    placeholder="unbounded"
+                    onBlur={(e) => update(key, { notBeforeMicros: fromInput(e.target.value) })}
+                    className="w-32 rounded border border-slate-300 bg-white px-1 py-0.5 font-mono dark:border-slate-700 dark:bg-slate-950"
+                  />
+                </td>
+                <td>
+                  <input
+                    key={`na:${toInput(k.notAfterMicros)}`}
+                    aria-label={`Not after of ${name}`}
+                    defaultValue={toInput(k.notAfterMicros)}
+                    placeholder="unbounded"
+                    onBlur={(e) => update(key, { notAfterMicros: fromInput(e.target.value) })}
+                    className="w-32 rounded border border-slate-300 bg-white px-1 py-0.5 font-mono dark:border-slate-700 dark:bg-slate-950"
+                  />
+                </td>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`${name.charAt(0).toUpperCase() + name.slice(1)} revoked`}
+                    checked={k.revoked}
+                    onChange={(e) => update(key, { revoked: e.target.checked })}
+                  />
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    onClick={() => remove(key)}
+                    className="rounded px-2 py-0.5 text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950"
+                  >
+                    Remove
+                  </button>
                 </td>
               </tr>
-            )}
-            {keys.map((k) => {
-              const key = entryKey(k);
-              const name = nameOf(k);
-              return (
-                <tr key={key} aria-label={name.charAt(0).toUpperCase() + name.slice(1)}>
-                  {isDidEntry(k) ? (
-                    <td className="max-w-40 truncate py-1 font-mono" title={`AgentDNA DID ${k.did}`}>
-                      {k.did}
-                    </td>
-                  ) : (
-                    <td className="py-1 font-mono" title={`${k.algorithm} public key ${toHex(k.publicKey)}`}>
-                      {k.id}
-                    </td>
-                  )}
-                  <td>
-                    <input key={`agent:${k.agent}`} aria-label={`Agent of ${name}`} defaultValue={k.agent} onBlur={(e) => e.target.value !== k.agent && update(key, { agent: e.target.value })} className="w-36 rounded border border-slate-300 bg-white px-1 py-0.5 dark:border-slate-700 dark:bg-slate-950" />
-                  </td>
-                  <td>
-                    <select aria-label={`Kind of ${name}`} value={k.kind} onChange={(e) => update(key, { kind: e.target.value as KeyKind })} className="rounded border border-slate-300 bg-white px-1 py-0.5 dark:border-slate-700 dark:bg-slate-950">
-                      <option value="agent">agent</option>
-                      <option value="operator">operator</option>
-                    </select>
-                  </td>
-                  <td>
-                    <input key={`nb:${toInput(k.notBeforeMicros)}`} aria-label={`Not before of ${name}`} defaultValue={toInput(k.notBeforeMicros)} placeholder="unbounded" onBlur={(e) => update(key, { notBeforeMicros: fromInput(e.target.value) })} className="w-32 rounded border border-slate-300 bg-white px-1 py-0.5 font-mono dark:border-slate-700 dark:bg-slate-950" />
-                  </td>
-                  <td>
-                    <input key={`na:${toInput(k.notAfterMicros)}`} aria-label={`Not after of ${name}`} defaultValue={toInput(k.notAfterMicros)} placeholder="unbounded" onBlur={(e) => update(key, { notAfterMicros: fromInput(e.target.value) })} className="w-32 rounded border border-slate-300 bg-white px-1 py-0.5 font-mono dark:border-slate-700 dark:bg-slate-950" />
-                  </td>
-                  <td>
-                    <input type="checkbox" aria-label={`${name.charAt(0).toUpperCase() + name.slice(1)} revoked`} checked={k.revoked} onChange={(e) => update(key, { revoked: e.target.checked })} />
-                  </td>
-                  <td>
-                    <button type="button" onClick={() => remove(key)} className="rounded px-2 py-0.5 text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950">
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+            );
+          })}
+        </tbody>
+      </table>
     </Dialog>
   );
 }

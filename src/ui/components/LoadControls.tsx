@@ -18,7 +18,11 @@ export function ProgressBar({ progress, onCancel }: { progress: LoadProgress; on
       <span data-testid="progress">
         {groupDigits(progress.records)} records · {mb(progress.bytesDone)} of {mb(progress.bytesTotal)}
       </span>
-      <button type="button" onClick={onCancel} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
+      <button
+        type="button"
+        onClick={onCancel}
+        className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
         Cancel
       </button>
     </div>
@@ -59,7 +63,12 @@ export function FilterBar({ filter, onChange, shown, total, version, matched }: 
   const [rulesOpen, setRulesOpen] = useState(false);
   const rulesButton = useRef<HTMLButtonElement>(null);
   const rulesStrip = useRef<HTMLDivElement>(null);
-  useDismiss(rulesOpen, useCallback(() => setRulesOpen(false), []), rulesButton, rulesStrip);
+  useDismiss(
+    rulesOpen,
+    useCallback(() => setRulesOpen(false), []),
+    rulesButton,
+    rulesStrip,
+  );
   // Counted in the worker once per load (and key change), asked for when the list first opens.
   const present = useQuery({ queryKey: queryKeys.rules(version), queryFn: () => inspectorClient().call('rules', {}), enabled: rulesOpen });
   const choose = (patch: Partial<RecordFilter>) => {
@@ -87,8 +96,20 @@ export function FilterBar({ filter, onChange, shown, total, version, matched }: 
         <option value="undecoded">not decoded</option>
         <option value="problem">any problem</option>
       </select>
-      <input aria-label="Source" placeholder="source" value={filter.source ?? ''} onChange={(e) => set({ source: e.target.value || undefined })} className={`${input} w-24`} />
-      <input aria-label="Conversation" placeholder="conversation" value={filter.conversation ?? ''} onChange={(e) => set({ conversation: e.target.value || undefined })} className={`${input} w-28`} />
+      <input
+        aria-label="Source"
+        placeholder="source"
+        value={filter.source ?? ''}
+        onChange={(e) => set({ source: e.target.value || undefined })}
+        className={`${input} w-24`}
+      />
+      <input
+        aria-label="Conversation"
+        placeholder="conversation"
+        value={filter.conversation ?? ''}
+        onChange={(e) => set({ conversation: e.target.value || undefined })}
+        className={`${input} w-28`}
+      />
       <input
         aria-label="Rule id"
         aria-describedby={rule ? 'rule-match' : undefined}

@@ -36,7 +36,12 @@ const OVERSCAN = 3;
 const NAME_CHARS = 48;
 
 const headerHeight = (input: InputSummary) => (input.error ? UNREADABLE_HEADER_HEIGHT : HEADER_HEIGHT);
-const size = (bytes: number) => (bytes < 10_000 ? `${groupDigits(bytes)} B` : bytes < 10_000_000 ? `${groupDigits(Math.round(bytes / 1024))} KiB` : `${groupDigits(Math.round(bytes / 1048576))} MiB`);
+const size = (bytes: number) =>
+  bytes < 10_000
+    ? `${groupDigits(bytes)} B`
+    : bytes < 10_000_000
+      ? `${groupDigits(Math.round(bytes / 1024))} KiB`
+      : `${groupDigits(Math.round(bytes / 1048576))} MiB`;
 
 type Row = { kind: 'input'; input: InputSummary; top: number; height: number } | { kind: 'record'; record: RecordSummary; top: number; unreadable: boolean };
 
@@ -45,7 +50,13 @@ const InputHeader = memo(function InputHeader({ input }: { input: InputSummary }
   const name = displayText(input.name);
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of an input's facts, not form controls (no fieldset)
-    <div role="group" aria-label={`Input ${name}`} data-input-name={input.name} data-unreadable={input.error ? true : undefined} className="h-full overflow-hidden border-b border-slate-300 bg-slate-100 px-3 py-1.5 text-xs dark:border-slate-700 dark:bg-slate-900">
+    <div
+      role="group"
+      aria-label={`Input ${name}`}
+      data-input-name={input.name}
+      data-unreadable={input.error ? true : undefined}
+      className="h-full overflow-hidden border-b border-slate-300 bg-slate-100 px-3 py-1.5 text-xs dark:border-slate-700 dark:bg-slate-900"
+    >
       <bdi className="block truncate font-semibold" title={name}>
         {middleEllipsis(name, NAME_CHARS)}
       </bdi>
@@ -57,7 +68,11 @@ const InputHeader = memo(function InputHeader({ input }: { input: InputSummary }
         // The message first, cut short if it must; its code after it, never cut: it opens its explanation.
         // Not a live region: the list is windowed, and a header scrolled back into view would be announced
         // again; the load's status line says what was unreadable.
-        <p data-testid="input-error" className="flex items-baseline gap-1 text-red-700 dark:text-red-300" title={`${input.error.code}: ${displayText(input.error.message)}`}>
+        <p
+          data-testid="input-error"
+          className="flex items-baseline gap-1 text-red-700 dark:text-red-300"
+          title={`${input.error.code}: ${displayText(input.error.message)}`}
+        >
           <span className="min-w-0 truncate">{displayText(input.error.message)}</span>
           <span className="shrink-0 font-mono text-[10px]">
             (<RuleRef id={input.error.code} />
@@ -77,7 +92,19 @@ function selectOnEnterOrSpace(e: KeyboardEvent<HTMLDivElement>, key: number, onS
 }
 
 /** The row of an unreadable input's one record: not a record, a way to its bytes (the header above says why). */
-const UnreadableRow = memo(function UnreadableRow({ record, selected, focusable, onSelect, inputName }: { record: RecordSummary; selected: boolean; focusable: boolean; onSelect: (key: number) => void; inputName: string }) {
+const UnreadableRow = memo(function UnreadableRow({
+  record,
+  selected,
+  focusable,
+  onSelect,
+  inputName,
+}: {
+  record: RecordSummary;
+  selected: boolean;
+  focusable: boolean;
+  onSelect: (key: number) => void;
+  inputName: string;
+}) {
   return (
     <div
       role="option"
@@ -96,7 +123,12 @@ const UnreadableRow = memo(function UnreadableRow({ record, selected, focusable,
       <p className="text-sm font-semibold text-slate-800 dark:text-slate-100">Not a record</p>
       <p className="mt-0.5">Nothing in this input could be read (see above). Select it to see its bytes.</p>
       <div className="mt-1">
-        <span role="img" aria-label={`Decoded: no (${record.errorCode})`} title={`Decoded: no (${record.errorCode})`} className="rounded bg-red-100 px-1.5 py-0.5 text-[11px] font-medium text-red-900 ring-1 ring-red-300 ring-inset dark:bg-red-950 dark:text-red-200 dark:ring-red-800">
+        <span
+          role="img"
+          aria-label={`Decoded: no (${record.errorCode})`}
+          title={`Decoded: no (${record.errorCode})`}
+          className="rounded bg-red-100 px-1.5 py-0.5 text-[11px] font-medium text-red-900 ring-1 ring-red-300 ring-inset dark:bg-red-950 dark:text-red-200 dark:ring-red-800"
+        >
           Not decoded
         </span>
       </div>
@@ -104,7 +136,19 @@ const UnreadableRow = memo(function UnreadableRow({ record, selected, focusable,
   );
 });
 
-const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelect, inputName }: { record: RecordSummary; selected: boolean; focusable: boolean; onSelect: (key: number) => void; inputName: string }) {
+const RecordRow = memo(function RecordRow({
+  record,
+  selected,
+  focusable,
+  onSelect,
+  inputName,
+}: {
+  record: RecordSummary;
+  selected: boolean;
+  focusable: boolean;
+  onSelect: (key: number) => void;
+  inputName: string;
+}) {
   const dna = record.format.startsWith('agentdna.');
   return (
     <div
@@ -122,7 +166,15 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
     >
       <div className="flex items-baseline gap-2 text-sm">
         <bdi className="font-semibold">{displayText(record.kind ?? record.format)}</bdi>
-        <span className="font-mono text-xs text-slate-500 dark:text-slate-400" data-testid="row-id" title={record.id ? `${dna ? 'tip envelope hash' : 'record'} ${displayText(record.id)}${crockfordToHex(record.id) ? `\nhex ${crockfordToHex(record.id)}` : ''}` : 'no record id'}>
+        <span
+          className="font-mono text-xs text-slate-500 dark:text-slate-400"
+          data-testid="row-id"
+          title={
+            record.id
+              ? `${dna ? 'tip envelope hash' : 'record'} ${displayText(record.id)}${crockfordToHex(record.id) ? `\nhex ${crockfordToHex(record.id)}` : ''}`
+              : 'no record id'
+          }
+        >
           {record.id ? displayText(short(record.id)) : '—'}
         </span>
         <span className="ml-auto text-xs text-slate-500 dark:text-slate-400">#{record.index}</span>
@@ -161,9 +213,7 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
             conv {short(record.conversation)}
           </span>
         )}
-        {!record.source && (
-          <bdi className="truncate">{displayText(record.summary)}</bdi>
-        )}
+        {!record.source && <bdi className="truncate">{displayText(record.summary)}</bdi>}
       </div>
       <div className="mt-1">
         <Badges record={record} />
@@ -282,7 +332,7 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
     // Only a new selection (or its row moving) scrolls; the user's own scrolling must not snap back.
   }, [selected, locate]);
 
-  const focusKey = selected ?? (count ? recordAt(0)?.key ?? null : null);
+  const focusKey = selected ?? (count ? (recordAt(0)?.key ?? null) : null);
   const inputNames = useMemo(() => new Map(inputs.map((i) => [i.input, i.name])), [inputs]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -300,7 +350,12 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
   // a button (its error code opens its explanation). Both are placed in the one scrolled box.
   const place = (top: number, height: number) => ({ position: 'absolute', top, left: 0, right: 0, height }) as const;
   return (
-    <div ref={box} data-testid="record-scroller" onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} className="relative h-full overflow-auto [contain:strict]">
+    <div
+      ref={box}
+      data-testid="record-scroller"
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      className="relative h-full overflow-auto [contain:strict]"
+    >
       {rows.map((row) =>
         row.kind === 'input' ? (
           <div key={`i${row.input.input}`} style={place(row.top, row.height)} className="z-10">
@@ -313,9 +368,21 @@ export function RecordList({ inputs, store, version, visible, selected, onSelect
           row.kind === 'record' ? (
             <div key={row.record.key} style={place(row.top, ROW_HEIGHT)}>
               {row.unreadable ? (
-                <UnreadableRow record={row.record} selected={row.record.key === selected} focusable={row.record.key === focusKey} onSelect={onSelect} inputName={inputNames.get(row.record.input) ?? ''} />
+                <UnreadableRow
+                  record={row.record}
+                  selected={row.record.key === selected}
+                  focusable={row.record.key === focusKey}
+                  onSelect={onSelect}
+                  inputName={inputNames.get(row.record.input) ?? ''}
+                />
               ) : (
-                <RecordRow record={row.record} selected={row.record.key === selected} focusable={row.record.key === focusKey} onSelect={onSelect} inputName={inputNames.get(row.record.input) ?? ''} />
+                <RecordRow
+                  record={row.record}
+                  selected={row.record.key === selected}
+                  focusable={row.record.key === focusKey}
+                  onSelect={onSelect}
+                  inputName={inputNames.get(row.record.input) ?? ''}
+                />
               )}
             </div>
           ) : null,

@@ -105,9 +105,7 @@ function Explanation({ e }: { e: RuleExplanation }) {
       <h3 className={heading}>What usually fixes it</h3>
       <p className="mt-1">{e.fix}</p>
       <h3 className={heading}>Example</h3>
-      <pre className="mt-1 rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-slate-950">
-        {e.example.join('\n')}
-      </pre>
+      <pre className="mt-1 rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-slate-950">{e.example.join('\n')}</pre>
     </div>
   );
 }

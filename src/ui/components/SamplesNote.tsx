@@ -22,12 +22,13 @@ export function SamplesNote({ records, onFiles, onClear, onDismiss }: Props) {
   const picker = useRef<HTMLInputElement>(null);
   const button = 'rounded border border-sky-400 bg-white px-2 py-0.5 font-medium hover:bg-sky-100 dark:border-sky-700 dark:bg-slate-950 dark:hover:bg-sky-900';
   return (
-    <section aria-label="About these records" className="flex flex-wrap items-center gap-x-3 gap-y-1.5 border-b border-sky-300 bg-sky-50 px-4 py-2 text-sm text-sky-950 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100">
+    <section
+      aria-label="About these records"
+      className="flex flex-wrap items-center gap-x-3 gap-y-1.5 border-b border-sky-300 bg-sky-50 px-4 py-2 text-sm text-sky-950 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
+    >
       <p className="w-full sm:w-auto sm:min-w-0 sm:flex-1">
-        <span className="font-semibold">
-          {records === 1 ? 'This record is a sample' : `These ${groupDigits(records)} records are samples`}
-        </span>
-        , loaded because this is your first visit. Open your own files (or drop them anywhere on the page), or clear the samples.
+        <span className="font-semibold">{records === 1 ? 'This record is a sample' : `These ${groupDigits(records)} records are samples`}</span>, loaded because
+        this is your first visit. Open your own files (or drop them anywhere on the page), or clear the samples.
       </p>
       <span className="flex gap-2">
         <button type="button" className={button} onClick={() => picker.current?.click()}>

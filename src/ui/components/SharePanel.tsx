@@ -37,93 +37,111 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
   const tooLong = length > LINK_SOFT_LIMIT;
   return (
     <Dialog id="share-title" title="Share this view" onClose={onClose}>
-        <p className="text-xs text-slate-600 dark:text-slate-300">
-          The records and the view travel in the link's fragment (after #), which browsers never send to a server. Keys never travel: whoever opens it checks the signatures against their own registry.
-        </p>
-        <fieldset className="mt-3 flex flex-col gap-1 text-sm">
-          <legend className="sr-only">What to include</legend>
-          <label className="flex items-center gap-2">
-            <input type="radio" name="redact" checked={!redact} onChange={() => setRedact(false)} /> Include the records in full
-          </label>
-          <label className="flex items-center gap-2">
-            <input type="radio" name="redact" checked={redact} onChange={() => setRedact(true)} /> Redact bodies (blanked; signatures over them can then not be re-checked)
-          </label>
-        </fieldset>
-        {redact && link?.redaction && <RedactionSummary redaction={link.redaction} />}
-        {withLeftovers.length > 0 && (
-          <div role="alert" data-testid="unblankable" className="mt-2 rounded border border-red-300 p-2 text-xs text-red-800 dark:border-red-800 dark:text-red-200">
-            <p className="font-medium">Redaction cannot blank everything: these parts would travel as they are.</p>
-            <ul className="mt-1 list-disc pl-5">
-              {withLeftovers.map((x) => (
-                <li key={x.input}>
-                  <span className="font-mono break-all">{x.name}</span>: {x.unblankable.join('; ')}
-                </li>
-              ))}
-            </ul>
-            <fieldset className="mt-2 flex flex-col gap-1">
-              <legend className="sr-only">What to do with these inputs</legend>
-              <label className="flex items-center gap-2">
-                <input type="radio" name="unblankable" checked={unblankable === 'leave-out'} onChange={() => setUnblankable('leave-out')} /> Leave these inputs out of the link
-              </label>
-              <label className="flex items-center gap-2">
-                <input type="radio" name="unblankable" checked={unblankable === 'include'} onChange={() => setUnblankable('include')} /> Share them with these parts as they are
-              </label>
-            </fieldset>
-            {pending && <p className="mt-1">Choose one: no link is made until you do.</p>}
-          </div>
-        )}
-        {link?.problems.length && withLeftovers.length === 0 ? (
-          <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-300">
-            Cannot share this view: {link.problems.join('; ')}
-          </p>
-        ) : null}
-        <label htmlFor="permalink" className="mt-3 block text-xs font-medium">
-          Permalink
+      <p className="text-xs text-slate-600 dark:text-slate-300">
+        The records and the view travel in the link's fragment (after #), which browsers never send to a server. Keys never travel: whoever opens it checks the
+        signatures against their own registry.
+      </p>
+      <fieldset className="mt-3 flex flex-col gap-1 text-sm">
+        <legend className="sr-only">What to include</legend>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="redact" checked={!redact} onChange={() => setRedact(false)} /> Include the records in full
         </label>
-        <input id="permalink" readOnly value={link?.url ?? ''} className="mt-1 w-full rounded border border-slate-300 bg-slate-50 px-2 py-1 font-mono text-xs dark:border-slate-700 dark:bg-slate-950" onFocus={(e) => e.target.select()} />
-        <p data-testid="link-size" className={`mt-1 text-xs ${tooLong ? 'text-red-700 dark:text-red-300' : length > 2000 ? 'text-amber-700 dark:text-amber-300' : 'text-slate-600 dark:text-slate-400'}`}>
-          {link ? `${groupDigits(length)} characters` : 'Building the link…'}
-          {tooLong && ` — longer than ${groupDigits(LINK_SOFT_LIMIT)}, too long for most chat and mail: download a bundle file instead (it reopens this view when dropped).`}
-        </p>
-        <div className="mt-3 flex flex-wrap gap-2">
-          <button
-            type="button"
-            disabled={!link?.url}
-            onClick={async () => {
-              await navigator.clipboard?.writeText(link!.url).catch(() => {});
-              setCopied(true);
-            }}
-            className="rounded bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
-          >
-            {copied ? 'Copied' : 'Copy link'}
-          </button>
-          <button
-            type="button"
-            disabled={!link?.url || pending}
-            onClick={async () => {
-              const r = await inspectorClient().call('share', { view, redact, bundle: true, unblankable });
-              if (r.bundle) download('envelope-inspector.eibundle', r.bundle as Uint8Array<ArrayBuffer>, 'application/octet-stream');
-            }}
-            className={`rounded px-3 py-1.5 text-sm ${tooLong ? 'bg-teal-700 font-medium text-white hover:bg-teal-800' : 'border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
-          >
-            Download bundle
-          </button>
-          <span className="mx-2 border-l border-slate-300 dark:border-slate-700" />
-          <button
-            type="button"
-            onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().call('report', {})).json, 'application/json')}
-            className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
-            Export report (JSON)
-          </button>
-          <button
-            type="button"
-            onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().call('report', {})).markdown, 'text/markdown')}
-            className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
-            Export summary (Markdown)
-          </button>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="redact" checked={redact} onChange={() => setRedact(true)} /> Redact bodies (blanked; signatures over them can then not be
+          re-checked)
+        </label>
+      </fieldset>
+      {redact && link?.redaction && <RedactionSummary redaction={link.redaction} />}
+      {withLeftovers.length > 0 && (
+        <div
+          role="alert"
+          data-testid="unblankable"
+          className="mt-2 rounded border border-red-300 p-2 text-xs text-red-800 dark:border-red-800 dark:text-red-200"
+        >
+          <p className="font-medium">Redaction cannot blank everything: these parts would travel as they are.</p>
+          <ul className="mt-1 list-disc pl-5">
+            {withLeftovers.map((x) => (
+              <li key={x.input}>
+                <span className="font-mono break-all">{x.name}</span>: {x.unblankable.join('; ')}
+              </li>
+            ))}
+          </ul>
+          <fieldset className="mt-2 flex flex-col gap-1">
+            <legend className="sr-only">What to do with these inputs</legend>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="unblankable" checked={unblankable === 'leave-out'} onChange={() => setUnblankable('leave-out')} /> Leave these inputs
+              out of the link
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="unblankable" checked={unblankable === 'include'} onChange={() => setUnblankable('include')} /> Share them with these
+              parts as they are
+            </label>
+          </fieldset>
+          {pending && <p className="mt-1">Choose one: no link is made until you do.</p>}
         </div>
+      )}
+      {link?.problems.length && withLeftovers.length === 0 ? (
+        <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-300">
+          Cannot share this view: {link.problems.join('; ')}
+        </p>
+      ) : null}
+      <label htmlFor="permalink" className="mt-3 block text-xs font-medium">
+        Permalink
+      </label>
+      <input
+        id="permalink"
+        readOnly
+        value={link?.url ?? ''}
+        className="mt-1 w-full rounded border border-slate-300 bg-slate-50 px-2 py-1 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
+        onFocus={(e) => e.target.select()}
+      />
+      <p
+        data-testid="link-size"
+        className={`mt-1 text-xs ${tooLong ? 'text-red-700 dark:text-red-300' : length > 2000 ? 'text-amber-700 dark:text-amber-300' : 'text-slate-600 dark:text-slate-400'}`}
+      >
+        {link ? `${groupDigits(length)} characters` : 'Building the link…'}
+        {tooLong &&
+          ` — longer than ${groupDigits(LINK_SOFT_LIMIT)}, too long for most chat and mail: download a bundle file instead (it reopens this view when dropped).`}
+      </p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button
+          type="button"
+          disabled={!link?.url}
+          onClick={async () => {
+            await navigator.clipboard?.writeText(link!.url).catch(() => {});
+            setCopied(true);
+          }}
+          className="rounded bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
+        >
+          {copied ? 'Copied' : 'Copy link'}
+        </button>
+        <button
+          type="button"
+          disabled={!link?.url || pending}
+          onClick={async () => {
+            const r = await inspectorClient().call('share', { view, redact, bundle: true, unblankable });
+            if (r.bundle) download('envelope-inspector.eibundle', r.bundle as Uint8Array<ArrayBuffer>, 'application/octet-stream');
+          }}
+          className={`rounded px-3 py-1.5 text-sm ${tooLong ? 'bg-teal-700 font-medium text-white hover:bg-teal-800' : 'border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
+        >
+          Download bundle
+        </button>
+        <span className="mx-2 border-l border-slate-300 dark:border-slate-700" />
+        <button
+          type="button"
+          onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().call('report', {})).json, 'application/json')}
+          className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          Export report (JSON)
+        </button>
+        <button
+          type="button"
+          onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().call('report', {})).markdown, 'text/markdown')}
+          className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          Export summary (Markdown)
+        </button>
+      </div>
     </Dialog>
   );
 }

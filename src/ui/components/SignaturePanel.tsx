@@ -2,7 +2,6 @@ import { memo } from 'react';
 import { hex2 } from '../format';
 import type { RecordDetail } from '../../wire/protocol';
 
-
 const WORDS: Record<string, string> = {
   unsigned: 'Not signed.',
   valid: 'The signature holds.',
@@ -33,7 +32,10 @@ function SigningInput({ signing }: { signing: NonNullable<RecordDetail['signing'
           </span>
         ))}
       </p>
-      <section aria-label="Signing input" className="max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-[11px] leading-5 break-all dark:bg-slate-900">
+      <section
+        aria-label="Signing input"
+        className="max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-[11px] leading-5 break-all dark:bg-slate-900"
+      >
         {SEGMENT_STYLES.map((segment, i) => {
           const bytes = parts[i];
           const take = Math.max(0, Math.min(bytes.length, MAX_SHOWN - shown));
@@ -64,8 +66,8 @@ function CanonicalDiff({ diff }: { diff: NonNullable<RecordDetail['canonical']> 
   return (
     <section className="mt-2 text-[11px]" aria-label="Canonical diff">
       <p className="mb-1">
-        The received bytes are not canonical: they first differ at byte {diff.offset + diff.firstDifference} ({diff.received.length} received, {diff.canonical.length} canonical). The signature is checked against the
-        canonical bytes, as the reference does.
+        The received bytes are not canonical: they first differ at byte {diff.offset + diff.firstDifference} ({diff.received.length} received,{' '}
+        {diff.canonical.length} canonical). The signature is checked against the canonical bytes, as the reference does.
       </p>
       <div className="grid grid-cols-[5rem_1fr] gap-x-2 font-mono">
         <span className="text-slate-600 dark:text-slate-400">received</span>
@@ -84,7 +86,10 @@ function NotCovered({ paths, holds }: { paths: string[]; holds: boolean }) {
   const shown = paths.slice(0, NOT_COVERED_SHOWN);
   const more = paths.length - shown.length;
   return (
-    <p data-testid="not-covered" className="rounded border border-amber-400 bg-amber-50 p-2 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+    <p
+      data-testid="not-covered"
+      className="rounded border border-amber-400 bg-amber-50 p-2 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
       <strong>The signature does not cover: </strong>
       {shown.join(', ')}
       {more > 0 && ` and ${more} more`}.{' '}

@@ -28,7 +28,12 @@ export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onS
   };
 
   // The samples close on Esc (focus back on their button) and on a click anywhere else.
-  useDismiss(samplesOpen, useCallback(() => setSamplesOpen(false), []), samplesButton, samplesMenu);
+  useDismiss(
+    samplesOpen,
+    useCallback(() => setSamplesOpen(false), []),
+    samplesButton,
+    samplesMenu,
+  );
   return (
     <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
       <h1 className="mr-4 text-lg font-semibold tracking-tight">Envelope Inspector</h1>
@@ -71,15 +76,28 @@ export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onS
         // Right after its button for the keyboard (Tab goes from the button into the samples), but drawn
         // as a strip of its own below the buttons (order-last): not a pop-over, it pushes the page down
         // and covers nothing, the tabs least of all.
-        <ul ref={samplesMenu} id="samples-menu" aria-label="Samples" className="order-last flex basis-full flex-wrap gap-1 border-t border-slate-200 pt-2 text-sm dark:border-slate-800">
+        <ul
+          ref={samplesMenu}
+          id="samples-menu"
+          aria-label="Samples"
+          className="order-last flex basis-full flex-wrap gap-1 border-t border-slate-200 pt-2 text-sm dark:border-slate-800"
+        >
           <li>
-            <button type="button" className="rounded border border-slate-300 px-2 py-1 font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => choose(intake.samples)}>
+            <button
+              type="button"
+              className="rounded border border-slate-300 px-2 py-1 font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+              onClick={() => choose(intake.samples)}
+            >
               All samples
             </button>
           </li>
           {intake.samples.map((s) => (
             <li key={s.file}>
-              <button type="button" className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => choose([s])}>
+              <button
+                type="button"
+                className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+                onClick={() => choose([s])}
+              >
                 {s.title}
               </button>
             </li>

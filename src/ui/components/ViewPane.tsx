@@ -80,7 +80,9 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
           <>
             <div role="tabpanel" id="tab-panel" aria-labelledby={`tab-${tab}`} className="min-h-40" style={{ height: `${Math.round(share * 1000) / 10}%` }}>
               {spec.lazy ? (
-                <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the {spec.label.toLowerCase()} view…</p>}>{content}</Suspense>
+                <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the {spec.label.toLowerCase()} view…</p>}>
+                  {content}
+                </Suspense>
               ) : (
                 content
               )}

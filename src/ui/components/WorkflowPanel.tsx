@@ -25,7 +25,9 @@ function Tag({ ok, yes, no, title }: { ok: boolean; yes: string; no: string; tit
     <span
       title={title}
       className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${
-        ok ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800' : 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800'
+        ok
+          ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800'
+          : 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800'
       }`}
     >
       {ok ? yes : no}
@@ -45,7 +47,11 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
         {(['light', 'heavy', 'boundary'] as const).map((m) => {
           const d = workflow.mode_details[m];
           return (
-            <div key={m} data-mode={m} className={`min-w-0 rounded border p-2 [overflow-wrap:anywhere] ${d.code === 1000 ? 'border-emerald-300 dark:border-emerald-800' : 'border-red-300 dark:border-red-800'}`}>
+            <div
+              key={m}
+              data-mode={m}
+              className={`min-w-0 rounded border p-2 [overflow-wrap:anywhere] ${d.code === 1000 ? 'border-emerald-300 dark:border-emerald-800' : 'border-red-300 dark:border-red-800'}`}
+            >
               <p className="font-semibold">
                 {MODE_NAMES[m]}: <span data-testid={`mode-${m}`}>{d.code}</span> {d.code === 1000 ? 'passed' : 'failed'}
                 {d.raised ? ' (AgentDNA raises)' : ''}
@@ -76,8 +82,17 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
                 <span className="ml-auto inline-flex gap-1">
                   <Tag ok={e.hash_ok} yes="Hash ok" no="Hash mismatch" />
                   <Tag ok={e.signature === 'valid'} yes="Signature valid" no={`Signature ${e.signature}`} />
-                  <Tag ok={e.did_match} yes="Key bound to DID" no="DID mismatch" title="A key recovered from the signature derives the from DID (or is your key file's key for it): this binds the signature to the DID, it does not say who that is" />
-                  <span data-testid="envelope-trust" title={e.trust_reason} className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${e.trusted ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800' : 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-600'}`}>
+                  <Tag
+                    ok={e.did_match}
+                    yes="Key bound to DID"
+                    no="DID mismatch"
+                    title="A key recovered from the signature derives the from DID (or is your key file's key for it): this binds the signature to the DID, it does not say who that is"
+                  />
+                  <span
+                    data-testid="envelope-trust"
+                    title={e.trust_reason}
+                    className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${e.trusted ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800' : 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-600'}`}
+                  >
                     {e.trusted ? 'Trusted' : 'Not trusted'}
                   </span>
                   {e.duplicate_hash && <Tag ok={false} yes="" no="Duplicate hash" />}
@@ -96,7 +111,9 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
           <h4 className="font-medium">Payload</h4>
           <pre className="max-h-40 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{pretty(env.payload)}</pre>
           <h4 className="font-medium">Content JSON that was hashed</h4>
-          <pre data-testid="content-json" className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{env.content_json ?? '—'}</pre>
+          <pre data-testid="content-json" className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">
+            {env.content_json ?? '—'}
+          </pre>
           <p>
             content hash <span className="font-mono">{env.content_hash ?? '—'}</span>; stored <span className="font-mono">{env.claimed_hash ?? '—'}</span>
           </p>
@@ -110,7 +127,10 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
             Signed message: <span className="font-mono break-all">{env.message ?? env.message_problem ?? '—'}</span>
           </p>
           <p>
-            The 32 bytes signed{env.rule ? ` (${env.rule === 'truncate' ? 'the first 32 ASCII bytes of the message' : 'SHA-256 of the message'})` : ''}: <span data-testid="signed-bytes" className="font-mono break-all">{env.signed_bytes_hex ?? '—'}</span>
+            The 32 bytes signed{env.rule ? ` (${env.rule === 'truncate' ? 'the first 32 ASCII bytes of the message' : 'SHA-256 of the message'})` : ''}:{' '}
+            <span data-testid="signed-bytes" className="font-mono break-all">
+              {env.signed_bytes_hex ?? '—'}
+            </span>
           </p>
           {env.der_issues.length > 0 && <p className="text-amber-700 dark:text-amber-300">DER: {env.der_issues.join('; ')}</p>}
           <h4 className="font-medium">Recovered keys and their DIDs</h4>

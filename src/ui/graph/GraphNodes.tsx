@@ -7,7 +7,13 @@ import type { GraphRenderNode } from '../../wire/graph';
 export type FlowNodeData = { [K in keyof GraphRenderNode]: GraphRenderNode[K] } & { selected: boolean; onToggle: (id: string) => void; expanded: boolean };
 export type FlowNode = Node<FlowNodeData>;
 
-const SIG_LABEL: Record<string, string> = { unsigned: 'unsigned', invalid: 'sig BAD', unknown_key: 'unknown key', unsupported: 'unsupported', malformed: 'sig malformed' };
+const SIG_LABEL: Record<string, string> = {
+  unsigned: 'unsigned',
+  invalid: 'sig BAD',
+  unknown_key: 'unknown key',
+  unsupported: 'unsupported',
+  malformed: 'sig malformed',
+};
 
 const PILL_TONES = {
   good: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
@@ -27,7 +33,12 @@ function Pill({ tone, title, children, testId }: { tone: keyof typeof PILL_TONES
 }
 
 function Frame({ data, children }: { data: FlowNodeData; children: React.ReactNode }) {
-  const tone = data.kind === 'ghost' ? 'border-dashed border-slate-400 bg-slate-50 text-slate-600 dark:text-slate-400 dark:bg-slate-900' : data.alarm ? 'border-red-500 bg-red-50 dark:bg-red-950/60' : 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900';
+  const tone =
+    data.kind === 'ghost'
+      ? 'border-dashed border-slate-400 bg-slate-50 text-slate-600 dark:text-slate-400 dark:bg-slate-900'
+      : data.alarm
+        ? 'border-red-500 bg-red-50 dark:bg-red-950/60'
+        : 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900';
   return (
     <div
       data-node-kind={data.kind}
@@ -163,7 +174,10 @@ export const EnvelopeNode = memo(function EnvelopeNode({ data }: NodeProps<FlowN
       <div className="mt-0.5 flex gap-1">
         <Pill tone={d.hashOk ? 'good' : 'bad'}>{d.hashOk ? 'hash ok' : 'hash BAD'}</Pill>
         {/* Not green: a valid signature says nothing of who signed; trust is the workflow record's (its badge). */}
-        <Pill tone={d.signature === 'valid' ? 'none' : 'bad'} title={d.signature === 'valid' ? "the signature holds; whether its signer is trusted is on the workflow's record" : undefined}>
+        <Pill
+          tone={d.signature === 'valid' ? 'none' : 'bad'}
+          title={d.signature === 'valid' ? "the signature holds; whether its signer is trusted is on the workflow's record" : undefined}
+        >
           {d.signature === 'valid' ? 'sig valid' : `sig ${d.signature}`}
         </Pill>
         <Pill tone={d.didMatch ? 'good' : 'bad'}>{d.didMatch ? 'DID bound' : 'DID ≠'}</Pill>

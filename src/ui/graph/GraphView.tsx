@@ -2,7 +2,19 @@
 // drawn by React Flow. Only what is visible is rendered; streams and large fan-outs come folded.
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
-import { Background, ControlButton, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, ViewportPortal, type Edge, type Viewport } from '@xyflow/react';
+import {
+  Background,
+  ControlButton,
+  Controls,
+  MarkerType,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  ViewportPortal,
+  type Edge,
+  type Viewport,
+} from '@xyflow/react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphRender } from '../../wire/graph';
 import { download } from '../download';
@@ -40,7 +52,12 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [visible, setVisible] = useState<Set<string>>(() => new Set(EDGE_STYLES.map((e) => e.via)));
   // No structural sharing: a graph from the worker is new anyway, and keeping unchanged parts would
   // walk every node of both graphs, deeply, each time it is rebuilt (a fold opened, keys changed).
-  const query = useQuery({ queryKey: queryKeys.graph(version, expanded), queryFn: () => inspectorClient().graph(expanded), placeholderData: (prev) => prev, structuralSharing: false });
+  const query = useQuery({
+    queryKey: queryKeys.graph(version, expanded),
+    queryFn: () => inspectorClient().graph(expanded),
+    placeholderData: (prev) => prev,
+    structuralSharing: false,
+  });
   const flow = useReactFlow();
   // Drawn as a transition (in slices), not in the synchronous update a query's result makes.
   const graph: GraphRender | undefined = useDeferredValue(query.data);
@@ -174,9 +191,14 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
     // biome-ignore lint/a11y/noStaticElementInteractions: keys pressed anywhere in the view (the canvas, its controls) reach its shortcuts
     <div className="flex h-full flex-col" onKeyDown={onKeyDown}>
       {/* On a narrow screen the legend is one line that scrolls sideways, so the canvas keeps its height. */}
-      <div className="flex items-center gap-x-3 gap-y-1 overflow-x-auto border-b border-slate-200 px-3 py-1 text-[11px] whitespace-nowrap sm:flex-wrap sm:whitespace-normal dark:border-slate-800" role="note" aria-label="Graph legend">
+      <div
+        className="flex items-center gap-x-3 gap-y-1 overflow-x-auto border-b border-slate-200 px-3 py-1 text-[11px] whitespace-nowrap sm:flex-wrap sm:whitespace-normal dark:border-slate-800"
+        role="note"
+        aria-label="Graph legend"
+      >
         <span data-testid="graph-counts">
-          {graph.nodes.filter((n) => n.kind !== 'ghost').length} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles · {graph.streams} streams
+          {graph.nodes.filter((n) => n.kind !== 'ghost').length} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles ·{' '}
+          {graph.streams} streams
         </span>
         {large && <span data-testid="culled">drawing the {nodes.length} nodes around the view</span>}
         {EDGE_STYLES.map((s) => (
@@ -209,10 +231,18 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           <span className="inline-block h-3 w-3 rounded-sm border border-dashed border-sky-500 bg-sky-50" /> conversation
         </span>
         <span className="ml-auto inline-flex gap-1">
-          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={() => download('graph.svg', graphToSvg(graph, visible), 'image/svg+xml')}>
+          <button
+            type="button"
+            className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            onClick={() => download('graph.svg', graphToSvg(graph, visible), 'image/svg+xml')}
+          >
             Export SVG
           </button>
-          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800" onClick={async () => download('graph.png', await svgToPng(graphToSvg(graph, visible)))}>
+          <button
+            type="button"
+            className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            onClick={async () => download('graph.png', await svgToPng(graphToSvg(graph, visible)))}
+          >
             Export PNG
           </button>
         </span>
@@ -223,15 +253,20 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
             <p className="min-w-0 truncate sm:whitespace-normal" data-testid="folded">
               Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream{graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
               {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
-              {graph.folded.some((f) => f.kind === 'fan-out') && `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}. Unfold one
-              from its node.
+              {graph.folded.some((f) => f.kind === 'fan-out') &&
+                `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}
+              . Unfold one from its node.
             </p>
           )}
           {expanded.length > 0 && (
             // Unfolded streams keep their diagnostics on their first chunk, which folds them back; so does this, off the canvas.
             <p data-testid="unfolded">
               Unfolded: {expanded.length}; a stream's first chunk keeps its diagnostics and folds it back.{' '}
-              <button type="button" onClick={() => setExpanded([])} className="rounded border border-slate-300 px-1.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
+              <button
+                type="button"
+                onClick={() => setExpanded([])}
+                className="rounded border border-slate-300 px-1.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+              >
                 Fold all back
               </button>
             </p>
@@ -279,15 +314,25 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
                 className="pointer-events-none absolute top-0 left-0 rounded-lg border border-dashed border-sky-500/70 bg-sky-50/50 dark:border-sky-400/50 dark:bg-sky-950/30"
                 style={{ transform: `translate(${b.x}px, ${b.y}px)`, width: b.width, height: b.height, zIndex: -1 }}
               >
-                <span className="absolute left-2 truncate text-[11px] leading-5 text-sky-900 dark:text-sky-200" style={{ top: 0, height: GROUP_LABEL, maxWidth: b.width - 16 }}>
+                <span
+                  className="absolute left-2 truncate text-[11px] leading-5 text-sky-900 dark:text-sky-200"
+                  style={{ top: 0, height: GROUP_LABEL, maxWidth: b.width - 16 }}
+                >
                   conversation {shortId(b.id)} · {b.nodes} node{b.nodes === 1 ? '' : 's'}
                 </span>
               </div>
             ))}
           </ViewportPortal>
-          {size.width >= MINIMAP_MIN.width && size.height >= MINIMAP_MIN.height && <MiniMap pannable zoomable style={{ width: 140, height: 90 }} ariaLabel="Graph overview (minimap)" />}
+          {size.width >= MINIMAP_MIN.width && size.height >= MINIMAP_MIN.height && (
+            <MiniMap pannable zoomable style={{ width: 140, height: 90 }} ariaLabel="Graph overview (minimap)" />
+          )}
           <Controls showInteractive={false} showFitView={false}>
-            <ControlButton onClick={() => fit(200)} title="Fit the graph (at a readable zoom)" aria-label="Fit the graph (at a readable zoom)" className="react-flow__controls-fitview">
+            <ControlButton
+              onClick={() => fit(200)}
+              title="Fit the graph (at a readable zoom)"
+              aria-label="Fit the graph (at a readable zoom)"
+              className="react-flow__controls-fitview"
+            >
               <svg viewBox="0 0 32 30" aria-hidden="true">
                 <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
               </svg>

@@ -26,7 +26,13 @@ const esc = xmlText;
 /** The first `n` characters (code points, so no surrogate pair is cut in two). */
 const firstChars = (s: string, n: number) => (s.length <= n ? s : Array.from(s).slice(0, n).join(''));
 
-export const EDGE_COLORS: Record<string, string> = { cause: '#334155', cause_at: '#334155', correlation: '#0d9488', sequence: '#94a3b8', parent_envelope: '#7c3aed' };
+export const EDGE_COLORS: Record<string, string> = {
+  cause: '#334155',
+  cause_at: '#334155',
+  correlation: '#0d9488',
+  sequence: '#94a3b8',
+  parent_envelope: '#7c3aed',
+};
 export const EDGE_DASH: Record<string, string> = { cause: '', cause_at: '6 4', correlation: '2 3', sequence: '', parent_envelope: '' };
 
 /** A whole id in the export is cut at this many characters (a hostile ref may be of any length; real ids are at most 64). */
@@ -65,8 +71,12 @@ export function graphToSvg(graph: GraphRender, visibleVia: ReadonlySet<string>):
   const maxY = key.length ? drawnMaxY + 2 * ID_KEY_LINE + keyRows * ID_KEY_LINE + pad : drawnMaxY;
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="${minX} ${minY} ${maxX - minX} ${maxY - minY}" width="${maxX - minX}" height="${maxY - minY}" font-family="sans-serif" font-size="11">`);
-  out.push('<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#475569"/></marker></defs>');
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${minX} ${minY} ${maxX - minX} ${maxY - minY}" width="${maxX - minX}" height="${maxY - minY}" font-family="sans-serif" font-size="11">`,
+  );
+  out.push(
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#475569"/></marker></defs>',
+  );
   out.push(`<rect x="${minX}" y="${minY}" width="${maxX - minX}" height="${maxY - minY}" fill="#ffffff"/>`);
   for (const e of graph.edges) {
     if (!visibleVia.has(e.via)) continue;
@@ -78,21 +88,27 @@ export function graphToSvg(graph: GraphRender, visibleVia: ReadonlySet<string>):
     const x2 = b.x + b.width;
     const y2 = b.y + b.height / 2;
     const mid = (x1 + x2) / 2;
-    out.push(`<path d="M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}" fill="none" stroke="${EDGE_COLORS[e.via] ?? '#334155'}" stroke-width="1.5"${EDGE_DASH[e.via] ? ` stroke-dasharray="${EDGE_DASH[e.via]}"` : ''} marker-end="url(#arrow)"><title>${esc(e.via)}</title></path>`);
+    out.push(
+      `<path d="M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}" fill="none" stroke="${EDGE_COLORS[e.via] ?? '#334155'}" stroke-width="1.5"${EDGE_DASH[e.via] ? ` stroke-dasharray="${EDGE_DASH[e.via]}"` : ''} marker-end="url(#arrow)"><title>${esc(e.via)}</title></path>`,
+    );
   }
   for (const n of graph.nodes) {
     const stroke = n.kind === 'ghost' ? '#94a3b8' : n.alarm ? '#ef4444' : '#cbd5e1';
     const fill = n.alarm ? '#fef2f2' : n.kind === 'ghost' ? '#f8fafc' : '#ffffff';
     // The node's whole id as its tooltip in an SVG viewer (and in the key below, for the PNG).
     const tooltip = n.fullId ? `<title>${esc(firstChars(n.fullId, FULL_ID_CHARS))}</title>` : '';
-    out.push(`<g>${tooltip}<rect x="${n.x}" y="${n.y}" width="${n.width}" height="${n.height}" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="2"${n.kind === 'ghost' ? ' stroke-dasharray="5 3"' : ''}/>`);
+    out.push(
+      `<g>${tooltip}<rect x="${n.x}" y="${n.y}" width="${n.width}" height="${n.height}" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="2"${n.kind === 'ghost' ? ' stroke-dasharray="5 3"' : ''}/>`,
+    );
     out.push(`<text x="${n.x + 8}" y="${n.y + 18}" font-weight="bold">${esc(n.title)}</text>`);
     out.push(`<text x="${n.x + 8}" y="${n.y + 34}" fill="#475569">${esc(n.subtitle)}</text>`);
     out.push(`<text x="${n.x + 8}" y="${n.y + 50}">${esc(firstChars(n.detail, 40))}</text></g>`);
   }
   if (key.length) {
     const top = drawnMaxY + ID_KEY_LINE;
-    out.push(`<g font-family="monospace" font-size="10" fill="#334155"><text x="${minX + pad}" y="${top}" font-family="sans-serif" font-size="11" font-weight="bold">Ids in full</text>`);
+    out.push(
+      `<g font-family="monospace" font-size="10" fill="#334155"><text x="${minX + pad}" y="${top}" font-family="sans-serif" font-size="11" font-weight="bold">Ids in full</text>`,
+    );
     key.forEach((k, i) => {
       const x = minX + pad + Math.floor(i / keyRows) * ID_KEY_COLUMN;
       const y = top + ID_KEY_LINE * (1 + (i % keyRows));

@@ -222,7 +222,15 @@ export function reducePage(state: PageState, action: PageAction): PageState {
     }
     case 'shared-view': {
       const filter = filterFromLink(action.view.filters);
-      return { ...state, viewport: action.view.viewport, filter, visible: filterActive(filter) ? state.visible : null, shared: { view: action.view, filter }, compare: action.view.compare ?? null, comparePicking: null };
+      return {
+        ...state,
+        viewport: action.view.viewport,
+        filter,
+        visible: filterActive(filter) ? state.visible : null,
+        shared: { view: action.view, filter },
+        compare: action.view.compare ?? null,
+        comparePicking: null,
+      };
     }
     case 'restarted': {
       const { stopped, replayed } = action;
@@ -244,7 +252,16 @@ export function reducePage(state: PageState, action: PageAction): PageState {
       };
     }
     case 'cleared':
-      return { ...state, inputs: [], stopped: [], recordsVersion: state.recordsVersion + 1, shared: null, compare: null, comparePicking: null, status: 'Cleared.' };
+      return {
+        ...state,
+        inputs: [],
+        stopped: [],
+        recordsVersion: state.recordsVersion + 1,
+        shared: null,
+        compare: null,
+        comparePicking: null,
+        status: 'Cleared.',
+      };
     case 'stopped-done':
       return { ...state, stopped: state.stopped.filter((x) => x !== action.input) };
     case 'keys':

@@ -515,11 +515,7 @@ const Timeline = memo(function Timeline({
             <div className="flex shrink-0 items-center px-2 font-medium text-slate-600 dark:text-slate-400" style={{ height: AXIS }}>
               Agent
             </div>
-            <div
-              ref={lanesCol}
-              className="relative min-h-0 flex-1 overflow-y-auto"
-              onScroll={(e) => setScroll(e.currentTarget.scrollTop)}
-            >
+            <div ref={lanesCol} className="relative min-h-0 flex-1 overflow-y-auto" onScroll={(e) => setScroll(e.currentTarget.scrollTop)}>
               <ul aria-label="Agents (one lane each)" style={{ height: tops[tops.length - 1] }}>
                 {pack.lanes.slice(laneWindow[0], laneWindow[1] + 1).map((agent, k) => {
                   const lane = laneWindow[0] + k;

@@ -89,6 +89,15 @@ describe('streamReport', () => {
     }
   });
 
+  it('writes the deadlines and clocks of a log with many of them as the whole report does', () => {
+    const bytes = agdxSequence(3000);
+    const expected = whole([{ name: 'seq', bytes }]);
+    const timing = expected.text.match(/"rule": "agdx\/(deadline\/missed|deadline\/unanswered|graph\/clock-skew)"/g) ?? [];
+    expect(timing.length).toBeGreaterThan(100);
+    expect(streamed([{ name: 'seq', bytes }])).toMatchObject(expected);
+    expect(streamed([{ name: 'seq', file: memoryFile(bytes) }], undefined, false, 1 << 16)).toMatchObject(expected);
+  });
+
   it('takes a file for a CBOR sequence only when the driver would read it as one whatever follows', () => {
     expect(readsAsCborSequence(Uint8Array.of(0xa5, 0x00, 0x61, 0x41))).toBe(true);
     // Could start an Iggy ≤ 0.6 header block (a key length of 0xa5): read whole.

@@ -6,7 +6,8 @@
 // record, only the log's compact entry (log/entry.ts; chunk bodies copied out, so no entry holds
 // the input's bytes) and hashes each input; the log is analysed once at the end, with no spans
 // (locating a field needs the record's bytes). The second pass reads the records again and writes
-// each as it comes, with the log's findings about it, their spans located in its bytes then. A
+// each as it comes, with the log's findings about it (its deadline and clock findings made then,
+// from columns the analysis kept), their spans located in its bytes then. A
 // large CBOR sequence is read in windows, never whole.
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { WorkflowReport } from '../core/agentdna/model';
@@ -136,7 +137,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   const { results, count, log, workflows } = firstPass(inputs, options, window, withKeys);
   options.collect?.();
   // Made once the entries are gone: the folds' report copies what it lists.
-  const { findings } = log;
+  const { findingsOf } = log;
   const tail = streamedReportTail(log, workflows);
 
   // Pass 2: the records again, each written as it comes.
@@ -146,7 +147,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
     for (let i = 0; i < inputs.length; i++) {
       for (const batch of inputBatches(i, inputs[i], options.keys, window)) {
         for (const r of withKeys(batch.records)) {
-          const found = findings.get(k++);
+          const found = findingsOf(k++);
           const out = reportRecord(r.verdict, found && located(r, found));
           if (!recordPasses(out, options)) status = 1;
           yield out;

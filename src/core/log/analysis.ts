@@ -11,7 +11,7 @@ import type { GraphFinding, RecordGraph } from '../graph/model';
 import type { Finding } from '../model';
 import type { LogFindings } from '../verdict';
 import type { LocateField, LogFacts } from './entry';
-import { analyzeTiming, type LogTiming } from './timing';
+import { analyzeTiming, RecordTiming, type LogTiming } from './timing';
 
 export interface LogAnalysis {
   readonly facts: LogFacts;
@@ -39,17 +39,31 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
 }
 
 /**
- * What a report written as it goes needs of the log (the CLI): the findings by record (the graph's,
- * the deadlines' and clocks', the folds'), the record-level graph in numbers (no objects per
- * record, nothing to draw) and the folds. The folds come first, then `between` (a full collection,
- * say: folding lets go of much), then the graph and the times.
+ * What a report written as it goes needs of the log (the CLI): the findings about a record (the
+ * graph's, the deadlines' and clocks', the folds'), the record-level graph in numbers (no objects
+ * per record, nothing to draw) and the folds. The folds come first, then `between` (a full
+ * collection, say: folding lets go of much), then the graph and the timing's columns. The timing
+ * findings are made when a record's are asked for (a large log has too many to hold at once).
  */
-export function analyzeLogForReport(facts: LogFacts, between?: () => void): { graph: CompactRecordGraph; folds: FoldResult; findings: LogFindings } {
+export function analyzeLogForReport(
+  facts: LogFacts,
+  between?: () => void,
+): { graph: CompactRecordGraph; folds: FoldResult; findingsOf: (record: number) => readonly Finding[] | undefined } {
   const folds = foldPrepared(prepareFold(facts));
   between?.();
   const graph = buildCompactRecordGraph(facts, { notes: false });
-  const timing = analyzeTiming(facts, graph, { keep: false });
-  return { graph, folds, findings: byRecord(graph.findings, timing.findings, folds.findings) };
+  const timing = new RecordTiming(facts, graph);
+  const graphFindings = byRecord(graph.findings);
+  const foldFindings = byRecord(folds.findings);
+  // As byRecord over the three lists gives them: undefined for a record with none.
+  const findingsOf = (record: number) => {
+    const graphs = graphFindings.get(record);
+    const times = timing.findingsOf(record);
+    const folded = foldFindings.get(record);
+    if (!graphs && times.length === 0 && !folded) return undefined;
+    return [...(graphs ?? []), ...times, ...(folded ?? [])];
+  };
+  return { graph, folds, findingsOf };
 }
 
 /**

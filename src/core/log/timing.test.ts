@@ -6,9 +6,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Conversation, crock, id16, text } from '../graph/test-helpers';
 import { inspect } from '../inspect';
-import { analyzeRecords } from '../records';
+import { buildCompactRecordGraph } from '../graph/record-graph';
+import { analyzeRecords, logFactsOf } from '../records';
 import { buildReport } from '../report';
 import { formatDuration } from '../time';
+import { analyzeTiming, RecordTiming } from './timing';
 
 const body = text('{}');
 const ms = (n: number) => BigInt(n) * 1000n;
@@ -170,5 +172,30 @@ describe('formatDuration', () => {
     expect(formatDuration(-300n)).toBe('−300 µs');
     expect(formatDuration(2n ** 64n)).toMatch(/^\d+ d$/);
     expect(() => formatDuration(Number.NaN)).toThrow(TypeError);
+  });
+});
+
+describe("one record at a time (RecordTiming, the command line's report)", () => {
+  it('gives each record the findings analyzeTiming gives it, in the same order, with the same messages', () => {
+    const c = new Conversation();
+    const big = 2n ** 60n;
+    // A command with a deadline answered late in its input by a response that also names it as
+    // cause (one skew for the pair), and by an error earlier than it; times beyond a double's.
+    c.add({ kind: 'command', record: id16(1), correlation: id16(9), deadline_micros: big + 400n, body }, { logTime: big + 500n });
+    c.add({ kind: 'response', record: id16(2), cause: id16(1), correlation: id16(9), body }, { logTime: big + 300n });
+    c.add({ kind: 'error', record: id16(3), correlation: id16(9), body }, { logTime: big + 700n });
+    // A command whose deadline passes unanswered, with and without a correlation; an event earlier than its cause.
+    c.add({ kind: 'command', record: id16(4), correlation: id16(8), deadline_micros: 10n, body }, { logTime: 5n });
+    c.add({ kind: 'command', record: id16(5), deadline_micros: 20n, body }, { logTime: 6n });
+    c.add({ kind: 'event', record: ulid(1, 6), cause: id16(3), body });
+    const facts = logFactsOf(c.records);
+    const graph = buildCompactRecordGraph(facts, { notes: false });
+    const all = analyzeTiming(facts, graph, { keep: false }).findings;
+    const timing = new RecordTiming(facts, graph);
+    const one = c.records.flatMap((_, record) => timing.findingsOf(record).map((finding) => ({ recordIndex: record, finding })));
+    expect(new Set(all.map((f) => f.finding.rule))).toEqual(new Set(['agdx/deadline/missed', 'agdx/deadline/unanswered', 'agdx/graph/clock-skew']));
+    expect(all.filter((f) => f.recordIndex === 1).map((f) => f.finding.rule)).toEqual(['agdx/graph/clock-skew']);
+    expect(one).toEqual(all);
+    expect(timing.findingsOf(c.records.length)).toEqual([]);
   });
 });

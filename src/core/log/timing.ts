@@ -3,10 +3,14 @@
 // records earlier than what they name as their cause or answer. Times are a record's time as the
 // log entry has it (log time in µs, else its record id's ULID ms × 1000), compared as recorded and
 // never corrected. Made once per load with the record-level graph (it rests on no verdict); the
-// timeline draws the same pairs and skews.
+// timeline draws the same pairs and skews. A report written as it goes makes each record's findings
+// when it writes the record (RecordTiming), by the same rules (checkEdge, checkUnanswered).
+import { KINDS, type Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
+import type { TimeSource } from '../folds/model';
 import type { EdgeVia, GraphFinding, RecordGraph } from '../graph/model';
 import { RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
+import type { Finding } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
 import { describeEntry, type LocateField, type LogEntry, type LogFacts } from './entry';
@@ -52,11 +56,83 @@ export interface LogTiming {
   readonly findings: readonly GraphFinding[];
 }
 
-const isAnswer = (e: LogEntry) => e.kind === 'response' || e.kind === 'error';
+const isAnswer = (kind: Kind) => kind === 'response' || kind === 'error';
+
+/** What the rules read of a record (a log entry has it; so does a node of RecordTiming). */
+type Timed = Pick<LogEntry, 'record' | 'kind' | 'time' | 'timeSource' | 'input' | 'index' | 'recordId' | 'deadline' | 'correlation'>;
+
+type TimingRule = 'agdx/deadline/missed' | 'agdx/deadline/unanswered' | 'agdx/graph/clock-skew';
+
+/** Where the rules put what they find: findings always; pairs, skews and unanswered commands when asked. */
+interface TimingSink {
+  finding(e: Timed, rule: TimingRule, path: string | null, message: string): void;
+  pair?(p: AnswerPair): void;
+  skew?(s: ClockSkew): void;
+  unanswered?(u: UnansweredCommand): void;
+}
 
 /** The field a record's time comes from (its record id for a ULID time; a log time is not in its bytes). */
-const timePath = (e: LogEntry): string | null => (e.timeSource === 'ulid' ? 'record' : null);
-const timeWords = (e: LogEntry) => (e.timeSource === 'log' ? 'log time' : "record id's ULID time");
+const timePath = (e: Timed): string | null => (e.timeSource === 'ulid' ? 'record' : null);
+const timeWords = (e: Timed) => (e.timeSource === 'log' ? 'log time' : "record id's ULID time");
+
+/** Whether an edge child → parent is an answer's to the command it answers (a correlation pair). */
+const answersCommand = (child: Kind, parent: Kind, via: EdgeVia) => via === 'correlation' && isAnswer(child) && parent === 'command';
+
+/** A record earlier than what it names, once per (child, parent) — `skewed` holds the pairs reported. */
+function checkSkew(child: Timed, parent: Timed, via: ClockSkew['via'], skewed: Set<string>, sink: TimingSink): void {
+  if (child.time === null || parent.time === null || child.time >= parent.time) return;
+  const key = `${child.record}>${parent.record}`;
+  if (skewed.has(key)) return;
+  skewed.add(key);
+  const by = parent.time - child.time;
+  sink.skew?.({ record: child.record, earlierThan: parent.record, via, by });
+  const what = via === 'cause' ? 'the record it names as its cause' : 'the command it answers';
+  sink.finding(
+    child,
+    'agdx/graph/clock-skew',
+    timePath(child),
+    `this ${child.kind} (${timeWords(child)} ${formatMicros(child.time)}) is ${formatDuration(by)} earlier than ${what}, ${parent.kind} ${describeEntry(parent)}, whose ${timeWords(parent)} is ${formatMicros(parent.time)}: their clocks disagree; times are shown as recorded`,
+  );
+}
+
+/**
+ * The rules of one edge child → parent (the graph's edges run child → parent): a cause that is
+ * later than its child; an answer after its command's deadline, or earlier than its command.
+ */
+function checkEdge(child: Timed, parent: Timed, via: EdgeVia, skewed: Set<string>, sink: TimingSink): void {
+  if (child.record === parent.record) return;
+  if (via === 'cause' || via === 'cause_at') {
+    checkSkew(child, parent, 'cause', skewed, sink);
+    return;
+  }
+  if (!answersCommand(child.kind, parent.kind, via)) return;
+  const latency = child.time !== null && parent.time !== null ? child.time - parent.time : null;
+  const missedBy = child.time !== null && parent.deadline !== null && child.time > parent.deadline ? child.time - parent.deadline : null;
+  sink.pair?.({ command: parent.record, answer: child.record, latency, deadline: parent.deadline, missedBy });
+  if (missedBy !== null) {
+    sink.finding(
+      child,
+      'agdx/deadline/missed',
+      timePath(child),
+      `this ${child.kind} answers command ${describeEntry(parent)} ${formatDuration(missedBy)} after its deadline: deadline_micros ${formatMicros(parent.deadline!)}, this ${child.kind}'s ${timeWords(child)} ${formatMicros(child.time!)}`,
+    );
+  }
+  checkSkew(child, parent, 'answer', skewed, sink);
+}
+
+/** A command whose deadline passed before the latest time of its input with no answer there (`answered`: one in its input). */
+function checkUnanswered(e: Timed, answered: boolean, latestTimeByInput: ReadonlyMap<number, bigint>, sink: TimingSink): void {
+  if (e.kind !== 'command' || e.deadline === null || answered) return;
+  const latest = latestTimeByInput.get(e.input);
+  if (latest === undefined || !(e.deadline < latest)) return;
+  sink.unanswered?.({ command: e.record, deadline: e.deadline, latest });
+  sink.finding(
+    e,
+    'agdx/deadline/unanswered',
+    'deadline_micros',
+    `no response or error in input ${e.input} answers this command${e.correlation !== null ? ` (correlation ${e.correlation})` : ''}, and its deadline ${formatMicros(e.deadline)} is ${formatDuration(latest - e.deadline)} before the latest time in the input (${formatMicros(latest)})`,
+  );
+}
 
 /**
  * Each edge between two records (ghosts left out) as record indices, child first, in the graph's
@@ -93,68 +169,153 @@ export function analyzeTiming(facts: LogFacts, graph: RecordGraph | CompactRecor
   for (const e of facts.entries) entryOf[e.record] = e;
 
   const findings: GraphFinding[] = [];
-  const add = (e: LogEntry, rule: 'agdx/deadline/missed' | 'agdx/deadline/unanswered' | 'agdx/graph/clock-skew', path: string | null, message: string) =>
-    findings.push({ recordIndex: e.record, finding: finding(rule, path, message, path === null ? null : (locate?.(e.record, path) ?? null)) });
-
   const pairs: AnswerPair[] = [];
   const skews: ClockSkew[] = [];
-  const answeredInInput = new Set<number>();
-  const skewed = new Set<string>();
-  const skew = (child: LogEntry, parent: LogEntry, via: ClockSkew['via']) => {
-    if (child.time === null || parent.time === null || child.time >= parent.time) return;
-    const key = `${child.record}>${parent.record}`;
-    if (skewed.has(key)) return;
-    skewed.add(key);
-    const by = parent.time - child.time;
-    if (keep) skews.push({ record: child.record, earlierThan: parent.record, via, by });
-    const what = via === 'cause' ? 'the record it names as its cause' : 'the command it answers';
-    add(
-      child,
-      'agdx/graph/clock-skew',
-      timePath(child),
-      `this ${child.kind} (${timeWords(child)} ${formatMicros(child.time)}) is ${formatDuration(by)} earlier than ${what}, ${parent.kind} ${describeEntry(parent)}, whose ${timeWords(parent)} is ${formatMicros(parent.time)}: their clocks disagree; times are shown as recorded`,
-    );
+  const unanswered: UnansweredCommand[] = [];
+  const sink: TimingSink = {
+    finding: (e, rule, path, message) =>
+      findings.push({ recordIndex: e.record, finding: finding(rule, path, message, path === null ? null : (locate?.(e.record, path) ?? null)) }),
+    ...(keep && { pair: (p) => pairs.push(p), skew: (s) => skews.push(s), unanswered: (u) => unanswered.push(u) }),
   };
 
-  // The graph's edges run child → parent, the children in log order.
+  const answeredInInput = new Set<number>();
+  const skewed = new Set<string>();
+  // The children in log order.
   eachRecordEdge(graph, (c, p, via) => {
-    if (c === p) return;
     const child = entryOf[c]!;
     const parent = entryOf[p]!;
-    if (via === 'cause' || via === 'cause_at') {
-      skew(child, parent, 'cause');
-      return;
-    }
-    if (via !== 'correlation' || !isAnswer(child) || parent.kind !== 'command') return;
-    const latency = child.time !== null && parent.time !== null ? child.time - parent.time : null;
-    const missedBy = child.time !== null && parent.deadline !== null && child.time > parent.deadline ? child.time - parent.deadline : null;
-    if (keep) pairs.push({ command: p, answer: c, latency, deadline: parent.deadline, missedBy });
-    if (child.input === parent.input) answeredInInput.add(p);
-    if (missedBy !== null) {
-      add(
-        child,
-        'agdx/deadline/missed',
-        timePath(child),
-        `this ${child.kind} answers command ${describeEntry(parent)} ${formatDuration(missedBy)} after its deadline: deadline_micros ${formatMicros(parent.deadline!)}, this ${child.kind}'s ${timeWords(child)} ${formatMicros(child.time!)}`,
-      );
-    }
-    skew(child, parent, 'answer');
+    if (c !== p && answersCommand(child.kind, parent.kind, via) && child.input === parent.input) answeredInInput.add(p);
+    checkEdge(child, parent, via, skewed, sink);
   });
-
-  const unanswered: UnansweredCommand[] = [];
-  for (const e of facts.entries) {
-    if (e.kind !== 'command' || e.deadline === null || answeredInInput.has(e.record)) continue;
-    const latest = facts.latestTimeByInput.get(e.input);
-    if (latest === undefined || !(e.deadline < latest)) continue;
-    if (keep) unanswered.push({ command: e.record, deadline: e.deadline, latest });
-    add(
-      e,
-      'agdx/deadline/unanswered',
-      'deadline_micros',
-      `no response or error in input ${e.input} answers this command${e.correlation !== null ? ` (correlation ${e.correlation})` : ''}, and its deadline ${formatMicros(e.deadline)} is ${formatDuration(latest - e.deadline)} before the latest time in the input (${formatMicros(latest)})`,
-    );
-  }
+  for (const e of facts.entries) checkUnanswered(e, answeredInInput.has(e.record), facts.latestTimeByInput, sink);
 
   findings.sort((x, y) => x.recordIndex - y.recordIndex);
   return { pairs, unanswered, skews, findings };
+}
+
+const TIME_SOURCES: readonly TimeSource[] = [null, 'log', 'ulid'];
+
+/**
+ * A log's timing findings one record at a time (the command line's report, written as it goes):
+ * the same findings as analyzeTiming, in the same order, made when a record is written from a few
+ * columns by graph node, so a large log's (a fifth of its records may have one) are never all held.
+ */
+export class RecordTiming {
+  /** By node: its kind (in KINDS), time source (in TIME_SOURCES), time and deadline (NaN: none, or in the big maps). */
+  private readonly kind: Uint8Array;
+  private readonly timeSource: Uint8Array;
+  private readonly time: Float64Array;
+  private readonly deadline: Float64Array;
+  private readonly bigTime = new Map<number, bigint>();
+  private readonly bigDeadline = new Map<number, bigint>();
+  /** The correlation of a command with a deadline (all the unanswered finding reads of it). */
+  private readonly correlation = new Map<number, string>();
+  /** By node: 1 when a command answered in its own input. */
+  private readonly answered: Uint8Array;
+  /** Each node's edges to records, in the graph's order: outEdges[outStart[k] .. outStart[k + 1]). */
+  private readonly outStart: Int32Array;
+  private readonly outEdges: Int32Array;
+  private readonly latestTimeByInput: ReadonlyMap<number, bigint>;
+
+  constructor(
+    facts: LogFacts,
+    private readonly graph: CompactRecordGraph,
+  ) {
+    const n = graph.records;
+    const list = facts.entries;
+    if (list.length !== n) throw new TypeError('RecordTiming: the graph is not that of these facts');
+    this.kind = new Uint8Array(n);
+    this.timeSource = new Uint8Array(n);
+    this.time = new Float64Array(n);
+    this.deadline = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const e = list[k];
+      const kind = KINDS.indexOf(e.kind);
+      if (kind < 0) throw new TypeError(`RecordTiming: an entry of kind ${JSON.stringify(e.kind)}`);
+      this.kind[k] = kind;
+      this.timeSource[k] = TIME_SOURCES.indexOf(e.timeSource);
+      this.time[k] = toColumn(e.time, k, this.bigTime);
+      this.deadline[k] = e.kind === 'command' ? toColumn(e.deadline, k, this.bigDeadline) : Number.NaN;
+      if (e.kind === 'command' && e.deadline !== null && e.correlation !== null) this.correlation.set(k, e.correlation);
+    }
+    this.latestTimeByInput = facts.latestTimeByInput;
+
+    const { edges } = graph;
+    this.answered = new Uint8Array(n);
+    this.outStart = new Int32Array(n + 1);
+    let count = 0;
+    for (let e = 0; e < edges.length; e++) {
+      const from = edges.from(e);
+      const to = edges.to(e);
+      if (to >= n) continue;
+      this.outStart[from + 1]++;
+      count++;
+      const via = RECORD_EDGE_VIAS[edges.via(e)];
+      if (from !== to && answersCommand(KINDS[this.kind[from]], KINDS[this.kind[to]], via) && graph.input[from] === graph.input[to]) this.answered[to] = 1;
+    }
+    for (let k = 0; k < n; k++) this.outStart[k + 1] += this.outStart[k];
+    this.outEdges = new Int32Array(count);
+    const next = this.outStart.slice(0, n);
+    for (let e = 0; e < edges.length; e++) if (edges.to(e) < n) this.outEdges[next[edges.from(e)]++] = e;
+  }
+
+  /** The timing findings about a record (by its record index), in analyzeTiming's order; spans not located. */
+  findingsOf(record: number): Finding[] {
+    const k = this.nodeOf(record);
+    if (k < 0) return [];
+    const out: Finding[] = [];
+    const sink: TimingSink = { finding: (_e, rule, path, message) => out.push(finding(rule, path, message, null)) };
+    const child = this.node(k);
+    const skewed = new Set<string>();
+    const { edges } = this.graph;
+    for (let i = this.outStart[k]; i < this.outStart[k + 1]; i++) {
+      const e = this.outEdges[i];
+      checkEdge(child, this.node(edges.to(e)), RECORD_EDGE_VIAS[edges.via(e)], skewed, sink);
+    }
+    checkUnanswered(child, this.answered[k] === 1, this.latestTimeByInput, sink);
+    return out;
+  }
+
+  /** The node of a record index (nodes are in record order), or -1 for a record without an entry. */
+  private nodeOf(record: number): number {
+    const { recordIndex } = this.graph;
+    let lo = 0;
+    let hi = recordIndex.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (recordIndex[mid] === record) return mid;
+      if (recordIndex[mid] < record) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  private node(k: number): Timed {
+    const g = this.graph;
+    return {
+      record: g.recordIndex[k],
+      kind: KINDS[this.kind[k]],
+      time: fromColumn(this.time, k, this.bigTime),
+      timeSource: TIME_SOURCES[this.timeSource[k]],
+      input: g.input[k],
+      index: g.index[k],
+      recordId: g.recordIds[k],
+      deadline: fromColumn(this.deadline, k, this.bigDeadline),
+      correlation: this.correlation.get(k) ?? null,
+    };
+  }
+}
+
+/** A bigint or none as a double: NaN for none, or for a value a double does not hold exactly (then in `big`). */
+function toColumn(v: bigint | null, k: number, big: Map<number, bigint>): number {
+  if (v === null) return Number.NaN;
+  const d = Number(v);
+  if (BigInt(d) === v) return d;
+  big.set(k, v);
+  return Number.NaN;
+}
+
+function fromColumn(column: Float64Array, k: number, big: ReadonlyMap<number, bigint>): bigint | null {
+  const d = column[k];
+  return Number.isNaN(d) ? (big.get(k) ?? null) : BigInt(d);
 }

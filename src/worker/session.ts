@@ -517,7 +517,7 @@ export class InspectorSession {
     const entry = log ? entryOf(log.facts.entries, key) : null;
     if (!log || !entry) return [];
     const linked = (k: number): LinkedRecord => ({ key: k, label: k === key ? 'this record itself' : this.recordLabel(k, this.inputOf[key]) });
-    return recordLinks(log.graph, entry).map((l: RecordLink) => ({
+    return recordLinks(log.compact, log.facts.entries, entry).map((l: RecordLink) => ({
       field: l.field,
       ref: l.ref,
       target: l.target === null ? null : linked(l.target),

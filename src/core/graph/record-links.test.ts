@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRecordGraph } from './record-graph';
+import { buildCompactRecordGraph } from './record-graph';
 import { recordLinks } from './record-links';
 import { Conversation, causeAt, crock, factsOf, id16, text } from './test-helpers';
 
@@ -8,8 +8,8 @@ const body = text('{}');
 /** The links of record `i` of `c`, over the graph of all its records. */
 function linksOf(c: Conversation, i: number) {
   const facts = factsOf(c.records);
-  const graph = buildRecordGraph(facts);
-  return recordLinks(graph, facts.entries.find((e) => e.record === i)!);
+  const graph = buildCompactRecordGraph(facts);
+  return recordLinks(graph, facts.entries, facts.entries.find((e) => e.record === i)!);
 }
 
 describe('recordLinks', () => {
@@ -68,7 +68,7 @@ describe('recordLinks', () => {
     const c = new Conversation();
     c.add({ kind: 'event', record: id16(7), body });
     const facts = factsOf(c.records);
-    const graph = buildRecordGraph(facts);
-    expect(() => recordLinks(graph, { ...facts.entries[0], record: 5 })).toThrow(TypeError);
+    const graph = buildCompactRecordGraph(facts);
+    expect(() => recordLinks(graph, facts.entries, { ...facts.entries[0], record: 5 })).toThrow(TypeError);
   });
 });

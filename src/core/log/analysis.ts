@@ -6,7 +6,7 @@
 import type { PreparedLog } from '../folds/fold';
 import { foldPrepared, prepareFold } from '../folds/fold';
 import type { FoldFinding, FoldResult } from '../folds/model';
-import { buildCompactRecordGraph, buildRecordGraph, type CompactRecordGraph } from '../graph/record-graph';
+import { buildCompactRecordGraph, recordGraphOf, type CompactRecordGraph } from '../graph/record-graph';
 import type { GraphFinding, RecordGraph } from '../graph/model';
 import type { Finding } from '../model';
 import type { LogFindings } from '../verdict';
@@ -15,7 +15,12 @@ import { analyzeTiming, RecordTiming, type LogTiming } from './timing';
 
 export interface LogAnalysis {
   readonly facts: LogFacts;
-  /** The record-level AGDX graph (drawing it is graph/draw.ts). */
+  /** The record-level AGDX graph in numbers, kept for the whole load (links and times read it). */
+  readonly compact: CompactRecordGraph;
+  /**
+   * The same graph as objects, for drawing (graph/draw.ts): made the first time it is asked for
+   * (the Graph or Timeline tab), then kept; a load nobody draws never holds an object per record.
+   */
   readonly graph: RecordGraph;
   /** Commands paired with their answers, deadlines missed or passed unanswered, clock skew (timing.ts). */
   readonly timing: LogTiming;
@@ -34,8 +39,14 @@ export interface AnalyzeOptions {
 
 /** The whole analysis of a load: the graph built once, its times checked once, the folds once. */
 export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAnalysis {
-  const graph = buildRecordGraph(facts, { locate: options.locate });
-  return withFolds(facts, graph, analyzeTiming(facts, graph, { locate: options.locate }), options.locate);
+  const compact = buildCompactRecordGraph(facts, { locate: options.locate });
+  return withFolds(facts, compact, lazyObjects(compact, facts), analyzeTiming(facts, compact, { locate: options.locate }), options.locate);
+}
+
+/** The objects of `compact`, made once when first asked for. */
+function lazyObjects(compact: CompactRecordGraph, facts: LogFacts): () => RecordGraph {
+  let graph: RecordGraph | null = null;
+  return () => (graph ??= recordGraphOf(compact, facts.entries));
 }
 
 /**
@@ -72,13 +83,26 @@ export function analyzeLogForReport(
  */
 export function refoldLog(analysis: LogAnalysis, facts: LogFacts): LogAnalysis {
   if (facts.entries.length !== analysis.facts.entries.length) throw new TypeError('refoldLog: the facts are not those of this analysis');
-  return withFolds(facts, analysis.graph, analysis.timing, analysis.fold.locate);
+  // The objects, made or not, are the same graph's: the first facts' entries (a renewed entry's
+  // verdict is not in the graph).
+  const objects = () => analysis.graph;
+  return withFolds(facts, analysis.compact, objects, analysis.timing, analysis.fold.locate);
 }
 
-function withFolds(facts: LogFacts, graph: RecordGraph, timing: LogTiming, locate: LocateField | undefined): LogAnalysis {
+function withFolds(facts: LogFacts, compact: CompactRecordGraph, objects: () => RecordGraph, timing: LogTiming, locate: LocateField | undefined): LogAnalysis {
   const fold = prepareFold(facts, locate);
   const folds = foldPrepared(fold);
-  return { facts, graph, timing, fold, folds, findings: byRecord(graph.findings, timing.findings, folds.findings) };
+  return {
+    facts,
+    compact,
+    get graph() {
+      return objects();
+    },
+    timing,
+    fold,
+    folds,
+    findings: byRecord(compact.findings, timing.findings, folds.findings),
+  };
 }
 
 function byRecord(...lists: (readonly (GraphFinding | FoldFinding)[])[]): LogFindings {

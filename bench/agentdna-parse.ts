@@ -6,7 +6,7 @@
 // writing them, which a JSON.parse tree cannot do exactly anyway).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { readEnvelopeTree } from '../src/core/agentdna/envelope';
+import { contentFieldsOf, readEnvelopeTree } from '../src/core/agentdna/envelope';
 import { contentJson, sha256Hex, type ContentFields } from '../src/core/agentdna/hash';
 import { readJson, type JsonValue } from '../src/core/json/lossless';
 
@@ -21,14 +21,7 @@ export function workflowContents(bytes: Uint8Array): ContentFields[] {
     const stack = [readEnvelopeTree(env as Extract<JsonValue, { type: 'object' }>, 'envelope')];
     while (stack.length) {
       const n = stack.pop()!;
-      out.push({
-        from: n.from?.value,
-        payload: n.payload?.value,
-        epoch: n.epoch?.value,
-        status_code: n.statusCode?.value,
-        run_id: n.runId?.value,
-        to: n.to?.value,
-      });
+      out.push(contentFieldsOf(n));
       stack.push(...n.parents);
     }
   }

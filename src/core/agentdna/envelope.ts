@@ -3,6 +3,7 @@
 // single parent object is taken as a list of one), keeping the byte span of every field.
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import type { Span } from '../model';
+import type { ContentFields } from './hash';
 
 export type JsonObject = Extract<JsonValue, { type: 'object' }>;
 
@@ -184,4 +185,16 @@ export function uncoveredPaths(tip: EnvelopeNode, workflow: JsonObject | null): 
     for (const b of n.badParents) out.push(b.path);
   }
   return [...new Set(out)];
+}
+
+/** The six fields AgentDNA hashes (hash.ts contentJson), as the envelope carries them. */
+export function contentFieldsOf(n: EnvelopeNode): ContentFields {
+  return {
+    from: n.from?.value,
+    payload: n.payload?.value,
+    epoch: n.epoch?.value,
+    status_code: n.statusCode?.value,
+    run_id: n.runId?.value,
+    to: n.to?.value,
+  };
 }

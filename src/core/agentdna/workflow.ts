@@ -3,7 +3,7 @@
 import { readHexLikePython } from './ecdsa';
 import type { JsonValue } from '../json/lossless';
 import type { Finding, Span } from '../model';
-import { allOccurrences, spanOf, str, type EnvelopeNode, type JsonObject } from './envelope';
+import { allOccurrences, contentFieldsOf, spanOf, str, type EnvelopeNode, type JsonObject } from './envelope';
 import { contentJson as computeContentJson, sha256Hex, signedMessage, type SignedMessage } from './hash';
 import { PyDict, pythonDumps, type PyValue } from './python-json';
 import type { EnvelopeReport, ModeName, ModeVerdict } from './model';
@@ -137,14 +137,7 @@ const hashesOfObject = new WeakMap<JsonObject, EnvelopeHashes>();
 function envelopeHashes(n: EnvelopeNode): EnvelopeHashes {
   let h = hashesOfObject.get(n.value);
   if (h !== undefined) return h;
-  const contentJson = computeContentJson({
-    from: n.from?.value,
-    payload: n.payload?.value,
-    epoch: n.epoch?.value,
-    status_code: n.statusCode?.value,
-    run_id: n.runId?.value,
-    to: n.to?.value,
-  });
+  const contentJson = computeContentJson(contentFieldsOf(n));
   const contentHash = contentJson === null ? null : sha256Hex(contentJson);
   const message =
     contentHash === null || n.badParents.length > 0

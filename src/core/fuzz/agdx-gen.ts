@@ -5,7 +5,7 @@ import * as ed from '@noble/ed25519';
 import fc from 'fast-check';
 import { fromHex } from '../bytes';
 import { signingInput } from '../agdx/verify';
-import { KINDS, type Envelope, type MetaValue } from '../agdx/envelope';
+import { ENVELOPE_FIELD_SET, ENVELOPE_FIELDS, KINDS, type Envelope, type MetaValue } from '../agdx/envelope';
 import { keyId, type RegisteredKey } from '../keys/keys';
 import { uint64Arb, wellFormedString, type Model } from './support';
 
@@ -188,32 +188,17 @@ export interface Lenience {
   unknown: [string, Model][];
 }
 
-export const OPTIONAL_FIELDS = [
-  'record',
-  'target',
-  'cause',
-  'cause_at',
-  'correlation',
-  'channel',
-  'idempotency_key',
-  'deadline_micros',
-  'sequence',
-  'finish_reason',
-  'task_state',
-  'operation',
-  'tool',
-  'usage',
-  'metadata',
-  'body',
-  'signature',
-];
+/** The fields the model always writes (the required ones, and last and must_understand with their defaults). */
+const ALWAYS_WRITTEN: ReadonlySet<string> = new Set(['kind', 'conversation', 'source', 'last', 'must_understand']);
+/** The fields an envelope may leave out, in declaration order. */
+export const OPTIONAL_FIELDS = ENVELOPE_FIELDS.filter((f) => !ALWAYS_WRITTEN.has(f));
 
 /** An envelope as a model written leniently: same meaning, other bytes. */
 export function lenientModel(env: Envelope, l: Lenience): Model {
   const fields = envelopeFields(env);
   const present = new Set(fields.map(([k]) => k));
   for (const n of l.nulls) if (!present.has(n)) fields.push([n, { t: 'simple', v: 22 }]);
-  const known = new Set([...OPTIONAL_FIELDS, 'kind', 'conversation', 'source', 'last', 'must_understand']);
+  const known: ReadonlySet<string> = ENVELOPE_FIELD_SET;
   for (const [k, v] of l.unknown) if (!known.has(k) && !fields.some(([f]) => f === k)) fields.push([k, v]);
   // A deterministic shuffle.
   let s = l.shuffle;

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeEnvelope } from '../agdx/analyze';
 import { encodeEnvelope } from '../agdx/canonical';
-import { decodeEnvelope } from '../agdx/envelope';
+import { decodeEnvelope, ENVELOPE_FIELDS } from '../agdx/envelope';
 import { readSingle } from '../cbor/reader';
 import { inspect, inspectInput } from '../inspect';
 import { readJson } from '../json/lossless';
@@ -50,36 +50,7 @@ const decodeBytes = (bytes: Uint8Array) => {
 const envelopeish: fc.Arbitrary<Model> = fc
   .array(
     fc.tuple(
-      fc
-        .oneof(
-          fc.constantFrom(
-            'kind',
-            'record',
-            'conversation',
-            'source',
-            'target',
-            'cause',
-            'cause_at',
-            'correlation',
-            'channel',
-            'idempotency_key',
-            'deadline_micros',
-            'sequence',
-            'last',
-            'finish_reason',
-            'task_state',
-            'operation',
-            'tool',
-            'usage',
-            'metadata',
-            'must_understand',
-            'body',
-            'signature',
-            '__proto__',
-          ),
-          fc.string({ maxLength: 4 }),
-        )
-        .map((v): Model => ({ t: 'text', v })),
+      fc.oneof(fc.constantFrom(...ENVELOPE_FIELDS, '__proto__'), fc.string({ maxLength: 4 })).map((v): Model => ({ t: 'text', v })),
       fc.oneof(
         modelArb(3),
         fc.constantFrom<Model>(

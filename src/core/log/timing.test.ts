@@ -190,7 +190,7 @@ describe("one record at a time (RecordTiming, the command line's report)", () =>
     c.add({ kind: 'event', record: ulid(1, 6), cause: id16(3), body });
     const facts = logFactsOf(c.records);
     const graph = buildCompactRecordGraph(facts, { notes: false });
-    const all = analyzeTiming(facts, graph, { keep: false }).findings;
+    const all = analyzeTiming(facts, graph).findings;
     const timing = new RecordTiming(facts, graph);
     const one = c.records.flatMap((_, record) => timing.findingsOf(record).map((finding) => ({ recordIndex: record, finding })));
     expect(new Set(all.map((f) => f.finding.rule))).toEqual(new Set(['agdx/deadline/missed', 'agdx/deadline/unanswered', 'agdx/graph/clock-skew']));

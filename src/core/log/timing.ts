@@ -159,12 +159,10 @@ function eachRecordEdge(graph: RecordGraph | CompactRecordGraph, fn: (child: num
 
 export interface TimingOptions {
   locate?: LocateField;
-  /** false: only the findings (a report needs no pairs, unanswered list or skews to draw). Default true. */
-  keep?: boolean;
 }
 
 export function analyzeTiming(facts: LogFacts, graph: RecordGraph | CompactRecordGraph, options: TimingOptions = {}): LogTiming {
-  const { locate, keep = true } = options;
+  const { locate } = options;
   const entryOf: (LogEntry | undefined)[] = new Array(facts.records);
   for (const e of facts.entries) entryOf[e.record] = e;
 
@@ -175,7 +173,9 @@ export function analyzeTiming(facts: LogFacts, graph: RecordGraph | CompactRecor
   const sink: TimingSink = {
     finding: (e, rule, path, message) =>
       findings.push({ recordIndex: e.record, finding: finding(rule, path, message, path === null ? null : (locate?.(e.record, path) ?? null)) }),
-    ...(keep && { pair: (p) => pairs.push(p), skew: (s) => skews.push(s), unanswered: (u) => unanswered.push(u) }),
+    pair: (p) => pairs.push(p),
+    skew: (s) => skews.push(s),
+    unanswered: (u) => unanswered.push(u),
   };
 
   const answeredInInput = new Set<number>();

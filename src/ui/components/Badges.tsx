@@ -13,7 +13,8 @@ const TONES = {
 };
 type Tone = keyof typeof TONES;
 
-function Badge({ tone, label, title, testId }: { tone: Tone; label: string; title: string; testId?: string }) {
+/** One answer as a coloured badge: `label` in short, `title` in full (its accessible name). */
+export function Badge({ tone, label, title, testId }: { tone: Tone; label: string; title: string; testId?: string }) {
   return (
     // A named image of its words: the label says in full what the badge says in short.
     <span

@@ -4,7 +4,7 @@ import { shortId } from '../../core/short-id';
 import type { InputSummary } from '../../wire/protocol';
 import type { RecordSummary } from '../../wire/summary-pack';
 import { displayText, groupDigits, middleEllipsis } from '../format';
-import { Badges } from './Badges';
+import { Badge, Badges } from './Badges';
 import { RuleRef } from './RuleRef';
 
 /** What the list reads records from (the page's SummaryStore). */
@@ -91,20 +91,16 @@ function selectOnEnterOrSpace(e: KeyboardEvent<HTMLDivElement>, key: number, onS
   onSelect(key);
 }
 
-/** The row of an unreadable input's one record: not a record, a way to its bytes (the header above says why). */
-const UnreadableRow = memo(function UnreadableRow({
-  record,
-  selected,
-  focusable,
-  onSelect,
-  inputName,
-}: {
+interface RowProps {
   record: RecordSummary;
   selected: boolean;
   focusable: boolean;
   onSelect: (key: number) => void;
   inputName: string;
-}) {
+}
+
+/** The row of an unreadable input's one record: not a record, a way to its bytes (the header above says why). */
+const UnreadableRow = memo(function UnreadableRow({ record, selected, focusable, onSelect, inputName }: RowProps) {
   return (
     <div
       role="option"
@@ -123,32 +119,13 @@ const UnreadableRow = memo(function UnreadableRow({
       <p className="text-sm font-semibold text-slate-800 dark:text-slate-100">Not a record</p>
       <p className="mt-0.5">Nothing in this input could be read (see above). Select it to see its bytes.</p>
       <div className="mt-1">
-        <span
-          role="img"
-          aria-label={`Decoded: no (${record.errorCode})`}
-          title={`Decoded: no (${record.errorCode})`}
-          className="rounded bg-red-100 px-1.5 py-0.5 text-[11px] font-medium text-red-900 ring-1 ring-red-300 ring-inset dark:bg-red-950 dark:text-red-200 dark:ring-red-800"
-        >
-          Not decoded
-        </span>
+        <Badge tone="bad" label="Not decoded" title={`Decoded: no (${record.errorCode})`} />
       </div>
     </div>
   );
 });
 
-const RecordRow = memo(function RecordRow({
-  record,
-  selected,
-  focusable,
-  onSelect,
-  inputName,
-}: {
-  record: RecordSummary;
-  selected: boolean;
-  focusable: boolean;
-  onSelect: (key: number) => void;
-  inputName: string;
-}) {
+const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelect, inputName }: RowProps) {
   const dna = record.format.startsWith('agentdna.');
   return (
     <div

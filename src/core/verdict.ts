@@ -31,8 +31,14 @@ export interface RecordVerdict {
   readonly summary: string;
 }
 
-/** Findings about records that come from the log as a whole, by record index (a record without any has no entry). */
-export type LogFindings = ReadonlyMap<number, readonly Finding[]>;
+/**
+ * Findings about records that come from the log as a whole, by record index: `get` gives undefined
+ * for a record without any, and iterating gives the records with some, in record order. Some are
+ * made when asked (log/analysis.ts), so a record's list is a new array per call.
+ */
+export interface LogFindings extends Iterable<readonly [number, readonly Finding[]]> {
+  get(record: number): readonly Finding[] | undefined;
+}
 
 const NONE: readonly Finding[] = Object.freeze([]);
 

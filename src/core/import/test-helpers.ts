@@ -9,7 +9,7 @@ import { RECORD_FORMATS, REPORT_CODES } from '../fuzz/support';
 import { inspectInput } from '../inspect';
 import type { Finding } from '../model';
 import { recordViews, type InspectedRecord, type RecordData, type RecordViews } from '../records';
-import { allFindings, isValid, type RecordVerdict } from '../verdict';
+import { allFindings, isValid, type LogFindings, type RecordVerdict } from '../verdict';
 import { Source, type Importer } from './importer';
 
 export const VECTORS = resolve(__dirname, '../../../vectors');
@@ -215,7 +215,7 @@ export function inspectedOf(r: FlatRecord): InspectedRecord {
 }
 
 /** Every record of an inspect() result, flat, with the log's findings about it. */
-export function flatAll(result: { records: readonly InspectedRecord[]; log?: { findings: ReadonlyMap<number, readonly Finding[]> } }): FlatRecord[] {
+export function flatAll(result: { records: readonly InspectedRecord[]; log?: { findings: LogFindings } }): FlatRecord[] {
   return result.records.map((r, i) => flat(r, result.log?.findings.get(i)));
 }
 

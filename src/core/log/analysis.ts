@@ -11,7 +11,7 @@ import type { GraphFinding, RecordGraph } from '../graph/model';
 import type { Finding } from '../model';
 import type { LogFindings } from '../verdict';
 import type { LocateField, LogFacts } from './entry';
-import { analyzeTiming, RecordTiming, type LogTiming } from './timing';
+import { RecordTiming, timingLinks, type LogTiming } from './timing';
 
 export interface LogAnalysis {
   readonly facts: LogFacts;
@@ -22,13 +22,21 @@ export interface LogAnalysis {
    * (the Graph or Timeline tab), then kept; a load nobody draws never holds an object per record.
    */
   readonly graph: RecordGraph;
-  /** Commands paired with their answers, deadlines missed or passed unanswered, clock skew (timing.ts). */
+  /**
+   * Commands paired with their answers, deadlines passed unanswered, clock skew (timing.ts), for the
+   * timeline: made the first time it is asked for, then kept. The timing's findings are made a
+   * record at a time (in `findings`), never all held.
+   */
   readonly timing: LogTiming;
   /** The log prepared for folding (the folds at any position: foldPrepared). */
   readonly fold: PreparedLog;
   /** The folds over the whole log (the report's agents, runs and conversations). */
   readonly folds: FoldResult;
-  /** By record: the graph's findings, the timing's, then the folds' (over the whole log). */
+  /**
+   * By record: the graph's findings, the timing's, then the folds' (over the whole log). The
+   * timing's are made when a record's are asked for: a fifth of a large log's records may have one,
+   * and their messages were most of the page worker's memory beyond the records.
+   */
   readonly findings: LogFindings;
 }
 
@@ -39,14 +47,30 @@ export interface AnalyzeOptions {
 
 /** The whole analysis of a load: the graph built once, its times checked once, the folds once. */
 export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAnalysis {
-  const compact = buildCompactRecordGraph(facts, { locate: options.locate });
-  return withFolds(facts, compact, lazyObjects(compact, facts), analyzeTiming(facts, compact, { locate: options.locate }), options.locate);
+  const { locate } = options;
+  const compact = buildCompactRecordGraph(facts, { locate });
+  const timing = new RecordTiming(facts, compact, locate);
+  return withFolds(
+    facts,
+    compact,
+    once(() => recordGraphOf(compact, facts.entries)),
+    timing,
+    once(() => timingLinks(facts, compact)),
+    locate,
+  );
 }
 
-/** The objects of `compact`, made once when first asked for. */
-function lazyObjects(compact: CompactRecordGraph, facts: LogFacts): () => RecordGraph {
-  let graph: RecordGraph | null = null;
-  return () => (graph ??= recordGraphOf(compact, facts.entries));
+/** `make`'s value, made the first time it is asked for. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
+  };
 }
 
 /**
@@ -63,18 +87,8 @@ export function analyzeLogForReport(
   const folds = foldPrepared(prepareFold(facts));
   between?.();
   const graph = buildCompactRecordGraph(facts, { notes: false });
-  const timing = new RecordTiming(facts, graph);
-  const graphFindings = byRecord(graph.findings);
-  const foldFindings = byRecord(folds.findings);
-  // As byRecord over the three lists gives them: undefined for a record with none.
-  const findingsOf = (record: number) => {
-    const graphs = graphFindings.get(record);
-    const times = timing.findingsOf(record);
-    const folded = foldFindings.get(record);
-    if (!graphs && times.length === 0 && !folded) return undefined;
-    return [...(graphs ?? []), ...times, ...(folded ?? [])];
-  };
-  return { graph, folds, findingsOf };
+  const findings = logFindings(facts.records, graph.findings, new RecordTiming(facts, graph), folds.findings);
+  return { graph, folds, findingsOf: (record) => findings.get(record) };
 }
 
 /**
@@ -84,35 +98,82 @@ export function analyzeLogForReport(
 export function refoldLog(analysis: LogAnalysis, facts: LogFacts): LogAnalysis {
   if (facts.entries.length !== analysis.facts.entries.length) throw new TypeError('refoldLog: the facts are not those of this analysis');
   // The objects, made or not, are the same graph's: the first facts' entries (a renewed entry's
-  // verdict is not in the graph).
-  const objects = () => analysis.graph;
-  return withFolds(facts, analysis.compact, objects, analysis.timing, analysis.fold.locate);
+  // verdict is not in the graph). The timing rests on no verdict either.
+  const { recordTiming } = analysis as WithRecordTiming;
+  return withFolds(
+    facts,
+    analysis.compact,
+    () => analysis.graph,
+    recordTiming,
+    () => analysis.timing,
+    analysis.fold.locate,
+  );
 }
 
-function withFolds(facts: LogFacts, compact: CompactRecordGraph, objects: () => RecordGraph, timing: LogTiming, locate: LocateField | undefined): LogAnalysis {
+/** What refoldLog reuses of an analysis besides what LogAnalysis shows. */
+interface WithRecordTiming extends LogAnalysis {
+  readonly recordTiming: RecordTiming;
+}
+
+function withFolds(
+  facts: LogFacts,
+  compact: CompactRecordGraph,
+  objects: () => RecordGraph,
+  recordTiming: RecordTiming,
+  timing: () => LogTiming,
+  locate: LocateField | undefined,
+): LogAnalysis {
   const fold = prepareFold(facts, locate);
   const folds = foldPrepared(fold);
-  return {
+  const analysis: WithRecordTiming = {
     facts,
     compact,
     get graph() {
       return objects();
     },
-    timing,
+    get timing() {
+      return timing();
+    },
+    recordTiming,
     fold,
     folds,
-    findings: byRecord(compact.findings, timing.findings, folds.findings),
+    findings: logFindings(facts.records, compact.findings, recordTiming, folds.findings),
+  };
+  return analysis;
+}
+
+/**
+ * A record's log findings in one order: the graph's, the timing's (made when asked), the folds';
+ * undefined for a record with none.
+ */
+function logFindings(records: number, graph: readonly GraphFinding[], timing: RecordTiming, folds: readonly FoldFinding[]): LogFindings {
+  const graphs = byRecord(graph);
+  const folded = byRecord(folds);
+  const get = (record: number): readonly Finding[] | undefined => {
+    const g = graphs.get(record);
+    const t = timing.findingsOf(record);
+    const f = folded.get(record);
+    if (!g && t.length === 0 && !f) return undefined;
+    if (!f && t.length === 0) return g;
+    return [...(g ?? []), ...t, ...(f ?? [])];
+  };
+  return {
+    get,
+    *[Symbol.iterator]() {
+      for (let record = 0; record < records; record++) {
+        const found = get(record);
+        if (found) yield [record, found] as const;
+      }
+    },
   };
 }
 
-function byRecord(...lists: (readonly (GraphFinding | FoldFinding)[])[]): LogFindings {
+function byRecord(list: readonly (GraphFinding | FoldFinding)[]): Map<number, Finding[]> {
   const out = new Map<number, Finding[]>();
-  for (const list of lists) {
-    for (const { recordIndex, finding } of list) {
-      const fs = out.get(recordIndex);
-      if (fs) fs.push(finding);
-      else out.set(recordIndex, [finding]);
-    }
+  for (const { recordIndex, finding } of list) {
+    const fs = out.get(recordIndex);
+    if (fs) fs.push(finding);
+    else out.set(recordIndex, [finding]);
   }
   return out;
 }

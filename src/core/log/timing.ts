@@ -47,11 +47,16 @@ export interface ClockSkew {
   readonly by: bigint;
 }
 
+/** What the timeline draws of a log's times: its answer pairs, unanswered commands and clock skews. */
 export interface LogTiming {
   /** In log order of the answers. */
   readonly pairs: readonly AnswerPair[];
   readonly unanswered: readonly UnansweredCommand[];
   readonly skews: readonly ClockSkew[];
+}
+
+/** The timing with its findings all made at once (analyzeTiming: the reference RecordTiming is held to). */
+export interface TimingAnalysis extends LogTiming {
   /** agdx/deadline/missed, agdx/deadline/unanswered and agdx/graph/clock-skew, by record index ascending. */
   readonly findings: readonly GraphFinding[];
 }
@@ -161,18 +166,34 @@ export interface TimingOptions {
   locate?: LocateField;
 }
 
-export function analyzeTiming(facts: LogFacts, graph: RecordGraph | CompactRecordGraph, options: TimingOptions = {}): LogTiming {
+/** The whole log's timing and every timing finding at once, spans located by `options.locate`. */
+export function analyzeTiming(facts: LogFacts, graph: RecordGraph | CompactRecordGraph, options: TimingOptions = {}): TimingAnalysis {
   const { locate } = options;
+  const findings: GraphFinding[] = [];
+  const timing = runTiming(facts, graph, (e, rule, path, message) =>
+    findings.push({ recordIndex: e.record, finding: finding(rule, path, message, path === null ? null : (locate?.(e.record, path) ?? null)) }),
+  );
+  findings.sort((x, y) => x.recordIndex - y.recordIndex);
+  return { ...timing, findings };
+}
+
+/**
+ * The log's timing without its findings (the timeline's pairs, unanswered commands and skews): a
+ * load's findings are made a record at a time (RecordTiming), its messages never all held.
+ */
+export function timingLinks(facts: LogFacts, graph: RecordGraph | CompactRecordGraph): LogTiming {
+  return runTiming(facts, graph, () => {});
+}
+
+function runTiming(facts: LogFacts, graph: RecordGraph | CompactRecordGraph, finding: TimingSink['finding']): LogTiming {
   const entryOf: (LogEntry | undefined)[] = new Array(facts.records);
   for (const e of facts.entries) entryOf[e.record] = e;
 
-  const findings: GraphFinding[] = [];
   const pairs: AnswerPair[] = [];
   const skews: ClockSkew[] = [];
   const unanswered: UnansweredCommand[] = [];
   const sink: TimingSink = {
-    finding: (e, rule, path, message) =>
-      findings.push({ recordIndex: e.record, finding: finding(rule, path, message, path === null ? null : (locate?.(e.record, path) ?? null)) }),
+    finding,
     pair: (p) => pairs.push(p),
     skew: (s) => skews.push(s),
     unanswered: (u) => unanswered.push(u),
@@ -188,9 +209,7 @@ export function analyzeTiming(facts: LogFacts, graph: RecordGraph | CompactRecor
     checkEdge(child, parent, via, skewed, sink);
   });
   for (const e of facts.entries) checkUnanswered(e, answeredInInput.has(e.record), facts.latestTimeByInput, sink);
-
-  findings.sort((x, y) => x.recordIndex - y.recordIndex);
-  return { pairs, unanswered, skews, findings };
+  return { pairs, unanswered, skews };
 }
 
 const TIME_SOURCES: readonly TimeSource[] = [null, 'log', 'ulid'];
@@ -217,9 +236,14 @@ export class RecordTiming {
   private readonly outEdges: Int32Array;
   private readonly latestTimeByInput: ReadonlyMap<number, bigint>;
 
+  /**
+   * `locate` finds a finding's field in its record's bytes (the page's log); without it, spans are
+   * null (the command line locates a record's when it writes it).
+   */
   constructor(
     facts: LogFacts,
     private readonly graph: CompactRecordGraph,
+    private readonly locate?: LocateField,
   ) {
     const n = graph.records;
     const list = facts.entries;
@@ -259,12 +283,15 @@ export class RecordTiming {
     for (let e = 0; e < edges.length; e++) if (edges.to(e) < n) this.outEdges[next[edges.from(e)]++] = e;
   }
 
-  /** The timing findings about a record (by its record index), in analyzeTiming's order; spans not located. */
+  /** The timing findings about a record (by its record index), in analyzeTiming's order. */
   findingsOf(record: number): Finding[] {
     const k = this.nodeOf(record);
     if (k < 0) return [];
     const out: Finding[] = [];
-    const sink: TimingSink = { finding: (_e, rule, path, message) => out.push(finding(rule, path, message, null)) };
+    const { locate } = this;
+    const sink: TimingSink = {
+      finding: (_e, rule, path, message) => out.push(finding(rule, path, message, path === null ? null : (locate?.(record, path) ?? null))),
+    };
     const child = this.node(k);
     const skewed = new Set<string>();
     const { edges } = this.graph;

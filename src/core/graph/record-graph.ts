@@ -69,6 +69,11 @@ export class RecordEdges {
   /** Counts above 1 (an edge added again), by edge. */
   readonly counts = new Map<number, number>();
   readonly notes = new Map<number, string>();
+  /**
+   * One string per distinct note while edges are added: many edges carry the same words (the
+   * answers of one command), and a note kept for the whole load should be one flat string each.
+   */
+  private noteTexts = new Map<string, string>();
   /** from, to and via (in RECORD_EDGE_VIAS) packed: via in the low 2 bits of `to`'s column. */
   private readonly fromColumn = new Int32Blocks();
   private readonly toVia = new Int32Blocks();
@@ -102,16 +107,23 @@ export class RecordEdges {
     for (let e = this.latest[from] - 1; e >= 0; e = this.sibling.get(e) - 1) {
       if (this.toVia.get(e) === toVia) {
         this.counts.set(e, (this.counts.get(e) ?? 1) + 1);
-        if (note !== null && !this.notes.has(e)) this.notes.set(e, note);
+        if (note !== null && !this.notes.has(e)) this.notes.set(e, this.noteText(note));
         return;
       }
     }
     const e = this.length++;
     this.fromColumn.set(e, from);
     this.toVia.set(e, toVia);
-    if (note !== null) this.notes.set(e, note);
+    if (note !== null) this.notes.set(e, this.noteText(note));
     this.sibling.set(e, this.latest[from]);
     this.latest[from] = e + 1;
+  }
+
+  private noteText(note: string): string {
+    const known = this.noteTexts.get(note);
+    if (known !== undefined) return known;
+    this.noteTexts.set(note, note);
+    return note;
   }
 
   /** No more edges: the index for de-duplicating let go. */
@@ -119,6 +131,7 @@ export class RecordEdges {
     this.open = false;
     this.sibling.clear();
     this.latest = new Int32Array(0);
+    this.noteTexts = new Map();
   }
 }
 
@@ -410,8 +423,12 @@ function pick(
   if (!b.notes) return { entry: best < 0 && self ? child : best, note: null };
   if (best < 0) return self ? { entry: child, note: `the record names itself by ${what}` } : { entry: -1, note: null };
   if (count === 1) return { entry: best, note: null };
-  const where = `${b.keyClass[best] < b.keyClass[child] ? 'nearest one before' : 'first one after'} this record${b.list[best].conversation === b.list[child].conversation ? ' in the same conversation' : ''}`;
-  return { entry: best, note: `${count} ${noun} carry this ${what}; chose the ${where} (${idOf(b, best)})` };
+  const where = b.keyClass[best] < b.keyClass[child] ? 'nearest one before' : 'first one after';
+  const conversation = b.list[best].conversation === b.list[child].conversation ? ' in the same conversation' : '';
+  // Joined, not a template: a template makes a rope (a tree of pieces, about 20 bytes each in V8),
+  // join one flat string, and a large log keeps tens of thousands of these notes.
+  const note = [count, ' ', noun, ' carry this ', what, '; chose the ', where, ' this record', conversation, ' (', idOf(b, best), ')'].join('');
+  return { entry: best, note };
 }
 
 /** Whether `a` is a better pick than `c` for `child`: same conversation, not in a capsule, then nearest in the log. */
@@ -489,7 +506,7 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
         known && known.stream !== null && known.topic !== null
           ? null
           : `matched on partition ${at.partition} and offset ${at.offset} only: an Iggy export does not carry the stream and topic (cause_at names stream ${at.stream}, topic ${at.topic})`;
-      if (atRes.note) atNote = atNote ? `${atNote}; ${atRes.note}` : atRes.note;
+      if (atRes.note) atNote = atNote ? [atNote, atRes.note].join('; ') : atRes.note;
     }
     const causeEntry = cause ? cause.entry : -1;
     const atEntry = atRes ? atRes.entry : -1;

@@ -64,15 +64,11 @@ function chunkRole(st: ReassembledStream, record: number): { words: string; trou
   return { words: 'applied', trouble: false };
 }
 
-function agdxFace(
-  n: AgdxNode,
-  summaries: readonly RecordSummary[],
-  streams: ReadonlyMap<string, ReassembledStream>,
-): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
+function agdxFace(n: AgdxNode, summaryOf: SummaryOf, streams: ReadonlyMap<string, ReassembledStream>): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
   const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null, stream: null };
   switch (n.kind) {
     case 'record': {
-      const s = summaries[n.recordIndex];
+      const s = summaryOf(n.recordIndex);
       const st = n.stream !== null ? streams.get(n.stream) : undefined;
       if (st) {
         // A chunk of an unfolded stream: its sequence and what its reader made of it; the stream's
@@ -190,9 +186,12 @@ function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | '
  * The load's record-level graph (built once per load) drawn with `expanded` unfolded, each record
  * drawn with its verdict as the page has it, and the AgentDNA DAGs of the workflows; laid out.
  */
-export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowReport[], summaries: readonly RecordSummary[], expanded: string[]): GraphRender {
+/** A record's summary by its key (undefined: none yet). */
+export type SummaryOf = (key: number) => RecordSummary | undefined;
+
+export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowReport[], summaryOf: SummaryOf, expanded: string[]): GraphRender {
   const t0 = performance.now();
-  const agdx = drawAgdxGraph(graph, { expanded: new Set(expanded), valid: (i) => summaries[i]?.valid ?? true });
+  const agdx = drawAgdxGraph(graph, { expanded: new Set(expanded), valid: (i) => summaryOf(i)?.valid ?? true });
   const agentdna = buildAgentDnaGraph(agentDnaInputs(workflows));
   const nodes: GraphRenderNode[] = [];
   const place = (
@@ -210,7 +209,7 @@ export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowRepo
   };
   const streams = new Map(agdx.streams.map((s) => [s.id, s]));
   const agdxBottom = place(
-    agdx.nodes.map((n) => agdxFace(n, summaries, streams)),
+    agdx.nodes.map((n) => agdxFace(n, summaryOf, streams)),
     layoutGraph(agdx),
     0,
   );

@@ -19,7 +19,8 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
-import { allFindings, isValid } from '../core/verdict';
+import { allFindings, isValid, type RecordVerdict } from '../core/verdict';
+import { SummaryColumns, type SummaryCounts } from './summary-columns';
 import {
   decodeBundle,
   decodePermalink,
@@ -83,7 +84,8 @@ export class InspectorSession {
 
   private inputs: InputSummary[] = [];
   private records: InspectedRecord[] = [];
-  private summaries: RecordSummary[] = [];
+  /** What each record's summary says beyond its verdict (summaryOf makes the summary). */
+  private summaries = new SummaryColumns();
   /** Record key of the first record of each input, so a record's global input number is known. */
   private inputOf: number[] = [];
   private keys: readonly RegistryEntry[] = [];
@@ -115,6 +117,8 @@ export class InspectorSession {
   }
 
   private async setKeysNow(keys: readonly RegistryEntry[]): Promise<RecordSummary[]> {
+    // The records as they were: their summaries are what changed ones are compared with.
+    const was = this.records.slice();
     const before = didKeys(this.keys);
     this.keys = keys;
     // AgentDNA signatures bound by a key file's secp256k1 key depend on the keys themselves: read
@@ -129,7 +133,7 @@ export class InspectorSession {
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
       const s = summarize(key, r, this.logFindings(key), this.blanked.has(key));
-      const old = this.summaries[key];
+      const old = this.summaryOf(key, was);
       if (!old) return; // still streaming in: its summary is made when it goes to the page
       if (
         old.signature !== s.signature ||
@@ -141,7 +145,7 @@ export class InspectorSession {
         old.summary !== s.summary
       )
         changed.push(s);
-      this.summaries[key] = s;
+      this.summaries.set(s);
     });
     this.rules = null;
     return changed;
@@ -260,11 +264,11 @@ export class InspectorSession {
     out.records = out.records.map((r) => summarize(r.key, this.records[r.key], this.logFindings(r.key), r.redacted));
     this.records.forEach((r, key) => {
       if (sent.has(key)) return;
-      const s = summarize(key, r, this.logFindings(key), this.summaries[key].redacted);
-      const old = this.summaries[key];
+      const old = this.summaryOf(key)!;
+      const s = summarize(key, r, this.logFindings(key), old.redacted);
       if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) out.records.push(s);
     });
-    for (const s of out.records) this.summaries[s.key] = s;
+    for (const s of out.records) this.summaries.set(s);
     this.rules = null;
   }
 
@@ -322,7 +326,8 @@ export class InspectorSession {
       progress.records += batch.records.length;
       const snapshot = { inputs: [{ ...summary }], progress: { ...progress, bytesDone: base + batch.bytesDone } };
       sending = sending.then(async () => {
-        const sent = (await verified).map((r, i) => (this.summaries[first + i] = summarize(first + i, r)));
+        const sent = (await verified).map((r, i) => summarize(first + i, r));
+        for (const s of sent) this.summaries.set(s);
         this.rules = null;
         hooks.batch!({ ...snapshot, records: sent });
       });
@@ -465,7 +470,7 @@ export class InspectorSession {
       this.inputOf.push(inputNumber);
       if (blank?.[i]) this.blanked.add(key);
       const s = summarize(key, r, undefined, !!blank?.[i]);
-      this.summaries.push(s);
+      this.summaries.set(s);
       out.records.push(s);
     });
     this.rules = null;
@@ -480,7 +485,8 @@ export class InspectorSession {
     const [start, end] = v.span ?? [0, Math.min(data.view.length, MAX_HEX)];
     return {
       key,
-      summary: this.summaries[key],
+      // A record still streaming in has no summary made yet: this one is as the page will see it.
+      summary: this.summaryOf(key) ?? summarize(key, r, this.logFindings(key), this.blanked.has(key)),
       inputName: this.inputs[this.inputOf[key]].name,
       span: v.span,
       inputSpan: v.inputSpan,
@@ -532,7 +538,7 @@ export class InspectorSession {
    * is not `from` (the linking record's input: its name again made every link wrap on a phone).
    */
   private recordLabel(key: number, from: number): string {
-    const s = this.summaries[key];
+    const s = this.summaryOf(key);
     if (!s) return `record ${key}`;
     const input = this.inputOf[key];
     const where = input === from ? `record #${s.index}` : `${this.inputs[input]?.name ?? ''} #${s.index}`;
@@ -597,14 +603,17 @@ export class InspectorSession {
     if (typeof text !== 'string') throw new TypeError('compareCandidates: text must be a string');
     const q = text.trim().toLowerCase();
     const index = /^#(\d+)$/.exec(q);
-    const kindOf = (k: number) => this.summaries[k]?.kind ?? this.summaries[k]?.format;
-    const nearKind = near !== null && this.summaries[near] ? kindOf(near) : null;
+    const kindOf = (k: number) => {
+      const v = this.records[k].verdict;
+      return v.kind ?? v.format;
+    };
+    const nearKind = near !== null && this.summaries.has(near) ? kindOf(near) : null;
     const first: number[] = [];
     const rest: number[] = [];
     let total = 0;
     const cap = Math.max(0, Math.min(limit, 500));
     for (let key = 0; key < this.summaries.length; key++) {
-      const s = this.summaries[key];
+      const s = this.summaryOf(key);
       if (!s || key === near) continue;
       const hit = index
         ? s.index === Number(index[1])
@@ -645,7 +654,8 @@ export class InspectorSession {
     // The records carrying a rule the words mean, marked once from the index (not a look at every record's findings).
     const rule = f.rule?.trim() ? this.ruleIndex().mark(this.matchRules(f.rule), this.summaries.length) : null;
     for (let key = 0; key < this.summaries.length; key++) {
-      const s = this.summaries[key];
+      const s = this.summaryOf(key);
+      if (!s) continue;
       if (f.kind && (s.kind ?? s.format) !== f.kind) continue;
       if (source && !(s.source ?? '').toLowerCase().includes(source)) continue;
       if (conversation && !(s.conversation ?? '').startsWith(conversation)) continue;
@@ -667,7 +677,10 @@ export class InspectorSession {
   /** The rule ids the records carry, with how many records carry each, and how many have any problem. */
   rulesPresent(): RulesPresent {
     let problems = 0;
-    for (const s of this.summaries) if (hasProblem(s)) problems++;
+    for (let key = 0; key < this.summaries.length; key++) {
+      const s = this.summaryOf(key);
+      if (s && hasProblem(s)) problems++;
+    }
     return { rules: this.ruleIndex().counts(), problems };
   }
 
@@ -696,18 +709,23 @@ export class InspectorSession {
 
   /** Both graphs, laid out, as the page draws them: the record-level graph of the load, drawn. */
   graph(expanded: string[]): GraphRender {
-    return renderGraph(this.analysis().graph, this.workflows, this.summaries, expanded);
+    return renderGraph(this.analysis().graph, this.workflows, (key) => this.summaryOf(key), expanded);
   }
 
   /** The AGDX records on a time axis, each mark drawn with its verdict as the page has it. */
   timeline(): Timeline {
-    const summaries = this.summaries;
-    return buildTimeline(this.analysis(), (i) => markVerdict(summaries[i] ?? { valid: true, signature: 'unsigned', trusted: false }));
+    return buildTimeline(this.analysis(), (i) => markVerdict(this.summaryOf(i) ?? { valid: true, signature: 'unsigned', trusted: false }));
   }
 
   /** The log's analysis as of the last load (made now when nothing was loaded since the last clear). */
   private analysis(): LogAnalysis {
     return (this.log ??= analyzeRecords(this.records));
+  }
+
+  /** A record's summary as last made (undefined until it went to the page): its verdict's fields (in `records`) and the counts kept. */
+  private summaryOf(key: number, records: readonly InspectedRecord[] = this.records): RecordSummary | undefined {
+    const counts = this.summaries.get(key);
+    return counts && summaryFrom(key, records[key].verdict, counts);
   }
 
   /** The log's findings about a record, as of the last load. */
@@ -728,7 +746,7 @@ export class InspectorSession {
   clear(): void {
     this.inputs = [];
     this.records = [];
-    this.summaries = [];
+    this.summaries.clear();
     this.inputOf = [];
     this.inputBytes = [];
     this.workflows = [];
@@ -814,6 +832,11 @@ export function summarize(key: number, r: InspectedRecord, logFindings?: readonl
     if (f.severity === 'error') errors++;
     else if (f.severity === 'warning') warnings++;
   }
+  return summaryFrom(key, v, { valid: isValid(v, logFindings), errors, warnings, redacted: redacted && hasBody(r) });
+}
+
+/** A summary from its verdict and the counts made with the log's findings (summarize). */
+function summaryFrom(key: number, v: RecordVerdict, counts: SummaryCounts): RecordSummary {
   return {
     key,
     input: v.input,
@@ -825,15 +848,15 @@ export function summarize(key: number, r: InspectedRecord, logFindings?: readonl
     source: v.source,
     target: v.target,
     decoded: v.decoded,
-    valid: isValid(v, logFindings),
+    valid: counts.valid,
     errorCode: v.error?.code ?? null,
     signature: v.signature.status,
     trusted: v.signature.trusted,
     trustNote: trustNote(v.signature),
-    errors,
-    warnings,
+    errors: counts.errors,
+    warnings: counts.warnings,
     summary: v.summary,
-    redacted: redacted && hasBody(r),
+    redacted: counts.redacted,
   };
 }
 

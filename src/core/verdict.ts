@@ -37,7 +37,11 @@ export interface RecordVerdict {
  * made when asked (log/analysis.ts), so a record's list is a new array per call.
  */
 export interface LogFindings extends Iterable<readonly [number, readonly Finding[]]> {
-  get(record: number): readonly Finding[] | undefined;
+  /**
+   * A record's log findings. With `spans` false, those made when asked may have no span (what
+   * counting them or reading their rules needs, without finding each field in the record's bytes).
+   */
+  get(record: number, spans?: boolean): readonly Finding[] | undefined;
 }
 
 const NONE: readonly Finding[] = Object.freeze([]);

@@ -132,7 +132,7 @@ export class InspectorSession {
     this.log = this.refold();
     const changed: RecordSummary[] = [];
     this.records.forEach((r, key) => {
-      const s = summarize(key, r, this.logFindings(key), this.blanked.has(key));
+      const s = summarize(key, r, this.logRules(key), this.blanked.has(key));
       const old = this.summaryOf(key, was);
       if (!old) return; // still streaming in: its summary is made when it goes to the page
       if (
@@ -261,11 +261,11 @@ export class InspectorSession {
   private regraph(out: LoadResult): void {
     this.log = analyzeRecords(this.records);
     const sent = new Set(out.records.map((r) => r.key));
-    out.records = out.records.map((r) => summarize(r.key, this.records[r.key], this.logFindings(r.key), r.redacted));
+    out.records = out.records.map((r) => summarize(r.key, this.records[r.key], this.logRules(r.key), r.redacted));
     this.records.forEach((r, key) => {
       if (sent.has(key)) return;
       const old = this.summaryOf(key)!;
-      const s = summarize(key, r, this.logFindings(key), old.redacted);
+      const s = summarize(key, r, this.logRules(key), old.redacted);
       if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) out.records.push(s);
     });
     for (const s of out.records) this.summaries.set(s);
@@ -486,7 +486,7 @@ export class InspectorSession {
     return {
       key,
       // A record still streaming in has no summary made yet: this one is as the page will see it.
-      summary: this.summaryOf(key) ?? summarize(key, r, this.logFindings(key), this.blanked.has(key)),
+      summary: this.summaryOf(key) ?? summarize(key, r, this.logRules(key), this.blanked.has(key)),
       inputName: this.inputs[this.inputOf[key]].name,
       span: v.span,
       inputSpan: v.inputSpan,
@@ -689,7 +689,7 @@ export class InspectorSession {
     const index = new RuleIndex();
     for (let key = 0; key < this.summaries.length; key++) {
       const v = this.records[key].verdict;
-      index.add(key, allFindings(v, this.logFindings(key)));
+      index.add(key, allFindings(v, this.logRules(key)));
       if (v.error) index.add(key, [{ rule: v.error.code, severity: 'error' }]);
     }
     return (this.rules = index);
@@ -731,6 +731,11 @@ export class InspectorSession {
   /** The log's findings about a record, as of the last load. */
   private logFindings(key: number): readonly Finding[] | undefined {
     return this.log?.findings.get(key);
+  }
+
+  /** The same findings without looking for their spans: enough to count them or read their rules. */
+  private logRules(key: number): readonly Finding[] | undefined {
+    return this.log?.findings.get(key, false);
   }
 
   /** The analysis after the verdicts changed: the same graph, folded again (all of it anew when there is none of these records). */

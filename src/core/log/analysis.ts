@@ -149,9 +149,9 @@ function withFolds(
 function logFindings(records: number, graph: readonly GraphFinding[], timing: RecordTiming, folds: readonly FoldFinding[]): LogFindings {
   const graphs = byRecord(graph);
   const folded = byRecord(folds);
-  const get = (record: number): readonly Finding[] | undefined => {
+  const get = (record: number, spans = true): readonly Finding[] | undefined => {
     const g = graphs.get(record);
-    const t = timing.findingsOf(record);
+    const t = timing.findingsOf(record, spans);
     const f = folded.get(record);
     if (!g && t.length === 0 && !f) return undefined;
     if (!f && t.length === 0) return g;

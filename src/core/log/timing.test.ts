@@ -198,4 +198,34 @@ describe("one record at a time (RecordTiming, the command line's report)", () =>
     expect(one).toEqual(all);
     expect(timing.findingsOf(c.records.length)).toEqual([]);
   });
+
+  it("locates a finding's field when its spans are asked for, once per record and field; without spans, the same findings with none", () => {
+    const c = new Conversation();
+    c.add({ kind: 'command', record: ulid(1000, 1), correlation: id16(9), deadline_micros: 2_000_000n, body });
+    c.add({ kind: 'response', record: ulid(900, 2), correlation: id16(9), body });
+    c.add({ kind: 'command', record: ulid(1100, 3), deadline_micros: 50n, body });
+    const facts = logFactsOf(c.records);
+    const graph = buildCompactRecordGraph(facts, { notes: false });
+    const asked: string[] = [];
+    const locate = (record: number, path: string) => {
+      asked.push(`${record}:${path}`);
+      return [record, record + path.length] as [number, number];
+    };
+    const reference = analyzeTiming(facts, graph, { locate }).findings;
+    expect(reference.map((f) => [f.recordIndex, f.finding.rule])).toEqual([
+      [1, 'agdx/graph/clock-skew'],
+      [2, 'agdx/deadline/unanswered'],
+    ]);
+    asked.length = 0;
+    const timing = new RecordTiming(facts, graph, locate);
+    const located = c.records.flatMap((_, record) => timing.findingsOf(record).map((finding) => ({ recordIndex: record, finding })));
+    expect(located).toEqual(reference);
+    expect(located.every((f) => f.finding.span !== null)).toBe(true);
+    const first = [...asked];
+    c.records.forEach((_, record) => timing.findingsOf(record));
+    expect(asked).toEqual(first);
+    const bare = c.records.flatMap((_, record) => timing.findingsOf(record, false).map((finding) => ({ recordIndex: record, finding })));
+    expect(bare).toEqual(reference.map((f) => ({ ...f, finding: { ...f.finding, span: null } })));
+    expect(asked).toEqual(first);
+  });
 });

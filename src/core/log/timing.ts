@@ -10,7 +10,7 @@ import { formatMicros } from '../agdx/tree';
 import type { TimeSource } from '../folds/model';
 import type { EdgeVia, GraphFinding, RecordGraph } from '../graph/model';
 import { RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
-import type { Finding } from '../model';
+import type { Finding, Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
 import { describeEntry, type LocateField, type LogEntry, type LogFacts } from './entry';
@@ -237,6 +237,12 @@ export class RecordTiming {
   private readonly latestTimeByInput: ReadonlyMap<number, bigint>;
 
   /**
+   * Where each finding's field was found, by path then record: located when first asked (building
+   * a record's views to find a field took most of a 100,000-record load), then kept.
+   */
+  private readonly located = new Map<string, Map<number, Span | null>>();
+
+  /**
    * `locate` finds a finding's field in its record's bytes (the page's log); without it, spans are
    * null (the command line locates a record's when it writes it).
    */
@@ -283,14 +289,16 @@ export class RecordTiming {
     for (let e = 0; e < edges.length; e++) if (edges.to(e) < n) this.outEdges[next[edges.from(e)]++] = e;
   }
 
-  /** The timing findings about a record (by its record index), in analyzeTiming's order. */
-  findingsOf(record: number): Finding[] {
+  /**
+   * The timing findings about a record (by its record index), in analyzeTiming's order; with
+   * `spans` false their spans are null (enough to count them or read their rules, and cheaper).
+   */
+  findingsOf(record: number, spans = true): Finding[] {
     const k = this.nodeOf(record);
     if (k < 0) return [];
     const out: Finding[] = [];
-    const { locate } = this;
     const sink: TimingSink = {
-      finding: (_e, rule, path, message) => out.push(finding(rule, path, message, path === null ? null : (locate?.(record, path) ?? null))),
+      finding: (_e, rule, path, message) => out.push(finding(rule, path, message, spans && path !== null ? this.spanOf(record, path) : null)),
     };
     const child = this.node(k);
     const skewed = new Set<string>();
@@ -301,6 +309,15 @@ export class RecordTiming {
     }
     checkUnanswered(child, this.answered[k] === 1, this.latestTimeByInput, sink);
     return out;
+  }
+
+  private spanOf(record: number, path: string): Span | null {
+    if (!this.locate) return null;
+    let byRecord = this.located.get(path);
+    if (!byRecord) this.located.set(path, (byRecord = new Map()));
+    let span = byRecord.get(record);
+    if (span === undefined) byRecord.set(record, (span = this.locate(record, path)));
+    return span;
   }
 
   /** The node of a record index (nodes are in record order), or -1 for a record without an entry. */

@@ -112,7 +112,11 @@ export class InspectorSession {
   private queue: Promise<unknown> = Promise.resolve();
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task);
-    this.queue = run.catch(() => {});
+    // Only the turn is kept, not the task's result: a load's result held its summaries until the next task.
+    this.queue = run.then(
+      () => {},
+      () => {},
+    );
     return run;
   }
 

@@ -49,7 +49,7 @@ export interface AnalyzeOptions {
 export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAnalysis {
   const { locate } = options;
   const compact = buildCompactRecordGraph(facts, { locate });
-  const timing = new RecordTiming(facts, compact, locate);
+  const timing = new RecordTiming(facts, compact, { locate, keepEntries: true });
   return withFolds(
     facts,
     compact,

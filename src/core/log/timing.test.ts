@@ -191,12 +191,15 @@ describe("one record at a time (RecordTiming, the command line's report)", () =>
     const facts = logFactsOf(c.records);
     const graph = buildCompactRecordGraph(facts, { notes: false });
     const all = analyzeTiming(facts, graph).findings;
-    const timing = new RecordTiming(facts, graph);
-    const one = c.records.flatMap((_, record) => timing.findingsOf(record).map((finding) => ({ recordIndex: record, finding })));
     expect(new Set(all.map((f) => f.finding.rule))).toEqual(new Set(['agdx/deadline/missed', 'agdx/deadline/unanswered', 'agdx/graph/clock-skew']));
     expect(all.filter((f) => f.recordIndex === 1).map((f) => f.finding.rule)).toEqual(['agdx/graph/clock-skew']);
-    expect(one).toEqual(all);
-    expect(timing.findingsOf(c.records.length)).toEqual([]);
+    // Columns copied out of the entries (the command line), or the entries read as they are (the page).
+    for (const keepEntries of [false, true]) {
+      const timing = new RecordTiming(facts, graph, { keepEntries });
+      const one = c.records.flatMap((_, record) => timing.findingsOf(record).map((finding) => ({ recordIndex: record, finding })));
+      expect(one).toEqual(all);
+      expect(timing.findingsOf(c.records.length)).toEqual([]);
+    }
   });
 
   it("locates a finding's field when its spans are asked for, once per record and field; without spans, the same findings with none", () => {
@@ -217,7 +220,7 @@ describe("one record at a time (RecordTiming, the command line's report)", () =>
       [2, 'agdx/deadline/unanswered'],
     ]);
     asked.length = 0;
-    const timing = new RecordTiming(facts, graph, locate);
+    const timing = new RecordTiming(facts, graph, { locate });
     const located = c.records.flatMap((_, record) => timing.findingsOf(record).map((finding) => ({ recordIndex: record, finding })));
     expect(located).toEqual(reference);
     expect(located.every((f) => f.finding.span !== null)).toBe(true);

@@ -214,14 +214,19 @@ function runTiming(facts: LogFacts, graph: RecordGraph | CompactRecordGraph, fin
 
 const TIME_SOURCES: readonly TimeSource[] = [null, 'log', 'ulid'];
 
+/** What RecordTiming reads of a graph node (nodes are entries, in record order). */
+interface TimedNodes {
+  node(k: number): Timed;
+  kind(k: number): Kind;
+}
+
 /**
- * A log's timing findings one record at a time (the command line's report, written as it goes):
- * the same findings as analyzeTiming, in the same order, made when a record is written from a few
- * columns by graph node, so a large log's (a fifth of its records may have one) are never all held.
+ * The few columns RecordTiming reads, copied out of the entries so the facts can be let go (the
+ * command line's report). By node: its kind (in KINDS), time source (in TIME_SOURCES), time and
+ * deadline (NaN: none, or in the big maps).
  */
-export class RecordTiming {
-  /** By node: its kind (in KINDS), time source (in TIME_SOURCES), time and deadline (NaN: none, or in the big maps). */
-  private readonly kind: Uint8Array;
+class CopiedNodes implements TimedNodes {
+  private readonly kinds: Uint8Array;
   private readonly timeSource: Uint8Array;
   private readonly time: Float64Array;
   private readonly deadline: Float64Array;
@@ -229,32 +234,13 @@ export class RecordTiming {
   private readonly bigDeadline = new Map<number, bigint>();
   /** The correlation of a command with a deadline (all the unanswered finding reads of it). */
   private readonly correlation = new Map<number, string>();
-  /** By node: 1 when a command answered in its own input. */
-  private readonly answered: Uint8Array;
-  /** Each node's edges to records, in the graph's order: outEdges[outStart[k] .. outStart[k + 1]). */
-  private readonly outStart: Int32Array;
-  private readonly outEdges: Int32Array;
-  private readonly latestTimeByInput: ReadonlyMap<number, bigint>;
 
-  /**
-   * Where each finding's field was found, by path then record: located when first asked (building
-   * a record's views to find a field took most of a 100,000-record load), then kept.
-   */
-  private readonly located = new Map<string, Map<number, Span | null>>();
-
-  /**
-   * `locate` finds a finding's field in its record's bytes (the page's log); without it, spans are
-   * null (the command line locates a record's when it writes it).
-   */
   constructor(
-    facts: LogFacts,
+    list: readonly LogEntry[],
     private readonly graph: CompactRecordGraph,
-    private readonly locate?: LocateField,
   ) {
-    const n = graph.records;
-    const list = facts.entries;
-    if (list.length !== n) throw new TypeError('RecordTiming: the graph is not that of these facts');
-    this.kind = new Uint8Array(n);
+    const n = list.length;
+    this.kinds = new Uint8Array(n);
     this.timeSource = new Uint8Array(n);
     this.time = new Float64Array(n);
     this.deadline = new Float64Array(n);
@@ -262,12 +248,87 @@ export class RecordTiming {
       const e = list[k];
       const kind = KINDS.indexOf(e.kind);
       if (kind < 0) throw new TypeError(`RecordTiming: an entry of kind ${JSON.stringify(e.kind)}`);
-      this.kind[k] = kind;
+      this.kinds[k] = kind;
       this.timeSource[k] = TIME_SOURCES.indexOf(e.timeSource);
       this.time[k] = toColumn(e.time, k, this.bigTime);
       this.deadline[k] = e.kind === 'command' ? toColumn(e.deadline, k, this.bigDeadline) : Number.NaN;
       if (e.kind === 'command' && e.deadline !== null && e.correlation !== null) this.correlation.set(k, e.correlation);
     }
+  }
+
+  kind(k: number): Kind {
+    return KINDS[this.kinds[k]];
+  }
+
+  node(k: number): Timed {
+    const g = this.graph;
+    return {
+      record: g.recordIndex[k],
+      kind: KINDS[this.kinds[k]],
+      time: fromColumn(this.time, k, this.bigTime),
+      timeSource: TIME_SOURCES[this.timeSource[k]],
+      input: g.input[k],
+      index: g.index[k],
+      recordId: g.recordIds[k],
+      deadline: fromColumn(this.deadline, k, this.bigDeadline),
+      correlation: this.correlation.get(k) ?? null,
+    };
+  }
+}
+
+/** The entries themselves, for a log that keeps its facts (the page's): nothing copied. */
+class EntryNodes implements TimedNodes {
+  constructor(private readonly list: readonly LogEntry[]) {}
+  kind(k: number): Kind {
+    return this.list[k].kind;
+  }
+  node(k: number): Timed {
+    return this.list[k];
+  }
+}
+
+export interface RecordTimingOptions {
+  /** Finds a finding's field in its record's bytes (the page's log); without it, spans are null (the command line locates a record's when it writes it). */
+  locate?: LocateField;
+  /**
+   * Read the facts' entries when asked (the page keeps them anyway) rather than copy the columns
+   * the rules read (the command line lets its facts go once the analysis is made). Default false.
+   */
+  keepEntries?: boolean;
+}
+
+/**
+ * A log's timing findings one record at a time (the command line's report, written as it goes;
+ * the page's records as they are shown): the same findings as analyzeTiming, in the same order,
+ * made when asked, so a large log's (a fifth of its records may have one) are never all held.
+ */
+export class RecordTiming {
+  private readonly nodes: TimedNodes;
+  /** By node: 1 when a command answered in its own input. */
+  private readonly answered: Uint8Array;
+  /** Each node's edges to records, in the graph's order: outEdges[outStart[k] .. outStart[k + 1]). */
+  private readonly outStart: Int32Array;
+  private readonly outEdges: Int32Array;
+  private readonly latestTimeByInput: ReadonlyMap<number, bigint>;
+  private readonly locate: LocateField | undefined;
+
+  /**
+   * Where each finding's field was found, by path then record: located when first asked (building
+   * a record's views to find a field took most of a 100,000-record load), then kept.
+   */
+  private readonly located = new Map<string, Map<number, Span | null>>();
+
+  constructor(
+    facts: LogFacts,
+    private readonly graph: CompactRecordGraph,
+    options: RecordTimingOptions = {},
+  ) {
+    const n = graph.records;
+    const list = facts.entries;
+    if (list.length !== n) throw new TypeError('RecordTiming: the graph is not that of these facts');
+    const nodes = options.keepEntries ? new EntryNodes(list) : new CopiedNodes(list, graph);
+    this.nodes = nodes;
+    this.locate = options.locate;
     this.latestTimeByInput = facts.latestTimeByInput;
 
     const { edges } = graph;
@@ -281,7 +342,7 @@ export class RecordTiming {
       this.outStart[from + 1]++;
       count++;
       const via = RECORD_EDGE_VIAS[edges.via(e)];
-      if (from !== to && answersCommand(KINDS[this.kind[from]], KINDS[this.kind[to]], via) && graph.input[from] === graph.input[to]) this.answered[to] = 1;
+      if (from !== to && answersCommand(nodes.kind(from), nodes.kind(to), via) && graph.input[from] === graph.input[to]) this.answered[to] = 1;
     }
     for (let k = 0; k < n; k++) this.outStart[k + 1] += this.outStart[k];
     this.outEdges = new Int32Array(count);
@@ -300,12 +361,13 @@ export class RecordTiming {
     const sink: TimingSink = {
       finding: (_e, rule, path, message) => out.push(finding(rule, path, message, spans && path !== null ? this.spanOf(record, path) : null)),
     };
-    const child = this.node(k);
+    const { nodes } = this;
+    const child = nodes.node(k);
     const skewed = new Set<string>();
     const { edges } = this.graph;
     for (let i = this.outStart[k]; i < this.outStart[k + 1]; i++) {
       const e = this.outEdges[i];
-      checkEdge(child, this.node(edges.to(e)), RECORD_EDGE_VIAS[edges.via(e)], skewed, sink);
+      checkEdge(child, nodes.node(edges.to(e)), RECORD_EDGE_VIAS[edges.via(e)], skewed, sink);
     }
     checkUnanswered(child, this.answered[k] === 1, this.latestTimeByInput, sink);
     return out;
@@ -332,21 +394,6 @@ export class RecordTiming {
       else hi = mid - 1;
     }
     return -1;
-  }
-
-  private node(k: number): Timed {
-    const g = this.graph;
-    return {
-      record: g.recordIndex[k],
-      kind: KINDS[this.kind[k]],
-      time: fromColumn(this.time, k, this.bigTime),
-      timeSource: TIME_SOURCES[this.timeSource[k]],
-      input: g.input[k],
-      index: g.index[k],
-      recordId: g.recordIds[k],
-      deadline: fromColumn(this.deadline, k, this.bigDeadline),
-      correlation: this.correlation.get(k) ?? null,
-    };
   }
 }
 

@@ -67,4 +67,23 @@ describe('SummaryStore', () => {
     expect(store.length).toBe(0);
     expect(store.get(0)).toBeUndefined();
   });
+
+  it('trims the room it grew into at the end of a load, then grows again for the next one', () => {
+    const store = new SummaryStore();
+    const many = Array.from({ length: 40_000 }, (_, k) => summary(k));
+    store.apply(packSummaries(many.slice(0, 20_000)));
+    expect(store.capacity).toBe(32_768);
+    store.trim();
+    expect(store.capacity).toBe(20_000);
+    for (const k of [0, 16_384, 19_999]) expect(store.get(k), `record ${k}`).toEqual(many[k]);
+    store.apply(packSummaries(many.slice(20_000)));
+    expect(store.capacity).toBe(40_000);
+    expect(store.get(39_999)).toEqual(many[39_999]);
+    expect(store.get(12_345)).toEqual(many[12_345]);
+    // A small load keeps the first room: no shrinking below it.
+    const small = new SummaryStore();
+    small.apply(packSummaries(many.slice(0, 10)));
+    small.trim();
+    expect(small.capacity).toBe(16_384);
+  });
 });

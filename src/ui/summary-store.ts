@@ -14,6 +14,11 @@ export class SummaryStore {
   private size = 0;
   private cache = new Map<number, RecordSummary>();
 
+  /** Records the store has room for before it grows again. */
+  get capacity(): number {
+    return this.cols.length / STRIDE;
+  }
+
   /** Records known: one more than the highest key applied. */
   get length(): number {
     return this.size;
@@ -63,6 +68,15 @@ export class SummaryStore {
   /** A record's input number, without making its summary (the list's binary searches use it). */
   inputOf(key: number): number {
     return key >= 0 && key < this.size ? this.cols[key * STRIDE + SLOT.INPUT] : Infinity;
+  }
+
+  /**
+   * Lets go of the room grown for records that did not come (a load has ended): the store doubles
+   * as it grows, and a 100,000-record load left 31,000 rows (1.9 MB) unused.
+   */
+  trim(): void {
+    const used = this.size * STRIDE;
+    if (this.cols.length > used && this.cols.length > STRIDE * INITIAL_CAPACITY) this.cols = this.cols.slice(0, Math.max(used, STRIDE * INITIAL_CAPACITY));
   }
 
   clear(): void {

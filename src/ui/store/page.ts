@@ -155,14 +155,17 @@ export function applySummaries(summaries: SummaryStore, action: PageAction): voi
       return;
     case 'load-ended':
       summaries.apply(action.result.records);
+      summaries.trim();
       return;
     case 'link-opened':
       summaries.clear();
       summaries.apply(action.result.records);
+      summaries.trim();
       return;
     case 'restarted':
       summaries.clear();
       summaries.apply(action.replayed.records);
+      summaries.trim();
       return;
     case 'cleared':
       summaries.clear();

@@ -91,13 +91,19 @@ export function logFactsOf(records: readonly InspectedRecord[]): LogFacts {
 /**
  * Where a field of a record is, by its field tree: the views are built for the few records a log
  * finding is about (records read in bulk carry none), so such a finding points at its bytes
- * whichever way the record was read.
+ * whichever way the record was read. `records` may be a function giving the records as they are
+ * now (see analyzeRecords).
  */
-export function locateIn(records: readonly InspectedRecord[]): LocateField {
-  return (i, path) => spanOfPath(recordViews(records[i]).tree, path);
+export function locateIn(records: readonly InspectedRecord[] | (() => readonly InspectedRecord[])): LocateField {
+  const now = typeof records === 'function' ? records : () => records;
+  return (i, path) => spanOfPath(recordViews(now()[i]).tree, path);
 }
 
-/** The analysis of the records' log: the graph built once, the folds once. */
-export function analyzeRecords(records: readonly InspectedRecord[]): LogAnalysis {
-  return analyzeLog(logFactsOf(records), { locate: locateIn(records) });
+/**
+ * The analysis of the records' log: the graph built once, the folds once. Some findings' spans are
+ * found later, when a record is shown, in `current()`'s records: a session that replaces its
+ * records (a key change re-judges them) passes its own, so the analysis never holds the old ones.
+ */
+export function analyzeRecords(records: readonly InspectedRecord[], current: () => readonly InspectedRecord[] = () => records): LogAnalysis {
+  return analyzeLog(logFactsOf(records), { locate: locateIn(current) });
 }

@@ -84,6 +84,8 @@ export class InspectorSession {
 
   private inputs: InputSummary[] = [];
   private records: InspectedRecord[] = [];
+  /** The records as they are now, for the log analysis to find a finding's field in (not the array it was made from). */
+  private readonly currentRecords = () => this.records;
   /** What each record's summary says beyond its verdict (summaryOf makes the summary). */
   private summaries = new SummaryColumns();
   /** Record key of the first record of each input, so a record's global input number is known. */
@@ -263,7 +265,7 @@ export class InspectorSession {
    * and add the summaries of earlier records whose verdict changed to what goes to the page.
    */
   private regraph(out: LoadResult): void {
-    this.log = analyzeRecords(this.records);
+    this.log = analyzeRecords(this.records, this.currentRecords);
     const sent = new Set(out.records.map((r) => r.key));
     out.records = out.records.map((r) => summarize(r.key, this.records[r.key], this.logRules(r.key), r.redacted));
     this.records.forEach((r, key) => {
@@ -723,7 +725,7 @@ export class InspectorSession {
 
   /** The log's analysis as of the last load (made now when nothing was loaded since the last clear). */
   private analysis(): LogAnalysis {
-    return (this.log ??= analyzeRecords(this.records));
+    return (this.log ??= analyzeRecords(this.records, this.currentRecords));
   }
 
   /** A record's summary as last made (undefined until it went to the page): its verdict's fields (in `records`) and the counts kept. */
@@ -745,7 +747,7 @@ export class InspectorSession {
   /** The analysis after the verdicts changed: the same graph, folded again (all of it anew when there is none of these records). */
   private refold(): LogAnalysis {
     const log = this.log;
-    if (!log || log.facts.records !== this.records.length) return analyzeRecords(this.records);
+    if (!log || log.facts.records !== this.records.length) return analyzeRecords(this.records, this.currentRecords);
     return refoldLog(
       log,
       withVerdicts(log.facts, (i) => ({ signature: this.records[i].verdict.signature, invalid: !isValid(this.records[i].verdict) })),

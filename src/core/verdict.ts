@@ -34,7 +34,7 @@ export interface RecordVerdict {
 /**
  * Findings about records that come from the log as a whole, by record index: `get` gives undefined
  * for a record without any, and iterating gives the records with some, in record order. Some are
- * made when asked (log/analysis.ts), so a record's list is a new array per call.
+ * made when asked (log/analysis.ts), so a record's list may be a new array each call.
  */
 export interface LogFindings extends Iterable<readonly [number, readonly Finding[]]> {
   /**

@@ -28,6 +28,8 @@ export interface LogAnalysis {
    * record at a time (in `findings`), never all held.
    */
   readonly timing: LogTiming;
+  /** The timing's findings a record at a time (what `findings` reads; a key change keeps it: times rest on no verdict). */
+  readonly recordTiming: RecordTiming;
   /** The log prepared for folding (the folds at any position: foldPrepared). */
   readonly fold: PreparedLog;
   /** The folds over the whole log (the report's agents, runs and conversations). */
@@ -99,20 +101,14 @@ export function refoldLog(analysis: LogAnalysis, facts: LogFacts): LogAnalysis {
   if (facts.entries.length !== analysis.facts.entries.length) throw new TypeError('refoldLog: the facts are not those of this analysis');
   // The objects, made or not, are the same graph's: the first facts' entries (a renewed entry's
   // verdict is not in the graph). The timing rests on no verdict either.
-  const { recordTiming } = analysis as WithRecordTiming;
   return withFolds(
     facts,
     analysis.compact,
     () => analysis.graph,
-    recordTiming,
+    analysis.recordTiming,
     () => analysis.timing,
     analysis.fold.locate,
   );
-}
-
-/** What refoldLog reuses of an analysis besides what LogAnalysis shows. */
-interface WithRecordTiming extends LogAnalysis {
-  readonly recordTiming: RecordTiming;
 }
 
 function withFolds(
@@ -125,7 +121,7 @@ function withFolds(
 ): LogAnalysis {
   const fold = prepareFold(facts, locate);
   const folds = foldPrepared(fold);
-  const analysis: WithRecordTiming = {
+  return {
     facts,
     compact,
     get graph() {
@@ -139,7 +135,6 @@ function withFolds(
     folds,
     findings: logFindings(facts.records, compact.findings, recordTiming, folds.findings),
   };
-  return analysis;
 }
 
 /**

@@ -2,9 +2,11 @@
 // correlation pairs of a response or error), deadlines missed and deadlines passed unanswered, and
 // records earlier than what they name as their cause or answer. Times are a record's time as the
 // log entry has it (log time in µs, else its record id's ULID ms × 1000), compared as recorded and
-// never corrected. Made once per load with the record-level graph (it rests on no verdict); the
-// timeline draws the same pairs and skews. A report written as it goes makes each record's findings
-// when it writes the record (RecordTiming), by the same rules (checkEdge, checkUnanswered).
+// never corrected. It rests on no verdict, only on the record-level graph. A record's findings are
+// made when they are asked for (RecordTiming: the page's list and details, the command line's
+// report as it writes each record); the timeline's pairs and skews when it is drawn (timingLinks);
+// analyzeTiming makes everything at once, the reference the tests hold RecordTiming to. All by the
+// same rules (checkEdge, checkUnanswered).
 import { KINDS, type Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
 import type { TimeSource } from '../folds/model';

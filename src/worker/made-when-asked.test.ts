@@ -1,0 +1,56 @@
+// What a load leaves for later, so a large one holds and does little more than its records: the
+// deadline and clock findings' spans are found when a record is shown (not when the list counts
+// them or the rule filter indexes them), and the timeline's pairs are made when it is drawn, once.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { agdxSequence } from '../../bench/generate';
+import { InspectorSession } from './session';
+
+const counts = vi.hoisted(() => ({ located: 0, timingLinks: 0 }));
+
+vi.mock('../core/graph/keys', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../core/graph/keys')>();
+  return { ...real, spanOfPath: (...args: Parameters<typeof real.spanOfPath>) => (counts.located++, real.spanOfPath(...args)) };
+});
+vi.mock('../core/log/timing', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../core/log/timing')>();
+  return { ...real, timingLinks: (...args: Parameters<typeof real.timingLinks>) => (counts.timingLinks++, real.timingLinks(...args)) };
+});
+
+beforeEach(() => {
+  counts.located = 0;
+  counts.timingLinks = 0;
+});
+
+const TIMING = /^agdx\/(deadline\/|graph\/clock-skew)/;
+
+describe('a load of the page worker', () => {
+  it('counts and indexes timing findings without finding their fields, and finds them when a record is shown', async () => {
+    const session = new InspectorSession();
+    await session.load([{ name: 'log.cborseq', data: new Blob([agdxSequence(2_000) as Uint8Array<ArrayBuffer>]) }], { batch: () => {} });
+    const present = session.rulesPresent().rules.filter((r) => TIMING.test(r.id));
+    // The log does carry such findings (else this would test nothing).
+    expect(present.reduce((n, r) => n + r.records, 0)).toBeGreaterThan(50);
+    const atLoad = counts.located;
+    const keys = session.filter({ rule: 'agdx/graph/clock-skew' });
+    expect(keys.length).toBeGreaterThan(50);
+    expect(counts.located).toBe(atLoad);
+
+    const detail = session.detail(keys[0])!;
+    const skew = detail.findings.find((f) => f.rule === 'agdx/graph/clock-skew')!;
+    expect(skew.span).not.toBeNull();
+    expect(counts.located).toBeGreaterThan(atLoad);
+    // Found once: shown again, the record's spans are not looked for again.
+    const afterOne = counts.located;
+    expect(session.detail(keys[0])!.findings.find((f) => f.rule === 'agdx/graph/clock-skew')!.span).toEqual(skew.span);
+    expect(counts.located).toBe(afterOne);
+  });
+
+  it("makes the timeline's pairs and skews when the timeline is first drawn, and keeps them", async () => {
+    const session = new InspectorSession();
+    await session.load([{ name: 'log.cborseq', data: new Blob([agdxSequence(500) as Uint8Array<ArrayBuffer>]) }], { batch: () => {} });
+    expect(counts.timingLinks).toBe(0);
+    session.timeline();
+    session.timeline();
+    expect(counts.timingLinks).toBe(1);
+  });
+});

@@ -28,8 +28,6 @@ export interface LogAnalysis {
    * record at a time (in `findings`), never all held.
    */
   readonly timing: LogTiming;
-  /** The timing's findings a record at a time (what `findings` reads; a key change keeps it: times rest on no verdict). */
-  readonly recordTiming: RecordTiming;
   /** The log prepared for folding (the folds at any position: foldPrepared). */
   readonly fold: PreparedLog;
   /** The folds over the whole log (the report's agents, runs and conversations). */
@@ -51,16 +49,36 @@ export interface AnalyzeOptions {
 export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAnalysis {
   const { locate } = options;
   const compact = buildCompactRecordGraph(facts, { locate });
-  const timing = new RecordTiming(facts, compact, { locate, keepEntries: true });
   return withFolds(
     facts,
-    compact,
-    once(() => recordGraphOf(compact, facts.entries)),
-    timing,
-    once(() => timingLinks(facts, compact)),
+    {
+      compact,
+      recordTiming: new RecordTiming(facts, compact, { locate, keepEntries: true }),
+      objects: once(() => recordGraphOf(compact, facts.entries)),
+      times: once(() => timingLinks(facts, compact)),
+    },
     locate,
   );
 }
+
+/**
+ * What a key change leaves as it is (the graph and the times rest on no verdict): the graph in
+ * numbers, the timing's findings a record at a time, and the graph's objects and the timeline's
+ * times, each made when first asked for. Made once per load and shared by its refolded analyses.
+ */
+interface LogBase {
+  readonly compact: CompactRecordGraph;
+  readonly recordTiming: RecordTiming;
+  readonly objects: () => RecordGraph;
+  readonly times: () => LogTiming;
+}
+
+/**
+ * Each analysis's base, for refoldLog. Kept beside the analysis rather than reached through it: a
+ * refolded analysis that read the base through the one before held that one (its facts and folds),
+ * and so every analysis since the load, one more per key change.
+ */
+const bases = new WeakMap<LogAnalysis, LogBase>();
 
 /** `make`'s value, made the first time it is asked for. */
 function once<T>(make: () => T): () => T {
@@ -99,42 +117,32 @@ export function analyzeLogForReport(
  */
 export function refoldLog(analysis: LogAnalysis, facts: LogFacts): LogAnalysis {
   if (facts.entries.length !== analysis.facts.entries.length) throw new TypeError('refoldLog: the facts are not those of this analysis');
+  const base = bases.get(analysis);
+  if (!base) throw new TypeError('refoldLog: not an analysis analyzeLog or refoldLog made');
   // The objects, made or not, are the same graph's: the first facts' entries (a renewed entry's
-  // verdict is not in the graph). The timing rests on no verdict either.
-  return withFolds(
-    facts,
-    analysis.compact,
-    () => analysis.graph,
-    analysis.recordTiming,
-    () => analysis.timing,
-    analysis.fold.locate,
-  );
+  // verdict is not in the graph).
+  return withFolds(facts, base, analysis.fold.locate);
 }
 
-function withFolds(
-  facts: LogFacts,
-  compact: CompactRecordGraph,
-  objects: () => RecordGraph,
-  recordTiming: RecordTiming,
-  timing: () => LogTiming,
-  locate: LocateField | undefined,
-): LogAnalysis {
+function withFolds(facts: LogFacts, base: LogBase, locate: LocateField | undefined): LogAnalysis {
   const fold = prepareFold(facts, locate);
   const folds = foldPrepared(fold);
-  return {
+  const { compact, objects, times, recordTiming } = base;
+  const analysis: LogAnalysis = {
     facts,
     compact,
     get graph() {
       return objects();
     },
     get timing() {
-      return timing();
+      return times();
     },
-    recordTiming,
     fold,
     folds,
     findings: logFindings(facts.records, compact.findings, recordTiming, folds.findings),
   };
+  bases.set(analysis, base);
+  return analysis;
 }
 
 /**

@@ -10,7 +10,7 @@
 import { KINDS, type Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
 import type { TimeSource } from '../folds/model';
-import type { EdgeVia, GraphFinding, RecordGraph } from '../graph/model';
+import type { EdgeVia, GraphFinding } from '../graph/model';
 import { RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
 import type { Finding, Span } from '../model';
 import { finding } from '../rules';
@@ -70,9 +70,12 @@ type Timed = Pick<LogEntry, 'record' | 'kind' | 'time' | 'timeSource' | 'input' 
 
 type TimingRule = 'agdx/deadline/missed' | 'agdx/deadline/unanswered' | 'agdx/graph/clock-skew';
 
-/** Where the rules put what they find: findings always; pairs, skews and unanswered commands when asked. */
+/**
+ * Where the rules put what they find: findings always; pairs, skews and unanswered commands when
+ * asked. A finding's message is made only if the sink asks for it (the timeline's sink does not).
+ */
 interface TimingSink {
-  finding(e: Timed, rule: TimingRule, path: string | null, message: string): void;
+  finding(e: Timed, rule: TimingRule, path: string | null, message: () => string): void;
   pair?(p: AnswerPair): void;
   skew?(s: ClockSkew): void;
   unanswered?(u: UnansweredCommand): void;
@@ -87,18 +90,21 @@ const answersCommand = (child: Kind, parent: Kind, via: EdgeVia) => via === 'cor
 
 /** A record earlier than what it names, once per (child, parent) — `skewed` holds the pairs reported. */
 function checkSkew(child: Timed, parent: Timed, via: ClockSkew['via'], skewed: Set<string>, sink: TimingSink): void {
-  if (child.time === null || parent.time === null || child.time >= parent.time) return;
+  const childTime = child.time;
+  const parentTime = parent.time;
+  if (childTime === null || parentTime === null || childTime >= parentTime) return;
   const key = `${child.record}>${parent.record}`;
   if (skewed.has(key)) return;
   skewed.add(key);
-  const by = parent.time - child.time;
+  const by = parentTime - childTime;
   sink.skew?.({ record: child.record, earlierThan: parent.record, via, by });
   const what = via === 'cause' ? 'the record it names as its cause' : 'the command it answers';
   sink.finding(
     child,
     'agdx/graph/clock-skew',
     timePath(child),
-    `this ${child.kind} (${timeWords(child)} ${formatMicros(child.time)}) is ${formatDuration(by)} earlier than ${what}, ${parent.kind} ${describeEntry(parent)}, whose ${timeWords(parent)} is ${formatMicros(parent.time)}: their clocks disagree; times are shown as recorded`,
+    () =>
+      `this ${child.kind} (${timeWords(child)} ${formatMicros(childTime)}) is ${formatDuration(by)} earlier than ${what}, ${parent.kind} ${describeEntry(parent)}, whose ${timeWords(parent)} is ${formatMicros(parentTime)}: their clocks disagree; times are shown as recorded`,
   );
 }
 
@@ -121,7 +127,8 @@ function checkEdge(child: Timed, parent: Timed, via: EdgeVia, skewed: Set<string
       child,
       'agdx/deadline/missed',
       timePath(child),
-      `this ${child.kind} answers command ${describeEntry(parent)} ${formatDuration(missedBy)} after its deadline: deadline_micros ${formatMicros(parent.deadline!)}, this ${child.kind}'s ${timeWords(child)} ${formatMicros(child.time!)}`,
+      () =>
+        `this ${child.kind} answers command ${describeEntry(parent)} ${formatDuration(missedBy)} after its deadline: deadline_micros ${formatMicros(parent.deadline!)}, this ${child.kind}'s ${timeWords(child)} ${formatMicros(child.time!)}`,
     );
   }
   checkSkew(child, parent, 'answer', skewed, sink);
@@ -129,38 +136,27 @@ function checkEdge(child: Timed, parent: Timed, via: EdgeVia, skewed: Set<string
 
 /** A command whose deadline passed before the latest time of its input with no answer there (`answered`: one in its input). */
 function checkUnanswered(e: Timed, answered: boolean, latestTimeByInput: ReadonlyMap<number, bigint>, sink: TimingSink): void {
-  if (e.kind !== 'command' || e.deadline === null || answered) return;
+  const deadline = e.deadline;
+  if (e.kind !== 'command' || deadline === null || answered) return;
   const latest = latestTimeByInput.get(e.input);
-  if (latest === undefined || !(e.deadline < latest)) return;
-  sink.unanswered?.({ command: e.record, deadline: e.deadline, latest });
+  if (latest === undefined || !(deadline < latest)) return;
+  sink.unanswered?.({ command: e.record, deadline, latest });
   sink.finding(
     e,
     'agdx/deadline/unanswered',
     'deadline_micros',
-    `no response or error in input ${e.input} answers this command${e.correlation !== null ? ` (correlation ${e.correlation})` : ''}, and its deadline ${formatMicros(e.deadline)} is ${formatDuration(latest - e.deadline)} before the latest time in the input (${formatMicros(latest)})`,
+    () =>
+      `no response or error in input ${e.input} answers this command${e.correlation !== null ? ` (correlation ${e.correlation})` : ''}, and its deadline ${formatMicros(deadline)} is ${formatDuration(latest - deadline)} before the latest time in the input (${formatMicros(latest)})`,
   );
 }
 
-/**
- * Each edge between two records (ghosts left out) as record indices, child first, in the graph's
- * order: the page's graph of objects and the command line's graph in numbers give the same edges.
- */
-function eachRecordEdge(graph: RecordGraph | CompactRecordGraph, fn: (child: number, parent: number, via: EdgeVia) => void): void {
-  if ('kind' in graph) {
-    const recordOfNode = new Map<string, number>();
-    for (const r of graph.records) recordOfNode.set(r.id, r.recordIndex);
-    for (const edge of graph.edges) {
-      const c = recordOfNode.get(edge.from);
-      const p = recordOfNode.get(edge.to);
-      if (c !== undefined && p !== undefined) fn(c, p, edge.via);
-    }
-    return;
-  }
-  const { edges, records, recordIndex } = graph;
+/** Each edge between two records (ghosts left out) as node numbers (node k is entry k), child first, in the graph's order. */
+function eachRecordEdge(graph: CompactRecordGraph, fn: (child: number, parent: number, via: EdgeVia) => void): void {
+  const { edges, records } = graph;
   for (let e = 0; e < edges.length; e++) {
     const from = edges.from(e);
     const to = edges.to(e);
-    if (from < records && to < records) fn(recordIndex[from], recordIndex[to], RECORD_EDGE_VIAS[edges.via(e)]);
+    if (from < records && to < records) fn(from, to, RECORD_EDGE_VIAS[edges.via(e)]);
   }
 }
 
@@ -169,11 +165,11 @@ export interface TimingOptions {
 }
 
 /** The whole log's timing and every timing finding at once, spans located by `options.locate`. */
-export function analyzeTiming(facts: LogFacts, graph: RecordGraph | CompactRecordGraph, options: TimingOptions = {}): TimingAnalysis {
+export function analyzeTiming(facts: LogFacts, graph: CompactRecordGraph, options: TimingOptions = {}): TimingAnalysis {
   const { locate } = options;
   const findings: GraphFinding[] = [];
   const timing = runTiming(facts, graph, (e, rule, path, message) =>
-    findings.push({ recordIndex: e.record, finding: finding(rule, path, message, path === null ? null : (locate?.(e.record, path) ?? null)) }),
+    findings.push({ recordIndex: e.record, finding: finding(rule, path, message(), path === null ? null : (locate?.(e.record, path) ?? null)) }),
   );
   findings.sort((x, y) => x.recordIndex - y.recordIndex);
   return { ...timing, findings };
@@ -183,13 +179,12 @@ export function analyzeTiming(facts: LogFacts, graph: RecordGraph | CompactRecor
  * The log's timing without its findings (the timeline's pairs, unanswered commands and skews): a
  * load's findings are made a record at a time (RecordTiming), its messages never all held.
  */
-export function timingLinks(facts: LogFacts, graph: RecordGraph | CompactRecordGraph): LogTiming {
+export function timingLinks(facts: LogFacts, graph: CompactRecordGraph): LogTiming {
   return runTiming(facts, graph, () => {});
 }
 
-function runTiming(facts: LogFacts, graph: RecordGraph | CompactRecordGraph, finding: TimingSink['finding']): LogTiming {
-  const entryOf: (LogEntry | undefined)[] = new Array(facts.records);
-  for (const e of facts.entries) entryOf[e.record] = e;
+function runTiming(facts: LogFacts, graph: CompactRecordGraph, finding: TimingSink['finding']): LogTiming {
+  const list = facts.entries;
 
   const pairs: AnswerPair[] = [];
   const skews: ClockSkew[] = [];
@@ -201,16 +196,17 @@ function runTiming(facts: LogFacts, graph: RecordGraph | CompactRecordGraph, fin
     unanswered: (u) => unanswered.push(u),
   };
 
-  const answeredInInput = new Set<number>();
+  // By node: 1 when a command is answered in its own input.
+  const answered = new Uint8Array(list.length);
   const skewed = new Set<string>();
   // The children in log order.
   eachRecordEdge(graph, (c, p, via) => {
-    const child = entryOf[c]!;
-    const parent = entryOf[p]!;
-    if (c !== p && answersCommand(child.kind, parent.kind, via) && child.input === parent.input) answeredInInput.add(p);
+    const child = list[c];
+    const parent = list[p];
+    if (c !== p && answersCommand(child.kind, parent.kind, via) && child.input === parent.input) answered[p] = 1;
     checkEdge(child, parent, via, skewed, sink);
   });
-  for (const e of facts.entries) checkUnanswered(e, answeredInInput.has(e.record), facts.latestTimeByInput, sink);
+  for (let k = 0; k < list.length; k++) checkUnanswered(list[k], answered[k] === 1, facts.latestTimeByInput, sink);
   return { pairs, unanswered, skews };
 }
 
@@ -361,7 +357,7 @@ export class RecordTiming {
     if (k < 0) return [];
     const out: Finding[] = [];
     const sink: TimingSink = {
-      finding: (_e, rule, path, message) => out.push(finding(rule, path, message, spans && path !== null ? this.spanOf(record, path) : null)),
+      finding: (_e, rule, path, message) => out.push(finding(rule, path, message(), spans && path !== null ? this.spanOf(record, path) : null)),
     };
     const { nodes } = this;
     const child = nodes.node(k);

@@ -5,7 +5,7 @@ import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { foldPrepared, toReportFolds } from '../core/folds';
 import { refoldLog, type LogAnalysis } from '../core/log/analysis';
-import { withVerdicts, type LogEntry } from '../core/log/entry';
+import { withVerdicts } from '../core/log/entry';
 import { recordLinks, type RecordLink } from '../core/graph/record-links';
 import { RuleIndex } from '../core/rule-filter';
 import { shortId } from '../core/short-id';
@@ -526,10 +526,9 @@ export class InspectorSession {
    */
   private links(key: number): RecordLinkView[] {
     const log = this.log;
-    const entry = log ? entryOf(log.facts.entries, key) : null;
-    if (!log || !entry) return [];
+    if (!log) return [];
     const linked = (k: number): LinkedRecord => ({ key: k, label: k === key ? 'this record itself' : this.recordLabel(k, this.inputOf[key]) });
-    return recordLinks(log.compact, log.facts.entries, entry).map((l: RecordLink) => ({
+    return recordLinks(log.compact, log.facts.entries, key).map((l: RecordLink) => ({
       field: l.field,
       ref: l.ref,
       target: l.target === null ? null : linked(l.target),
@@ -772,17 +771,6 @@ export class InspectorSession {
 const hasProblem = (s: RecordSummary) => !s.decoded || s.errors > 0 || s.warnings > 0;
 
 /** The log entry of record `key` (entries are in record order; a record without an envelope has none). */
-function entryOf(entries: readonly LogEntry[], key: number): LogEntry | null {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (entries[mid].record < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return entries[lo]?.record === key ? entries[lo] : null;
-}
-
 /** The DIDs whose secp256k1 key-file keys differ between two registries (didKeys maps). */
 function changedKeyDids(a: Map<string, Uint8Array[]> | undefined, b: Map<string, Uint8Array[]> | undefined): Set<string> {
   const text = (m: Map<string, Uint8Array[]> | undefined, did: string) =>

@@ -634,8 +634,8 @@ function correlationEdges(b: Building, streams: readonly ReassembledStream[]): v
   }
 }
 
-/** The entry of a record index (entries are in record order). */
-function entryOfRecord(recordIndex: Int32Array, record: number): number {
+/** The node (= entry) of a record index, or -1 for a record without an entry: nodes are in record order. */
+export function nodeOfRecord(recordIndex: Int32Array, record: number): number {
   let lo = 0;
   let hi = recordIndex.length - 1;
   while (lo <= hi) {
@@ -644,7 +644,14 @@ function entryOfRecord(recordIndex: Int32Array, record: number): number {
     else if (recordIndex[mid] > record) hi = mid - 1;
     else return mid;
   }
-  throw new TypeError(`record-graph: record ${record} has no entry`);
+  return -1;
+}
+
+/** The entry of a record index that has one (a stream's records do). */
+function entryOfRecord(recordIndex: Int32Array, record: number): number {
+  const k = nodeOfRecord(recordIndex, record);
+  if (k < 0) throw new TypeError(`record-graph: record ${record} has no entry`);
+  return k;
 }
 
 /** The stream's chunks in sequence order (then log order): how they chain when drawn, not how they were counted. */

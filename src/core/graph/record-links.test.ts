@@ -9,7 +9,7 @@ const body = text('{}');
 function linksOf(c: Conversation, i: number) {
   const facts = factsOf(c.records);
   const graph = buildCompactRecordGraph(facts);
-  return recordLinks(graph, facts.entries, facts.entries.find((e) => e.record === i)!);
+  return recordLinks(graph, facts.entries, i);
 }
 
 describe('recordLinks', () => {
@@ -64,11 +64,13 @@ describe('recordLinks', () => {
     expect(linksOf(c, 0)[0].answers).toEqual([1]);
   });
 
-  it('a record the graph does not hold is a misuse', () => {
+  it("a record the graph does not hold has no links; entries other than the graph's are a misuse", () => {
     const c = new Conversation();
-    c.add({ kind: 'event', record: id16(7), body });
+    c.add({ kind: 'event', record: id16(7), cause: id16(6), body });
     const facts = factsOf(c.records);
     const graph = buildCompactRecordGraph(facts);
-    expect(() => recordLinks(graph, facts.entries, { ...facts.entries[0], record: 5 })).toThrow(TypeError);
+    expect(recordLinks(graph, facts.entries, 0).map((l) => l.field)).toEqual(['cause']);
+    expect(recordLinks(graph, facts.entries, 5)).toEqual([]);
+    expect(() => recordLinks(graph, [], 0)).toThrow(TypeError);
   });
 });

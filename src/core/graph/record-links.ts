@@ -8,7 +8,7 @@ import type { LogEntry } from '../log/entry';
 import { byKey } from './edges';
 import { describeCauseAt } from './keys';
 import type { EdgeVia } from './model';
-import { RECORD_EDGE_VIAS, type CompactRecordGraph } from './record-graph';
+import { nodeOfRecord, RECORD_EDGE_VIAS, type CompactRecordGraph } from './record-graph';
 
 export type LinkField = 'cause' | 'cause_at' | 'correlation';
 
@@ -26,13 +26,16 @@ export interface RecordLink {
 }
 
 /**
- * The references `entry` (one of `entries`, the entries `graph` was built from, in its order) makes,
- * resolved: cause, cause_at and correlation, each when the record carries it.
+ * The references record `record` makes, resolved over `graph` (built from `entries`, in their
+ * order): cause, cause_at and correlation, each when the record carries it; none for a record
+ * without an entry (not an AGDX envelope, or not in this graph).
  */
-export function recordLinks(graph: CompactRecordGraph, entries: readonly LogEntry[], entry: LogEntry): RecordLink[] {
-  // Node k is entry k of the entries the graph was built from (in the same order as `entries`).
-  const node = graph.recordIndex.indexOf(entry.record);
-  if (node < 0) throw new TypeError(`recordLinks: record ${entry.record} is not in this graph`);
+export function recordLinks(graph: CompactRecordGraph, entries: readonly LogEntry[], record: number): RecordLink[] {
+  if (entries.length !== graph.records) throw new TypeError('recordLinks: the entries are not those the graph was built from');
+  // Node k is entry k of the entries the graph was built from.
+  const node = nodeOfRecord(graph.recordIndex, record);
+  if (node < 0) return [];
+  const entry = entries[node];
   const { edges, records, recordIndex, ghosts } = graph;
   // The record's own edges (child → parent), in the graph's order.
   const out: { to: number; via: EdgeVia; note: string | null }[] = [];

@@ -11,7 +11,7 @@ import { KINDS, type Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
 import type { TimeSource } from '../folds/model';
 import type { EdgeVia, GraphFinding } from '../graph/model';
-import { RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
+import { nodeOfRecord, RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
 import type { Finding, Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
@@ -353,7 +353,7 @@ export class RecordTiming {
    * `spans` false their spans are null (enough to count them or read their rules, and cheaper).
    */
   findingsOf(record: number, spans = true): Finding[] {
-    const k = this.nodeOf(record);
+    const k = nodeOfRecord(this.graph.recordIndex, record);
     if (k < 0) return [];
     const out: Finding[] = [];
     const sink: TimingSink = {
@@ -378,20 +378,6 @@ export class RecordTiming {
     let span = byRecord.get(record);
     if (span === undefined) byRecord.set(record, (span = this.locate(record, path)));
     return span;
-  }
-
-  /** The node of a record index (nodes are in record order), or -1 for a record without an entry. */
-  private nodeOf(record: number): number {
-    const { recordIndex } = this.graph;
-    let lo = 0;
-    let hi = recordIndex.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (recordIndex[mid] === record) return mid;
-      if (recordIndex[mid] < record) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
   }
 }
 

@@ -1,27 +1,8 @@
-// Edge lists shared by building the record-level graph and drawing it: de-duplicated by
-// (from, to, via) with a count, and re-targeted through a folding map.
-import type { EdgeVia, GraphEdge } from './model';
+// The graph's one order (byKey), and edges re-targeted through a folding map when drawing.
+import type { GraphEdge } from './model';
 
 /** Compares by sortKey (strings): the graph's one order. */
 export const byKey = <T extends { sortKey: string }>(a: T, b: T) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0);
-
-export class EdgeSet {
-  readonly list: GraphEdge[] = [];
-  private readonly byId = new Map<string, GraphEdge>();
-  add(from: string, to: string, via: EdgeVia, note: string | null = null, count = 1): void {
-    // Joined, not a template: one flat string, not a chain of concatenations (a large log has millions of edges).
-    const id = [from, '>', to, ':', via].join('');
-    const e = this.byId.get(id);
-    if (e) {
-      e.count += count;
-      if (note !== null && e.note === null) e.note = note;
-      return;
-    }
-    const edge: GraphEdge = { id, from, to, via, count, note };
-    this.byId.set(id, edge);
-    this.list.push(edge);
-  }
-}
 
 /**
  * Re-targets edges through a folding map; drops edges folded inside one node, merges the rest. An

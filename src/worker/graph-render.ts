@@ -182,13 +182,13 @@ function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | '
   };
 }
 
+/** A record's summary by its key (undefined: none yet). */
+export type SummaryOf = (key: number) => RecordSummary | undefined;
+
 /**
  * The load's record-level graph (built once per load) drawn with `expanded` unfolded, each record
  * drawn with its verdict as the page has it, and the AgentDNA DAGs of the workflows; laid out.
  */
-/** A record's summary by its key (undefined: none yet). */
-export type SummaryOf = (key: number) => RecordSummary | undefined;
-
 export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowReport[], summaryOf: SummaryOf, expanded: string[]): GraphRender {
   const t0 = performance.now();
   const agdx = drawAgdxGraph(graph, { expanded: new Set(expanded), valid: (i) => summaryOf(i)?.valid ?? true });

@@ -556,10 +556,14 @@ export class InspectorSession {
     return this.workflows.find((w) => w.record === key) ?? null;
   }
 
-  /** A record as a comparison side: its verdict with the log's findings, its input's name, its workflow. */
+  /**
+   * A record as a comparison side: its verdict with the log's findings, its input's name, its
+   * workflow. A side of two logs compared (no workflow) shows rules, not bytes: its findings' spans
+   * are not looked for.
+   */
   private compareSide(key: number, workflow = true): CompareSide {
     const record = this.records[key];
-    const log = this.logFindings(key);
+    const log = workflow ? this.logFindings(key) : this.logRules(key);
     return {
       key,
       record,
@@ -682,9 +686,10 @@ export class InspectorSession {
   /** The rule ids the records carry, with how many records carry each, and how many have any problem. */
   rulesPresent(): RulesPresent {
     let problems = 0;
+    // The kept counts and the verdict, not a summary made per record.
     for (let key = 0; key < this.summaries.length; key++) {
-      const s = this.summaryOf(key);
-      if (s && hasProblem(s)) problems++;
+      const c = this.summaries.get(key);
+      if (c && hasProblem({ decoded: this.records[key].verdict.decoded, ...c })) problems++;
     }
     return { rules: this.ruleIndex().counts(), problems };
   }
@@ -768,7 +773,7 @@ export class InspectorSession {
 }
 
 /** A record with something wrong: not decoded, or any error or warning finding (its own or the log's). */
-const hasProblem = (s: RecordSummary) => !s.decoded || s.errors > 0 || s.warnings > 0;
+const hasProblem = (s: Pick<RecordSummary, 'decoded' | 'errors' | 'warnings'>) => !s.decoded || s.errors > 0 || s.warnings > 0;
 
 /** The log entry of record `key` (entries are in record order; a record without an envelope has none). */
 /** The DIDs whose secp256k1 key-file keys differ between two registries (didKeys maps). */

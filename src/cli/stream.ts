@@ -72,9 +72,12 @@ interface Batch {
   input: InputResult | null;
 }
 
-/** An input's records in batches, as inspectInputBatches gives them (whole), or read in windows. */
-function inputBatches(index: number, input: StreamInput, keys: readonly RegistryEntry[], window: number): Iterable<Batch> {
-  return 'bytes' in input ? inspectInputBatches(index, input, keys, Infinity) : cborWindows(index, input.name, input.file, window);
+/**
+ * An input's records in batches, as inspectInputBatches gives them (whole), or read in windows;
+ * hashed when `digest` (the first pass: the second reads the records again, not the digest).
+ */
+function inputBatches(index: number, input: StreamInput, keys: readonly RegistryEntry[], window: number, digest: boolean): Iterable<Batch> {
+  return 'bytes' in input ? inspectInputBatches(index, input, keys, Infinity, { digest }) : cborWindows(index, input.name, input.file, window, digest);
 }
 
 function readFully(file: RandomAccessFile, buffer: Uint8Array, offset: number, length: number, position: number): void {
@@ -92,9 +95,9 @@ function readFully(file: RandomAccessFile, buffer: Uint8Array, offset: number, l
  * ends in a failed item before the input's end is read again from that item, wider (to the end of
  * the input for a failure other than a truncation), so a failure is only ever the input's own.
  */
-function* cborWindows(input: number, name: string, file: RandomAccessFile, window: number): Generator<Batch> {
+function* cborWindows(input: number, name: string, file: RandomAccessFile, window: number, digest: boolean): Generator<Batch> {
   const size = file.size;
-  const hasher = sha256.create();
+  const hasher = digest ? sha256.create() : null;
   let base = 0;
   let records = 0;
   let items = 0;
@@ -118,12 +121,12 @@ function* cborWindows(input: number, name: string, file: RandomAccessFile, windo
       if (out.length > 0) yield { records: out, workflows: [], input: null };
     }
     items += callItems;
-    hasher.update(view.subarray(base, next));
+    hasher?.update(view.subarray(base, next));
     base = next;
   }
   // As the CBOR importer names it: a sequence once it has two items (a dead letter is one item and two records).
   const format = items > 1 || records > items + 1 ? 'cbor-seq' : 'cbor';
-  yield { records: [], workflows: [], input: { name, bytes: size, sha256: toHex(hasher.digest()), format } };
+  yield { records: [], workflows: [], input: { name, bytes: size, sha256: hasher ? toHex(hasher.digest()) : '', format } };
 }
 
 /** Writes report@1 for the inputs as it goes (`write` gets pieces); returns the exit status (report.ts exitStatus). */
@@ -145,7 +148,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   function* reportRecords(): Generator<ReportRecord> {
     let k = 0;
     for (let i = 0; i < inputs.length; i++) {
-      for (const batch of inputBatches(i, inputs[i], options.keys, window)) {
+      for (const batch of inputBatches(i, inputs[i], options.keys, window, false)) {
         for (const r of withKeys(batch.records)) {
           const found = findingsOf(k++);
           const out = reportRecord(r.verdict, found && located(r, found));
@@ -167,7 +170,7 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
   const workflows: WorkflowReport[] = [];
   let count = 0;
   inputs.forEach((input, i) => {
-    for (const batch of inputBatches(i, input, options.keys, window)) {
+    for (const batch of inputBatches(i, input, options.keys, window, true)) {
       // A workflow's `record` indexes its batch: make it index all records.
       for (const w of batch.workflows) workflows.push({ ...w, record: w.record + count });
       for (const r of withKeys(batch.records)) {

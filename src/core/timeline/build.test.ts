@@ -171,6 +171,21 @@ describe('buildTimeline', () => {
     ]);
   });
 
+  it("is built from the graph in numbers: the same model, and the graph's objects never made", () => {
+    const { result, timeline } = deadlinesVector();
+    const log = analyzeRecords(result.records);
+    const noObjects = new Proxy(log, {
+      get: (target, key) => {
+        if (key === 'graph') throw new Error('the timeline asked for the graph of objects');
+        return Reflect.get(target, key);
+      },
+    });
+    const again = buildTimeline(noObjects, plain);
+    expect(again.links).toEqual(timeline.links);
+    expect(again.streams).toEqual(timeline.streams);
+    expect(again.links.length).toBeGreaterThan(2);
+  });
+
   it('log times before ULID times; records with neither are counted, not drawn; nothing timed: an empty axis', () => {
     const c = new Conversation();
     c.add({ kind: 'event', record: id16(1), body }, { logTime: 42n });

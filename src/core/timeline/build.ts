@@ -2,6 +2,7 @@
 // the timing's command/answer pairs, deadlines and skews (log/timing.ts), and the record-level
 // graph's streams and causal edges. Linear in the records (plus one sort by time); built in the
 // worker for each Timeline request, since mark verdicts change with the keys.
+import { RECORD_EDGE_VIAS } from '../graph/record-graph';
 import type { LogAnalysis } from '../log/analysis';
 import type { LogEntry } from '../log/entry';
 import { shortId } from '../short-id';
@@ -28,14 +29,15 @@ export function markLabel(e: Pick<LogEntry, 'kind' | 'operation' | 'recordId' | 
 
 /** `verdictOf(record)`: the verdict a record's mark is drawn with (its summary's, as the page has it). */
 export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number) => MarkVerdict): Timeline {
-  const { facts, timing, graph } = analysis;
+  // The graph in numbers, not its objects: a load drawn only as a timeline never makes them.
+  const { facts, timing, compact } = analysis;
   const timed = facts.entries.filter((e) => e.time !== null);
   timed.sort((a, b) => (a.time! < b.time! ? -1 : a.time! > b.time! ? 1 : a.record - b.record));
   const origin = timed.length > 0 ? timed[0].time! : null;
   const rel = (t: bigint) => Number(t - origin!);
 
   const late = new Set<number>();
-  for (const s of graph.streams) for (const i of s.lateIndices) late.add(i);
+  for (const s of compact.streams) for (const i of s.lateIndices) late.add(i);
   const skewed = new Set(timing.skews.map((s) => s.record));
 
   // Lanes in the order their agents first appear in time.
@@ -112,7 +114,7 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
   assignTracks(lanes, spans, deadlines);
 
   const streams: TimelineStream[] = [];
-  for (const s of graph.streams) {
+  for (const s of compact.streams) {
     const members = [...s.recordIndices, ...s.errorIndices].map(mark).filter((m) => m !== null);
     if (members.length === 0) continue;
     const opening = mark(s.applied[0] ?? s.recordIndices[0] ?? -1) ?? members.reduce((x, y) => (y.t < x.t ? y : x));
@@ -152,13 +154,17 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
   }
 
   const links: TimelineLink[] = [];
-  const recordOfNode = new Map<string, number>();
-  for (const r of graph.records) recordOfNode.set(r.id, r.recordIndex);
+  const { edges, records, recordIndex } = compact;
   const linked = new Set<string>();
-  for (const edge of graph.edges) {
-    if (edge.via !== 'cause' && edge.via !== 'cause_at') continue;
-    const from = mark(recordOfNode.get(edge.from) ?? -1);
-    const to = mark(recordOfNode.get(edge.to) ?? -1);
+  for (let e = 0; e < edges.length; e++) {
+    const via = RECORD_EDGE_VIAS[edges.via(e)];
+    if (via !== 'cause' && via !== 'cause_at') continue;
+    // Edges to ghosts (a cause not loaded) have no mark.
+    const f = edges.from(e);
+    const t = edges.to(e);
+    if (f >= records || t >= records) continue;
+    const from = mark(recordIndex[f]);
+    const to = mark(recordIndex[t]);
     if (!from || !to || from === to) continue;
     const key = `${from.record}>${to.record}`;
     if (linked.has(key)) continue;

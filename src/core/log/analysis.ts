@@ -19,7 +19,7 @@ export interface LogAnalysis {
   readonly compact: CompactRecordGraph;
   /**
    * The same graph as objects, for drawing (graph/draw.ts): made the first time it is asked for
-   * (the Graph or Timeline tab), then kept; a load nobody draws never holds an object per record.
+   * (the Graph tab), then kept; a load nobody draws as a graph never holds an object per record.
    */
   readonly graph: RecordGraph;
   /**
@@ -53,6 +53,7 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
     facts,
     {
       compact,
+      graphFindings: byRecord(compact.findings),
       recordTiming: new RecordTiming(facts, compact, { locate, keepEntries: true }),
       objects: once(() => recordGraphOf(compact, facts.entries)),
       times: once(() => timingLinks(facts, compact)),
@@ -68,6 +69,8 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
  */
 interface LogBase {
   readonly compact: CompactRecordGraph;
+  /** The graph's findings by record (they rest on no verdict either). */
+  readonly graphFindings: ReadonlyMap<number, readonly Finding[]>;
   readonly recordTiming: RecordTiming;
   readonly objects: () => RecordGraph;
   readonly times: () => LogTiming;
@@ -107,7 +110,7 @@ export function analyzeLogForReport(
   const folds = foldPrepared(prepareFold(facts));
   between?.();
   const graph = buildCompactRecordGraph(facts, { notes: false });
-  const findings = logFindings(facts.records, graph.findings, new RecordTiming(facts, graph), folds.findings);
+  const findings = logFindings(facts.records, byRecord(graph.findings), new RecordTiming(facts, graph), folds.findings);
   return { graph, folds, findingsOf: (record) => findings.get(record) };
 }
 
@@ -139,7 +142,7 @@ function withFolds(facts: LogFacts, base: LogBase, locate: LocateField | undefin
     },
     fold,
     folds,
-    findings: logFindings(facts.records, compact.findings, recordTiming, folds.findings),
+    findings: logFindings(facts.records, base.graphFindings, recordTiming, folds.findings),
   };
   bases.set(analysis, base);
   return analysis;
@@ -149,8 +152,7 @@ function withFolds(facts: LogFacts, base: LogBase, locate: LocateField | undefin
  * A record's log findings in one order: the graph's, the timing's (made when asked), the folds';
  * undefined for a record with none.
  */
-function logFindings(records: number, graph: readonly GraphFinding[], timing: RecordTiming, folds: readonly FoldFinding[]): LogFindings {
-  const graphs = byRecord(graph);
+function logFindings(records: number, graphs: ReadonlyMap<number, readonly Finding[]>, timing: RecordTiming, folds: readonly FoldFinding[]): LogFindings {
   const folded = byRecord(folds);
   const get = (record: number, spans = true): readonly Finding[] | undefined => {
     const g = graphs.get(record);

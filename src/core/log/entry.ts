@@ -277,7 +277,8 @@ interface Sparse {
   body: Map<number, Uint8Array | number>;
 }
 
-const TIME_SOURCES: TimeSource[] = [null, 'log', 'ulid'];
+/** A time source as the packed columns number it (also RecordTiming's copies). */
+export const TIME_SOURCES: readonly TimeSource[] = [null, 'log', 'ulid'];
 
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 /** An integer kept as a number when exact. */

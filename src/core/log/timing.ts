@@ -9,13 +9,12 @@
 // same rules (checkEdge, checkUnanswered).
 import { KINDS, type Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
-import type { TimeSource } from '../folds/model';
 import type { EdgeVia, GraphFinding } from '../graph/model';
 import { nodeOfRecord, RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
 import type { Finding, Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
-import { describeEntry, type LocateField, type LogEntry, type LogFacts } from './entry';
+import { describeEntry, TIME_SOURCES, type LocateField, type LogEntry, type LogFacts } from './entry';
 
 /** A command and one answer of it (a response or error the graph pairs with it by correlation). */
 export interface AnswerPair {
@@ -209,8 +208,6 @@ function runTiming(facts: LogFacts, graph: CompactRecordGraph, finding: TimingSi
   for (let k = 0; k < list.length; k++) checkUnanswered(list[k], answered[k] === 1, facts.latestTimeByInput, sink);
   return { pairs, unanswered, skews };
 }
-
-const TIME_SOURCES: readonly TimeSource[] = [null, 'log', 'ulid'];
 
 /** What RecordTiming reads of a graph node (nodes are entries, in record order). */
 interface TimedNodes {

@@ -5,11 +5,11 @@
 //
 // Every time here is in microseconds relative to `origin` (the earliest record time), as a float:
 // exact over any span shorter than 2^53 µs (285 years); a hostile outlier only costs precision.
-import type { Kind } from '../agdx/envelope';
+import { KINDS, type Kind } from '../agdx/envelope';
 import type { StreamTerminal } from '../graph/model';
 
-/** The AGDX kinds, in the order the packed timeline numbers them (agdx-v1.md's order). */
-export const MARK_KINDS = ['command', 'response', 'event', 'chunk', 'status', 'error'] as const satisfies readonly Kind[];
+/** The AGDX kinds, in the order the packed timeline numbers them (agdx-v1.md's order: the envelope's list). */
+export const MARK_KINDS = KINDS;
 
 /** What a mark's colour and glyph say of its record: the first of these that holds. */
 export const MARK_VERDICTS = ['invalid', 'bad-signature', 'unknown-key', 'untrusted', 'trusted', 'unsigned'] as const;

@@ -8,7 +8,8 @@ import { inspect } from '../inspect';
 import { analyzeRecords } from '../records';
 import { isValid } from '../verdict';
 import { buildTimeline } from './build';
-import { MAX_TRACKS, markVerdict, type MarkVerdict } from './model';
+import { KINDS } from '../agdx/envelope';
+import { MARK_KINDS, MAX_TRACKS, markVerdict, type MarkVerdict } from './model';
 
 const body = text('{}');
 const ms = (n: number) => BigInt(n) * 1000n;
@@ -27,6 +28,12 @@ function deadlinesVector() {
     ),
   };
 }
+
+describe('the timeline model', () => {
+  it('numbers the kinds as the envelope lists them', () => {
+    expect(MARK_KINDS).toEqual(KINDS);
+  });
+});
 
 describe('buildTimeline', () => {
   it('one lane per agent in order of first appearance in time, marks by time from the earliest (ULID times)', () => {

@@ -5,11 +5,15 @@
 //
 // Every time here is in microseconds relative to `origin` (the earliest record time), as a float:
 // exact over any span shorter than 2^53 µs (285 years); a hostile outlier only costs precision.
-import { KINDS, type Kind } from '../agdx/envelope';
+import type { Kind } from '../agdx/envelope';
 import type { StreamTerminal } from '../graph/model';
 
-/** The AGDX kinds, in the order the packed timeline numbers them (agdx-v1.md's order: the envelope's list). */
-export const MARK_KINDS = KINDS;
+/**
+ * The AGDX kinds, in the order the packed timeline numbers them (agdx-v1.md's order). Written out,
+ * not the envelope's KINDS: that module is a decoder's, and the page imports this one (a test
+ * holds the two lists equal).
+ */
+export const MARK_KINDS = ['command', 'response', 'event', 'chunk', 'status', 'error'] as const satisfies readonly Kind[];
 
 /** What a mark's colour and glyph say of its record: the first of these that holds. */
 export const MARK_VERDICTS = ['invalid', 'bad-signature', 'unknown-key', 'untrusted', 'trusted', 'unsigned'] as const;

@@ -80,24 +80,32 @@ interface Problem {
   text: string;
 }
 
+/**
+ * The deadline and clock problems of a timeline: all counted, the first LISTED of each kind put in
+ * words (a large log has thousands; only those few are shown).
+ */
 function problemsOf(p: TimelinePack, labelOf: (record: number) => string) {
   const missed: Problem[] = [];
   const unanswered: Problem[] = [];
-  let met = 0;
+  const skews: Problem[] = [];
+  const count = { missed: 0, unanswered: 0, skews: 0, met: 0 };
   for (let i = 0, n = rows(p.deadlines, DEADLINE.STRIDE); i < n; i++) {
     const d = readDeadline(p, i);
     if (d.state === 'missed' && d.answer !== null) {
-      missed.push({
-        key: `m${i}`,
-        record: d.answer,
-        text: `Deadline missed by ${formatDuration(Math.round(d.missedBy ?? 0))}: ${labelOf(d.answer)} answered ${labelOf(d.command)}`,
-      });
+      if (count.missed++ < LISTED) {
+        missed.push({
+          key: `m${i}`,
+          record: d.answer,
+          text: `Deadline missed by ${formatDuration(Math.round(d.missedBy ?? 0))}: ${labelOf(d.answer)} answered ${labelOf(d.command)}`,
+        });
+      }
     } else if (d.state === 'unanswered') {
-      unanswered.push({ key: `u${i}`, record: d.command, text: `No answer before the deadline (${at(d.at)}): ${labelOf(d.command)}` });
-    } else if (d.state === 'met') met++;
+      if (count.unanswered++ < LISTED)
+        unanswered.push({ key: `u${i}`, record: d.command, text: `No answer before the deadline (${at(d.at)}): ${labelOf(d.command)}` });
+    } else if (d.state === 'met') count.met++;
   }
-  const skews: Problem[] = [];
   for (let i = 0, n = rows(p.skews, SKEW.STRIDE); i < n; i++) {
+    if (count.skews++ >= LISTED) continue;
     const o = i * SKEW.STRIDE;
     const record = p.skews[o + SKEW.RECORD];
     skews.push({
@@ -106,7 +114,7 @@ function problemsOf(p: TimelinePack, labelOf: (record: number) => string) {
       text: `Clock skew: ${labelOf(record)} is ${formatDuration(Math.round(p.skews[o + SKEW.BY]))} earlier than ${p.skews[o + SKEW.VIA] === 0 ? 'its cause' : 'its command'}`,
     });
   }
-  return { missed, unanswered, skews, met };
+  return { missed, unanswered, skews, count };
 }
 
 const Timeline = memo(function Timeline({
@@ -448,15 +456,14 @@ const Timeline = memo(function Timeline({
             {pack.untimed > 0 && ` · ${groupDigits(pack.untimed)} without a time (no log time, no ULID record id): not drawn`}
           </span>
           <span>
-            {groupDigits(rows(pack.spans, SPAN.STRIDE))} answers · {groupDigits(problems.met)} deadlines met ·{' '}
-            <span className={problems.missed.length ? 'font-semibold text-red-700 dark:text-red-300' : ''}>⚠ {groupDigits(problems.missed.length)} missed</span>{' '}
-            ·{' '}
-            <span className={problems.unanswered.length ? 'font-semibold text-red-700 dark:text-red-300' : ''}>
-              {groupDigits(problems.unanswered.length)} unanswered
+            {groupDigits(rows(pack.spans, SPAN.STRIDE))} answers · {groupDigits(problems.count.met)} deadlines met ·{' '}
+            <span className={problems.count.missed ? 'font-semibold text-red-700 dark:text-red-300' : ''}>⚠ {groupDigits(problems.count.missed)} missed</span> ·{' '}
+            <span className={problems.count.unanswered ? 'font-semibold text-red-700 dark:text-red-300' : ''}>
+              {groupDigits(problems.count.unanswered)} unanswered
             </span>{' '}
             ·{' '}
-            <span className={problems.skews.length ? 'text-violet-700 dark:text-violet-300' : ''}>
-              ⟲ {groupDigits(problems.skews.length)} clock skew{problems.skews.length === 1 ? '' : 's'}
+            <span className={problems.count.skews ? 'text-violet-700 dark:text-violet-300' : ''}>
+              ⟲ {groupDigits(problems.count.skews)} clock skew{problems.count.skews === 1 ? '' : 's'}
             </span>
           </span>
           <span className="ml-auto inline-flex items-center gap-3">
@@ -476,9 +483,9 @@ const Timeline = memo(function Timeline({
         {(problems.missed.length > 0 || problems.unanswered.length > 0 || problems.skews.length > 0) && (
           <ul className="mt-0.5 flex max-h-16 flex-col overflow-y-auto" aria-label="Deadlines and clocks">
             {[
-              ...problems.missed.slice(0, LISTED).map((x) => ({ ...x, tone: 'missed' })),
-              ...problems.unanswered.slice(0, LISTED).map((x) => ({ ...x, tone: 'unanswered' })),
-              ...problems.skews.slice(0, LISTED).map((x) => ({ ...x, tone: 'skew' })),
+              ...problems.missed.map((x) => ({ ...x, tone: 'missed' })),
+              ...problems.unanswered.map((x) => ({ ...x, tone: 'unanswered' })),
+              ...problems.skews.map((x) => ({ ...x, tone: 'skew' })),
             ].map((x) => (
               <li key={x.key} className="truncate">
                 <button
@@ -492,7 +499,7 @@ const Timeline = memo(function Timeline({
                 </button>
               </li>
             ))}
-            {(problems.missed.length > LISTED || problems.unanswered.length > LISTED || problems.skews.length > LISTED) && (
+            {(problems.count.missed > LISTED || problems.count.unanswered > LISTED || problems.count.skews > LISTED) && (
               <li className="text-slate-600 dark:text-slate-400">…and more: filter the records by rule agdx/deadline/ or agdx/graph/clock-skew.</li>
             )}
           </ul>

@@ -22,10 +22,10 @@ export interface TimelineLayout {
 }
 
 /** A lane, top to bottom: padding, its tracks of spans and deadlines, its marks, its stream bars. */
-export const LANE_PAD = 4;
+const LANE_PAD = 4;
 export const TRACK = 16;
-export const MARK_ROW = 22;
-export const STREAM_ROW = 12;
+const MARK_ROW = 22;
+const STREAM_ROW = 12;
 
 /** Each lane's top for lanes of these tracks, and the bottom of the last (length: lanes + 1). */
 export function laneTops(tracks: readonly number[]): Float64Array {
@@ -35,11 +35,11 @@ export function laneTops(tracks: readonly number[]): Float64Array {
 }
 
 /** A lane's top on the canvas. */
-export const laneTop = (l: TimelineLayout, lane: number) => l.axis + l.tops[lane] - l.scroll;
+const laneTop = (l: TimelineLayout, lane: number) => l.axis + l.tops[lane] - l.scroll;
 /** The y of a lane's marks. */
 export const markY = (l: TimelineLayout, lane: number) => laneTop(l, lane) + LANE_PAD + Math.max(1, l.tracks[lane]) * TRACK + MARK_ROW / 2;
 /** The y of a track's line (spans, deadlines) in a lane. */
-export const trackY = (l: TimelineLayout, lane: number, track: number) => laneTop(l, lane) + LANE_PAD + track * TRACK + TRACK - 3;
+const trackY = (l: TimelineLayout, lane: number, track: number) => laneTop(l, lane) + LANE_PAD + track * TRACK + TRACK - 3;
 /** The y of a lane's stream bars (their top). */
 export const streamY = (l: TimelineLayout, lane: number) => markY(l, lane) + MARK_ROW / 2 + 1;
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { encodeEnvelope } from '../src/core/agdx/canonical';
 import { didOf } from '../src/core/agentdna/did';
 import { contentHash, signedBytes, signedMessage } from '../src/core/agentdna/hash';
-import { fromHex, toHex } from '../src/core/bytes';
+import { fromHex, joinBytes, toHex } from '../src/core/bytes';
 import type { Envelope, Kind } from '../src/core/agdx/envelope';
 import { signingInput } from '../src/core/agdx/verify';
 import { keyId } from '../src/core/keys/keys';
@@ -92,14 +92,7 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
     parts.push(bytes);
     if (env.record) previous = env.record;
   }
-  // Not concatBytes(...parts): a million arguments overflow the stack.
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return joinBytes(parts);
 }
 
 /** The agents that sign the generated AgentDNA workflows: deterministic keys and their Rubix DIDs. */

@@ -11,6 +11,7 @@ import {
   toHex,
   ulidTimeMs,
   firstDifference,
+  joinBytes,
   readUintLE,
   utf8Range,
 } from './index';
@@ -146,5 +147,14 @@ describe('bulk text and id helpers', () => {
       ),
       { numRuns: 3000, seed: 16 },
     );
+  });
+});
+
+describe('joinBytes', () => {
+  it('joins more parts than a call takes as arguments (a long stream of chunks)', () => {
+    const parts = Array.from({ length: 300_000 }, (_, i) => Uint8Array.of(i & 0xff));
+    const all = joinBytes(parts);
+    expect(all.length).toBe(300_000);
+    expect([all[0], all[255], all[256], all[299_999]]).toEqual([0, 255, 0, 299_999 & 0xff]);
   });
 });

@@ -236,6 +236,11 @@ export function firstDifference(a: Uint8Array, b: Uint8Array): number {
 }
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  return joinBytes(parts);
+}
+
+/** The parts one after another; a list, not arguments: a long one (a stream's chunks, a log) would overflow the stack as arguments. */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
   let len = 0;
   for (const p of parts) len += p.length;
   const out = new Uint8Array(len);

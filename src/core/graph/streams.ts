@@ -15,7 +15,7 @@
 // opening chunk's deadline decides `abandoned` (the assembler's abandon(), called when that
 // deadline passes), measured against the latest log time of the input; with no log time at all,
 // the deadline cannot be checked and the stream stays open (null).
-import { concatBytes, utf8Lossy, utf8OrNull } from '../bytes';
+import { joinBytes, utf8Lossy, utf8OrNull } from '../bytes';
 import { formatMicros } from '../agdx/tree';
 import type { LogEntry, LogFacts } from '../log/entry';
 import type { ReassembledStream, StreamTerminal } from './model';
@@ -161,7 +161,7 @@ function reassemble(id: string, members: Member[], latest: bigint | null): Reass
   const purpose = opening?.entry.operation ?? null;
   let text: string | null = null;
   if (purpose !== null && TEXT_PURPOSES.has(purpose)) {
-    let bodies = concatBytes(...applied.map((m) => m.entry.body ?? new Uint8Array(0)));
+    let bodies = joinBytes(applied.map((m) => m.entry.body ?? new Uint8Array(0)));
     if (bodies.length > MAX_TEXT_BYTES) {
       notes.push(`the text is ${bodies.length} bytes; the first ${MAX_TEXT_BYTES} are shown`);
       bodies = bodies.subarray(0, MAX_TEXT_BYTES);

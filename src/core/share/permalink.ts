@@ -5,7 +5,7 @@
 // Layout: `v1.` + base64url( sha256(payload)[0..8] ‖ deflate-raw(payload) ), payload = CBOR
 // { v: 1, inputs: [{ name, bytes }], redacted, view: { selected, tab, viewport, filters, compare? } }.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesEqual, concatBytes, fromBase64, toBase64, utf8Encode } from '../bytes';
+import { bytesEqual, concatBytes, fromBase64, joinBytes, toBase64, utf8Encode } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
 import type { CborItem } from '../cbor/reader';
 import { readSingle, untag } from '../cbor/reader';
@@ -211,7 +211,7 @@ async function pump(stream: ReadableStream<Uint8Array>, limit: number): Promise<
     }
     chunks.push(value);
   }
-  return concatBytes(...chunks);
+  return joinBytes(chunks);
 }
 
 async function deflate(bytes: Uint8Array): Promise<Uint8Array> {

@@ -146,6 +146,7 @@ describe('a key change', () => {
     const b = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
     for (const r of records) b.add(logSource(r));
     const packed = b.facts();
+    expect(packed.entries).toHaveLength(400);
     packed.entries.forEach((e, k) => {
       const p = plain.entries[k];
       expect(e.body).toEqual(p.body);

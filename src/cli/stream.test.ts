@@ -132,7 +132,10 @@ describe('LineBlocks', () => {
       8,
     );
     for (const p of ['ab', 'c\nde', 'fghij', 'k\n', 'l\nm', 'n']) blocks.write(p);
+    // Handed on as the writes pass 8 characters, each cut at its last line break, before end().
+    expect(out).toEqual(['ABC\n', 'DEFGHIJK\n']);
     blocks.end();
+    expect(out).toHaveLength(3);
     expect(out.join('')).toBe('abc\ndefghijk\nl\nmn'.toUpperCase());
     for (const b of out.slice(0, -1)) expect(b.endsWith('\n')).toBe(true);
   });

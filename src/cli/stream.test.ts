@@ -56,6 +56,14 @@ const read = (f: string) => new Uint8Array(readFileSync(join(ROOT, f)));
 
 describe('streamReport', () => {
   it('writes what the whole report writes, for every vector (one input each, then all together)', () => {
+    // The vectors were found (126 files today: AGDX, AgentDNA, hostile), not an empty or cut list.
+    expect(VECTORS.length).toBeGreaterThan(100);
+    expect(VECTORS).toEqual(
+      expect.arrayContaining([
+        join('vectors', 'agdx', 'made', 'conversation.cborseq'),
+        join('vectors', 'agentdna', 'synthetic', 'synthetic_valid_fanin_dag.serialized.json'),
+      ]),
+    );
     for (const f of VECTORS) {
       const input = { name: f, bytes: read(f) };
       expect(streamed([input]), f).toMatchObject(whole([input]));

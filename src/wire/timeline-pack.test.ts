@@ -92,7 +92,7 @@ describe('packTimeline', () => {
     const buffers = timelineBuffers(p);
     const lists = [p.marks, p.spans, p.deadlines, p.streams, p.streamLate, p.skews, p.links];
     expect(buffers).toHaveLength(lists.length);
-    lists.forEach((list, i) => expect(buffers[i]).toBe(list.buffer));
+    for (const [i, list] of lists.entries()) expect(buffers[i]).toBe(list.buffer);
     expect(new Set(buffers).size).toBe(buffers.length);
   });
 

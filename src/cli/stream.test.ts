@@ -56,6 +56,14 @@ const read = (f: string) => new Uint8Array(readFileSync(join(ROOT, f)));
 
 describe('streamReport', () => {
   it('writes what the whole report writes, for every vector (one input each, then all together)', () => {
+    // The vectors were found (126 files today: AGDX, AgentDNA, hostile), not an empty or cut list.
+    expect(VECTORS.length).toBeGreaterThan(100);
+    expect(VECTORS).toEqual(
+      expect.arrayContaining([
+        join('vectors', 'agdx', 'made', 'conversation.cborseq'),
+        join('vectors', 'agentdna', 'synthetic', 'synthetic_valid_fanin_dag.serialized.json'),
+      ]),
+    );
     for (const f of VECTORS) {
       const input = { name: f, bytes: read(f) };
       expect(streamed([input]), f).toMatchObject(whole([input]));
@@ -132,7 +140,10 @@ describe('LineBlocks', () => {
       8,
     );
     for (const p of ['ab', 'c\nde', 'fghij', 'k\n', 'l\nm', 'n']) blocks.write(p);
+    // Handed on as the writes pass 8 characters, each cut at its last line break, before end().
+    expect(out).toEqual(['ABC\n', 'DEFGHIJK\n']);
     blocks.end();
+    expect(out).toHaveLength(3);
     expect(out.join('')).toBe('abc\ndefghijk\nl\nmn'.toUpperCase());
     for (const b of out.slice(0, -1)) expect(b.endsWith('\n')).toBe(true);
   });

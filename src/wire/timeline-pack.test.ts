@@ -46,6 +46,11 @@ describe('packTimeline', () => {
         s.deadline ?? Number.NaN,
       ]);
     }
+    // The fixture's two skews (an event 300 ms before its cause, a response 200 ms before its
+    // command) and three links (the records that name a cause: two responses and the event).
+    expect([t.skews.length, t.links.length]).toEqual([2, 3]);
+    expect(rows(p.skews, SKEW.STRIDE)).toBe(t.skews.length);
+    expect(rows(p.links, LINK.STRIDE)).toBe(t.links.length);
     for (const [i, s] of t.skews.entries()) {
       expect(Array.from(p.skews.subarray(i * SKEW.STRIDE, (i + 1) * SKEW.STRIDE))).toEqual([
         s.t,
@@ -83,7 +88,11 @@ describe('packTimeline', () => {
   });
 
   it('hands over one buffer per list, none shared', () => {
-    const buffers = timelineBuffers(packTimeline(model()));
+    const p = packTimeline(model());
+    const buffers = timelineBuffers(p);
+    const lists = [p.marks, p.spans, p.deadlines, p.streams, p.streamLate, p.skews, p.links];
+    expect(buffers).toHaveLength(lists.length);
+    for (const [i, list] of lists.entries()) expect(buffers[i]).toBe(list.buffer);
     expect(new Set(buffers).size).toBe(buffers.length);
   });
 

@@ -41,7 +41,9 @@ describe('compare in the worker', () => {
     const s = new InspectorSession();
     await load(s, ...WORKFLOWS);
     const c = s.compare({ scope: 'records', a: 0, b: 1 }) as RecordComparison;
-    expect(c.workflow?.counts.differing).toBe(1);
+    // Six envelopes each (the fan-in's shared parent is one envelope, met twice), all paired by their
+    // claimed hash; only the intermediate envelope's payload was changed, its hash kept.
+    expect(c.workflow?.counts).toEqual({ same: 5, differing: 1, onlyA: 0, onlyB: 0 });
     const logs = s.compare({ scope: 'inputs', a: 0, b: 1 }) as LogComparison;
     expect(logs.type).toBe('logs');
     expect(logs.pairs).toHaveLength(1);
@@ -56,6 +58,12 @@ describe('compare in the worker', () => {
     const c = s.compare({ scope: 'conversations', a, b }) as LogComparison;
     expect(c.scope).toBe('conversations');
     expect(c.a.label).toBe(a);
+    // A: command, chunks 0, 7 and 8, response, the invalid command (the truncated event has no
+    // conversation). B: command, chunks 0, 1, 1 (the duplicate), 3 and 4, response, event, status,
+    // error. Paired by their place: the command, chunk 0 and the response, each changed (the two
+    // logs were made apart); the rest is on one side only.
+    expect([c.a.records, c.b.records]).toEqual([6, 10]);
+    expect(c.counts).toEqual({ same: 0, changed: 3, onlyA: 3, onlyB: 7 });
     expect(c.pairs.some((p) => p.a && p.b)).toBe(true);
     expect(s.compare({ scope: 'conversations', a, b: 'NOPE' })).toBeNull();
   });

@@ -125,20 +125,28 @@ describe('a key change', () => {
   it('copied bodies, shared verdicts and numbers kept small read back as the records have them', () => {
     // Bodies of every size (past a block's end, past the size copied on its own), sequences past 2^53.
     const records = Array.from({ length: 400 }, (_, i) =>
-      makeRecord(0, i, {
-        kind: 'chunk',
-        conversation: id16(1),
-        source: 'a',
-        channel: id16(2),
-        sequence: i === 7 ? 2n ** 60n : i,
-        deadline_micros: i === 9 ? 2n ** 62n : 1_700_000_000_000_000 + i,
-        body: new Uint8Array(i === 5 ? 5000 : (i * 37) % 1500).fill(i & 0xff),
-      }),
+      makeRecord(
+        0,
+        i,
+        {
+          kind: 'chunk',
+          conversation: id16(1),
+          source: 'a',
+          channel: id16(2),
+          sequence: i === 7 ? 2n ** 60n : i,
+          deadline_micros: i === 9 ? 2n ** 62n : 1_700_000_000_000_000 + i,
+          body: new Uint8Array(i === 5 ? 5000 : (i * 37) % 1500).fill(i & 0xff),
+        },
+        // Equal verdicts, each record its own object: sharing is then the builder's doing.
+        { signature: valid('ops', true) },
+      ),
     );
+    expect(records[1].verdict.signature).not.toBe(records[2].verdict.signature);
     const plain = logFactsOf(records);
     const b = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
     for (const r of records) b.add(logSource(r));
     const packed = b.facts();
+    expect(packed.entries).toHaveLength(400);
     packed.entries.forEach((e, k) => {
       const p = plain.entries[k];
       expect(e.body).toEqual(p.body);
@@ -147,7 +155,10 @@ describe('a key change', () => {
       expect(e.signature).toEqual(p.signature);
     });
     expect(packed.entries[7].sequence).toBe(2n ** 60n);
-    // Equal verdicts are one object.
+    // Equal verdicts are one object; without shareSignatures each entry keeps its record's own.
     expect(packed.entries[1].signature).toBe(packed.entries[2].signature);
+    expect(packed.entries[399].signature).toBe(packed.entries[0].signature);
+    expect(plain.entries[1].signature).not.toBe(plain.entries[2].signature);
+    expect(plain.entries[1].signature).toBe(records[1].verdict.signature);
   });
 });

@@ -224,7 +224,9 @@ describe("one record at a time (RecordTiming, the command line's report)", () =>
     const located = c.records.flatMap((_, record) => timing.findingsOf(record).map((finding) => ({ recordIndex: record, finding })));
     expect(located).toEqual(reference);
     expect(located.every((f) => f.finding.span !== null)).toBe(true);
+    // One locate per finding: the skewed response's id (its ULID time), the unanswered command's deadline.
     const first = [...asked];
+    expect(first).toEqual(['1:record', '2:deadline_micros']);
     for (let record = 0; record < c.records.length; record++) timing.findingsOf(record);
     expect(asked).toEqual(first);
     const bare = c.records.flatMap((_, record) => timing.findingsOf(record, false).map((finding) => ({ recordIndex: record, finding })));

@@ -259,6 +259,77 @@ if (!ONLY_BROWSER) {
 }
 
 // 5. In Chromium: the app loading 100,000 records, and drawing a 10,000-record graph.
+
+type Page = import('@playwright/test').Page;
+
+/**
+ * Installed in a page before the app starts (addInitScript): the longest main-thread task and when
+ * it began (PerformanceObserver longtask), and what filled the long frames (Long Animation Frames:
+ * scripts, then style and layout), counted from the last `__reset()`, which a measurement calls when
+ * its stretch begins. Self-contained: Playwright runs its source in the page.
+ */
+function longTaskProbe(): void {
+  const w = window as unknown as { __longest: number; __longestAt: number; __t0: number | undefined; __frames: string[]; __reset: () => void };
+  w.__longest = 0;
+  w.__frames = [];
+  w.__reset = () => {
+    w.__longest = 0;
+    w.__frames.length = 0;
+    w.__t0 = performance.now();
+  };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.duration <= w.__longest) continue;
+      w.__longest = e.duration;
+      w.__longestAt = e.startTime - (w.__t0 ?? 0);
+    }
+  }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const f of list.getEntries() as unknown as Array<{
+      startTime: number;
+      duration: number;
+      renderStart: number;
+      styleAndLayoutStart: number;
+      scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }>;
+    }>) {
+      if (f.duration < 50 || w.__t0 === undefined || f.startTime < w.__t0) continue; // only frames of the stretch measured
+      const scripts = f.scripts.map(
+        (x) =>
+          `${x.invoker}${x.sourceFunctionName ? ` ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}` : ''} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}`,
+      );
+      const render = f.renderStart ? Math.round(f.startTime + f.duration - f.renderStart) : 0;
+      const layout = f.styleAndLayoutStart ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0;
+      w.__frames.push(
+        `at ${Math.round(f.startTime - w.__t0)} ms, ${Math.round(f.duration)} ms: ${scripts.join('; ') || 'no script'}; rendering ${render} ms (style and layout ${layout} ms)`,
+      );
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
+}
+
+/** The probe's readings: the longest task (0: none over 50 ms), when it began, the long frames. */
+function probeReadings(page: Page) {
+  return page.evaluate(() => {
+    const w = window as unknown as { __longest: number; __longestAt: number; __frames: string[] };
+    return { longest: w.__longest, at: w.__longestAt, frames: [...w.__frames] };
+  });
+}
+
+function probeReset(page: Page): Promise<void> {
+  return page.evaluate(() => (window as unknown as { __reset: () => void }).__reset());
+}
+
+/**
+ * Waits until the status says `records` records are loaded. A cheap poll: Playwright's role
+ * selectors walk the whole page on the main thread and would show up as long tasks themselves.
+ */
+function waitLoaded(page: Page, records: string, polling: number, timeout: number): Promise<unknown> {
+  return page.waitForFunction(
+    (n) => [...document.querySelectorAll('[role="status"]')].some((e) => new RegExp(`Loaded ${n} records`).test(e.textContent ?? '')),
+    records,
+    { polling, timeout },
+  );
+}
+
 /** Returns how long the page took to load the 10,000 AgentDNA workflows (ms). */
 async function browser(): Promise<number> {
   const { chromium } = await import('@playwright/test');
@@ -298,76 +369,30 @@ async function browser(): Promise<number> {
     const firsts: number[] = [];
     const loads: number[] = [];
     const longests: number[] = [];
-    let page!: import('@playwright/test').Page;
+    let page!: Page;
     for (let run = 0; run < runs; run++) {
       if (page) await page.close();
       page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-      // The longest main-thread task, from a PerformanceObserver installed before the app starts.
-      await page.addInitScript(() => {
-        const w = window as unknown as { __longest: number; __longestAt: number; __t0: number; __reset: () => void };
-        w.__longest = 0;
-        w.__reset = () => {
-          w.__longest = 0;
-          w.__t0 = performance.now();
-        };
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) {
-            if (e.duration <= w.__longest) continue;
-            w.__longest = e.duration;
-            w.__longestAt = e.startTime - w.__t0;
-          }
-        }).observe({ type: 'longtask', buffered: true });
-        // What filled the long frames (Long Animation Frames: scripts, then style and layout), to say
-        // where a long task came from.
-        const frames: string[] = [];
-        (w as unknown as { __frames: string[] }).__frames = frames;
-        new PerformanceObserver((list) => {
-          for (const f of list.getEntries() as unknown as Array<{
-            startTime: number;
-            duration: number;
-            renderStart: number;
-            styleAndLayoutStart: number;
-            scripts: Array<{ invoker: string; sourceFunctionName: string; duration: number; forcedStyleAndLayoutDuration: number }>;
-          }>) {
-            if (f.duration < 50 || w.__t0 === undefined || f.startTime < w.__t0) continue; // only frames of the load
-            const scripts = f.scripts.map(
-              (x) =>
-                `${x.invoker}${x.sourceFunctionName ? ` ${x.sourceFunctionName}` : ''} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}`,
-            );
-            const render = f.renderStart ? Math.round(f.startTime + f.duration - f.renderStart) : 0;
-            const layout = f.styleAndLayoutStart ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0;
-            frames.push(
-              `at ${Math.round(f.startTime - w.__t0)} ms, ${Math.round(f.duration)} ms: ${scripts.join('; ') || 'no script'}; rendering ${render} ms (style and layout ${layout} ms)`,
-            );
-          }
-        }).observe({ type: 'long-animation-frame', buffered: true });
-      });
+      await page.addInitScript(longTaskProbe);
       await page.goto(`http://127.0.0.1:${port}/?samples=none`);
       await page.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
       const t0 = Date.now();
       await page.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx-100k.cborseq'));
       // The longest task counts from here: Playwright hands the 22 MB file to the page through the
       // DevTools protocol first, on the page's main thread, which a person's drop does not do.
-      await page.evaluate(() => (window as unknown as { __reset: () => void }).__reset());
+      await probeReset(page);
       // Cheap polls (Playwright's role selectors walk the whole page on the main thread and would
       // show up as long tasks themselves).
       await page.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 120_000 });
       firsts.push(Date.now() - t0);
-      await page.waitForFunction(
-        () => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 100,?000 records/.test(e.textContent ?? '')),
-        null,
-        { polling: 250, timeout: 300_000 },
-      );
+      await waitLoaded(page, '100,?000', 250, 300_000);
       loads.push(Date.now() - t0);
-      const { longest, at } = await page.evaluate(() => {
-        const w = window as unknown as { __longest: number; __longestAt: number };
-        return { longest: w.__longest, at: w.__longestAt };
-      });
+      const { longest, at, frames } = await probeReadings(page);
       longests.push(longest);
       console.log(
         `  load ${run + 1}/${runs}: first records ${firsts[run]} ms, loaded ${loads[run]} ms, longest task ${longest} ms${longest ? ` (${Math.round(at)} ms into the load)` : ''}`,
       );
-      for (const f of await page.evaluate(() => (window as unknown as { __frames: string[] }).__frames)) console.log(`    long frame ${f}`);
+      for (const f of frames) console.log(`    long frame ${f}`);
     }
     const each = (xs: number[]) => `(each load: ${xs.join(', ')})`;
     note('browser_first_records_ms', median(firsts), `first record row on screen after the file was chosen, median of ${runs} loads ${each(firsts)}`);
@@ -405,31 +430,17 @@ async function browser(): Promise<number> {
 
     // The graph of a 10,000-record conversation.
     const graphPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await graphPage.addInitScript(() => {
-      const w = window as unknown as { __longest: number };
-      w.__longest = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    await graphPage.addInitScript(longTaskProbe);
     await graphPage.goto(`http://127.0.0.1:${port}/?samples=none`);
     await graphPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx-10k.cborseq'));
-    await graphPage.waitForFunction(
-      () => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')),
-      null,
-      { polling: 250, timeout: 120_000 },
-    );
-    await graphPage.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
+    await waitLoaded(graphPage, '10,?000', 250, 120_000);
+    await probeReset(graphPage);
     const g0 = Date.now();
     await graphPage.getByRole('tab', { name: 'Graph' }).click();
     await graphPage.waitForFunction(() => !!document.querySelector('.react-flow__node'), null, { polling: 100, timeout: 120_000 });
     await graphPage.waitForTimeout(1000);
     note('graph_10k_shown_ms', Date.now() - g0, 'graph tab opened until nodes are drawn (worker model + layout + React Flow)');
-    note(
-      'graph_10k_longest_task_ms',
-      await graphPage.evaluate(() => (window as unknown as { __longest: number }).__longest),
-      'longest main-thread task while the graph appeared',
-    );
+    note('graph_10k_longest_task_ms', (await probeReadings(graphPage)).longest, 'longest main-thread task while the graph appeared');
 
     await graphPage.close();
     await page.close();
@@ -448,11 +459,7 @@ async function browser(): Promise<number> {
       await dnaPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agentdna-10k.json'));
       await dnaPage.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 300_000 });
       dnaFirsts.push(Date.now() - d0);
-      await dnaPage.waitForFunction(
-        () => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')),
-        null,
-        { polling: 100, timeout: 600_000 },
-      );
+      await waitLoaded(dnaPage, '10,?000', 100, 600_000);
       dnaLoads.push(Date.now() - d0);
       console.log(`  AgentDNA load ${run + 1}: first records ${dnaFirsts[run]} ms, loaded ${dnaLoads[run]} ms`);
       await dnaPage.close();
@@ -512,39 +519,12 @@ async function timeline(browser: import('@playwright/test').Browser, port: numbe
     // A context of its own per run: no heap left over from the run before (its collection would land in this one).
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      const w = window as unknown as { __longest: number };
-      w.__longest = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-      }).observe({ type: 'longtask', buffered: true });
-      // What filled the long frames (scripts by function), to say where a long task came from.
-      const frames: string[] = [];
-      (w as unknown as { __frames: string[] }).__frames = frames;
-      new PerformanceObserver((list) => {
-        for (const f of list.getEntries() as unknown as Array<{
-          duration: number;
-          scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; sourceCharPosition: number; duration: number }>;
-        }>) {
-          if (f.duration < 50 || w.__longest === -1) continue;
-          frames.push(
-            `${Math.round(f.duration)} ms: ${f.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}:${x.sourceCharPosition} ${Math.round(x.duration)} ms`).join('; ')}`,
-          );
-        }
-      }).observe({ type: 'long-animation-frame', buffered: true });
-    });
+    await page.addInitScript(longTaskProbe);
     await page.goto(`http://127.0.0.1:${port}/?samples=none`);
     await page.getByLabel('Choose record files').setInputFiles(join(dir, file));
-    await page.waitForFunction(() => [...document.querySelectorAll('[role="status"]')].some((e) => /Loaded 10,?000 records/.test(e.textContent ?? '')), null, {
-      polling: 250,
-      timeout: 120_000,
-    });
+    await waitLoaded(page, '10,?000', 250, 120_000);
     await page.waitForTimeout(500);
-    await page.evaluate(() => {
-      const w = window as unknown as { __longest: number; __frames: string[] };
-      w.__longest = 0;
-      w.__frames.length = 0;
-    });
+    await probeReset(page);
     const t0 = Date.now();
     await page.getByRole('tab', { name: 'Timeline' }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="timeline-canvas"]')?.getAttribute('data-drawn') === 'true', null, {
@@ -583,8 +563,9 @@ async function timeline(browser: import('@playwright/test').Browser, port: numbe
       await page.waitForTimeout(200);
     }
     await page.waitForTimeout(500);
-    longests.push(await page.evaluate(() => (window as unknown as { __longest: number }).__longest));
-    for (const f of await page.evaluate(() => (window as unknown as { __frames: string[] }).__frames)) console.log(`    long frame ${f}`);
+    const { longest, frames } = await probeReadings(page);
+    longests.push(longest);
+    for (const f of frames) console.log(`    long frame ${f}`);
     // The clicks landed on marks (else the measurement did not do what it says).
     const said = await page.getByTestId('timeline-selected').textContent();
     if (!said?.startsWith('Selected:')) throw new Error(`timeline bench: no mark was selected (${said})`);
@@ -596,8 +577,7 @@ async function timeline(browser: import('@playwright/test').Browser, port: numbe
       }),
     );
     await page.waitForTimeout(200);
-    if ((await page.evaluate(() => (window as unknown as { __longest: number }).__longest)) < 80)
-      throw new Error('timeline bench: the longtask observer saw nothing');
+    if ((await probeReadings(page)).longest < 80) throw new Error('timeline bench: the longtask observer saw nothing');
     console.log(`  timeline ${run + 1} (${file}): shown ${shown[run]} ms, longest task ${longests[run]} ms`);
     await context.close();
   }

@@ -8,6 +8,7 @@ import { toHex } from '../bytes';
 import { agdxRecordTime } from '../time';
 import type { LogComparison, LogPair, LogRecordSide } from './model';
 import { recordValues, verdictDiff, type CompareSide } from './records';
+import { placeBOnly } from './interleave';
 import { diffValues } from './structure';
 
 /** Pairs listed; every pair is compared and counted, those past it are not listed. */
@@ -163,18 +164,7 @@ export function compareLogs(scope: LogComparison['scope'], a: LogSide, b: LogSid
     else omitted++;
   };
   // B's own records go after the pair holding the B record before them.
-  const matchedB = new Map<number, number>();
-  partner.forEach((j, i) => {
-    if (j >= 0) matchedB.set(j, i);
-  });
-  const after = new Map<number, number[]>();
-  const lead: number[] = [];
-  let lastA = -1;
-  pb.forEach((_, j) => {
-    if (matchedB.has(j)) lastA = Math.max(lastA, matchedB.get(j)!);
-    else if (lastA < 0) lead.push(j);
-    else after.set(lastA, [...(after.get(lastA) ?? []), j]);
-  });
+  const { lead, after } = placeBOnly(partner, pb.length);
   const onlyB = (j: number) => {
     counts.onlyB++;
     emit({ a: null, b: sideOf(pb[j]), matchedBy: null, role: pb[j].role, fields: [], ids: [], changes: 0, verdicts: [], latency: null });

@@ -225,5 +225,3 @@ export type CompareSubject =
   | { scope: 'records'; a: number; b: number }
   | { scope: 'inputs'; a: number; b: number }
   | { scope: 'conversations'; a: string; b: string };
-
-export type CompareScope = CompareSubject['scope'];

@@ -13,6 +13,7 @@ import { params } from '../fuzz/support';
 import { inspectInput } from '../inspect';
 import { isValid } from '../verdict';
 import { compareLogs } from './log';
+import { signatureWords } from './model';
 import { compareRecords, type CompareSide } from './records';
 
 const root = resolve(__dirname, '../../..');
@@ -41,6 +42,15 @@ function sides(name: string, bytes: Uint8Array, first = 0, input = 0): CompareSi
 }
 const side = (name: string, env: Envelope) => sides(name, encodeEnvelope(env))[0];
 const json = (v: unknown) => utf8Encode(JSON.stringify(v));
+
+describe('signatureWords', () => {
+  it('says whether a valid signature is trusted, and the other statuses as words', () => {
+    expect(signatureWords('valid', true)).toBe('valid, trusted');
+    expect(signatureWords('valid', false)).toBe('valid, not trusted');
+    expect(signatureWords('unknown_key', false)).toBe('unknown key');
+    expect(signatureWords('unsigned', true)).toBe('unsigned');
+  });
+});
 
 describe('compareRecords: two AGDX envelopes', () => {
   const base = { ...baseCommand(), metadata: new Map([['priority', { type: 'text' as const, value: 'high' }]]), body: json({ q: 'weather', n: 1 }) };

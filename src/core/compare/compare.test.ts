@@ -13,7 +13,7 @@ import { params } from '../fuzz/support';
 import { inspectInput } from '../inspect';
 import { isValid } from '../verdict';
 import { compareLogs } from './log';
-import { signatureWords } from './model';
+import { signatureWords, type LogComparison } from './model';
 import { compareRecords, type CompareSide } from './records';
 
 const root = resolve(__dirname, '../../..');
@@ -226,6 +226,12 @@ function run(t0: number, salt: number, { latencyMs, answer, event = true }: { la
   return concatBytes(...envs.map((e) => encodeEnvelope(e)));
 }
 
+/** The counts a log comparison's listed pairs add up to, by their status. */
+function tally(c: LogComparison): LogComparison['counts'] {
+  const n = (status: string) => c.pairs.filter((p) => p.status === status).length;
+  return { same: n('same'), changed: n('changed'), onlyA: n('removed'), onlyB: n('added') };
+}
+
 describe('compareLogs: two runs of a conversation', () => {
   const t0 = Date.UTC(2026, 0, 2, 3, 4, 5);
   const yesterday = sides('yesterday.cborseq', run(t0, 0, { latencyMs: 120, answer: 'short' }));
@@ -241,6 +247,12 @@ describe('compareLogs: two runs of a conversation', () => {
       ['event 1', null, 'event', null],
     ]);
     expect(c.counts).toEqual({ same: 2, changed: 2, onlyA: 1, onlyB: 0 });
+    expect(c.pairs.map((p) => p.status)).toEqual(['changed', 'same', 'same', 'changed', 'removed']);
+    expect(tally(c)).toEqual(c.counts);
+    // B against A: what was only on A is only on B, counted and marked alike.
+    const back = compareLogs('inputs', { label: 't', records: today }, { label: 'y', records: yesterday });
+    expect(back.counts.onlyB).toBe(1);
+    expect(tally(back)).toEqual(back.counts);
   });
 
   it('what changed: fields (ids apart), and the command’s latency', () => {
@@ -264,6 +276,7 @@ describe('compareLogs: two runs of a conversation', () => {
     expect(c.pairs.filter((p) => p.matchedBy === 'correlation').map((p) => p.a!.kind)).toEqual(['command', 'chunk', 'chunk', 'response']);
     expect(c.pairs.find((p) => p.a?.kind === 'event')?.matchedBy).toBe('order');
     expect(c.counts).toEqual({ same: 5, changed: 0, onlyA: 0, onlyB: 0 });
+    expect(tally(c)).toEqual(c.counts);
   });
 
   it('lists at most maxPairs and counts the rest', () => {

@@ -167,14 +167,14 @@ export function compareLogs(scope: LogComparison['scope'], a: LogSide, b: LogSid
   const { lead, after } = placeBOnly(partner, pb.length);
   const onlyB = (j: number) => {
     counts.onlyB++;
-    emit({ a: null, b: sideOf(pb[j]), matchedBy: null, role: pb[j].role, fields: [], ids: [], changes: 0, verdicts: [], latency: null });
+    emit({ a: null, b: sideOf(pb[j]), status: 'added', matchedBy: null, role: pb[j].role, fields: [], ids: [], changes: 0, verdicts: [], latency: null });
   };
   lead.forEach(onlyB);
   pa.forEach((p, i) => {
     const j = partner[i];
     if (j < 0) {
       counts.onlyA++;
-      emit({ a: sideOf(p), b: null, matchedBy: null, role: p.role, fields: [], ids: [], changes: 0, verdicts: [], latency: null });
+      emit({ a: sideOf(p), b: null, status: 'removed', matchedBy: null, role: p.role, fields: [], ids: [], changes: 0, verdicts: [], latency: null });
     } else {
       const q = pb[j];
       const values = recordValues(p.side.record, q.side.record, { unknownFields: false });
@@ -191,6 +191,7 @@ export function compareLogs(scope: LogComparison['scope'], a: LogSide, b: LogSid
       emit({
         a: sideOf(p),
         b: sideOf(q),
+        status: changed ? 'changed' : 'same',
         matchedBy: how[i],
         role: p.role,
         fields: fields.length > FIELDS_NAMED ? [...fields.slice(0, FIELDS_NAMED), `… ${fields.length - FIELDS_NAMED} more`] : fields,

@@ -191,6 +191,8 @@ export interface LogRecordSide {
 export interface LogPair {
   a: LogRecordSide | null;
   b: LogRecordSide | null;
+  /** Only on B (added), only on A (removed), or, matched, changed (fields, verdicts or latency) or the same; as counted. */
+  status: ChangeStatus;
   /** By the same correlation (and kind, stream and sequence), or by their order (the n-th command of each, its answers, …). */
   matchedBy: 'correlation' | 'order' | null;
   /** What the two have in common that matched them, in words: "command 2", "chunk 3 of stream 1". */

@@ -96,5 +96,8 @@ describe('the shown parts', () => {
     expect(latencyWords(340)).toBe('340 µs');
     expect(latencyWords(-120_000)).toBe('−120 ms');
     expect(latencyWords(1_250_000)).toBe('1.25 s');
+    // The timeline's wording: three significant figures, minutes past a minute.
+    expect(latencyWords(1_500)).toBe('1.5 ms');
+    expect(latencyWords(75_000_000)).toBe('1 min 15 s');
   });
 });

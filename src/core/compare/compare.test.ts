@@ -13,6 +13,7 @@ import { params } from '../fuzz/support';
 import { inspectInput } from '../inspect';
 import { isValid } from '../verdict';
 import { compareLogs } from './log';
+import { signatureWords, type LogComparison } from './model';
 import { compareRecords, type CompareSide } from './records';
 
 const root = resolve(__dirname, '../../..');
@@ -41,6 +42,15 @@ function sides(name: string, bytes: Uint8Array, first = 0, input = 0): CompareSi
 }
 const side = (name: string, env: Envelope) => sides(name, encodeEnvelope(env))[0];
 const json = (v: unknown) => utf8Encode(JSON.stringify(v));
+
+describe('signatureWords', () => {
+  it('says whether a valid signature is trusted, and the other statuses as words', () => {
+    expect(signatureWords('valid', true)).toBe('valid, trusted');
+    expect(signatureWords('valid', false)).toBe('valid, not trusted');
+    expect(signatureWords('unknown_key', false)).toBe('unknown key');
+    expect(signatureWords('unsigned', true)).toBe('unsigned');
+  });
+});
 
 describe('compareRecords: two AGDX envelopes', () => {
   const base = { ...baseCommand(), metadata: new Map([['priority', { type: 'text' as const, value: 'high' }]]), body: json({ q: 'weather', n: 1 }) };
@@ -216,6 +226,12 @@ function run(t0: number, salt: number, { latencyMs, answer, event = true }: { la
   return concatBytes(...envs.map((e) => encodeEnvelope(e)));
 }
 
+/** The counts a log comparison's listed pairs add up to, by their status. */
+function tally(c: LogComparison): LogComparison['counts'] {
+  const n = (status: string) => c.pairs.filter((p) => p.status === status).length;
+  return { same: n('same'), changed: n('changed'), onlyA: n('removed'), onlyB: n('added') };
+}
+
 describe('compareLogs: two runs of a conversation', () => {
   const t0 = Date.UTC(2026, 0, 2, 3, 4, 5);
   const yesterday = sides('yesterday.cborseq', run(t0, 0, { latencyMs: 120, answer: 'short' }));
@@ -231,6 +247,12 @@ describe('compareLogs: two runs of a conversation', () => {
       ['event 1', null, 'event', null],
     ]);
     expect(c.counts).toEqual({ same: 2, changed: 2, onlyA: 1, onlyB: 0 });
+    expect(c.pairs.map((p) => p.status)).toEqual(['changed', 'same', 'same', 'changed', 'removed']);
+    expect(tally(c)).toEqual(c.counts);
+    // B against A: what was only on A is only on B, counted and marked alike.
+    const back = compareLogs('inputs', { label: 't', records: today }, { label: 'y', records: yesterday });
+    expect(back.counts.onlyB).toBe(1);
+    expect(tally(back)).toEqual(back.counts);
   });
 
   it('what changed: fields (ids apart), and the command’s latency', () => {
@@ -254,6 +276,7 @@ describe('compareLogs: two runs of a conversation', () => {
     expect(c.pairs.filter((p) => p.matchedBy === 'correlation').map((p) => p.a!.kind)).toEqual(['command', 'chunk', 'chunk', 'response']);
     expect(c.pairs.find((p) => p.a?.kind === 'event')?.matchedBy).toBe('order');
     expect(c.counts).toEqual({ same: 5, changed: 0, onlyA: 0, onlyB: 0 });
+    expect(tally(c)).toEqual(c.counts);
   });
 
   it('lists at most maxPairs and counts the rest', () => {
@@ -266,6 +289,9 @@ describe('compareLogs: two runs of a conversation', () => {
 
 describe('compareRecords on random envelopes', () => {
   it('never throws; the byte stretches cover both encodings; identical signing inputs exactly when their bytes are equal', () => {
+    const runs = params('compare-records', 0.25);
+    // Cases where both sides decoded, so the signing-input checks below ran.
+    let checked = 0;
     fc.assert(
       fc.property(envelopeArb, envelopeArb, fc.boolean(), (x, y, near) => {
         // Half the pairs are near (one field of B taken from A's), where the diff has most to say.
@@ -280,6 +306,7 @@ describe('compareRecords on random envelopes', () => {
         }
         expect([i, j]).toEqual([d.a.length, d.b.length]);
         if (!a.record.data.envelope || !b.record.data.envelope) return;
+        checked++;
         const si = signingInputSegments(a.record.data.envelope);
         const sj = signingInputSegments(b.record.data.envelope);
         const same = bytesEqual(concatBytes(si.context, si.envelope), concatBytes(sj.context, sj.envelope));
@@ -292,7 +319,8 @@ describe('compareRecords on random envelopes', () => {
         if (bytesEqual(d.a, d.b)) expect(changes).toBe(0);
         else if (!structural) expect(changes).toBeGreaterThan(0);
       }),
-      params('compare-records', 0.25),
+      runs,
     );
+    expect(checked).toBeGreaterThan(runs.numRuns / 3);
   });
 });

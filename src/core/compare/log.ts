@@ -8,6 +8,7 @@ import { toHex } from '../bytes';
 import { agdxRecordTime } from '../time';
 import type { LogComparison, LogPair, LogRecordSide } from './model';
 import { recordValues, verdictDiff, type CompareSide } from './records';
+import { placeBOnly } from './interleave';
 import { diffValues } from './structure';
 
 /** Pairs listed; every pair is compared and counted, those past it are not listed. */
@@ -163,28 +164,17 @@ export function compareLogs(scope: LogComparison['scope'], a: LogSide, b: LogSid
     else omitted++;
   };
   // B's own records go after the pair holding the B record before them.
-  const matchedB = new Map<number, number>();
-  partner.forEach((j, i) => {
-    if (j >= 0) matchedB.set(j, i);
-  });
-  const after = new Map<number, number[]>();
-  const lead: number[] = [];
-  let lastA = -1;
-  pb.forEach((_, j) => {
-    if (matchedB.has(j)) lastA = Math.max(lastA, matchedB.get(j)!);
-    else if (lastA < 0) lead.push(j);
-    else after.set(lastA, [...(after.get(lastA) ?? []), j]);
-  });
+  const { lead, after } = placeBOnly(partner, pb.length);
   const onlyB = (j: number) => {
     counts.onlyB++;
-    emit({ a: null, b: sideOf(pb[j]), matchedBy: null, role: pb[j].role, fields: [], ids: [], changes: 0, verdicts: [], latency: null });
+    emit({ a: null, b: sideOf(pb[j]), status: 'added', matchedBy: null, role: pb[j].role, fields: [], ids: [], changes: 0, verdicts: [], latency: null });
   };
   lead.forEach(onlyB);
   pa.forEach((p, i) => {
     const j = partner[i];
     if (j < 0) {
       counts.onlyA++;
-      emit({ a: sideOf(p), b: null, matchedBy: null, role: p.role, fields: [], ids: [], changes: 0, verdicts: [], latency: null });
+      emit({ a: sideOf(p), b: null, status: 'removed', matchedBy: null, role: p.role, fields: [], ids: [], changes: 0, verdicts: [], latency: null });
     } else {
       const q = pb[j];
       const values = recordValues(p.side.record, q.side.record, { unknownFields: false });
@@ -201,6 +191,7 @@ export function compareLogs(scope: LogComparison['scope'], a: LogSide, b: LogSid
       emit({
         a: sideOf(p),
         b: sideOf(q),
+        status: changed ? 'changed' : 'same',
         matchedBy: how[i],
         role: p.role,
         fields: fields.length > FIELDS_NAMED ? [...fields.slice(0, FIELDS_NAMED), `… ${fields.length - FIELDS_NAMED} more`] : fields,

@@ -78,6 +78,11 @@ export interface SignatureMeaning {
   segments: { domain: boolean; context: boolean; envelope: boolean } | null;
 }
 
+/** A signature verdict in words, as the comparison writes it: `valid, trusted`, `valid, not trusted`, `unknown key`. */
+export function signatureWords(status: SignatureStatus, trusted: boolean): string {
+  return status === 'valid' ? (trusted ? 'valid, trusted' : 'valid, not trusted') : status.replace('_', ' ');
+}
+
 /** A record's verdicts as the comparison shows them side by side. */
 export interface VerdictSide {
   decoded: boolean;
@@ -186,6 +191,8 @@ export interface LogRecordSide {
 export interface LogPair {
   a: LogRecordSide | null;
   b: LogRecordSide | null;
+  /** Only on B (added), only on A (removed), or, matched, changed (fields, verdicts or latency) or the same; as counted. */
+  status: ChangeStatus;
   /** By the same correlation (and kind, stream and sequence), or by their order (the n-th command of each, its answers, …). */
   matchedBy: 'correlation' | 'order' | null;
   /** What the two have in common that matched them, in words: "command 2", "chunk 3 of stream 1". */
@@ -225,5 +232,3 @@ export type CompareSubject =
   | { scope: 'records'; a: number; b: number }
   | { scope: 'inputs'; a: number; b: number }
   | { scope: 'conversations'; a: string; b: string };
-
-export type CompareScope = CompareSubject['scope'];

@@ -7,7 +7,7 @@ import { diffValues } from './structure';
 import { jsonBytesValue } from './value';
 
 export interface PolicyChange {
-  /** How the two were compared. */
+  /** How the two were compared (equal texts are not read: 'lines'). */
   reading: 'json' | 'lines';
   /** A few words for the record's summary line: `policy: 1 added, 1 removed, 1 changed`, `policy +2 −1 lines`. */
   summary: string;
@@ -24,6 +24,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** The change from `before` to `after` (two versions' texts). */
 export function policyChange(before: string, after: string): PolicyChange {
   if (typeof before !== 'string' || typeof after !== 'string') throw new TypeError('policyChange: before and after must be strings');
+  // The same text: nothing to read or diff (a card's history mostly repeats its policy).
+  if (before === after) return { reading: 'lines', summary: 'policy unchanged', heading: 'unchanged', detail: '', unchanged: true };
   const a = jsonBytesValue(utf8Encode(before));
   const b = a ? jsonBytesValue(utf8Encode(after)) : null;
   if (a && b) {
@@ -32,8 +34,8 @@ export function policyChange(before: string, after: string): PolicyChange {
     if (added + removed + changed === 0) {
       return {
         reading: 'json',
-        summary: before === after ? 'policy unchanged' : 'policy unchanged (layout only)',
-        heading: before === after ? 'unchanged' : 'the same JSON, only its layout changed',
+        summary: 'policy unchanged (layout only)',
+        heading: 'the same JSON, only its layout changed',
         detail: '',
         unchanged: true,
       };
@@ -54,7 +56,6 @@ export function policyChange(before: string, after: string): PolicyChange {
       unchanged: false,
     };
   }
-  if (before === after) return { reading: 'lines', summary: 'policy unchanged', heading: 'unchanged', detail: '', unchanged: true };
   const d = lineDiff(before, after);
   return {
     reading: 'lines',

@@ -7,7 +7,7 @@ import { utf8Encode } from '../bytes';
 import type { Finding } from '../model';
 import { recordViews, type InspectedRecord } from '../records';
 import { byteDiff, cborLayout, jsonLayout, treeLayout } from './bytes';
-import type { ByteDiff, FieldDiff, RecordComparison, SideInfo, VerdictDiff, VerdictSide } from './model';
+import { signatureWords, type ByteDiff, type FieldDiff, type RecordComparison, type SideInfo, type VerdictDiff, type VerdictSide } from './model';
 import { agdxSigningMeaning, agentDnaSigningMeaning, noSigningMeaning } from './signing';
 import { diffValues, MAX_ROWS } from './structure';
 import { envelopeValue, headersValue, jsonBytesValue, pairBodies, treeValue, scalar, type DiffValue } from './value';
@@ -104,7 +104,7 @@ function verdictSide(s: CompareSide): VerdictSide {
   };
 }
 
-const signatureWords = (v: VerdictSide) => (v.signature === 'valid' ? (v.trusted ? 'valid, trusted' : 'valid, not trusted') : v.signature.replace('_', ' '));
+const verdictSignature = (v: VerdictSide) => signatureWords(v.signature, v.trusted);
 
 /** The two verdicts side by side, and what differs between them in words. */
 export function verdictDiff(a: CompareSide, b: CompareSide): VerdictDiff {
@@ -113,7 +113,7 @@ export function verdictDiff(a: CompareSide, b: CompareSide): VerdictDiff {
   const changes: string[] = [];
   if (va.decoded !== vb.decoded) changes.push(`decoded on ${va.decoded ? 'A' : 'B'} only`);
   if (va.valid !== vb.valid) changes.push(`valid on ${va.valid ? 'A' : 'B'}, not on ${va.valid ? 'B' : 'A'}`);
-  if (signatureWords(va) !== signatureWords(vb)) changes.push(`signature ${signatureWords(va)} → ${signatureWords(vb)}`);
+  if (verdictSignature(va) !== verdictSignature(vb)) changes.push(`signature ${verdictSignature(va)} → ${verdictSignature(vb)}`);
   const rules = (s: CompareSide) => new Set([...s.findings.map((f) => f.rule), ...(s.record.verdict.error ? [s.record.verdict.error.code] : [])]);
   const ra = rules(a);
   const rb = rules(b);

@@ -9,7 +9,7 @@ import type { EnvelopeReport } from '../agentdna/model';
 import { bytesEqual, toHex, utf8Encode } from '../bytes';
 import type { SignatureVerdict } from '../model';
 import { cborLayout, jsonLayout, type FieldSpan } from './bytes';
-import type { SignatureMeaning } from './model';
+import { signatureWords, type SignatureMeaning } from './model';
 
 const IDENTICAL = 'Signing inputs identical: the same signature verifies both.';
 const DIFFERENT = 'Different signing input: a signature over one does not cover the other.';
@@ -47,8 +47,7 @@ function differingMembers(a: Uint8Array, la: readonly FieldSpan[], b: Uint8Array
 function signedWords(side: 'A' | 'B', v: SignatureVerdict, keyId: string | null): string {
   if (v.status === 'unsigned') return `${side} carries no signature.`;
   const by = keyId ? ` by key id ${keyId}` : v.signer ? ` by ${v.signer}` : '';
-  const verdict = v.status === 'valid' ? (v.trusted ? 'valid, trusted' : 'valid, not trusted') : v.status.replace('_', ' ');
-  return `${side} is signed${by} (signature ${verdict}).`;
+  return `${side} is signed${by} (signature ${signatureWords(v.status, v.trusted)}).`;
 }
 
 /** Two AGDX envelopes: their signing inputs segment by segment, and what differs. */

@@ -101,5 +101,7 @@ describe('policyChange', () => {
     expect(t.detail).toContain('+allow: write');
     // JSON before, text after: lines.
     expect(policyChange('{"a":1}', 'a: 1').reading).toBe('lines');
+    // The same text is unchanged without being read as JSON.
+    expect(policyChange('{"a":1}', '{"a":1}')).toEqual({ reading: 'lines', summary: 'policy unchanged', heading: 'unchanged', detail: '', unchanged: true });
   });
 });

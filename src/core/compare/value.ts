@@ -3,7 +3,7 @@
 // type), JSON (AgentDNA documents, JSON bodies and policies, by the lossless reader: exact numbers,
 // the last of duplicate keys as json.loads keeps it), CBOR items (capsule bodies), or, for any other
 // record, its field tree as shown.
-import { bytesEqual, toHex, utf8OrNull } from '../bytes';
+import { toHex, utf8OrNull } from '../bytes';
 import { toDiagnostic } from '../cbor/diagnostic';
 import { readSingle, untag, type CborItem } from '../cbor/reader';
 import { CONTENT_TYPES, SIGNATURE_SCHEMES, TASK_STATES, codeName } from '../agdx/dictionaries';
@@ -27,7 +27,7 @@ const MAX_DEPTH = 128;
 export const scalar = (type: string, key: string, display = key): DiffValue => ({ kind: 'scalar', type, key, display });
 
 /** Bytes as hex (cut after 64 bytes), or an id in Crockford base32. */
-export function bytesValue(bytes: Uint8Array, display?: string): DiffValue {
+function bytesValue(bytes: Uint8Array, display?: string): DiffValue {
   return {
     kind: 'bytes',
     bytes,
@@ -87,23 +87,6 @@ export function fingerprint(v: DiffValue): string {
   return id;
 }
 
-/** Whether two values are equal: scalars by type and key, bytes as bytes, maps by key in any order, lists in order. */
-export function sameValue(a: DiffValue, b: DiffValue): boolean {
-  if (a === b) return true;
-  if (a.kind === 'scalar' && b.kind === 'scalar') return a.type === b.type && a.key === b.key;
-  if (a.kind === 'bytes' && b.kind === 'bytes') return bytesEqual(a.bytes, b.bytes);
-  if (a.kind === 'list' && b.kind === 'list') return a.items.length === b.items.length && a.items.every((x, i) => sameValue(x, b.items[i]));
-  if (a.kind === 'map' && b.kind === 'map') {
-    if (a.entries.length !== b.entries.length) return false;
-    const other = new Map(b.entries);
-    return a.entries.every(([k, x]) => {
-      const y = other.get(k);
-      return y !== undefined && sameValue(x, y);
-    });
-  }
-  return false;
-}
-
 // ---------- JSON ----------
 
 /** A JSON value (lossless reader): numbers by their text, objects by the last of duplicate keys. */
@@ -144,7 +127,7 @@ function cborKeyName(item: CborItem): string {
 }
 
 /** A CBOR item as a value: text keys by name, others by their diagnostic notation. */
-export function cborValue(item: CborItem, depth = 0): DiffValue {
+function cborValue(item: CborItem, depth = 0): DiffValue {
   const tag = item.kind === 'tag' ? `tag ${item.tag} ` : '';
   const it = untag(item);
   switch (it.kind) {
@@ -197,13 +180,13 @@ function metaValue(v: MetaValue, depth = 0): DiffValue {
 }
 
 /** A body as one side reads it, by its content type (agentdna capsules and CBOR structurally, JSON structurally). */
-export interface BodyDecoding {
+interface BodyDecoding {
   reading: BodyReading;
   value: DiffValue;
 }
 
 /** What a body decodes as: the content type (the `agdx.ct` header, else what the kind says, else a guess) picks the reading. */
-export function decodeBody(env: Envelope, contentType: number | null): BodyDecoding | null {
+function decodeBody(env: Envelope, contentType: number | null): BodyDecoding | null {
   const body = env.body;
   if (!body || body.length === 0) return null;
   const cbor = (): BodyDecoding | null => {

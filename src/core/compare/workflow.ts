@@ -3,6 +3,7 @@
 // tip), the rest on one side only. For each pair: which hashed fields differ, and both sides' hash
 // and signature verdicts.
 import type { EnvelopeReport, WorkflowReport } from '../agentdna/model';
+import { placeBOnly } from './interleave';
 import type { EnvelopeField, EnvelopePair, EnvelopeSide, WorkflowDiff } from './model';
 
 function side(e: EnvelopeReport, index: number): EnvelopeSide {
@@ -74,21 +75,7 @@ export function compareWorkflows(a: WorkflowReport, b: WorkflowReport): Workflow
   const pairs: EnvelopePair[] = [];
   const counts = { same: 0, differing: 0, onlyA: 0, onlyB: 0 };
   // B's own envelopes go after the pair holding the B envelope before them.
-  const bOnlyAfter = new Map<number, number[]>();
-  const lead: number[] = [];
-  const matchedB = new Map<number, number>();
-  partner.forEach((j, i) => {
-    if (j >= 0) matchedB.set(j, i);
-  });
-  let lastA = -1;
-  bs.forEach((_, j) => {
-    if (matchedB.has(j)) {
-      lastA = Math.max(lastA, matchedB.get(j)!);
-      return;
-    }
-    if (lastA < 0) lead.push(j);
-    else bOnlyAfter.set(lastA, [...(bOnlyAfter.get(lastA) ?? []), j]);
-  });
+  const { lead, after: bOnlyAfter } = placeBOnly(partner, bs.length);
   const onlyB = (j: number) => {
     counts.onlyB++;
     pairs.push({ a: null, b: bs[j], matchedBy: null, differs: [], verdictsDiffer: false });

@@ -1,8 +1,8 @@
 // Two conversations or two inputs compared record by record: a table of matched pairs (by
 // correlation, or by their order) with what changed in fields, verdicts and latency, and the rows
 // only on one side. Each record opens its detail.
-import { useState } from 'react';
-import type { ChangeStatus, LogComparison, LogPair, LogRecordSide } from '../../core/compare/model';
+import { useMemo, useState } from 'react';
+import { type LogComparison, type LogPair, type LogRecordSide, signatureWords } from '../../core/compare/model';
 import { displayText, groupDigits } from '../format';
 import { latencyWords } from './compare-view';
 import { BUTTON, CARD_ROW, CARD_TABLE, CardLabel, STATUS_STYLE, StatusMark } from './parts';
@@ -10,16 +10,11 @@ import { BUTTON, CARD_ROW, CARD_TABLE, CardLabel, STATUS_STYLE, StatusMark } fro
 /** Rows drawn at first; more on request (a comparison lists up to 5,000). */
 const FIRST_ROWS = 300;
 
-function statusOf(p: LogPair): ChangeStatus {
-  if (!p.a) return 'added';
-  if (!p.b) return 'removed';
-  const latency = p.latency !== null && p.latency.a !== p.latency.b;
-  return p.fields.length || p.verdicts.length || latency ? 'changed' : 'same';
-}
-
 function RecordCell({ r, side, onSelect }: { r: LogRecordSide | null; side: 'A' | 'B'; onSelect: (key: number) => void }) {
   if (!r) return <span className="text-slate-600 dark:text-slate-400">—</span>;
-  const verdict = `${r.valid ? 'valid' : 'invalid'} · ${r.signature === 'valid' ? (r.trusted ? 'signature valid, trusted' : 'signature valid, not trusted') : r.signature.replace('_', ' ')}`;
+  // This table's own wording: "signature" only before a valid one ("valid · signature valid, trusted", "valid · unsigned").
+  const words = signatureWords(r.signature, r.trusted);
+  const verdict = `${r.valid ? 'valid' : 'invalid'} · ${r.signature === 'valid' ? `signature ${words}` : words}`;
   return (
     <span className="flex flex-col gap-0.5">
       <button
@@ -36,7 +31,7 @@ function RecordCell({ r, side, onSelect }: { r: LogRecordSide | null; side: 'A' 
 }
 
 function ChangeCell({ p }: { p: LogPair }) {
-  const status = statusOf(p);
+  const { status } = p;
   const latency = p.latency && (p.latency.a !== null || p.latency.b !== null) ? `latency ${latencyWords(p.latency.a)} → ${latencyWords(p.latency.b)}` : null;
   return (
     <span className="flex flex-col gap-0.5">
@@ -64,7 +59,7 @@ function ChangeCell({ p }: { p: LogPair }) {
 export function LogDiffView({ c, onSelect }: { c: LogComparison; onSelect: (key: number) => void }) {
   const [showSame, setShowSame] = useState(false);
   const [limit, setLimit] = useState(FIRST_ROWS);
-  const rows = showSame ? c.pairs : c.pairs.filter((p) => statusOf(p) !== 'same');
+  const rows = useMemo(() => (showSame ? c.pairs : c.pairs.filter((p) => p.status !== 'same')), [c.pairs, showSame]);
   const what = c.scope === 'inputs' ? 'input' : 'conversation';
   return (
     <section aria-labelledby="compare-log" className="rounded border border-slate-200 p-3 dark:border-slate-700">
@@ -104,7 +99,7 @@ export function LogDiffView({ c, onSelect }: { c: LogComparison; onSelect: (key:
             </thead>
             <tbody className={CARD_TABLE.body}>
               {rows.slice(0, limit).map((p) => {
-                const status = statusOf(p);
+                const { status } = p;
                 return (
                   <tr key={`${p.a?.key ?? '-'}:${p.b?.key ?? '-'}`} data-status={status} className={`${CARD_ROW} ${STATUS_STYLE[status]}`}>
                     <td className="col-span-2 py-1 pr-2 font-medium @2xl:font-normal">

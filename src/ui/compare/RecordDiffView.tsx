@@ -3,7 +3,17 @@
 // by colour alone), the byte diff of their canonical encodings as compact hex with the differing
 // bytes marked, and two AgentDNA workflows envelope by envelope. Strings from records are text.
 import { type CSSProperties, type ReactNode, useState } from 'react';
-import type { ByteDiff, ChangeStatus, EnvelopePair, EnvelopeSide, FieldRow, RecordComparison, VerdictSide, WorkflowDiff } from '../../core/compare/model';
+import {
+  type ByteDiff,
+  type ChangeStatus,
+  type EnvelopePair,
+  type EnvelopeSide,
+  type FieldRow,
+  type RecordComparison,
+  signatureWords,
+  type VerdictSide,
+  type WorkflowDiff,
+} from '../../core/compare/model';
 import { RuleRef } from '../components/RuleRef';
 import { displayText, groupDigits, hex2 } from '../format';
 import { byteHunks, bytesWords, type HunkSide, shownRows } from './compare-view';
@@ -47,7 +57,7 @@ export function RecordDiffView({ c }: { c: RecordComparison }) {
 }
 
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
-const signature = (v: VerdictSide) => (v.signature === 'valid' ? (v.trusted ? 'valid, trusted' : 'valid, not trusted') : v.signature.replace('_', ' '));
+const signature = (v: VerdictSide) => signatureWords(v.signature, v.trusted);
 
 function VerdictsSection({ c }: { c: RecordComparison }) {
   const { a, b } = c.verdicts;

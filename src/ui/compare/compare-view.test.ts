@@ -17,7 +17,8 @@ function store(): SummarySource {
 }
 const inputs = [
   { input: 0, name: 'yesterday.cborseq' },
-  { input: 1, name: '<b>today</b>.json' },
+  // A right-to-left override: unescaped, this name would show as "invoicerobc.jpg".
+  { input: 1, name: 'invoice\u202Egpj.cbor' },
 ] as InputSummary[];
 
 describe('the compared pair', () => {
@@ -39,10 +40,10 @@ describe('the compared pair', () => {
 
   it('says what is compared, the names escaped', () => {
     const s = store();
-    expect(recordWords(4, s, inputs)).toBe('record #1 of <b>today</b>.json');
+    expect(recordWords(4, s, inputs)).toBe('record #1 of invoice⟨U+202E⟩gpj.cbor');
     expect(recordWords(9, s, inputs)).toBe('record 9 (no longer loaded)');
-    expect(comparedWords({ a: 0, b: 4, scope: 'records' }, s, inputs)).toBe('record #0 of yesterday.cborseq with record #1 of <b>today</b>.json');
-    expect(comparedWords({ a: 0, b: 4, scope: 'inputs' }, s, inputs)).toBe('the inputs yesterday.cborseq and <b>today</b>.json');
+    expect(comparedWords({ a: 0, b: 4, scope: 'records' }, s, inputs)).toBe('record #0 of yesterday.cborseq with record #1 of invoice⟨U+202E⟩gpj.cbor');
+    expect(comparedWords({ a: 0, b: 4, scope: 'inputs' }, s, inputs)).toBe('the inputs yesterday.cborseq and invoice⟨U+202E⟩gpj.cbor');
     expect(comparedWords({ a: 0, b: 2, scope: 'conversations' }, s, inputs)).toBe(
       'the conversations C1 (of record #0 of yesterday.cborseq) and C2 (of record #2 of yesterday.cborseq)',
     );
@@ -96,5 +97,8 @@ describe('the shown parts', () => {
     expect(latencyWords(340)).toBe('340 µs');
     expect(latencyWords(-120_000)).toBe('−120 ms');
     expect(latencyWords(1_250_000)).toBe('1.25 s');
+    // The timeline's wording: three significant figures, minutes past a minute.
+    expect(latencyWords(1_500)).toBe('1.5 ms');
+    expect(latencyWords(75_000_000)).toBe('1 min 15 s');
   });
 });

@@ -3,7 +3,8 @@
 import type { ByteDiff, ChangeStatus, CompareSubject, FieldRow } from '../../core/compare/model';
 import type { ComparedPair, InputSummary } from '../../wire/protocol';
 import type { RecordSummary } from '../../wire/summary-pack';
-import { displayText, groupDigits } from '../format';
+import { formatDuration } from '../../core/time';
+import { displayText } from '../format';
 
 /** What the page reads summaries from (its SummaryStore). */
 export interface SummarySource {
@@ -130,12 +131,7 @@ export function bytesWords([start, end]: readonly [number, number]): string {
   return end > start + 1 ? `bytes ${start}–${end - 1}` : end > start ? `byte ${start}` : `no bytes (at ${start})`;
 }
 
-/** A latency in µs as a person reads it: `340 µs`, `120 ms`, `1.25 s`; `—` when unknown. */
+/** A latency in µs as the timeline writes a duration (`340 µs`, `1.5 ms`, `1.25 s`, `1 min 15 s`); `—` when unknown. */
 export function latencyWords(micros: number | null): string {
-  if (micros === null) return '—';
-  const a = Math.abs(micros);
-  const sign = micros < 0 ? '−' : '';
-  if (a < 1000) return `${sign}${a} µs`;
-  if (a < 1_000_000) return `${sign}${groupDigits(Math.round(a / 1000))} ms`;
-  return `${sign}${(a / 1_000_000).toFixed(2)} s`;
+  return micros === null ? '—' : formatDuration(micros);
 }

@@ -8,6 +8,21 @@ const CACHE_LIMIT = 2048;
 /** Records the store holds before it first grows (it doubles after). */
 const INITIAL_CAPACITY = 16_384;
 
+/** What the page's views read summaries from: the SummaryStore, or a stand-in in a test. */
+export type SummarySource = Pick<SummaryStore, 'length' | 'get' | 'inputOf'>;
+
+/** The first record of input `input` (records are stored input after input), or null: a binary search. */
+export function firstKeyOf(input: number, store: Pick<SummarySource, 'length' | 'inputOf'>): number | null {
+  let lo = 0;
+  let hi = store.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (store.inputOf(mid) < input) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < store.length && store.inputOf(lo) === input ? lo : null;
+}
+
 export class SummaryStore {
   private cols = new Int32Array(STRIDE * INITIAL_CAPACITY);
   private strings: string[] = [];

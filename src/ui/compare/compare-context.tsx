@@ -3,7 +3,7 @@
 // record detail's "Compare with…", the Compare tab's panel and the list's pick mode use it.
 import { createContext, useContext } from 'react';
 import type { ComparedPair, InputSummary } from '../../wire/protocol';
-import type { SummarySource } from './compare-view';
+import type { SummarySource } from '../summary-store';
 
 export interface CompareApi {
   /** The pair compared now, or null. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ByteRange } from '../../core/compare/model';
 import type { InputSummary } from '../../wire/protocol';
 import type { RecordSummary } from '../../wire/summary-pack';
-import { byteHunks, bytesWords, comparedWords, firstKeyOf, latencyWords, recordWords, shownRows, subjectOf, type SummarySource } from './compare-view';
+import { firstKeyOf, type SummarySource } from '../summary-store';
+import { byteHunks, bytesWords, comparedWords, latencyWords, recordWords, shownRows, subjectOf } from './compare-view';
 
 /** Records 0–2 of input 0 (two of conversation C1), 3–4 of input 1 (no conversation). */
 function store(): SummarySource {

@@ -5,13 +5,7 @@ import type { ComparedPair, InputSummary } from '../../wire/protocol';
 import type { RecordSummary } from '../../wire/summary-pack';
 import { formatDuration } from '../../core/time';
 import { displayText } from '../format';
-
-/** What the page reads summaries from (its SummaryStore). */
-export interface SummarySource {
-  readonly length: number;
-  get(key: number): RecordSummary | undefined;
-  inputOf(key: number): number;
-}
+import type { SummarySource } from '../summary-store';
 
 /** The request for a compared pair: the records themselves, or their conversations or inputs; null when it cannot be made. */
 export function subjectOf(pair: ComparedPair, store: Pick<SummarySource, 'get'>): CompareSubject | null {
@@ -26,18 +20,6 @@ export function subjectOf(pair: ComparedPair, store: Pick<SummarySource, 'get'>)
     case 'conversations':
       return a.conversation && b.conversation ? { scope: 'conversations', a: a.conversation, b: b.conversation } : null;
   }
-}
-
-/** The first record of input `input` (records are stored input after input), or null. */
-export function firstKeyOf(input: number, store: Pick<SummarySource, 'length' | 'inputOf'>): number | null {
-  let lo = 0;
-  let hi = store.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (store.inputOf(mid) < input) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < store.length && store.inputOf(lo) === input ? lo : null;
 }
 
 /** A record as a person finds it: `record #4 of conversation.cborseq` (the name escaped). */

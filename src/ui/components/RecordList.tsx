@@ -3,20 +3,14 @@ import { crockfordToHex } from '../../core/bytes';
 import { shortId } from '../../core/short-id';
 import type { InputSummary } from '../../wire/protocol';
 import type { RecordSummary } from '../../wire/summary-pack';
+import type { SummarySource } from '../summary-store';
 import { displayText, groupDigits, middleEllipsis } from '../format';
 import { Badge, Badges } from './Badges';
 import { RuleRef } from './RuleRef';
 
-/** What the list reads records from (the page's SummaryStore). */
-export interface RecordSource {
-  readonly length: number;
-  get(key: number): RecordSummary | undefined;
-  inputOf(key: number): number;
-}
-
 interface Props {
   inputs: InputSummary[];
-  store: RecordSource;
+  store: SummarySource;
   /** Moves whenever records were added or replaced in the store. */
   version: number;
   /** The keys to show (a filter's result), or null for all. */

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { InputSummary, RecordFilter } from '../../wire/protocol';
 import { describeFilter } from '../shared-view';
-import type { SummaryStore } from '../summary-store';
+import { firstKeyOf, type SummaryStore } from '../summary-store';
 import { FilterBar } from './LoadControls';
 import { RecordList } from './RecordList';
 
@@ -30,15 +30,8 @@ export function unreadableKeys(inputs: readonly InputSummary[], store: Pick<Summ
   const keys: number[] = [];
   for (const input of inputs) {
     if (!input.error) continue;
-    // Records are stored input after input: the first key of this input, by binary search.
-    let lo = 0;
-    let hi = store.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (store.inputOf(mid) < input.input) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < store.length && store.inputOf(lo) === input.input) keys.push(lo);
+    const key = firstKeyOf(input.input, store);
+    if (key !== null) keys.push(key);
   }
   return keys;
 }

@@ -17,7 +17,8 @@ import {
 import { RuleRef } from '../components/RuleRef';
 import { displayText, groupDigits, hex2 } from '../format';
 import { byteHunks, bytesWords, type HunkSide, shownRows } from './compare-view';
-import { CardLabel, CARD_ROW, CARD_TABLE, Section, STATUS_STYLE, StatusMark, WithCode } from './parts';
+import { Section } from '../components/Section';
+import { CardLabel, CARD_ROW, CARD_TABLE, STATUS_STYLE, StatusMark, WithCode } from './parts';
 
 export function RecordDiffView({ c }: { c: RecordComparison }) {
   return (

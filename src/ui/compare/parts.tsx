@@ -1,6 +1,5 @@
 // Small pieces the Comparison region's views share: a button's look, a section, and how a change
 // is marked (a sign and a word, and a tint that is never the only sign).
-import type { ReactNode } from 'react';
 import type { ChangeStatus } from '../../core/compare/model';
 import { STATUS_WORDS } from './compare-view';
 
@@ -45,17 +44,6 @@ export function StatusMark({ status }: { status: ChangeStatus }) {
       <span aria-hidden="true">{w.sign} </span>
       {w.word}
     </span>
-  );
-}
-
-export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded border border-slate-200 p-3 dark:border-slate-700">
-      <h3 id={id} className="mb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300">
-        {title}
-      </h3>
-      {children}
-    </section>
   );
 }
 

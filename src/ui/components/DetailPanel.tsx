@@ -14,19 +14,9 @@ import { Findings } from './Findings';
 import { HexView } from './HexView';
 import { RecordLinks } from './RecordLinks';
 import { RuleRef } from './RuleRef';
+import { Section } from './Section';
 import { SignaturePanel } from './SignaturePanel';
 import { WorkflowPanel } from './WorkflowPanel';
-
-function Section({ title, children, id }: { title: string; children: React.ReactNode; id?: string }) {
-  return (
-    <section aria-labelledby={id} className="rounded border border-slate-200 p-3 dark:border-slate-800">
-      <h3 id={id} className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
-        {title}
-      </h3>
-      {children}
-    </section>
-  );
-}
 
 const ORIGIN_WORDS = {
   input: 'offsets into the input file',

@@ -734,7 +734,7 @@ const FINDING_RULES = {
   'agentdna/hash': {
     severity: 'error',
     title: 'The stored hash is not the content hash',
-    why: "An AgentDNA envelope's hash is SHA-256 over its content (from, payload, epoch, status_code, run_id, to, as Python's json.dumps writes them); the signature signs that hash. A different stored hash means the content was changed after hashing (when the signature still holds over the stored hash, after signing) or the hash was computed another way.",
+    why: "An AgentDNA envelope's hash is SHA-256 over its content (from, payload, epoch, status_code, run_id, to, as Python's json.dumps writes them); the signature signs that hash. A different stored hash means the content was changed after hashing (after signing, when the signature was made over the stored hash: it then does not hold for the content as it is) or the hash was computed another way.",
     spec: [
       {
         doc: 'agentdna.md',

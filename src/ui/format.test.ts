@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayText, formatSpan, groupDigits, middleEllipsis, signatureBadge } from './format';
+import { displayText, formatSpan, groupDigits, middleEllipsis } from './format';
 
 describe('groupDigits', () => {
   it('groups by thousands like en-US', () => {
@@ -48,18 +48,6 @@ describe('formatSpan', () => {
     expect(() => formatSpan([1] as unknown as [number, number])).toThrow(TypeError);
     expect(() => formatSpan([-1, 2])).toThrow(TypeError);
     expect(() => formatSpan([0.5, 2])).toThrow(TypeError);
-  });
-});
-
-describe('signatureBadge', () => {
-  it('only a trusted valid signature is green; not trusted has its own tone and says why', () => {
-    expect(signatureBadge('valid', true, null)).toEqual({ tone: 'good', label: 'Signature valid, trusted' });
-    expect(signatureBadge('valid', false, 'key of other-agent')).toEqual({ tone: 'untrusted', label: 'Signature valid, not trusted: key of other-agent' });
-    expect(signatureBadge('valid', false, null)).toEqual({ tone: 'untrusted', label: 'Signature valid, not trusted' });
-    for (const s of ['unsigned', 'invalid', 'unknown_key', 'unsupported', 'malformed', 'other']) {
-      expect(signatureBadge(s, false, null).tone, s).not.toBe('good');
-      expect(signatureBadge(s, false, null).tone, s).not.toBe('untrusted');
-    }
   });
 });
 

@@ -43,36 +43,6 @@ export function formatSpan(span: readonly [number, number]): string {
 }
 
 /**
- * What a record's signature badge says, and its tone. "Signature valid, trusted" is the only green
- * one: a valid signature the registry does not back has a tone of its own and says why, in the
- * verdict's few words (`note`, core/keys/trust-note.ts), so a forged sender never reads as success.
- */
-export function signatureBadge(
-  signature: string,
-  trusted: boolean,
-  note: string | null,
-): { tone: 'good' | 'untrusted' | 'bad' | 'warn' | 'none'; label: string } {
-  switch (signature) {
-    case 'valid':
-      return trusted
-        ? { tone: 'good', label: 'Signature valid, trusted' }
-        : { tone: 'untrusted', label: `Signature valid, not trusted${note ? `: ${note}` : ''}` };
-    case 'unsigned':
-      return { tone: 'none', label: 'Unsigned' };
-    case 'invalid':
-      return { tone: 'bad', label: 'Signature invalid' };
-    case 'unknown_key':
-      return { tone: 'warn', label: 'Unknown key' };
-    case 'unsupported':
-      return { tone: 'none', label: 'Unsupported scheme' };
-    case 'malformed':
-      return { tone: 'bad', label: 'Malformed signature' };
-    default:
-      return { tone: 'none', label: `Signature ${signature}` };
-  }
-}
-
-/**
  * A name cut in its middle to at most `max` characters (code points): `synthetic_tamp…load.serialized.json`.
  * Names that differ only at their end (most file names of one family do) stay apart, as they would
  * not if cut at the end.

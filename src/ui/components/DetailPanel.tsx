@@ -8,7 +8,7 @@ import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
 import { useCompareApi } from '../compare/compare-context';
-import { Badges } from './Badges';
+import { Badges, Headline } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
@@ -109,6 +109,7 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
               <bdi>{displayText(s.summary)}</bdi>
             </p>
             <div className="mt-1 flex flex-wrap items-center gap-2">
+              <Headline record={s} />
               <Badges record={s} />
               <CompareWith recordKey={s.key} />
             </div>

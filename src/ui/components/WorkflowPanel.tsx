@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
 import type { EnvelopeReport, WorkflowReport } from '../../core/agentdna/model';
+import { type BadgeWords, envelopeWords, type VerdictTone } from '../../core/verdict';
 
 const shortDid = (did: string | null) => (did ? (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did) : '—');
 
@@ -20,18 +21,48 @@ function pretty(payload: string | null): string {
 
 const MODE_NAMES = { light: 'Light', heavy: 'Heavy', boundary: 'Boundary' } as const;
 
-function Tag({ ok, yes, no, title }: { ok: boolean; yes: string; no: string; title?: string }) {
+const TAG_TONES: Record<VerdictTone, string> = {
+  good: 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800',
+  bad: 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800',
+  none: 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-600',
+  warn: 'bg-amber-100 text-amber-900 ring-amber-300 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-800',
+  untrusted: 'bg-orange-200 text-orange-950 ring-orange-500 dark:bg-orange-800 dark:text-orange-50 dark:ring-orange-400',
+};
+
+function Tag({ words, testId }: { words: BadgeWords; testId?: string }) {
   return (
     <span
-      title={title}
-      className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${
-        ok
-          ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800'
-          : 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800'
-      }`}
+      title={words.title}
+      data-testid={testId}
+      data-tone={words.tone}
+      className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${TAG_TONES[words.tone]}`}
     >
-      {ok ? yes : no}
+      {words.label}
     </span>
+  );
+}
+
+/** The envelope's verdicts as core/verdict.ts words them. */
+const wordsOf = (e: EnvelopeReport) =>
+  envelopeWords({
+    hashOk: e.hash_ok,
+    signature: e.signature,
+    didMatch: e.did_match,
+    trusted: e.trusted,
+    claimedHashSignature: e.claimed_hash_signature,
+    duplicateHash: e.duplicate_hash,
+  });
+
+function EnvelopeTags({ e }: { e: EnvelopeReport }) {
+  const w = wordsOf(e);
+  return (
+    <>
+      <Tag words={w.hash} />
+      <Tag words={w.signature} testId="envelope-signature" />
+      {w.binding && <Tag words={w.binding} />}
+      <Tag words={{ ...w.trust, title: e.trust_reason }} testId="envelope-trust" />
+      {w.duplicate && <Tag words={w.duplicate} />}
+    </>
   );
 }
 
@@ -79,23 +110,8 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
                 <span className={e.status_code === '1000' ? 'text-slate-600 dark:text-slate-400' : 'text-amber-700 dark:text-amber-300'}>
                   {e.status_code} {e.status_name}
                 </span>
-                <span className="ml-auto inline-flex gap-1">
-                  <Tag ok={e.hash_ok} yes="Hash ok" no="Hash mismatch" />
-                  <Tag ok={e.signature === 'valid'} yes="Signature valid" no={`Signature ${e.signature}`} />
-                  <Tag
-                    ok={e.did_match}
-                    yes="Key bound to DID"
-                    no="DID mismatch"
-                    title="A key recovered from the signature derives the from DID (or is your key file's key for it): this binds the signature to the DID, it does not say who that is"
-                  />
-                  <span
-                    data-testid="envelope-trust"
-                    title={e.trust_reason}
-                    className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${e.trusted ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800' : 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-600'}`}
-                  >
-                    {e.trusted ? 'Trusted' : 'Not trusted'}
-                  </span>
-                  {e.duplicate_hash && <Tag ok={false} yes="" no="Duplicate hash" />}
+                <span className="ml-auto inline-flex flex-wrap gap-1">
+                  <EnvelopeTags e={e} />
                 </span>
               </div>
             </button>

@@ -126,6 +126,16 @@ describe('the contradictions of issue 26, each from a crafted input', () => {
     expect(story.context).toMatch(/^MISMATCH/);
     expect(story.trust).toBe('no: signed context differs');
     expect(greens(factsOf(r)).map((g) => g?.label)).not.toContain('Signature valid, trusted');
+    // And it is a finding: a rule id, a span, a filter and an exit status (it had none).
+    const f = r.findings.find((x) => x.rule === 'agdx/signature/context')!;
+    // A JSON export's headers are outside the payload its spans index: no span (a header block's have one).
+    expect(f).toMatchObject({ severity: 'error', path: 'headers.agdx.ct', span: null });
+    expect(f.message).toMatch(/^agdx\.ct says 1 \(json\), but the signature covers content_type 3 \(cbor\)/);
+    expect(r.valid).toBe(false);
+    // The same without any registry: a fact of the bytes.
+    const bare = buildReport(inspect([{ name: 'r.json', bytes: vector('agdx/made/signed_context_mismatch_http_v07.json') }])).records[0];
+    expect(bare.signature.status).toBe('unknown_key');
+    expect(bare.findings.map((x) => x.rule)).toContain('agdx/signature/context');
   });
 });
 

@@ -79,6 +79,15 @@ function sameSignature(a: SignatureVerdict, b: SignatureVerdict): boolean {
   );
 }
 
+/**
+ * Whether an input is unreadable (a PNG, an empty file): nothing in it was a record, so its one
+ * record is of format `unknown`, not decoded. Such an input is counted as an input, not a record,
+ * by the page and the command line alike (report.md "Command line, as implemented").
+ */
+export function isUnreadableInput(records: number, first: Pick<RecordVerdict, 'format' | 'decoded'> | undefined): boolean {
+  return records === 1 && first !== undefined && first.format === 'unknown' && !first.decoded;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The verdict in words: every view (the record list's badges, the detail's signature panel, the
 // comparison, the graph's nodes, the timeline, the exports and the command line) words a record's

@@ -19,7 +19,7 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
-import { allFindings, isValid, type RecordVerdict } from '../core/verdict';
+import { allFindings, isUnreadableInput, isValid, type RecordVerdict } from '../core/verdict';
 import { SummaryColumns, type SummaryCounts } from './summary-columns';
 import {
   decodeBundle,
@@ -458,7 +458,7 @@ export class InspectorSession {
     const blank = redacted ? blankAsRedacted(bytes, read.records) : null;
     for (const w of workflows) this.workflows.push({ ...w, record: w.record + this.records.length });
     const records = await this.verify(read.records);
-    const only = records.length === 1 ? records[0].verdict : null;
+    const only = isUnreadableInput(records.length, records[0]?.verdict) ? records[0].verdict : null;
     const summary: InputSummary = {
       input: inputNumber,
       name: input.name,
@@ -466,7 +466,7 @@ export class InspectorSession {
       sha256: input.sha256,
       format: input.format,
       records: records.length,
-      error: only && only.format === 'unknown' ? only.error : null,
+      error: only ? only.error : null,
     };
     this.inputs.push(summary);
     out.inputs.push(summary);

@@ -9,7 +9,7 @@ import { formatMicros } from '../agdx/tree';
 import { shortId } from '../short-id';
 import { type CompactRecordGraph, DUPLICATE_ID, IN_CYCLE } from '../graph/record-graph';
 import type { ReassembledStream } from '../graph/model';
-import type { Finding, Span } from '../model';
+import type { Finding, LogPosition, Span } from '../model';
 import { finding } from '../rules';
 import type { LocateField } from './entry';
 
@@ -19,9 +19,10 @@ const DUPLICATE = 2;
 const LATE = 3;
 const ABANDONED = 4;
 
-/** What the findings need of each entry beyond the graph: whether it is a dead letter's payload. */
+/** What the findings need of each entry beyond the graph: whether it is a dead letter's payload, and its place in the log. */
 export interface StructureEntry {
   readonly parent: number | null;
+  readonly logPosition: LogPosition | null;
 }
 
 const listed = (xs: readonly number[], max = 5) => `${xs.slice(0, max).join(', ')}${xs.length > max ? ', …' : ''}`;
@@ -69,14 +70,20 @@ export class StructureFindings {
       this.streamOf = streamOf;
       this.role = role;
     }
-    // Records sharing an id, in record order; a dead letter's payload repeats its original by design.
+    // Records sharing an id, in record order. Not a repeat: a dead letter's payload (it repeats its
+    // original by design), nor the same log record read twice (two exports of one partition: the
+    // same log position), which the graph takes for one record.
     const firstById = new Map<string, number>();
+    const placeOf = (k: number) => {
+      const p = entries[k].logPosition;
+      return p ? `${p.stream}:${p.topic}:${p.partition}:${p.offset}` : null;
+    };
     for (let k = 0; k < recordIndex.length; k++) {
       const id = recordIds[k];
       if (!(flags[k] & DUPLICATE_ID) || id === null || entries[k].parent !== null) continue;
       const first = firstById.get(id);
       if (first === undefined) firstById.set(id, k);
-      else this.firstWithId.set(recordIndex[k], first);
+      else if (placeOf(k) === null || placeOf(k) !== placeOf(first)) this.firstWithId.set(recordIndex[k], first);
     }
     graph.cycles.forEach((cycle, c) => {
       for (const k of cycle)

@@ -149,6 +149,27 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'nothing compared');
     });
 
+    test("issue 26's parts: the verdict headline, the keys table with entries and an un-revoke question, the Trust dialog", async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.open();
+      const keys = JSON.parse(readFileSync(vector('agdx/made/keys.json'), 'utf8'));
+      keys.keys[1].revoked = true;
+      await inspector.addKeys(JSON.stringify(keys));
+      await inspector.dropFiles([vector('agdx/made/signed_by_other_agent.bin'), vector('agentdna/synthetic/synthetic_tampered_tip_payload.serialized.json')]);
+      await inspector.records('synthetic_tampered_tip_payload.serialized.json').click();
+      await expect(inspector.detail.getByTestId('headline')).toHaveText('Signature invalid');
+      await expectAccessible(page, 'a tampered workflow: its headline and envelope tags');
+      await inspector.records('signed_by_other_agent.bin').click();
+      await page.getByRole('button', { name: 'Trust this signer…' }).click();
+      await expect(page.getByRole('dialog', { name: 'Trust this signer' })).toBeVisible();
+      await expectAccessible(page, 'the Trust dialog');
+      await page.keyboard.press('Escape');
+      await inspector.opener('Keys').click();
+      await page.getByLabel('Key dbc298251c51321b revoked').click();
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+      await expectAccessible(page, 'the keys table, asking to un-revoke');
+    });
+
     test('every dialog: Keys, Share, Paste, the Samples menu and an explanation', async ({ inspector, page }) => {
       test.setTimeout(120_000);
       await inspector.openWithSamples();

@@ -11,7 +11,7 @@ test('a registered key makes a signed record valid and trusted, across a reload,
   await inspector.open();
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(/^Key \(hex/).fill(sourceKey);
-  await page.getByLabel('Agent (for keys and DIDs that do not name one)').fill('source-agent');
+  await page.getByLabel('Agent (required for keys and DIDs that do not name one)').fill('source-agent');
   await page.getByRole('button', { name: 'Add key' }).click();
   await expect(page.getByRole('row', { name: 'Key fe812c12f3ab4ce6' })).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();
@@ -81,7 +81,7 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
 
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(/^Key \(hex/).fill(userDid);
-  await page.getByLabel('Agent (for keys and DIDs that do not name one)').fill('user');
+  await page.getByLabel('Agent (required for keys and DIDs that do not name one)').fill('user');
   await page.getByRole('button', { name: 'Add key or DID' }).click();
   await expect(page.getByRole('row', { name: `DID ${userDid}` })).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();

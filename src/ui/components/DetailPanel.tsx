@@ -12,6 +12,7 @@ import { Badges, Headline } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
+import { NamedText } from './Identity';
 import { RecordLinks } from './RecordLinks';
 import { RuleRef } from './RuleRef';
 import { Section } from './Section';
@@ -106,7 +107,9 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
         {!unreadable && (
           <>
             <p className="mt-1 text-sm">
-              <bdi>{displayText(s.summary)}</bdi>
+              <bdi>
+                <NamedText text={s.summary} />
+              </bdi>
             </p>
             <div className="mt-1 flex flex-wrap items-center gap-2">
               <Headline record={s} />

@@ -2,6 +2,7 @@
 // gives it, with the identity itself in the tooltip, or as written when the registry names it not.
 // Both are strings a record or a registry controls: shown through displayText, inside <bdi>.
 import { Fragment, useMemo } from 'react';
+import { shortId } from '../../core/agentdna/views';
 import { isDidEntry } from '../../core/keys/keys';
 import { displayText } from '../format';
 import { useRegistry } from '../registry-context';
@@ -24,17 +25,25 @@ export function Identity({ value, shorten = (s) => s }: { value: string; shorten
  */
 export function NamedText({ text }: { text: string }) {
   const { keys, name } = useRegistry();
-  const dids = useMemo(
+  // Each named DID as written in full, and as summaries shorten it (agentdna/views.ts shortId).
+  const forms = useMemo(() => {
+    const out = new Map<string, string>();
+    for (const e of keys) {
+      if (!isDidEntry(e) || name(e.did) === null) continue;
+      out.set(e.did, e.did);
+      if (!out.has(shortId(e.did))) out.set(shortId(e.did), e.did);
+    }
+    return out;
+  }, [keys, name]);
+  const parts = useMemo(
     () =>
-      keys
-        .filter(isDidEntry)
-        .map((e) => e.did)
-        .filter((d) => name(d) !== null)
-        .sort((a, b) => b.length - a.length),
-    [keys, name],
+      splitOn(
+        text,
+        [...forms.keys()].sort((a, b) => b.length - a.length),
+      ),
+    [text, forms],
   );
-  const parts = useMemo(() => splitOn(text, dids), [text, dids]);
-  return <>{parts.map((p) => (p.did ? <Identity key={p.at} value={p.text} /> : <Fragment key={p.at}>{displayText(p.text)}</Fragment>))}</>;
+  return <>{parts.map((p) => (p.did ? <Identity key={p.at} value={forms.get(p.text)!} /> : <Fragment key={p.at}>{displayText(p.text)}</Fragment>))}</>;
 }
 
 /** `text` cut at every occurrence of one of `needles` (the longest first where they overlap); `at` is where each piece starts. */

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { trustNote } from '../../core/keys/trust-note';
 import { signatureStory } from '../../core/verdict';
-import { hex2 } from '../format';
+import { displayText, hex2 } from '../format';
 import { useRegistry } from '../registry-context';
 import type { RecordDetail } from '../../wire/protocol';
 import { NamedText } from './Identity';
@@ -114,9 +114,8 @@ export const SignaturePanel = memo(function SignaturePanel({ detail }: { detail:
           <dt className="text-slate-600 dark:text-slate-400">Key id</dt>
           <dd className="font-mono">{s.key_id ?? '—'}</dd>
           <dt className="text-slate-600 dark:text-slate-400">Signer</dt>
-          <dd data-testid="signer">
-            <NamedText text={story.signer} />
-          </dd>
+          {/* The signer by its registered name with the identity itself after it: the detail shows the DID. */}
+          <dd data-testid="signer">{displayText(story.signer)}</dd>
           <dt className="text-slate-600 dark:text-slate-400">Trusted</dt>
           <dd data-testid="trust">{story.trust}</dd>
           {story.context !== null && (

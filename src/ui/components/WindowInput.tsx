@@ -12,11 +12,14 @@ export function windowNote(text: string): { micros: bigint | null; note: string;
   const r = parseUtcMicros(text);
   if ('problem' in r) return { micros: null, note: r.problem, problem: true };
   if (r.micros === null) return { micros: null, note: 'unbounded', problem: false };
-  return { micros: r.micros, note: `${utcFromMicros(r.micros) ?? 'no date'} = ${r.micros} µs`, problem: false };
+  // Typed as a date: the micros it means; typed as micros: the date they mean.
+  return { micros: r.micros, note: /^\s*\d+\s*$/.test(text) ? `${r.micros} µs = ${utcFromMicros(r.micros) ?? 'no date'}` : `= ${r.micros} µs`, problem: false };
 }
 
 interface Props {
   label: string;
+  /** The field's accessible name, when the visible label is not enough ("Not before of key fe81…"). */
+  ariaLabel?: string;
   /** The bound as stored (null: unbounded). */
   value: bigint | null;
   /** A bound read from the text: on every change (`live`) or when the field is left. */
@@ -27,7 +30,7 @@ interface Props {
 }
 
 /** A labelled text field for one window bound, UTC. */
-export function WindowInput({ label, value, onValue, live = false, className = '' }: Props) {
+export function WindowInput({ label, ariaLabel, value, onValue, live = false, className = '' }: Props) {
   const id = useId();
   const [text, setText] = useState(() => windowText(value));
   const note = windowNote(text);
@@ -38,6 +41,7 @@ export function WindowInput({ label, value, onValue, live = false, className = '
       </label>
       <input
         id={id}
+        aria-label={ariaLabel}
         value={text}
         placeholder="unbounded (YYYY-MM-DD HH:MM:SS)"
         spellCheck={false}

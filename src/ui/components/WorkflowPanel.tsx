@@ -1,8 +1,9 @@
 import { memo, useState } from 'react';
 import type { EnvelopeReport, WorkflowReport } from '../../core/agentdna/model';
 import { type BadgeWords, envelopeWords, type VerdictTone } from '../../core/verdict';
+import { Identity } from './Identity';
 
-const shortDid = (did: string | null) => (did ? (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did) : '—');
+const shortDid = (did: string) => (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did);
 
 function epochDate(epoch: string | null): string {
   if (!epoch || !/^\d+(\.\d+)?$/.test(epoch)) return epoch ?? '—';
@@ -105,7 +106,8 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
             >
               <div className="flex flex-wrap items-center gap-2">
                 <span className="font-mono text-slate-600 dark:text-slate-400">{e.path}</span>
-                <span title={e.from ?? ''}>{shortDid(e.from)}</span>→<span title={e.to ?? ''}>{shortDid(e.to)}</span>
+                <span title={e.from ?? ''}>{e.from ? <Identity value={e.from} shorten={shortDid} /> : '—'}</span>→
+                <span title={e.to ?? ''}>{e.to ? <Identity value={e.to} shorten={shortDid} /> : '—'}</span>
                 <span className="text-slate-600 dark:text-slate-400">{epochDate(e.epoch)}</span>
                 <span className={e.status_code === '1000' ? 'text-slate-600 dark:text-slate-400' : 'text-amber-700 dark:text-amber-300'}>
                   {e.status_code} {e.status_name}

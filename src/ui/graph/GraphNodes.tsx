@@ -3,6 +3,7 @@ import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { envelopeWords, signatureWords, verdictBadges } from '../../core/verdict';
 import type { GraphRenderNode } from '../../wire/graph';
+import { Identity } from '../components/Identity';
 
 // A mapped copy: React Flow wants node data as a plain record type, which an interface is not.
 export type FlowNodeData = { [K in keyof GraphRenderNode]: GraphRenderNode[K] } & { selected: boolean; onToggle: (id: string) => void; expanded: boolean };
@@ -154,7 +155,7 @@ export const EnvelopeNode = memo(function EnvelopeNode({ data }: NodeProps<FlowN
         {d.duplicate && <span className="ml-auto text-[10px] text-red-600">duplicate hash</span>}
       </div>
       <div className="truncate text-[10px]" title={d.from}>
-        from {data.subtitle} · {d.epoch}
+        from <Identity value={d.from} shorten={() => data.subtitle} /> · {d.epoch}
       </div>
       <div className="mt-0.5 flex gap-1">
         <Pill tone={w.hash.tone} title={w.hash.title}>

@@ -15,6 +15,7 @@ import {
 import type { WorkflowReport } from '../core/agentdna/model';
 import { shortId } from '../core/short-id';
 import { isoFromSeconds } from '../core/time';
+import { isBadlySigned } from '../core/verdict';
 import type { GraphRender, GraphRenderNode } from '../wire/graph';
 import type { RecordSummary } from '../wire/summary-pack';
 
@@ -64,6 +65,9 @@ function chunkRole(st: ReassembledStream, record: number): { words: string; trou
   return { words: 'applied', trouble: false };
 }
 
+/** A record whose signature does not hold is headed by it (core/verdict.ts): its node is an alarm, whatever its fields. */
+const badlySigned = (s: RecordSummary | undefined) => s !== undefined && isBadlySigned(s.signature);
+
 function agdxFace(n: AgdxNode, summaryOf: SummaryOf, streams: ReadonlyMap<string, ReassembledStream>): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
   const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null, stream: null };
   switch (n.kind) {
@@ -83,7 +87,7 @@ function agdxFace(n: AgdxNode, summaryOf: SummaryOf, streams: ReadonlyMap<string
           subtitle: n.recordId ? short(n.recordId) : '',
           fullId: n.recordId,
           detail: role.words,
-          alarm: !n.valid || n.cycle || !!n.loop || n.findings.length > 0 || role.trouble || !!head?.trouble,
+          alarm: !n.valid || badlySigned(s) || n.cycle || !!n.loop || n.findings.length > 0 || role.trouble || !!head?.trouble,
           badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted, note: s.trustNote } : null,
           expandable: head !== null,
           stream: head && { id: head.id, summary: head.summary, detail: head.detail },
@@ -98,7 +102,7 @@ function agdxFace(n: AgdxNode, summaryOf: SummaryOf, streams: ReadonlyMap<string
         subtitle: `${short(n.recordId)}${n.duplicateId && s ? ` #${s.index}` : ''}`,
         fullId: n.recordId,
         detail: `${n.source}${n.target ? ` → ${n.target}` : ''}`,
-        alarm: !n.valid || n.cycle || !!n.loop || n.findings.length > 0,
+        alarm: !n.valid || badlySigned(s) || n.cycle || !!n.loop || n.findings.length > 0,
         badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted, note: s.trustNote } : null,
         expandable: false,
       };

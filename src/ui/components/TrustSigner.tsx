@@ -28,7 +28,8 @@ export interface SignerFacts {
 /** The signer a record's signature names, when a registry entry could make it trusted; else null. */
 export function signerFacts(detail: RecordDetail): SignerFacts | null {
   const s = detail.signature;
-  const trustable = (s.status === 'valid' && !s.trusted) || s.status === 'unknown_key';
+  // A relabelled codec is never trusted, whatever the registry holds: no entry would change that.
+  const trustable = ((s.status === 'valid' && !s.trusted) || s.status === 'unknown_key') && s.context_match !== false;
   if (!trustable) return null;
   if (s.scheme === 'ed25519' && s.key_id) {
     const op = nodeByPath(detail.tree, 'operation')?.display ?? null;
@@ -110,7 +111,12 @@ export function TrustDialog({ facts, onClose }: { facts: SignerFacts; onClose: (
       waiting = r.changes.filter((c) => !c.applied);
       return r.registry;
     });
-    if (waiting.length) addPending(waiting);
+    if (waiting.length) {
+      // The entry is there already and this would widen it (un-revoke, a wider window, operator):
+      // it waits for Accept in the Keys dialog, as any such change does.
+      addPending(waiting);
+      return setProblems(waiting.map((c) => `${c.label}: ${c.description}. This would widen your registry: accept it in Keys.`));
+    }
     onClose();
   };
 

@@ -52,7 +52,7 @@ for (const [registry, keyFile] of [
     await row.click();
     const signature = page.getByTestId('signature');
     await expect(signature).toContainText('signature valid · key bound to DID · DID not in your registry');
-    await expect(page.getByTestId('trust')).toHaveText('no');
+    await expect(page.getByTestId('trust')).toHaveText('no: DID not in your registry');
     await expect(banner.getByTestId('preset-keys')).toContainText('a link never carries keys');
     // Nowhere on the page is anything "trusted".
     await expect(page.getByText('Signature valid, trusted')).toHaveCount(0);
@@ -118,7 +118,7 @@ test("a forged `redacted` flag: the banner gives the claim as the sender's word,
     await expect(page.getByTestId('signature')).toContainText(
       'the link says bodies were redacted, but this body is not blank: the claim does not hold for this record',
     );
-    await expect(page.getByTestId('trust')).toHaveText('no');
+    await expect(page.getByTestId('trust')).toHaveText('no: the signature does not hold');
   }
   await context.close();
 });

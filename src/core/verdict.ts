@@ -348,7 +348,11 @@ export function signatureStory(sig: SignatureVerdict, options: { note?: string |
       signer = sig.signer ? `${namedIdentity(sig.signer, name)}${key ? ` (${key})` : ''}` : `${key ?? 'a key'} registered for no agent`;
       break;
     case 'invalid':
-      signer = `not established: the signature does not verify${key ? ` under ${key}` : sig.scheme === 'ecdsa-secp256k1' ? ' (the chain does not verify)' : ''}`;
+      signer = key
+        ? `not established: the signature does not verify under ${key}`
+        : sig.scheme === 'ecdsa-secp256k1'
+          ? 'not established: the chain of signatures does not verify'
+          : 'not established: the signature does not verify';
       break;
     case 'unknown_key':
       signer = `unknown: ${key ?? 'the key'} is not in your registry`;

@@ -61,7 +61,7 @@ export function Headline({ record }: { record: RecordSummary }) {
       data-testid="headline"
       data-tone={h.tone}
       data-class={h.class}
-      className={`inline-flex max-w-full items-center truncate rounded px-2 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset ${TONES[h.tone]}`}
+      className={`inline-flex max-w-full items-center rounded px-2 py-0.5 text-xs font-semibold ring-1 ring-inset [overflow-wrap:anywhere] ${TONES[h.tone]}`}
     >
       {h.label}
     </span>

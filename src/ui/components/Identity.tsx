@@ -2,8 +2,7 @@
 // gives it, with the identity itself in the tooltip, or as written when the registry names it not.
 // Both are strings a record or a registry controls: shown through displayText, inside <bdi>.
 import { Fragment, useMemo } from 'react';
-import { shortId } from '../../core/agentdna/views';
-import { isDidEntry } from '../../core/keys/keys';
+import { isDidEntry, shortDid } from '../../core/keys/keys';
 import { displayText } from '../format';
 import { useRegistry } from '../registry-context';
 
@@ -25,13 +24,13 @@ export function Identity({ value, shorten = (s) => s }: { value: string; shorten
  */
 export function NamedText({ text }: { text: string }) {
   const { keys, name } = useRegistry();
-  // Each named DID as written in full, and as summaries shorten it (agentdna/views.ts shortId).
+  // Each named DID as written in full, and as summaries shorten it (start and end, as shortDid and agentdna/views.ts do).
   const forms = useMemo(() => {
     const out = new Map<string, string>();
     for (const e of keys) {
       if (!isDidEntry(e) || name(e.did) === null) continue;
       out.set(e.did, e.did);
-      if (!out.has(shortId(e.did))) out.set(shortId(e.did), e.did);
+      if (!out.has(shortDid(e.did))) out.set(shortDid(e.did), e.did);
     }
     return out;
   }, [keys, name]);

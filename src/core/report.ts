@@ -9,7 +9,7 @@ import type { WorkflowReport } from './agentdna/model';
 import type { LogAnalysis } from './log/analysis';
 import { analyzeRecords, type InputResult, type InspectResult } from './records';
 import { trustNote } from './keys/trust-note';
-import { allFindings, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts } from './verdict';
+import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts } from './verdict';
 
 export const REPORT_SCHEMA = 'envelope-inspector/report@1';
 export const GENERATOR = 'envelope-inspector 0.1.0';
@@ -238,9 +238,9 @@ export function withInputNames(text: string, names: readonly string[]): string {
   });
 }
 
-/** Whether a record is a problem: undecoded, invalid, badly signed, with a warning, or failing the policy. */
+/** Whether a record is a problem (verdict.ts hasProblem: undecoded, an error or warning finding, badly signed), or fails the policy. */
 export function isProblem(r: ReportRecord, policy: ExitPolicy = {}): boolean {
-  return !r.decoded || !r.valid || isBadlySigned(r.signature.status) || r.findings.some((f) => f.severity !== 'info') || !recordPasses(r, policy);
+  return hasProblem(recordFacts(r)) || !recordPasses(r, policy);
 }
 
 /** A report record's verdict facts (verdict.ts VerdictFacts), for its headline and badges. */

@@ -186,6 +186,15 @@ export interface VerdictFacts {
   trustNote?: string | null;
 }
 
+/**
+ * Whether a record has a problem to look at (the list's "Any problem", the command line's --quiet):
+ * not decoded, an error or warning finding, or a signature that does not hold. Info findings and a
+ * signature nobody backs are not problems of the record (--fail-on untrusted asks for those).
+ */
+export function hasProblem(v: Pick<VerdictFacts, 'decoded' | 'errors' | 'warnings' | 'signature'>): boolean {
+  return !v.decoded || v.errors > 0 || v.warnings > 0 || isBadlySigned(v.signature);
+}
+
 /** The worst of a record's verdicts, from worst to best: the order every headline and mark goes by. */
 export const VERDICT_CLASSES = ['undecoded', 'bad-signature', 'invalid', 'unknown-key', 'untrusted', 'warnings', 'unsigned', 'trusted'] as const;
 export type VerdictClass = (typeof VERDICT_CLASSES)[number];

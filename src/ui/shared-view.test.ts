@@ -8,7 +8,7 @@ describe('what a link preset, in words', () => {
       'kind = response · source contains "plan" · conversation starts with 01J · validity = invalid · rule "agdx/"',
     );
     expect(describeFilter({ rule: 'agdx/matrix/correlation' })).toBe('rule "agdx/matrix/correlation"');
-    expect(describeFilter({ validity: 'problem', rule: ' must ' })).toBe('any problem (not decoded, an error or a warning) · rule "must"');
+    expect(describeFilter({ validity: 'problem', rule: ' must ' })).toBe('any problem (not decoded, an error or a warning, or a bad signature) · rule "must"');
     expect(describeFilter({ source: 'a\u202Eb' })).toBe('source contains "a⟨U+202E⟩b"');
     expect(describeFilter({})).toBe('');
   });

@@ -37,7 +37,8 @@ export function describeFilter(f: RecordFilter): string {
   if (f.kind) parts.push(`kind = ${displayText(f.kind)}`);
   if (f.source) parts.push(`source contains "${displayText(f.source)}"`);
   if (f.conversation) parts.push(`conversation starts with ${displayText(f.conversation)}`);
-  if (f.validity) parts.push(f.validity === 'problem' ? 'any problem (not decoded, an error or a warning)' : `validity = ${displayText(f.validity)}`);
+  if (f.validity)
+    parts.push(f.validity === 'problem' ? 'any problem (not decoded, an error or a warning, or a bad signature)' : `validity = ${displayText(f.validity)}`);
   // An id, any start of ids, a word in ids or in rule titles (src/core/rule-filter.ts).
   if (f.rule) parts.push(`rule "${displayText(f.rule.trim())}"`);
   return parts.join(' · ');

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { otherRegistry, tamperedSignedCommand } from '../../e2e/crafted';
 import { InspectorSession } from './session';
 import { inspectorHandlers } from './handlers';
 
@@ -171,5 +172,16 @@ describe("a record's links in the session", () => {
     const s = await samples();
     const unreadable = [...Array(s.size).keys()].find((k) => !s.detail(k)!.summary.decoded)!;
     expect(s.detail(unreadable)!.links).toEqual([]);
+  });
+});
+
+describe('"Any problem" is the one verdict model\'s (core/verdict.ts hasProblem)', () => {
+  it('a record whose signature does not hold is a problem, whatever its fields say', async () => {
+    const session = new InspectorSession();
+    await session.setKeys(otherRegistry());
+    await session.load([{ name: 'tampered.bin', data: new Blob([tamperedSignedCommand() as Uint8Array<ArrayBuffer>]) }]);
+    expect(session.detail(0)!.summary).toMatchObject({ valid: true, signature: 'invalid', errors: 0 });
+    expect(where(session, session.filter({ validity: 'problem' }))).toEqual(['tampered.bin#0']);
+    expect(session.rulesPresent().problems).toBe(1);
   });
 });

@@ -44,6 +44,7 @@ export function trustNote(v: TrustNoteInput): string | null {
   if (/ is registered for "", not for the record's source/.test(head)) return `key of ${v.signer ? clip(v.signer, 24) : 'another agent'}`;
   if (/ is not registered for any agent/.test(head)) return 'key of no agent';
   if (/the window cannot be satisfied/.test(head)) return `no time for the ${what}'s window`;
+  if (/ is not signed and can only narrow trust/.test(head)) return `log time outside the ${what}'s window`;
   if (/'s window opens/.test(head)) return `before the ${what}'s window`;
   if (/'s window closed/.test(head)) return `after the ${what}'s window`;
   if (context) return 'signed context differs';

@@ -15,7 +15,8 @@ const USAGE = `usage: envelope-inspector inspect [--json] [--require-trusted] [-
            AgentDNA workflow, envelope or card, or hex/base64 text of one; - reads standard input
   --json   print the report@1 JSON document instead of a readable summary
   --keys   your registry: a key file (report.md: keys and AgentDNA DIDs), JWK/JWKS, PEM or hex public
-           key; repeatable (a later file never loosens an earlier one: revocations and narrower windows stay)
+           key (its agent, kind, window and revoked in FILE.json beside it); repeatable (a later file
+           never loosens an earlier one: revocations and narrower windows stay)
   --require-trusted
            also exit 1 unless every record has a valid signature whose signer your registry trusts
 exit status: 0 every record decoded, valid and not badly signed (and trusted, with --require-trusted);
@@ -129,7 +130,7 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
   for (const path of args.keyFiles) {
     let parsed: ReturnType<typeof parseKeys>;
     try {
-      parsed = parseKeys(await io.readFile(path));
+      parsed = parseKeys(await io.readFile(path), { sidecar: await readSidecar(`${path}.json`, io) });
     } catch (e) {
       io.stderr(`envelope-inspector: cannot read keys ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       return 2;
@@ -141,7 +142,8 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
     const merged = mergeRegistry(keys, parsed.keys);
     keys = merged.registry;
     for (const c of merged.changes)
-      if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
+      if (c.add) io.stderr(`envelope-inspector: ${path}: ${c.label} not added: ${c.description}`);
+      else if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
   }
   if (args.json) {
     // Written as it goes: never the whole report, nor every record, in memory (stream.ts).
@@ -158,6 +160,19 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
   const report = buildReport(inspect(whole, { keys, detail: false }));
   io.stdout(formatSummary(report));
   return exitStatus(report, { requireTrusted: args.requireTrusted });
+}
+
+/**
+ * A key's sidecar (`FILE.json` beside `FILE`): the members of a PEM or bare key's entry (agent,
+ * kind, window, revoked), undefined when there is none. Any other failure to read it is an error.
+ */
+async function readSidecar(path: string, io: CliIo): Promise<{ name: string; text: Uint8Array } | undefined> {
+  try {
+    return { name: path, text: await io.readFile(path) };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
 }
 
 async function readStdin(): Promise<Uint8Array> {

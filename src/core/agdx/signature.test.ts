@@ -344,7 +344,10 @@ describe('key parsing', () => {
     expect(parseKeys('zz').problems.length).toBe(1);
     expect(parseKeys('{"keys":[{"kty":"RSA"}]}').problems[0]).toContain('OKP Ed25519');
     expect(parseKeys('{"kty":"OKP","crv":"Ed25519","x":"AAAA","d":"x"}').problems[0]).toContain('private key');
-    expect(parseKeys(JSON.stringify({ keys: [{ agent: 'a', public_key: '00', kind: 'boss' }] })).problems[0]).toContain('32 bytes');
+    expect(parseKeys(JSON.stringify({ keys: [{ agent: 'a', public_key: '00' }] })).problems[0]).toContain('32 bytes');
+    expect(parseKeys(JSON.stringify({ keys: [{ agent: 'a', public_key: pub, kind: 'boss' }] })).problems[0]).toContain(
+      'member "kind" must be "agent" or "operator"',
+    );
     expect(parseKeys('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----').problems[0]).toContain('only PUBLIC KEY');
     expect(parseKeys('{').problems[0]).toContain('not valid JSON');
     expect(() => parseKeys(42 as unknown as string)).toThrow(TypeError);

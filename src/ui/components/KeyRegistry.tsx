@@ -3,6 +3,7 @@ import { toHex } from '../../core/bytes';
 import { entryKey, isDidEntry, parseKeys, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
 import { applyChange, importEntries, type RegistryChange } from '../../core/keys/registry';
 import { download } from '../download';
+import { storedKeyProblems } from '../keys-store';
 import { withKeys } from '../list-keys';
 import { Dialog } from './Dialog';
 
@@ -132,6 +133,7 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
         <p className="text-[11px] text-slate-500 dark:text-slate-400">
           Kind applies to what you add: an entry whose file says another kind is added as an agent entry, and the operator kind waits below for you to accept.
         </p>
+        <StoredProblems />
         {problems.length > 0 && (
           <ul role="alert" className="text-xs text-red-700 dark:text-red-300">
             {problems.map((p) => (
@@ -274,5 +276,18 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
         </tbody>
       </table>
     </Dialog>
+  );
+}
+
+/** Entries of the stored registry that do not read as a key file's (so are not used): said, the rest kept. */
+function StoredProblems() {
+  const stored = storedKeyProblems();
+  if (stored.length === 0) return null;
+  return (
+    <ul role="alert" aria-label="Stored entries not used" className="text-xs text-red-700 dark:text-red-300">
+      {stored.map((p) => (
+        <li key={p}>Your stored registry: {p}</li>
+      ))}
+    </ul>
   );
 }

@@ -155,6 +155,7 @@ test("another tab's registry changes are picked up, never overwritten by a stale
   // The other tab adds a DID: both keep both.
   await other.getByRole('button', { name: /^Keys/ }).click();
   await other.getByLabel(/^Key \(hex/).fill(userDid);
+  await other.getByLabel('Agent (for keys and DIDs that do not name one)').fill('user');
   await other.getByRole('button', { name: 'Add key or DID' }).click();
   await other.getByRole('button', { name: 'Close' }).click();
   await expect(other.getByRole('button', { name: 'Keys (2)' })).toBeVisible();

@@ -1,20 +1,22 @@
 // A human-readable summary of a report@1 document, in Markdown: inputs with their SHA-256, every
 // record's verdicts and findings, signatures with key ids, workflows, graph problems.
 import type { Report } from './report';
+import { displayText } from './unsafe-chars';
 
 /** Markdown punctuation a renderer acts on (emphasis, code, links, images, headings, lists, tables, math, autolinks and linkified domains). */
 const MARKDOWN_ACTIVE = /[\\`*_[\]()!#+\-.|~:@$^{}=]/g;
 const HTML_ACTIVE: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /**
- * Text from a record as inert Markdown: one line (breaks become spaces), HTML's `&`, `<`, `>` as
- * entities, and every character Markdown acts on backslash-escaped, so a record can add no markup,
- * HTML, link, image or table cell to the summary, and a URL in it is not turned into a link.
+ * Text from a record as inert Markdown: one line (breaks become spaces), every other control, bidi
+ * control and direction mark written visibly by the page's display escaper (⟨U+202E⟩), HTML's `&`,
+ * `<`, `>` as entities, and every character Markdown acts on backslash-escaped, so a record can add
+ * no markup, HTML, link, image or table cell to the summary, reorder nothing in it, and a URL in it
+ * is not turned into a link.
  */
 export function markdownText(text: string): string {
   if (typeof text !== 'string') throw new TypeError('markdownText: text must be a string');
-  return text
-    .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
+  return displayText(text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' '))
     .replace(/[&<>]/g, (c) => HTML_ACTIVE[c])
     .replace(MARKDOWN_ACTIVE, (c) => `\\${c}`);
 }

@@ -125,10 +125,20 @@ export function streamedReportTail(
 /**
  * Exit status per report.md: 0 all decoded, valid, no invalid signature; 1 otherwise. With
  * `requireTrusted`, also 1 unless every record carries a valid signature whose signer is trusted
- * (unsigned, unknown key, unsupported and untrusted all fail it).
+ * (unsigned, unknown key, unsupported and untrusted all fail it), and 1 when there is no record at
+ * all (an Iggy export with no messages, an empty file): nothing to trust is not trusted.
  */
 export function exitStatus(report: Pick<Report, 'records'>, options: { requireTrusted?: boolean } = {}): 0 | 1 {
-  return report.records.every((r) => recordPasses(r, options)) ? 0 : 1;
+  return statusOf(
+    report.records.every((r) => recordPasses(r, options)),
+    report.records.length,
+    options,
+  );
+}
+
+/** The exit status of `records` records of which every one passed (recordPasses), or not. */
+export function statusOf(everyPassed: boolean, records: number, options: { requireTrusted?: boolean } = {}): 0 | 1 {
+  return everyPassed && (records > 0 || !options.requireTrusted) ? 0 : 1;
 }
 
 /** Whether one record lets the exit status be 0 (exitStatus: every record must). */

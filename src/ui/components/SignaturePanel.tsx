@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { hex2 } from '../format';
+import { displayText, hex2 } from '../format';
 import type { RecordDetail } from '../../wire/protocol';
 
 const WORDS: Record<string, string> = {
@@ -91,7 +91,7 @@ function NotCovered({ paths, holds }: { paths: string[]; holds: boolean }) {
       className="rounded border border-amber-400 bg-amber-50 p-2 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
     >
       <strong>The signature does not cover: </strong>
-      {shown.join(', ')}
+      {shown.map(displayText).join(', ')}
       {more > 0 && ` and ${more} more`}.{' '}
       {holds
         ? 'The signature holds for the rest; these fields could have been added or changed by anyone after signing, and nothing vouches for them.'
@@ -107,7 +107,7 @@ export const SignaturePanel = memo(function SignaturePanel({ detail }: { detail:
   return (
     <div className="flex flex-col gap-2 text-xs" data-testid="signature" data-status={s.status}>
       <p className="text-sm font-medium">{WORDS[s.status]}</p>
-      <p className="text-slate-700 dark:text-slate-300">{s.reason}</p>
+      <p className="text-slate-700 dark:text-slate-300">{displayText(s.reason)}</p>
       {s.not_covered.length > 0 && <NotCovered paths={s.not_covered} holds={s.status === 'valid'} />}
       {s.status !== 'unsigned' && (
         <dl className="grid grid-cols-[8rem_1fr] gap-x-2 gap-y-0.5">
@@ -116,7 +116,7 @@ export const SignaturePanel = memo(function SignaturePanel({ detail }: { detail:
           <dt className="text-slate-600 dark:text-slate-400">Key id</dt>
           <dd className="font-mono">{s.key_id ?? '—'}</dd>
           <dt className="text-slate-600 dark:text-slate-400">Signer</dt>
-          <dd>{s.signer ?? (s.status === 'valid' ? 'a key registered for no agent' : 'no registered key matched')}</dd>
+          <dd>{s.signer !== null ? displayText(s.signer) : s.status === 'valid' ? 'a key registered for no agent' : 'no registered key matched'}</dd>
           <dt className="text-slate-600 dark:text-slate-400">Trusted</dt>
           <dd data-testid="trust">{s.trusted ? 'yes' : 'no'}</dd>
           <dt className="text-slate-600 dark:text-slate-400">Context</dt>

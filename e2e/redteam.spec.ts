@@ -251,8 +251,8 @@ test('key files fail closed: "revoked": "true" is refused with where it is, a JW
   await other.goto('/?samples=none');
   await expect(other.getByRole('button', { name: 'Keys (1)' })).toBeVisible();
   await other.getByRole('button', { name: 'Keys (1)' }).click();
-  await expect(other.getByRole('list', { name: 'Stored entries not used' })).toContainText(
-    'Your stored registry: key 0 (agent "planner"): member "revoked" must be true or false (a JSON boolean), found 1',
+  await expect(other.getByRole('alert', { name: 'Stored entries not used' })).toContainText(
+    'Your stored registry (not used, and not saved again): key 0 (agent "planner"): member "revoked" must be true or false (a JSON boolean), found 1',
   );
   await other.close();
 });
@@ -296,7 +296,11 @@ test('a trusted tip over a parent signed by a DID in no registry is not trusted,
 test('a quarantine under an operator key of another agent is "by ops, claimed as planner", not backed', async ({ inspector, page }) => {
   const q = borrowedQuarantine();
   await inspector.open();
-  await inspector.addKeys(q.keyFile);
+  // Added as an operator's key (the Keys dialog's Kind holds for what it adds).
+  await inspector.opener('Keys').click();
+  await page.getByRole('combobox', { name: /^Kind( agent)?$/ }).selectOption('operator');
+  await paste(page, q.keyFile);
+  await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([file('q.cbor', q.record)]);
   await expect(inspector.records('q.cbor').getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: key of ops');
   await page.getByRole('tab', { name: 'Agents' }).click();

@@ -86,7 +86,7 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, 
       aria-expanded={hasChildren ? open : undefined}
       aria-level={depth + 1}
       tabIndex={node.path === focusPath ? 0 : -1}
-      data-path={node.path}
+      data-path={displayText(node.path)}
       // Items nest: each acts only on events that are its own, not on those of the items inside it.
       onClick={(e) => {
         if (itemOf(e.target) === e.currentTarget) onSelect(node.path, node.span);

@@ -279,14 +279,14 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
   );
 }
 
-/** Entries of the stored registry that do not read as a key file's (so are not used): said, the rest kept. */
+/** Entries of the stored registry that did not read as a key file's (so are not used, nor saved again): said, the rest kept. */
 function StoredProblems() {
   const stored = storedKeyProblems();
   if (stored.length === 0) return null;
   return (
     <ul role="alert" aria-label="Stored entries not used" className="text-xs text-red-700 dark:text-red-300">
       {stored.map((p) => (
-        <li key={p}>Your stored registry: {p}</li>
+        <li key={p}>Your stored registry (not used, and not saved again): {p}</li>
       ))}
     </ul>
   );

@@ -4,8 +4,8 @@
 // (keys/trust.ts). When a signed record's two times disagree by more than the clock-skew bound,
 // that is a finding (an unsigned record has no signed time: its record id is as open to rewriting
 // as the log time around it).
-import { type Span } from '../bytes';
-import { type Finding } from '../model';
+import type { Span } from '../bytes';
+import type { Finding } from '../model';
 import { finding } from '../rules';
 import { agdxSignedTime, formatDuration, isoFromMicros } from '../time';
 import type { RecordDraft } from './build';

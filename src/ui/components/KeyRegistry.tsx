@@ -3,6 +3,7 @@ import { toHex } from '../../core/bytes';
 import { entryKey, isDidEntry, parseKeys, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
 import { applyChange, importEntries, type RegistryChange } from '../../core/keys/registry';
 import { download } from '../download';
+import { displayText } from '../format';
 import { storedKeyProblems } from '../keys-store';
 import { withKeys } from '../list-keys';
 import { Dialog } from './Dialog';
@@ -137,14 +138,14 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
         {problems.length > 0 && (
           <ul role="alert" className="text-xs text-red-700 dark:text-red-300">
             {problems.map((p) => (
-              <li key={p}>{p}</li>
+              <li key={p}>{displayText(p)}</li>
             ))}
           </ul>
         )}
         {notes.length > 0 && (
           <ul aria-label="Changes made" className="text-xs text-slate-700 dark:text-slate-300">
             {notes.map((n) => (
-              <li key={n}>Made stricter: {n}</li>
+              <li key={n}>Made stricter: {displayText(n)}</li>
             ))}
           </ul>
         )}
@@ -155,9 +156,7 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
           <ul className="grid gap-1">
             {withKeys(pending, (c) => `${c.entry} ${c.description}`).map(({ key, item: c }) => (
               <li key={key} aria-label={`Change to ${c.label}`} className="flex flex-wrap items-center gap-2">
-                <span>
-                  {c.label}: {c.description}
-                </span>
+                <span>{displayText(`${c.label}: ${c.description}`)}</span>
                 <button
                   type="button"
                   onClick={() => settle(c, true)}
@@ -286,7 +285,7 @@ function StoredProblems() {
   return (
     <ul role="alert" aria-label="Stored entries not used" className="text-xs text-red-700 dark:text-red-300">
       {stored.map((p) => (
-        <li key={p}>Your stored registry (not used, and not saved again): {p}</li>
+        <li key={p}>Your stored registry (not used, and not saved again): {displayText(p)}</li>
       ))}
     </ul>
   );

@@ -155,6 +155,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       inspector,
       page,
     }) => {
+      test.setTimeout(120_000);
       const alice = freshAgent('alice (a11y)');
       await page.addInitScript(
         (text) => localStorage.setItem('envelope-inspector.keys', text),
@@ -163,11 +164,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await inspector.open();
       await inspector.opener('Keys').click();
       await expect(page.getByRole('alert', { name: 'Stored entries not used' })).toBeVisible();
-      for (const text of [didKeyFile(alice.did, 'alice'), bindingKeyFile(freshAgent('mallory (a11y)'), alice.did)]) {
+      for (const text of [
+        didKeyFile(alice.did, 'alice'),
+        bindingKeyFile(freshAgent('mallory (a11y)'), alice.did),
+        '{"keys":[{"agent":"p","did":"did:example:p","revoked":1}]}',
+      ]) {
         await page.getByLabel(/^Key \(hex/).fill(text);
         await page.getByRole('button', { name: 'Add key or DID' }).click();
       }
       await expect(page.getByRole('region', { name: 'Changes to accept' })).toContainText('conflict');
+      await expect(page.getByRole('alert').filter({ hasText: 'member "revoked" must be true or false' }).first()).toBeVisible();
       await expectAccessible(page, 'the Keys dialog with a stored entry not used and a conflict');
       await page.keyboard.press('Escape');
       const link = await encodePermalink({

@@ -136,11 +136,13 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
         </p>
         <StoredProblems />
         {problems.length > 0 && (
-          <ul role="alert" className="text-xs text-red-700 dark:text-red-300">
-            {problems.map((p) => (
-              <li key={p}>{displayText(p)}</li>
-            ))}
-          </ul>
+          <div role="alert" className="text-xs text-red-700 dark:text-red-300">
+            <ul>
+              {problems.map((p) => (
+                <li key={p}>{displayText(p)}</li>
+              ))}
+            </ul>
+          </div>
         )}
         {notes.length > 0 && (
           <ul aria-label="Changes made" className="text-xs text-slate-700 dark:text-slate-300">
@@ -283,10 +285,13 @@ function StoredProblems() {
   const stored = storedKeyProblems();
   if (stored.length === 0) return null;
   return (
-    <ul role="alert" aria-label="Stored entries not used" className="text-xs text-red-700 dark:text-red-300">
-      {stored.map((p) => (
-        <li key={p}>Your stored registry (not used, and not saved again): {displayText(p)}</li>
-      ))}
-    </ul>
+    // An alert holding a list (a list item's parent must be a list, not an alert).
+    <div role="alert" aria-label="Stored entries not used" className="text-xs text-red-700 dark:text-red-300">
+      <ul>
+        {stored.map((p) => (
+          <li key={p}>Your stored registry (not used, and not saved again): {displayText(p)}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -600,7 +600,7 @@ describe('issue 23: smaller holes', () => {
     expect((await cli(['inspect', '--json', '--require-trusted', 'empty-export.json'], files)).code).toBe(1);
   });
 
-  it("a record's control and bidi characters reach no graph face, Markdown or Agents row raw", async () => {
+  it("a record's control and bidi characters reach no graph face (text, title, aria-label, SVG) and no Markdown raw", async () => {
     const seed = agdxSeed('hostile');
     const record = signedAgdx(
       {

@@ -27,7 +27,8 @@ export const INSPECT_USAGE = `usage: envelope-inspector inspect [OPTION]... FILE
            in a directory, read only the files whose names end in .EXT (repeatable)
   --keys FILE
            your registry: a key file (report.md: keys and AgentDNA DIDs), JWK/JWKS, PEM or hex public
-           key; repeatable (a later file never loosens an earlier one: revocations and narrower windows stay)
+           key (its agent, kind, window and revoked in FILE.json beside it); repeatable (a later file
+           never loosens an earlier one: revocations and narrower windows stay)
   --version  print the version
   -h, --help print this help
 exit status: 0 every record passes --fail-on; 1 otherwise; 2 usage or I/O error`;

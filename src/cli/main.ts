@@ -110,7 +110,7 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
   for (const path of args.keyFiles) {
     let parsed: ReturnType<typeof parseKeys>;
     try {
-      parsed = parseKeys(await io.readFile(path));
+      parsed = parseKeys(await io.readFile(path), { sidecar: await readSidecar(`${path}.json`, io) });
     } catch (e) {
       io.stderr(`envelope-inspector: cannot read keys ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       return 2;
@@ -122,7 +122,8 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
     const merged = mergeRegistry(keys, parsed.keys);
     keys = merged.registry;
     for (const c of merged.changes)
-      if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
+      if (c.add) io.stderr(`envelope-inspector: ${path}: ${c.label} not added: ${c.description}`);
+      else if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
   }
   const policy = { failOn: args.failOn, requireTrusted: args.requireTrusted };
   if (args.format === 'json') {
@@ -143,6 +144,19 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
     args.format === 'github' ? formatGithub(report, options) : args.format === 'markdown' ? reportToMarkdown(report, options) : formatSummary(report, options),
   );
   return exitStatus(report, policy);
+}
+
+/**
+ * A key's sidecar (`FILE.json` beside `FILE`): the members of a PEM or bare key's entry (agent,
+ * kind, window, revoked), undefined when there is none. Any other failure to read it is an error.
+ */
+async function readSidecar(path: string, io: CliIo): Promise<{ name: string; text: Uint8Array } | undefined> {
+  try {
+    return { name: path, text: await io.readFile(path) };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
 }
 
 async function readStdin(): Promise<Uint8Array> {

@@ -2,13 +2,15 @@
 // record's verdicts and findings, signatures with key ids, workflows, graph problems.
 import { countsLine, type ExitPolicy, isProblem, recordFacts, type Report, type ReportRecord, reportCounts, unreadableInputs, withInputNames } from './report';
 import { recordHeadline, signatureWords } from './verdict';
+import { displayText } from './unsafe-chars';
 
 /** What a renderer acts on anywhere in text: escapes, code, emphasis, links and images (by their brackets), table cells, strikethrough, math. */
 const ACTIVE = /[\\`*_[\]|~$]/g;
 
 /**
  * Text from a record as inert Markdown, escaped only where Markdown needs it: one line (breaks
- * become spaces), `<` as an entity (no HTML can start) and `&` where it would start one, the
+ * become spaces), every other control, bidi control and direction mark written visibly by the
+ * page's display escaper (⟨U+202E⟩), `<` as an entity (no HTML can start) and `&` where it would start one, the
  * characters Markdown acts on anywhere backslash-escaped, and those it acts on only in one place
  * escaped there: what starts a block at the start of the text (a heading, a list, a quote, a
  * thematic break), and the parts of an autolink (a scheme's `:` before `//`, the `.` after `www`,
@@ -17,8 +19,7 @@ const ACTIVE = /[\\`*_[\]|~$]/g;
  */
 export function markdownText(text: string): string {
   if (typeof text !== 'string') throw new TypeError('markdownText: text must be a string');
-  return text
-    .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
+  return displayText(text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' '))
     .replace(/&(?=#?[0-9A-Za-z]+;)/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(ACTIVE, (c) => `\\${c}`)

@@ -134,11 +134,24 @@ export interface ExitPolicy {
 }
 
 /**
+/**
  * Exit status per report.md: 0 when every record passes the policy (recordPasses), 1 otherwise.
- * With the default policy: all decoded, valid, no invalid or malformed signature.
+ * With the default policy: all decoded, valid, no invalid or malformed signature. When the policy
+ * asks for trust (`failOn: 'untrusted'`, `requireTrusted`), also 1 when there is no record at all
+ * (an Iggy export with no messages, an empty file): nothing to trust is not trusted.
  */
 export function exitStatus(report: Pick<Report, 'records'>, options: ExitPolicy = {}): 0 | 1 {
-  return report.records.every((r) => recordPasses(r, options)) ? 0 : 1;
+  return statusOf(
+    report.records.every((r) => recordPasses(r, options)),
+    report.records.length,
+    options,
+  );
+}
+
+/** The exit status of `records` records of which every one passed (recordPasses), or not. */
+export function statusOf(everyPassed: boolean, records: number, options: ExitPolicy = {}): 0 | 1 {
+  const asksTrust = options.failOn === 'untrusted' || options.requireTrusted === true;
+  return everyPassed && (records > 0 || !asksTrust) ? 0 : 1;
 }
 
 /** Whether a record's signature is valid and its signer trusted (what `--fail-on untrusted` asks of every record). */

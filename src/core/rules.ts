@@ -646,6 +646,22 @@ const FINDING_RULES = {
     example:
       'A response whose record id carries ULID time 10:00:00.000 answering a command whose ULID time is 10:00:00.350: the response is 350 ms earlier than its command.',
   },
+  'agdx/log-time/skew': {
+    severity: 'warning',
+    title: "A record's log time and its record id's time disagree by more than the clock-skew bound",
+    why: "The signature covers the record id's ULID time, not the log time an Iggy export gives around the record: anyone who rewraps the bytes can set that one, and a key holder can backdate the other. Trust is judged by the signed time and a log time only narrows it, but two times more than 5 minutes apart mean a clock is off, the record was held back or replayed, or one of the two was rewritten.",
+    spec: [
+      {
+        doc: 'report.md',
+        section: 'Additions in this implementation',
+        quote:
+          "`agdx/log-time/skew` (warning): a signed message of an Iggy export whose log time and record id's ULID time differ by\n  more than 5 minutes (the clock-skew bound). Path and span: `record`; the message gives both times.",
+      },
+    ],
+    fix: "Look at where the record was held or replayed between its making and its append, and at both clocks (NTP); a record rewrapped into an export with a log time of someone's choosing is not the record that was appended then.",
+    example:
+      'A message of an Iggy JSON export whose timestamp says 2024-06-01T00:00:00Z around an envelope whose record id carries ULID time 2026-11-30T12:00:00Z.',
+  },
   'agdx/graph/cause-mismatch': {
     severity: 'warning',
     scope: 'log',

@@ -29,14 +29,25 @@ export interface RecordTimeOf {
 /**
  * An AGDX record's time: its log time (Iggy's append time) when known, else its record id's ULID
  * time (ms → µs), else null. An id whose first 48 bits are zero carries no time (it is not a ULID).
+ * For ordering and latencies; trust is judged by the signed time (agdxSignedTime) alone, which a
+ * log time can only narrow (keys/trust.ts).
  */
 export function agdxRecordTime(logTimeMicros: bigint | null, recordId: Uint8Array | null | undefined): RecordTimeOf | null {
-  if (logTimeMicros !== null) return { micros: logTimeMicros, from: "the record's log time" };
+  return agdxLogTime(logTimeMicros) ?? agdxSignedTime(recordId);
+}
+
+/** The time an AGDX signature covers: the record id's ULID time (ms → µs), or null when the id carries none. */
+export function agdxSignedTime(recordId: Uint8Array | null | undefined): RecordTimeOf | null {
   if (recordId && recordId.length >= 6) {
     const ms = ulidTimeMs(recordId);
     if (ms > 0) return { micros: BigInt(ms) * 1000n, from: "the record id's ULID time" };
   }
   return null;
+}
+
+/** A record's log time (Iggy's append time, from the export around it): no signature covers it. */
+export function agdxLogTime(logTimeMicros: bigint | null): RecordTimeOf | null {
+  return logTimeMicros === null ? null : { micros: logTimeMicros, from: "the record's log time" };
 }
 
 /**

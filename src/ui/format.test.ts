@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayText, formatSpan, groupDigits, middleEllipsis } from './format';
+import { displayLines, displayText, formatSpan, groupDigits, middleEllipsis } from './format';
 
 describe('groupDigits', () => {
   it('groups by thousands like en-US', () => {
@@ -30,6 +30,13 @@ describe('displayText', () => {
     let all = '';
     for (let c = 0; c < 0x3000; c++) all += String.fromCharCode(c);
     expect(displayText(all)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+  });
+
+  it("displayLines keeps a body's lines (tab, line feed) and writes everything else as displayText does", () => {
+    expect(displayLines('{\n\t"a": "x\u202Ey\u001b[2J\u0085"\r\n}')).toBe('{\n\t"a": "x⟨U+202E⟩y⟨U+001B⟩[2J⟨U+0085⟩"⟨U+000D⟩\n}');
+    let all = '';
+    for (let c = 0; c < 0x3000; c++) all += String.fromCharCode(c);
+    expect(displayLines(all).replace(/[\n\t]/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
   });
 
   it('misuse is a TypeError', () => {

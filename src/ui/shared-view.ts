@@ -63,3 +63,10 @@ export function redactionWords(view: Pick<SharedView, 'redacted' | 'notBlank'>):
 export function keysWords(entries: number): string {
   return `none: a link never carries keys. Signatures are trusted only as your own registry backs them (${entries ? `${groupDigits(entries)} entr${entries === 1 ? 'y' : 'ies'}` : 'it is empty, so nothing is trusted'}).`;
 }
+
+/** What a link's graph viewport is, in words: where the Graph tab opens, and what happens if it shows nothing. */
+export function viewportWords(viewport: SharedView['viewport']): string {
+  if (viewport === null) return 'none: the Graph tab opens fitted to the graph.';
+  const n = (v: number) => String(Math.round(v * 100) / 100);
+  return `the Graph tab opens at x ${n(viewport.x)}, y ${n(viewport.y)}, zoom ${n(viewport.zoom)}, as the sender left it (a viewport that shows no node of the graph is fitted to the graph instead, and says so).`;
+}

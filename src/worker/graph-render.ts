@@ -15,6 +15,7 @@ import {
 import type { WorkflowReport } from '../core/agentdna/model';
 import { shortId } from '../core/short-id';
 import { isoFromSeconds } from '../core/time';
+import { displayText } from '../core/unsafe-chars';
 import { isBadlySigned } from '../core/verdict';
 import type { GraphRender, GraphRenderNode } from '../wire/graph';
 import type { RecordSummary } from '../wire/summary-pack';
@@ -186,6 +187,26 @@ function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | '
   };
 }
 
+type Face = Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'>;
+
+/**
+ * A face as the page shows it, and the SVG and PNG exports draw it: every string taken from a record
+ * (a source, a target, a purpose, a DID, a hash, an id a ghost stands for) through the one display
+ * escaper, so a label, its title and its aria-label carry no control or bidi character.
+ */
+function shownFace(f: Face): Face {
+  return {
+    ...f,
+    title: displayText(f.title),
+    subtitle: displayText(f.subtitle),
+    detail: displayText(f.detail),
+    fullId: f.fullId === null ? null : displayText(f.fullId),
+    badges: f.badges && { ...f.badges, note: f.badges.note === null ? null : displayText(f.badges.note) },
+    dna: f.dna && { ...f.dna, from: displayText(f.dna.from), epoch: displayText(f.dna.epoch) },
+    stream: f.stream && { ...f.stream, summary: displayText(f.stream.summary), detail: displayText(f.stream.detail) },
+  };
+}
+
 /** A record's summary by its key (undefined: none yet). */
 export type SummaryOf = (key: number) => RecordSummary | undefined;
 
@@ -206,7 +227,7 @@ export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowRepo
     let bottom = dy;
     for (const f of faces) {
       const b = boxes.get(f.id) ?? { x: 0, y: 0, width: NODE_WIDTH, height: NODE_HEIGHT };
-      nodes.push({ ...f, x: b.x, y: b.y + dy, width: b.width, height: b.height });
+      nodes.push({ ...shownFace(f), x: b.x, y: b.y + dy, width: b.width, height: b.height });
       bottom = Math.max(bottom, b.y + dy + b.height);
     }
     return bottom;

@@ -187,7 +187,7 @@ function FieldsSection({ c }: { c: RecordComparison }) {
 function FieldDiffRow({ r }: { r: FieldRow }) {
   const value = (v: string | null) => (v === null ? <span className="text-slate-600 dark:text-slate-400">(absent)</span> : <bdi>{displayText(v)}</bdi>);
   return (
-    <tr data-path={r.path} data-status={r.status} className={`${CARD_ROW} ${STATUS_STYLE[r.status]}`}>
+    <tr data-path={displayText(r.path)} data-status={r.status} className={`${CARD_ROW} ${STATUS_STYLE[r.status]}`}>
       <td className="py-0.5 pr-1">
         <StatusMark status={r.status} />
       </td>

@@ -4,7 +4,7 @@ import type { Span } from '../../core/model';
 import type { RecordDetail } from '../../wire/protocol';
 import { isoFromMicros } from '../../core/time';
 import { shortId } from '../../core/short-id';
-import { displayText } from '../format';
+import { displayLines, displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
 import { useCompareApi } from '../compare/compare-context';
@@ -175,9 +175,11 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
       </div>
       {detail.body && (
         <Section title={`Body · ${detail.body.rendering}`}>
-          <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">{detail.body.reason}</p>
+          <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">{displayText(detail.body.reason)}</p>
           <section aria-label="Body">
-            <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">{detail.body.text}</pre>
+            <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">
+              {displayLines(detail.body.text)}
+            </pre>
           </section>
         </Section>
       )}
@@ -195,13 +197,13 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
               {detail.headers.map((h) => (
                 <tr key={h.name} title={`hex ${h.hex}`}>
                   <td className="py-0.5 font-mono">
-                    {h.name}
+                    {displayText(h.name)}
                     {notCovered.has(`headers.${h.name}`) && (
                       <span className="ml-1 rounded border border-amber-500 px-1 font-sans text-[10px] text-amber-800 dark:text-amber-300">not signed</span>
                     )}
                   </td>
-                  <td className="py-0.5">{h.kind}</td>
-                  <td className="py-0.5 font-mono break-all">{h.display}</td>
+                  <td className="py-0.5">{displayText(h.kind)}</td>
+                  <td className="py-0.5 font-mono break-all">{displayText(h.display)}</td>
                 </tr>
               ))}
             </tbody>

@@ -2,6 +2,8 @@ import { useRef, useState } from 'react';
 import { entryKey, entryLabel, parseKeys, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
 import { applyChange, importEntries, type RegistryChange } from '../../core/keys/registry';
 import { download } from '../download';
+import { displayText } from '../format';
+import { storedKeyProblems } from '../keys-store';
 import { withKeys } from '../list-keys';
 import { Dialog } from './Dialog';
 import { KeysTable } from './KeysTable';
@@ -132,17 +134,20 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
         <p className="text-[11px] text-slate-500 dark:text-slate-400">
           Kind applies to what you add: an entry whose file says another kind is added as an agent entry, and the operator kind waits below for you to accept.
         </p>
+        <StoredProblems />
         {problems.length > 0 && (
-          <ul role="alert" className="text-xs text-red-700 dark:text-red-300">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
+          <div role="alert" className="text-xs text-red-700 dark:text-red-300">
+            <ul>
+              {problems.map((p) => (
+                <li key={p}>{displayText(p)}</li>
+              ))}
+            </ul>
+          </div>
         )}
         {notes.length > 0 && (
           <ul aria-label="Changes made" className="text-xs text-slate-700 dark:text-slate-300">
             {notes.map((n) => (
-              <li key={n}>Made stricter: {n}</li>
+              <li key={n}>Made stricter: {displayText(n)}</li>
             ))}
           </ul>
         )}
@@ -153,9 +158,7 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
           <ul className="grid gap-1">
             {withKeys(pending, (c) => `${c.entry} ${c.description}`).map(({ key, item: c }) => (
               <li key={key} aria-label={`Change to ${c.label}`} className="flex flex-wrap items-center gap-2">
-                <span>
-                  {c.label}: {c.description}
-                </span>
+                <span>{displayText(`${c.label}: ${c.description}`)}</span>
                 <button
                   type="button"
                   onClick={() => settle(c, true)}
@@ -177,5 +180,21 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
       )}
       <KeysTable keys={keys} update={update} remove={remove} />
     </Dialog>
+  );
+}
+
+/** Entries of the stored registry that did not read as a key file's (so are not used, nor saved again): said, the rest kept. */
+function StoredProblems() {
+  const stored = storedKeyProblems();
+  if (stored.length === 0) return null;
+  return (
+    // An alert holding a list (a list item's parent must be a list, not an alert).
+    <div role="alert" aria-label="Stored entries not used" className="text-xs text-red-700 dark:text-red-300">
+      <ul>
+        {stored.map((p) => (
+          <li key={p}>Your stored registry (not used, and not saved again): {displayText(p)}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

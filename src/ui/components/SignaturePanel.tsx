@@ -84,7 +84,7 @@ function NotCovered({ sentence }: { sentence: string }) {
       className="rounded border border-amber-400 bg-amber-50 p-2 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
     >
       <strong>{head}: </strong>
-      {rest.join(': ')} They are marked “not signed” in the fields below.
+      {displayText(rest.join(': '))} They are marked “not signed” in the fields below.
     </p>
   );
 }

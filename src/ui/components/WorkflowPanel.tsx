@@ -1,12 +1,13 @@
 import { memo, useState } from 'react';
 import type { EnvelopeReport, WorkflowReport } from '../../core/agentdna/model';
 import { type BadgeWords, envelopeWords, type VerdictTone } from '../../core/verdict';
+import { displayLines, displayText } from '../format';
 import { Identity } from './Identity';
 
 const shortDid = (did: string) => (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did);
 
 function epochDate(epoch: string | null): string {
-  if (!epoch || !/^\d+(\.\d+)?$/.test(epoch)) return epoch ?? '—';
+  if (!epoch || !/^\d+(\.\d+)?$/.test(epoch)) return epoch === null ? '—' : displayText(epoch);
   const d = new Date(Number(epoch) * 1000);
   return Number.isNaN(d.getTime()) ? epoch : d.toISOString();
 }
@@ -61,7 +62,7 @@ function EnvelopeTags({ e }: { e: EnvelopeReport }) {
       <Tag words={w.hash} />
       <Tag words={w.signature} testId="envelope-signature" />
       {w.binding && <Tag words={w.binding} />}
-      <Tag words={{ ...w.trust, title: e.trust_reason }} testId="envelope-trust" />
+      <Tag words={{ ...w.trust, title: displayText(e.trust_reason) }} testId="envelope-trust" />
       {w.duplicate && <Tag words={w.duplicate} />}
     </>
   );
@@ -88,8 +89,8 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
                 {MODE_NAMES[m]}: <span data-testid={`mode-${m}`}>{d.code}</span> {d.code === 1000 ? 'passed' : 'failed'}
                 {d.raised ? ' (AgentDNA raises)' : ''}
               </p>
-              <p className="mt-1 text-slate-700 dark:text-slate-300">{d.reason}</p>
-              <p className="mt-1 text-slate-500 dark:text-slate-400">Did not check: {d.notChecked}</p>
+              <p className="mt-1 text-slate-700 dark:text-slate-300">{displayText(d.reason)}</p>
+              <p className="mt-1 text-slate-500 dark:text-slate-400">Did not check: {displayText(d.notChecked)}</p>
             </div>
           );
         })}
@@ -105,12 +106,12 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
               className={`w-full rounded border px-2 py-1.5 text-left ${selected === i ? 'border-teal-500 bg-teal-50 dark:bg-teal-950/50' : 'border-slate-200 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900'} ${tampered(e) ? 'border-l-4 border-l-red-500' : ''}`}
             >
               <div className="flex flex-wrap items-center gap-2">
-                <span className="font-mono text-slate-600 dark:text-slate-400">{e.path}</span>
-                <span title={e.from ?? ''}>{e.from ? <Identity value={e.from} shorten={shortDid} /> : '—'}</span>→
-                <span title={e.to ?? ''}>{e.to ? <Identity value={e.to} shorten={shortDid} /> : '—'}</span>
+                <span className="font-mono text-slate-600 dark:text-slate-400">{displayText(e.path)}</span>
+                <span title={displayText(e.from ?? '')}>{e.from ? <Identity value={e.from} shorten={shortDid} /> : '—'}</span>→
+                <span title={displayText(e.to ?? '')}>{e.to ? <Identity value={e.to} shorten={shortDid} /> : '—'}</span>
                 <span className="text-slate-600 dark:text-slate-400">{epochDate(e.epoch)}</span>
                 <span className={e.status_code === '1000' ? 'text-slate-600 dark:text-slate-400' : 'text-amber-700 dark:text-amber-300'}>
-                  {e.status_code} {e.status_name}
+                  {displayText(e.status_code ?? '—')} {displayText(e.status_name)}
                 </span>
                 <span className="ml-auto inline-flex flex-wrap gap-1">
                   <EnvelopeTags e={e} />
@@ -122,27 +123,30 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
       </ol>
       {env && (
         <section aria-label="Envelope detail" className="grid gap-2 rounded border border-slate-200 p-2 dark:border-slate-800">
-          <p className="font-semibold">{env.path}</p>
-          <p>{env.signature_reason}</p>
-          <p data-testid="envelope-trust-reason">{env.trust_reason}</p>
-          <p className="text-slate-600 dark:text-slate-300">AgentDNA itself: {env.agentdna_reason}</p>
+          <p className="font-semibold">{displayText(env.path)}</p>
+          <p>{displayText(env.signature_reason)}</p>
+          <p data-testid="envelope-trust-reason">{displayText(env.trust_reason)}</p>
+          <p className="text-slate-600 dark:text-slate-300">AgentDNA itself: {displayText(env.agentdna_reason)}</p>
           <h4 className="font-medium">Payload</h4>
-          <pre className="max-h-40 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{pretty(env.payload)}</pre>
+          <pre className="max-h-40 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">
+            {displayLines(pretty(env.payload))}
+          </pre>
           <h4 className="font-medium">Content JSON that was hashed</h4>
           <pre data-testid="content-json" className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">
-            {env.content_json ?? '—'}
+            {displayLines(env.content_json ?? '—')}
           </pre>
           <p>
-            content hash <span className="font-mono">{env.content_hash ?? '—'}</span>; stored <span className="font-mono">{env.claimed_hash ?? '—'}</span>
+            content hash <span className="font-mono">{env.content_hash ?? '—'}</span>; stored{' '}
+            <span className="font-mono">{displayText(env.claimed_hash ?? '—')}</span>
           </p>
           {env.combined_json && (
             <>
               <h4 className="font-medium">With its parents</h4>
-              <pre className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{env.combined_json}</pre>
+              <pre className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{displayLines(env.combined_json)}</pre>
             </>
           )}
           <p>
-            Signed message: <span className="font-mono break-all">{env.message ?? env.message_problem ?? '—'}</span>
+            Signed message: <span className="font-mono break-all">{displayText(env.message ?? env.message_problem ?? '—')}</span>
           </p>
           <p>
             The 32 bytes signed{env.rule ? ` (${env.rule === 'truncate' ? 'the first 32 ASCII bytes of the message' : 'SHA-256 of the message'})` : ''}:{' '}
@@ -150,13 +154,13 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
               {env.signed_bytes_hex ?? '—'}
             </span>
           </p>
-          {env.der_issues.length > 0 && <p className="text-amber-700 dark:text-amber-300">DER: {env.der_issues.join('; ')}</p>}
+          {env.der_issues.length > 0 && <p className="text-amber-700 dark:text-amber-300">DER: {displayText(env.der_issues.join('; '))}</p>}
           <h4 className="font-medium">Recovered keys and their DIDs</h4>
           <ul className="font-mono">
             {env.recovered.length === 0 && <li className="font-sans text-slate-600 dark:text-slate-400">none</li>}
             {env.recovered.map((k) => (
               <li key={`${k.rule}:${k.recovery}`} className={k.matches ? 'text-emerald-700 dark:text-emerald-300' : 'text-slate-600 dark:text-slate-400'}>
-                {k.rule}/{k.recovery}: {k.did} {k.matches ? '← matches from' : ''}
+                {k.rule}/{k.recovery}: {displayText(k.did ?? '—')} {k.matches ? '← matches from' : ''}
                 <span className="block truncate text-[10px]" title={k.public_key}>
                   key {k.public_key}
                 </span>

@@ -4,6 +4,7 @@
 // their own map by record (log/analysis.ts). Validity is worked out from both, never stored.
 import { isDidEntry, type RegistryEntry } from './keys/keys';
 import type { DecodeError, Finding, RecordFormat, SignatureStatus, SignatureVerdict, Span } from './model';
+import { plural } from './plural';
 
 export interface RecordVerdict {
   readonly input: number;
@@ -222,8 +223,6 @@ export interface BadgeWords {
   /** In full: the badge's accessible name and tooltip. */
   title: string;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The record's headline: the worst of its verdicts, in words. A record whose signature does not

@@ -350,7 +350,16 @@ async function browser(): Promise<number> {
     detached: true,
   });
   try {
-    await new Promise((r) => setTimeout(r, 3000));
+    // Until the server answers (on a busy machine it took more than the 3 s once waited here).
+    for (let tries = 0; ; tries++) {
+      try {
+        await fetch(`http://127.0.0.1:${port}/`);
+        break;
+      } catch (e) {
+        if (tries >= 120) throw e;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -157,9 +157,15 @@ describe('the verifier pool', () => {
     installSecpWasm(wasm);
     resetSignatureCaches();
     const mine = local();
-    const { pool: p, verifiers } = pool(3, mine);
+    // Workers that answer once let go: meanwhile the reading thread takes what they cannot hold.
+    let letGo = () => {};
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const { pool: p, verifiers } = pool(3, mine, { ...handlers, agentdna: async (body, ctx) => (await gate, handlers.agentdna(body, ctx)) });
     const jobs = randomJobs(500);
-    const checks = await p.checkSignatures(jobs);
+    const answered = p.checkSignatures(jobs);
+    await new Promise((r) => setTimeout(r, 50));
+    letGo();
+    const checks = await answered;
     expect(checks).toHaveLength(jobs.length);
     const sent = verifiers.flatMap((v) => v.received);
     for (const req of sent) {

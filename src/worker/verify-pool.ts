@@ -48,6 +48,27 @@ export function verifierCount(cores: number): number {
   return Math.max(1, Math.min(MAX_VERIFIERS, Math.floor(cores) - 1 || 1));
 }
 
+/**
+ * Runs `fn` on a later turn of this thread's event loop, after what is queued already (a read's next
+ * batch, a page's request). A MessageChannel, not setTimeout: nested timeouts are held to 4 ms, and
+ * a reader waiting for a stretch would idle that long between two of its own batches.
+ */
+const laterTurn = (() => {
+  if (typeof MessageChannel !== 'function') return (fn: () => void) => void setTimeout(fn, 0);
+  let channel: MessageChannel | null = null;
+  const turns: (() => void)[] = [];
+  return (fn: () => void) => {
+    if (channel === null) {
+      channel = new MessageChannel();
+      channel.port1.onmessage = () => turns.shift()?.();
+      // Node (tests): the port must not keep the process alive.
+      (channel.port1 as unknown as { unref?: () => void }).unref?.();
+    }
+    turns.push(fn);
+    channel.port2.postMessage(null);
+  };
+})();
+
 const spawnWorker = (i: number): VerifierPort =>
   new Worker(new URL('./verify.worker.ts', import.meta.url), { type: 'module', name: `verify-${i}` }) as unknown as VerifierPort;
 
@@ -148,9 +169,9 @@ export class VerifyPool {
       }
     }
     if (this.local && this.queue.length > 0 && !this.localTurn) {
-      // A macrotask: the reading thread's own work (a batch read, a page's request) goes between two turns.
+      // A later turn: the reading thread's own work (a batch read, a page's request) goes between two batches.
       this.localTurn = true;
-      setTimeout(() => this.localBatch(), 0);
+      laterTurn(() => this.localBatch());
     }
   }
 

@@ -5,6 +5,7 @@
 //   BENCH_SKIP_BROWSER=1 npm run bench   (Node measurements only)
 //   BENCH_ONLY_BROWSER=1 npm run bench   (Chromium measurements only)
 //   BENCH_ONLY_TIMELINE=1 npm run bench  (the timeline's measurement in Chromium only)
+//   BENCH_ONLY_AGENTDNA=1 npm run bench  (agentdna_verify_ratio only: the AgentDNA loads in Chromium and noble after)
 //   (a partial run keeps the other keys of results.json)
 //   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
 //   BENCH_PORT=4191 npm run bench        (the preview server's port, when the default 4190 is taken)
@@ -59,7 +60,8 @@ function timeInterleaved(fns: (() => unknown)[], runs: number): number[] {
 }
 
 const ONLY_TIMELINE = !!process.env.BENCH_ONLY_TIMELINE;
-const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER || ONLY_TIMELINE;
+const ONLY_AGENTDNA = !!process.env.BENCH_ONLY_AGENTDNA;
+const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER || ONLY_TIMELINE || ONLY_AGENTDNA;
 // A partial run (browser only, timeline only, or Node only) updates its own keys of the last run's results.
 const PARTIAL = ONLY_BROWSER || !!process.env.BENCH_SKIP_BROWSER;
 const results: Record<string, number | string> = PARTIAL && existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
@@ -70,18 +72,21 @@ const note = (key: string, value: number | string, what: string) => {
 };
 
 console.log('generating inputs…');
-const agdx = ONLY_TIMELINE ? new Uint8Array(0) : agdxSequence(100_000);
+const agdx = ONLY_TIMELINE || ONLY_AGENTDNA ? new Uint8Array(0) : agdxSequence(100_000);
 const dir = join(tmpdir(), 'envelope-inspector-bench');
 mkdirSync(dir, { recursive: true });
-writeFileSync(join(dir, 'agdx-100k.cborseq'), agdx);
-writeFileSync(join(dir, 'agdx-10k.cborseq'), agdxSequence(10_000, { perConversation: 10_000 }));
-// The timeline's 10,000 records: conversations of 50 among 97 agents (97 lanes, commands with deadlines, streams).
-writeFileSync(join(dir, 'agdx-10k-lanes.cborseq'), agdxSequence(10_000));
+// (A partial run writes only what it reads: the folder is shared by every checkout's bench.)
+if (!ONLY_TIMELINE && !ONLY_AGENTDNA) writeFileSync(join(dir, 'agdx-100k.cborseq'), agdx);
+if (!ONLY_AGENTDNA) {
+  writeFileSync(join(dir, 'agdx-10k.cborseq'), agdxSequence(10_000, { perConversation: 10_000 }));
+  // The timeline's 10,000 records: conversations of 50 among 97 agents (97 lanes, commands with deadlines, streams).
+  writeFileSync(join(dir, 'agdx-10k-lanes.cborseq'), agdxSequence(10_000));
+}
 // 10,000 really signed workflows of depth 5 (generated once, then read from bench/tmp).
 const workflowsText = ONLY_TIMELINE ? '' : agentdnaWorkflows(10_000, 5);
 const workflowsBytes = new TextEncoder().encode(workflowsText);
 const AGENTDNA_SIGNATURES = 50_000;
-writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
+if (!ONLY_TIMELINE) writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
 
 /**
  * @noble/curves secp256k1 verifications per second on this core, as AgentDNA signs (ECDSA over the
@@ -345,7 +350,16 @@ async function browser(): Promise<number> {
     detached: true,
   });
   try {
-    await new Promise((r) => setTimeout(r, 3000));
+    // Until the server answers (on a busy machine it took more than the 3 s once waited here).
+    for (let tries = 0; ; tries++) {
+      try {
+        await fetch(`http://127.0.0.1:${port}/`);
+        break;
+      } catch (e) {
+        if (tries >= 120) throw e;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
@@ -362,6 +376,11 @@ async function browser(): Promise<number> {
       await timeline(browser, port);
       await browser.close();
       return 0;
+    }
+    if (ONLY_AGENTDNA) {
+      const dnaLoad = await agentdnaLoads(browser, port);
+      await browser.close();
+      return dnaLoad;
     }
     // Each load in a fresh page; the longest task reported is the worst over all of them (on a shared
     // 2-core machine one load can be unlucky; the budget is for every load, not the best one).
@@ -446,25 +465,7 @@ async function browser(): Promise<number> {
     await page.close();
     await timeline(browser, port);
 
-    // 10,000 really signed AgentDNA workflows: every signature checked (on the verifier pool), each
-    // load in a fresh page of its own (the pages above closed: a drawn 10,000-node graph keeps a
-    // core busy). BENCH_AGENTDNA_RUNS loads (default 2), the median (of two, the slower) counts.
-    const dnaLoads: number[] = [];
-    const dnaFirsts: number[] = [];
-    for (let run = 0; run < Math.max(1, Number(process.env.BENCH_AGENTDNA_RUNS ?? 2)); run++) {
-      const dnaPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-      await dnaPage.goto(`http://127.0.0.1:${port}/?samples=none`);
-      await dnaPage.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
-      const d0 = Date.now();
-      await dnaPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agentdna-10k.json'));
-      await dnaPage.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 300_000 });
-      dnaFirsts.push(Date.now() - d0);
-      await waitLoaded(dnaPage, '10,?000', 100, 600_000);
-      dnaLoads.push(Date.now() - d0);
-      console.log(`  AgentDNA load ${run + 1}: first records ${dnaFirsts[run]} ms, loaded ${dnaLoads[run]} ms`);
-      await dnaPage.close();
-    }
-    const dnaLoad = median(dnaLoads);
+    const dnaLoad = await agentdnaLoads(browser, port);
 
     // agentdna_parse_ratio as the page would measure it: the same code bundled, on a blank page.
     const { build } = await import('esbuild');
@@ -488,11 +489,6 @@ async function browser(): Promise<number> {
       parse.base / parse.ours,
       `in Chromium: lossless parse + ${parse.hashes.toLocaleString('en')} content hashes (the pure hash) ${parse.ours.toFixed(0)} ms vs JSON.parse + the same hashes with @noble/hashes ${parse.base.toFixed(0)} ms, medians of 7 interleaved runs; the readers alone: lossless ${parse.lossless.toFixed(0)} ms, JSON.parse ${parse.jsonParse.toFixed(0)} ms, JSON.parse with a source-text reviver ${parse.jsonParseSource < 0 ? '(no source access)' : `${parse.jsonParseSource.toFixed(0)} ms`}`,
     );
-    note(
-      'agentdna_10k_load_ms',
-      dnaLoad,
-      `10,000 really signed AgentDNA workflows of depth 5 (${(workflowsBytes.length / 1e6).toFixed(1)} MB, 50,000 signatures) loaded and judged in Chromium, median ${each(dnaLoads)} (first records ${each(dnaFirsts)})`,
-    );
     await browser.close();
     return dnaLoad;
   } finally {
@@ -501,6 +497,38 @@ async function browser(): Promise<number> {
       process.kill(-server.pid!, 'SIGTERM');
     } catch {}
   }
+}
+
+/**
+ * 10,000 really signed AgentDNA workflows: every signature checked (on the verifier pool), each
+ * load in a fresh page of its own (the pages before closed: a drawn 10,000-node graph keeps a
+ * core busy). BENCH_AGENTDNA_RUNS loads (default 2), the median (of two, the slower) counts.
+ * Notes agentdna_10k_load_ms and returns it.
+ */
+async function agentdnaLoads(browser: import('@playwright/test').Browser, port: number): Promise<number> {
+  const dnaLoads: number[] = [];
+  const dnaFirsts: number[] = [];
+  for (let run = 0; run < Math.max(1, Number(process.env.BENCH_AGENTDNA_RUNS ?? 2)); run++) {
+    const dnaPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await dnaPage.goto(`http://127.0.0.1:${port}/?samples=none`);
+    await dnaPage.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
+    const d0 = Date.now();
+    await dnaPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agentdna-10k.json'));
+    await dnaPage.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 300_000 });
+    dnaFirsts.push(Date.now() - d0);
+    await waitLoaded(dnaPage, '10,?000', 100, 600_000);
+    dnaLoads.push(Date.now() - d0);
+    console.log(`  AgentDNA load ${run + 1}: first records ${dnaFirsts[run]} ms, loaded ${dnaLoads[run]} ms`);
+    await dnaPage.close();
+  }
+  const dnaLoad = median(dnaLoads);
+  const each = (xs: number[]) => `(each load: ${xs.join(', ')})`;
+  note(
+    'agentdna_10k_load_ms',
+    dnaLoad,
+    `10,000 really signed AgentDNA workflows of depth 5 (${(workflowsBytes.length / 1e6).toFixed(1)} MB, 50,000 signatures) loaded and judged in Chromium, median ${each(dnaLoads)} (first records ${each(dnaFirsts)})`,
+  );
+  return dnaLoad;
 }
 
 /**

@@ -227,25 +227,45 @@ export type RequestBody<K extends RequestType> = Protocol[K]['body'];
 export type Reply<K extends RequestType> = Protocol[K]['reply'];
 export type Part<K extends RequestType> = Protocol[K]['part'];
 
-/** A request as it crosses to the worker; `id` pairs it with what comes back. */
-export type WireRequest<K extends RequestType = RequestType> = { [T in K]: { id: number; type: T; body: RequestBody<T> } }[K];
+/**
+ * A request→reply map like Protocol: each request type's body, its reply, and the parts sent ahead
+ * of the reply (`never`: none). The inspector worker speaks Protocol; its verifier pool speaks
+ * VerifyProtocol (./verify-protocol.ts); both through the types below and one `answer` (src/worker/answer.ts).
+ */
+export type RequestMap<M> = { [K in keyof M]: { body: unknown; reply: unknown; part: unknown } };
+
+/** A request of map M as it crosses; `id` pairs it with what comes back. */
+export type RequestOf<M extends RequestMap<M>, K extends keyof M = keyof M> = { [T in K]: { id: number; type: T; body: M[T]['body'] } }[K];
 
 /** What crosses back for request `id`: its parts, then its reply, or the one failure (the handler's error). */
-export type WireMessage<K extends RequestType = RequestType> =
-  | { [T in K]: { id: number; kind: 'part'; part: Part<T> } | { id: number; kind: 'reply'; reply: Reply<T> } }[K]
+export type MessageOf<M extends RequestMap<M>, K extends keyof M = keyof M> =
+  | { [T in K]: { id: number; kind: 'part'; part: M[T]['part'] } | { id: number; kind: 'reply'; reply: M[T]['reply'] } }[K]
   | { id: number; kind: 'failed'; message: string };
 
 /** What a handler is given beside the body: its request's id, a way to send parts, buffers to hand over. */
-export interface HandlerContext<K extends RequestType> {
+export interface ContextOf<M extends RequestMap<M>, K extends keyof M> {
   /** The request's id (a cancel or a shown names a load by it). */
   id: number;
   /** Sends a part ahead of the reply; `transfer` hands buffers over instead of copying them. */
-  part(part: Part<K>, transfer?: Transferable[]): void;
+  part(part: M[K]['part'], transfer?: Transferable[]): void;
   /** Buffers the reply hands over instead of copying (each must belong to the reply alone). */
   transfer(...buffers: Transferable[]): void;
 }
 
-export type Handler<K extends RequestType> = (body: RequestBody<K>, ctx: HandlerContext<K>) => Promise<Reply<K>>;
+export type HandlerOf<M extends RequestMap<M>, K extends keyof M> = (body: M[K]['body'], ctx: ContextOf<M, K>) => Promise<M[K]['reply']>;
+
+/** The answering side: one handler per request type, checked against the map. */
+export type HandlersOf<M extends RequestMap<M>> = { [K in keyof M]: HandlerOf<M, K> };
+
+/** A request as it crosses to the worker; `id` pairs it with what comes back. */
+export type WireRequest<K extends RequestType = RequestType> = RequestOf<Protocol, K>;
+
+/** What crosses back for request `id`: its parts, then its reply, or the one failure (the handler's error). */
+export type WireMessage<K extends RequestType = RequestType> = MessageOf<Protocol, K>;
+
+export type HandlerContext<K extends RequestType> = ContextOf<Protocol, K>;
+
+export type Handler<K extends RequestType> = HandlerOf<Protocol, K>;
 
 /** The worker's side: one handler per request type, checked against the map. */
-export type Handlers = { [K in RequestType]: Handler<K> };
+export type Handlers = HandlersOf<Protocol>;

@@ -7,7 +7,8 @@ import { joinGraph } from '../wire/graph-parts';
 import type { Handlers, Loaded, Part, RecordDetail, Reply, RequestType, WireMessage, WireRequest } from '../wire/protocol';
 import { unpackSummaries, type SummaryPack } from '../wire/summary-pack';
 import { DEADLINE, MARK, readDeadline, readMark, rows, timelineBuffers } from '../wire/timeline-pack';
-import { answer, inspectorHandlers } from './handlers';
+import { answer } from './answer';
+import { inspectorHandlers } from './handlers';
 import { InspectorSession } from './session';
 
 const root = resolve(__dirname, '../..');

@@ -1,8 +1,8 @@
 // The inspector worker's handler table: one handler per request of the protocol (src/wire/protocol.ts),
-// each given its body and a context, returning its reply. `answer` runs one request through the table
-// and posts what comes of it; a handler's error becomes the one failure reply. Kept apart from the
-// worker entry so it can be tested without a Worker.
-import type { Handler, HandlerContext, Handlers, Loaded, RequestType, WireMessage, WireRequest } from '../wire/protocol';
+// each given its body and a context, returning its reply. `answer` (./answer.ts) runs one request
+// through the table and posts what comes of it; a handler's error becomes the one failure reply.
+// Kept apart from the worker entry so it can be tested without a Worker.
+import type { HandlerContext, Handlers, Loaded, RequestType } from '../wire/protocol';
 import { splitGraph } from '../wire/graph-parts';
 import { packSummaries, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
 import { packTimeline, timelineBuffers } from '../wire/timeline-pack';
@@ -120,27 +120,4 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
       return session.compareCandidates(text, near, limit);
     },
   };
-}
-
-/** Where messages to the page go (the worker's postMessage). */
-export type Post = (message: WireMessage, transfer: Transferable[]) => void;
-
-/** Runs one request through its handler: posts its parts as they come, then its reply, or its failure. */
-export async function answer(handlers: Handlers, req: WireRequest, post: Post): Promise<void> {
-  const { id } = req;
-  const transfers: Transferable[] = [];
-  const ctx: HandlerContext<RequestType> = {
-    id,
-    part: (part, transfer = []) => post({ id, kind: 'part', part } as WireMessage, transfer),
-    transfer: (...buffers) => void transfers.push(...buffers),
-  };
-  try {
-    if (!Object.hasOwn(handlers, req.type)) throw new TypeError(`no handler for request ${String(req.type)}`);
-    // The map types each handler; here, one request of any type meets its own handler.
-    const handler = handlers[req.type] as Handler<RequestType>;
-    const reply = await handler(req.body as never, ctx);
-    post({ id, kind: 'reply', reply } as WireMessage, transfers);
-  } catch (e) {
-    post({ id, kind: 'failed', message: (e as Error)?.message ?? String(e) }, []);
-  }
 }

@@ -139,6 +139,19 @@ describe('what the inspector emits is in the catalogue', () => {
     }
   });
 
+  it('every finding in the source is made by finding(): no object literal spells out a rule, a severity and a message', () => {
+    // A Finding written as a literal skips the catalogue's severity (and its check of the others allowed).
+    const literal = /\{[^{}]*\brule:[^{}]*\bseverity:[^{}]*\bmessage:/g;
+    // The scan sees a literal where there is one, over several lines too.
+    expect("out.push({\n  rule: 'agdx/noncanonical',\n  severity: 'warning',\n  path: p,\n  message: m,\n  span,\n});".match(literal)).toHaveLength(1);
+    const literals: string[] = [];
+    for (const path of walk(join(ROOT, 'src'))) {
+      if (!/\.tsx?$/.test(path) || /\.test\.tsx?$/.test(path) || /src\/core\/rules\.ts$/.test(path)) continue;
+      for (const m of readFileSync(path, 'utf8').matchAll(literal)) literals.push(`${relative(ROOT, path)}: ${m[0].replace(/\s+/g, ' ').slice(0, 80)}`);
+    }
+    expect(literals).toEqual([]);
+  });
+
   it('an example naming a laser-wire fixture is true: the fixture fires the rule', () => {
     let checked = 0;
     for (const id of RULE_IDS) {

@@ -67,13 +67,14 @@ export function checkHeaders(env: Envelope, headers: Header[], partitionKey?: st
     }
   }
   if (partitionKey !== undefined && partitionKey !== toCrockford(env.conversation)) {
-    out.push({
-      rule: 'agdx/header/conversation',
-      severity: 'error',
-      path: 'partition_key',
-      message: `partition_key ${partitionKey} differs from the envelope's conversation ${toCrockford(env.conversation)}`,
-      span: null,
-    });
+    out.push(
+      finding(
+        'agdx/header/conversation',
+        'partition_key',
+        `partition_key ${partitionKey} differs from the envelope's conversation ${toCrockford(env.conversation)}`,
+        null,
+      ),
+    );
   }
   const to = find('agdx.to');
   if (to) {

@@ -7,6 +7,7 @@ import { locateIn, logFactsOf, type InspectedRecord } from '../records';
 import { isValid } from '../verdict';
 import { buildAgdxGraph } from './agdx';
 import type { AgdxGraph, DrawOptions } from './model';
+import { finding } from '../rules';
 
 /** A 16-byte id whose value is `n` (big-endian). */
 export function id16(n: number): Uint8Array {
@@ -76,7 +77,7 @@ export function makeRecord(input: number, index: number, spec: Envelope, extra: 
   const base = blankRecord({ input, view: new Uint8Array(0), viewOrigin: 'input' }, index, extra.position ? 'agdx.record' : 'agdx.envelope', null);
   const env: Envelope = spec;
   const findings: Finding[] = [...(extra.findings ?? [])];
-  if (extra.valid === false) findings.push({ rule: 'agdx/matrix/body', severity: 'error', path: 'body', message: 'made invalid for the test', span: null });
+  if (extra.valid === false) findings.push(finding('agdx/matrix/body', 'body', 'made invalid for the test', null));
   return finishRecord({
     ...base,
     decoded: true,

@@ -19,6 +19,7 @@ import { cardTree, display, envelopeTree, payloadBody, pretty, shortId, workflow
 import { analyzeWorkflow, envelopeReport, signatureJobsOf, type WorkflowAnalysis } from '../agentdna/workflow';
 import { blankRecord, failedRecord, finishRecord, jsonDecodeError, type Place, type RecordDraft } from './build';
 import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
+import { finding } from '../rules';
 
 export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
 
@@ -117,13 +118,14 @@ function workflowFindings(root: JsonObject): { findings: Finding[]; legacy: bool
   if (reasons.length > 0) {
     if (!fields.has('id')) reasons.push('it has no `id`');
     const span = remarks ? ([remarks.keyStart, remarks.value.end] as Span) : version ? ([version.keyStart, version.value.end] as Span) : null;
-    findings.push({
-      rule: 'agentdna/legacy',
-      severity: 'warning',
-      path: remarks ? 'remarks' : 'version',
-      message: `a 1.0-style IntentWorkflow (${reasons.join(', ')}): shown and checked as far as it goes; AgentDNA 2.0 does not write this shape`,
-      span,
-    });
+    findings.push(
+      finding(
+        'agentdna/legacy',
+        remarks ? 'remarks' : 'version',
+        `a 1.0-style IntentWorkflow (${reasons.join(', ')}): shown and checked as far as it goes; AgentDNA 2.0 does not write this shape`,
+        span,
+      ),
+    );
   }
   return { findings, legacy: reasons.length > 0 };
 }
@@ -248,23 +250,20 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
   const base = blankRecord(place, index, 'agentdna.card', span);
   const findings: Finding[] = [];
   if (card.legacy) {
-    findings.push({
-      rule: 'agentdna/legacy',
-      severity: 'warning',
-      path: card.typeEntry ? 'type' : null,
-      message: `${card.legacy}`,
-      span: card.typeEntry ? [card.typeEntry.value.start, card.typeEntry.value.end] : span,
-    });
+    findings.push(
+      finding(
+        'agentdna/legacy',
+        card.typeEntry ? 'type' : null,
+        `${card.legacy}`,
+        card.typeEntry ? [card.typeEntry.value.start, card.typeEntry.value.end] : span,
+      ),
+    );
   }
   if (card.policy?.problem) {
     const pe = card.policy.entry;
-    findings.push({
-      rule: 'agentdna/card-policy',
-      severity: card.policy.bytes === null ? 'error' : 'warning',
-      path: 'policy',
-      message: card.policy.problem,
-      span: [pe.value.start, pe.value.end],
-    });
+    findings.push(
+      finding('agentdna/card-policy', 'policy', card.policy.problem, [pe.value.start, pe.value.end], card.policy.bytes === null ? 'error' : 'warning'),
+    );
   }
   let body: BodyView | null = null;
   let change = '';

@@ -1,8 +1,9 @@
 // The rule catalogue: every rule id a finding carries and every code a record's `error.code`
 // carries (docs/report.md), as data: what it means, why it matters, the spec's own words, what
 // usually fixes it and an example. `envelope-inspector explain` and the app read their text from
-// here; rules.test.ts keeps this catalogue and docs/report.md equal, and checks every id the
-// inspector emits over vectors/ is here. A new rule is one entry below plus the check that emits it.
+// here, and docs/report.md's list of ids is generated from it (`npm run docs:rules`; rules.test.ts
+// fails while that list is out of date, and checks every id the inspector emits over vectors/ is
+// here). A new rule is one entry below plus the check that emits it through finding().
 //
 // What is catalogued is what reaches report@1. Two kinds of internal code are left out on purpose:
 // - `json/too-deep`: the lossless JSON reader's own code; inspect.ts reports it as `json/invalid`,

@@ -20,10 +20,10 @@ import { inspectInputBatches } from '../core/inspect';
 import type { RegistryEntry } from '../core/keys/keys';
 import { analyzeLogForReport } from '../core/log/analysis';
 import { LogFactsBuilder } from '../core/log/entry';
-import type { Finding } from '../core/model';
 import { logSource, recordViews, type InputResult, type InspectedRecord } from '../core/records';
 import { type ExitPolicy, recordPasses, reportHead, reportRecord, statusOf, streamedReportTail, type ReportRecord } from '../core/report';
 import { jsonPieces, StreamedArray } from '../core/report-json';
+import type { Finding } from '../core/verdict';
 
 /** A file read at any position, not whole. */
 export interface RandomAccessFile {

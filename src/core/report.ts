@@ -1,5 +1,5 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
-import type { Finding, Span } from './model';
+import type { Span } from './model';
 import { toReportFolds, type ReportFolds } from './folds';
 import { agentDnaInputs, buildAgentDnaGraph, toReportGraph, type ReportGraph } from './graph';
 import { toStreamedReportGraph, type StreamedReportGraph } from './graph/report';
@@ -9,7 +9,7 @@ import type { WorkflowReport } from './agentdna/model';
 import type { LogAnalysis } from './log/analysis';
 import { analyzeRecords, type InputResult, type InspectResult } from './records';
 import { trustNote } from './keys/trust-note';
-import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts } from './verdict';
+import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts, type Finding } from './verdict';
 
 export const REPORT_SCHEMA = 'envelope-inspector/report@1';
 export const GENERATOR = 'envelope-inspector 0.1.0';

@@ -3,7 +3,33 @@
 // findings (the graph's, the folds') are not in it: they come from the log as a whole and sit in
 // their own map by record (log/analysis.ts). Validity is worked out from both, never stored.
 import { isDidEntry, type RegistryEntry } from './keys/keys';
-import type { DecodeError, Finding, RecordFormat, SignatureStatus, SignatureVerdict, Span } from './model';
+import type { RecordFormat, SignatureStatus, SignatureVerdict, Span } from './model';
+import type { DecodeErrorCode, FindingRuleId, Severity } from './rules';
+
+export type { Severity };
+
+/** What a check concluded about one field of one record (report@1 `findings[]`). */
+export interface Finding {
+  /** A rule id of the catalogue (rules.ts; stable: the message is for people and may change). */
+  rule: FindingRuleId;
+  severity: Severity;
+  /** The field the finding is about (dotted path), or null for the record as a whole. */
+  path: string | null;
+  message: string;
+  span: Span | null;
+}
+
+/** Why a record could not be decoded (report@1 `error`). */
+export interface DecodeError {
+  code: DecodeErrorCode;
+  message: string;
+  offset: number | null;
+  /**
+   * The bytes the error is about, when more than the byte at its offset: for agdx/missing-field,
+   * the head of the map that lacks the field. In the page (the hex view), not in the report.
+   */
+  span?: Span;
+}
 
 export interface RecordVerdict {
   readonly input: number;

@@ -4,7 +4,7 @@ import type { Span } from '../bytes';
 import { firstDifference, toCrockford } from '../bytes';
 import type { CborItem } from '../cbor/reader';
 import { untag } from '../cbor/reader';
-import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type SignatureVerdict } from '../model';
+import { unsignedVerdict, type BodyView, type FieldNode, type SignatureVerdict } from '../model';
 import { readBody } from './bodies';
 import { encodeEnvelope } from './canonical';
 import type { DecodedEnvelope } from './envelope';
@@ -15,6 +15,7 @@ import { checkSignatureShape, uncoveredPaths } from './signature';
 import { envelopeTree } from './tree';
 import { validateEnvelope } from './validate';
 import { finding } from '../rules';
+import type { DecodeError, Finding } from '../verdict';
 
 export interface EnvelopeAnalysis {
   decoded: boolean;

@@ -5,11 +5,12 @@ import { toHex, utf8Length, utf8OrNull } from '../bytes';
 import type { CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
 import { toDiagnostic } from '../cbor/diagnostic';
-import type { BodyView, FieldNode, Finding } from '../model';
+import type { BodyView, FieldNode } from '../model';
 import { finding, type BodyCodec } from '../rules';
 import { CONTENT_TYPES, ERROR_CODES, HEALTH, codeName } from './dictionaries';
 import { FieldError, readBool, readBytes, readSmallUint, readText, readUint, structEntries } from './fields';
 import { cborNode } from './tree';
+import type { Finding } from '../verdict';
 
 export interface CapsuleReading {
   tree: FieldNode;

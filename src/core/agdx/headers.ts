@@ -1,11 +1,11 @@
 // Header checks: a record's log headers against its envelope (agdx/header/*).
 import { bytesEqual, toCrockford } from '../bytes';
-import type { Finding } from '../model';
 import { finding, type HeaderName } from '../rules';
 import { CONTENT_TYPES } from './dictionaries';
 import type { Envelope } from './envelope';
 import type { Header } from './iggy';
 import { headerString, headerUint } from './iggy';
+import type { Finding } from '../verdict';
 
 export interface ObservedHeaders {
   /** agdx.av, when present and readable. */

@@ -2,11 +2,12 @@
 // matching live here; key lookup and Ed25519 verification plug in through `verify`.
 import type { Span } from '../bytes';
 import { bytesEqual, toCrockford, toHex } from '../bytes';
-import type { Finding, SignatureVerdict } from '../model';
+import type { SignatureVerdict } from '../model';
 import type { DecodedEnvelope, Envelope } from './envelope';
 import type { ObservedHeaders } from './headers';
 import { headerString, headerUint, type Header } from './iggy';
 import { finding } from '../rules';
+import type { Finding } from '../verdict';
 
 export interface SignatureCheck {
   verdict: SignatureVerdict;

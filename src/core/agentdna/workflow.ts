@@ -2,7 +2,7 @@
 // modes (agentdna.md, "Verification modes") computed from it.
 import { readHexLikePython } from './ecdsa';
 import type { JsonValue } from '../json/lossless';
-import type { Finding, Span } from '../model';
+import type { Span } from '../model';
 import { allOccurrences, contentFieldsOf, spanOf, str, type EnvelopeNode, type JsonObject } from './envelope';
 import { contentJson as computeContentJson, sha256Hex, signedMessage, type SignedMessage } from './hash';
 import { PyDict, pythonDumps, type PyValue } from './python-json';
@@ -10,6 +10,7 @@ import type { EnvelopeReport, ModeName, ModeVerdict } from './model';
 import { checkSignatureText, type ExtraKeys, type SigStatus, type SignatureCheck } from './signature';
 import { jobKey, signatureJob, type SignatureJob, type SignatureResults } from './signature-jobs';
 import { finding } from '../rules';
+import type { Finding } from '../verdict';
 
 /** What AgentDNA's verify_envelope would do with one envelope. */
 export interface AgentDnaOutcome {

@@ -4,7 +4,6 @@
 import type { Usage } from '../agdx/envelope';
 import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
 import type { LocateField, LogEntry, LogFacts } from '../log/entry';
-import type { Finding } from '../model';
 import { finding, type FindingRuleId } from '../rules';
 import {
   FOLD_RULES,
@@ -18,6 +17,7 @@ import {
   type RunState,
   type UsageTotals,
 } from './model';
+import type { Finding } from '../verdict';
 
 /** What a fold needs of the log that does not depend on asOf: computed once per log (and per key change). */
 export interface PreparedLog {

@@ -1,7 +1,8 @@
 // The state AGDX consumers fold the log into, as the inspector reconstructs it: the agent
 // registry (cards, liveness), quarantine, the run registry, per-conversation summaries.
 // Record indices index the `records` array the fold was given (the report's `records` too).
-import type { Finding, SignatureStatus } from '../model';
+import type { SignatureStatus } from '../model';
+import type { Finding } from '../verdict';
 
 /** Where a record's time came from: Iggy's log time, the record id's ULID time, or nowhere. */
 export type TimeSource = 'log' | 'ulid' | null;

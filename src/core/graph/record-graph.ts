@@ -4,7 +4,6 @@
 // (log/entry.ts), in numbers (CompactRecordGraph: node k is entry k, edges in typed arrays, ids
 // made when asked), so a million-record log costs tens of bytes a record; buildRecordGraph makes
 // the objects the UI draws from it. Drawing (draw.ts) folds it without changing it.
-import type { Finding } from '../model';
 import { finding, type FindingRuleId } from '../rules';
 import { describeEntry, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
 import { byKey } from './edges';
@@ -13,6 +12,7 @@ import { describeCauseAt, short, type CauseAt } from './keys';
 import type { CausalVia, EdgeVia, GhostNode, GraphEdge, GraphFinding, GraphRecord, RecordGraph, ReassembledStream } from './model';
 import { findCyclesInRows } from './scc';
 import { reassembleStreams } from './streams';
+import type { Finding } from '../verdict';
 
 export interface RecordGraphOptions {
   /** Where a finding's field is in its record's bytes (the findings have no span without it). */

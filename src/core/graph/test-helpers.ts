@@ -2,9 +2,9 @@
 import type { Envelope, MetaValue } from '../agdx/envelope';
 import { toCrockford } from '../bytes';
 import { blankRecord, envelopeSummary, finishRecord } from '../import/build';
-import type { Finding, SignatureVerdict } from '../model';
+import type { SignatureVerdict } from '../model';
 import { locateIn, logFactsOf, type InspectedRecord } from '../records';
-import { isValid } from '../verdict';
+import { isValid, type Finding } from '../verdict';
 import { buildAgdxGraph } from './agdx';
 import type { AgdxGraph, DrawOptions } from './model';
 import { finding } from '../rules';

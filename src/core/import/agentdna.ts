@@ -6,7 +6,7 @@
 import { utf8Encode } from '../bytes';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
-import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type RecordFormat, type Span } from '../model';
+import { unsignedVerdict, type BodyView, type FieldNode, type RecordFormat, type Span } from '../model';
 import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
 import { isCardObject, policyDisplay, readCard, stateData, type CardInfo } from '../agentdna/cards';
 import { policyChange } from '../compare/policy';
@@ -20,6 +20,7 @@ import { analyzeWorkflow, envelopeReport, signatureJobsOf, type WorkflowAnalysis
 import { blankRecord, failedRecord, finishRecord, jsonDecodeError, type Place, type RecordDraft } from './build';
 import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
 import { finding } from '../rules';
+import type { DecodeError, Finding } from '../verdict';
 
 export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
 

@@ -7,9 +7,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex } from '../bytes';
 import { RECORD_FORMATS, REPORT_CODES } from '../fuzz/support';
 import { inspectInput } from '../inspect';
-import type { Finding } from '../model';
 import { recordViews, type InspectedRecord, type RecordData, type RecordViews } from '../records';
-import { allFindings, isValid, type LogFindings, type RecordVerdict } from '../verdict';
+import { allFindings, isValid, type LogFindings, type RecordVerdict, type Finding } from '../verdict';
 import { Source, type Importer } from './importer';
 
 export const VECTORS = resolve(__dirname, '../../../vectors');

@@ -14,7 +14,8 @@ import type { SignatureVerdict } from '../model';
 import { logFactsOf, type InspectedRecord } from '../records';
 import { analyzeLog, refoldLog } from '../log/analysis';
 import { isValid } from '../verdict';
-import { decodeCard, FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
+import { decodeCard } from '../agdx/card';
+import { FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
 
 const root = resolve(__dirname, '../../..');
 

@@ -1,6 +1,7 @@
 // The state AGDX consumers fold the log into, as the inspector reconstructs it: the agent
 // registry (cards, liveness), quarantine, the run registry, per-conversation summaries.
 // Record indices index the `records` array the fold was given (the report's `records` too).
+import type { CardData } from '../agdx/card';
 import type { SignatureStatus } from '../model';
 import type { Finding } from '../verdict';
 
@@ -12,36 +13,6 @@ export interface RecordTime {
   time: bigint | null;
   source: TimeSource;
 }
-
-/** A capability's input or output: a one-entry map `{content_type}` or `{schema_id}`. */
-export type ContentShape =
-  | { kind: 'content_type'; value: string }
-  | { kind: 'schema_id'; value: string }
-  /** Some other shape: its CBOR diagnostic, so nothing is hidden. */
-  | { kind: 'other'; value: string };
-
-export interface CapabilityData {
-  skillId: string;
-  input: ContentShape | null;
-  output: ContentShape | null;
-  costClass: number | null;
-  latencyClass: number | null;
-  maxConcurrency: number | null;
-  /** Health code (1 healthy, 2 degraded, 3 unavailable) and its name (`unrecognized-N` otherwise). */
-  health: number | null;
-  healthName: string | null;
-  /** Load, per mille. */
-  load: number | null;
-}
-
-export interface CardData {
-  name: string | null;
-  version: string | null;
-  capabilities: CapabilityData[];
-  ttlMicros: bigint | null;
-}
-
-export type CardDecoding = { ok: true; card: CardData } | { ok: false; error: string };
 
 /** Usage totals (advisory: the envelope's token counts summed as written). */
 export interface UsageTotals {

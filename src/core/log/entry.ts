@@ -4,8 +4,8 @@
 // so a reader that streams a large log can keep these entries and let the records go.
 import type { Envelope, Kind, MetaValue, Usage } from '../agdx/envelope';
 import { bytesEqual, toCrockford, ulidTimeMs, utf8OrNull } from '../bytes';
-import { decodeCard } from '../folds/card';
-import type { CardDecoding, RecordTime, TimeSource } from '../folds/model';
+import { type CardDecoding, decodeCard } from '../agdx/card';
+import type { RecordTime, TimeSource } from '../folds/model';
 import { readCauseAt, repeatedBridgeHops, type CauseAt } from '../graph/keys';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
 

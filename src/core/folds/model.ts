@@ -5,15 +5,6 @@ import type { CardData } from '../agdx/card';
 import type { SignatureStatus } from '../model';
 import type { Finding } from '../verdict';
 
-/** Where a record's time came from: Iggy's log time, the record id's ULID time, or nowhere. */
-export type TimeSource = 'log' | 'ulid' | null;
-
-export interface RecordTime {
-  /** Epoch microseconds, or null when the record has neither a log time nor a ULID time. */
-  time: bigint | null;
-  source: TimeSource;
-}
-
 /** Usage totals (advisory: the envelope's token counts summed as written). */
 export interface UsageTotals {
   input: bigint;

@@ -6,7 +6,7 @@ import { toStreamedReportGraph, type StreamedReportGraph } from './graph/report'
 import type { CompactRecordGraph } from './graph/record-graph';
 import type { FoldResult } from './folds/model';
 import type { WorkflowReport } from './agentdna/model';
-import type { LogAnalysis } from './log/analysis';
+import type { LogAnalysis } from './analysis/log';
 import { analyzeRecords, type InputResult, type InspectResult } from './records';
 import { trustNote } from './keys/trust-note';
 import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts, type Finding } from './verdict';

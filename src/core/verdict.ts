@@ -1,7 +1,7 @@
 // A record's verdict: what report@1 says of one record, made once when the record is read and
 // never changed (a key change makes a new verdict with a new signature part). The log-level
 // findings (the graph's, the folds') are not in it: they come from the log as a whole and sit in
-// their own map by record (log/analysis.ts). Validity is worked out from both, never stored.
+// their own map by record (analysis/log.ts). Validity is worked out from both, never stored.
 import { isDidEntry, type RegistryEntry } from './keys/keys';
 import type { RecordFormat, SignatureStatus, SignatureVerdict, Span } from './model';
 import type { DecodeErrorCode, FindingRuleId, Severity } from './rules';
@@ -61,7 +61,7 @@ export interface RecordVerdict {
 /**
  * Findings about records that come from the log as a whole, by record index: `get` gives undefined
  * for a record without any, and iterating gives the records with some, in record order. Some are
- * made when asked (log/analysis.ts), so a record's list may be a new array each call.
+ * made when asked (analysis/log.ts), so a record's list may be a new array each call.
  */
 export interface LogFindings extends Iterable<readonly [number, readonly Finding[]]> {
   /**

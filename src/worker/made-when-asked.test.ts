@@ -11,8 +11,8 @@ vi.mock('../core/graph/keys', async (importOriginal) => {
   const real = await importOriginal<typeof import('../core/graph/keys')>();
   return { ...real, spanOfPath: (...args: Parameters<typeof real.spanOfPath>) => (counts.located++, real.spanOfPath(...args)) };
 });
-vi.mock('../core/log/timing', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../core/log/timing')>();
+vi.mock('../core/analysis/timing', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../core/analysis/timing')>();
   return { ...real, timingLinks: (...args: Parameters<typeof real.timingLinks>) => (counts.timingLinks++, real.timingLinks(...args)) };
 });
 

@@ -4,7 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { foldPrepared, toReportFolds } from '../core/folds';
-import { refoldLog, type LogAnalysis } from '../core/log/analysis';
+import { refoldLog, type LogAnalysis } from '../core/analysis/log';
 import { withVerdicts } from '../core/log/entry';
 import { recordLinks, type RecordLink } from '../core/graph/record-links';
 import { RuleIndex } from '../core/rule-filter';

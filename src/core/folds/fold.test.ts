@@ -12,7 +12,7 @@ import { inspect } from '../inspect';
 import { keyId, type RegisteredKey } from '../keys/keys';
 import type { SignatureVerdict } from '../model';
 import { logFactsOf, type InspectedRecord } from '../records';
-import { analyzeLog, refoldLog } from '../log/analysis';
+import { analyzeLog, refoldLog } from '../analysis/log';
 import { isValid } from '../verdict';
 import { decodeCard } from '../agdx/card';
 import { FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';

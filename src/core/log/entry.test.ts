@@ -6,7 +6,7 @@ import { fromHex } from '../bytes';
 import { Conversation, causeAt, crock, hops, id16, makeRecord, text } from '../graph/test-helpers';
 import type { SignatureVerdict } from '../model';
 import { logFactsOf, type InspectedRecord } from '../records';
-import { analyzeLog, refoldLog } from './analysis';
+import { analyzeLog, refoldLog } from '../analysis/log';
 import { LogFactsBuilder, withVerdicts } from './entry';
 import { logSource } from '../records';
 

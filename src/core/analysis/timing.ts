@@ -14,7 +14,7 @@ import { nodeOfRecord, RECORD_EDGE_VIAS, type CompactRecordGraph } from '../grap
 import type { Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
-import { describeEntry, TIME_SOURCES, type LocateField, type LogEntry, type LogFacts } from './entry';
+import { describeEntry, TIME_SOURCES, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
 import type { Finding } from '../verdict';
 
 /** A command and one answer of it (a response or error the graph pairs with it by correlation). */

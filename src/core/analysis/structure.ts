@@ -11,7 +11,7 @@ import { type CompactRecordGraph, DUPLICATE_ID, IN_CYCLE } from '../graph/record
 import type { ReassembledStream } from '../graph/model';
 import type { LogPosition, Span } from '../model';
 import { finding } from '../rules';
-import type { LocateField } from './entry';
+import type { LocateField } from '../log/entry';
 import type { Finding } from '../verdict';
 
 /** A record's part in its stream, when it is trouble. */

@@ -7,7 +7,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesEqual, fromBase64, fromHex, readUintLE, toHex, utf8Encode, utf8OrNull } from '../bytes';
 import { getMember, readJson, type JsonValue } from '../json/lossless';
-import { looksLikeRubixDid } from '../agentdna/did-shape';
+import { looksLikeRubixDid } from './did-shape';
 
 export type KeyKind = 'agent' | 'operator';
 export type KeyAlgorithm = 'ed25519' | 'secp256k1';

@@ -2,7 +2,7 @@
 // deadline and clock findings' spans are found when a record is shown (not when the list counts
 // them or the rule filter indexes them), and the timeline's pairs are made when it is drawn, once.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { agdxSequence } from '../../bench/generate';
+import { agdxSequence } from '../../test/support/generate';
 import { InspectorSession } from './session';
 
 const counts = vi.hoisted(() => ({ located: 0, timingLinks: 0 }));

@@ -5,7 +5,7 @@ import { firstDifference, toHex } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
 import { readSingle } from '../cbor/reader';
 import { inspectInput } from '../inspect';
-import { flat, type FlatRecord } from '../import/test-helpers';
+import { flat, type FlatRecord } from '../../../test/support/import-helpers';
 import { encodeEnvelope } from './canonical';
 import { decodeEnvelope, type MetaValue } from './envelope';
 import { metaValueSize, validateEnvelope } from './validate';

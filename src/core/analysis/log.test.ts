@@ -4,7 +4,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { agdxSequence } from '../../../bench/generate';
+import { agdxSequence } from '../../../test/support/generate';
 import { inspect } from '../inspect';
 import { logFactsOf } from '../records';
 import { analyzeLog, refoldLog } from './log';

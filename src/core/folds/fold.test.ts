@@ -7,7 +7,7 @@ import type { Envelope, MetaValue } from '../agdx/envelope';
 import { signingInput } from '../agdx/verify';
 import { concatBytes, fromHex } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
-import { Conversation, factsOf, hops, id16, makeRecord, text } from '../graph/test-helpers';
+import { Conversation, factsOf, hops, id16, makeRecord, text } from '../../../test/support/graph-helpers';
 import { inspect } from '../inspect';
 import { keyId, type RegisteredKey } from '../keys/keys';
 import type { SignatureVerdict } from '../model';

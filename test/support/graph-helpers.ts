@@ -1,13 +1,13 @@
 // Test helpers: records built straight from envelopes (no bytes), as an importer would leave them.
-import type { Envelope, MetaValue } from '../agdx/envelope';
-import { toCrockford } from '../bytes';
-import { blankRecord, envelopeSummary, finishRecord } from '../import/build';
-import type { SignatureVerdict } from '../model';
-import { locateIn, logFactsOf, type InspectedRecord } from '../records';
-import { isValid, type Finding } from '../verdict';
-import { buildAgdxGraph } from './agdx';
-import type { AgdxGraph, DrawOptions } from './model';
-import { finding } from '../rules';
+import type { Envelope, MetaValue } from '../../src/core/agdx/envelope';
+import { toCrockford } from '../../src/core/bytes';
+import { blankRecord, envelopeSummary, finishRecord } from '../../src/core/import/build';
+import type { SignatureVerdict } from '../../src/core/model';
+import { locateIn, logFactsOf, type InspectedRecord } from '../../src/core/records';
+import { isValid, type Finding } from '../../src/core/verdict';
+import { buildAgdxGraph } from '../../src/core/graph/agdx';
+import type { AgdxGraph, DrawOptions } from '../../src/core/graph/model';
+import { finding } from '../../src/core/rules';
 
 /** A 16-byte id whose value is `n` (big-endian). */
 export function id16(n: number): Uint8Array {

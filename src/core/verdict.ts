@@ -5,6 +5,7 @@
 import { isDidEntry, type RegistryEntry } from './keys/keys';
 import type { RecordFormat, SignatureStatus, SignatureVerdict, Span } from './model';
 import type { DecodeErrorCode, FindingRuleId, Severity } from './rules';
+import { plural } from './plural';
 
 export type { Severity };
 
@@ -248,8 +249,6 @@ export interface BadgeWords {
   /** In full: the badge's accessible name and tooltip. */
   title: string;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The record's headline: the worst of its verdicts, in words. A record whose signature does not

@@ -11,6 +11,7 @@ import { checkSignatureText, type ExtraKeys, type SigStatus, type SignatureCheck
 import { jobKey, signatureJob, type SignatureJob, type SignatureResults } from './signature-jobs';
 import { finding } from '../rules';
 import type { Finding } from '../verdict';
+import { shortHash } from '../short-id';
 
 /** What AgentDNA's verify_envelope would do with one envelope. */
 export interface AgentDnaOutcome {
@@ -74,10 +75,7 @@ export function statusName(code: bigint | null): string {
   return STATUS_NAMES[code.toString()] ?? "a deployment's own policy denial code";
 }
 
-function short(h: string | null): string {
-  if (h === null) return '(none)';
-  return h.length > 16 ? `${h.slice(0, 12)}…` : h;
-}
+const short = (h: string | null): string => (h === null ? '(none)' : shortHash(h));
 
 /** The claimed hash as Python would compare it (absent → "" default). */
 function claimedKey(n: EnvelopeNode): string {

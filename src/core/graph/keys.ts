@@ -1,4 +1,4 @@
-// Small shared pieces of the graph model: field spans in a tree, short labels.
+// Small shared pieces of the graph model: field spans in a tree.
 import type { FieldNode, Span } from '../model';
 
 /** The span of a field in a record's tree (depth-first, bounded by the tree's size). */
@@ -11,6 +11,3 @@ export function spanOfPath(tree: readonly FieldNode[], path: string): Span | nul
   }
   return null;
 }
-
-/** A short form of a long id for labels. */
-export const short = (id: string, keep = 10) => (id.length > keep + 1 ? `${id.slice(0, keep)}…` : id);

@@ -15,12 +15,13 @@ import type { WorkflowReport } from '../agentdna/model';
 import type { ExtraKeys } from '../agentdna/signature';
 import type { SignatureJob, SignatureResults } from '../agentdna/signature-jobs';
 import { envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
-import { cardTree, display, envelopeTree, payloadBody, pretty, shortId, workflowTree } from '../agentdna/views';
+import { cardTree, display, envelopeTree, payloadBody, pretty, workflowTree } from '../agentdna/views';
 import { analyzeWorkflow, envelopeReport, signatureJobsOf, type WorkflowAnalysis } from '../agentdna/workflow';
 import { blankRecord, failedRecord, finishRecord, jsonDecodeError, type Place, type RecordDraft } from './build';
 import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
 import { finding } from '../rules';
 import type { DecodeError, Finding } from '../verdict';
+import { shortDid } from '../short-id';
 
 export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
 
@@ -193,7 +194,7 @@ function buildWorkflow(
     findings,
     signature: workflowSignature(envelopes, NO_REGISTRY, uncoveredPaths(tip, shape === 'workflow' ? root : null)),
     ...views,
-    summary: `${what} ${tipHash ? tipHash.slice(0, 12) + '…' : '(no hash)'} from ${shortId(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
+    summary: `${what} ${tipHash ? `${tipHash.slice(0, 12)}…` : '(no hash)'} from ${shortDid(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
   };
   const edges: WorkflowReport['edges'] = [];
   const seen = new Set<string>();
@@ -300,7 +301,7 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
     signature: UNSIGNED_CARD,
     tree: cardTree(card),
     body,
-    summary: `${card.kind} ${shortId(card.did ?? '(no DID)')}${version !== null ? ` v${version}` : ''}${change ? `: ${change}` : ''}`,
+    summary: `${card.kind} ${shortDid(card.did ?? '(no DID)')}${version !== null ? ` v${version}` : ''}${change ? `: ${change}` : ''}`,
   };
 }
 

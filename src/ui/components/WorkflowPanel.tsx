@@ -4,8 +4,7 @@ import { type BadgeWords, envelopeWords, type VerdictTone } from '../../core/ver
 import { displayLines, displayText } from '../format';
 import { Identity } from './Identity';
 import { isoFromSeconds } from '../../core/time';
-
-const shortDid = (did: string) => (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did);
+import { shortDid } from '../../core/short-id';
 
 function epochDate(epoch: string | null): string {
   if (!epoch || !/^\d+(\.\d+)?$/.test(epoch)) return epoch === null ? '—' : displayText(epoch);

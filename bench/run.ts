@@ -21,13 +21,13 @@ import { decodeAndValidate } from '../src/core/agdx/bulk';
 import { installSha256Text, sha256Hex } from '../src/core/agentdna/hash';
 import { nodeSha256Hex } from '../src/cli/hash';
 import { readItemAt } from '../src/core/cbor/reader';
-import { referenceConsume } from '../src/core/fuzz/reference';
+import { referenceConsume } from '../test/support/reference';
 import { buildAgdxGraph, layoutGraph } from '../src/core/graph';
 import { logFactsOf } from '../src/core/records';
 import { inspectInput } from '../src/core/inspect';
 import { readJson } from '../src/core/json/lossless';
 import { contentJsons, measureParseRatio } from './agentdna-parse';
-import { agdxSequence, agentdnaAgents, agentdnaWorkflows, BENCH_PUBLIC_KEY, BENCH_SEED } from './generate';
+import { agdxSequence, agentdnaAgents, agentdnaWorkflows, BENCH_PUBLIC_KEY, BENCH_SEED } from '../test/support/generate';
 
 ed.hashes.sha512 = sha512;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});

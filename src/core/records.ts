@@ -7,7 +7,7 @@ import type { ObservedHeaders } from './agdx/headers';
 import type { Header } from './agdx/iggy';
 import type { WorkflowReport } from './agentdna/model';
 import { spanOfPath } from './graph/keys';
-import { analyzeLog, type LogAnalysis } from './log/analysis';
+import { analyzeLog, type LogAnalysis } from './analysis/log';
 import { logFacts, type LocateField, type LogFacts, type LogSource } from './log/entry';
 import type { BodyView, FieldNode, HeaderView, LogPosition, Span, ViewOrigin } from './model';
 import { isValid, type RecordVerdict } from './verdict';

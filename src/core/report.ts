@@ -1,15 +1,16 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
-import type { Finding, Span } from './model';
+import type { Span } from './model';
 import { toReportFolds, type ReportFolds } from './folds';
 import { agentDnaInputs, buildAgentDnaGraph, toReportGraph, type ReportGraph } from './graph';
 import { toStreamedReportGraph, type StreamedReportGraph } from './graph/report';
 import type { CompactRecordGraph } from './graph/record-graph';
 import type { FoldResult } from './folds/model';
 import type { WorkflowReport } from './agentdna/model';
-import type { LogAnalysis } from './log/analysis';
+import type { LogAnalysis } from './analysis/log';
 import { analyzeRecords, type InputResult, type InspectResult } from './records';
 import { trustNote } from './keys/trust-note';
-import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts } from './verdict';
+import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts, type Finding } from './verdict';
+import { plural } from './plural';
 
 export const REPORT_SCHEMA = 'envelope-inspector/report@1';
 export const GENERATOR = 'envelope-inspector 0.1.0';
@@ -230,8 +231,6 @@ export function reportCounts(report: Pick<Report, 'inputs' | 'records'>, unreada
   }
   return c;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The summary line: `12 records in 3 inputs (1 unreadable): 9 valid, 2 invalid or undecoded, 1 badly signed, 4 untrusted; 3 errors, 14 warnings`. */
 export function countsLine(c: ReportCounts): string {

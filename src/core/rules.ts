@@ -1,8 +1,9 @@
 // The rule catalogue: every rule id a finding carries and every code a record's `error.code`
 // carries (docs/report.md), as data: what it means, why it matters, the spec's own words, what
 // usually fixes it and an example. `envelope-inspector explain` and the app read their text from
-// here; rules.test.ts keeps this catalogue and docs/report.md equal, and checks every id the
-// inspector emits over vectors/ is here. A new rule is one entry below plus the check that emits it.
+// here, and docs/report.md's list of ids is generated from it (`npm run docs:rules`; rules.test.ts
+// fails while that list is out of date, and checks every id the inspector emits over vectors/ is
+// here). A new rule is one entry below plus the check that emits it through finding().
 //
 // What is catalogued is what reaches report@1. Two kinds of internal code are left out on purpose:
 // - `json/too-deep`: the lossless JSON reader's own code; inspect.ts reports it as `json/invalid`,
@@ -11,30 +12,8 @@
 //   not about a record, and never reach a record or the report.
 import type { Span } from './bytes';
 
+/** How bad a finding is (report@1 `findings[].severity`); each rule has its own (verdict.ts re-exports it beside Finding). */
 export type Severity = 'error' | 'warning' | 'info';
-
-/** What a check concluded about one field of one record (report@1 `findings[]`). */
-export interface Finding {
-  /** A rule id of this catalogue (stable; the message is for people and may change). */
-  rule: FindingRuleId;
-  severity: Severity;
-  /** The field the finding is about (dotted path), or null for the record as a whole. */
-  path: string | null;
-  message: string;
-  span: Span | null;
-}
-
-/** Why a record could not be decoded (report@1 `error`). */
-export interface DecodeError {
-  code: DecodeErrorCode;
-  message: string;
-  offset: number | null;
-  /**
-   * The bytes the error is about, when more than the byte at its offset: for agdx/missing-field,
-   * the head of the map that lacks the field. In the page (the hex view), not in the report.
-   */
-  span?: Span;
-}
 
 /**
  * Codes the code spells out that never reach a record (see above): the source scan in rules.test.ts
@@ -1265,10 +1244,12 @@ export function rulesWithPrefix(prefix: string): RuleMeta[] {
 }
 
 /**
- * A finding of `rule`, with the rule's default severity unless told otherwise. A rule id that is
- * not a finding rule, or a severity the catalogue does not list for it, is a bug: TypeError.
+ * A finding of `rule` (verdict.ts's `Finding`), with the rule's default severity unless told
+ * otherwise. A rule id that is not a finding rule, or a severity the catalogue does not list for it,
+ * is a bug: TypeError. (Its type is the shape it returns: naming `Finding` here would have the
+ * catalogue import the verdict, which imports the catalogue's ids.)
  */
-export function finding(rule: FindingRuleId, path: string | null, message: string, span: Span | null, severity?: Severity): Finding {
+export function finding(rule: FindingRuleId, path: string | null, message: string, span: Span | null, severity?: Severity) {
   const meta = CATALOGUE.get(rule);
   if (meta?.kind !== 'finding') throw new TypeError(`${String(rule)} is not a finding rule of the catalogue`);
   const s = severity ?? meta.severity;

@@ -10,7 +10,7 @@ import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
 import { RecordsPane, unreadableKeys } from './components/RecordsPane';
 import { SamplesNote } from './components/SamplesNote';
-import { CompareContext } from './compare/compare-context';
+import { CompareContext } from './compare-context';
 import { ComparePicker, PickBanner } from './compare/ComparePicker';
 import { comparedWords } from './compare/compare-view';
 import { useCompare } from './compare/use-compare';

@@ -11,11 +11,12 @@ import type { ReportFolds } from '../core/folds';
 import type { LinkField } from '../core/graph/record-links';
 import type { RegistryEntry } from '../core/keys/keys';
 import type { RuleCount } from '../core/rule-filter';
-import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
+import type { BodyView, FieldNode, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 import type { GraphRender } from './graph';
 import type { GraphPart } from './graph-parts';
 import type { RecordSummary, SummaryPack } from './summary-pack';
 import type { TimelinePack } from './timeline-pack';
+import type { DecodeError, Finding } from '../core/verdict';
 
 /**
  * One input as the page hands it over: a Blob (a dropped File, or text and samples wrapped in one).

@@ -4,12 +4,11 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { foldPrepared, toReportFolds } from '../core/folds';
-import { refoldLog, type LogAnalysis } from '../core/log/analysis';
+import { refoldLog, type LogAnalysis } from '../core/analysis/log';
 import { withVerdicts } from '../core/log/entry';
 import { recordLinks, type RecordLink } from '../core/graph/record-links';
 import { RuleIndex } from '../core/rule-filter';
 import { shortId } from '../core/short-id';
-import type { Finding } from '../core/model';
 import { firstDifference, toHex } from '../core/bytes';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { completeWorkflow, isRecoveredPending, pendingInputs, type RecoveredKey } from '../core/agentdna/signature';
@@ -19,7 +18,7 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
-import { allFindings, hasProblem, isUnreadableInput, isValid, type RecordVerdict } from '../core/verdict';
+import { allFindings, hasProblem, isUnreadableInput, isValid, type RecordVerdict, type Finding } from '../core/verdict';
 import { SummaryColumns, type SummaryCounts } from './summary-columns';
 import {
   decodeBundle,

@@ -4,7 +4,7 @@ import type { Span } from '../bytes';
 import { firstDifference, toCrockford } from '../bytes';
 import type { CborItem } from '../cbor/reader';
 import { untag } from '../cbor/reader';
-import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type SignatureVerdict } from '../model';
+import { unsignedVerdict, type BodyView, type FieldNode, type SignatureVerdict } from '../model';
 import { readBody } from './bodies';
 import { encodeEnvelope } from './canonical';
 import type { DecodedEnvelope } from './envelope';
@@ -14,6 +14,8 @@ import type { Header } from './iggy';
 import { checkSignatureShape, uncoveredPaths } from './signature';
 import { envelopeTree } from './tree';
 import { validateEnvelope } from './validate';
+import { finding } from '../rules';
+import type { DecodeError, Finding } from '../verdict';
 
 export interface EnvelopeAnalysis {
   decoded: boolean;
@@ -85,23 +87,18 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
     const at = firstDifference(received, canonical);
     if (at >= 0) {
       const offset = item.start + at;
-      findings.push({
-        rule: 'agdx/noncanonical',
-        severity: 'warning',
-        path: fieldAt(decoded, offset),
-        message: `the bytes decode but differ from the canonical encoding from byte ${offset} (${noncanonicalReason(decoded, item)})`,
-        span: [offset, Math.min(offset + 1, item.end)],
-      });
+      findings.push(
+        finding(
+          'agdx/noncanonical',
+          fieldAt(decoded, offset),
+          `the bytes decode but differ from the canonical encoding from byte ${offset} (${noncanonicalReason(decoded, item)})`,
+          [offset, Math.min(offset + 1, item.end)],
+        ),
+      );
     }
   }
   for (const u of decoded.unknown) {
-    findings.push({
-      rule: 'agdx/unknown-field',
-      severity: 'info',
-      path: u.name,
-      message: `${u.name} is not a field of AGDX v1 (kept and shown, ignored by the reference)`,
-      span: u.value,
-    });
+    findings.push(finding('agdx/unknown-field', u.name, `${u.name} is not a field of AGDX v1 (kept and shown, ignored by the reference)`, u.value));
   }
   findings.push(...validateEnvelope(decoded));
   const observed = options.headers ? observedHeaders(options.headers) : null;

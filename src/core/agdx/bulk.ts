@@ -1,13 +1,13 @@
 // Decode and validate a CBOR sequence of envelopes, nothing more: the work the benchmark compares
 // with a plain CBOR decoder. Canonical envelopes take the fast path; everything else the general
 // decoder, with its findings. (The importers build records around this same work.)
-import type { DecodeError, Finding } from '../model';
 import { readItemAt } from '../cbor/reader';
 import type { Envelope } from './envelope';
 import { decodeEnvelope } from './envelope';
 import { IdViews, readCanonicalEnvelope } from './fast';
 import { signatureShapeFindings } from './signature';
 import { validateEnvelope, validateFields } from './validate';
+import type { DecodeError, Finding } from '../verdict';
 
 export interface BulkResult {
   envelopes: (Envelope | null)[];

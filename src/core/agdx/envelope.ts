@@ -1,7 +1,6 @@
 // The AGDX v1 envelope (agdx-v1.md): its fields in wire order, and a decoder as lenient as the
 // Rust reference (laser-wire 0.0.1), which keeps each field's bytes for the hex view and findings.
 import type { Span } from '../bytes';
-import type { DecodeError } from '../rules';
 import type { CborItem } from '../cbor/reader';
 import { isNull, untag } from '../cbor/reader';
 import {
@@ -17,6 +16,7 @@ import {
   structEntries,
   type ReadContext,
 } from './fields';
+import type { DecodeError } from '../verdict';
 
 export const KINDS = ['command', 'response', 'event', 'chunk', 'status', 'error'] as const;
 export type Kind = (typeof KINDS)[number];

@@ -1,11 +1,11 @@
 // Header checks: a record's log headers against its envelope (agdx/header/*).
 import { bytesEqual, toCrockford } from '../bytes';
-import type { Finding } from '../model';
 import { finding, type HeaderName } from '../rules';
 import { CONTENT_TYPES } from './dictionaries';
 import type { Envelope } from './envelope';
 import type { Header } from './iggy';
 import { headerString, headerUint } from './iggy';
+import type { Finding } from '../verdict';
 
 export interface ObservedHeaders {
   /** agdx.av, when present and readable. */
@@ -67,13 +67,14 @@ export function checkHeaders(env: Envelope, headers: Header[], partitionKey?: st
     }
   }
   if (partitionKey !== undefined && partitionKey !== toCrockford(env.conversation)) {
-    out.push({
-      rule: 'agdx/header/conversation',
-      severity: 'error',
-      path: 'partition_key',
-      message: `partition_key ${partitionKey} differs from the envelope's conversation ${toCrockford(env.conversation)}`,
-      span: null,
-    });
+    out.push(
+      finding(
+        'agdx/header/conversation',
+        'partition_key',
+        `partition_key ${partitionKey} differs from the envelope's conversation ${toCrockford(env.conversation)}`,
+        null,
+      ),
+    );
   }
   const to = find('agdx.to');
   if (to) {

@@ -2,10 +2,12 @@
 // matching live here; key lookup and Ed25519 verification plug in through `verify`.
 import type { Span } from '../bytes';
 import { bytesEqual, toCrockford, toHex } from '../bytes';
-import type { Finding, SignatureVerdict } from '../model';
+import type { SignatureVerdict } from '../model';
 import type { DecodedEnvelope, Envelope } from './envelope';
 import type { ObservedHeaders } from './headers';
 import { headerString, headerUint, type Header } from './iggy';
+import { finding } from '../rules';
+import type { Finding } from '../verdict';
 
 export interface SignatureCheck {
   verdict: SignatureVerdict;
@@ -84,22 +86,10 @@ export function signatureShapeFindings(env: Envelope, spanOf: (path: string) => 
   if (sig?.scheme !== 1 || (sig.key_id.length === 8 && sig.bytes.length === 64)) return NO_FINDINGS;
   const problems: Finding[] = [];
   if (sig.key_id.length !== 8) {
-    problems.push({
-      rule: 'agdx/signature/shape',
-      severity: 'error',
-      path: 'signature.key_id',
-      message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`,
-      span: spanOf('signature.key_id'),
-    });
+    problems.push(finding('agdx/signature/shape', 'signature.key_id', `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`, spanOf('signature.key_id')));
   }
   if (sig.bytes.length !== 64) {
-    problems.push({
-      rule: 'agdx/signature/shape',
-      severity: 'error',
-      path: 'signature.bytes',
-      message: `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`,
-      span: spanOf('signature.bytes'),
-    });
+    problems.push(finding('agdx/signature/shape', 'signature.bytes', `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`, spanOf('signature.bytes')));
   }
   return problems;
 }

@@ -7,6 +7,7 @@ import { toDiagnostic } from '../cbor/diagnostic';
 import type { FieldNode } from '../model';
 import type { DecodedEnvelope } from './envelope';
 import { CONTENT_TYPES, SIGNATURE_SCHEMES, TASK_STATES, codeName } from './dictionaries';
+import { isoFromMicros } from '../time';
 
 /** What each envelope field means (agdx-v1.md), shown on hover. */
 export const FIELD_DOCS: Record<string, string> = {
@@ -43,9 +44,7 @@ export const ID_FIELDS = new Set(['record', 'conversation', 'cause', 'correlatio
 const spanOf = (item: CborItem): Span => [item.start, item.end];
 
 export function formatMicros(micros: number | bigint): string {
-  const ms = Number(BigInt(micros) / 1000n);
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? `${micros} µs (out of range)` : d.toISOString();
+  return isoFromMicros(micros) ?? `${micros} µs (out of range)`;
 }
 
 export function formatId(bytes: Uint8Array): { display: string; hint: string } {

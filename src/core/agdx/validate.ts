@@ -2,10 +2,10 @@
 // the first violation; this lists every one, each with its rule id, field path and bytes.
 import type { Span } from '../bytes';
 import { hasControlChar, utf8Length } from '../bytes';
-import type { Finding, Severity } from '../model';
 import { finding as ruleFinding, type CapName, type FindingRuleId, type MatrixField } from '../rules';
 import type { DecodedEnvelope, Envelope, MetaValue } from './envelope';
 import { CHUNK_PURPOSES, STATUS_OPERATIONS } from './dictionaries';
+import type { Finding, Severity } from '../verdict';
 
 const byteLength = utf8Length;
 

@@ -5,6 +5,7 @@ import { utf8Encode } from '../bytes';
 import { lineDiff } from './lines';
 import { diffValues } from './structure';
 import { jsonBytesValue } from './value';
+import { plural } from '../plural';
 
 export interface PolicyChange {
   /** How the two were compared (equal texts are not read: 'lines'). */
@@ -18,8 +19,6 @@ export interface PolicyChange {
   /** Nothing changed in what the policy says (the texts may still differ in layout). */
   unchanged: boolean;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The change from `before` to `after` (two versions' texts). */
 export function policyChange(before: string, after: string): PolicyChange {

@@ -4,10 +4,9 @@
 import { encodeEnvelope } from '../agdx/canonical';
 import type { WorkflowReport } from '../agentdna/model';
 import { utf8Encode } from '../bytes';
-import type { Finding } from '../model';
 import { recordViews, type InspectedRecord } from '../records';
 import { byteDiff, cborLayout, jsonLayout, treeLayout } from './bytes';
-import { signatureWords } from '../verdict';
+import { signatureWords, type Finding } from '../verdict';
 import type { ByteDiff, FieldDiff, RecordComparison, SideInfo, VerdictDiff, VerdictSide } from './model';
 import { agdxSigningMeaning, agentDnaSigningMeaning, noSigningMeaning } from './signing';
 import { diffValues, MAX_ROWS } from './structure';

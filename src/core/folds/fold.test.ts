@@ -7,14 +7,15 @@ import type { Envelope, MetaValue } from '../agdx/envelope';
 import { signingInput } from '../agdx/verify';
 import { concatBytes, fromHex } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
-import { Conversation, factsOf, hops, id16, makeRecord, text } from '../graph/test-helpers';
+import { Conversation, factsOf, hops, id16, makeRecord, text } from '../../../test/support/graph-helpers';
 import { inspect } from '../inspect';
 import { keyId, type RegisteredKey } from '../keys/keys';
 import type { SignatureVerdict } from '../model';
 import { logFactsOf, type InspectedRecord } from '../records';
-import { analyzeLog, refoldLog } from '../log/analysis';
+import { analyzeLog, refoldLog } from '../analysis/log';
 import { isValid } from '../verdict';
-import { decodeCard, FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
+import { decodeCard } from '../agdx/card';
+import { FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
 
 const root = resolve(__dirname, '../../..');
 

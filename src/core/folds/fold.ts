@@ -4,7 +4,6 @@
 import type { Usage } from '../agdx/envelope';
 import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
 import type { LocateField, LogEntry, LogFacts } from '../log/entry';
-import type { Finding } from '../model';
 import { finding, type FindingRuleId } from '../rules';
 import {
   FOLD_RULES,
@@ -18,6 +17,8 @@ import {
   type RunState,
   type UsageTotals,
 } from './model';
+import type { Finding } from '../verdict';
+import { isoFromMicros } from '../time';
 
 /** What a fold needs of the log that does not depend on asOf: computed once per log (and per key change). */
 export interface PreparedLog {
@@ -43,10 +44,8 @@ export function foldLog(facts: LogFacts, options: FoldOptions = {}): FoldResult 
 
 /** A time as people read it: ISO 8601 (when in range) and the µs it came from. */
 export function describeTime(t: bigint | null): string {
-  if (t === null) return 'an unknown time';
-  const ms = Number(t / 1000n);
-  const d = new Date(ms);
-  return Number.isFinite(d.getTime()) ? `${d.toISOString()} (${t} µs)` : `${t} µs`;
+  const iso = t === null ? null : isoFromMicros(t);
+  return t === null ? 'an unknown time' : iso !== null ? `${iso} (${t} µs)` : `${t} µs`;
 }
 
 export const emptyUsage = (): UsageTotals => ({ input: 0n, output: 0n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 0 });

@@ -2,7 +2,6 @@
 // registry, conversation summaries; their findings (agdx/fold/*) and report@1 sections.
 export * from './model';
 export { foldLog, foldPrepared, prepareFold, describeTime, type PreparedLog } from './fold';
-export { decodeCard, cardFromItem } from './card';
 export {
   toReportFolds,
   reportUsage,

@@ -1,46 +1,9 @@
 // The state AGDX consumers fold the log into, as the inspector reconstructs it: the agent
 // registry (cards, liveness), quarantine, the run registry, per-conversation summaries.
 // Record indices index the `records` array the fold was given (the report's `records` too).
-import type { Finding, SignatureStatus } from '../model';
-
-/** Where a record's time came from: Iggy's log time, the record id's ULID time, or nowhere. */
-export type TimeSource = 'log' | 'ulid' | null;
-
-export interface RecordTime {
-  /** Epoch microseconds, or null when the record has neither a log time nor a ULID time. */
-  time: bigint | null;
-  source: TimeSource;
-}
-
-/** A capability's input or output: a one-entry map `{content_type}` or `{schema_id}`. */
-export type ContentShape =
-  | { kind: 'content_type'; value: string }
-  | { kind: 'schema_id'; value: string }
-  /** Some other shape: its CBOR diagnostic, so nothing is hidden. */
-  | { kind: 'other'; value: string };
-
-export interface CapabilityData {
-  skillId: string;
-  input: ContentShape | null;
-  output: ContentShape | null;
-  costClass: number | null;
-  latencyClass: number | null;
-  maxConcurrency: number | null;
-  /** Health code (1 healthy, 2 degraded, 3 unavailable) and its name (`unrecognized-N` otherwise). */
-  health: number | null;
-  healthName: string | null;
-  /** Load, per mille. */
-  load: number | null;
-}
-
-export interface CardData {
-  name: string | null;
-  version: string | null;
-  capabilities: CapabilityData[];
-  ttlMicros: bigint | null;
-}
-
-export type CardDecoding = { ok: true; card: CardData } | { ok: false; error: string };
+import type { CardData } from '../agdx/card';
+import type { SignatureStatus } from '../model';
+import type { Finding } from '../verdict';
 
 /** Usage totals (advisory: the envelope's token counts summed as written). */
 export interface UsageTotals {

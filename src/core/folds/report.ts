@@ -1,7 +1,8 @@
 // report@1's `agents`, `runs` and `conversations` sections (docs/report.md, "Folds"): the fold as
 // JSON. Times, ttl and token counts are strings of decimal digits (they may pass 2^53); record
 // references are indices into the report's `records`.
-import type { AgentState, CapabilityData, ContentShape, ConversationSummary, FoldResult, QuarantineFact, RunState, UsageTotals } from './model';
+import type { CapabilityData, ContentShape } from '../agdx/card';
+import type { AgentState, ConversationSummary, FoldResult, QuarantineFact, RunState, UsageTotals } from './model';
 
 const str = (v: bigint | null): string | null => (v === null ? null : v.toString());
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeEnvelope } from '../agdx/canonical';
 import { toBase64 } from '../bytes';
 import { inspectInput } from '../inspect';
-import { envelopeArb, keyFor, SEED7, signEnvelope } from './agdx-gen';
+import { envelopeArb, keyFor, SEED7, signEnvelope } from '../../../test/support/agdx-gen';
 import {
   Bytes,
   cat,
@@ -23,7 +23,7 @@ import {
   utf8,
   verdictOf,
   writeHead,
-} from './support';
+} from '../../../test/support/fuzz';
 
 type Era = '>=0.7' | '0.5-0.6' | '<=0.4';
 

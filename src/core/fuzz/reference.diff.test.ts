@@ -1,5 +1,5 @@
 // Differential test: the reference port (@laserdata/laser-sdk 0.1.1, the calls a consumer makes on
-// one envelope: src/core/fuzz/reference.ts) against ours (inspectInput, and the bulk path the
+// one envelope: test/support/reference.ts) against ours (inspectInput, and the bulk path the
 // benchmark times), on envelopes valid by the matrix and on ones that break the matrix, the caps,
 // must_understand, the signature shape, field types, keys (repeated, unknown), the encoding, or
 // the framing (truncated, trailing bytes, a bit flipped). The verdicts must agree (the port accepts
@@ -29,9 +29,22 @@ import { compareUtf8, ENVELOPE_FIELDS, KINDS, USAGE_FIELDS, type Envelope, type 
 import { readSingle, type CborItem } from '../cbor/reader';
 import { inspectInput } from '../inspect';
 import { isValid } from '../verdict';
-import { envelopeArb, envelopeFields, lenienceArb, lenientModel, normEnvelope } from './agdx-gen';
-import { referenceAsOurs, referenceVerdict, type ReferenceVerdict } from './reference';
-import { cat, encodeModel, MINIMAL, modelArb, params, same, scalarModel, styleArb, TIMEOUT, uint64Arb, wellFormedString, type Model } from './support';
+import { envelopeArb, envelopeFields, lenienceArb, lenientModel, normEnvelope } from '../../../test/support/agdx-gen';
+import { referenceAsOurs, referenceVerdict, type ReferenceVerdict } from '../../../test/support/reference';
+import {
+  cat,
+  encodeModel,
+  MINIMAL,
+  modelArb,
+  params,
+  same,
+  scalarModel,
+  styleArb,
+  TIMEOUT,
+  uint64Arb,
+  wellFormedString,
+  type Model,
+} from '../../../test/support/fuzz';
 
 // ---------------------------------------------------------------------------------------------
 // Our verdict, through the pipeline and through the bulk path

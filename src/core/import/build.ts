@@ -10,9 +10,7 @@ import type { JsonError } from '../json/lossless';
 import {
   unsignedVerdict,
   type BodyView,
-  type DecodeError,
   type FieldNode,
-  type Finding,
   type HeaderView,
   type LogPosition,
   type RecordFormat,
@@ -21,6 +19,7 @@ import {
   type ViewOrigin,
 } from '../model';
 import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
+import type { DecodeError, Finding } from '../verdict';
 
 export interface Place {
   input: number;

@@ -19,6 +19,7 @@ import { fastEnvelopeRecord } from './fast-record';
 import { startsLikeMap } from './importer';
 import { laserRecord, nestedEnvelope } from './laser-record';
 import { envelopeViews, notAMapViews } from './views';
+import { finding } from '../rules';
 
 const spanOf = (item: CborItem): Span => [item.start, item.end];
 
@@ -147,7 +148,7 @@ function deadLetter(place: Place, item: CborItem, index: number): RecordDraft[] 
       summary,
       kind: null,
       tree: cborNode(item, '', 'dead letter', null, describe).children ?? [],
-      findings: [{ rule: 'agdx/dead-letter', severity: 'info', path: null, message: summary, span: spanOf(item) }],
+      findings: [finding('agdx/dead-letter', null, summary, spanOf(item))],
     };
     const payload = fields.get('payload');
     if (!payload) return [record];

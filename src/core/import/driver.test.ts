@@ -15,7 +15,7 @@ import { agdxJson } from './agdx-json';
 import { agentdna } from './agentdna';
 import { iggyHeaders } from './iggy-headers';
 import type { Importer } from './importer';
-import { FIXTURE_FORMATS, VECTORS, checkRecords, flat, formatOf, sourceOf, utf8, vector, vectorFiles } from './test-helpers';
+import { FIXTURE_FORMATS, VECTORS, checkRecords, flat, formatOf, sourceOf, utf8, vector, vectorFiles } from '../../../test/support/import-helpers';
 
 const place = (bytes: Uint8Array) => ({ input: 0, view: bytes, viewOrigin: 'input' as const });
 

@@ -1,7 +1,6 @@
 // The one way in for every input (the CLI, the worker, tests): the importers in the order they are
 // asked, and the driver that gives the first one that reads an input its bytes. A new input format
 // is one module in this folder and one entry in IMPORTERS.
-import type { DecodeError } from '../model';
 import { agdxJson } from './agdx-json';
 import { agentdna } from './agentdna';
 import { failedRecord, finishRecord, type Place } from './build';
@@ -12,6 +11,7 @@ import { iggyHeaders } from './iggy-headers';
 import { iggyJson } from './iggy-json';
 import { wholeInput, Source, type ImportContext, type ImportedBatch, type ImportOptions, type Importer } from './importer';
 import { base64, hex } from './text';
+import type { DecodeError } from '../verdict';
 
 /**
  * Every importer, in the order the driver asks them; the first whose `detect` claims an input

@@ -1,10 +1,10 @@
 // What no format reads: an empty input, JSON of no known shape (or that does not parse), other
 // text, and binary bytes that are not CBOR records. Each is one record saying so
 // (input/unrecognized, or json/invalid with where the JSON fails), never an exception.
-import type { DecodeError } from '../model';
 import { failedRecord, finishRecord, jsonDecodeError } from './build';
 import { cborRefusal } from './cbor';
 import type { Imported, Importer, Source } from './importer';
+import type { DecodeError } from '../verdict';
 
 /** The input as one failed record. */
 function failed(source: Source, format: string, span: [number, number] | null, error: DecodeError): Imported {

@@ -4,9 +4,8 @@
 // so a reader that streams a large log can keep these entries and let the records go.
 import type { Envelope, Kind, MetaValue, Usage } from '../agdx/envelope';
 import { bytesEqual, toCrockford, ulidTimeMs, utf8OrNull } from '../bytes';
-import { decodeCard } from '../folds/card';
-import type { CardDecoding, RecordTime, TimeSource } from '../folds/model';
-import { readCauseAt, repeatedBridgeHops, type CauseAt } from '../graph/keys';
+import { type CardDecoding, decodeCard } from '../agdx/card';
+import { type CauseAt, readCauseAt } from '../agdx/cause-at';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
 
 /** One record with an envelope, as the log analysis sees it. Immutable. */
@@ -112,6 +111,29 @@ export function runId(meta: Map<string, MetaValue> | undefined): string | null {
   if (v.type === 'text') return v.value;
   if (v.type === 'int') return v.value.toString();
   return null;
+}
+
+/** Where a record's time came from: Iggy's log time, the record id's ULID time, or nowhere. */
+export type TimeSource = 'log' | 'ulid' | null;
+
+export interface RecordTime {
+  /** Epoch microseconds, or null when the record has neither a log time nor a ULID time. */
+  time: bigint | null;
+  source: TimeSource;
+}
+
+/** Bridge ids that metadata `bridge_hops` lists more than once. */
+function repeatedBridgeHops(meta: Map<string, MetaValue> | undefined): string[] {
+  const hops = meta?.get('bridge_hops');
+  if (hops?.type !== 'list') return [];
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const h of hops.items) {
+    if (h.type !== 'text') continue;
+    if (seen.has(h.value)) repeated.add(h.value);
+    seen.add(h.value);
+  }
+  return [...repeated];
 }
 
 /** A record's time: its log time when known, else its record id's ULID time (ms → µs), else null. */

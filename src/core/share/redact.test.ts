@@ -10,7 +10,7 @@ import type { Envelope } from '../agdx/envelope';
 import { CborWriter } from '../cbor/encoder';
 import { readJson, type JsonValue } from '../json/lossless';
 import { inspect } from '../inspect';
-import { flat, flatAll, type FlatRecord } from '../import/test-helpers';
+import { flat, flatAll, type FlatRecord } from '../../../test/support/import-helpers';
 import { blankAsRedacted, redactInput, writeBlankJson, writeBlankString } from './redact';
 import { readItemAt } from '../cbor/reader';
 

@@ -7,7 +7,7 @@ import { shortId } from '../../core/short-id';
 import { displayLines, displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
-import { useCompareApi } from '../compare/compare-context';
+import { useCompareApi } from '../compare-context';
 import { Badges, Headline } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';

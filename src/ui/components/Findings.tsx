@@ -1,8 +1,8 @@
 import { memo } from 'react';
-import type { Finding } from '../../core/model';
 import { displayText, formatSpan } from '../format';
 import { withKeys } from '../list-keys';
 import { RuleRef } from './RuleRef';
+import type { Finding } from '../../core/verdict';
 
 const SEVERITY = {
   error: { icon: '●', cls: 'text-red-700 dark:text-red-400' },

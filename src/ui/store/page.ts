@@ -15,6 +15,7 @@ import { filterFromLink } from '../shared-view';
 import type { SummaryStore } from '../summary-store';
 import { DEFAULT_TAB, tabOf, type TabId } from '../tabs';
 import type { StoppedInput } from '../worker-client';
+import { plural } from '../../core/plural';
 
 /** What the right-hand pane shows: a history entry each (back and forward move between them). */
 export interface PageView {
@@ -131,8 +132,6 @@ export function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): Inp
   }
   return next;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The status line after a load: its records, its inputs, and the inputs nothing could be read from

@@ -4,13 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import fc from 'fast-check';
-import { signedBytes } from '../agentdna/hash';
-import { fromHex, toHex } from '../bytes';
-import { readAgentDna } from '../import/agentdna';
-import { readJson } from '../json/lossless';
-import { hostileString, utf8 } from './support';
+import { signedBytes } from '../../src/core/agentdna/hash';
+import { fromHex, toHex } from '../../src/core/bytes';
+import { readAgentDna } from '../../src/core/import/agentdna';
+import { readJson } from '../../src/core/json/lossless';
+import { hostileString, utf8 } from './fuzz';
 
-const SYN = new URL('../../../vectors/agentdna/synthetic/', import.meta.url);
+const SYN = new URL('../../vectors/agentdna/synthetic/', import.meta.url);
 export const keys = JSON.parse(readFileSync(new URL('synthetic_keys.json', SYN), 'utf8')) as Record<string, { private_key_hex: string; did: string }>;
 export const SIGNERS = Object.keys(keys);
 export const VALID = ['synthetic_valid_fanin_dag.serialized.json', 'synthetic_valid_single_root.serialized.json'].map(

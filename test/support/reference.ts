@@ -18,9 +18,9 @@ import {
   unmetRequirements,
   validateAgentEnvelope,
   type AgentEnvelope,
-} from '../../../node_modules/@laserdata/laser-sdk/dist/wire/agent.js';
-import { decodeOne, expectMap } from '../../../node_modules/@laserdata/laser-sdk/dist/wire/cbor.js';
-import { logPositionToBytes } from '../../../node_modules/@laserdata/laser-sdk/dist/wire/ids.js';
+} from '../../node_modules/@laserdata/laser-sdk/dist/wire/agent.js';
+import { decodeOne, expectMap } from '../../node_modules/@laserdata/laser-sdk/dist/wire/cbor.js';
+import { logPositionToBytes } from '../../node_modules/@laserdata/laser-sdk/dist/wire/ids.js';
 
 export type { AgentEnvelope };
 

@@ -1,16 +1,16 @@
-// Deterministic inputs for the benchmark (and the large-file Playwright test): no randomness but a
-// seeded generator, so every run measures the same bytes.
+// Deterministic inputs for the benchmark, the unit tests and Playwright (large files, workflow arrays):
+// no randomness but a seeded generator, so every run reads and measures the same bytes.
 import * as ed from '@noble/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { encodeEnvelope } from '../src/core/agdx/canonical';
-import { didOf } from '../src/core/agentdna/did';
-import { contentHash, signedBytes, signedMessage } from '../src/core/agentdna/hash';
-import { fromHex, joinBytes, toHex } from '../src/core/bytes';
-import type { Envelope, Kind } from '../src/core/agdx/envelope';
-import { signingInput } from '../src/core/agdx/verify';
-import { keyId } from '../src/core/keys/keys';
+import { encodeEnvelope } from '../../src/core/agdx/canonical';
+import { didOf } from '../../src/core/agentdna/did';
+import { contentHash, signedBytes, signedMessage } from '../../src/core/agentdna/hash';
+import { fromHex, joinBytes, toHex } from '../../src/core/bytes';
+import type { Envelope, Kind } from '../../src/core/agdx/envelope';
+import { signingInput } from '../../src/core/agdx/verify';
+import { keyId } from '../../src/core/keys/keys';
 
 ed.hashes.sha512 = sha512;
 
@@ -121,7 +121,9 @@ const AGENTDNA_FORMAT = 2;
  */
 export function agentdnaWorkflows(count: number, depth = 5, seed = 11): string {
   const cache =
-    count * depth >= CACHE_FROM_SIGNATURES ? new URL(`./tmp/agentdna-workflows-v${AGENTDNA_FORMAT}-${count}x${depth}-seed${seed}.json`, import.meta.url) : null;
+    count * depth >= CACHE_FROM_SIGNATURES
+      ? new URL(`../../bench/tmp/agentdna-workflows-v${AGENTDNA_FORMAT}-${count}x${depth}-seed${seed}.json`, import.meta.url)
+      : null;
   if (cache && existsSync(cache)) return readFileSync(cache, 'utf8');
   const rnd = prng(seed);
   const signers = agentdnaAgents();
@@ -156,7 +158,7 @@ export function agentdnaWorkflows(count: number, depth = 5, seed = 11): string {
   }
   const text = `[${workflows.join(',\n')}]`;
   if (cache) {
-    mkdirSync(new URL('./tmp/', import.meta.url), { recursive: true });
+    mkdirSync(new URL('../../bench/tmp/', import.meta.url), { recursive: true });
     writeFileSync(cache, text);
   }
   return text;

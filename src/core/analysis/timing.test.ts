@@ -4,7 +4,7 @@
 // in the log's findings map, never in the verdicts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Conversation, crock, id16, text } from '../graph/test-helpers';
+import { Conversation, crock, id16, text } from '../../../test/support/graph-helpers';
 import { inspect } from '../inspect';
 import { buildCompactRecordGraph } from '../graph/record-graph';
 import { analyzeRecords, logFactsOf } from '../records';

@@ -3,11 +3,11 @@
 // unknown fields), its JSON view, and Ed25519 signing with a public test seed.
 import * as ed from '@noble/ed25519';
 import fc from 'fast-check';
-import { fromHex } from '../bytes';
-import { signingInput } from '../agdx/verify';
-import { ENVELOPE_FIELD_SET, ENVELOPE_FIELDS, KINDS, type Envelope, type MetaValue } from '../agdx/envelope';
-import { keyId, type RegisteredKey } from '../keys/keys';
-import { uint64Arb, wellFormedString, type Model } from './support';
+import { fromHex } from '../../src/core/bytes';
+import { signingInput } from '../../src/core/agdx/verify';
+import { ENVELOPE_FIELD_SET, ENVELOPE_FIELDS, KINDS, type Envelope, type MetaValue } from '../../src/core/agdx/envelope';
+import { keyId, type RegisteredKey } from '../../src/core/keys/keys';
+import { uint64Arb, wellFormedString, type Model } from './fuzz';
 
 /** The reader's number-or-bigint for an unsigned value. */
 const asRead = (v: bigint): number | bigint => (v < 2n ** 53n ? Number(v) : v);

@@ -7,11 +7,11 @@
 // rerun with FUZZ_SEED=<seed> to reproduce it.
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { concatBytes } from '../bytes';
-import { buildReport } from '../report';
-import { recordViews, type InspectedRecord, type InspectResult } from '../records';
-import { RECORD_FORMAT_LIST, SIGNATURE_STATUS_LIST, type FieldNode } from '../model';
-import { RULE_IDS, ruleMeta } from '../rules';
+import { concatBytes } from '../../src/core/bytes';
+import { buildReport } from '../../src/core/report';
+import { recordViews, type InspectedRecord, type InspectResult } from '../../src/core/records';
+import { RECORD_FORMAT_LIST, SIGNATURE_STATUS_LIST, type FieldNode } from '../../src/core/model';
+import { RULE_IDS, ruleMeta } from '../../src/core/rules';
 
 export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 2000));
 export const SEED = Number(process.env.FUZZ_SEED ?? 20260201);

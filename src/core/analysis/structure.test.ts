@@ -2,7 +2,7 @@
 // ids, cycles and missing causes get a rule id, on the record they concern, through the log's
 // findings (the same path the report, the app and the command line read).
 import { describe, expect, it } from 'vitest';
-import { Conversation, crock, id16, text } from '../graph/test-helpers';
+import { Conversation, crock, id16, text } from '../../../test/support/graph-helpers';
 import { analyzeRecords } from '../records';
 import { buildReport } from '../report';
 import { isValid } from '../verdict';

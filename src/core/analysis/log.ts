@@ -8,9 +8,8 @@ import { foldPrepared, prepareFold } from '../folds/fold';
 import type { FoldFinding, FoldResult } from '../folds/model';
 import { buildCompactRecordGraph, recordGraphOf, type CompactRecordGraph } from '../graph/record-graph';
 import type { GraphFinding, RecordGraph } from '../graph/model';
-import type { Finding } from '../model';
-import type { LogFindings } from '../verdict';
-import type { LocateField, LogFacts } from './entry';
+import type { LogFindings, Finding } from '../verdict';
+import type { LocateField, LogFacts } from '../log/entry';
 import { StructureFindings } from './structure';
 import { RecordTiming, timingLinks, type LogTiming } from './timing';
 

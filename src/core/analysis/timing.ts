@@ -11,10 +11,11 @@ import { KINDS, type Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
 import type { EdgeVia, GraphFinding } from '../graph/model';
 import { nodeOfRecord, RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
-import type { Finding, Span } from '../model';
+import type { Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
-import { describeEntry, TIME_SOURCES, type LocateField, type LogEntry, type LogFacts } from './entry';
+import { describeEntry, TIME_SOURCES, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
+import type { Finding } from '../verdict';
 
 /** A command and one answer of it (a response or error the graph pairs with it by correlation). */
 export interface AnswerPair {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { secpWasmFrom, type SecpWasm } from './secp-wasm';
+import { secpWasmFrom, type SecpWasm } from '../../src/core/agentdna/secp-wasm';
 
 export function secpWasmForTests(): SecpWasm {
   // Beside the package's entry (its exports name no other path), as src/cli/secp.ts finds it.

@@ -2,8 +2,8 @@
 // summaries to name records by, and the ways to compare. App provides it (use-compare.ts); the
 // record detail's "Compare with…", the Compare tab's panel and the list's pick mode use it.
 import { createContext, useContext } from 'react';
-import type { ComparedPair, InputSummary } from '../../wire/protocol';
-import type { SummarySource } from '../summary-store';
+import type { ComparedPair, InputSummary } from '../wire/protocol';
+import type { SummarySource } from './summary-store';
 
 export interface CompareApi {
   /** The pair compared now, or null. */

@@ -1,12 +1,13 @@
 // Test helpers: records built straight from envelopes (no bytes), as an importer would leave them.
-import type { Envelope, MetaValue } from '../agdx/envelope';
-import { toCrockford } from '../bytes';
-import { blankRecord, envelopeSummary, finishRecord } from '../import/build';
-import type { Finding, SignatureVerdict } from '../model';
-import { locateIn, logFactsOf, type InspectedRecord } from '../records';
-import { isValid } from '../verdict';
-import { buildAgdxGraph } from './agdx';
-import type { AgdxGraph, DrawOptions } from './model';
+import type { Envelope, MetaValue } from '../../src/core/agdx/envelope';
+import { toCrockford } from '../../src/core/bytes';
+import { blankRecord, envelopeSummary, finishRecord } from '../../src/core/import/build';
+import type { SignatureVerdict } from '../../src/core/model';
+import { locateIn, logFactsOf, type InspectedRecord } from '../../src/core/records';
+import { isValid, type Finding } from '../../src/core/verdict';
+import { buildAgdxGraph } from '../../src/core/graph/agdx';
+import type { AgdxGraph, DrawOptions } from '../../src/core/graph/model';
+import { finding } from '../../src/core/rules';
 
 /** A 16-byte id whose value is `n` (big-endian). */
 export function id16(n: number): Uint8Array {
@@ -76,7 +77,7 @@ export function makeRecord(input: number, index: number, spec: Envelope, extra: 
   const base = blankRecord({ input, view: new Uint8Array(0), viewOrigin: 'input' }, index, extra.position ? 'agdx.record' : 'agdx.envelope', null);
   const env: Envelope = spec;
   const findings: Finding[] = [...(extra.findings ?? [])];
-  if (extra.valid === false) findings.push({ rule: 'agdx/matrix/body', severity: 'error', path: 'body', message: 'made invalid for the test', span: null });
+  if (extra.valid === false) findings.push(finding('agdx/matrix/body', 'body', 'made invalid for the test', null));
   return finishRecord({
     ...base,
     decoded: true,

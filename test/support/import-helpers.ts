@@ -4,15 +4,14 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { toHex } from '../bytes';
-import { RECORD_FORMATS, REPORT_CODES } from '../fuzz/support';
-import { inspectInput } from '../inspect';
-import type { Finding } from '../model';
-import { recordViews, type InspectedRecord, type RecordData, type RecordViews } from '../records';
-import { allFindings, isValid, type LogFindings, type RecordVerdict } from '../verdict';
-import { Source, type Importer } from './importer';
+import { toHex } from '../../src/core/bytes';
+import { RECORD_FORMATS, REPORT_CODES } from './fuzz';
+import { inspectInput } from '../../src/core/inspect';
+import { recordViews, type InspectedRecord, type RecordData, type RecordViews } from '../../src/core/records';
+import { allFindings, isValid, type LogFindings, type RecordVerdict, type Finding } from '../../src/core/verdict';
+import { Source, type Importer } from '../../src/core/import/importer';
 
-export const VECTORS = resolve(__dirname, '../../../vectors');
+export const VECTORS = resolve(__dirname, '../../vectors');
 
 /** A vector's bytes, by its path under vectors/. */
 export const vector = (rel: string): Uint8Array => new Uint8Array(readFileSync(join(VECTORS, rel)));

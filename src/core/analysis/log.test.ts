@@ -1,14 +1,14 @@
-// A key change folds the log again and keeps the rest (log/analysis.ts refoldLog): the refolded
+// A key change folds the log again and keeps the rest (analysis/log.ts refoldLog): the refolded
 // analysis shares the graph, its objects and the timing with the one before, and does not hold
 // that one (or a chain of them, one per key change) alive.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { agdxSequence } from '../../../bench/generate';
+import { agdxSequence } from '../../../test/support/generate';
 import { inspect } from '../inspect';
 import { logFactsOf } from '../records';
-import { analyzeLog, refoldLog } from './analysis';
-import { withVerdicts } from './entry';
+import { analyzeLog, refoldLog } from './log';
+import { withVerdicts } from '../log/entry';
 
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;

@@ -9,9 +9,10 @@ import { formatMicros } from '../agdx/tree';
 import { shortId } from '../short-id';
 import { type CompactRecordGraph, DUPLICATE_ID, IN_CYCLE } from '../graph/record-graph';
 import type { ReassembledStream } from '../graph/model';
-import type { Finding, LogPosition, Span } from '../model';
+import type { LogPosition, Span } from '../model';
 import { finding } from '../rules';
-import type { LocateField } from './entry';
+import type { LocateField } from '../log/entry';
+import type { Finding } from '../verdict';
 
 /** A record's part in its stream, when it is trouble. */
 const GAP = 1;

@@ -1,13 +1,43 @@
-// An AgentCard body (agdx-v1.md "Bodies": status card) as data, for the agent registry fold.
+// An AgentCard body (agdx-v1.md "Bodies": status card) as data, for the agent registry fold (each
+// log entry holds its record's card, decoded once).
 // bodies.ts reads the same body for the field tree; this returns the fields themselves, with the
 // same leniency (tags skipped, explicit null = absent, unknown keys ignored).
 import type { CborItem } from '../cbor/reader';
 import { readSingle, untag } from '../cbor/reader';
 import { toDiagnostic } from '../cbor/diagnostic';
-import { CONTENT_TYPES, HEALTH, codeName } from '../agdx/dictionaries';
-import { FieldError, readSmallUint, readText, readUint, structEntries } from '../agdx/fields';
+import { CONTENT_TYPES, HEALTH, codeName } from './dictionaries';
+import { FieldError, readSmallUint, readText, readUint, structEntries } from './fields';
 import { isNull } from '../cbor/reader';
-import type { CapabilityData, CardData, CardDecoding, ContentShape } from './model';
+
+/** A capability's input or output: a one-entry map `{content_type}` or `{schema_id}`. */
+export type ContentShape =
+  | { kind: 'content_type'; value: string }
+  | { kind: 'schema_id'; value: string }
+  /** Some other shape: its CBOR diagnostic, so nothing is hidden. */
+  | { kind: 'other'; value: string };
+
+export interface CapabilityData {
+  skillId: string;
+  input: ContentShape | null;
+  output: ContentShape | null;
+  costClass: number | null;
+  latencyClass: number | null;
+  maxConcurrency: number | null;
+  /** Health code (1 healthy, 2 degraded, 3 unavailable) and its name (`unrecognized-N` otherwise). */
+  health: number | null;
+  healthName: string | null;
+  /** Load, per mille. */
+  load: number | null;
+}
+
+export interface CardData {
+  name: string | null;
+  version: string | null;
+  capabilities: CapabilityData[];
+  ttlMicros: bigint | null;
+}
+
+export type CardDecoding = { ok: true; card: CardData } | { ok: false; error: string };
 
 /** Reads an AgentCard from its CBOR item. Throws FieldError when the item is not a card. */
 export function cardFromItem(item: CborItem): CardData {

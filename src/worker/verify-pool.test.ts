@@ -26,7 +26,7 @@ import {
   type SignatureCheck,
 } from '../core/agentdna/signature';
 import { runSignatureJob, SignatureResults, type SignatureJob } from '../core/agentdna/signature-jobs';
-import { secpWasmForTests } from '../core/agentdna/test-secp';
+import { secpWasmForTests } from '../../test/support/secp';
 import { inspectInput, inspectInputBatches } from '../core/inspect';
 import type { InspectedRecord } from '../core/records';
 import type { VerifyHandlers, VerifyMessage, VerifyRequest } from '../wire/verify-protocol';

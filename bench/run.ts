@@ -5,6 +5,7 @@
 //   BENCH_SKIP_BROWSER=1 npm run bench   (Node measurements only)
 //   BENCH_ONLY_BROWSER=1 npm run bench   (Chromium measurements only)
 //   BENCH_ONLY_TIMELINE=1 npm run bench  (the timeline's measurement in Chromium only)
+//   BENCH_ONLY_AGDX=1 npm run bench      (the AGDX decode ratios in Node only)
 //   (a partial run keeps the other keys of results.json)
 //   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
 //   BENCH_PORT=4191 npm run bench        (the preview server's port, when the default 4190 is taken)
@@ -60,8 +61,9 @@ function timeInterleaved(fns: (() => unknown)[], runs: number): number[] {
 
 const ONLY_TIMELINE = !!process.env.BENCH_ONLY_TIMELINE;
 const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER || ONLY_TIMELINE;
-// A partial run (browser only, timeline only, or Node only) updates its own keys of the last run's results.
-const PARTIAL = ONLY_BROWSER || !!process.env.BENCH_SKIP_BROWSER;
+const ONLY_AGDX = !!process.env.BENCH_ONLY_AGDX && !ONLY_BROWSER;
+// A partial run (browser only, timeline only, AGDX only, or Node only) updates its own keys of the last run's results.
+const PARTIAL = ONLY_BROWSER || ONLY_AGDX || !!process.env.BENCH_SKIP_BROWSER;
 const results: Record<string, number | string> = PARTIAL && existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
 const rows: [string, string, string][] = [];
 const note = (key: string, value: number | string, what: string) => {
@@ -78,7 +80,7 @@ writeFileSync(join(dir, 'agdx-10k.cborseq'), agdxSequence(10_000, { perConversat
 // The timeline's 10,000 records: conversations of 50 among 97 agents (97 lanes, commands with deadlines, streams).
 writeFileSync(join(dir, 'agdx-10k-lanes.cborseq'), agdxSequence(10_000));
 // 10,000 really signed workflows of depth 5 (generated once, then read from bench/tmp).
-const workflowsText = ONLY_TIMELINE ? '' : agentdnaWorkflows(10_000, 5);
+const workflowsText = ONLY_TIMELINE || ONLY_AGDX ? '' : agentdnaWorkflows(10_000, 5);
 const workflowsBytes = new TextEncoder().encode(workflowsText);
 const AGENTDNA_SIGNATURES = 50_000;
 writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
@@ -112,7 +114,7 @@ function nobleSecpVerifyPerSecond(): number {
 // (120–160 ms) that browser-only runs never showed. This process's memory had just been churned
 // through gigabytes, and giving it back competed with the page for the two cores.
 if (ONLY_TIMELINE) await browser();
-else if (!process.env.BENCH_SKIP_BROWSER) {
+else if (!process.env.BENCH_SKIP_BROWSER && !ONLY_AGDX) {
   const dnaLoadMs = await browser();
   // noble's rate on one core in Node, right after the page's load, is the baseline.
   const noble = nobleSecpVerifyPerSecond();
@@ -171,7 +173,7 @@ if (!ONLY_BROWSER) {
 }
 
 // 2. AgentDNA workflow parse + content hashes against JSON.parse plus the same hashes with @noble/hashes.
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   // Ours as the command line runs it: the lossless reader (Node 20 has no JSON.parse source text
   // access without a flag that makes every JSON.parse several times slower) and node:crypto's hash.
   installSha256Text(nodeSha256Hex);
@@ -194,7 +196,7 @@ if (!ONLY_BROWSER) {
 }
 
 // 3. Signature verification rates (noble, this process).
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   const msg = sha256(new TextEncoder().encode('bench'));
   const sig = ed.sign(msg, BENCH_SEED);
   const n = 2000;
@@ -206,7 +208,7 @@ if (!ONLY_BROWSER) {
 }
 
 // 4. Graph model and layout of a 10,000-record conversation.
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   const conv = inspectInput(0, { name: 'g', bytes: agdxSequence(10_000, { perConversation: 10_000 }) }, undefined, false).records;
   const t = performance.now();
   const g = buildAgdxGraph(logFactsOf(conv));
@@ -224,7 +226,7 @@ if (!ONLY_BROWSER) {
 // 4b. The command line: `inspect --json` to /dev/null, its peak memory (GNU time's maximum resident
 // set size of the child) and time, on the 100,000-record file and on a 1,000,000-record one
 // (generated once into bench/tmp, which git ignores).
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   const gnuTime = '/usr/bin/time';
   if (!existsSync(gnuTime)) {
     note('cli_100k_rss_mb', 'not measured', `no ${gnuTime} (GNU time) on this machine`);

@@ -255,6 +255,8 @@ function valueOfField(env: Envelope, name: (typeof ENVELOPE_FIELDS)[number], bod
       return text(env.kind);
     case 'record':
     case 'conversation':
+    case 'parent':
+    case 'root':
     case 'cause':
     case 'correlation':
     case 'channel': {

@@ -11,7 +11,11 @@ export function formatSummary(report: Report): string {
     lines.push(`${input.name}  (${input.format}, ${input.bytes} bytes, sha256 ${input.sha256.slice(0, 16)}…)`);
     for (const r of report.records.filter((x) => x.input === i)) {
       const who = r.source ? `${r.source}${r.target ? ` → ${r.target}` : ''}` : '';
-      const head = [`  #${r.index}`, r.format, r.kind ?? '', r.id ?? '', who].filter(Boolean).join('  ');
+      // What the reference calls it and the AGDX dialect its fields show (docs/report.md "Dialects").
+      const dialect = r.agdx_dialect ? `AGDX ${r.agdx_dialect}${r.agdx_dialect_evidence.length ? ` (${r.agdx_dialect_evidence.join(', ')})` : ''}` : '';
+      const head = [`  #${r.index}`, r.format, r.kind ?? '', r.id ?? '', who, r.display_type ? `· ${r.display_type}` : '', dialect ? `· ${dialect}` : '']
+        .filter(Boolean)
+        .join('  ');
       // A valid signature is trusted or says why not (a self-made DID is only bound): never a bare "valid".
       const sig =
         r.signature.status === 'unsigned'

@@ -5,6 +5,7 @@
 // 100,000 objects of 18 fields; the copies and the collector's pauses were the page's longest tasks.
 // A pack is transferred (not copied), the page keeps the numbers in one growing typed array, and a
 // summary object is made only for the rows on screen (SummaryStore in src/ui/summary-store.ts).
+import { DIALECTS } from '../core/agdx/dialects';
 import { SIGNATURE_STATUS_LIST, type SignatureStatus } from '../core/model';
 import type { RecordVerdict } from '../core/verdict';
 
@@ -12,7 +13,10 @@ import type { RecordVerdict } from '../core/verdict';
  * One record as the page lists it (packed below for the crossing): its verdict's list fields, and
  * what the page shows of the rest (validity and finding counts with the log's findings counted in).
  */
-export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'decoded' | 'summary'> & {
+export type RecordSummary = Pick<
+  RecordVerdict,
+  'input' | 'index' | 'format' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'decoded' | 'summary' | 'dialect' | 'displayType'
+> & {
   /** Global record number: the key for details and selection. */
   key: number;
   valid: boolean;
@@ -28,7 +32,7 @@ export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | '
 };
 
 /** Int32 slots per record in a pack and in the page's store. */
-export const STRIDE = 15;
+export const STRIDE = 16;
 const KEY = 0,
   INPUT = 1,
   INDEX = 2,
@@ -43,7 +47,8 @@ const KEY = 0,
   FLAGS = 11,
   ERRORS = 12,
   WARNINGS = 13,
-  TRUST_NOTE = 14;
+  TRUST_NOTE = 14,
+  DISPLAY_TYPE = 15;
 export const SLOT = { KEY, INPUT } as const;
 
 const SIGNATURES = SIGNATURE_STATUS_LIST;
@@ -52,6 +57,9 @@ const DECODED = 1,
   VALID = 2,
   TRUSTED = 4,
   REDACTED = 8;
+// The dialect, as its place in DIALECTS plus one (0: none), in the flags' bits 4 to 7.
+const DIALECT_SHIFT = 4;
+const DIALECT_IDS = DIALECTS.map((d) => d.id);
 
 export interface SummaryPack {
   count: number;
@@ -88,9 +96,13 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
     cols[o + ERROR_CODE] = str(r.errorCode);
     cols[o + SUMMARY] = str(r.summary);
     cols[o + TRUST_NOTE] = str(r.trustNote);
+    cols[o + DISPLAY_TYPE] = str(r.displayType);
     const sig = SIGNATURE_CODE.get(r.signature);
     if (sig === undefined) throw new TypeError(`packSummaries: unknown signature status ${r.signature}`);
-    cols[o + FLAGS] = (r.decoded ? DECODED : 0) | (r.valid ? VALID : 0) | (r.trusted ? TRUSTED : 0) | (r.redacted ? REDACTED : 0) | (sig << 8);
+    const dialect = r.dialect === null ? 0 : DIALECT_IDS.indexOf(r.dialect as (typeof DIALECT_IDS)[number]) + 1;
+    if (dialect === 0 && r.dialect !== null) throw new TypeError(`packSummaries: unknown dialect ${r.dialect}`);
+    cols[o + FLAGS] =
+      (r.decoded ? DECODED : 0) | (r.valid ? VALID : 0) | (r.trusted ? TRUSTED : 0) | (r.redacted ? REDACTED : 0) | (dialect << DIALECT_SHIFT) | (sig << 8);
     cols[o + ERRORS] = r.errors;
     cols[o + WARNINGS] = r.warnings;
   });
@@ -121,6 +133,8 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     warnings: cols[o + WARNINGS],
     summary: s(SUMMARY) ?? '',
     redacted: (flags & REDACTED) !== 0,
+    dialect: DIALECT_IDS[((flags >> DIALECT_SHIFT) & 15) - 1] ?? null,
+    displayType: s(DISPLAY_TYPE),
   };
 }
 
@@ -132,4 +146,4 @@ export function unpackSummaries(pack: SummaryPack): RecordSummary[] {
 }
 
 /** The string slots of a row (for re-basing them into a larger table). */
-export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE] as const;
+export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE, DISPLAY_TYPE] as const;

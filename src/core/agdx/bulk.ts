@@ -7,7 +7,7 @@ import type { Envelope } from './envelope';
 import { decodeEnvelope } from './envelope';
 import { IdViews, readCanonicalEnvelope } from './fast';
 import { signatureShapeFindings } from './signature';
-import { validateEnvelope, validateFields } from './validate';
+import { decodeRefusal, envelopeDialect, validateEnvelope, validateFields } from './validate';
 
 export interface BulkResult {
   envelopes: (Envelope | null)[];
@@ -30,23 +30,36 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
   while (pos < bytes.length) {
     const fast = readCanonicalEnvelope(bytes, pos, ids);
     if (fast) {
-      const f = validateFields(fast.envelope, noSpan);
-      const s = signatureShapeFindings(fast.envelope, noSpan);
+      const env = fast.envelope;
+      // Judged by the rules of the dialect its fields show, as the importers judge it.
+      const { dialect } = envelopeDialect(env);
+      const refused = decodeRefusal(env, dialect, noSpan);
+      if (refused) {
+        errors.set(envelopes.length, { ...refused, offset: pos });
+        envelopes.push(null);
+        pos = fast.end;
+        continue;
+      }
+      const bodyAt = fast.bodyStart >= 0 ? { bytes, start: fast.bodyStart, end: fast.bodyEnd } : undefined;
+      const f = validateFields(env, noSpan, dialect, bodyAt);
+      const s = signatureShapeFindings(env, noSpan);
       if (f.length || s.length) findings.set(envelopes.length, [...f, ...s]);
-      envelopes.push(fast.envelope);
+      envelopes.push(env);
       pos = fast.end;
       continue;
     }
     const item = readItemAt(bytes, pos);
     if (!item.ok) return { envelopes, findings, errors, error: { code: item.error.code, offset: item.error.offset } };
     const d = decodeEnvelope(item.value);
-    if (d.ok) {
+    const dialect = d.ok ? envelopeDialect(d.value.envelope).dialect : null;
+    const refused = d.ok ? decodeRefusal(d.value.envelope, dialect!, noSpan) : d.error;
+    if (d.ok && !refused) {
       // The same checks as the fast path, so a record's findings never depend on the path it took.
-      const f = [...validateEnvelope(d.value), ...signatureShapeFindings(d.value.envelope, noSpan)];
+      const f = [...validateEnvelope(d.value, dialect!), ...signatureShapeFindings(d.value.envelope, noSpan)];
       if (f.length) findings.set(envelopes.length, f);
       envelopes.push(d.value.envelope);
     } else {
-      errors.set(envelopes.length, d.error);
+      errors.set(envelopes.length, d.ok ? { ...refused!, offset: item.value.start } : d.error);
       envelopes.push(null);
     }
     pos = item.value.end;

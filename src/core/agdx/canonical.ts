@@ -3,6 +3,7 @@
 // sorted bytewise. It is both the noncanonical check and (with the domain) the signing input:
 // a 0.7 record's parent and root are in both, in their place (dialects.ts).
 import { CborWriter } from '../cbor/encoder';
+import type { CborItem } from '../cbor/reader';
 import { LATEST, type Dialect, type FieldSpec } from './dialects';
 import type { Envelope, MetaValue, SignatureCapsule, SignatureContext, Usage } from './envelope';
 import { USAGE_FIELDS } from './envelope';
@@ -130,4 +131,38 @@ export function signingInputSegments(env: Envelope): { domain: Uint8Array; conte
     context: env.signature?.context ? encodeSignatureContext(env.signature.context) : new Uint8Array(0),
     envelope: encodeEnvelope(env, false),
   };
+}
+
+/**
+ * A signed envelope that holds fields no dialect knows, as received without its signature entry:
+ * the signing input its writer may have used (it signed every field it wrote, and the canonical
+ * re-encoding drops the fields the decoder does not keep). `covers` are the fields it covers that
+ * the canonical input does not.
+ */
+export interface AsReceived {
+  envelope: Uint8Array;
+  covers: readonly string[];
+  /** What the canonical input leaves uncovered (signature.ts uncoveredPaths): the record's not_covered unless this input verifies. */
+  notCovered: string[];
+}
+
+/**
+ * `item` (a definite map, untagged, its bytes in `bytes`) without its `signature` entry: a map head
+ * for one entry fewer, then every other entry's bytes as received. Null for any other item.
+ */
+export function receivedWithoutSignature(bytes: Uint8Array, item: CborItem, covers: readonly string[], notCovered: string[]): AsReceived | null {
+  if (item.kind !== 'map' || item.indefinite) return null;
+  const kept = item.entries.filter((e) => !(e.key.kind === 'text' && e.key.value === 'signature'));
+  if (kept.length === item.entries.length) return null;
+  const w = new CborWriter();
+  w.head(5, kept.length);
+  const head = w.finish();
+  const parts = [head, ...kept.map((e) => bytes.subarray(e.key.start, e.value.end))];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return { envelope: out, covers: Object.freeze([...covers]), notCovered };
 }

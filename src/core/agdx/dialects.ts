@@ -327,6 +327,12 @@ export function dialectOf(env: DialectInput, hasKey: BodyHasKey, headers?: reado
   return OLDEST;
 }
 
+/** The shape of the body of a `kind` record with `operation` in `dialect`, or null when it has none of its own. */
+export function bodyShapeOf(dialect: Dialect, kind: string, operation: string): BodyShape | null {
+  const at = `${kind}/${operation}`;
+  return Object.hasOwn(dialect.bodies, at) ? dialect.bodies[at] : null;
+}
+
 /** A dialect by its id (a report's `agdx_dialect`), or null. */
 export function dialectById(id: string): Dialect | null {
   return DIALECTS.find((d) => d.id === id) ?? null;

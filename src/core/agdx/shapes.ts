@@ -761,3 +761,17 @@ export function readContextRetrieval(item: CborItem): ContextRetrieval {
   if (query !== undefined) out.query = query;
   return out;
 }
+
+/** Whether a body is one CBOR map with the text key `key` at its top level (dialects.ts BodyHasKey). */
+export function bodyHasKey(body: Uint8Array, key: string): boolean {
+  const r = readItemAt(body, 0);
+  if (!r.ok || r.value.end !== body.length) return false;
+  const it = untag(r.value);
+  return (
+    it.kind === 'map' &&
+    it.entries.some((e) => {
+      const k = untag(e.key);
+      return k.kind === 'text' && k.value === key;
+    })
+  );
+}

@@ -7,8 +7,11 @@ import { finding as ruleFinding, type CapName, type FindingRuleId, type MatrixFi
 import { bytesEqual, toCrockford } from '../bytes';
 import type { DecodedEnvelope, Envelope, MetaValue } from './envelope';
 import { CHUNK_PURPOSES } from './dictionaries';
-import { DIALECT_001, type Dialect } from './dialects';
-import { bodyItem, readSessionBody, ShapeError, startLineageMismatch } from './shapes';
+import { DIALECT_001, dialectOf, type Dialect, type DialectVerdict } from './dialects';
+import { dialectHeaders } from './headers';
+import type { Header } from './iggy';
+import { bodyHasKey, bodyItem, readSessionBody, ShapeError, startLineageMismatch } from './shapes';
+import type { DecodeError } from '../rules';
 
 const byteLength = utf8Length;
 
@@ -56,6 +59,40 @@ function presence(out: Finding[] | null, spanOf: SpanOf, kind: string, field: Ma
 
 // Shared and frozen: most records have no finding, and nobody may add to this one.
 const NONE = Object.freeze([]) as unknown as Finding[];
+
+/** The dialect an envelope's fields and (when it has them) its log headers show (dialects.ts). */
+export function envelopeDialect(env: Envelope, headers?: readonly Header[] | null): DialectVerdict {
+  return dialectOf(env as unknown as Parameters<typeof dialectOf>[0], bodyHasKey, headers?.length ? dialectHeaders(headers) : null);
+}
+
+/**
+ * What the dialect's reader refuses while it decodes, beyond a field's type (dialects.ts
+ * `idsAtDecode`: the 0.7 port parses agent ids and idempotency keys as it reads them): the decode
+ * error, in the port's words, or null. 0.0.1 reads such values and the caps report them (below).
+ */
+export function decodeRefusal(env: Envelope, dialect: Dialect, spanOf: SpanOf): DecodeError | null {
+  if (!dialect.idsAtDecode) return null;
+  const refuse = (field: string, why: string): DecodeError => ({
+    code: 'agdx/field-type',
+    message: `${field}: ${why} (the ${dialect.id} reader refuses it while decoding)`,
+    offset: spanOf(field)?.[0] ?? null,
+  });
+  for (const field of ['source', 'target'] as const) {
+    const v = env[field];
+    if (v === undefined) continue;
+    if (v.length === 0) return refuse(field, 'agent id must not be empty');
+    const n = byteLength(v);
+    if (n > 256) return refuse(field, `agent id is ${n}B, exceeds cap 256B`);
+    if (hasControlChar(v)) return refuse(field, 'agent id must not contain control characters');
+  }
+  const key = env.idempotency_key;
+  if (key !== undefined) {
+    if (key.length === 0) return refuse('idempotency_key', 'idempotency key must not be empty');
+    const n = byteLength(key);
+    if (n > 64) return refuse('idempotency_key', `idempotency key is ${n}B, exceeds cap 64B`);
+  }
+  return null;
+}
 
 export function validateEnvelope(decoded: DecodedEnvelope, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): Finding[] {
   return validateFields(decoded.envelope, (path) => decoded.locations.get(path)?.value ?? null, dialect, bodyAt);
@@ -146,6 +183,8 @@ export function validateFields(env: Envelope, spanOf: SpanOf, dialect: Dialect =
     if (!hasBody && !env.last) out = matrix(out, spanOf, 'body', 'chunk requires a non-empty body unless it is the last');
   } else if (k !== 'status' && !hasBody) out = matrix(out, spanOf, 'body', `${k} requires a non-empty body`);
   const session = k === 'status' && dialect.sessionOperation !== null && env.operation === dialect.sessionOperation;
+  if (session && !hasBody)
+    out = matrix(out, spanOf, 'body', `status requires body when operation is ${env.operation}: a session status carries its start, transition or end`);
   if (session) out = checkSession(out, env, spanOf, dialect, hasBody, bodyAt);
 
   out = checkCaps(out, env, spanOf);

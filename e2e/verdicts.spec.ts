@@ -185,7 +185,7 @@ test('the Keys dialog refuses a bare key with no agent, saying which', async ({ 
   await inspector.opener('Keys').click();
   await page.getByLabel(/^Key \(hex/).fill(sourceKey);
   await page.getByRole('button', { name: 'Add key or DID' }).click();
-  await expect(inspector.dialog.getByRole('alert')).toContainText('key fe812c12f3ab4ce6: an agent is required');
+  await expect(inspector.dialog.getByRole('alert')).toContainText(`"${sourceKey.slice(0, 20)}…": no agent: every entry names the agent it belongs to`);
   await expect(page.getByRole('row', { name: 'Key fe812c12f3ab4ce6' })).toHaveCount(0);
 });
 

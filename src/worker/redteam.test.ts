@@ -626,6 +626,6 @@ describe('issue 23: smaller holes', () => {
     expect(graph.nodes.find((n) => n.kind === 'record')!.detail).toBe(`${displayText(HOSTILE)} → ${displayText(HOSTILE)}`);
     const { markdown } = s.report();
     expect(markdown.replaceAll('\n', '')).not.toMatch(UNSAFE);
-    expect(markdown).toContain('⟨U\\+202E⟩rennalp');
+    expect(markdown).toContain('⟨U+202E⟩rennalp');
   });
 });

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { entryKey, entryLabel, parseKeys, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
+import { entryKey, parseKeys, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
 import { applyChange, importEntries, type RegistryChange } from '../../core/keys/registry';
 import { download } from '../download';
 import { displayText } from '../format';
@@ -29,13 +29,9 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
 
   const add = (input: string | Uint8Array, from: string) => {
     const parsed = parseKeys(input, { agent: agent.trim() || undefined });
-    // An entry of no agent trusts nothing (a key's agent is whose records it may sign): refused,
-    // saying which, so a pasted key never silently becomes one that can never be trusted.
-    const agentless = parsed.keys
-      .filter((e) => !e.agent.trim())
-      .map((e) => `${entryLabel(e)}: an agent is required (type it in Agent, or name it in the file)`);
-    setProblems([...parsed.problems, ...agentless]);
-    if (!parsed.keys.length || agentless.length) return;
+    // An entry of no agent trusts nothing: the parser refuses it, saying which (a problem below).
+    setProblems(parsed.problems);
+    if (!parsed.keys.length) return;
     let changes: RegistryChange[] = [];
     onChange((current) => {
       const r = importEntries(current, parsed, kind, from);

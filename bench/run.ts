@@ -6,6 +6,7 @@
 //   BENCH_ONLY_BROWSER=1 npm run bench   (Chromium measurements only)
 //   BENCH_ONLY_TIMELINE=1 npm run bench  (the timeline's measurement in Chromium only)
 //   BENCH_ONLY_AGENTDNA=1 npm run bench  (agentdna_verify_ratio only: the AgentDNA loads in Chromium and noble after)
+//   BENCH_ONLY_AGDX=1 npm run bench      (the AGDX decode ratios in Node only)
 //   (a partial run keeps the other keys of results.json)
 //   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
 //   BENCH_PORT=4191 npm run bench        (the preview server's port, when the default 4190 is taken)
@@ -62,8 +63,9 @@ function timeInterleaved(fns: (() => unknown)[], runs: number): number[] {
 const ONLY_TIMELINE = !!process.env.BENCH_ONLY_TIMELINE;
 const ONLY_AGENTDNA = !!process.env.BENCH_ONLY_AGENTDNA;
 const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER || ONLY_TIMELINE || ONLY_AGENTDNA;
-// A partial run (browser only, timeline only, or Node only) updates its own keys of the last run's results.
-const PARTIAL = ONLY_BROWSER || !!process.env.BENCH_SKIP_BROWSER;
+const ONLY_AGDX = !!process.env.BENCH_ONLY_AGDX && !ONLY_BROWSER;
+// A partial run (browser only, timeline only, AgentDNA only, AGDX only, or Node only) updates its own keys of the last run's results.
+const PARTIAL = ONLY_BROWSER || ONLY_AGDX || !!process.env.BENCH_SKIP_BROWSER;
 const results: Record<string, number | string> = PARTIAL && existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
 const rows: [string, string, string][] = [];
 const note = (key: string, value: number | string, what: string) => {
@@ -83,10 +85,10 @@ if (!ONLY_AGENTDNA) {
   writeFileSync(join(dir, 'agdx-10k-lanes.cborseq'), agdxSequence(10_000));
 }
 // 10,000 really signed workflows of depth 5 (generated once, then read from bench/tmp).
-const workflowsText = ONLY_TIMELINE ? '' : agentdnaWorkflows(10_000, 5);
+const workflowsText = ONLY_TIMELINE || ONLY_AGDX ? '' : agentdnaWorkflows(10_000, 5);
 const workflowsBytes = new TextEncoder().encode(workflowsText);
 const AGENTDNA_SIGNATURES = 50_000;
-if (!ONLY_TIMELINE) writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
+if (!ONLY_TIMELINE && !ONLY_AGDX) writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
 
 /**
  * @noble/curves secp256k1 verifications per second on this core, as AgentDNA signs (ECDSA over the
@@ -117,7 +119,7 @@ function nobleSecpVerifyPerSecond(): number {
 // (120–160 ms) that browser-only runs never showed. This process's memory had just been churned
 // through gigabytes, and giving it back competed with the page for the two cores.
 if (ONLY_TIMELINE) await browser();
-else if (!process.env.BENCH_SKIP_BROWSER) {
+else if (!process.env.BENCH_SKIP_BROWSER && !ONLY_AGDX) {
   const dnaLoadMs = await browser();
   // noble's rate on one core in Node, right after the page's load, is the baseline.
   const noble = nobleSecpVerifyPerSecond();
@@ -173,10 +175,23 @@ if (!ONLY_BROWSER) {
     items.length / (reference / 1000),
     `the reference port (laser-sdk 0.1.1 wire module: cborg, decodeAgentEnvelope, validateAgentEnvelope, must_understand)`,
   );
+
+  // The laser-sdk 0.7 dialect: the same mix as 0.7 writes it (lineage, costs, session statuses whose
+  // bodies the validator reads, state and context events), judged by its own rules, against cbor-x.
+  const agdx07 = agdxSequence(100_000, { dialect: '0.7' });
+  const check = decodeAndValidate(agdx07);
+  const invalid = [...check.findings.values()].filter((f) => f.some((x) => x.severity === 'error')).length;
+  if (check.error || check.errors.size || invalid) throw new Error(`the 0.7 bench sequence is not all valid: ${check.errors.size} errors, ${invalid} invalid`);
+  const [base07, ours07] = timeInterleaved([() => decodeMultiple(agdx07), () => decodeAndValidate(agdx07)], 7);
+  note(
+    'agdx07_decode_ratio',
+    base07 / ours07,
+    `decode+validate of the 0.7 mix ${ours07.toFixed(0)} ms vs cbor-x decodeMultiple ${base07.toFixed(0)} ms (100,000 envelopes of laser-sdk 0.7's dialect, ${(agdx07.length / 1e6).toFixed(1)} MB)`,
+  );
 }
 
 // 2. AgentDNA workflow parse + content hashes against JSON.parse plus the same hashes with @noble/hashes.
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   // Ours as the command line runs it: the lossless reader (Node 20 has no JSON.parse source text
   // access without a flag that makes every JSON.parse several times slower) and node:crypto's hash.
   installSha256Text(nodeSha256Hex);
@@ -199,7 +214,7 @@ if (!ONLY_BROWSER) {
 }
 
 // 3. Signature verification rates (noble, this process).
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   const msg = sha256(new TextEncoder().encode('bench'));
   const sig = ed.sign(msg, BENCH_SEED);
   const n = 2000;
@@ -211,7 +226,7 @@ if (!ONLY_BROWSER) {
 }
 
 // 4. Graph model and layout of a 10,000-record conversation.
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   const conv = inspectInput(0, { name: 'g', bytes: agdxSequence(10_000, { perConversation: 10_000 }) }, undefined, false).records;
   const t = performance.now();
   const g = buildAgdxGraph(logFactsOf(conv));
@@ -229,7 +244,7 @@ if (!ONLY_BROWSER) {
 // 4b. The command line: `inspect --json` to /dev/null, its peak memory (GNU time's maximum resident
 // set size of the child) and time, on the 100,000-record file and on a 1,000,000-record one
 // (generated once into bench/tmp, which git ignores).
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   const gnuTime = '/usr/bin/time';
   if (!existsSync(gnuTime)) {
     note('cli_100k_rss_mb', 'not measured', `no ${gnuTime} (GNU time) on this machine`);

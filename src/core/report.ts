@@ -25,6 +25,10 @@ export type ReportRecord = Pick<
   input_span?: Span | null;
   log_time_micros?: string | null;
   parent?: number | null;
+  /** Added (docs/report.md "Dialects"): the AGDX dialect, what showed it, and the reference's display type. */
+  agdx_dialect: string | null;
+  agdx_dialect_evidence: readonly string[];
+  display_type: string | null;
 };
 
 export interface Report {
@@ -58,6 +62,9 @@ export function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] |
     valid: isValid(v, logFindings),
     findings: allFindings(v, logFindings),
     signature: v.signature,
+    agdx_dialect: v.dialect,
+    agdx_dialect_evidence: v.dialectEvidence,
+    display_type: v.displayType,
   };
   if (v.inputSpan) out.input_span = v.inputSpan;
   if (v.logTimeMicros !== null) out.log_time_micros = v.logTimeMicros.toString();

@@ -57,6 +57,12 @@ export interface RecordVerdict {
   readonly parent: number | null;
   /** One line saying what the record is, for lists and the CLI. */
   readonly summary: string;
+  /** The AGDX dialect the record's fields and headers show (`0.0.1`, `0.7`), or null (not AGDX, or not decoded). */
+  readonly dialect: string | null;
+  /** What decided the dialect: field paths and `headers.<name>` (empty for 0.0.1). */
+  readonly dialectEvidence: readonly string[];
+  /** The reference's display type (laser-sdk's dispatch table: `session.started`, `tool.call`, …), or null where it has no row. */
+  readonly displayType: string | null;
 }
 
 /**

@@ -4,6 +4,8 @@ import { SummaryStore } from './summary-store';
 
 const summary = (key: number, over: Partial<RecordSummary> = {}): RecordSummary => ({
   key,
+  dialect: null,
+  displayType: null,
   input: key < 3 ? 0 : 1,
   index: key,
   format: 'agdx.envelope' as RecordSummary['format'],

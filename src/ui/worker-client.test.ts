@@ -64,6 +64,8 @@ const crashOn = (name: string) => (req: WireRequest, w: FakeWorker) => {
 /** A record's summary with only its key and input (all the replay cares about). */
 const summary = (key: number, input: number): RecordSummary => ({
   key,
+  dialect: null,
+  displayType: null,
   input,
   index: 0,
   format: 'agdx.envelope',

@@ -151,6 +151,8 @@ export interface RecordDetail {
   context: { signed: { content_type?: number; agent_version?: number } | null; observed: { av: number | null; ct: number | null } | null };
   /** The record's cause, cause_at and correlation, resolved to the records they name (as of the last load's analysis). */
   links: RecordLinkView[];
+  /** What showed the record's AGDX dialect (summary.dialect): field paths and `headers.<name>`. */
+  dialectEvidence: readonly string[];
 }
 
 /** What redaction blanked in one input, and what it could not (then the person decides before a link is made). */

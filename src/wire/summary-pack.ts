@@ -12,7 +12,10 @@ import type { RecordVerdict } from '../core/verdict';
  * One record as the page lists it (packed below for the crossing): its verdict's list fields, and
  * what the page shows of the rest (validity and finding counts with the log's findings counted in).
  */
-export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'decoded' | 'summary'> & {
+export type RecordSummary = Pick<
+  RecordVerdict,
+  'input' | 'index' | 'format' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'decoded' | 'summary' | 'dialect' | 'displayType'
+> & {
   /** Global record number: the key for details and selection. */
   key: number;
   valid: boolean;
@@ -28,7 +31,7 @@ export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | '
 };
 
 /** Int32 slots per record in a pack and in the page's store. */
-export const STRIDE = 15;
+export const STRIDE = 17;
 const KEY = 0,
   INPUT = 1,
   INDEX = 2,
@@ -43,7 +46,9 @@ const KEY = 0,
   FLAGS = 11,
   ERRORS = 12,
   WARNINGS = 13,
-  TRUST_NOTE = 14;
+  TRUST_NOTE = 14,
+  DISPLAY_TYPE = 15,
+  DIALECT = 16;
 export const SLOT = { KEY, INPUT } as const;
 
 const SIGNATURES = SIGNATURE_STATUS_LIST;
@@ -88,6 +93,9 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
     cols[o + ERROR_CODE] = str(r.errorCode);
     cols[o + SUMMARY] = str(r.summary);
     cols[o + TRUST_NOTE] = str(r.trustNote);
+    cols[o + DISPLAY_TYPE] = str(r.displayType);
+    // The dialect's id as text: the page reaches no AGDX module (src/ui/no-decoding.test.ts), not even its tables.
+    cols[o + DIALECT] = str(r.dialect);
     const sig = SIGNATURE_CODE.get(r.signature);
     if (sig === undefined) throw new TypeError(`packSummaries: unknown signature status ${r.signature}`);
     cols[o + FLAGS] = (r.decoded ? DECODED : 0) | (r.valid ? VALID : 0) | (r.trusted ? TRUSTED : 0) | (r.redacted ? REDACTED : 0) | (sig << 8);
@@ -121,6 +129,8 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     warnings: cols[o + WARNINGS],
     summary: s(SUMMARY) ?? '',
     redacted: (flags & REDACTED) !== 0,
+    dialect: s(DIALECT) as RecordSummary['dialect'],
+    displayType: s(DISPLAY_TYPE),
   };
 }
 
@@ -132,4 +142,4 @@ export function unpackSummaries(pack: SummaryPack): RecordSummary[] {
 }
 
 /** The string slots of a row (for re-basing them into a larger table). */
-export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE] as const;
+export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE, DISPLAY_TYPE, DIALECT] as const;

@@ -516,6 +516,7 @@ export class InspectorSession {
       workflow: this.completedWorkflow(key),
       context: { signed: data.envelope?.signature?.context ?? null, observed: data.observed },
       links: this.links(key),
+      dialectEvidence: v.dialectEvidence,
     };
   }
 
@@ -860,6 +861,8 @@ function summaryFrom(key: number, v: RecordVerdict, counts: SummaryCounts): Reco
     warnings: counts.warnings,
     summary: v.summary,
     redacted: counts.redacted,
+    dialect: v.dialect,
+    displayType: v.displayType,
   };
 }
 

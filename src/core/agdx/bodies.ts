@@ -7,7 +7,9 @@ import { readItemAt, untag } from '../cbor/reader';
 import { toDiagnostic } from '../cbor/diagnostic';
 import type { BodyView, FieldNode } from '../model';
 import { finding, type BodyCodec } from '../rules';
+import { bodyShapeOf, DIALECT_001, type Dialect } from './dialects';
 import { CONTENT_TYPES, ERROR_CODES, HEALTH, codeName } from './dictionaries';
+import { shapedBody } from './shaped-bodies';
 import { FieldError, readBool, readBytes, readSmallUint, readText, readUint, structEntries } from './fields';
 import { cborNode } from './tree';
 import type { Finding } from '../verdict';
@@ -113,6 +115,10 @@ export interface BodyContext {
   operation?: string;
   /** The agdx.ct header when the record has headers. */
   contentType: number | null;
+  /** The record's dialect: its bodies with shapes of their own are read as those shapes (0.0.1 when not said). */
+  dialect?: Dialect;
+  /** The record's task_state (a session status's body depends on it). */
+  taskState?: number;
 }
 
 export interface BodyReading {
@@ -162,6 +168,8 @@ export function readBody(bytes: Uint8Array, start: number, end: number, ctx: Bod
   };
 
   if (ctx.kind === 'error') return capsule('error_body', 'AgentErrorBody (error kind)', readErrorBody);
+  const shape = ctx.operation !== undefined ? bodyShapeOf(ctx.dialect ?? DIALECT_001, ctx.kind, ctx.operation) : null;
+  if (shape) return shapedBody(bytes, start, end, shape, ctx, detail);
   if (ctx.kind === 'status' && ctx.operation === 'card') return capsule('card', 'AgentCard (status card)', readCard);
   if (ctx.kind === 'status' && (ctx.operation === 'quarantine' || ctx.operation === 'unquarantine')) {
     const id = utf8OrNull(content);

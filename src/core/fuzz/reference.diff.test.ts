@@ -24,8 +24,16 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeAndValidate } from '../agdx/bulk';
 import { encodeEnvelope } from '../agdx/canonical';
-import { CHUNK_PURPOSES, STATUS_OPERATIONS } from '../agdx/dictionaries';
-import { compareUtf8, ENVELOPE_FIELDS, KINDS, USAGE_FIELDS, type Envelope, type Kind, type MetaValue } from '../agdx/envelope';
+import { DIALECT_001 } from '../agdx/dialects';
+import { CHUNK_PURPOSES } from '../agdx/dictionaries';
+
+// The 0.1.1 port writes and reads the 0.0.1 dialect: its fields, usage fields and status operations
+// are what is mutated here (a field only 0.7 knows, such as root, the port ignores and ours reads:
+// the 0.7 dialect is checked against its own vectors, agdx/dialect07.test.ts).
+const STATUS_OPERATIONS = DIALECT_001.statusOperations;
+const ENVELOPE_FIELDS = DIALECT_001.fields.map((f) => f.name);
+const USAGE_FIELDS = DIALECT_001.usage;
+import { compareUtf8, ENVELOPE_FIELD_SET, KINDS, type Envelope, type Kind, type MetaValue } from '../agdx/envelope';
 import { readSingle, type CborItem } from '../cbor/reader';
 import { inspectInput } from '../inspect';
 import { isValid } from '../verdict';
@@ -661,7 +669,8 @@ function mutateModel(env: Envelope, m: ModelMutation): Model {
       return asMap(fields);
     }
     case 'unknown': {
-      const known = new Set<string>(ENVELOPE_FIELDS);
+      // Not a name any dialect gives a field: those are fields to ours.
+      const known = ENVELOPE_FIELD_SET;
       const map = asMap(fields);
       for (const [k, v] of m.entries) if (!(k.t === 'text' && known.has(k.v))) map.entries.push([k, v]);
       return map;

@@ -7,6 +7,7 @@ import { readBodyRef, readCard, readErrorBody, type CapsuleReading } from '../ag
 import { classifyCbor } from '../agdx/classify';
 import { DEAD_LETTER_REASONS, codeName } from '../agdx/dictionaries';
 import { FieldError, readBytes, readSmallUint, readText, readUint, structEntries } from '../agdx/fields';
+import { displayType } from '../agdx/dispatch';
 import { checkSignatureShape } from '../agdx/signature';
 import { cborNode, formatLogPosition, formatMicros } from '../agdx/tree';
 import { toDiagnostic } from '../cbor/diagnostic';
@@ -147,6 +148,7 @@ function deadLetter(place: Place, item: CborItem, index: number): RecordDraft[] 
       decoded: true,
       summary,
       kind: null,
+      displayType: displayType({ kind: 'dead_letter' }),
       tree: cborNode(item, '', 'dead letter', null, describe).children ?? [],
       findings: [finding('agdx/dead-letter', null, summary, spanOf(item))],
     };

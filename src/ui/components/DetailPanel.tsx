@@ -38,6 +38,26 @@ export function DetailPanel({ recordKey, onSelect }: { recordKey: number; onSele
   return <RecordDetailView key={recordKey} detail={detail} onSelect={onSelect} />;
 }
 
+/** What the reference calls the record, and which AGDX dialect its fields show (and by what). */
+function DialectLine({ displayType, dialect, evidence }: { displayType: string | null; dialect: string | null; evidence: readonly string[] }) {
+  return (
+    <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-300" data-testid="detail-dialect">
+      {displayType && (
+        <>
+          display type <span className="font-mono text-teal-800 dark:text-teal-300">{displayType}</span>
+        </>
+      )}
+      {displayType && dialect && ' · '}
+      {dialect && (
+        <>
+          AGDX dialect <span className="font-mono">{dialect}</span>
+          {evidence.length > 0 ? ` (shown by ${evidence.join(', ')})` : ' (nothing newer present)'}
+        </>
+      )}
+    </p>
+  );
+}
+
 /** Opens the picker of a record to compare this one with (src/ui/compare). */
 function CompareWith({ recordKey }: { recordKey: number }) {
   const { compareWith } = useCompareApi();
@@ -111,6 +131,7 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
                 <NamedText text={s.summary} />
               </bdi>
             </p>
+            {(s.displayType || s.dialect) && <DialectLine displayType={s.displayType} dialect={s.dialect} evidence={detail.dialectEvidence} />}
             <div className="mt-1 flex flex-wrap items-center gap-2">
               <Headline record={s} />
               <Badges record={s} />

@@ -138,6 +138,15 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
     >
       <div className="flex items-baseline gap-2 text-sm">
         <bdi className="font-semibold">{displayText(record.kind ?? record.format)}</bdi>
+        {record.displayType && (
+          <span
+            className="min-w-0 truncate font-mono text-xs text-teal-800 dark:text-teal-300"
+            data-testid="row-display-type"
+            title={`display type ${record.displayType}${record.dialect ? ` (AGDX ${record.dialect})` : ''}`}
+          >
+            {record.displayType}
+          </span>
+        )}
         <span
           className="font-mono text-xs text-slate-500 dark:text-slate-400"
           data-testid="row-id"

@@ -22,6 +22,8 @@ import {
 
 const summary = (key: number, input = 0): RecordSummary => ({
   key,
+  dialect: null,
+  displayType: null,
   input,
   index: key,
   format: 'agdx.envelope' as RecordSummary['format'],

@@ -109,6 +109,11 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
   return { count: records.length, cols, strings };
 }
 
+/** The AGDX dialect of the row at offset `o` (summaryAt's `dialect`), without making the summary. */
+export function dialectAt(cols: Int32Array, o: number): string | null {
+  return DIALECT_IDS[((cols[o + FLAGS] >> DIALECT_SHIFT) & 15) - 1] ?? null;
+}
+
 /** One summary back from a row: `cols` from offset `o`, its string slots looked up in `strings`. */
 export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<string>): RecordSummary {
   const s = (slot: number) => (cols[o + slot] < 0 ? null : strings[cols[o + slot]]);
@@ -133,7 +138,7 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     warnings: cols[o + WARNINGS],
     summary: s(SUMMARY) ?? '',
     redacted: (flags & REDACTED) !== 0,
-    dialect: DIALECT_IDS[((flags >> DIALECT_SHIFT) & 15) - 1] ?? null,
+    dialect: dialectAt(cols, o),
     displayType: s(DISPLAY_TYPE),
   };
 }

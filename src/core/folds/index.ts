@@ -3,6 +3,7 @@
 export * from './model';
 export { foldLog, foldPrepared, prepareFold, describeTime, type PreparedLog } from './fold';
 export { decodeCard, cardFromItem } from './card';
+export { foldSessions, lifecycleAllows, SESSION_LIFECYCLE } from './sessions';
 export {
   toReportFolds,
   reportUsage,
@@ -10,6 +11,7 @@ export {
   type ReportAgent,
   type ReportRun,
   type ReportConversation,
+  type ReportSession,
   type ReportQuarantineFact,
   type ReportCapability,
   type ReportUsage,

@@ -1,6 +1,7 @@
 // The state AGDX consumers fold the log into, as the inspector reconstructs it: the agent
 // registry (cards, liveness), quarantine, the run registry, per-conversation summaries.
 // Record indices index the `records` array the fold was given (the report's `records` too).
+import type { SessionBody, SessionParking } from '../agdx/shapes';
 import type { Finding, SignatureStatus } from '../model';
 
 /** Where a record's time came from: Iggy's log time, the record id's ULID time, or nowhere. */
@@ -49,6 +50,8 @@ export interface UsageTotals {
   reasoning: bigint;
   cache_read: bigint;
   cache_creation: bigint;
+  /** 0.7: cost in micro-units (0 when no record carried one). */
+  cost_micros: bigint;
   /** How many records carried usage. */
   records: number;
 }
@@ -202,6 +205,8 @@ export interface FoldResult {
   /** Records whose metadata bridge_hops repeats a bridge id (a routing loop). */
   bridgeLoops: number;
   bridgeLoopRecords: number[];
+  /** Sessions (0.7 conversations with `session` statuses), first seen first: folds/sessions.ts. */
+  sessions: SessionState[];
   /** The fold's clock: the latest time of any folded record (null when none has a time). */
   now: bigint | null;
   /** Folded records by where their time came from. */
@@ -214,4 +219,86 @@ export const FOLD_RULES = {
   quarantined: 'agdx/fold/quarantined',
   dead: 'agdx/fold/dead',
   afterTerminal: 'agdx/fold/after-terminal',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Sessions (the 0.7 dialect's conversations with `session` statuses: folds/sessions.ts)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What the session fold reads of a record's body, decoded once when the log's entries are made
+ * (folds/session-note.ts): a session status's SessionStart / SessionTransition / SessionEnd, or a
+ * parked / unparked event's SessionParking. `body` / `parking` is null when the body is not its
+ * shape (the record's own findings say why; the fold only notes it).
+ */
+export type SessionNote = { kind: 'status'; body: SessionBody | null } | { kind: 'parking'; op: 'parked' | 'unparked'; parking: SessionParking | null };
+
+/** One step of a session's lifecycle: a session status record. */
+export interface SessionStep {
+  code: number;
+  state: string;
+  recordIndex: number;
+  time: bigint | null;
+  /** The body's shape (start, transition, end), or null when the body did not read. */
+  body: 'start' | 'transition' | 'end' | null;
+  /** The lifecycle does not allow this change from the state before it (flagged agdx/session/transition). */
+  disallowed: boolean;
+  /** Written after the session's terminal state (flagged agdx/session/after-end). */
+  afterEnd: boolean;
+}
+
+/** A record parked while its session was paused, and the record that unparked it (null: never). */
+export interface ParkedWork {
+  role: string;
+  /** The parked record's place in the log, as the SessionParking names it. */
+  source: { stream: number; topic: number; partition: number; offset: bigint; generation: bigint | null };
+  /** The record in this log at that place, when it is here. */
+  sourceRecord: number | null;
+  /** The pause request the parking answers, as a log position. */
+  request: { stream: number; topic: number; partition: number; offset: bigint };
+  parkedRecord: number | null;
+  unparkedRecord: number | null;
+}
+
+export interface SessionBudget {
+  tokens: bigint | null;
+  costMicros: bigint | null;
+}
+
+export interface SessionState {
+  /** The conversation (Crockford). */
+  conversation: string;
+  label: string | null;
+  namespace: string | null;
+  agent: string | null;
+  sdk: { language: string; version: string } | null;
+  /** The envelope lineage of the session's records (the first that names one), Crockford. */
+  parent: string | null;
+  root: string | null;
+  history: SessionStep[];
+  /** The latest state up to the terminal one, or null without history. */
+  state: string | null;
+  /** The terminal state reached, or null while the session is open. */
+  terminal: string | null;
+  end: { reason: string | null; error: { code: number; name: string; message: string | null; retryable: boolean } | null; recordIndex: number } | null;
+  /** The first SessionStart's budget, or null without one. */
+  budget: SessionBudget | null;
+  /** Usage summed over the session's records; `cost_micros` summed too. */
+  usage: UsageTotals;
+  costMicros: bigint;
+  /** Input + output tokens (what the budget's token ceiling counts). */
+  tokens: bigint;
+  /** The record whose usage first passed the budget, and which ceiling. */
+  overBudget: { recordIndex: number; dimension: 'tokens' | 'cost_micros'; ceiling: bigint; spent: bigint } | null;
+  parked: ParkedWork[];
+  records: number[];
+  firstTime: bigint | null;
+  lastTime: bigint | null;
+}
+
+export const SESSION_RULES = {
+  transition: 'agdx/session/transition',
+  afterEnd: 'agdx/session/after-end',
+  neverUnparked: 'agdx/session/never-unparked',
+  overBudget: 'agdx/session/over-budget',
 } as const;

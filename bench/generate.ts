@@ -5,6 +5,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { encodeEnvelope } from '../src/core/agdx/canonical';
+import { CborWriter } from '../src/core/cbor/encoder';
 import { didOf } from '../src/core/agentdna/did';
 import { contentHash, signedBytes, signedMessage } from '../src/core/agentdna/hash';
 import { fromHex, joinBytes, toHex } from '../src/core/bytes';
@@ -46,8 +47,16 @@ const te = new TextEncoder();
 /**
  * `count` envelopes of mixed kinds in conversations of `perConversation`, a fifth of them signed,
  * concatenated as one CBOR sequence. Causes link each record to the one before it in its conversation.
+ * With `dialect: '0.7'`, the same mix as laser-sdk 0.7 writes it: every record in a child session
+ * (parent and root), responses with usage.cost_micros, half the statuses session statuses (a
+ * SessionStart, a transition, paused, a SessionEnd that ends it) and the events state deltas and
+ * context manifests with their bodies; without it the bytes are those of every earlier run.
  */
-export function agdxSequence(count: number, options: { signedEvery?: number; perConversation?: number; seed?: number } = {}): Uint8Array {
+export function agdxSequence(
+  count: number,
+  options: { signedEvery?: number; perConversation?: number; seed?: number; dialect?: '0.0.1' | '0.7' } = {},
+): Uint8Array {
+  const is07 = options.dialect === '0.7';
   const rnd = prng(options.seed ?? 7);
   const signedEvery = options.signedEvery ?? 5;
   const perConversation = options.perConversation ?? 50;
@@ -63,6 +72,10 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
     const env: Envelope = { kind, conversation: id(conv, 2), source: `agent-${conv % 97}`, target: `agent-${(conv + 1) % 97}` };
     if (kind !== 'chunk') env.record = record;
     if (previous && kind !== 'chunk') env.cause = previous;
+    if (is07) {
+      env.parent = id(conv, 6);
+      env.root = id(conv % 7, 7);
+    }
     if (kind === 'command' || kind === 'response' || kind === 'error' || kind === 'chunk') env.correlation = id(conv, 3);
     if (kind === 'command') {
       env.operation = 'chat';
@@ -70,10 +83,51 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
       env.metadata = new Map([['priority', { type: 'text', value: rnd() < 0.5 ? 'high' : 'low' }]]);
     }
     if (kind === 'response') env.usage = { input_tokens: Math.floor(rnd() * 2000), output_tokens: Math.floor(rnd() * 500) };
+    if (kind === 'response' && is07) env.usage!.cost_micros = Math.floor(rnd() * 50_000);
     if (kind === 'status') {
       env.operation = 'task';
       env.correlation = id(conv, 3);
       env.task_state = 1 + Math.floor(rnd() * 6);
+    }
+    let body07: Uint8Array | null = null;
+    if (is07 && kind === 'status' && rnd() < 0.5) {
+      // A session status: submitted with its start, working or paused with a transition, or its end.
+      const r = rnd();
+      env.operation = 'session';
+      env.task_state = r < 0.4 ? 1 : r < 0.7 ? 2 : r < 0.9 ? 10 : 4;
+      if (env.task_state === 4) env.last = true;
+      body07 =
+        env.task_state === 1
+          ? cborMap([
+              ['agent', env.source],
+              ['sdk', { language: 'typescript', version: '0.7.0' }],
+              ['parent', env.parent!],
+              ['root', env.root!],
+              ['tags', ['bench']],
+            ])
+          : env.task_state === 4
+            ? cborMap([['reason', 'done']])
+            : cborMap([['actor', env.source]]);
+    }
+    if (is07 && kind === 'event') {
+      if (rnd() < 0.5) {
+        env.operation = 'state_delta';
+        body07 = cborMap([
+          ['base_revision', n],
+          ['patch', [{ op: 'add', path: '/step', value: n % perConversation }]],
+          ['op_id', `patch-${n}`],
+        ]);
+      } else {
+        env.operation = 'context_assembled';
+        body07 = cborMap([
+          ['policy', 'recent'],
+          ['policy_version', '1'],
+          ['fragments', [{ Message: { at: { Message: { stream: 1, topic: 2, partition: 0, offset: n, generation: 3 } }, tokens: 12, bytes: 48 } }]],
+          ['tokens', 12],
+          ['bytes', 48],
+          ['frontier', [[2, 0, n]]],
+        ]);
+      }
     }
     if (kind === 'chunk') {
       env.channel = id(conv, 4);
@@ -81,9 +135,10 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
       if (env.sequence === 0) env.operation = 'chat';
     }
     env.body =
-      kind === 'error'
+      body07 ??
+      (kind === 'error'
         ? Uint8Array.from([0xa2, 0x64, 0x63, 0x6f, 0x64, 0x65, 0x06, 0x69, 0x72, 0x65, 0x74, 0x72, 0x79, 0x61, 0x62, 0x6c, 0x65, 0xf4])
-        : te.encode(JSON.stringify({ n, text: 'lorem ipsum dolor sit amet'.slice(0, 5 + Math.floor(rnd() * 20)) }));
+        : te.encode(JSON.stringify({ n, text: 'lorem ipsum dolor sit amet'.slice(0, 5 + Math.floor(rnd() * 20)) })));
     if (n % signedEvery === 0) {
       env.signature = { scheme: 1, key_id: keyIdBytes, bytes: new Uint8Array(64) };
       env.signature.bytes = ed.sign(signingInput(env), BENCH_SEED);
@@ -93,6 +148,33 @@ export function agdxSequence(count: number, options: { signedEvery?: number; per
     if (env.record) previous = env.record;
   }
   return joinBytes(parts);
+}
+
+/** A CBOR map of text keys (values: text, unsigned integers, byte strings, nested maps or lists): for the 0.7 bodies. */
+function cborMap(entries: [string, unknown][]): Uint8Array {
+  const w = new CborWriter();
+  const value = (v: unknown): void => {
+    if (typeof v === 'string') w.text(v);
+    else if (typeof v === 'number' || typeof v === 'bigint') w.uint(v);
+    else if (v instanceof Uint8Array) w.bytes(v);
+    else if (Array.isArray(v)) {
+      w.head(4, v.length);
+      for (const x of v) value(x);
+    } else {
+      const e = Object.entries(v as object);
+      w.head(5, e.length);
+      for (const [k, x] of e) {
+        w.text(k);
+        value(x);
+      }
+    }
+  };
+  w.head(5, entries.length);
+  for (const [k, v] of entries) {
+    w.text(k);
+    value(v);
+  }
+  return w.finish();
 }
 
 /** The agents that sign the generated AgentDNA workflows: deterministic keys and their Rubix DIDs. */

@@ -170,6 +170,19 @@ if (!ONLY_BROWSER) {
     items.length / (reference / 1000),
     `the reference port (laser-sdk 0.1.1 wire module: cborg, decodeAgentEnvelope, validateAgentEnvelope, must_understand)`,
   );
+
+  // The laser-sdk 0.7 dialect: the same mix as 0.7 writes it (lineage, costs, session statuses whose
+  // bodies the validator reads, state and context events), judged by its own rules, against cbor-x.
+  const agdx07 = agdxSequence(100_000, { dialect: '0.7' });
+  const check = decodeAndValidate(agdx07);
+  const invalid = [...check.findings.values()].filter((f) => f.some((x) => x.severity === 'error')).length;
+  if (check.error || check.errors.size || invalid) throw new Error(`the 0.7 bench sequence is not all valid: ${check.errors.size} errors, ${invalid} invalid`);
+  const [base07, ours07] = timeInterleaved([() => decodeMultiple(agdx07), () => decodeAndValidate(agdx07)], 7);
+  note(
+    'agdx07_decode_ratio',
+    base07 / ours07,
+    `decode+validate of the 0.7 mix ${ours07.toFixed(0)} ms vs cbor-x decodeMultiple ${base07.toFixed(0)} ms (100,000 envelopes of laser-sdk 0.7's dialect, ${(agdx07.length / 1e6).toFixed(1)} MB)`,
+  );
 }
 
 // 2. AgentDNA workflow parse + content hashes against JSON.parse plus the same hashes with @noble/hashes.

@@ -7,7 +7,7 @@ import type { Envelope } from './envelope';
 import { decodeEnvelope } from './envelope';
 import { IdViews, readCanonicalEnvelope } from './fast';
 import { signatureShapeFindings } from './signature';
-import { decodeRefusal, envelopeDialect, validateEnvelope, validateFields } from './validate';
+import { decodeRefusal, envelopeDialect, validateEnvelope, validateFields, type BodyAt } from './validate';
 
 export interface BulkResult {
   envelopes: (Envelope | null)[];
@@ -20,6 +20,7 @@ export interface BulkResult {
 }
 
 const noSpan = () => null;
+const BODY_AT: BodyAt = { bytes: new Uint8Array(0), start: 0, end: 0 };
 
 export function decodeAndValidate(bytes: Uint8Array): BulkResult {
   const envelopes: (Envelope | null)[] = [];
@@ -40,7 +41,14 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
         pos = fast.end;
         continue;
       }
-      const bodyAt = fast.bodyStart >= 0 ? { bytes, start: fast.bodyStart, end: fast.bodyEnd } : undefined;
+      let bodyAt: BodyAt | undefined;
+      if (fast.bodyStart >= 0) {
+        // One object for every record (the validator keeps none of it): where this one's body is.
+        bodyAt = BODY_AT;
+        bodyAt.bytes = bytes;
+        bodyAt.start = fast.bodyStart;
+        bodyAt.end = fast.bodyEnd;
+      }
       const f = validateFields(env, noSpan, dialect, bodyAt);
       const s = signatureShapeFindings(env, noSpan);
       if (f.length || s.length) findings.set(envelopes.length, [...f, ...s]);
@@ -49,7 +57,10 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
       continue;
     }
     const item = readItemAt(bytes, pos);
-    if (!item.ok) return { envelopes, findings, errors, error: { code: item.error.code, offset: item.error.offset } };
+    if (!item.ok) {
+      BODY_AT.bytes = new Uint8Array(0);
+      return { envelopes, findings, errors, error: { code: item.error.code, offset: item.error.offset } };
+    }
     const d = decodeEnvelope(item.value);
     const dialect = d.ok ? envelopeDialect(d.value.envelope).dialect : null;
     const refused = d.ok ? decodeRefusal(d.value.envelope, dialect!, noSpan) : d.error;
@@ -64,5 +75,6 @@ export function decodeAndValidate(bytes: Uint8Array): BulkResult {
     }
     pos = item.value.end;
   }
+  BODY_AT.bytes = new Uint8Array(0);
   return { envelopes, findings, errors, error: null };
 }

@@ -241,19 +241,12 @@ export type BodyHasKey = (body: Uint8Array, key: string) => boolean;
 
 const NO_EVIDENCE: readonly string[] = Object.freeze([]);
 const OLDEST: DialectVerdict = Object.freeze({ dialect: DIALECTS[0], evidence: NO_EVIDENCE });
-// A log's records show few distinct evidence lists: one frozen list each, shared.
-const interned = new Map<string, readonly string[]>();
-function intern(evidence: string[]): readonly string[] {
-  const key = evidence.join('\n');
-  let list = interned.get(key);
-  if (!list) {
-    list = Object.freeze(evidence);
-    if (interned.size < 1024) interned.set(key, list);
-  }
-  return list;
-}
 
-/** What a dialect adds over the one before it: worked out once from the tables. */
+/**
+ * What a dialect adds over the one before it, worked out once from the tables: each addition is a
+ * bit of a record's evidence (fields, usage fields, then task_state, operation, body, then the
+ * header marks), so a record's evidence is a number, and each number's list of names is made once.
+ */
 interface Additions {
   readonly dialect: Dialect;
   readonly fields: readonly string[];
@@ -261,6 +254,11 @@ interface Additions {
   readonly taskStates: ReadonlySet<number>;
   /** The body markers (BodyShape.marker), by kind and operation. */
   readonly markers: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** The operations the dialect adds, by kind. */
+  readonly operations: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The evidence names by bit. */
+  readonly names: readonly string[];
+  readonly verdicts: Map<number, DialectVerdict>;
 }
 
 function bodyMarkers(dialect: Dialect): Map<string, Map<string, string>> {
@@ -277,52 +275,79 @@ function bodyMarkers(dialect: Dialect): Map<string, Map<string, string>> {
 const ADDITIONS: readonly Additions[] = DIALECTS.slice(1)
   .map((dialect, i) => {
     const before = DIALECTS[i];
+    const fields = dialect.fields.map((f) => f.name).filter((n) => !before.fields.some((b) => b.name === n));
+    const usage = dialect.usage.filter((u) => !before.usage.includes(u));
+    const names = [...fields, ...usage.map((u) => `usage.${u}`), 'task_state', 'operation', 'body', ...dialect.headers.marks.map((m) => `headers.${m.name}`)];
+    if (names.length > 30) throw new TypeError(`dialect ${dialect.id}: more additions than evidence bits`);
     return {
       dialect,
-      fields: dialect.fields.map((f) => f.name).filter((n) => !before.fields.some((b) => b.name === n)),
-      usage: dialect.usage.filter((u) => !before.usage.includes(u)),
+      fields,
+      usage,
       taskStates: new Set(
         Object.keys(dialect.taskStates)
           .map(Number)
           .filter((c) => before.taskStates[c] === undefined),
       ),
       markers: bodyMarkers(dialect),
+      operations: new Map(Object.entries(dialect.operations).map(([kind, ops]) => [kind, new Set(ops)])),
+      names,
+      verdicts: new Map<number, DialectVerdict>(),
     };
   })
   .reverse();
 
+/** The verdict of `add`'s dialect with the evidence of `mask`: one frozen verdict per mask. */
+function verdictOf(add: Additions, mask: number): DialectVerdict {
+  let v = add.verdicts.get(mask);
+  if (!v) {
+    v = Object.freeze({ dialect: add.dialect, evidence: Object.freeze(add.names.filter((_, bit) => mask & (1 << bit))) });
+    add.verdicts.set(mask, v);
+  }
+  return v;
+}
+
 /**
  * The dialect a record's fields (and headers) show: the newest one whose additions over the one
- * before it are there, with those additions as its evidence; the oldest when nothing newer is.
- * Runs once per record of a large log: a 0.0.1 record costs a few property reads.
+ * before it are there, with those additions as its evidence (a body's shape only when nothing else
+ * shows it); the oldest when nothing newer is. Runs once per record of a large log: a 0.0.1
+ * record costs a few property reads.
  */
 export function dialectOf(env: DialectInput, hasKey: BodyHasKey, headers?: readonly DialectHeader[] | null): DialectVerdict {
   for (const add of ADDITIONS) {
     const dialect = add.dialect;
-    let evidence: string[] | null = null;
-    const note = (what: string) => (evidence ??= []).push(what);
-    for (const name of add.fields) if (env[name] !== undefined) note(name);
-    if (env.usage) {
-      const usage = env.usage as Record<string, unknown>;
-      for (const u of add.usage) if (usage[u] !== undefined) note(`usage.${u}`);
+    let mask = 0;
+    let bit = 0;
+    for (const name of add.fields) {
+      if (env[name] !== undefined) mask |= 1 << bit;
+      bit++;
     }
-    if (env.task_state !== undefined && add.taskStates.has(env.task_state)) note('task_state');
+    const usage = env.usage as Record<string, unknown> | undefined;
+    for (const u of add.usage) {
+      if (usage !== undefined && usage[u] !== undefined) mask |= 1 << bit;
+      bit++;
+    }
+    if (env.task_state !== undefined && add.taskStates.has(env.task_state)) mask |= 1 << bit;
+    bit++;
     if (env.operation !== undefined) {
-      if (dialect.operations[env.kind as Kind]?.includes(env.operation)) note('operation');
-      else {
+      if (add.operations.get(env.kind)?.has(env.operation)) mask |= 1 << bit;
+      else if (mask === 0) {
+        // The body's shape is read only when nothing cheaper has shown the dialect already.
         const marker = add.markers.get(env.kind)?.get(env.operation);
-        if (marker !== undefined && env.body && hasKey(env.body, marker)) note('body');
+        if (marker !== undefined && env.body && hasKey(env.body, marker)) mask |= 1 << (bit + 1);
       }
     }
+    bit += 2;
     if (headers) {
-      for (const h of headers) {
+      const marks = dialect.headers.marks;
+      for (let m = 0; m < marks.length; m++) {
+        const mark = marks[m];
         if (
-          dialect.headers.marks.some((m) => m.name === h.name && (m.kind === undefined || m.kind === h.kind) && (m.value === undefined || m.value === h.text))
+          headers.some((h) => h.name === mark.name && (mark.kind === undefined || mark.kind === h.kind) && (mark.value === undefined || mark.value === h.text))
         )
-          note(`headers.${h.name}`);
+          mask |= 1 << (bit + m);
       }
     }
-    if (evidence) return { dialect, evidence: intern([...new Set<string>(evidence)]) };
+    if (mask !== 0) return verdictOf(add, mask);
   }
   return OLDEST;
 }

@@ -147,7 +147,8 @@ type Entry = { key: CborItem; value: CborItem };
 
 /** A map's text-keyed entries, with the path its fields' paths start with and the port's words for it. */
 class Fields {
-  private readonly byKey = new Map<string, Entry>();
+  // The map's entries, searched in order: a body's maps are small, and most are read once.
+  private readonly entries: readonly Entry[];
   constructor(
     readonly item: CborItem,
     readonly context: string,
@@ -155,17 +156,22 @@ class Fields {
   ) {
     const it = untag(item);
     if (it.kind !== 'map') fail(`expected a CBOR map for ${context}`, path, item);
-    for (const e of (it as Extract<CborItem, { kind: 'map' }>).entries) {
-      const k = untag(e.key);
-      if (k.kind === 'text' && !this.byKey.has(k.value)) this.byKey.set(k.value, e);
+    this.entries = (it as Extract<CborItem, { kind: 'map' }>).entries;
+  }
+
+  private entry(key: string): Entry | undefined {
+    for (const e of this.entries) {
+      const k = e.key.kind === 'tag' ? untag(e.key) : e.key;
+      if (k.kind === 'text' && k.value === key) return e;
     }
+    return undefined;
   }
 
   has(key: string): boolean {
-    return this.byKey.has(key);
+    return this.entry(key) !== undefined;
   }
   get(key: string): CborItem | undefined {
-    return this.byKey.get(key)?.value;
+    return this.entry(key)?.value;
   }
   at(key: string): string {
     return `${this.path}.${key}`;
@@ -270,12 +276,38 @@ function small(v: CborItem, key: string, context: string, path: string, max: num
   return Number(n);
 }
 
-/** The port's parseAgentId: non-empty, at most 256 UTF-8 bytes, no C0, DEL or C1 character. */
-function agentId(value: string, path: string, item: CborItem | undefined): string {
-  if (value.length === 0) fail('agent id must not be empty', path, item ?? null);
+/** What the port's parseAgentId refuses in an agent id (non-empty, at most 256 UTF-8 bytes, no C0, DEL or C1 character), or null. */
+export function agentIdProblem(value: string): string | null {
+  if (value.length === 0) return 'agent id must not be empty';
   const n = utf8Length(value);
-  if (n > MAX_AGENT_ID_BYTES) fail(`agent id is ${n}B, exceeds cap ${MAX_AGENT_ID_BYTES}B`, path, item ?? null);
-  if (hasControlChar(value)) fail('agent id must not contain control characters', path, item ?? null);
+  if (n > MAX_AGENT_ID_BYTES) return `agent id is ${n}B, exceeds cap ${MAX_AGENT_ID_BYTES}B`;
+  if (hasControlChar(value)) return 'agent id must not contain control characters';
+  return null;
+}
+
+/** What the port's validateSessionStart refuses in a label (over 256 bytes, or a control character), or null. */
+export function labelProblem(label: string): string | null {
+  return utf8Length(label) > MAX_SESSION_LABEL_BYTES || CONTROL.test(label) ? 'session label exceeds its cap or contains a control character' : null;
+}
+
+/** What the key-value namespace rule (the port's validateNamespace) refuses: empty, over 128 bytes, an ASCII control byte; or null. */
+export function namespaceProblem(ns: string): string | null {
+  if (ns.length === 0) return 'namespace must not be empty';
+  const n = utf8Length(ns);
+  if (n > MAX_NAMESPACE_BYTES) return `namespace is ${n}B, exceeds cap ${MAX_NAMESPACE_BYTES}B`;
+  for (let i = 0; i < ns.length; i++) {
+    const c = ns.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return 'namespace must not contain ASCII control characters';
+  }
+  return null;
+}
+
+const CONTROL = /\p{Cc}/u;
+
+/** An agent id, or the failure its problem is. */
+function agentId(value: string, path: string, item: CborItem | undefined): string {
+  const problem = agentIdProblem(value);
+  if (problem !== null) fail(problem, path, item ?? null);
   return value;
 }
 
@@ -347,15 +379,25 @@ function repeatedKey(item: CborItem): CborItem | null {
       }
       return null;
     case 'map': {
-      const seen = new Set<string>();
-      for (const e of item.entries) {
-        const k = untag(e.key);
-        const name = k.kind === 'text' ? `t${k.value}` : k.kind === 'uint' || k.kind === 'nint' ? `i${k.value}` : null;
-        if (name !== null) {
-          if (seen.has(name)) return e.key;
-          seen.add(name);
+      const entries = item.entries;
+      // Pairwise for the small maps bodies hold (nothing allocated); by a set of names past that.
+      const seen = entries.length > 16 ? new Set<string>() : null;
+      for (let i = 0; i < entries.length; i++) {
+        const k = untag(entries[i].key);
+        if (k.kind === 'text' || k.kind === 'uint' || k.kind === 'nint') {
+          if (seen) {
+            const name = `${k.kind === 'text' ? 't' : 'i'}${k.value}`;
+            if (seen.has(name)) return entries[i].key;
+            seen.add(name);
+          } else {
+            for (let j = 0; j < i; j++) {
+              const o = untag(entries[j].key);
+              if ((o.kind === 'text') === (k.kind === 'text') && (o.kind === 'text' || o.kind === 'uint' || o.kind === 'nint') && o.value === k.value)
+                return entries[i].key;
+            }
+          }
         }
-        const r = repeatedKey(e.value);
+        const r = repeatedKey(entries[i].value);
         if (r) return r;
       }
       return null;
@@ -383,8 +425,6 @@ export function bodyItem(bytes: Uint8Array, start: number, end: number, context:
 // ---------------------------------------------------------------------------------------------
 // Sessions
 // ---------------------------------------------------------------------------------------------
-
-const CONTROL = /\p{Cc}/u;
 
 /** Which body a session status of `state` carries: a start (submitted; working with agent or sdk), an end (terminal), else a transition. */
 export function sessionShapeFor(state: number, item: CborItem, terminal: ReadonlySet<number>): SessionBody['shape'] {
@@ -446,25 +486,15 @@ export function readSessionStart(item: CborItem): SessionStart {
     start.budget = b;
   }
   // The port's validateSessionStart.
-  if (start.label !== undefined && (utf8Length(start.label) > MAX_SESSION_LABEL_BYTES || CONTROL.test(start.label)))
-    fail('session label exceeds its cap or contains a control character', f.at('label'), f.get('label')!);
-  if (start.namespace !== undefined) namespaceCheck(start.namespace, f.at('namespace'), f.get('namespace')!);
+  const labelWrong = start.label !== undefined ? labelProblem(start.label) : null;
+  if (labelWrong !== null) fail(labelWrong, f.at('label'), f.get('label')!);
+  const namespaceWrong = start.namespace !== undefined ? namespaceProblem(start.namespace) : null;
+  if (namespaceWrong !== null) fail(namespaceWrong, f.at('namespace'), f.get('namespace')!);
   if (start.root !== undefined && start.parent === undefined) fail('session root requires a parent', f.at('root'), f.get('root')!);
   if (start.tags.length > MAX_SESSION_TAGS) fail('session has too many tags', f.at('tags'), f.get('tags')!);
   const long = start.tags.findIndex((t) => utf8Length(t) > MAX_SESSION_TAG_BYTES);
   if (long >= 0) fail('session tag exceeds its byte cap', `${f.at('tags')}[${long}]`, f.get('tags')!);
   return start;
-}
-
-/** The key-value namespace rule (the port's validateNamespace): 1..128 bytes, no ASCII control byte. */
-function namespaceCheck(ns: string, path: string, item: CborItem): void {
-  if (ns.length === 0) fail('namespace must not be empty', path, item);
-  const n = utf8Length(ns);
-  if (n > MAX_NAMESPACE_BYTES) fail(`namespace is ${n}B, exceeds cap ${MAX_NAMESPACE_BYTES}B`, path, item);
-  for (let i = 0; i < ns.length; i++) {
-    const c = ns.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) fail('namespace must not contain ASCII control characters', path, item);
-  }
 }
 
 /** Why a start body's lineage is not the envelope's (the port's validateStartAncestry), or null. */
@@ -762,16 +792,94 @@ export function readContextRetrieval(item: CborItem): ContextRetrieval {
   return out;
 }
 
-/** Whether a body is one CBOR map with the text key `key` at its top level (dialects.ts BodyHasKey). */
+/**
+ * Whether a body is a CBOR map with the text key `key` at its top level (dialects.ts BodyHasKey):
+ * its heads read where they are and the values skipped, nothing built (the dialect is told for
+ * every record of a log). Anything that is not such a map, or does not read, is no.
+ */
 export function bodyHasKey(body: Uint8Array, key: string): boolean {
-  const r = readItemAt(body, 0);
-  if (!r.ok || r.value.end !== body.length) return false;
-  const it = untag(r.value);
-  return (
-    it.kind === 'map' &&
-    it.entries.some((e) => {
-      const k = untag(e.key);
-      return k.kind === 'text' && k.value === key;
-    })
-  );
+  const want = keyBytes(key);
+  const top = headAt(body, 0);
+  if (top === null || top.major !== 5) return false;
+  let p = top.next;
+  for (let i = 0; top.count < 0 || i < top.count; i++) {
+    if (top.count < 0 && body[p] === 0xff) return false;
+    const k = headAt(body, p);
+    if (k === null) return false;
+    if (k.major === 3 && k.count === want.length && k.next + want.length <= body.length) {
+      let j = 0;
+      while (j < want.length && body[k.next + j] === want[j]) j++;
+      if (j === want.length) return true;
+    }
+    const afterKey = skip(body, p, 0);
+    if (afterKey < 0) return false;
+    p = skip(body, afterKey, 0);
+    if (p < 0) return false;
+  }
+  return false;
+}
+
+const KEY_BYTES = new Map<string, Uint8Array>();
+function keyBytes(key: string): Uint8Array {
+  let b = KEY_BYTES.get(key);
+  if (!b) KEY_BYTES.set(key, (b = new TextEncoder().encode(key)));
+  return b;
+}
+
+/** A head at `p`: its major type, its argument (-1 for an indefinite length) and where its content starts. */
+function headAt(b: Uint8Array, p: number): { major: number; count: number; next: number } | null {
+  if (p >= b.length) return null;
+  const ib = b[p];
+  const major = ib >> 5;
+  const ai = ib & 31;
+  if (ai < 24) return { major, count: ai, next: p + 1 };
+  if (ai === 31) return major >= 2 && major <= 5 ? { major, count: -1, next: p + 1 } : major === 7 ? { major, count: 0, next: p + 1 } : null;
+  const n = ai === 24 ? 1 : ai === 25 ? 2 : ai === 26 ? 4 : ai === 27 ? 8 : 0;
+  if (n === 0 || p + 1 + n > b.length) return null;
+  let v = 0;
+  for (let i = 0; i < n; i++) v = v * 256 + b[p + 1 + i];
+  return { major, count: major === 7 ? 0 : v, next: p + 1 + n };
+}
+
+/** Where the item at `p` ends, or -1. */
+function skip(b: Uint8Array, p: number, depth: number): number {
+  if (depth > 64) return -1;
+  const h = headAt(b, p);
+  if (h === null) return -1;
+  switch (h.major) {
+    case 0:
+    case 1:
+    case 7:
+      return h.next;
+    case 2:
+    case 3: {
+      if (h.count >= 0) return h.next + h.count <= b.length ? h.next + h.count : -1;
+      let q = h.next;
+      while (q < b.length && b[q] !== 0xff) {
+        q = skip(b, q, depth + 1);
+        if (q < 0) return -1;
+      }
+      return q < b.length ? q + 1 : -1;
+    }
+    case 6:
+      return skip(b, h.next, depth + 1);
+    default: {
+      // 4 (array) or 5 (map): items, or key-value pairs.
+      const per = h.major === 5 ? 2 : 1;
+      let q = h.next;
+      if (h.count < 0) {
+        while (q < b.length && b[q] !== 0xff) {
+          q = skip(b, q, depth + 1);
+          if (q < 0) return -1;
+        }
+        return q < b.length ? q + 1 : -1;
+      }
+      if (h.count * per > b.length - q) return -1;
+      for (let i = 0; i < h.count * per; i++) {
+        q = skip(b, q, depth + 1);
+        if (q < 0) return -1;
+      }
+      return q;
+    }
+  }
 }

@@ -8,6 +8,7 @@ import { bytesEqual, toCrockford } from '../bytes';
 import type { DecodedEnvelope, Envelope, MetaValue } from './envelope';
 import { CHUNK_PURPOSES } from './dictionaries';
 import { DIALECT_001, dialectOf, type Dialect, type DialectVerdict } from './dialects';
+import { sessionBodyValid } from './fast-session';
 import { dialectHeaders } from './headers';
 import type { Header } from './iggy';
 import { bodyHasKey, bodyItem, readSessionBody, ShapeError, startLineageMismatch } from './shapes';
@@ -72,26 +73,30 @@ export function envelopeDialect(env: Envelope, headers?: readonly Header[] | nul
  */
 export function decodeRefusal(env: Envelope, dialect: Dialect, spanOf: SpanOf): DecodeError | null {
   if (!dialect.idsAtDecode) return null;
-  const refuse = (field: string, why: string): DecodeError => ({
-    code: 'agdx/field-type',
-    message: `${field}: ${why} (the ${dialect.id} reader refuses it while decoding)`,
-    offset: spanOf(field)?.[0] ?? null,
-  });
-  for (const field of ['source', 'target'] as const) {
-    const v = env[field];
-    if (v === undefined) continue;
-    if (v.length === 0) return refuse(field, 'agent id must not be empty');
-    const n = byteLength(v);
-    if (n > 256) return refuse(field, `agent id is ${n}B, exceeds cap 256B`);
-    if (hasControlChar(v)) return refuse(field, 'agent id must not contain control characters');
-  }
+  const source = agentIdRefusal(env.source);
+  if (source !== null) return refusal(dialect, spanOf, 'source', source);
+  const target = env.target !== undefined ? agentIdRefusal(env.target) : null;
+  if (target !== null) return refusal(dialect, spanOf, 'target', target);
   const key = env.idempotency_key;
   if (key !== undefined) {
-    if (key.length === 0) return refuse('idempotency_key', 'idempotency key must not be empty');
+    if (key.length === 0) return refusal(dialect, spanOf, 'idempotency_key', 'idempotency key must not be empty');
     const n = byteLength(key);
-    if (n > 64) return refuse('idempotency_key', `idempotency key is ${n}B, exceeds cap 64B`);
+    if (n > 64) return refusal(dialect, spanOf, 'idempotency_key', `idempotency key is ${n}B, exceeds cap 64B`);
   }
   return null;
+}
+
+/** What the 0.7 reader refuses in an agent id, in its words, or null. */
+function agentIdRefusal(v: string): string | null {
+  if (v.length === 0) return 'agent id must not be empty';
+  const n = byteLength(v);
+  if (n > 256) return `agent id is ${n}B, exceeds cap 256B`;
+  if (hasControlChar(v)) return 'agent id must not contain control characters';
+  return null;
+}
+
+function refusal(dialect: Dialect, spanOf: SpanOf, field: string, why: string): DecodeError {
+  return { code: 'agdx/field-type', message: `${field}: ${why} (the ${dialect.id} reader refuses it while decoding)`, offset: spanOf(field)?.[0] ?? null };
 }
 
 export function validateEnvelope(decoded: DecodedEnvelope, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): Finding[] {
@@ -187,7 +192,7 @@ export function validateFields(env: Envelope, spanOf: SpanOf, dialect: Dialect =
     out = matrix(out, spanOf, 'body', `status requires body when operation is ${env.operation}: a session status carries its start, transition or end`);
   if (session) out = checkSession(out, env, spanOf, dialect, hasBody, bodyAt);
 
-  out = checkCaps(out, env, spanOf);
+  out = checkCaps(out, env, spanOf, dialect);
 
   if (env.must_understand !== undefined) {
     const mask = BigInt(env.must_understand).toString(16).padStart(16, '0');
@@ -245,6 +250,8 @@ function checkSession(out: Finding[] | null, env: Envelope, spanOf: SpanOf, dial
   }
   if (!hasBody) return out;
   const at = bodyAt ?? { bytes: env.body!, start: 0, end: env.body!.length };
+  // The bodies laser-sdk writes are checked from their bytes; anything else is read in full.
+  if (sessionBodyValid(at.bytes, at.start, at.end, state, dialect.terminal, env.parent, env.root)) return out;
   const whole = spanOf('body');
   try {
     const item = bodyItem(at.bytes, at.start, at.end, 'session body');
@@ -288,13 +295,17 @@ function capAgent(out: Finding[] | null, spanOf: SpanOf, field: string, v: strin
   return out;
 }
 
-function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf): Finding[] | null {
+function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf, dialect: Dialect): Finding[] | null {
   out = capText(out, spanOf, 'operation', env.operation, 256, 0);
   out = capText(out, spanOf, 'tool', env.tool, 256, 0);
   out = capText(out, spanOf, 'finish_reason', env.finish_reason, 256, 0);
-  out = capText(out, spanOf, 'idempotency_key', env.idempotency_key, 64, 1);
-  out = capAgent(out, spanOf, 'source', env.source);
-  out = capAgent(out, spanOf, 'target', env.target);
+  // A dialect whose reader refuses an agent id or idempotency key outside these caps while decoding
+  // (decodeRefusal, which every reader asks first) has none left to report here.
+  if (!dialect.idsAtDecode) {
+    out = capText(out, spanOf, 'idempotency_key', env.idempotency_key, 64, 1);
+    out = capAgent(out, spanOf, 'source', env.source);
+    out = capAgent(out, spanOf, 'target', env.target);
+  }
   if (env.metadata) {
     if (env.metadata.size > METADATA_MAX_ENTRIES)
       out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than ${METADATA_MAX_ENTRIES}`);

@@ -7,7 +7,7 @@ import { fromHex } from '../bytes';
 import { signingInput } from '../agdx/verify';
 import { ENVELOPE_FIELD_SET, ENVELOPE_FIELDS, KINDS, type Envelope, type MetaValue } from '../agdx/envelope';
 import { keyId, type RegisteredKey } from '../keys/keys';
-import { uint64Arb, wellFormedString, type Model } from './support';
+import { encodeModel, uint64Arb, wellFormedString, type Model } from './support';
 
 /** The reader's number-or-bigint for an unsigned value. */
 const asRead = (v: bigint): number | bigint => (v < 2n ** 53n ? Number(v) : v);
@@ -131,6 +131,8 @@ export function envelopeFields(env: Envelope): [string, Model][] {
   add('kind', text(env.kind));
   add('record', env.record && bytes(env.record));
   add('conversation', bytes(env.conversation));
+  add('parent', env.parent && bytes(env.parent));
+  add('root', env.root && bytes(env.root));
   add('source', text(env.source));
   add('target', env.target !== undefined ? text(env.target) : undefined);
   add('cause', env.cause && bytes(env.cause));
@@ -150,7 +152,7 @@ export function envelopeFields(env: Envelope): [string, Model][] {
     add(
       'usage',
       map(
-        (['input_tokens', 'output_tokens', 'reasoning_output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const)
+        (['input_tokens', 'output_tokens', 'reasoning_output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens', 'cost_micros'] as const)
           .filter((k) => u[k] !== undefined)
           .map((k) => [k, uint(u[k]!)]),
       ),
@@ -307,3 +309,208 @@ export function signEnvelope(env: Envelope, seed: Uint8Array): Envelope {
   const unsigned: Envelope = { ...env, signature: { scheme: 1, key_id: fromHex(keyId(pub))!, bytes: new Uint8Array(64) } };
   return { ...unsigned, signature: { ...unsigned.signature!, bytes: ed.sign(signingInput(unsigned), seed) } };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The laser-sdk 0.7 dialect: lineage, cost, paused, session statuses and the bodies of their own
+// ---------------------------------------------------------------------------------------------
+
+/** A CBOR value of a body, as a model: maps of text keys, byte strings, integers, text, lists. */
+type BodyValue = string | number | bigint | boolean | null | Uint8Array | BodyValue[] | { [key: string]: BodyValue };
+
+function bodyModel(v: BodyValue): Model {
+  if (v === null) return { t: 'simple', v: 22 };
+  if (typeof v === 'boolean') return { t: 'simple', v: v ? 21 : 20 };
+  if (typeof v === 'string') return { t: 'text', v };
+  if (typeof v === 'number' || typeof v === 'bigint') return BigInt(v) >= 0n ? { t: 'uint', v: BigInt(v) } : { t: 'nint', v: BigInt(v) };
+  if (v instanceof Uint8Array) return { t: 'bytes', v };
+  if (Array.isArray(v)) return { t: 'array', items: v.map(bodyModel) };
+  return { t: 'map', entries: Object.entries(v).map(([k, x]) => [{ t: 'text', v: k }, bodyModel(x)] as [Model, Model]) };
+}
+
+const position20 = fc.uint8Array({ minLength: 20, maxLength: 20 });
+const agentName = fc.oneof(fc.constantFrom('planner', 'critic', ''), wellFormedString);
+const smallUint = fc.oneof(fc.nat(1000), fc.constant(2 ** 32), fc.constant(-1));
+const sourceRef: fc.Arbitrary<BodyValue> = fc.oneof(
+  fc.record({
+    Message: fc.record(
+      { stream: smallUint, topic: smallUint, partition: smallUint, offset: fc.nat(), generation: fc.nat() },
+      { requiredKeys: ['stream', 'topic', 'partition', 'offset'] },
+    ),
+  }),
+  fc.record({ Memory: fc.record({ id: wellFormedString }) }),
+  fc.record({ Kv: fc.record({ namespace: wellFormedString, key: wellFormedString }) }),
+  fc.constant('Message'),
+);
+
+/** The values of each 0.7 body shape: mostly well formed, with fields left out or of another type now and then. */
+const SHAPES: Record<string, fc.Arbitrary<BodyValue>> = {
+  start: fc.record(
+    {
+      label: wellFormedString,
+      namespace: fc.oneof(fc.constant('agents'), wellFormedString),
+      agent: agentName,
+      sdk: fc.record({ language: fc.constant('typescript'), version: fc.constant('0.7.0') }, { requiredKeys: ['language'] }),
+      parent: fc.oneof(id16, fc.uint8Array({ maxLength: 17 })),
+      root: id16,
+      idle_timeout_micros: fc.oneof(fc.nat(), fc.constant('soon')),
+      budget: fc.record({ tokens: fc.nat(), cost_micros: fc.nat() }, { requiredKeys: [] }),
+      tags: fc.array(fc.oneof(fc.constant('demo'), wellFormedString), { maxLength: 18 }),
+    },
+    { requiredKeys: ['agent', 'sdk'] },
+  ),
+  transition: fc.record({ actor: agentName, acknowledges: fc.oneof(position20, fc.uint8Array({ maxLength: 21 })) }, { requiredKeys: [] }),
+  end: fc.record(
+    {
+      reason: wellFormedString,
+      error: fc.record({ code: fc.oneof(fc.nat(255), fc.constant(256)), message: wellFormedString, retryable: fc.boolean() }, { requiredKeys: ['code'] }),
+    },
+    { requiredKeys: [] },
+  ),
+  session_parking: fc.record({ source: sourceRef, role: agentName, request: position20 }, { requiredKeys: ['source', 'role'] }),
+  state_delta: fc.record(
+    {
+      base_revision: fc.nat(),
+      patch: fc.array(
+        fc.oneof(
+          fc.record({
+            op: fc.constantFrom('add', 'replace', 'test'),
+            path: fc.constant('/a'),
+            value: fc.oneof(fc.nat(), wellFormedString, fc.constant(2 ** 53)),
+          }),
+          fc.record({ op: fc.constant('remove'), path: fc.constant('/a') }),
+          fc.record({ op: fc.constantFrom('move', 'copy', 'increment'), from: fc.constant('/b'), path: fc.constant('/a') }, { requiredKeys: ['op', 'path'] }),
+        ),
+        { maxLength: 4 },
+      ),
+      op_id: fc.oneof(fc.constant('op-1'), fc.constant('')),
+    },
+    { requiredKeys: ['base_revision', 'patch'] },
+  ),
+  state_snapshot: fc.record(
+    { base_revision: fc.nat(), document: fc.oneof(fc.constant({ goal: 'ship' }), fc.constant(new Uint8Array(1))) },
+    { requiredKeys: ['base_revision'] },
+  ),
+  context_manifest: fc.record(
+    {
+      policy: fc.constant('recent'),
+      policy_version: fc.constant('1'),
+      fragments: fc.array(
+        fc.oneof(
+          fc.record({ Message: fc.record({ at: sourceRef, tokens: fc.nat(100), bytes: fc.nat(400) }) }),
+          fc.record({
+            Memory: fc.record(
+              { id: wellFormedString, digest: fc.uint8Array({ minLength: 31, maxLength: 32 }), tokens: fc.nat(100), bytes: fc.nat(400) },
+              { requiredKeys: ['tokens', 'bytes'] },
+            ),
+          }),
+          fc.record({ State: fc.record({ key: fc.constant('goal'), revision: fc.nat(), tokens: fc.nat(100), bytes: fc.nat(400) }) }),
+        ),
+        { maxLength: 3 },
+      ),
+      tokens: fc.nat(),
+      bytes: fc.nat(),
+      frontier: fc.array(fc.oneof(fc.tuple(fc.nat(10), fc.nat(10), fc.nat()), fc.tuple(fc.nat(10), fc.nat(10))), { maxLength: 2 }),
+      correlation: id16,
+    },
+    { requiredKeys: ['policy', 'policy_version', 'fragments', 'tokens', 'bytes', 'frontier'] },
+  ),
+  context_compaction: fc.record(
+    {
+      summary_at: sourceRef,
+      covered: fc.array(fc.tuple(fc.nat(10), fc.nat(10), fc.nat(), fc.nat()), { maxLength: 2 }),
+      summarizer: fc.record({ name: fc.constant('s'), version: fc.constant('1') }),
+    },
+    { requiredKeys: ['summary_at', 'covered'] },
+  ),
+  context_retrieval: fc.record(
+    {
+      query: wellFormedString,
+      items: fc.array(fc.tuple(wellFormedString, fc.oneof(fc.nat(), fc.constant('0.5') as fc.Arbitrary<BodyValue>)), { maxLength: 3 }),
+    },
+    { requiredKeys: ['items'] },
+  ),
+};
+
+/** A body of `shape` (a well-formed value or one broken here and there), as CBOR. */
+const shapedBody = (shape: string): fc.Arbitrary<Uint8Array> => SHAPES[shape].map((v) => encodeModel(bodyModel(v)));
+
+/** The operations 0.7 gives a body of its own, by kind, and the shape of each. */
+const SHAPED: [Envelope['kind'], string, string][] = [
+  ['event', 'session_parked', 'session_parking'],
+  ['event', 'session_unparked', 'session_parking'],
+  ['event', 'state_delta', 'state_delta'],
+  ['event', 'state_snapshot', 'state_snapshot'],
+  ['event', 'context_assembled', 'context_manifest'],
+  ['event', 'context_compacted', 'context_compaction'],
+  ['event', 'context_retrieved', 'context_retrieval'],
+];
+
+/**
+ * Envelopes of the laser-sdk 0.7 dialect: any envelope of envelopeArb with lineage (now and then
+ * naming its own conversation, or a root alone), a cost, task state paused, a session status of any
+ * state with a start, transition or end body, or an event with one of 0.7's bodies.
+ */
+/** Envelopes a 0.7 reader accepts as they are (so lineage, states and bodies decide their verdicts). */
+const valid07Base: fc.Arbitrary<Envelope> = fc
+  .record({
+    kind: fc.constantFrom('command', 'event', 'response', 'status'),
+    record: id16,
+    conversation: id16,
+    source: fc.constantFrom('planner', 'critic', 'ünïcode-agent'),
+    correlation: id16,
+    body: fc.uint8Array({ minLength: 1, maxLength: 24 }),
+    usage: fc.record({ input_tokens: fc.nat(), output_tokens: fc.nat() }),
+    task_state: fc.integer({ min: 1, max: 10 }),
+  })
+  .map(({ kind, usage, task_state, ...rest }) => {
+    const env: Envelope = { kind, ...rest };
+    if (kind === 'response') env.usage = usage;
+    if (kind === 'status') Object.assign(env, { operation: 'task', task_state });
+    return env;
+  });
+
+export const envelope07Arb: fc.Arbitrary<Envelope> = fc
+  .tuple(
+    fc.oneof(envelopeArb, valid07Base),
+    fc.record(
+      {
+        parent: fc.oneof(id16, fc.constant('conversation' as const)),
+        root: fc.oneof(id16, fc.constant('conversation' as const)),
+        cost_micros: uint64Arb.map(asRead),
+        paused: fc.constant(true),
+      },
+      { requiredKeys: [] },
+    ),
+    fc.oneof(
+      { weight: 2, arbitrary: fc.constant(null) },
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(fc.oneof(fc.integer({ min: 1, max: 11 }), fc.constant(200)), fc.constantFrom('start', 'transition', 'end'), fc.boolean())
+          .chain(([state, shape, last]) => shapedBody(shape).map((body) => ({ kind: 'status' as const, operation: 'session', state, last, body }))),
+      },
+      {
+        weight: 2,
+        arbitrary: fc
+          .constantFrom(...SHAPED)
+          .chain(([kind, operation, shape]) => shapedBody(shape).map((body) => ({ kind, operation, state: null, last: false, body }))),
+      },
+    ),
+  )
+  .map(([base, extra, shaped]) => {
+    const env: Envelope = { ...base };
+    if (extra.parent) env.parent = extra.parent === 'conversation' ? env.conversation : extra.parent;
+    if (extra.root) env.root = extra.root === 'conversation' ? env.conversation : extra.root;
+    if (extra.cost_micros !== undefined && env.usage) env.usage = { ...env.usage, cost_micros: extra.cost_micros };
+    if (extra.paused) env.task_state = 10;
+    if (shaped) {
+      env.kind = shaped.kind;
+      env.operation = shaped.operation;
+      env.body = shaped.body;
+      if (shaped.state !== null) env.task_state = shaped.state;
+      else delete env.task_state;
+      if (shaped.last) env.last = true;
+      else delete env.last;
+    }
+    return env;
+  });

@@ -3,6 +3,7 @@
 // a ghost), each with its lifecycle as a strip of states, its budget against its usage and cost, and
 // the work it parked while paused. Choosing a session filters the record list to its conversation.
 import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import type { ReportSession } from '../../core/folds';
 import { shortId } from '../../core/short-id';
 import { isoFromMicros } from '../../core/time';
@@ -232,14 +233,19 @@ function Tree({ nodes, props }: { nodes: readonly TreeNode[]; props: Props }) {
   );
 }
 
+/** Trees drawn at first, and how many more each press of the button adds: a large log has thousands of sessions. */
+const PAGE = 25;
+
 export function SessionsPanel(props: Props) {
   const query = useQuery({
     queryKey: queryKeys.folds(props.version, null),
     queryFn: () => inspectorClient().call('folds', { asOf: null }),
   });
+  const [shown, setShown] = useState(PAGE);
+  const sessions = query.data?.sessions;
+  const trees = useMemo(() => (sessions ? sessionTree(sessions) : []), [sessions]);
   if (query.isError) return <p className="p-4 text-sm text-red-600">{query.error.message}</p>;
-  if (!query.data) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Folding the log…</p>;
-  const sessions = query.data.sessions;
+  if (!sessions) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Folding the log…</p>;
   return (
     <section aria-label="Sessions" className="h-full overflow-auto p-3 text-xs">
       <h2 className="mb-2 font-semibold">
@@ -257,7 +263,14 @@ export function SessionsPanel(props: Props) {
       {sessions.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-400">No sessions: the log has no laser-sdk 0.7 session statuses.</p>
       ) : (
-        <Tree nodes={sessionTree(sessions)} props={props} />
+        <>
+          <Tree nodes={trees.slice(0, shown)} props={props} />
+          {trees.length > shown && (
+            <button type="button" onClick={() => setShown(shown + PAGE)} className="mt-2 rounded border border-slate-300 px-2 py-0.5 dark:border-slate-700">
+              Show {Math.min(PAGE, trees.length - shown)} more of {trees.length - shown} trees
+            </button>
+          )}
+        </>
       )}
     </section>
   );

@@ -7,7 +7,7 @@ import { atEachWidth, expect, test, vector } from './fixtures';
 atEachWidth(({ width }) => {
   test(`the Sessions tab lists each session's lifecycle, parent, budget and parked work, by keyboard (${width})`, async ({ inspector, page }) => {
     await inspector.open();
-    await inspector.dropFiles([vector('agdx/made/sessions_tree_http_v07.json')]);
+    await inspector.dropFiles([vector('agdx/sessions/sessions_tree_http_v07.json')]);
     await expect(inspector.input('sessions_tree_http_v07.json')).toContainText('24 records');
     const tabs = page.getByRole('tab');
     await expect(tabs).toHaveText(['Record', 'Graph', 'Timeline', 'Agents', 'Sessions', 'Compare']);

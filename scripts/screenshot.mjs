@@ -99,7 +99,7 @@ try {
   if (take('sessions')) {
     const sessions = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme });
     await sessions.goto(`${base}?samples=none`);
-    await sessions.getByLabel('Choose record files').setInputFiles('vectors/agdx/made/sessions_tree_http_v07.json');
+    await sessions.getByLabel('Choose record files').setInputFiles('vectors/agdx/sessions/sessions_tree_http_v07.json');
     await sessions.getByRole('status').filter({ hasText: 'Loaded 24 records' }).waitFor();
     await sessions.getByRole('tab', { name: 'Sessions' }).click();
     await sessions.locator('[data-session]').first().waitFor();

@@ -36,7 +36,7 @@ async function inspect(files: Record<string, Uint8Array>): Promise<{ code: numbe
   return { code, report: JSON.parse(out) as Report };
 }
 
-const SAMPLE = 'vectors/agdx/made/sessions_tree_http_v07.json';
+const SAMPLE = 'vectors/agdx/sessions/sessions_tree_http_v07.json';
 const sessionRules: readonly string[] = Object.values(SESSION_RULES);
 const sessionFindings = (r: Report) =>
   r.records.flatMap((x, i) => x.findings.filter((f) => sessionRules.includes(f.rule)).map((f) => ({ record: i, rule: f.rule, path: f.path })));

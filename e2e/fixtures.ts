@@ -52,8 +52,23 @@ export async function coloursOf(el: Locator): Promise<{ fg: number[]; bg: number
   });
 }
 
+/** test-timings.ts's seam, set before the page's own scripts run. */
+export async function setTimings(page: Page, t: { watchdogMs?: number; slowLoadMs?: number }) {
+  await page.addInitScript((timings) => {
+    (globalThis as { __envelopeInspectorTimings?: unknown }).__envelopeInspectorTimings = timings;
+  }, t);
+}
+
 export class InspectorPage {
   constructor(readonly page: Page) {}
+
+  /**
+   * Sets the watchdog's base budget and a pause between a large load's batches for the pages this
+   * test opens from now on (src/ui/test-timings.ts: a production build takes them from no URL).
+   */
+  async timings(t: { watchdogMs?: number; slowLoadMs?: number }) {
+    await setTimings(this.page, t);
+  }
 
   /** Opens the app without the first-visit samples, so a test sees only what it loads. */
   async open(query = '?samples=none') {

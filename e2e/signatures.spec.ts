@@ -11,7 +11,7 @@ test('a registered key makes a signed record valid and trusted, across a reload,
   await inspector.open();
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(/^Key \(hex/).fill(sourceKey);
-  await page.getByLabel('Agent (for keys and DIDs that do not name one)').fill('source-agent');
+  await page.getByLabel('Agent (required for keys and DIDs that do not name one)').fill('source-agent');
   await page.getByRole('button', { name: 'Add key' }).click();
   await expect(page.getByRole('row', { name: 'Key fe812c12f3ab4ce6' })).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();
@@ -50,7 +50,7 @@ test('a record signed by a registered key of another agent is valid but not trus
   const row = inspector.records('signed_by_other_agent.bin');
   await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: key of other-agent');
   await row.click();
-  await expect(page.getByTestId('trust')).toHaveText('no');
+  await expect(page.getByTestId('trust')).toHaveText('no: key of other-agent');
   await expect(page.getByTestId('signature')).toContainText('registered for "other-agent", not for the record\'s source "source-agent"');
 });
 
@@ -65,7 +65,7 @@ test('the placeholder-signed fixture stays unknown_key, and a relabelled codec s
   await expect(inspector.records('agent_command_signed.bin').getByLabel('Signed: unknown key')).toBeVisible();
   await inspector.records('signed_context_mismatch_http_v07.json').click();
   await expect(page.getByTestId('signature')).toContainText('MISMATCH');
-  await expect(page.getByTestId('trust')).toHaveText('no');
+  await expect(page.getByTestId('trust')).toHaveText('no: signed context differs');
 });
 
 test('an AgentDNA workflow is trusted only while your registry holds its DID: empty, added, revoked', async ({ inspector, page }) => {
@@ -75,13 +75,13 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
   const row = inspector.records('synthetic_valid_single_root.serialized.json');
   await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID not in your registry');
   await row.click();
-  await expect(page.getByTestId('trust')).toHaveText('no');
+  await expect(page.getByTestId('trust')).toHaveText('no: DID not in your registry');
   await expect(page.getByTestId('signature')).toContainText('signature valid · key bound to DID · DID not in your registry');
   await expect(page.getByTestId('envelope-trust')).toHaveText('Not trusted');
 
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(/^Key \(hex/).fill(userDid);
-  await page.getByLabel('Agent (for keys and DIDs that do not name one)').fill('user');
+  await page.getByLabel('Agent (required for keys and DIDs that do not name one)').fill('user');
   await page.getByRole('button', { name: 'Add key or DID' }).click();
   await expect(page.getByRole('row', { name: `DID ${userDid}` })).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();
@@ -94,7 +94,7 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
   await page.getByLabel(`DID ${userDid} revoked`).check();
   await page.getByRole('button', { name: 'Close' }).click();
   await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID revoked');
-  await expect(page.getByTestId('trust')).toHaveText('no');
+  await expect(page.getByTestId('trust')).toHaveText('no: DID revoked');
   await expect(page.getByTestId('signature')).toContainText('is revoked in your registry');
   await expect(page.getByTestId('envelope-trust')).toHaveText('Not trusted');
 });
@@ -155,6 +155,7 @@ test("another tab's registry changes are picked up, never overwritten by a stale
   // The other tab adds a DID: both keep both.
   await other.getByRole('button', { name: /^Keys/ }).click();
   await other.getByLabel(/^Key \(hex/).fill(userDid);
+  await other.getByLabel('Agent (required for keys and DIDs that do not name one)').fill('user');
   await other.getByRole('button', { name: 'Add key or DID' }).click();
   await other.getByRole('button', { name: 'Close' }).click();
   await expect(other.getByRole('button', { name: 'Keys (2)' })).toBeVisible();

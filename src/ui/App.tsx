@@ -2,6 +2,8 @@
 // composed with the panels. The hooks run in this order on purpose: the key registry goes to the
 // worker (useKeys) before the first load or link (useIntake) asks it for anything.
 import { useCallback, useMemo, useState } from 'react';
+import type { RegistryChange } from '../core/keys/registry';
+import { registryNames } from '../core/verdict';
 import type { RecordFilter, SharedView } from '../wire/protocol';
 import { ProgressBar } from './components/LoadControls';
 import { KeyRegistry } from './components/KeyRegistry';
@@ -23,6 +25,7 @@ import { useLoads } from './hooks/use-loads';
 import { usePageStore } from './hooks/use-page-store';
 import { useRecordFilter } from './hooks/use-record-filter';
 import { useViewHistory } from './hooks/use-view-history';
+import { RegistryContext } from './registry-context';
 import { filterToLink, sameFilter } from './shared-view';
 import { DEFAULT_TAB, tabOf, tabSpec } from './tabs';
 
@@ -45,6 +48,17 @@ export function App() {
   const { selected, tab } = state.view;
   // One object per view, not per render: the share panel rebuilds the link (in the worker, over
   // every input) whenever this changes, and App renders on every batch and status line.
+  const pendingKeyChanges = state.pendingKeyChanges;
+  const registry = useMemo(
+    () => ({
+      keys: state.keys,
+      name: registryNames(state.keys),
+      change: keys.change,
+      addPending: (changes: RegistryChange[]) =>
+        dispatch({ type: 'key-changes-pending', changes: [...pendingKeyChanges.filter((p) => !changes.some((c) => c.entry === p.entry)), ...changes] }),
+    }),
+    [state.keys, keys.change, dispatch, pendingKeyChanges],
+  );
   const shareView = useMemo(
     () => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter), compare: state.compare }),
     [selected, tab, viewport, filter, state.compare],
@@ -164,5 +178,9 @@ export function App() {
     </div>
   );
   // The comparison's state and controls, for the record detail, the Compare tab and the pick mode.
-  return <CompareContext value={compare.api}>{page}</CompareContext>;
+  return (
+    <RegistryContext value={registry}>
+      <CompareContext value={compare.api}>{page}</CompareContext>
+    </RegistryContext>
+  );
 }

@@ -65,7 +65,7 @@ export class SummaryStore {
         if (dst[at] >= 0) dst[at] += base;
       }
       this.cache.delete(key);
-      const dialect = dialectAt(src, from);
+      const dialect = dialectAt(src, from, pack.strings);
       if (dialect !== null && !this.seenDialects.has(dialect)) this.seenDialects = new Set([...this.seenDialects, dialect]);
     }
     if (highest >= this.size) this.size = highest + 1;

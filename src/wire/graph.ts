@@ -2,6 +2,7 @@
 // lines with what each node's face shows. The worker builds it (src/worker/graph-render.ts); the
 // page only renders it. Plain data: it crosses to the page, a large one in parts (graph-parts.ts).
 import type { FoldInfo, GraphEdge } from '../core/graph';
+import type { SignatureStatus } from '../core/model';
 
 export interface GraphRenderNode {
   id: string;
@@ -24,7 +25,7 @@ export interface GraphRenderNode {
   /** Red: invalid, tampered, a broken stream, a loop. */
   alarm: boolean;
   /** `note`: why a valid signature is not trusted, in a few words (the record list's badge says the same). */
-  badges: { decoded: boolean; valid: boolean; signature: string; trusted: boolean; note: string | null } | null;
+  badges: { decoded: boolean; valid: boolean; signature: SignatureStatus; trusted: boolean; note: string | null } | null;
   /** AgentDNA: hash and signature verdicts. */
   dna: { from: string; epoch: string; hashOk: boolean; signature: string; didMatch: boolean; duplicate: boolean } | null;
   /** A stream or fan-out that can be unfolded; the first chunk of an unfolded stream (it folds it back). */

@@ -5,7 +5,6 @@
 // 100,000 objects of 18 fields; the copies and the collector's pauses were the page's longest tasks.
 // A pack is transferred (not copied), the page keeps the numbers in one growing typed array, and a
 // summary object is made only for the rows on screen (SummaryStore in src/ui/summary-store.ts).
-import { DIALECTS } from '../core/agdx/dialects';
 import { SIGNATURE_STATUS_LIST, type SignatureStatus } from '../core/model';
 import type { RecordVerdict } from '../core/verdict';
 
@@ -32,7 +31,7 @@ export type RecordSummary = Pick<
 };
 
 /** Int32 slots per record in a pack and in the page's store. */
-export const STRIDE = 16;
+export const STRIDE = 17;
 const KEY = 0,
   INPUT = 1,
   INDEX = 2,
@@ -48,7 +47,8 @@ const KEY = 0,
   ERRORS = 12,
   WARNINGS = 13,
   TRUST_NOTE = 14,
-  DISPLAY_TYPE = 15;
+  DISPLAY_TYPE = 15,
+  DIALECT = 16;
 export const SLOT = { KEY, INPUT } as const;
 
 const SIGNATURES = SIGNATURE_STATUS_LIST;
@@ -57,9 +57,6 @@ const DECODED = 1,
   VALID = 2,
   TRUSTED = 4,
   REDACTED = 8;
-// The dialect, as its place in DIALECTS plus one (0: none), in the flags' bits 4 to 7.
-const DIALECT_SHIFT = 4;
-const DIALECT_IDS = DIALECTS.map((d) => d.id);
 
 export interface SummaryPack {
   count: number;
@@ -97,12 +94,11 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
     cols[o + SUMMARY] = str(r.summary);
     cols[o + TRUST_NOTE] = str(r.trustNote);
     cols[o + DISPLAY_TYPE] = str(r.displayType);
+    // The dialect's id as text: the page reaches no AGDX module (src/ui/no-decoding.test.ts), not even its tables.
+    cols[o + DIALECT] = str(r.dialect);
     const sig = SIGNATURE_CODE.get(r.signature);
     if (sig === undefined) throw new TypeError(`packSummaries: unknown signature status ${r.signature}`);
-    const dialect = r.dialect === null ? 0 : DIALECT_IDS.indexOf(r.dialect as (typeof DIALECT_IDS)[number]) + 1;
-    if (dialect === 0 && r.dialect !== null) throw new TypeError(`packSummaries: unknown dialect ${r.dialect}`);
-    cols[o + FLAGS] =
-      (r.decoded ? DECODED : 0) | (r.valid ? VALID : 0) | (r.trusted ? TRUSTED : 0) | (r.redacted ? REDACTED : 0) | (dialect << DIALECT_SHIFT) | (sig << 8);
+    cols[o + FLAGS] = (r.decoded ? DECODED : 0) | (r.valid ? VALID : 0) | (r.trusted ? TRUSTED : 0) | (r.redacted ? REDACTED : 0) | (sig << 8);
     cols[o + ERRORS] = r.errors;
     cols[o + WARNINGS] = r.warnings;
   });
@@ -110,8 +106,9 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
 }
 
 /** The AGDX dialect of the row at offset `o` (summaryAt's `dialect`), without making the summary. */
-export function dialectAt(cols: Int32Array, o: number): string | null {
-  return DIALECT_IDS[((cols[o + FLAGS] >> DIALECT_SHIFT) & 15) - 1] ?? null;
+export function dialectAt(cols: Int32Array, o: number, strings: ReadonlyArray<string>): RecordSummary['dialect'] {
+  const at = cols[o + DIALECT];
+  return (at < 0 ? null : strings[at]) as RecordSummary['dialect'];
 }
 
 /** One summary back from a row: `cols` from offset `o`, its string slots looked up in `strings`. */
@@ -138,7 +135,7 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     warnings: cols[o + WARNINGS],
     summary: s(SUMMARY) ?? '',
     redacted: (flags & REDACTED) !== 0,
-    dialect: dialectAt(cols, o),
+    dialect: dialectAt(cols, o, strings),
     displayType: s(DISPLAY_TYPE),
   };
 }
@@ -151,4 +148,4 @@ export function unpackSummaries(pack: SummaryPack): RecordSummary[] {
 }
 
 /** The string slots of a row (for re-basing them into a larger table). */
-export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE, DISPLAY_TYPE] as const;
+export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE, DISPLAY_TYPE, DIALECT] as const;

@@ -4,14 +4,15 @@ import type { Span } from '../../core/model';
 import type { RecordDetail } from '../../wire/protocol';
 import { isoFromMicros } from '../../core/time';
 import { shortId } from '../../core/short-id';
-import { displayText } from '../format';
+import { displayLines, displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
 import { useCompareApi } from '../compare/compare-context';
-import { Badges } from './Badges';
+import { Badges, Headline } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { HexView } from './HexView';
+import { NamedText } from './Identity';
 import { RecordLinks } from './RecordLinks';
 import { RuleRef } from './RuleRef';
 import { Section } from './Section';
@@ -126,10 +127,13 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
         {!unreadable && (
           <>
             <p className="mt-1 text-sm">
-              <bdi>{displayText(s.summary)}</bdi>
+              <bdi>
+                <NamedText text={s.summary} />
+              </bdi>
             </p>
             {(s.displayType || s.dialect) && <DialectLine displayType={s.displayType} dialect={s.dialect} evidence={detail.dialectEvidence} />}
             <div className="mt-1 flex flex-wrap items-center gap-2">
+              <Headline record={s} />
               <Badges record={s} />
               <CompareWith recordKey={s.key} />
             </div>
@@ -192,9 +196,11 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
       </div>
       {detail.body && (
         <Section title={`Body · ${detail.body.rendering}`}>
-          <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">{detail.body.reason}</p>
+          <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">{displayText(detail.body.reason)}</p>
           <section aria-label="Body">
-            <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">{detail.body.text}</pre>
+            <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">
+              {displayLines(detail.body.text)}
+            </pre>
           </section>
         </Section>
       )}
@@ -212,13 +218,13 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
               {detail.headers.map((h) => (
                 <tr key={h.name} title={`hex ${h.hex}`}>
                   <td className="py-0.5 font-mono">
-                    {h.name}
+                    {displayText(h.name)}
                     {notCovered.has(`headers.${h.name}`) && (
                       <span className="ml-1 rounded border border-amber-500 px-1 font-sans text-[10px] text-amber-800 dark:text-amber-300">not signed</span>
                     )}
                   </td>
-                  <td className="py-0.5">{h.kind}</td>
-                  <td className="py-0.5 font-mono break-all">{h.display}</td>
+                  <td className="py-0.5">{displayText(h.kind)}</td>
+                  <td className="py-0.5 font-mono break-all">{displayText(h.display)}</td>
                 </tr>
               ))}
             </tbody>

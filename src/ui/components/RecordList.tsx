@@ -6,6 +6,7 @@ import type { RecordSummary } from '../../wire/summary-pack';
 import type { SummarySource } from '../summary-store';
 import { displayText, groupDigits, middleEllipsis } from '../format';
 import { Badge, Badges } from './Badges';
+import { Identity } from './Identity';
 import { RuleRef } from './RuleRef';
 
 interface Props {
@@ -165,11 +166,11 @@ const RecordRow = memo(function RecordRow({ record, selected, focusable, onSelec
           // workflow have the same tip hash and signers, and only the file tells their rows apart.
           <>
             <span className="shrink-0 font-mono" title={`from ${displayText(record.source)}${record.target ? `\nto ${displayText(record.target)}` : ''}`}>
-              <bdi>{displayText(short(record.source))}</bdi>
+              <Identity value={record.source} shorten={short} />
               {record.target && (
                 <>
                   {' → '}
-                  <bdi>{displayText(short(record.target))}</bdi>
+                  <Identity value={record.target} shorten={short} />
                 </>
               )}
             </span>

@@ -24,7 +24,7 @@ import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
 import { shortId } from '../../core/short-id';
 import { nodeTypes, type FlowNode } from './GraphNodes';
 import { conversationBoxes, GROUP_LABEL } from './groups';
-import { fitViewport, READABLE_ZOOM } from './viewport';
+import { fitViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
 
 interface Props {
   version: number;
@@ -162,9 +162,21 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
     },
     [graph, flow],
   );
+  // A viewport the view opened with (a link's) that shows no node, aimed at empty space: fitted instead, and said.
+  const [emptyViewport, setEmptyViewport] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: fitted once, when the graph and the canvas's size are known; `selected` is read then
   useEffect(() => {
-    if (fitted.current || !graph || viewport || large) return;
+    if (fitted.current || !graph) return;
+    if (viewport) {
+      const el = box.current;
+      if (!el || el.clientWidth === 0 || el.clientHeight === 0) return;
+      fitted.current = true;
+      if (graph.nodes.length === 0 || showsAnyNode(graph.nodes, { width: el.clientWidth, height: el.clientHeight }, viewport)) return;
+      setEmptyViewport(fit(0, selected));
+      lastCentred.current = selected;
+      return;
+    }
+    if (large) return;
     fitted.current = fit(0, selected);
     if (fitted.current) lastCentred.current = selected;
   }, [graph, viewport, large, fit, size]);
@@ -201,6 +213,11 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           {graph.streams} streams
         </span>
         {large && <span data-testid="culled">drawing the {nodes.length} nodes around the view</span>}
+        {emptyViewport && (
+          <span role="status" data-testid="viewport-fitted" className="font-medium text-amber-800 dark:text-amber-300">
+            The viewport this view opened with showed no node: fitted to the graph instead.
+          </span>
+        )}
         {EDGE_STYLES.map((s) => (
           <label key={s.via} className="inline-flex items-center gap-1">
             <input

@@ -48,3 +48,13 @@ export function fitViewport(nodes: readonly Box[], size: { width: number; height
   if (inView) return fitted;
   return { x: size.width / 2 - (focus.x + focus.width / 2) * zoom, y: size.height / 2 - (focus.y + focus.height / 2) * zoom, zoom };
 }
+
+/** Whether a viewport on a canvas of `size` shows any part of any of `nodes` (a link's may aim at empty space). */
+export function showsAnyNode(nodes: readonly Box[], size: { width: number; height: number }, viewport: { x: number; y: number; zoom: number }): boolean {
+  if (!(viewport.zoom > 0)) return false;
+  const left = -viewport.x / viewport.zoom;
+  const top = -viewport.y / viewport.zoom;
+  const right = left + size.width / viewport.zoom;
+  const bottom = top + size.height / viewport.zoom;
+  return nodes.some((n) => n.x + n.width > left && n.x < right && n.y + n.height > top && n.y < bottom);
+}

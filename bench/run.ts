@@ -4,6 +4,7 @@
 //   npm run bench            (builds the app first for the browser measurements)
 //   BENCH_SKIP_BROWSER=1 npm run bench   (Node measurements only)
 //   BENCH_ONLY_BROWSER=1 npm run bench   (Chromium measurements only)
+//   BENCH_ONLY_SESSIONS=1 npm run bench  (only the 0.7 10,000-record load and the Sessions tab)
 //   BENCH_ONLY_TIMELINE=1 npm run bench  (the timeline's measurement in Chromium only)
 //   BENCH_ONLY_AGENTDNA=1 npm run bench  (agentdna_verify_ratio only: the AgentDNA loads in Chromium and noble after)
 //   BENCH_ONLY_AGDX=1 npm run bench      (the AGDX decode ratios in Node only)
@@ -62,7 +63,8 @@ function timeInterleaved(fns: (() => unknown)[], runs: number): number[] {
 
 const ONLY_TIMELINE = !!process.env.BENCH_ONLY_TIMELINE;
 const ONLY_AGENTDNA = !!process.env.BENCH_ONLY_AGENTDNA;
-const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER || ONLY_TIMELINE || ONLY_AGENTDNA;
+const ONLY_SESSIONS = !!process.env.BENCH_ONLY_SESSIONS;
+const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER || ONLY_TIMELINE || ONLY_AGENTDNA || ONLY_SESSIONS;
 const ONLY_AGDX = !!process.env.BENCH_ONLY_AGDX && !ONLY_BROWSER;
 // A partial run (browser only, timeline only, AgentDNA only, AGDX only, or Node only) updates its own keys of the last run's results.
 const PARTIAL = ONLY_BROWSER || ONLY_AGDX || !!process.env.BENCH_SKIP_BROWSER;
@@ -74,21 +76,23 @@ const note = (key: string, value: number | string, what: string) => {
 };
 
 console.log('generating inputs…');
-const agdx = ONLY_TIMELINE || ONLY_AGENTDNA ? new Uint8Array(0) : agdxSequence(100_000);
+const agdx = ONLY_TIMELINE || ONLY_AGENTDNA || ONLY_SESSIONS ? new Uint8Array(0) : agdxSequence(100_000);
 const dir = join(tmpdir(), 'envelope-inspector-bench');
 mkdirSync(dir, { recursive: true });
 // (A partial run writes only what it reads: the folder is shared by every checkout's bench.)
-if (!ONLY_TIMELINE && !ONLY_AGENTDNA) writeFileSync(join(dir, 'agdx-100k.cborseq'), agdx);
-if (!ONLY_AGENTDNA) {
+if (!ONLY_TIMELINE && !ONLY_AGENTDNA && !ONLY_SESSIONS) writeFileSync(join(dir, 'agdx-100k.cborseq'), agdx);
+if (!ONLY_AGENTDNA && !ONLY_SESSIONS) {
   writeFileSync(join(dir, 'agdx-10k.cborseq'), agdxSequence(10_000, { perConversation: 10_000 }));
   // The timeline's 10,000 records: conversations of 50 among 97 agents (97 lanes, commands with deadlines, streams).
   writeFileSync(join(dir, 'agdx-10k-lanes.cborseq'), agdxSequence(10_000));
 }
+// 10,000 records of the laser-sdk 0.7 dialect (child sessions with their statuses, costs, state and context events): the Sessions tab's load.
+if (!ONLY_AGENTDNA) writeFileSync(join(dir, 'agdx07-10k.cborseq'), agdxSequence(10_000, { dialect: '0.7' }));
 // 10,000 really signed workflows of depth 5 (generated once, then read from bench/tmp).
-const workflowsText = ONLY_TIMELINE || ONLY_AGDX ? '' : agentdnaWorkflows(10_000, 5);
+const workflowsText = ONLY_TIMELINE || ONLY_SESSIONS || ONLY_AGDX ? '' : agentdnaWorkflows(10_000, 5);
 const workflowsBytes = new TextEncoder().encode(workflowsText);
 const AGENTDNA_SIGNATURES = 50_000;
-if (!ONLY_TIMELINE && !ONLY_AGDX) writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
+if (!ONLY_TIMELINE && !ONLY_AGDX && !ONLY_SESSIONS) writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
 
 /**
  * @noble/curves secp256k1 verifications per second on this core, as AgentDNA signs (ECDSA over the
@@ -118,7 +122,7 @@ function nobleSecpVerifyPerSecond(): number {
 // The browser first, on a quiet machine: run after the measurements below, its loads had long tasks
 // (120–160 ms) that browser-only runs never showed. This process's memory had just been churned
 // through gigabytes, and giving it back competed with the page for the two cores.
-if (ONLY_TIMELINE) await browser();
+if (ONLY_TIMELINE || ONLY_SESSIONS) await browser();
 else if (!process.env.BENCH_SKIP_BROWSER && !ONLY_AGDX) {
   const dnaLoadMs = await browser();
   // noble's rate on one core in Node, right after the page's load, is the baseline.
@@ -387,8 +391,9 @@ async function browser(): Promise<number> {
         '--enable-blink-features=ForceEagerMeasureMemory',
       ],
     });
-    if (ONLY_TIMELINE) {
-      await timeline(browser, port);
+    if (ONLY_TIMELINE || ONLY_SESSIONS) {
+      if (ONLY_TIMELINE) await timeline(browser, port);
+      if (ONLY_SESSIONS) await sessions07(browser, port);
       await browser.close();
       return 0;
     }
@@ -479,6 +484,7 @@ async function browser(): Promise<number> {
     await graphPage.close();
     await page.close();
     await timeline(browser, port);
+    await sessions07(browser, port);
 
     const dnaLoad = await agentdnaLoads(browser, port);
 
@@ -552,6 +558,39 @@ async function agentdnaLoads(browser: import('@playwright/test').Browser, port: 
  * pan, fit, and clicks on marks), each drawn before the next. PerformanceObserver longtask (0 =
  * none over 50 ms); the worst of BENCH_TIMELINE_RUNS pages (default 2).
  */
+/**
+ * 10,000 records of the laser-sdk 0.7 dialect loaded, then the Sessions tab opened (the session
+ * fold's tree, strips and budgets drawn): the longest main-thread task of each, over
+ * BENCH_SESSIONS_RUNS loads (default 2) in contexts of their own, the worst counts.
+ */
+async function sessions07(browser: import('@playwright/test').Browser, port: number): Promise<void> {
+  const loadLongest: number[] = [];
+  const tabLongest: number[] = [];
+  for (let run = 0; run < Math.max(1, Number(process.env.BENCH_SESSIONS_RUNS ?? 2)); run++) {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(longTaskProbe);
+    await page.goto(`http://127.0.0.1:${port}/?samples=none`);
+    await page.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx07-10k.cborseq'));
+    await probeReset(page);
+    await waitLoaded(page, '10,?000', 250, 120_000);
+    await page.waitForTimeout(500);
+    loadLongest.push((await probeReadings(page)).longest);
+    await probeReset(page);
+    await page.getByRole('tab', { name: 'Sessions' }).click();
+    await page.waitForFunction(() => !!document.querySelector('[data-session]'), null, { polling: 100, timeout: 120_000 });
+    await page.waitForTimeout(500);
+    tabLongest.push((await probeReadings(page)).longest);
+    console.log(`  0.7 load ${run + 1}: longest task ${loadLongest[run]} ms loading, ${tabLongest[run]} ms opening Sessions`);
+    await context.close();
+  }
+  note(
+    'sessions_07_10k_longest_task_ms',
+    Math.max(...loadLongest, ...tabLongest),
+    `longest main-thread task loading 10,000 records of the laser-sdk 0.7 dialect and opening the Sessions tab, worst of ${loadLongest.length} loads (loading: ${loadLongest.join(', ')}; Sessions: ${tabLongest.join(', ')}; 0 = none over 50 ms)`,
+  );
+}
+
 async function timeline(browser: import('@playwright/test').Browser, port: number): Promise<void> {
   const longests: number[] = [];
   const shown: number[] = [];

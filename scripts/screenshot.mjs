@@ -1,8 +1,8 @@
 // Takes the README screenshots: the app with its samples at 1440 wide (a finding selected), at
 // 390 wide (the graph, on a phone), a comparison of two records at 1440 wide, and the timeline of
 // the deadlines vector at 1440 wide (its late answer selected). Needs `npm run build`.
-// Run: node scripts/screenshot.mjs [wide.png] [narrow.png] [compare.png] [timeline.png]   (starts vite preview itself)
-// ONLY=compare (or wide, narrow, timeline) takes that one alone.
+// Run: node scripts/screenshot.mjs [wide.png] [narrow.png] [compare.png] [timeline.png] [sessions.png]   (starts vite preview itself)
+// ONLY=compare (or wide, narrow, timeline, sessions) takes that one alone.
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 
@@ -94,6 +94,18 @@ try {
     await split.blur();
     await timeline.waitForTimeout(400);
     await timeline.screenshot({ path: process.argv[5] ?? 'docs/screenshot-timeline.png' });
+  }
+  // Sessions: the sample conversation tree of the laser-sdk 0.7 dialect, booker's paused state selected.
+  if (take('sessions')) {
+    const sessions = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme });
+    await sessions.goto(`${base}?samples=none`);
+    await sessions.getByLabel('Choose record files').setInputFiles('vectors/agdx/sessions/sessions_tree_http_v07.json');
+    await sessions.getByRole('status').filter({ hasText: 'Loaded 24 records' }).waitFor();
+    await sessions.getByRole('tab', { name: 'Sessions' }).click();
+    await sessions.locator('[data-session]').first().waitFor();
+    await sessions.getByRole('list', { name: 'Lifecycle of Book flights' }).getByRole('button', { name: 'paused' }).click();
+    await sessions.waitForTimeout(400);
+    await sessions.screenshot({ path: process.argv[6] ?? 'docs/screenshot-sessions.png' });
   }
   await browser.close();
 } finally {

@@ -42,6 +42,8 @@ export interface Report {
   agents: ReportFolds['agents'];
   runs: ReportFolds['runs'];
   conversations: ReportFolds['conversations'];
+  /** Added (docs/report.md "Sessions"): the 0.7 dialect's sessions. */
+  sessions: ReportFolds['sessions'];
 }
 
 /** A record as report@1 writes it: its verdict and the log's findings about it (their spans located). */
@@ -108,7 +110,7 @@ export function reportHead(inputs: readonly InputResult[]): Pick<Report, 'schema
 export function reportTail(
   log: Pick<LogAnalysis, 'graph' | 'folds'>,
   workflows: readonly WorkflowReport[],
-): Pick<Report, 'workflows' | 'graph' | 'agents' | 'runs' | 'conversations'> {
+): Pick<Report, 'workflows' | 'graph' | 'agents' | 'runs' | 'conversations' | 'sessions'> {
   return {
     workflows: workflows as WorkflowReport[],
     graph: withDisplayIds(toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(workflows)))),

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SESSION_RULES } from './folds/model';
 import { inspect } from './inspect';
 import { buildReport } from './report';
 import {
@@ -215,10 +216,12 @@ describe('every entry', () => {
     }
   });
 
-  it('log-level rules are the graph, deadline and fold rules', () => {
+  it("log-level rules are the graph, deadline and fold rules, and the session fold's lifecycle rules", () => {
+    const sessionFold: readonly string[] = Object.values(SESSION_RULES);
+    const isLog = (id: string) => /^agdx\/(graph|deadline|fold)\//.test(id) || sessionFold.includes(id);
     const log = RULE_IDS.filter((id) => ruleMeta(id)!.scope === 'log');
-    expect(log.every((id) => /^agdx\/(graph|deadline|fold)\//.test(id))).toBe(true);
-    expect(log).toHaveLength(RULE_IDS.filter((id) => /^agdx\/(graph|deadline|fold)\//.test(id)).length);
+    expect(log.every(isLog)).toBe(true);
+    expect(log).toHaveLength(RULE_IDS.filter(isLog).length);
   });
 });
 

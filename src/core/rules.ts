@@ -514,6 +514,8 @@ const BODIES: Record<BodyCodec, FindingText> = {
 // The rules the laser-sdk 0.7 dialect adds (docs/report.md "Dialects", the 0.7 TypeScript port's validator).
 const DIALECT_SPEC = (quote: string): SpecQuote => ({ doc: 'report.md', section: 'Dialects', quote });
 
+const SESSION_SPEC = (quote: string): SpecQuote => ({ doc: 'report.md', section: 'Sessions', quote });
+
 const DIALECT_07_RULES = {
   'agdx/lineage/root-needs-parent': {
     severity: 'error',
@@ -574,6 +576,48 @@ const DIALECT_07_RULES = {
     ],
     fix: 'Park the held record by its Message source reference with its topic generation, the agent as role and the request position.',
     example: 'The 0.7 vector v23_event_session_parked_memory_source.bin: a parking whose source is a Memory.',
+  },
+  'agdx/session/transition': {
+    severity: 'warning',
+    scope: 'log',
+    title: 'A session state the lifecycle does not allow after the state before it',
+    why: 'A session is submitted or started, works, may wait, pause and resume, and ends once. A state change outside that lifecycle (a first status that is paused, a resume of a session that was not paused) means a status was lost, or two writers disagree about the session, so its state in the Sessions view may not be what the agents saw.',
+    spec: [SESSION_SPEC('`agdx/session/transition` (warning): a session status whose state the lifecycle does not allow\n  after the state before it')],
+    fix: "Write every session status through the SDK's session handle (start, pause, resume, end), and keep the lane's records in order.",
+    example: 'A session whose first session status is task_state 10 (paused), with no submitted or working before it.',
+  },
+  'agdx/session/after-end': {
+    severity: 'warning',
+    scope: 'log',
+    title: "A record of a session after the session's end",
+    why: 'completed, canceled, failed and rejected end a session: nothing more belongs to it. Work after the end (a tool call, a model response, another status) was done by an agent that had not seen the end, or the conversation id was reused.',
+    spec: [SESSION_SPEC("`agdx/session/after-end` (warning): a record of a session's conversation after the session's\n  terminal status")],
+    fix: 'Stop an agent from writing to a session once its end is on the lane; start a child session (parent = this one) for further work.',
+    example: 'status session completed (last = true), then a command tool.call in the same conversation.',
+  },
+  'agdx/session/never-unparked': {
+    severity: 'warning',
+    scope: 'log',
+    title: 'Work parked while a session was paused that is never unparked',
+    why: 'A paused session parks each work record it holds and unparks it after the resume, before new work. A parked record never unparked was never handled: the work it held is lost unless the session resumes later than this log reaches.',
+    spec: [
+      SESSION_SPEC(
+        '`agdx/session/never-unparked` (warning): a `session_parked` record that no `session_unparked` of\n  the same role and source follows in the log',
+      ),
+    ],
+    fix: 'Resume the session (session_resume on agent.control) so the role handles its held work, or cancel it if the work is no longer wanted.',
+    example: 'event session_parked {source Message{offset 41}, role worker}, then the session ends canceled with no session_unparked for offset 41.',
+  },
+  'agdx/session/over-budget': {
+    severity: 'warning',
+    scope: 'log',
+    title: "A session's usage past its budget",
+    why: "A SessionStart may set a budget (tokens, cost_micros). The usage of the session's records summed past it means the session spent more than it was allowed; the 0.7 runtime ends such a session failed with reason budget, so a session still working past it was not stopped.",
+    spec: [
+      SESSION_SPEC("`agdx/session/over-budget` (warning): the record at which the session's usage first passes its\n  budget (tokens, then `cost_micros`)"),
+    ],
+    fix: "Raise the session's budget if the spend was expected; otherwise find the loop that spent it (the record this is on), and let the runtime's budget gate end the session.",
+    example: 'A SessionStart with budget {tokens 1000}, then a response with usage {input_tokens 900, output_tokens 200}.',
   },
   'agdx/state/delta': {
     severity: 'warning',

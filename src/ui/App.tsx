@@ -146,6 +146,9 @@ export function App() {
           onSelect={view.select}
           viewport={viewport}
           onViewport={setViewport}
+          loaded={{ dialects: summaries.dialects() }}
+          conversation={filter.conversation ?? null}
+          onConversation={(id) => setFilter({ ...filter, conversation: id ?? undefined })}
         />
       </main>
       <PasteDialog

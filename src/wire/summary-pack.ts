@@ -105,6 +105,12 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
   return { count: records.length, cols, strings };
 }
 
+/** The AGDX dialect of the row at offset `o` (summaryAt's `dialect`), without making the summary. */
+export function dialectAt(cols: Int32Array, o: number, strings: ReadonlyArray<string>): RecordSummary['dialect'] {
+  const at = cols[o + DIALECT];
+  return (at < 0 ? null : strings[at]) as RecordSummary['dialect'];
+}
+
 /** One summary back from a row: `cols` from offset `o`, its string slots looked up in `strings`. */
 export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<string>): RecordSummary {
   const s = (slot: number) => (cols[o + slot] < 0 ? null : strings[cols[o + slot]]);
@@ -129,7 +135,7 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     warnings: cols[o + WARNINGS],
     summary: s(SUMMARY) ?? '',
     redacted: (flags & REDACTED) !== 0,
-    dialect: s(DIALECT) as RecordSummary['dialect'],
+    dialect: dialectAt(cols, o, strings),
     displayType: s(DISPLAY_TYPE),
   };
 }

@@ -159,6 +159,7 @@ export const FIXTURE_FORMATS: Record<string, string> = {
   'agdx/made/keys.json': 'json',
   'agdx/made/record_http_v04.json': 'iggy-json(<=0.4)',
   'agdx/made/registry_log_http_v07.json': 'iggy-json(>=0.7)',
+  'agdx/sessions/sessions_tree_http_v07.json': 'iggy-json(>=0.7)',
   'agdx/made/signed_by_other_agent.bin': 'cbor',
   'agdx/made/signed_command.bin': 'cbor',
   'agdx/made/signed_context_mismatch_http_v07.json': 'iggy-json(>=0.7)',

@@ -1,19 +1,21 @@
 import { Suspense, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import { splitAfterKey, useSplit } from '../hooks/use-split';
-import { TABS, tabSpec, type TabId, type TabPanelProps } from '../tabs';
+import { shownTabs, tabSpec, type LoadedKinds, type TabId, type TabPanelProps } from '../tabs';
 import { DetailPanel } from './DetailPanel';
 
 interface Props extends TabPanelProps {
   tab: TabId;
   onTab: (tab: TabId) => void;
+  loaded: LoadedKinds;
 }
 
 /**
  * The right-hand pane: the tab bar and the open tab's panel (both from the tab registry), above the
  * selected record's detail, with a separator between the two that a pointer drags and the arrow keys move.
  */
-export function ViewPane({ tab, onTab, ...panel }: Props) {
+export function ViewPane({ tab, onTab, loaded, ...panel }: Props) {
   const spec = tabSpec(tab);
+  const tabs = shownTabs(loaded, tab);
   const content = spec.panel?.(panel);
   const [share, setShare] = useSplit();
   const area = useRef<HTMLDivElement>(null);
@@ -44,11 +46,11 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
   };
   // Left and right move to the previous and next tab (wrapping), Home and End to the first and last; the tab opens as focus moves.
   const onTabKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const at = TABS.findIndex((t) => t.id === tab);
-    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: TABS.length - 1 }[e.key];
+    const at = tabs.findIndex((t) => t.id === tab);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
     if (to === undefined) return;
     e.preventDefault();
-    const next = TABS[(to + TABS.length) % TABS.length].id;
+    const next = tabs[(to + tabs.length) % tabs.length].id as TabId;
     onTab(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
@@ -58,7 +60,7 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
     // graph) gets a usable height; side by side, it fills the row.
     <div className="flex h-[calc(100dvh-3rem)] min-h-0 flex-col md:h-auto">
       <div role="tablist" aria-label="View" onKeyDown={onTabKey} className="flex gap-1 border-b border-slate-200 px-3 pt-2 dark:border-slate-800">
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <button
             key={t.id}
             id={`tab-${t.id}`}
@@ -68,7 +70,7 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
             aria-controls={tab === t.id && content ? 'tab-panel' : undefined}
             // One stop in the Tab order, on the open tab; the arrow keys move between tabs (the ARIA tabs pattern).
             tabIndex={tab === t.id ? 0 : -1}
-            onClick={() => onTab(t.id)}
+            onClick={() => onTab(t.id as TabId)}
             className={`rounded-t px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-teal-600 ${tab === t.id ? 'border border-b-0 border-slate-200 bg-white font-medium dark:border-slate-800 dark:bg-slate-950' : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100'}`}
           >
             {t.label}

@@ -230,6 +230,13 @@ export class InspectorPage {
     return this.page.getByRole('list', { name: 'Samples' });
   }
 
+  /** The list's rows one line each (compact, the default) or taller, with the badges in words. */
+  async setDensity(density: 'compact' | 'comfortable') {
+    const toggle = this.page.getByRole('button', { name: 'Comfortable rows' });
+    if ((await toggle.getAttribute('aria-pressed')) !== String(density === 'comfortable')) await toggle.click();
+    await expect(this.recordScroller).toHaveAttribute('data-density', density);
+  }
+
   /** Whether the focused element is inside `container`. */
   focusIsIn(container: Locator): Promise<boolean> {
     return container.evaluate((el) => el.contains(document.activeElement));

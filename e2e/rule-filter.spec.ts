@@ -17,7 +17,7 @@ atEachWidth(() => {
     await expect(rows).toHaveCount(2);
     await expect(inspector.records('conversation.cborseq')).toHaveAttribute('data-index', '5');
     await expect(inspector.records('agent_invalid_status_bad_operation.bin')).toHaveCount(1);
-    for (const row of await rows.all()) await expect(row.getByTestId('badges')).toContainText('Invalid');
+    for (const row of await rows.all()) await expect(row.getByTestId('badges').getByLabel(/^Valid: no/)).toBeVisible();
     // A matched id opens its explanation.
     await page.getByTestId('rule-match').getByRole('button', { name: 'agdx/matrix/operation' }).click();
     await expect(inspector.dialog.getByTestId('explanation')).toBeVisible();
@@ -98,8 +98,16 @@ atEachWidth(() => {
     await inspector.dropFiles([vector('agdx/made/conversation_http_v07.json')]);
     await expect(inspector.input('conversation_http_v07.json')).toContainText('10 records');
     // The error record's cause and cause_at disagree: a warning, valid all the same.
-    const row = await inspector.revealRecord('conversation_http_v07.json', 9);
-    const mark = row.getByTestId('warnings-badge');
+    // A compact row marks it beside its validity (the count, its words in the mark's name)…
+    let row = await inspector.revealRecord('conversation_http_v07.json', 9);
+    let mark = row.getByTestId('warnings-badge');
+    await expect(mark).toHaveText('▲1');
+    await expect(mark).toHaveAttribute('aria-label', 'Valid: yes; 1 warning finding (see Findings)');
+    await expect(page.getByTestId('warnings-badge')).toHaveCount(1);
+    // …a comfortable one in words, on its own badge.
+    await inspector.setDensity('comfortable');
+    row = await inspector.revealRecord('conversation_http_v07.json', 9);
+    mark = row.getByTestId('warnings-badge');
     await expect(mark).toHaveText('1 warning');
     await expect(mark).toHaveAttribute('aria-label', '1 warning finding (see Findings)');
     await expect(row.getByTestId('badges')).toContainText('Valid');

@@ -2,7 +2,7 @@
 // composed with the panels. The hooks run in this order on purpose: the key registry goes to the
 // worker (useKeys) before the first load or link (useIntake) asks it for anything.
 import { useCallback, useMemo, useState } from 'react';
-import type { RecordFilter, SharedView } from '../wire/protocol';
+import type { ListOrder, RecordFilter, SharedView } from '../wire/protocol';
 import { ProgressBar } from './components/LoadControls';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
@@ -22,8 +22,10 @@ import { useKeys } from './hooks/use-keys';
 import { useLoads } from './hooks/use-loads';
 import { usePageStore } from './hooks/use-page-store';
 import { useRecordFilter } from './hooks/use-record-filter';
+import { useShownSelection } from './hooks/use-shown-selection';
 import { useViewHistory } from './hooks/use-view-history';
 import { filterToLink, sameFilter } from './shared-view';
+import { LOG_ORDER, sameOrder } from './store/page';
 import { DEFAULT_TAB, tabOf, tabSpec } from './tabs';
 
 type DialogName = 'paste' | 'share' | 'keys';
@@ -32,13 +34,15 @@ export function App() {
   const { state, dispatch, summaries } = usePageStore();
   const view = useViewHistory(dispatch);
   const keys = useKeys(state.keys, dispatch);
-  useRecordFilter(state.filter, { load: state.loadVersion, records: state.recordsVersion }, dispatch);
+  useRecordFilter(state.filter, state.order, { load: state.loadVersion, records: state.recordsVersion }, dispatch);
+  useShownSelection(state, summaries, view, dispatch);
   const loads = useLoads(state.recordsVersion, dispatch, view, keys);
   const intake = useIntake(loads);
   const compare = useCompare(state, dispatch, view, summaries);
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const close = () => setDialog(null);
   const setFilter = useCallback((f: RecordFilter) => dispatch({ type: 'filter', filter: f }), [dispatch]);
+  const setOrder = useCallback((order: ListOrder) => dispatch({ type: 'order', order }), [dispatch]);
   const setViewport = useCallback((v: SharedView['viewport']) => dispatch({ type: 'viewport', viewport: v }), [dispatch]);
 
   const { inputs, filter, visible, shared, viewport } = state;
@@ -111,14 +115,18 @@ export function App() {
         onDismiss={(s) => dispatch({ type: 'stopped-done', input: s })}
       />
       {/* Narrow: the list above the view, the page scrolling between them; wide: side by side. */}
-      <main className="grid min-h-0 flex-1 grid-cols-1 overflow-y-auto md:grid-cols-[minmax(18rem,26rem)_1fr] md:overflow-hidden">
+      <main className="grid min-h-0 flex-1 grid-cols-1 overflow-y-auto md:grid-cols-[minmax(18rem,26rem)_1fr] md:overflow-hidden xl:grid-cols-[minmax(20rem,34rem)_1fr]">
         <RecordsPane
           inputs={inputs}
           summaries={summaries}
           version={state.recordsVersion}
           filter={filter}
           onFilter={setFilter}
+          order={state.order}
+          onOrder={setOrder}
           visible={visible?.keys ?? null}
+          sorted={visible !== null && !sameOrder(visible.order, LOG_ORDER)}
+          notice={state.listNotice}
           loadVersion={state.loadVersion}
           ruleMatch={visible && sameFilter(visible.filter, filter) ? visible.rules : undefined}
           selected={selected}

@@ -59,6 +59,16 @@ export interface RecordFilter {
   rule?: string;
 }
 
+/** The list's columns a person may sort by; `log` is the order the records were read in. */
+export const LIST_COLUMNS = ['log', 'kind', 'id', 'route', 'time', 'type', 'verdict'] as const;
+export type ListColumn = (typeof LIST_COLUMNS)[number];
+
+/** How the list is ordered: by a column (ties in log order), either way. */
+export interface ListOrder {
+  by: ListColumn;
+  descending: boolean;
+}
+
 /** The rule ids the loaded records carry, with counts: what the rule filter offers. */
 export interface RulesPresent {
   rules: RuleCount[];
@@ -201,8 +211,11 @@ export interface Protocol {
   shown: { body: { load: number }; reply: null; part: never };
   /** Stops load `load` between two batches; what was read stays loaded. */
   cancel: { body: { load: number }; reply: null; part: never };
-  /** The keys of the records matching the filter, how many records there are, and the rule ids its `rule` matched (null without one). */
-  filter: { body: { filter: RecordFilter }; reply: { keys: Int32Array; total: number; rules: string[] | null }; part: never };
+  /**
+   * The keys of the records matching the filter, in `order` (log order without one), how many
+   * records there are, and the rule ids its `rule` matched (null without one).
+   */
+  filter: { body: { filter: RecordFilter; order?: ListOrder }; reply: { keys: Int32Array; total: number; rules: string[] | null }; part: never };
   /** The rule ids the loaded records carry, with counts (worked out once per load or key change). */
   rules: { body: Nothing; reply: RulesPresent; part: never };
   detail: { body: { key: number }; reply: RecordDetail | null; part: never };

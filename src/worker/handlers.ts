@@ -74,8 +74,8 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
       cancelledLoads.add(load);
       return null;
     },
-    async filter({ filter }, ctx) {
-      const keys = session.filter(filter);
+    async filter({ filter, order }, ctx) {
+      const keys = session.filter(filter, order);
       ctx.transfer(keys.buffer);
       return { keys, total: session.size, rules: filter.rule?.trim() ? session.matchRules(filter.rule) : null };
     },

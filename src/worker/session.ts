@@ -19,8 +19,10 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
-import { allFindings, isValid, type RecordVerdict } from '../core/verdict';
+import { allFindings, isValid } from '../core/verdict';
+import { agdxRecordTime } from '../core/time';
 import { SummaryColumns, type SummaryCounts } from './summary-columns';
+import { orderKeys } from './list-order';
 import {
   decodeBundle,
   decodePermalink,
@@ -51,6 +53,7 @@ import type {
   LinkedRecord,
   RecordFilter,
   InputSummary,
+  ListOrder,
   RecordDetail,
   RecordLinkView,
   RulesPresent,
@@ -654,8 +657,8 @@ export class InspectorSession {
     return this.records.length;
   }
 
-  /** The keys of the records that match, in order: the filter runs here, where the data is. */
-  filter(f: RecordFilter): Int32Array {
+  /** The keys of the records that match, in log order or `order`: the filter and the sort run here, where the data is. */
+  filter(f: RecordFilter, order: ListOrder = LOG_ORDER): Int32Array {
     const out = new Int32Array(this.summaries.length);
     let n = 0;
     const source = f.source?.trim().toLowerCase();
@@ -675,7 +678,7 @@ export class InspectorSession {
       if (rule && !rule[key]) continue;
       out[n++] = key;
     }
-    return out.slice(0, n);
+    return orderKeys(out.slice(0, n), order, (key) => this.summaryOf(key));
   }
 
   /** The rule ids present that the rule filter's words mean (src/core/rule-filter.ts). */
@@ -735,7 +738,7 @@ export class InspectorSession {
   /** A record's summary as last made (undefined until it went to the page): its verdict's fields (in `records`) and the counts kept. */
   private summaryOf(key: number, records: readonly InspectedRecord[] = this.records): RecordSummary | undefined {
     const counts = this.summaries.get(key);
-    return counts && summaryFrom(key, records[key].verdict, counts);
+    return counts && summaryFrom(key, records[key], counts);
   }
 
   /** The log's findings about a record, as of the last load. */
@@ -802,6 +805,8 @@ function canonicalDiff({ verdict, data }: InspectedRecord): RecordDetail['canoni
   return { received, canonical, offset: verdict.span[0], firstDifference: firstDifference(received, canonical) };
 }
 
+const LOG_ORDER: ListOrder = { by: 'log', descending: false };
+
 /** Records read per batch while a large input streams in. */
 const BATCH_RECORDS = 2000;
 
@@ -836,11 +841,12 @@ export function summarize(key: number, r: InspectedRecord, logFindings?: readonl
     if (f.severity === 'error') errors++;
     else if (f.severity === 'warning') warnings++;
   }
-  return summaryFrom(key, v, { valid: isValid(v, logFindings), errors, warnings, redacted: redacted && hasBody(r) });
+  return summaryFrom(key, r, { valid: isValid(v, logFindings), errors, warnings, redacted: redacted && hasBody(r) });
 }
 
 /** A summary from its verdict and the counts made with the log's findings (summarize). */
-function summaryFrom(key: number, v: RecordVerdict, counts: SummaryCounts): RecordSummary {
+function summaryFrom(key: number, { verdict: v, data }: InspectedRecord, counts: SummaryCounts): RecordSummary {
+  const time = agdxRecordTime(v.logTimeMicros, data.envelope?.record);
   return {
     key,
     input: v.input,
@@ -861,6 +867,9 @@ function summaryFrom(key: number, v: RecordVerdict, counts: SummaryCounts): Reco
     warnings: counts.warnings,
     summary: v.summary,
     redacted: counts.redacted,
+    operation: data.envelope?.operation ?? null,
+    timeMs: time ? Number(time.micros / 1000n) : null,
+    timeFrom: time ? (v.logTimeMicros !== null ? 'log' : 'id') : null,
   };
 }
 

@@ -18,6 +18,8 @@ import {
   viewFromLink,
   type PageAction,
   type PageState,
+  LOG_ORDER,
+  listQueryActive,
 } from './page';
 
 const summary = (key: number, input = 0): RecordSummary => ({
@@ -40,6 +42,9 @@ const summary = (key: number, input = 0): RecordSummary => ({
   warnings: 0,
   summary: `record ${key}`,
   redacted: false,
+  operation: null,
+  timeMs: null,
+  timeFrom: null,
 });
 const pack = (keys: number[], input = 0): SummaryPack => packSummaries(keys.map((k) => summary(k, input)));
 const inputSummary = (input: number, name: string, records = 0): InputSummary => ({ input, name, bytes: 10, sha256: '', format: 'agdx', records, error: null });
@@ -154,13 +159,34 @@ describe('the filter', () => {
     const keys = new Int32Array([1, 3]);
     let { state } = run([
       { type: 'filter', filter: { kind: 'command' } },
-      { type: 'visible', keys, filter: { kind: 'command' }, rules: null },
+      { type: 'visible', keys, filter: { kind: 'command' }, order: LOG_ORDER, rules: null },
     ]);
-    expect(state.visible).toEqual({ keys, filter: { kind: 'command' }, rules: null });
+    expect(state.visible).toEqual({ keys, filter: { kind: 'command' }, order: LOG_ORDER, rules: null });
     ({ state } = run([{ type: 'filter', filter: { kind: 'command', source: 'al' } }], state));
     expect(state.visible?.keys).toBe(keys);
     ({ state } = run([{ type: 'filter', filter: { kind: '' } }], state));
     expect(state.visible).toBeNull();
+  });
+
+  it('asks the worker for the keys while the list is sorted, with or without a filter; back in log order, every record shows as loaded', () => {
+    const byTime = { by: 'time', descending: true } as const;
+    const keys = new Int32Array([3, 1, 2]);
+    let { state } = run([{ type: 'order', order: byTime }]);
+    expect(listQueryActive(state.filter, state.order)).toBe(true);
+    ({ state } = run([{ type: 'visible', keys, filter: {}, order: byTime, rules: null }], state));
+    // Clearing a filter keeps the sorted keys (the list stays sorted); log order again drops them.
+    ({ state } = run([{ type: 'filter', filter: {} }], state));
+    expect(state.visible?.keys).toBe(keys);
+    ({ state } = run([{ type: 'order', order: LOG_ORDER }], state));
+    expect(state.visible).toBeNull();
+    expect(listQueryActive({}, LOG_ORDER)).toBe(false);
+  });
+
+  it('drops what it said of a hidden selection when the filter changes again', () => {
+    let { state } = run([{ type: 'list-notice', notice: 'The filter hides it' }]);
+    expect(state.listNotice).toBe('The filter hides it');
+    ({ state } = run([{ type: 'filter', filter: { kind: 'event' } }], state));
+    expect(state.listNotice).toBeNull();
   });
 });
 

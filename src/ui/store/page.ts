@@ -8,7 +8,7 @@
 // since React may run a reducer twice; the state keeps `recordsVersion`, which tells React it changed.
 import type { RegistryEntry } from '../../core/keys/keys';
 import type { RegistryChange } from '../../core/keys/registry';
-import type { ComparedPair, InputSummary, Loaded, LoadProgress, RecordFilter, SharedView } from '../../wire/protocol';
+import type { ComparedPair, InputSummary, ListOrder, Loaded, LoadProgress, RecordFilter, SharedView } from '../../wire/protocol';
 import { SLOT, type SummaryPack } from '../../wire/summary-pack';
 import { displayText } from '../format';
 import { filterFromLink } from '../shared-view';
@@ -33,11 +33,16 @@ export interface PageState {
   viewport: SharedView['viewport'];
   /** The list's filter; the worker works out which records match. */
   filter: RecordFilter;
+  /** The list's order (log order, or by a column); the worker sorts. */
+  order: ListOrder;
   /**
-   * The keys the worker found for a filter, the filter they answer (they arrive a moment after it
-   * changes) and the rule ids its `rule` matched (null without one); null without a filter.
+   * The keys the worker found for a filter and an order, in that order, what they answer (they arrive
+   * a moment after a change) and the rule ids the filter's `rule` matched (null without one); null
+   * with no filter in log order (every record, as loaded).
    */
-  visible: { keys: Int32Array; filter: RecordFilter; rules: string[] | null } | null;
+  visible: { keys: Int32Array; filter: RecordFilter; order: ListOrder; rules: string[] | null } | null;
+  /** What the list says after a filter hid the selected record and the first record it kept was selected instead. */
+  listNotice: string | null;
   /** The running load's records and bytes, or null. */
   progress: LoadProgress | null;
   /** The status line. */
@@ -63,8 +68,10 @@ export type PageAction =
   | { type: 'view'; view: PageView }
   | { type: 'viewport'; viewport: SharedView['viewport'] }
   | { type: 'filter'; filter: RecordFilter }
-  /** The worker's answer to `filter`. */
-  | { type: 'visible'; keys: Int32Array; filter: RecordFilter; rules: string[] | null }
+  | { type: 'order'; order: ListOrder }
+  /** The worker's answer to `filter` and `order`. */
+  | { type: 'visible'; keys: Int32Array; filter: RecordFilter; order: ListOrder; rules: string[] | null }
+  | { type: 'list-notice'; notice: string | null }
   /** A load was asked for: its inputs are being gathered. */
   | { type: 'load-asked' }
   | { type: 'load-started'; inputs: number; bytes: number }
@@ -102,7 +109,9 @@ export function initialPageState(keys: RegistryEntry[]): PageState {
     view: { selected: null, tab: DEFAULT_TAB },
     viewport: null,
     filter: {},
+    order: LOG_ORDER,
     visible: null,
+    listNotice: null,
     progress: null,
     status: '',
     problem: null,
@@ -120,6 +129,14 @@ export const firstKey = (pack: SummaryPack): number | null => (pack.count ? pack
 
 /** A filter with any field set. */
 export const filterActive = (f: RecordFilter): boolean => Object.values(f).some((v) => v);
+
+/** The order records are read in: the list's default. */
+export const LOG_ORDER: ListOrder = { by: 'log', descending: false };
+
+export const sameOrder = (a: ListOrder, b: ListOrder): boolean => a.by === b.by && a.descending === b.descending;
+
+/** Whether the list shows anything but every record in log order: then the worker says which keys, in which order. */
+export const listQueryActive = (filter: RecordFilter, order: ListOrder): boolean => filterActive(filter) || !sameOrder(order, LOG_ORDER);
 
 /** New inputs are appended; inputs the worker re-judged are replaced. */
 export function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): InputSummary[] {
@@ -180,9 +197,13 @@ export function reducePage(state: PageState, action: PageAction): PageState {
     case 'viewport':
       return { ...state, viewport: action.viewport };
     case 'filter':
-      return { ...state, filter: action.filter, visible: filterActive(action.filter) ? state.visible : null };
+      return { ...state, filter: action.filter, visible: listQueryActive(action.filter, state.order) ? state.visible : null, listNotice: null };
+    case 'order':
+      return { ...state, order: action.order, visible: listQueryActive(state.filter, action.order) ? state.visible : null };
     case 'visible':
-      return { ...state, visible: { keys: action.keys, filter: action.filter, rules: action.rules } };
+      return { ...state, visible: { keys: action.keys, filter: action.filter, order: action.order, rules: action.rules } };
+    case 'list-notice':
+      return { ...state, listNotice: action.notice };
     case 'load-asked':
       return { ...state, problem: null };
     case 'load-started':
@@ -229,7 +250,7 @@ export function reducePage(state: PageState, action: PageAction): PageState {
         ...state,
         viewport: action.view.viewport,
         filter,
-        visible: filterActive(filter) ? state.visible : null,
+        visible: listQueryActive(filter, state.order) ? state.visible : null,
         shared: { view: action.view, filter },
         compare: action.view.compare ?? null,
         comparePicking: null,

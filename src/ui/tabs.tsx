@@ -27,6 +27,8 @@ export interface TabSpec {
   lazy: boolean;
   /** The panel above the record detail; null: the tab shows the detail alone. */
   panel: ((props: TabPanelProps) => ReactNode) | null;
+  /** The panel takes the whole pane, with no record detail below it (the comparison shows two records of its own). */
+  full?: boolean;
 }
 
 // React Flow and the graph view load only when the graph tab opens (a small initial bundle); the
@@ -47,7 +49,7 @@ export const TABS = [
   { id: 'timeline', label: 'Timeline', lazy: true, panel: (p) => <TimelineView version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
   { id: 'agents', label: 'Agents', lazy: false, panel: (p) => <FoldsPanel mode="agents" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
   { id: 'runs', label: 'Runs', lazy: false, panel: (p) => <FoldsPanel mode="runs" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
-  { id: 'compare', label: 'Compare', lazy: true, panel: (p) => <ComparePanel version={p.version} onSelect={p.onSelect} /> },
+  { id: 'compare', label: 'Compare', lazy: true, full: true, panel: (p) => <ComparePanel version={p.version} onSelect={p.onSelect} /> },
 ] as const satisfies readonly TabSpec[];
 
 export type TabId = (typeof TABS)[number]['id'];

@@ -11,6 +11,7 @@ import type { ReportFolds } from '../core/folds';
 import type { LinkField } from '../core/graph/record-links';
 import type { RegistryEntry } from '../core/keys/keys';
 import type { RuleCount } from '../core/rule-filter';
+import type { TextReading } from '../core/read-text';
 import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 import type { GraphRender } from './graph';
 import type { GraphPart } from './graph-parts';
@@ -147,6 +148,8 @@ export interface RecordDetail {
   hex: Uint8Array;
   /** The view holds more bytes than were sent. */
   hexTruncated: boolean;
+  /** The same bytes in CBOR diagnostic notation, one entry a line (null: they are not CBOR, a JSON record say). */
+  diagnostic: string | null;
   logTimeMicros: string | null;
   logPosition: string | null;
   parent: number | null;
@@ -207,6 +210,8 @@ export interface Protocol {
   load: { body: { inputs: InputPayload[]; stream?: boolean; pauseMs?: number }; reply: Loaded; part: LoadPart };
   /** Opens a permalink fragment in place of what is loaded. */
   open: { body: { fragment: string }; reply: Loaded; part: never };
+  /** What pasted text would read as (nothing is loaded): its format and records, or where it fails. */
+  readText: { body: { text: string }; reply: TextReading; part: never };
   /** The page has drawn the first records of load `load`: the worker reads on. */
   shown: { body: { load: number }; reply: null; part: never };
   /** Stops load `load` between two batches; what was read stays loaded. */

@@ -6,6 +6,7 @@ import type { Handler, HandlerContext, Handlers, Loaded, RequestType, WireMessag
 import { splitGraph } from '../wire/graph-parts';
 import { packSummaries, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
 import { packTimeline, timelineBuffers } from '../wire/timeline-pack';
+import { readText } from '../core/read-text';
 import type { InspectorSession, LoadResult } from './session';
 
 /** Nodes (and edges) per message when a graph is sent in parts. */
@@ -78,6 +79,9 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
       const keys = session.filter(filter, order);
       ctx.transfer(keys.buffer);
       return { keys, total: session.size, rules: filter.rule?.trim() ? session.matchRules(filter.rule) : null };
+    },
+    async readText({ text }) {
+      return readText(text);
     },
     async rules() {
       return session.rulesPresent();

@@ -11,6 +11,7 @@ import { RuleIndex } from '../core/rule-filter';
 import { shortId } from '../core/short-id';
 import type { Finding } from '../core/model';
 import { firstDifference, toHex } from '../core/bytes';
+import { diagnosticView } from '../core/cbor/diagnostic';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { completeWorkflow, isRecoveredPending, pendingInputs, type RecoveredKey } from '../core/agentdna/signature';
 import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
@@ -512,6 +513,7 @@ export class InspectorSession {
       hexOffset: start,
       hex: data.view.slice(start, end),
       hexTruncated: v.span === null && data.view.length > MAX_HEX,
+      diagnostic: diagnosticView(data.view.subarray(start, end)),
       logTimeMicros: v.logTimeMicros?.toString() ?? null,
       logPosition: data.logPosition ? `partition ${data.logPosition.partition}, offset ${data.logPosition.offset}` : null,
       parent: v.parent !== null ? key - (v.index - v.parent) : null,

@@ -20,6 +20,7 @@ import {
   type PageState,
   LOG_ORDER,
   listQueryActive,
+  unreadableWords,
 } from './page';
 
 const summary = (key: number, input = 0): RecordSummary => ({
@@ -99,7 +100,11 @@ describe('a load', () => {
     expect(state.inputs).toEqual([a2]);
     expect(state.recordsVersion).toBe(1);
     const b = inputSummary(1, 'b.bin', 1);
-    ({ state } = run([{ type: 'load-ended', result: loaded({ inputs: [b], records: pack([2], 1) }), records: 3, inputs: 2, unreadable: 0 }], state, summaries));
+    ({ state } = run(
+      [{ type: 'load-ended', result: loaded({ inputs: [b], records: pack([2], 1) }), records: 3, inputs: 2, unreadable: [] }],
+      state,
+      summaries,
+    ));
     expect(state.inputs).toEqual([a2, b]);
     expect(state.progress).toBeNull();
     expect(state.loadVersion).toBe(1);
@@ -112,7 +117,7 @@ describe('a load', () => {
 
   it('a cancelled load says what it kept; problems are shown with control characters made visible', () => {
     const { state } = run([
-      { type: 'load-ended', result: loaded({ cancelled: true, problems: ['x.bin: bad\u0007', 'y: worse'] }), records: 1, inputs: 1, unreadable: 0 },
+      { type: 'load-ended', result: loaded({ cancelled: true, problems: ['x.bin: bad\u0007', 'y: worse'] }), records: 1, inputs: 1, unreadable: [] },
     ]);
     expect(state.status).toBe('Cancelled: kept 1 record from 1 input.');
     expect(state.problem).toBe('x.bin: bad⟨U+0007⟩; y: worse');
@@ -128,8 +133,17 @@ describe('a load', () => {
       format: 'file(png)',
       error: { code: 'input/unrecognized', message: 'a PNG image, not an agent record', offset: 0 },
     };
-    const { state } = run([{ type: 'load-ended', result: loaded({ inputs: [png], records: pack([0]) }), records: 1, inputs: 1, unreadable: 1 }]);
+    const { state } = run([{ type: 'load-ended', result: loaded({ inputs: [png], records: pack([0]) }), records: 1, inputs: 1, unreadable: [png] }]);
     expect(state.status).toBe('Loaded 0 records from 1 input (it is unreadable).');
+    // The alert line (a live region) says why, as the input's header in the list does.
+    expect(state.problem).toBe('photo.png could not be read: a PNG image, not an agent record (input/unrecognized)');
+    const many = [1, 2, 3, 4, 5].map((n) => ({ ...png, input: n, name: `p${n}.png`, error: { ...png.error!, offset: 7 } }));
+    expect(unreadableWords(many)).toEqual([
+      'p1.png could not be read: a PNG image, not an agent record (input/unrecognized, byte 7)',
+      'p2.png could not be read: a PNG image, not an agent record (input/unrecognized, byte 7)',
+      'p3.png could not be read: a PNG image, not an agent record (input/unrecognized, byte 7)',
+      'and 2 more inputs could not be read (see their headers in the list)',
+    ]);
   });
 
   it('a failed load says why, and the next load clears the alert', () => {

@@ -80,7 +80,7 @@ export type PageAction =
    * `records` and `inputs`: how many the load read in all (batches and reply); `unreadable`: the
    * inputs among them nothing could be read from (each is one record of format unknown, not counted as a record).
    */
-  | { type: 'load-ended'; result: Loaded; records: number; inputs: number; unreadable: number }
+  | { type: 'load-ended'; result: Loaded; records: number; inputs: number; unreadable: InputSummary[] }
   | { type: 'load-failed'; message: string }
   | { type: 'link-opening' }
   /** A link or bundle opened in place of what was loaded (its view comes apart: `shared-view`). */
@@ -160,6 +160,19 @@ export function loadedStatus(records: number, inputs: number, unreadable: number
   return unreadable ? `${read} (${unreadable === inputs && inputs > 0 ? (inputs === 1 ? 'it is' : 'all are') : unreadable} unreadable).` : `${read}.`;
 }
 
+/** Inputs the alert line names one by one; the rest are counted. */
+const UNREADABLE_NAMED = 3;
+
+/** What the alert line says of the inputs nothing could be read from: their names, why, and where. */
+export function unreadableWords(inputs: readonly InputSummary[]): string[] {
+  const words = inputs.slice(0, UNREADABLE_NAMED).map((i) => {
+    const e = i.error;
+    return e ? `${i.name} could not be read: ${e.message} (${e.code}${e.offset ? `, byte ${e.offset}` : ''})` : `${i.name} could not be read`;
+  });
+  if (inputs.length > UNREADABLE_NAMED) words.push(`and ${inputs.length - UNREADABLE_NAMED} more inputs could not be read (see their headers in the list)`);
+  return words;
+}
+
 /**
  * The summary store's part of an action: the pack it brings written at its keys (or the store
  * emptied first, when the action replaces what was loaded). Runs once per action, before the reducer.
@@ -217,14 +230,16 @@ export function reducePage(state: PageState, action: PageAction): PageState {
       };
     case 'load-ended': {
       const r = action.result;
+      // Every load error is said in the alert line (a live region), the inputs nothing could be read from too.
+      const problems = [...r.problems, ...unreadableWords(action.unreadable)];
       return {
         ...state,
         progress: null,
         inputs: mergeInputs(state.inputs, r.inputs),
         recordsVersion: state.recordsVersion + 1,
         loadVersion: state.loadVersion + 1,
-        problem: r.problems.length ? displayText(r.problems.join('; ')) : state.problem,
-        status: loadedStatus(action.records, action.inputs, action.unreadable, r.cancelled),
+        problem: problems.length ? displayText(problems.join('; ')) : state.problem,
+        status: loadedStatus(action.records, action.inputs, action.unreadable.length, r.cancelled),
       };
     }
     case 'load-failed':

@@ -10,6 +10,7 @@ import { RecordsPane, unreadableKeys } from './components/RecordsPane';
 import { SamplesNote } from './components/SamplesNote';
 import { CompareContext } from './compare/compare-context';
 import { ComparePicker, PickBanner } from './compare/ComparePicker';
+import { exportBundle, exportReport } from './exports';
 import { comparedWords } from './compare/compare-view';
 import { useCompare } from './compare/use-compare';
 import { SharePanel } from './components/SharePanel';
@@ -22,10 +23,10 @@ import { useKeys } from './hooks/use-keys';
 import { useLoads } from './hooks/use-loads';
 import { usePageStore } from './hooks/use-page-store';
 import { useRecordFilter } from './hooks/use-record-filter';
-import { useShownSelection } from './hooks/use-shown-selection';
+import { recordWords, useShownSelection } from './hooks/use-shown-selection';
 import { useViewHistory } from './hooks/use-view-history';
 import { filterToLink, sameFilter } from './shared-view';
-import { LOG_ORDER, sameOrder } from './store/page';
+import { filterActive, LOG_ORDER, sameOrder } from './store/page';
 import { DEFAULT_TAB, tabOf, tabSpec } from './tabs';
 
 type DialogName = 'paste' | 'share' | 'keys';
@@ -53,6 +54,15 @@ export function App() {
     () => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter), compare: state.compare }),
     [selected, tab, viewport, filter, state.compare],
   );
+  // What a link can carry besides everything: the selected record (and the one compared with it), the filtered records.
+  const shareParts = {
+    selected:
+      selected === null
+        ? null
+        : `${recordWords(selected, summaries, (n) => inputs.find((i) => i.input === n)?.name ?? '')}${state.compare ? ', and the record compared with it' : ''}`,
+    filtered: filterActive(filter) && visible && sameFilter(visible.filter, filter) ? visible.keys.length : null,
+    all: summaries.length - unreadableKeys(inputs, summaries).length,
+  };
   // The record the link selected, by what it was in the link: its input's name and its index.
   const sharedKey = shared?.view.selectedKey ?? null;
   const sharedRecord = sharedKey !== null ? summaries.get(sharedKey) : undefined;
@@ -69,6 +79,7 @@ export function App() {
         onPaste={() => setDialog('paste')}
         onKeys={() => setDialog('keys')}
         onShare={() => setDialog('share')}
+        onExport={(what) => (what === 'bundle' ? void exportBundle(shareView) : void exportReport(what))}
         onClear={() => {
           intake.dismissSamplesNote();
           void loads.clear();
@@ -150,7 +161,7 @@ export function App() {
           intake.text(text);
         }}
       />
-      {dialog === 'share' && <SharePanel view={shareView} version={state.loadVersion} onClose={close} />}
+      {dialog === 'share' && <SharePanel view={shareView} version={state.loadVersion} parts={shareParts} onClose={close} />}
       {compare.pickerFor !== null && <ComparePicker anchor={compare.pickerFor} version={state.loadVersion} onClose={compare.closePicker} />}
       {dialog === 'keys' && (
         <KeyRegistry

@@ -173,6 +173,9 @@ export interface InputRedaction {
   unblankable: string[];
 }
 
+/** Which records a link or bundle carries: all, the filtered ones (the view's filters), or the selected record (and a compared pair). */
+export type ShareRecords = 'all' | 'filtered' | 'selected';
+
 /** The person's decision on inputs with parts redaction cannot blank: leave them out, or share them as they are. */
 export type Unblankable = 'leave-out' | 'include';
 
@@ -232,7 +235,8 @@ export interface Protocol {
   timeline: { body: Nothing; reply: TimelinePack; part: never };
   folds: { body: { asOf: number | null }; reply: FoldView; part: never };
   report: { body: Nothing; reply: { json: string; markdown: string }; part: never };
-  share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable }; reply: Shared; part: never };
+  /** A link (and, asked, a bundle) of the view and `records` of what is loaded (default all), each input cut down to them where it can be. */
+  share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable; records?: ShareRecords }; reply: Shared; part: never };
   clear: { body: Nothing; reply: null; part: never };
   /** Two records, two inputs or two conversations compared (src/core/compare); null when one is no longer loaded. */
   compare: { body: CompareSubject; reply: Comparison | null; part: never };

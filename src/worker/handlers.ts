@@ -108,8 +108,8 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
     async report() {
       return session.report();
     },
-    async share({ view, redact, bundle, unblankable }, ctx) {
-      const shared = await session.share({ ...view, selected: null }, redact, bundle, unblankable);
+    async share({ view, redact, bundle, unblankable, records }, ctx) {
+      const shared = await session.share({ ...view, selected: null }, redact, bundle, unblankable, records);
       if (shared.bundle) ctx.transfer(shared.bundle.buffer);
       return shared;
     },

@@ -24,6 +24,7 @@ import { allFindings, isValid } from '../core/verdict';
 import { agdxRecordTime } from '../core/time';
 import { SummaryColumns, type SummaryCounts } from './summary-columns';
 import { orderKeys } from './list-order';
+import { partInputs, placeIn, type PartInput } from './share-part';
 import {
   decodeBundle,
   decodePermalink,
@@ -59,6 +60,7 @@ import type {
   RecordLinkView,
   RulesPresent,
   SharedView,
+  ShareRecords,
   Unblankable,
 } from '../wire/protocol';
 import type { RecordSummary } from '../wire/summary-pack';
@@ -411,6 +413,7 @@ export class InspectorSession {
     redact: boolean,
     bundle: boolean,
     unblankable?: Unblankable,
+    records: ShareRecords = 'all',
   ): Promise<{ fragment: string; bundle: Uint8Array | null; problems: string[]; redaction: InputRedaction[] | null }> {
     const redaction: InputRedaction[] | null = redact ? [] : null;
     let inputs = this.inputs.map((input, i) => {
@@ -425,16 +428,16 @@ export class InspectorSession {
     const problems = (redaction ?? []).flatMap((x) => x.unblankable.map((p) => `${x.name}: ${p}`));
     if (problems.length && !unblankable) return { fragment: '', bundle: null, problems, redaction };
     if (problems.length && unblankable === 'leave-out') inputs = inputs.filter((x) => !redaction![x.number].unblankable.length);
+    // Only the chosen records, each input cut down to them where it can be (share-part.ts).
+    const shared = records === 'all' ? inputs.map((x) => ({ ...x, indexOf: null })) : this.sharedPart(inputs, records, view);
     // A record by its place in the link (an input left out takes its records with it).
-    const placeOf = (key: number | null | undefined): RecordPlace | null => {
-      const at = key != null && this.records[key] ? inputs.findIndex((x) => x.number === this.inputOf[key]) : -1;
-      return at >= 0 ? { input: at, index: this.records[key!].verdict.index } : null;
-    };
+    const placeOf = (key: number | null | undefined): RecordPlace | null =>
+      key != null && this.records[key] ? placeIn(shared, this.inputOf[key], this.records[key].verdict.index) : null;
     const selected = placeOf(view.selectedKey);
     const [ca, cb] = [placeOf(view.compare?.a), placeOf(view.compare?.b)];
     const state: ShareState = {
-      inputs: inputs.map(({ name, bytes }) => ({ name, bytes })),
-      redacted: redact || inputs.some((x) => this.redactedInputs.has(x.number)),
+      inputs: shared.map(({ name, bytes }) => ({ name, bytes })),
+      redacted: redact || shared.some((x) => this.redactedInputs.has(x.number)),
       view: {
         selected,
         tab: view.tab,
@@ -449,6 +452,37 @@ export class InspectorSession {
       if (e instanceof ShareTooLargeError) return { fragment: '', bundle: null, problems: [e.message], redaction };
       throw e;
     }
+  }
+
+  /** The inputs of a link of `records` only: the selected record (and a compared pair), or what the view's filters keep. */
+  private sharedPart(
+    inputs: { name: string; bytes: Uint8Array; number: number }[],
+    records: Exclude<ShareRecords, 'all'>,
+    view: { selectedKey: number | null; compare?: ComparedPair | null; filters: Record<string, string> },
+  ): PartInput[] {
+    // The view's filters are the list's, as a link carries them (the same fields as a RecordFilter).
+    const keys = records === 'selected' ? [view.selectedKey, view.compare?.a, view.compare?.b] : [...this.filter(view.filters as RecordFilter)];
+    const chosen = new Map<number, Set<number>>();
+    for (const key of keys) {
+      if (key == null || !this.records[key]) continue;
+      const input = this.inputOf[key];
+      let set = chosen.get(input);
+      if (!set) chosen.set(input, (set = new Set()));
+      set.add(this.records[key].verdict.index);
+    }
+    // Each input's records, in order (an input's keys are one run).
+    const byInput = new Map<number, InspectedRecord[]>();
+    this.records.forEach((r, key) => {
+      const input = this.inputOf[key];
+      if (!chosen.has(input)) return;
+      let list = byInput.get(input);
+      if (!list) byInput.set(input, (list = []));
+      list.push(r);
+    });
+    const sources = inputs.map((x) => ({ name: x.name, bytes: x.bytes, records: byInput.get(x.number) ?? [] }));
+    const part = partInputs(sources, new Map(inputs.map((x, at) => [at, chosen.get(x.number) ?? new Set<number>()])));
+    // partInputs numbers the inputs by their place in `inputs`: back to the session's numbers.
+    return part.map((p) => ({ ...p, number: inputs[p.number].number }));
   }
 
   /** One input read whole (a bundle's or a link's inputs, or a load without batches); signatures on the pool. */

@@ -147,7 +147,11 @@ test('the compact list shows at least 24 rows on a 1440×900 screen; PageDown mo
   await expect(inspector.detail).toContainText('log-3000.cborseq · record #2999');
 });
 
-test('a link of one selected record out of 10,000 is under 2,000 characters, its size shown before it is chosen, and opens on that record', async ({ inspector, page, browser }) => {
+test('a link of one selected record out of 10,000 is under 2,000 characters, its size shown before it is chosen, and opens on that record', async ({
+  inspector,
+  page,
+  browser,
+}) => {
   // 10,000 records loaded, and the link of all of them measured: slow on a busy machine.
   test.setTimeout(120_000);
   const path = test.info().outputPath('log-10k.cborseq');
@@ -183,4 +187,73 @@ test('a link of one selected record out of 10,000 is under 2,000 characters, its
   expect(bare(await other.getByRole('tree', { name: 'Fields' }).textContent())).toBe(fields);
   await expect(other.getByTestId('shown')).toHaveText('1 record');
   await context.close();
+});
+
+atEachWidth(() => {
+  test("the graph opens on the selected record's neighbourhood with its text at 12 px or more; late and unanswered answers, and records sharing an id, are marked on their nodes", async ({
+    inspector,
+  }) => {
+    await inspector.openWithSamples();
+    await inspector.openGraph();
+    const selected = inspector.graph.locator('.react-flow__node:has([data-selected])');
+    // On a phone the canvas is below the list: scrolled to, as a person would.
+    await inspector.graph.scrollIntoViewIfNeeded();
+    await expect(selected).toBeInViewport();
+    const canvas = await inspector.box(inspector.graph);
+    const node = await inspector.box(selected);
+    expect(node.x >= canvas.x - 1 && node.x + node.width <= canvas.x + canvas.width + 1).toBe(true);
+    // Every piece of text on the nodes in view, at its font size times the zoom.
+    await expect.poll(() => inspector.graphZoom()).toBeGreaterThanOrEqual(12 / 11);
+    const zoom = await inspector.graphZoom();
+    const smallest = await inspector.graph
+      .locator('.react-flow__node')
+      .evaluateAll((nodes) =>
+        Math.min(
+          ...nodes.flatMap((n) =>
+            [...n.querySelectorAll('*')]
+              .filter((el) => [...el.childNodes].some((c) => c.nodeType === 3 && c.textContent!.trim()))
+              .map((el) => Number.parseFloat(getComputedStyle(el).fontSize)),
+          ),
+        ),
+      );
+    expect(smallest * zoom).toBeGreaterThanOrEqual(12);
+    // Its neighbours are drawn around it: the response answering it (late: after the command's deadline).
+    await expect(inspector.graph.getByTestId('node-timing').filter({ hasText: 'late' })).toHaveAttribute('title', /after its deadline/);
+    // Two commands from two inputs share an id: their nodes say where each is.
+    const places = await inspector.graph.getByTestId('node-place').allTextContents();
+    expect(places).toEqual(expect.arrayContaining(['conversation.cborseq #0']));
+    expect(new Set(places).size).toBe(places.length);
+  });
+});
+
+test('a command whose deadline passed unanswered is marked on its node', async ({ inspector, page }) => {
+  await inspector.open();
+  await inspector.dropFiles([vector('agdx/made/deadlines.cborseq')]);
+  await inspector.openGraph();
+  await page.getByRole('button', { name: /^Fit the graph/ }).click();
+  const marks = inspector.graph.getByTestId('node-timing');
+  await expect(marks.filter({ hasText: 'unanswered' })).toHaveCount(1);
+  await expect(marks.filter({ hasText: 'unanswered' })).toHaveAttribute('title', /no response or error in input 0 answers this command/);
+  await expect(marks.filter({ hasText: 'late' })).toHaveCount(1);
+});
+
+test.describe('1024 × 768', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+  test("the timeline's problems are rows of one height in a list that scrolls, and the chart keeps half the pane", async ({ inspector, page }) => {
+    const path = test.info().outputPath('log-2000.cborseq');
+    writeFileSync(path, agdxSequence(2000, { signedEvery: 1_000_000 }));
+    await inspector.open();
+    await page.getByLabel('Choose record files').setInputFiles(path);
+    await expect(page.getByTestId('shown')).toHaveText('2,000 records');
+    await page.getByRole('tab', { name: 'Timeline' }).click();
+    const problems = page.getByTestId('timeline-problems');
+    await expect(problems.getByRole('button').first()).toBeVisible();
+    const heights = await problems.locator('li').evaluateAll((items) => items.map((li) => li.getBoundingClientRect().height));
+    expect(heights.length).toBeGreaterThan(8);
+    expect(new Set(heights.map(Math.round))).toEqual(new Set([20]));
+    expect(await problems.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    const panel = await inspector.box(page.getByRole('region', { name: 'Timeline' }));
+    const chart = await inspector.box(page.getByTestId('timeline-chart'));
+    expect(chart.height).toBeGreaterThanOrEqual(panel.height / 2 - 1);
+  });
 });

@@ -12,8 +12,17 @@ export async function exportReport(as: 'json' | 'markdown'): Promise<void> {
 }
 
 /** A bundle of `records` of what is loaded and the view; the problems that kept it from being made, if any. */
-export async function exportBundle(view: ViewToShare, options: { redact?: boolean; unblankable?: 'leave-out' | 'include'; records?: ShareRecords } = {}): Promise<string[]> {
-  const r = await inspectorClient().call('share', { view, redact: options.redact ?? false, bundle: true, unblankable: options.unblankable, records: options.records });
+export async function exportBundle(
+  view: ViewToShare,
+  options: { redact?: boolean; unblankable?: 'leave-out' | 'include'; records?: ShareRecords } = {},
+): Promise<string[]> {
+  const r = await inspectorClient().call('share', {
+    view,
+    redact: options.redact ?? false,
+    bundle: true,
+    unblankable: options.unblankable,
+    records: options.records,
+  });
   if (r.bundle) download('envelope-inspector.eibundle', r.bundle as Uint8Array<ArrayBuffer>, 'application/octet-stream');
   return r.problems;
 }

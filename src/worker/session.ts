@@ -758,7 +758,10 @@ export class InspectorSession {
 
   /** Both graphs, laid out, as the page draws them: the record-level graph of the load, drawn. */
   graph(expanded: string[]): GraphRender {
-    return renderGraph(this.analysis().graph, this.workflows, (key) => this.summaryOf(key), expanded);
+    return renderGraph(this.analysis().graph, this.workflows, (key) => this.summaryOf(key), expanded, {
+      findings: (key) => this.logRules(key),
+      inputName: (input) => this.inputs[input]?.name ?? '',
+    });
   }
 
   /** The AGDX records on a time axis, each mark drawn with its verdict as the page has it. */

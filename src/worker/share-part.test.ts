@@ -9,7 +9,8 @@ import { InspectorSession } from './session';
 
 const read = (p: string) => new Uint8Array(readFileSync(resolve(__dirname, '../..', p)));
 const view = (selectedKey: number | null, filters: Record<string, string> = {}) => ({ selectedKey, selected: null, tab: 'records', viewport: null, filters });
-const load = (session: InspectorSession, files: [string, Uint8Array][]) => session.load(files.map(([name, bytes]) => ({ name, data: new Blob([bytes.slice()]) })));
+const load = (session: InspectorSession, files: [string, Uint8Array][]) =>
+  session.load(files.map(([name, bytes]) => ({ name, data: new Blob([bytes.slice()]) })));
 
 describe('a link of part of what is loaded', () => {
   it('of one selected record out of 10,000 is a few hundred characters, and opens on that record', async () => {

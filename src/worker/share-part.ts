@@ -3,7 +3,7 @@
 // that stretch, so one record of a 10,000-record log makes a link of a few hundred characters; an
 // input whose records cannot be cut out (hex text, a single JSON document) travels whole. Records
 // keep their order; a record found inside another (a dead letter's payload) travels with it.
-import { concatBytes, utf8Encode } from '../core/bytes';
+import { utf8Encode } from '../core/bytes';
 import type { RecordPlace } from '../core/share/permalink';
 import type { InspectedRecord } from '../core/records';
 
@@ -54,25 +54,38 @@ export function cutInput(source: PartSource, chosen: ReadonlySet<number>): { byt
   let next = 0;
   for (let i = 0; i < records.length; i++) if (tops.has(topOf(i))) indexOf.set(i, next++);
   const parts = stretches.map((s) => bytes.subarray(s!.span[0], s!.span[1]));
-  if (stretches[0]!.kind === 'item') return { bytes: concatBytes(...parts), indexOf };
+  if (stretches[0]!.kind === 'item') return { bytes: join(parts), indexOf };
   // An Iggy export of the chosen messages only.
   const comma = utf8Encode(',');
   const joined: Uint8Array[] = [utf8Encode('{"messages":[')];
-  parts.forEach((p, k) => joined.push(...(k ? [comma, p] : [p])));
+  for (const [k, p] of parts.entries()) {
+    if (k) joined.push(comma);
+    joined.push(p);
+  }
   joined.push(utf8Encode(']}'));
-  return { bytes: concatBytes(...joined), indexOf };
+  return { bytes: join(joined), indexOf };
+}
+
+/** The parts one after another (a loop: a spread of 100,000 parts into one call would overflow the stack). */
+function join(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 /** The inputs of a part: each input holding chosen records, cut down when it can be, else whole. */
 export function partInputs(sources: readonly PartSource[], chosen: ReadonlyMap<number, ReadonlySet<number>>): PartInput[] {
   const out: PartInput[] = [];
-  sources.forEach((source, number) => {
+  for (const [number, source] of sources.entries()) {
     const indexes = chosen.get(number);
-    if (!indexes?.size) return;
-    if (indexes.size === source.records.length) return void out.push({ name: source.name, bytes: source.bytes, number, indexOf: null });
-    const cut = cutInput(source, indexes);
+    if (!indexes?.size) continue;
+    const cut = indexes.size === source.records.length ? null : cutInput(source, indexes);
     out.push(cut ? { name: source.name, bytes: cut.bytes, number, indexOf: cut.indexOf } : { name: source.name, bytes: source.bytes, number, indexOf: null });
-  });
+  }
   return out;
 }
 

@@ -30,7 +30,11 @@ export function SharePanel({ view, version, parts, onClose }: { view: ViewToShar
   // What to do with inputs that have parts redaction cannot blank: asked before any link is made.
   const [unblankable, setUnblankable] = useState<Unblankable | undefined>(undefined);
   const [copied, setCopied] = useState(false);
-  const offered: ShareRecords[] = [...(parts.selected !== null ? (['selected'] as const) : []), ...(parts.filtered !== null ? (['filtered'] as const) : []), 'all'];
+  const offered: ShareRecords[] = [
+    ...(parts.selected !== null ? (['selected'] as const) : []),
+    ...(parts.filtered !== null ? (['filtered'] as const) : []),
+    'all',
+  ];
   const [chosen, setChosen] = useState<ShareRecords>('all');
   const part = offered.includes(chosen) ? chosen : 'all';
 
@@ -78,7 +82,10 @@ export function SharePanel({ view, version, parts, onClose }: { view: ViewToShar
           <label key={c.records} className="flex items-baseline gap-2">
             <input type="radio" name="share-records" checked={part === c.records} onChange={() => setChosen(c.records)} />
             <span className="min-w-0">
-              <bdi>{c.words}</bdi> <span className="text-xs text-slate-600 dark:text-slate-400" data-testid={`share-size-${c.records}`}>({sizeOf(c.records)})</span>
+              <bdi>{c.words}</bdi>{' '}
+              <span className="text-xs text-slate-600 dark:text-slate-400" data-testid={`share-size-${c.records}`}>
+                ({sizeOf(c.records)})
+              </span>
             </span>
           </label>
         ))}

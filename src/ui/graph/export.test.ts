@@ -55,6 +55,8 @@ function graphOf(labels: string[]): GraphRender {
       badges: null,
       dna: null,
       expandable: false,
+      timing: [],
+      place: null,
     })),
     edges: labels.length > 1 ? [{ id: 'e', from: 'n1', to: 'n0', via: 'cause', count: 1, note: null }] : [],
     folded: [],

@@ -257,3 +257,50 @@ test.describe('1024 × 768', () => {
     expect(chart.height).toBeGreaterThanOrEqual(panel.height / 2 - 1);
   });
 });
+
+atEachWidth((size) => {
+  test('the comparison takes the whole pane, A beside B (stacked on a phone), its byte diff aligned with the inserted byte shown as such; the tab is on screen', async ({
+    inspector,
+    page,
+  }) => {
+    // B: the command with one more character in its source (the text's head changes, one byte is inserted).
+    const a = readFileSync(vector('agdx/laser-wire-0.0.1/agent_command.bin'));
+    const needle = Buffer.concat([Buffer.from([0x6c]), Buffer.from('source-agent')]);
+    const at = a.indexOf(needle);
+    const b = Buffer.concat([a.subarray(0, at), Buffer.from([0x6d]), Buffer.from('source-agentX'), a.subarray(at + needle.length)]);
+    const dir = test.info().outputPath();
+    writeFileSync(`${dir}/a.bin`, a);
+    writeFileSync(`${dir}/b.bin`, b);
+    await inspector.open();
+    await page.getByLabel('Choose record files').setInputFiles([`${dir}/a.bin`, `${dir}/b.bin`]);
+    await inspector.records('a.bin').click();
+    await inspector.detail.getByRole('button', { name: 'Compare with…' }).click();
+    await page.getByRole('dialog').getByRole('combobox').fill('b.bin');
+    await expect(page.getByRole('dialog').getByRole('option')).toHaveCount(1);
+    await page.keyboard.press('Enter');
+    const region = page.getByRole('region', { name: 'Comparison' });
+    await expect(region.getByTestId('aligned-hunk')).toBeVisible();
+    // The whole pane: no record detail below it.
+    await expect(inspector.detail).toHaveCount(0);
+    const tab = await inspector.box(page.getByRole('tab', { name: 'Compare' }));
+    expect(tab.x + tab.width).toBeLessThanOrEqual(size.width);
+    const cardA = await inspector.box(region.getByTestId('side-A'));
+    const cardB = await inspector.box(region.getByTestId('side-B'));
+    if (size.width > 600) expect(Math.abs(cardA.y - cardB.y)).toBeLessThan(2);
+    else expect(cardB.y).toBeGreaterThanOrEqual(cardA.y + cardA.height - 1);
+    // The byte diff: one changed byte (the text's head), one inserted (X), and the bytes after it line up again.
+    const hunk = region.getByTestId('aligned-hunk');
+    await expect(hunk.locator('[data-op="changed"]')).toHaveCount(1);
+    const inserted = hunk.locator('[data-op="inserted"]');
+    await expect(inserted).toHaveCount(1);
+    await expect(inserted.locator('[data-side="A"]')).toHaveText('··');
+    await expect(inserted.locator('[data-side="B"]')).toHaveText('58');
+    const after = hunk.locator('[data-op="inserted"] + [data-op="equal"]');
+    await expect(after.locator('[data-side="A"]')).toHaveText((await after.locator('[data-side="B"]').textContent())!);
+    await expect(hunk.locator('.sr-only')).toContainText('byte only in B (inserted) at B');
+    // Its records' details are a click away: the Record tab opens on B.
+    await region.getByRole('button', { name: "Show B's detail" }).click();
+    await expect(page.getByRole('tab', { name: 'Record' })).toHaveAttribute('aria-selected', 'true');
+    await expect(inspector.detail).toContainText('b.bin · record #0');
+  });
+});

@@ -126,7 +126,7 @@ export function App() {
         onDismiss={(s) => dispatch({ type: 'stopped-done', input: s })}
       />
       {/* Narrow: the list above the view, the page scrolling between them; wide: side by side. */}
-      <main className="grid min-h-0 flex-1 grid-cols-1 overflow-y-auto md:grid-cols-[minmax(18rem,26rem)_1fr] md:overflow-hidden xl:grid-cols-[minmax(20rem,34rem)_1fr]">
+      <main className="grid min-h-0 flex-1 grid-cols-1 overflow-y-auto md:grid-cols-[minmax(18rem,26rem)_1fr] md:overflow-hidden xl:grid-cols-[minmax(20rem,33rem)_1fr]">
         <RecordsPane
           inputs={inputs}
           summaries={summaries}
@@ -149,6 +149,7 @@ export function App() {
           version={state.loadVersion}
           selected={selected}
           onSelect={view.select}
+          onOpen={(key) => view.show({ selected: key, tab: DEFAULT_TAB }, 'push')}
           viewport={viewport}
           onViewport={setViewport}
         />

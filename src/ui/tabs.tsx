@@ -13,6 +13,8 @@ export interface TabPanelProps {
   version: number;
   selected: number | null;
   onSelect: (key: number) => void;
+  /** Selects a record and opens its detail on the Record tab (a full tab shows no detail of its own). */
+  onOpen: (key: number) => void;
   /** The graph's viewport, as a link set it or the person left it. */
   viewport: Viewport | null;
   onViewport: (viewport: Viewport) => void;
@@ -49,7 +51,7 @@ export const TABS = [
   { id: 'timeline', label: 'Timeline', lazy: true, panel: (p) => <TimelineView version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
   { id: 'agents', label: 'Agents', lazy: false, panel: (p) => <FoldsPanel mode="agents" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
   { id: 'runs', label: 'Runs', lazy: false, panel: (p) => <FoldsPanel mode="runs" version={p.version} selected={p.selected} onSelect={p.onSelect} /> },
-  { id: 'compare', label: 'Compare', lazy: true, full: true, panel: (p) => <ComparePanel version={p.version} onSelect={p.onSelect} /> },
+  { id: 'compare', label: 'Compare', lazy: true, full: true, panel: (p) => <ComparePanel version={p.version} onSelect={p.onOpen} /> },
 ] as const satisfies readonly TabSpec[];
 
 export type TabId = (typeof TABS)[number]['id'];

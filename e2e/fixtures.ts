@@ -207,7 +207,7 @@ export class InspectorPage {
   /** Opens the app as a first visit does: the bundled samples load; waits for them all. */
   async openWithSamples() {
     await this.open('');
-    await expect(this.page.getByRole('status').filter({ hasText: /^Loaded \d+ records from 8 inputs\.$/ })).toBeVisible();
+    await expect(this.page.getByRole('status').filter({ hasText: /^Loaded \d+ records from 9 inputs\.$/ })).toBeVisible();
     // Its header, not its rows: the list is windowed, and on a phone not all seven rows are in the page.
     await expect(this.input('conversation.cborseq')).toContainText('7 records');
   }

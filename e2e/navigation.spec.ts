@@ -26,7 +26,7 @@ atEachWidth(() => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await expect(page.getByLabel('Validity')).toHaveValue('invalid');
-    await expect(page.getByTestId('shown')).toHaveText('2 of 15');
+    await expect(page.getByTestId('shown')).toHaveText('2 of 16');
     // The first record the filter keeps is selected instead, its detail open, and the list says so.
     await expect(page.getByTestId('list-notice')).toContainText('The filter hides the record that was selected, command 01J0Y1…0001 (conversation.cborseq #0)');
     await expect(page.getByTestId('list-notice')).toContainText('the first record it keeps is selected instead, command 01J0Y1…0001 (conversation.cborseq #5)');
@@ -303,4 +303,26 @@ atEachWidth((size) => {
     await expect(page.getByRole('tab', { name: 'Record' })).toHaveAttribute('aria-selected', 'true');
     await expect(inspector.detail).toContainText('b.bin · record #0');
   });
+});
+
+test('the samples hold an AgentDNA workflow and a record signed by a public test key: one click trusts the key, and the record is trusted', async ({
+  inspector,
+  page,
+}) => {
+  await inspector.openWithSamples();
+  await expect(inspector.records('agentdna_workflow.json')).toHaveCount(1);
+  const badge = inspector.signatureBadge(inspector.records('signed_command.bin'));
+  await expect(badge).toHaveAttribute('aria-label', 'Signed: unknown key');
+  await inspector.records('signed_command.bin').click();
+  await expect(inspector.detail).toContainText("Signed by the samples' public test key fe812c12f3ab4ce6");
+  await inspector.detail.getByRole('button', { name: 'Trust the sample key' }).click();
+  // Added through the registry: the Keys button counts it, the record is re-checked and trusted.
+  await expect(inspector.opener('Keys')).toHaveText('Keys (1)');
+  await expect(badge).toHaveAttribute('aria-label', 'Signed: signature valid, trusted');
+  await expect(inspector.signatureBadge(inspector.detail)).toHaveText('Signature valid, trusted');
+  await expect(inspector.detail.getByTestId('sample-key-trusted')).toContainText('is in your registry');
+  await expect(page.getByRole('region', { name: 'About these records' }).getByTestId('sample-key-trusted')).toHaveText('Sample key trusted.');
+  // It is an ordinary registry entry: the Keys dialog lists it, for source-agent.
+  await inspector.opener('Keys').click();
+  await expect(inspector.dialog).toContainText('fe812c12f3ab4ce6');
 });

@@ -9,7 +9,7 @@ atEachWidth(() => {
     const ruleFilter = page.getByLabel('Rule id', { exact: true });
     for (const words of ['agdx/matrix', 'agdx/matrix/', 'AGDX/Matrix']) {
       await ruleFilter.fill(words);
-      await expect(page.getByTestId('shown')).toHaveText('2 of 15');
+      await expect(page.getByTestId('shown')).toHaveText('2 of 16');
       await expect(page.getByTestId('rule-match')).toHaveText('Matches 2 rule ids: agdx/matrix/correlation, agdx/matrix/operation');
     }
     // The two records found are the invalid ones: the command without correlation and the status with a bad operation.
@@ -30,13 +30,15 @@ atEachWidth(() => {
     await rulesButton.click();
     const list = page.getByRole('list', { name: 'Rule ids in what is loaded' });
     await expect(list.getByRole('button')).toHaveText([
-      /^Any problem:\s*5 records/,
+      /^Any problem:\s*6 records/,
       /^agdx\/dead-letter:\s*1 record,\s*info/,
       // The samples' answers came three weeks after their commands' deadlines.
       /^agdx\/deadline\/missed:\s*2 records,\s*warning/,
       /^agdx\/deadline\/unanswered:\s*2 records,\s*info/,
       /^agdx\/matrix\/correlation:\s*1 record,\s*error/,
       /^agdx\/matrix\/operation:\s*1 record,\s*error/,
+      // The AgentDNA workflow: one of its envelopes reports a failed tool call.
+      /^agentdna\/status-code:\s*1 record,\s*warning/,
       /^cbor\/truncated:\s*1 record,\s*error/,
     ]);
     // Each says what its rule is about, from the catalogue.
@@ -46,13 +48,13 @@ atEachWidth(() => {
     await expect(list).toBeHidden();
     await expect(rulesButton).toBeFocused();
     await expect(page.getByLabel('Rule id', { exact: true })).toHaveValue('cbor/truncated');
-    await expect(page.getByTestId('shown')).toHaveText('1 of 15');
+    await expect(page.getByTestId('shown')).toHaveText('1 of 16');
 
     await rulesButton.click();
     await list.getByRole('button', { name: /^Any problem/ }).click();
     await expect(page.getByLabel('Validity')).toHaveValue('problem');
     await expect(page.getByLabel('Rule id', { exact: true })).toHaveValue('');
-    await expect(page.getByTestId('shown')).toHaveText('5 of 15');
+    await expect(page.getByTestId('shown')).toHaveText('6 of 16');
   });
 
   test('a partial word of a rule id ("must") finds the records carrying it', async ({ inspector, page }) => {
@@ -80,7 +82,7 @@ atEachWidth(() => {
     const list = page.getByRole('list', { name: 'Rule ids in what is loaded' });
     await expect(list).toBeVisible();
     await page.getByLabel('Rule id', { exact: true }).fill('must');
-    await expect(page.getByTestId('shown')).toHaveText('0 of 15');
+    await expect(page.getByTestId('shown')).toHaveText('0 of 16');
     const empty = page.getByTestId('no-match');
     await expect(empty).toContainText('No record matches the filter: rule "must".');
     await expect(empty).toContainText('No rule id in what is loaded matches those words');
@@ -88,7 +90,7 @@ atEachWidth(() => {
     await expect(list).toBeVisible();
     await empty.getByRole('button', { name: 'Clear the filter' }).click();
     await expect(list).toBeHidden();
-    await expect(page.getByTestId('shown')).toHaveText('15 records');
+    await expect(page.getByTestId('shown')).toHaveText('16 records');
     await expect(page.getByLabel('Rule id', { exact: true })).toHaveValue('');
     await expect(inspector.records('conversation.cborseq').first()).toBeVisible();
   });
@@ -140,6 +142,6 @@ atEachWidth(() => {
     await page.keyboard.press('Enter');
     await expect(list).toBeHidden();
     await expect(rulesButton).toBeFocused();
-    await expect(page.getByTestId('shown')).toHaveText('1 of 15');
+    await expect(page.getByTestId('shown')).toHaveText('1 of 16');
   });
 });

@@ -25,6 +25,7 @@ import { usePageStore } from './hooks/use-page-store';
 import { useRecordFilter } from './hooks/use-record-filter';
 import { recordWords, useShownSelection } from './hooks/use-shown-selection';
 import { useViewHistory } from './hooks/use-view-history';
+import { SampleKeyProvider, useSampleKey } from './sample-key';
 import { filterToLink, sameFilter } from './shared-view';
 import { filterActive, LOG_ORDER, sameOrder } from './store/page';
 import { DEFAULT_TAB, tabOf, tabSpec } from './tabs';
@@ -35,6 +36,7 @@ export function App() {
   const { state, dispatch, summaries } = usePageStore();
   const view = useViewHistory(dispatch);
   const keys = useKeys(state.keys, dispatch);
+  const sampleKey = useSampleKey(state.keys, keys.change);
   useRecordFilter(state.filter, state.order, { load: state.loadVersion, records: state.recordsVersion }, dispatch);
   useShownSelection(state, summaries, view, dispatch);
   const loads = useLoads(state.recordsVersion, dispatch, view, keys);
@@ -181,5 +183,9 @@ export function App() {
     </div>
   );
   // The comparison's state and controls, for the record detail, the Compare tab and the pick mode.
-  return <CompareContext value={compare.api}>{page}</CompareContext>;
+  return (
+    <CompareContext value={compare.api}>
+      <SampleKeyProvider value={sampleKey}>{page}</SampleKeyProvider>
+    </CompareContext>
+  );
 }

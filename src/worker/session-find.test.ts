@@ -9,16 +9,8 @@ import { inspectorHandlers } from './handlers';
 
 const root = resolve(__dirname, '../..');
 const read = (p: string) => new Uint8Array(readFileSync(resolve(root, p)));
-const SAMPLES = [
-  'conversation.cborseq',
-  'record_http_v07.json',
-  'agent_record.bin',
-  'agent_command_signed.bin',
-  'agent_dead_letter.bin',
-  'agent_error.bin',
-  'agent_status_card.bin',
-  'agent_invalid_status_bad_operation.bin',
-];
+/** The samples a first visit loads, in their order (public/samples/index.json). */
+const SAMPLES: string[] = JSON.parse(readFileSync(resolve(root, 'public/samples/index.json'), 'utf8')).map((s: { file: string }) => s.file);
 
 async function loaded(paths: string[]): Promise<InspectorSession> {
   const session = new InspectorSession();
@@ -40,12 +32,14 @@ describe('the rule filter in the session', () => {
       ['agdx/deadline/unanswered', 2, 'info'],
       ['agdx/matrix/correlation', 1, 'error'],
       ['agdx/matrix/operation', 1, 'error'],
+      // The AgentDNA workflow: one of its envelopes reports a failed tool call.
+      ['agentdna/status-code', 1, 'warning'],
       ['cbor/truncated', 1, 'error'],
     ]);
     expect(present.rules.every((r) => r.title && r.title.length > 0)).toBe(true);
-    // The two invalid records, the truncated one and the two late answers (a warning each); not the
-    // dead letter nor the unanswered commands (their findings are info).
-    expect(present.problems).toBe(5);
+    // The two invalid records, the truncated one, the two late answers and the workflow (a warning
+    // each); not the dead letter nor the unanswered commands (their findings are info).
+    expect(present.problems).toBe(6);
   });
 
   it('"agdx/matrix" and "agdx/matrix/" find the invalid samples; an exact id finds its own', async () => {
@@ -69,6 +63,7 @@ describe('the rule filter in the session', () => {
       'conversation.cborseq#4',
       'conversation.cborseq#5',
       'conversation.cborseq#6',
+      'agentdna_workflow.json#0',
       'agent_error.bin#0',
       'agent_invalid_status_bad_operation.bin#0',
     ]);
@@ -101,7 +96,7 @@ describe('the rule filter in the session', () => {
     expect(reply.rules).toEqual(['agdx/matrix/correlation', 'agdx/matrix/operation']);
     expect(reply.keys).toHaveLength(2);
     expect((await handlers.filter({ filter: { validity: 'valid' } }, ctx)).rules).toBeNull();
-    expect((await handlers.rules({}, ctx)).problems).toBe(5);
+    expect((await handlers.rules({}, ctx)).problems).toBe(6);
   });
 });
 

@@ -8,6 +8,7 @@ import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
 import { useCompareApi } from '../compare/compare-context';
+import { TrustSampleKey, useSampleKeyOffer } from '../sample-key';
 import { Badges } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
@@ -76,6 +77,7 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
   // Nothing recognised it (a PNG, an empty file, text of no known shape): one message and its bytes,
   // not empty findings, signature and field panels beside it.
   const unreadable = s.format === 'unknown' && !s.decoded;
+  const sampleKey = useSampleKeyOffer();
   const showFields = !(unreadable && detail.tree.length === 0);
 
   return (
@@ -108,6 +110,7 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
               <Badges record={s} />
               <CompareWith recordKey={s.key} />
             </div>
+            {sampleKey.keyId !== null && detail.signature.key_id === sampleKey.keyId && <TrustSampleKey className="mt-1" />}
             <RecordLinks links={detail.links} onSelect={onSelect} />
           </>
         )}

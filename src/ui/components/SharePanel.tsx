@@ -7,7 +7,7 @@ import { queryKeys } from '../query-keys';
 import { Dialog } from './Dialog';
 import { inspectorClient } from '../worker-client';
 
-/** Past this many characters a link is awkward in chat and mail (README: "Sharing"). */
+/** Past this many characters a link is awkward in chat and mail (docs/guide.md: "Sharing"). */
 export const LINK_SOFT_LIMIT = 8_000;
 
 /** What each part a link can carry holds, for its choice's words: null when there is no such part. */

@@ -1,6 +1,6 @@
 // Loading: the one load path every source ends in (drop, picker, paste, samples, Retry), a link's
 // opening, Cancel and Clear, and what the watchdog's restarts bring. The worker does the decoding.
-// What keeps the page responsive while a large file loads lives here too (README, "What keeps the
+// What keeps the page responsive while a large file loads lives here too (docs/architecture.md, "What keeps the
 // page responsive"): batches render as transitions, the worker hears once when a load's first
 // records are drawn, and the first record's detail opens when the load ends, not in the middle of it.
 import { useQueryClient } from '@tanstack/react-query';

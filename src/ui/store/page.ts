@@ -1,7 +1,7 @@
 // The page's session state as one value changed only by typed actions, through a pure reducer, so
 // it can be tested without React or a DOM. React holds the value (useReducer in usePageStore), not
 // an external store read with useSyncExternalStore: such a store renders every change at once, and
-// a load's batches must render as transitions, in slices (README, "What keeps the page responsive").
+// a load's batches must render as transitions, in slices (docs/architecture.md, "What keeps the page responsive").
 //
 // The record summaries stay in the SummaryStore (one packed array, no per-record objects): an
 // action that brings a pack is written there once, before the reducer runs (`applySummaries`),

@@ -326,3 +326,28 @@ test('the samples hold an AgentDNA workflow and a record signed by a public test
   await inspector.opener('Keys').click();
   await expect(inspector.dialog).toContainText('fe812c12f3ab4ce6');
 });
+
+test('keyboard only: the findings are one Tab stop, and the arrow keys, Home and End move to a finding and select it (its bytes lit)', async ({
+  inspector,
+  page,
+}) => {
+  await inspector.open();
+  await inspector.dropFiles([vector('agdx/laser-wire-0.0.1/agent_invalid_error_last.bin')]);
+  await expect(inspector.detail).toContainText('agent_invalid_error_last.bin · record #0');
+  const rows = inspector.findings.locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  // One stop: the first finding's message (its rule id is the row's other control).
+  await inspector.tabTo(rows.nth(0).locator('[data-finding="0"]'));
+  await expect(inspector.findings.locator('[data-finding][tabindex="0"]')).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1).locator('[data-finding="1"]')).toBeFocused();
+  await expect(rows.nth(1)).toHaveAttribute('aria-current', 'true');
+  await expect(inspector.hex.locator('[data-selected]').first()).toBeVisible();
+  await page.keyboard.press('Home');
+  await expect(rows.nth(0)).toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('End');
+  await expect(rows.nth(1)).toHaveAttribute('aria-current', 'true');
+  // Tab leaves the findings after the selected row's rule id and message.
+  await page.keyboard.press('Shift+Tab');
+  await expect(rows.nth(1).getByRole('button', { name: /^agdx\// })).toBeFocused();
+});

@@ -22,7 +22,9 @@ export function recordWords(key: number, store: SummarySource, inputName: (input
 export function useShownSelection(state: PageState, store: SummarySource, view: ViewHistory, dispatch: PageDispatch): void {
   const { visible, filter, order, inputs } = state;
   const selected = state.view.selected;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: decided when an answer comes (or the selection moves), with the state as it is then
+  // Decided when a filter's answer comes, not when the selection moves: a record the list hides may
+  // still be selected elsewhere (a graph node, a link), and stays selected.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: decided when an answer comes, with the state as it is then
   useEffect(() => {
     if (!visible || visible.keys.length === 0 || selected === null) return;
     // Only an answer to the filter and order now in place: an older one may still hide what is shown.
@@ -36,5 +38,5 @@ export function useShownSelection(state: PageState, store: SummarySource, view: 
       type: 'list-notice',
       notice: `The filter hides the record that was selected, ${recordWords(selected, store, name)}: the first record it keeps is selected instead, ${recordWords(first, store, name)}.`,
     });
-  }, [visible, selected]);
+  }, [visible]);
 }

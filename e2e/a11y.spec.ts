@@ -5,6 +5,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { encodePermalink } from '../src/core/share/permalink';
+import { bindingKeyFile, didKeyFile, freshAgent } from './crafted';
 import { expect, type InspectorPage, test, vector } from './fixtures';
 
 /** Runs axe over the whole page; fails with each serious or critical violation and where it is. */
@@ -147,6 +149,63 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await region.getByRole('button', { name: 'Stop comparing' }).click();
       await expect(region.getByRole('button', { name: 'Compare these inputs' })).toBeVisible();
       await expectAccessible(page, 'nothing compared');
+    });
+
+    test("issue 26's parts: the verdict headline, the keys table with entries and an un-revoke question, the Trust dialog", async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.open();
+      const keys = JSON.parse(readFileSync(vector('agdx/made/keys.json'), 'utf8'));
+      keys.keys[1].revoked = true;
+      await inspector.addKeys(JSON.stringify(keys));
+      await inspector.dropFiles([vector('agdx/made/signed_by_other_agent.bin'), vector('agentdna/synthetic/synthetic_tampered_tip_payload.serialized.json')]);
+      await inspector.records('synthetic_tampered_tip_payload.serialized.json').click();
+      await expect(inspector.detail.getByTestId('headline')).toHaveText('Signature invalid');
+      await expectAccessible(page, 'a tampered workflow: its headline and envelope tags');
+      await inspector.records('signed_by_other_agent.bin').click();
+      await page.getByRole('button', { name: 'Trust this signer…' }).click();
+      await expect(page.getByRole('dialog', { name: 'Trust this signer' })).toBeVisible();
+      await expectAccessible(page, 'the Trust dialog');
+      await page.keyboard.press('Escape');
+      await inspector.opener('Keys').click();
+      await page.getByLabel('Key dbc298251c51321b revoked').click();
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+      await expectAccessible(page, 'the keys table, asking to un-revoke');
+    });
+
+    test("issue 23's parts: a stored entry not used and a conflict to accept in Keys, the banner's viewport, the graph fitted instead", async ({
+      inspector,
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      const alice = freshAgent('alice (a11y)');
+      await page.addInitScript(
+        (text) => localStorage.setItem('envelope-inspector.keys', text),
+        JSON.stringify({ keys: [{ agent: 'x', did: 'did:example:x', revoked: 'yes' }] }),
+      );
+      await inspector.open();
+      await inspector.opener('Keys').click();
+      await expect(page.getByRole('alert', { name: 'Stored entries not used' })).toBeVisible();
+      for (const text of [
+        didKeyFile(alice.did, 'alice'),
+        bindingKeyFile(freshAgent('mallory (a11y)'), alice.did),
+        '{"keys":[{"agent":"p","did":"did:example:p","revoked":1}]}',
+      ]) {
+        await page.getByLabel(/^Key \(hex/).fill(text);
+        await page.getByRole('button', { name: 'Add key or DID' }).click();
+      }
+      await expect(page.getByRole('region', { name: 'Changes to accept' })).toContainText('conflict');
+      await expect(page.getByRole('alert').filter({ hasText: 'member "revoked" must be true or false' }).first()).toBeVisible();
+      await expectAccessible(page, 'the Keys dialog with a stored entry not used and a conflict');
+      await page.keyboard.press('Escape');
+      const link = await encodePermalink({
+        inputs: [{ name: 'signed_command.bin', bytes: new Uint8Array(readFileSync(vector('agdx/made/signed_command.bin'))) }],
+        redacted: false,
+        view: { selected: null, tab: 'graph', viewport: { x: -100000, y: -100000, zoom: 1 }, filters: {} },
+      });
+      await page.goto(`/#${link}`);
+      await expect(page.getByTestId('preset-viewport')).toBeVisible();
+      await expect(page.getByTestId('viewport-fitted')).toBeVisible();
+      await expectAccessible(page, 'the banner with a preset viewport, the graph fitted instead');
     });
 
     test('every dialog: Keys, Share, Paste, the Samples menu and an explanation', async ({ inspector, page }) => {

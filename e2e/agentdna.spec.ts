@@ -42,7 +42,8 @@ test('a large file of workflows streams in: progress, first records before the e
   (await import('node:fs')).writeFileSync(path, agentdnaWorkflows(200, 5));
   // Checked on the pool, 200 workflows come in a few large parts: a long pause between them leaves
   // time to cancel on a busy machine.
-  await inspector.open('?samples=none&slowload=2000');
+  await inspector.timings({ slowLoadMs: 2000 });
+  await inspector.open();
   await page.getByLabel('Choose record files').setInputFiles(path);
 
   await expect(page.getByTestId('progress')).toContainText('records');

@@ -140,7 +140,10 @@ test.describe('Compare', () => {
     await page.getByRole('tab', { name: 'Record' }).click();
     await compareWith(inspector, inspector.records('conversation.cborseq').first(), 'signed_command', 1);
     await expect(region.getByTestId('side-B')).toContainText('signed_command.bin');
-    await expect(region.getByTestId('signature-meaning')).toHaveText('Signing inputs identical: the same signature verifies both.');
+    // What verifies is each side's verdict: A is unsigned, and B's key is not registered here.
+    await expect(region.getByTestId('signature-meaning')).toHaveText(
+      'Signing inputs identical: a signature over one would cover the other. On A there is no signature; on B the signature cannot be checked (unknown key).',
+    );
     await expect(region).toContainText("B's signature would verify A too, which carries none.");
     await expect(region.getByTestId('field-counts')).toHaveText(/^1 added, 0 removed, 0 changed\./);
     expect((await fieldRow(region, 'signature'))[0]).toBe('+ added');
@@ -179,8 +182,10 @@ test.describe('Compare', () => {
     await expect(changed).toContainText('differs: payload; verdicts differ');
     await expect(changed).toContainText('"exfiltrate"');
     await expect(changed.getByRole('cell').nth(1)).toHaveText('hash', { useInnerText: true });
-    // The tips are the same: the tip's signature covers both, but B's chain does not verify.
-    await expect(region.getByTestId('signature-meaning')).toHaveText('Signed messages identical: the same signature verifies both.');
+    // The tips are the same: the tip's signature covers both, but B's chain does not verify, and the headline says so.
+    await expect(region.getByTestId('signature-meaning')).toHaveText(
+      "Signed messages identical: a signature over one would cover the other. On A the signature holds (valid, not trusted); on B the tip's signature holds, but the chain does not verify (invalid).",
+    );
     await expect(region.getByRole('table', { name: 'Verdicts side by side' }).getByRole('row', { name: /^Valid/ })).toContainText('(differs)');
     // The structural diff finds the tampered payload deep in the chain.
     expect(await fieldRow(region, 'envelope.parent_envelope[0].parent_envelope[0].payload')).toEqual([

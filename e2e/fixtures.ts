@@ -52,8 +52,23 @@ export async function coloursOf(el: Locator): Promise<{ fg: number[]; bg: number
   });
 }
 
+/** test-timings.ts's seam, set before the page's own scripts run. */
+export async function setTimings(page: Page, t: { watchdogMs?: number; slowLoadMs?: number }) {
+  await page.addInitScript((timings) => {
+    (globalThis as { __envelopeInspectorTimings?: unknown }).__envelopeInspectorTimings = timings;
+  }, t);
+}
+
 export class InspectorPage {
   constructor(readonly page: Page) {}
+
+  /**
+   * Sets the watchdog's base budget and a pause between a large load's batches for the pages this
+   * test opens from now on (src/ui/test-timings.ts: a production build takes them from no URL).
+   */
+  async timings(t: { watchdogMs?: number; slowLoadMs?: number }) {
+    await setTimings(this.page, t);
+  }
 
   /** Opens the app without the first-visit samples, so a test sees only what it loads. */
   async open(query = '?samples=none') {
@@ -153,6 +168,28 @@ export class InspectorPage {
   /** A record row's (or the detail header's) signature badge. */
   signatureBadge(scope: Locator): Locator {
     return scope.getByTestId('signature-badge');
+  }
+
+  /**
+   * What a signature badge says in full ("Signature valid, trusted"): a compact row's mark says it in
+   * its name ("Signed: signature valid, trusted"), a comfortable row's badge and the detail's in text.
+   */
+  async expectSigned(scope: Locator, words: string) {
+    const badge = this.signatureBadge(scope);
+    await expect(badge).toHaveAccessibleName(`Signed: ${words.charAt(0).toLowerCase()}${words.slice(1)}`);
+  }
+
+  /** Downloads one of the toolbar's exports (the Export menu). */
+  async exportAs(label: 'Report (JSON)' | 'Summary (Markdown)' | 'Bundle (.eibundle)') {
+    await this.page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Export/ })
+      .click();
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.page.getByRole('list', { name: 'Export' }).getByRole('button', { name: label }).click(),
+    ]);
+    return download;
   }
 
   /** Adds entries to the key registry as a key file's text, through the Keys dialog. */

@@ -58,7 +58,8 @@ test('a decode that runs past its budget is stopped, reported for that input, an
   const big = test.info().outputPath('slow-20k.cborseq');
   writeFileSync(big, agdxSequence(20_000, { signedEvery: 1_000_000 }));
   // A tiny watchdog budget and a slowed-down load make the big input run past its budget.
-  await inspector.open('?samples=none&slowload=4000&watchdog=1500');
+  await inspector.timings({ slowLoadMs: 4000, watchdogMs: 1500 });
+  await inspector.open();
   // A first small load, so the worker and its pool have started before the budget matters.
   await inspector.dropFiles([vector('agdx/laser-wire-0.0.1/agent_error.bin')]);
   await expect(inspector.records('agent_error.bin')).toHaveCount(1);

@@ -5,7 +5,8 @@ import { expect, test } from './fixtures';
 test('a 20,000-record file shows progress, can be cancelled with what was read kept, and a filter narrows the list', async ({ inspector, page }) => {
   const path = test.info().outputPath('conversation-20k.cborseq');
   writeFileSync(path, agdxSequence(20_000, { signedEvery: 1_000_000 }));
-  await inspector.open('?samples=none&slowload=150');
+  await inspector.timings({ slowLoadMs: 150 });
+  await inspector.open();
   await page.getByLabel('Choose record files').setInputFiles(path);
 
   const progress = page.getByTestId('progress');

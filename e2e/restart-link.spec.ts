@@ -2,7 +2,7 @@
 // again (the link replaced what was loaded before it), then the inputs loaded after it.
 import { writeFileSync } from 'node:fs';
 import { agdxSequence } from '../bench/generate';
-import { expect, test, vector } from './fixtures';
+import { expect, setTimings, test, vector } from './fixtures';
 
 test('a worker restart after opening a permalink opens the link again, then reads what was loaded after it', async ({ inspector, page, browser }) => {
   // A permalink of one record.
@@ -17,7 +17,8 @@ test('a worker restart after opening a permalink opens the link again, then read
   // Opened elsewhere, with a tiny watchdog budget and a slowed-down load (as e2e/hostile.spec.ts).
   const context = await browser.newContext();
   const other = await context.newPage();
-  await other.goto(`/?samples=none&slowload=4000&watchdog=1500#${fragment}`);
+  await setTimings(other, { slowLoadMs: 4000, watchdogMs: 1500 });
+  await other.goto(`/?samples=none#${fragment}`);
   const records = (name: string) => other.getByRole('listbox', { name: 'Records' }).locator(`[role="option"][data-input="${name}"]`);
   await expect(records('signed_command.bin')).toHaveCount(1);
   await expect(other.getByRole('region', { name: 'Shared view' })).toBeVisible();

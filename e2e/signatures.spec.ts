@@ -11,14 +11,14 @@ test('a registered key makes a signed record valid and trusted, across a reload,
   await inspector.open();
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(/^Key \(hex/).fill(sourceKey);
-  await page.getByLabel('Agent (for keys and DIDs that do not name one)').fill('source-agent');
+  await page.getByLabel('Agent (required for keys and DIDs that do not name one)').fill('source-agent');
   await page.getByRole('button', { name: 'Add key' }).click();
   await expect(page.getByRole('row', { name: 'Key fe812c12f3ab4ce6' })).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();
 
   await inspector.dropFiles([vector('agdx/made/signed_command.bin')]);
   const row = inspector.records('signed_command.bin');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(row, 'Signature valid, trusted');
   await row.click();
   const panel = page.getByTestId('signature');
   await expect(panel).toHaveAttribute('data-status', 'valid');
@@ -30,7 +30,7 @@ test('a registered key makes a signed record valid and trusted, across a reload,
   await page.reload();
   await expect(page.getByRole('button', { name: 'Keys (1)' })).toBeVisible();
   await inspector.dropFiles([vector('agdx/made/signed_command.bin')]);
-  await expect(inspector.records('signed_command.bin').getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(inspector.records('signed_command.bin'), 'Signature valid, trusted');
 
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByRole('row', { name: 'Key fe812c12f3ab4ce6' }).getByRole('button', { name: 'Remove' }).click();
@@ -48,9 +48,9 @@ test('a record signed by a registered key of another agent is valid but not trus
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([vector('agdx/made/signed_by_other_agent.bin')]);
   const row = inspector.records('signed_by_other_agent.bin');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: key of other-agent');
+  await inspector.expectSigned(row, 'Signature valid, not trusted: key of other-agent');
   await row.click();
-  await expect(page.getByTestId('trust')).toHaveText('no');
+  await expect(page.getByTestId('trust')).toHaveText('no: key of other-agent');
   await expect(page.getByTestId('signature')).toContainText('registered for "other-agent", not for the record\'s source "source-agent"');
 });
 
@@ -65,7 +65,7 @@ test('the placeholder-signed fixture stays unknown_key, and a relabelled codec s
   await expect(inspector.records('agent_command_signed.bin').getByLabel('Signed: unknown key')).toBeVisible();
   await inspector.records('signed_context_mismatch_http_v07.json').click();
   await expect(page.getByTestId('signature')).toContainText('MISMATCH');
-  await expect(page.getByTestId('trust')).toHaveText('no');
+  await expect(page.getByTestId('trust')).toHaveText('no: signed context differs');
 });
 
 test('an AgentDNA workflow is trusted only while your registry holds its DID: empty, added, revoked', async ({ inspector, page }) => {
@@ -73,19 +73,19 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
   // One envelope, validly signed by the key its from DID is made from.
   await inspector.dropFiles([vector('agentdna/synthetic/synthetic_valid_single_root.serialized.json')]);
   const row = inspector.records('synthetic_valid_single_root.serialized.json');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID not in your registry');
+  await inspector.expectSigned(row, 'Signature valid, not trusted: DID not in your registry');
   await row.click();
-  await expect(page.getByTestId('trust')).toHaveText('no');
+  await expect(page.getByTestId('trust')).toHaveText('no: DID not in your registry');
   await expect(page.getByTestId('signature')).toContainText('signature valid · key bound to DID · DID not in your registry');
   await expect(page.getByTestId('envelope-trust')).toHaveText('Not trusted');
 
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(/^Key \(hex/).fill(userDid);
-  await page.getByLabel('Agent (for keys and DIDs that do not name one)').fill('user');
+  await page.getByLabel('Agent (required for keys and DIDs that do not name one)').fill('user');
   await page.getByRole('button', { name: 'Add key or DID' }).click();
   await expect(page.getByRole('row', { name: `DID ${userDid}` })).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(row, 'Signature valid, trusted');
   await expect(page.getByTestId('trust')).toHaveText('yes');
   await expect(page.getByTestId('signature')).toContainText('trusted (user)');
   await expect(page.getByTestId('envelope-trust')).toHaveText('Trusted');
@@ -93,8 +93,8 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(`DID ${userDid} revoked`).check();
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID revoked');
-  await expect(page.getByTestId('trust')).toHaveText('no');
+  await inspector.expectSigned(row, 'Signature valid, not trusted: DID revoked');
+  await expect(page.getByTestId('trust')).toHaveText('no: DID revoked');
   await expect(page.getByTestId('signature')).toContainText('is revoked in your registry');
   await expect(page.getByTestId('envelope-trust')).toHaveText('Not trusted');
 });
@@ -107,7 +107,7 @@ test('a window on a DID that excludes the envelope epoch: not trusted', async ({
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([vector('agentdna/synthetic/synthetic_valid_single_root.serialized.json')]);
   const row = inspector.records('synthetic_valid_single_root.serialized.json');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText("Signature valid, not trusted: after the DID's window");
+  await inspector.expectSigned(row, "Signature valid, not trusted: after the DID's window");
   await row.click();
   await expect(page.getByTestId('signature')).toContainText('window closed');
   // Widening the window in the dialog is the person's own edit: it applies.
@@ -115,7 +115,7 @@ test('a window on a DID that excludes the envelope epoch: not trusted', async ({
   await page.getByLabel(`Not after of DID ${userDid}`).fill('');
   await page.getByLabel(`Not after of DID ${userDid}`).press('Tab');
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(row, 'Signature valid, trusted');
 });
 
 test('re-importing a key file never un-revokes silently: the change waits for Accept', async ({ inspector, page }) => {
@@ -132,13 +132,13 @@ test('re-importing a key file never un-revokes silently: the change waits for Ac
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([vector('agdx/made/signed_command.bin')]);
   const row = inspector.records('signed_command.bin');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: key revoked');
+  await inspector.expectSigned(row, 'Signature valid, not trusted: key revoked');
   await page.getByRole('button', { name: /^Keys/ }).click();
   await change.getByRole('button', { name: 'Accept' }).click();
   await expect(page.getByLabel('Key fe812c12f3ab4ce6 revoked')).not.toBeChecked();
   await expect(change).toHaveCount(0);
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(row, 'Signature valid, trusted');
 });
 
 test("another tab's registry changes are picked up, never overwritten by a stale copy", async ({ inspector, page, context }) => {
@@ -155,6 +155,7 @@ test("another tab's registry changes are picked up, never overwritten by a stale
   // The other tab adds a DID: both keep both.
   await other.getByRole('button', { name: /^Keys/ }).click();
   await other.getByLabel(/^Key \(hex/).fill(userDid);
+  await other.getByLabel('Agent (required for keys and DIDs that do not name one)').fill('user');
   await other.getByRole('button', { name: 'Add key or DID' }).click();
   await other.getByRole('button', { name: 'Close' }).click();
   await expect(other.getByRole('button', { name: 'Keys (2)' })).toBeVisible();

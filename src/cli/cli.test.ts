@@ -444,12 +444,14 @@ describe('deadlines and clocks', () => {
     expect(await run(['inspect', file], fake.io)).toBe(0);
     const lines = fake.out[0].split('\n');
     const at = lines.findIndex((l) => l.startsWith('  #7  agdx.envelope  response'));
-    expect(lines[at + 2]).toBe(
-      "      warning agdx/deadline/missed (record) [1305, 1322): this response answers command record 01HZ7PJ0W8000000000000T001 (input 0, index 0) 2.5 s after its deadline: deadline_micros 2024-05-31T16:08:39.000Z, this response's record id's ULID time 2024-05-31T16:08:41.500Z",
+    expect(lines[at + 1]).toBe('      verdict: 1 warning');
+    // The command it answers is named by its file, not by the input's number.
+    expect(lines[at + 3]).toBe(
+      "      warning agdx/deadline/missed (record) [1305, 1322): this response answers command record 01HZ7PJ0W8000000000000T001 (vectors/agdx/made/deadlines.cborseq #0) 2.5 s after its deadline: deadline_micros 2024-05-31T16:08:39.000Z, this response's record id's ULID time 2024-05-31T16:08:41.500Z",
     );
     const lost = lines.findIndex((l) => l.startsWith('  #3  agdx.envelope  command'));
-    expect(lines[lost + 2]).toMatch(
-      /^ {6}info {4}agdx\/deadline\/unanswered \(deadline_micros\) \[696, 705\): no response or error in input 0 answers this command .*3\.5 s before the latest time in the input/,
+    expect(lines[lost + 3]).toMatch(
+      /^ {6}info {4}agdx\/deadline\/unanswered \(deadline_micros\) \[696, 705\): no response or error in vectors\/agdx\/made\/deadlines\.cborseq answers this command .*3\.5 s before the latest time in the input/,
     );
     expect(fake.out[0]).toMatch(
       /info {4}agdx\/graph\/clock-skew \(record\) \[\d+, \d+\): this event .* is 300 ms earlier than the record it names as its cause/,
@@ -463,6 +465,8 @@ describe('deadlines and clocks', () => {
     const findings = report.records.flatMap((r) => r.findings.map((f) => ({ index: r.index, rule: f.rule, severity: f.severity, path: f.path, span: f.span })));
     expect(findings).toEqual([
       { index: 3, rule: 'agdx/deadline/unanswered', severity: 'info', path: 'deadline_micros', span: [696, 705] },
+      // The chat stream's gap at sequence 2, on the chunk that reveals it.
+      { index: 6, rule: 'agdx/graph/stream-gap', severity: 'warning', path: 'sequence', span: [1270, 1271] },
       { index: 7, rule: 'agdx/deadline/missed', severity: 'warning', path: 'record', span: [1305, 1322] },
       { index: 8, rule: 'agdx/graph/clock-skew', severity: 'info', path: 'record', span: [expect.any(Number), expect.any(Number)] },
       { index: 10, rule: 'agdx/graph/clock-skew', severity: 'info', path: 'record', span: [expect.any(Number), expect.any(Number)] },

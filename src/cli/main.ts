@@ -1,27 +1,17 @@
 // envelope-inspector: the command line over src/core, for CI pipelines and terminals.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { inspect, type InputFile } from '../core/inspect';
 import { parseKeys, type RegistryEntry } from '../core/keys/keys';
 import { mergeRegistry } from '../core/keys/registry';
-import { buildReport, exitStatus } from '../core/report';
+import { buildReport, exitStatus, GENERATOR } from '../core/report';
+import { reportToMarkdown } from '../core/report-markdown';
+import { Answer, type CliArgs, INSPECT_USAGE, parseInspectArgs, USAGE_LINE, UsageError } from './args';
 import { EXPLAIN_USAGE, explain } from './explain';
+import { EmptyDirectory, expandPaths, type ListDir } from './inputs';
 import { DEFAULT_WINDOW, LineBlocks, readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput } from './stream';
-import { formatSummary } from './summary';
+import { formatGithub, formatSummary } from './summary';
 import { jsonTerminalSafe, terminalSafe } from './terminal';
-
-const USAGE = `usage: envelope-inspector inspect [--json] [--require-trusted] [--keys FILE]... FILE...
-  FILE     an AGDX envelope, CBOR sequence, laser record, Iggy export (JSON or header block + payload),
-           AgentDNA workflow, envelope or card, or hex/base64 text of one; - reads standard input
-  --json   print the report@1 JSON document instead of a readable summary
-  --keys   your registry: a key file (report.md: keys and AgentDNA DIDs), JWK/JWKS, PEM or hex public
-           key; repeatable (a later file never loosens an earlier one: revocations and narrower windows stay)
-  --require-trusted
-           also exit 1 unless every record has a valid signature whose signer your registry trusts
-exit status: 0 every record decoded, valid and not badly signed (and trusted, with --require-trusted);
-             1 otherwise; 2 usage or I/O error`;
-
-export class UsageError extends Error {}
 
 export interface CliIo {
   readFile(path: string): Promise<Uint8Array>;
@@ -31,43 +21,22 @@ export interface CliIo {
    */
   openFile?(path: string): Promise<RandomAccessFile | null>;
   readStdin(): Promise<Uint8Array>;
+  /** A directory's entries, or null when the path is not a directory (a file, a pipe); throws when it cannot be read. */
+  listDir?: ListDir;
   stdout(text: string): void;
   stderr(text: string): void;
   /** A full garbage collection, when the runtime offers one (stream.ts StreamOptions.collect). */
   collect?(): void;
 }
 
-export interface CliArgs {
-  json: boolean;
-  requireTrusted: boolean;
-  keyFiles: string[];
-  files: string[];
-}
-
+/** The arguments of a whole command line (`inspect …`); `--help` and `--version` answer (Answer), misuse throws UsageError. */
 export function parseArgs(argv: string[]): CliArgs {
   const [command, ...rest] = argv;
-  if (command === '--help' || command === '-h') throw new UsageError(USAGE);
+  if (command === '--help' || command === '-h') throw new Answer(`${INSPECT_USAGE}\n${EXPLAIN_USAGE}`);
+  if (command === '--version' || command === '-V') throw new Answer(GENERATOR);
   if (command !== 'inspect')
     throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; expected inspect or explain` : 'no command given; expected inspect or explain');
-  let json = false;
-  let requireTrusted = false;
-  const files: string[] = [];
-  const keyFiles: string[] = [];
-  let onlyFiles = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    if (!onlyFiles && arg === '--') onlyFiles = true;
-    else if (!onlyFiles && arg === '--json') json = true;
-    else if (!onlyFiles && arg === '--require-trusted') requireTrusted = true;
-    else if (!onlyFiles && (arg === '--keys' || arg.startsWith('--keys='))) {
-      const value = arg === '--keys' ? rest[++i] : arg.slice('--keys='.length);
-      if (!value) throw new UsageError('--keys needs a FILE');
-      keyFiles.push(value);
-    } else if (!onlyFiles && arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
-    else files.push(arg);
-  }
-  if (files.length === 0) throw new UsageError('no FILE given');
-  return { json, requireTrusted, keyFiles, files };
+  return parseInspectArgs(rest);
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
@@ -79,19 +48,31 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     args = parseArgs(argv);
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    if (e.message === USAGE) {
-      io.stdout(`${USAGE}\n${EXPLAIN_USAGE}`);
+    if (e instanceof Answer) {
+      io.stdout(e.message);
       return 0;
     }
-    io.stderr(`envelope-inspector: ${e.message} (${USAGE.split('\n')[0]})`);
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`envelope-inspector: ${e.message} (${USAGE_LINE}; -h for help)`);
+    return 2;
+  }
+  let paths: string[];
+  try {
+    paths = await expandPaths(args.files, args.exts, io.listDir);
+  } catch (e) {
+    const path = e instanceof EmptyDirectory ? e.path : null;
+    io.stderr(
+      path !== null
+        ? `envelope-inspector: ${(e as Error).message}`
+        : `envelope-inspector: cannot read ${(e as { path?: string }).path ?? 'a FILE'}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
     return 2;
   }
   const inputs: StreamInput[] = [];
   try {
-    for (const path of args.files) {
+    for (const path of paths) {
       try {
-        inputs.push(path === '-' ? { name: '<stdin>', bytes: await io.readStdin() } : await openInput(path, io, args.json));
+        inputs.push(path === '-' ? { name: '<stdin>', bytes: await io.readStdin() } : await openInput(path, io, args.format === 'json'));
       } catch (e) {
         io.stderr(`envelope-inspector: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
         return 2;
@@ -129,7 +110,7 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
   for (const path of args.keyFiles) {
     let parsed: ReturnType<typeof parseKeys>;
     try {
-      parsed = parseKeys(await io.readFile(path));
+      parsed = parseKeys(await io.readFile(path), { sidecar: await readSidecar(`${path}.json`, io) });
     } catch (e) {
       io.stderr(`envelope-inspector: cannot read keys ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       return 2;
@@ -141,23 +122,41 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
     const merged = mergeRegistry(keys, parsed.keys);
     keys = merged.registry;
     for (const c of merged.changes)
-      if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
+      if (c.add) io.stderr(`envelope-inspector: ${path}: ${c.label} not added: ${c.description}`);
+      else if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
   }
-  if (args.json) {
+  const policy = { failOn: args.failOn, requireTrusted: args.requireTrusted };
+  if (args.format === 'json') {
     // Written as it goes: never the whole report, nor every record, in memory (stream.ts).
     const out = new LineBlocks(io.stdout, jsonTerminalSafe);
-    const status = streamReport(inputs, { keys, requireTrusted: args.requireTrusted, collect: io.collect }, (piece) => out.write(piece));
+    const status = streamReport(inputs, { keys, ...policy, collect: io.collect }, (piece) => out.write(piece));
     out.end();
     return status;
   }
-  // Only --json keeps a file to read in windows (openInput).
+  // Only --format json keeps a file to read in windows (openInput).
   const whole: InputFile[] = inputs.map((input) => {
     if (!('bytes' in input)) throw new TypeError('the readable summary reads its inputs whole');
     return input;
   });
   const report = buildReport(inspect(whole, { keys, detail: false }));
-  io.stdout(formatSummary(report));
-  return exitStatus(report, { requireTrusted: args.requireTrusted });
+  const options = { quiet: args.quiet, policy };
+  io.stdout(
+    args.format === 'github' ? formatGithub(report, options) : args.format === 'markdown' ? reportToMarkdown(report, options) : formatSummary(report, options),
+  );
+  return exitStatus(report, policy);
+}
+
+/**
+ * A key's sidecar (`FILE.json` beside `FILE`): the members of a PEM or bare key's entry (agent,
+ * kind, window, revoked), undefined when there is none. Any other failure to read it is an error.
+ */
+async function readSidecar(path: string, io: CliIo): Promise<{ name: string; text: Uint8Array } | undefined> {
+  try {
+    return { name: path, text: await io.readFile(path) };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
 }
 
 async function readStdin(): Promise<Uint8Array> {
@@ -182,6 +181,11 @@ export const nodeIo: CliIo = {
     };
   },
   readStdin,
+  listDir: async (path) => {
+    const s = await stat(path);
+    if (!s.isDirectory()) return null;
+    return (await readdir(path, { withFileTypes: true })).map((e) => ({ name: e.name, directory: e.isDirectory() }));
+  },
   stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };

@@ -22,7 +22,7 @@ import { analyzeLogForReport } from '../core/log/analysis';
 import { LogFactsBuilder } from '../core/log/entry';
 import type { Finding } from '../core/model';
 import { logSource, recordViews, type InputResult, type InspectedRecord } from '../core/records';
-import { recordPasses, reportHead, reportRecord, streamedReportTail, type ReportRecord } from '../core/report';
+import { type ExitPolicy, recordPasses, reportHead, reportRecord, statusOf, streamedReportTail, type ReportRecord } from '../core/report';
 import { jsonPieces, StreamedArray } from '../core/report-json';
 
 /** A file read at any position, not whole. */
@@ -36,9 +36,9 @@ export interface RandomAccessFile {
 /** An input of the streamed report: its bytes whole, or a file read in windows (a CBOR sequence). */
 export type StreamInput = { name: string; bytes: Uint8Array } | { name: string; file: RandomAccessFile };
 
-export interface StreamOptions {
+/** The keys, what fails the exit status (report.ts ExitPolicy) and how the input is read. */
+export interface StreamOptions extends ExitPolicy {
   keys: readonly RegistryEntry[];
-  requireTrusted: boolean;
   /** Bytes of a CBOR sequence read at a time (default 8 MiB); a window grows for an item larger than it. */
   window?: number;
   /**
@@ -160,7 +160,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
     if (k !== count) throw new Error(`the inputs gave ${count} records, then ${k}: did a file change while read?`);
   }
   for (const piece of jsonPieces({ ...reportHead(results), records: new StreamedArray(reportRecords()), ...tail })) write(piece);
-  return status;
+  return statusOf(status === 0, count, options);
 }
 
 /** Pass 1 and the log's analysis: the inputs' results, the record count, the analysis and the workflows. */

@@ -163,6 +163,6 @@ describe('the summary names what a signature does not cover', () => {
     const keys = new Uint8Array(readFileSync(new URL('../../vectors/agdx/made/keys.json', import.meta.url)));
     const m = memoryIo({ 'a.cbor': appended, 'keys.json': keys });
     await run(['inspect', '--keys', 'keys.json', 'a.cbor'], m.io);
-    expect(m.out[0]).toMatch(/signature: valid \(key fe812c12f3ab4ce6\), trusted\n\s+why: [^\n]*\n\s+not covered by the signature: approved_by\n/);
+    expect(m.out[0]).toMatch(/signature: valid, trusted \(key fe812c12f3ab4ce6\)\n\s+why: [^\n]*\n\s+not covered by the signature: approved_by\n/);
   });
 });

@@ -1,66 +1,84 @@
 // A human-readable summary of a report@1 document, in Markdown: inputs with their SHA-256, every
 // record's verdicts and findings, signatures with key ids, workflows, graph problems.
-import type { Report } from './report';
+import { countsLine, type ExitPolicy, isProblem, recordFacts, type Report, type ReportRecord, reportCounts, unreadableInputs, withInputNames } from './report';
+import { recordHeadline, signatureWords } from './verdict';
+import { displayText } from './unsafe-chars';
 
-/** Markdown punctuation a renderer acts on (emphasis, code, links, images, headings, lists, tables, math, autolinks and linkified domains). */
-const MARKDOWN_ACTIVE = /[\\`*_[\]()!#+\-.|~:@$^{}=]/g;
-const HTML_ACTIVE: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/** What a renderer acts on anywhere in text: escapes, code, emphasis, links and images (by their brackets), table cells, strikethrough, math. */
+const ACTIVE = /[\\`*_[\]|~$]/g;
 
 /**
- * Text from a record as inert Markdown: one line (breaks become spaces), HTML's `&`, `<`, `>` as
- * entities, and every character Markdown acts on backslash-escaped, so a record can add no markup,
- * HTML, link, image or table cell to the summary, and a URL in it is not turned into a link.
+ * Text from a record as inert Markdown, escaped only where Markdown needs it: one line (breaks
+ * become spaces), every other control, bidi control and direction mark written visibly by the
+ * page's display escaper (⟨U+202E⟩), `<` as an entity (no HTML can start) and `&` where it would start one, the
+ * characters Markdown acts on anywhere backslash-escaped, and those it acts on only in one place
+ * escaped there: what starts a block at the start of the text (a heading, a list, a quote, a
+ * thematic break), and the parts of an autolink (a scheme's `:` before `//`, the `.` after `www`,
+ * an address's `@`). So `iggy-json(>=0.7)` stays as it is, and a record still adds no markup, HTML,
+ * link, image, heading or table cell to the summary.
  */
 export function markdownText(text: string): string {
   if (typeof text !== 'string') throw new TypeError('markdownText: text must be a string');
-  return text
-    .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
-    .replace(/[&<>]/g, (c) => HTML_ACTIVE[c])
-    .replace(MARKDOWN_ACTIVE, (c) => `\\${c}`);
+  return displayText(text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' '))
+    .replace(/&(?=#?[0-9A-Za-z]+;)/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(ACTIVE, (c) => `\\${c}`)
+    .replace(/([A-Za-z][A-Za-z0-9+.-]*):(?=\/\/)/g, '$1\\:')
+    .replace(/\b(www)\./gi, '$1\\.')
+    .replace(/([A-Za-z0-9._%+-])@(?=[A-Za-z0-9])/g, '$1\\@')
+    .replace(/^(\s*)([#>+=-])/, '$1\\$2')
+    .replace(/^(\s*\d+)([.)])/, '$1\\$2');
 }
 
 const cell = (v: string | number | null | undefined) => (v === null || v === undefined ? '—' : markdownText(String(v)));
 
-export function reportToMarkdown(report: Report): string {
+/** Whether a record is listed (all of them, or with `quiet` only those with a problem), as the text summary decides it. */
+export interface MarkdownOptions {
+  quiet?: boolean;
+  policy?: ExitPolicy;
+}
+
+export function reportToMarkdown(report: Report, options: MarkdownOptions = {}): string {
   const out: string[] = [];
-  const records = report.records;
-  const bad = records.filter((r) => !r.decoded || !r.valid).length;
-  const badSig = records.filter((r) => r.signature.status === 'invalid' || r.signature.status === 'malformed').length;
+  const names = report.inputs.map((i) => i.name);
+  const unreadable = unreadableInputs(report);
+  const shown = (r: ReportRecord) => !options.quiet || isProblem(r, options.policy);
+  const records = report.records.filter(shown);
+  const placeOf = (r: ReportRecord) => `${cell(names[r.input] ?? `input ${r.input}`)} #${r.index}`;
+  const message = (m: string) => cell(withInputNames(m, names));
   out.push('# Envelope Inspector report', '');
-  out.push(
-    `${report.generator}, schema \`${report.schema}\`. ${records.length} records in ${report.inputs.length} inputs: ${records.length - bad} valid, ${bad} invalid or undecoded, ${badSig} badly signed.`,
-    '',
-  );
+  out.push(`${report.generator}, schema \`${report.schema}\`. ${cell(countsLine(reportCounts(report, unreadable)))}.`, '');
   out.push('## Inputs', '', '| # | name | format | bytes | SHA-256 |', '| --- | --- | --- | --- | --- |');
-  for (const [n, i] of report.inputs.entries()) out.push(`| ${n} | ${cell(i.name)} | ${cell(i.format)} | ${i.bytes} | \`${i.sha256}\` |`);
+  for (const [n, i] of report.inputs.entries())
+    out.push(`| ${n} | ${cell(i.name)} | ${unreadable.has(n) ? `unreadable: ${cell(i.format)}` : cell(i.format)} | ${i.bytes} | \`${i.sha256}\` |`);
   out.push(
     '',
     '## Records',
     '',
-    '| input | # | format | kind | id | source | decoded | valid | signature | key id | trusted |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| input | # | verdict | format | kind | id | source | decoded | valid | signature | key id | trusted |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const r of records) {
+    if (unreadable.has(r.input)) continue;
     out.push(
-      `| ${r.input} | ${r.index} | ${cell(r.format)} | ${cell(r.kind)} | ${cell(r.id)} | ${cell(r.source)} | ${r.decoded ? 'yes' : '**no**'} | ${r.decoded ? (r.valid ? 'yes' : '**no**') : '—'} | ${cell(r.signature.status)} | ${cell(r.signature.key_id)} | ${r.signature.trusted ? 'yes' : 'no'} |`,
+      `| ${cell(names[r.input])} | ${r.index} | ${cell(recordHeadline(recordFacts(r)).label)} | ${cell(r.format)} | ${cell(r.kind)} | ${cell(r.id)} | ${cell(r.source)} | ${r.decoded ? 'yes' : '**no**'} | ${r.decoded ? (r.valid ? 'yes' : '**no**') : '—'} | ${cell(signatureWords(r.signature).words)} | ${cell(r.signature.key_id)} | ${r.signature.trusted ? 'yes' : 'no'} |`,
     );
   }
   const uncovered = records.filter((r) => r.signature.not_covered?.length);
   if (uncovered.length) {
     out.push('', '## Not covered by the signature', '', 'Fields these signed records hold that their signature does not vouch for:', '');
-    for (const r of uncovered)
-      out.push(
-        `- input ${r.input}, record ${r.index} (${cell(r.signature.status)}${r.signature.trusted ? ', trusted' : ''}): ${r.signature.not_covered.map(cell).join(', ')}`,
-      );
+    for (const r of uncovered) out.push(`- ${placeOf(r)} (${cell(signatureWords(r.signature).words)}): ${r.signature.not_covered.map(cell).join(', ')}`);
   }
   const withFindings = records.filter((r) => r.error || r.findings.length);
   if (withFindings.length) {
     out.push('', '## Findings', '');
     for (const r of withFindings) {
-      out.push(`### Input ${r.input}, record ${r.index}${r.id ? ` (${cell(r.id)})` : ''}`, '');
-      if (r.error) out.push(`- **${cell(r.error.code)}** at byte ${r.error.offset ?? '?'}: ${cell(r.error.message)}`);
+      out.push(`### Record ${r.index} of ${cell(names[r.input] ?? `input ${r.input}`)}${r.id ? ` (${cell(r.id)})` : ''}`, '');
+      if (r.error) out.push(`- **${cell(r.error.code)}** at byte ${r.error.offset ?? '?'}: ${message(r.error.message)}`);
       for (const f of r.findings)
-        out.push(`- ${f.severity} \`${f.rule}\`${f.path ? ` (${cell(f.path)})` : ''}${f.span ? ` bytes ${f.span[0]}–${f.span[1]}` : ''}: ${cell(f.message)}`);
+        out.push(
+          `- ${f.severity} \`${f.rule}\`${f.path ? ` (${cell(f.path)})` : ''}${f.span ? ` bytes ${f.span[0]}–${f.span[1]}` : ''}: ${message(f.message)}`,
+        );
       out.push('');
     }
   }

@@ -8,7 +8,8 @@ import type { FoldResult } from './folds/model';
 import type { WorkflowReport } from './agentdna/model';
 import type { LogAnalysis } from './log/analysis';
 import { analyzeRecords, type InputResult, type InspectResult } from './records';
-import { allFindings, isValid, type RecordVerdict } from './verdict';
+import { trustNote } from './keys/trust-note';
+import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts } from './verdict';
 
 export const REPORT_SCHEMA = 'envelope-inspector/report@1';
 export const GENERATOR = 'envelope-inspector 0.1.0';
@@ -122,22 +123,155 @@ export function streamedReportTail(
   };
 }
 
-/**
- * Exit status per report.md: 0 all decoded, valid, no invalid signature; 1 otherwise. With
- * `requireTrusted`, also 1 unless every record carries a valid signature whose signer is trusted
- * (unsigned, unknown key, unsupported and untrusted all fail it).
- */
-export function exitStatus(report: Pick<Report, 'records'>, options: { requireTrusted?: boolean } = {}): 0 | 1 {
-  return report.records.every((r) => recordPasses(r, options)) ? 0 : 1;
+/** What makes the exit status 1 (report.md "Command line"): the default, `error`; `warning` adds warnings; `untrusted` is `--require-trusted`. */
+export const FAIL_ON = ['error', 'warning', 'untrusted'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+export interface ExitPolicy {
+  failOn?: FailOn;
+  /** The older spelling of `failOn: 'untrusted'`; either one asks for it. */
+  requireTrusted?: boolean;
 }
 
-/** Whether one record lets the exit status be 0 (exitStatus: every record must). */
-export function recordPasses(r: ReportRecord, options: { requireTrusted?: boolean } = {}): boolean {
-  return (
-    r.decoded &&
-    r.valid &&
-    r.signature.status !== 'invalid' &&
-    r.signature.status !== 'malformed' &&
-    (!options.requireTrusted || (r.signature.status === 'valid' && r.signature.trusted))
+/**
+/**
+ * Exit status per report.md: 0 when every record passes the policy (recordPasses), 1 otherwise.
+ * With the default policy: all decoded, valid, no invalid or malformed signature. When the policy
+ * asks for trust (`failOn: 'untrusted'`, `requireTrusted`), also 1 when there is no record at all
+ * (an Iggy export with no messages, an empty file): nothing to trust is not trusted.
+ */
+export function exitStatus(report: Pick<Report, 'records'>, options: ExitPolicy = {}): 0 | 1 {
+  return statusOf(
+    report.records.every((r) => recordPasses(r, options)),
+    report.records.length,
+    options,
   );
+}
+
+/** The exit status of `records` records of which every one passed (recordPasses), or not. */
+export function statusOf(everyPassed: boolean, records: number, options: ExitPolicy = {}): 0 | 1 {
+  const asksTrust = options.failOn === 'untrusted' || options.requireTrusted === true;
+  return everyPassed && (records > 0 || !asksTrust) ? 0 : 1;
+}
+
+/** Whether a record's signature is valid and its signer trusted (what `--fail-on untrusted` asks of every record). */
+export const isTrusted = (r: Pick<ReportRecord, 'signature'>) => r.signature.status === 'valid' && r.signature.trusted;
+
+/**
+ * Whether one record lets the exit status be 0 (exitStatus: every record must): decoded, valid and
+ * not badly signed; with `warning`, also no warning finding; with `untrusted` (or `requireTrusted`),
+ * also a valid signature whose signer is trusted (unsigned, unknown key, unsupported and untrusted
+ * all fail it).
+ */
+export function recordPasses(r: ReportRecord, options: ExitPolicy = {}): boolean {
+  const failOn = options.failOn ?? 'error';
+  if (!FAIL_ON.includes(failOn)) throw new TypeError(`recordPasses: failOn must be one of ${FAIL_ON.join(', ')}`);
+  if (!(r.decoded && r.valid && !isBadlySigned(r.signature.status))) return false;
+  if (failOn === 'warning' && r.findings.some((f) => f.severity === 'warning')) return false;
+  return !(failOn === 'untrusted' || options.requireTrusted) || isTrusted(r);
+}
+
+/**
+ * The inputs nothing could be read from (a PNG, an empty file): one record of format `unknown`,
+ * not decoded, as the app tells them apart (worker/session.ts). Their record stays in report@1
+ * (`input/unrecognized`), but they are inputs, not records, in every count.
+ */
+export function unreadableInputs(report: Pick<Report, 'inputs' | 'records'>): Set<number> {
+  const count = new Map<number, number>();
+  const first = new Map<number, ReportRecord>();
+  for (const r of report.records) {
+    count.set(r.input, (count.get(r.input) ?? 0) + 1);
+    if (!first.has(r.input)) first.set(r.input, r);
+  }
+  return new Set([...first.keys()].filter((i) => isUnreadableInput(count.get(i)!, first.get(i))));
+}
+
+/** What the readable summary's last line counts (report.md "Command line"), each apart. */
+export interface ReportCounts {
+  /** Records, those of unreadable inputs aside. */
+  records: number;
+  inputs: number;
+  unreadable: number;
+  valid: number;
+  /** Invalid or not decoded (unreadable inputs aside). */
+  invalid: number;
+  /** Signature invalid or malformed. */
+  badlySigned: number;
+  /** No valid signature your registry trusts (unsigned ones included): what `--fail-on untrusted` fails on. */
+  untrusted: number;
+  errors: number;
+  warnings: number;
+}
+
+/** The counts over a report (or the records seen so far): `unreadable` says which inputs are not records. */
+export function reportCounts(report: Pick<Report, 'inputs' | 'records'>, unreadable = unreadableInputs(report)): ReportCounts {
+  const c: ReportCounts = {
+    records: 0,
+    inputs: report.inputs.length,
+    unreadable: unreadable.size,
+    valid: 0,
+    invalid: 0,
+    badlySigned: 0,
+    untrusted: 0,
+    errors: 0,
+    warnings: 0,
+  };
+  for (const r of report.records) {
+    if (unreadable.has(r.input)) continue;
+    c.records++;
+    if (r.decoded && r.valid) c.valid++;
+    else c.invalid++;
+    if (isBadlySigned(r.signature.status)) c.badlySigned++;
+    if (!isTrusted(r)) c.untrusted++;
+    for (const f of r.findings) {
+      if (f.severity === 'error') c.errors++;
+      else if (f.severity === 'warning') c.warnings++;
+    }
+  }
+  return c;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The summary line: `12 records in 3 inputs (1 unreadable): 9 valid, 2 invalid or undecoded, 1 badly signed, 4 untrusted; 3 errors, 14 warnings`. */
+export function countsLine(c: ReportCounts): string {
+  return `${plural(c.records, 'record')} in ${plural(c.inputs, 'input')}${c.unreadable ? ` (${c.unreadable} unreadable)` : ''}: ${c.valid} valid, ${c.invalid} invalid or undecoded, ${c.badlySigned} badly signed, ${c.untrusted} untrusted; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
+}
+
+/**
+ * Text that names a record by its input's number (`input 2, index 5`, `in input 2`), with the
+ * input's file name instead (report.md "Command line, as implemented"). Numbers that are no input
+ * of the report are left alone.
+ */
+export function withInputNames(text: string, names: readonly string[]): string {
+  return text.replace(/\binput (\d+)(, index (\d+))?/g, (all, n: string, _i, index: string | undefined) => {
+    const name = names[Number(n)];
+    if (name === undefined) return all;
+    return index === undefined ? name : `${name} #${index}`;
+  });
+}
+
+/** Whether a record is a problem (verdict.ts hasProblem: undecoded, an error or warning finding, badly signed), or fails the policy. */
+export function isProblem(r: ReportRecord, policy: ExitPolicy = {}): boolean {
+  return hasProblem(recordFacts(r)) || !recordPasses(r, policy);
+}
+
+/** A report record's verdict facts (verdict.ts VerdictFacts), for its headline and badges. */
+export function recordFacts(r: ReportRecord): VerdictFacts {
+  let errors = 0;
+  let warnings = 0;
+  for (const f of r.findings) {
+    if (f.severity === 'error') errors++;
+    else if (f.severity === 'warning') warnings++;
+  }
+  return {
+    decoded: r.decoded,
+    errorCode: r.error?.code ?? null,
+    valid: r.valid,
+    errors,
+    warnings,
+    signature: r.signature.status,
+    trusted: r.signature.trusted,
+    trustNote: trustNote(r.signature),
+  };
 }

@@ -552,6 +552,28 @@ const FINDING_RULES = {
     fix: 'Sign with the laser SDK, or check the signer writes the raw 64-byte Ed25519 signature (not hex, not DER) and an 8-byte key id.',
     example: `A command whose signature bytes hold 128 hex characters instead of 64 raw bytes:\n"signature": {"scheme": 1, "key_id": h'fe812c12f3ab4ce6', "bytes": h'3866…(128 bytes)'}`,
   },
+  'agdx/signature/context': {
+    severity: 'error',
+    title: "The signed context names another content type or agent version than the record's headers",
+    why: 'The signature covers the content type and agent version its context names; agdx.ct and agdx.av are headers anyone on the path can rewrite. When they disagree, the codec was relabelled after signing: a receiver decodes the body with a codec the sender never signed, and the valid signature vouches for bytes read as something else.',
+    spec: [
+      {
+        doc: 'agdx-v1.md',
+        section: 'Signature',
+        quote:
+          'With headers at\nhand, the context must equal the observed `agdx.ct` / `agdx.av`; a mismatch means someone\nre-labelled the codec of a signed record.',
+      },
+      {
+        doc: 'report.md',
+        section: 'Additions of 2026-12-02: one verdict per record',
+        quote:
+          "- `agdx/signature/context` (error): the signature's context names a `content_type` or\n  `agent_version` other than the record's `agdx.ct` / `agdx.av` header: the header was changed after\n  signing (the codec relabelled)",
+      },
+    ],
+    fix: 'Find what rewrote the header between the sender and the log (a bridge, a re-encoding consumer) and have it keep agdx.ct and agdx.av as signed; a sender that changes codec signs again with the new context.',
+    example:
+      'vectors/agdx/made/signed_context_mismatch_http_v07.json: a command signed with context {"content_type": 3} (cbor) whose Iggy headers say agdx.ct = 1 (json).',
+  },
   ...prefixed('agdx/body/', BODIES),
   'agdx/dead-letter': {
     severity: 'info',
@@ -624,6 +646,22 @@ const FINDING_RULES = {
     example:
       'A response whose record id carries ULID time 10:00:00.000 answering a command whose ULID time is 10:00:00.350: the response is 350 ms earlier than its command.',
   },
+  'agdx/log-time/skew': {
+    severity: 'warning',
+    title: "A record's log time and its record id's time disagree by more than the clock-skew bound",
+    why: "The signature covers the record id's ULID time, not the log time an Iggy export gives around the record: anyone who rewraps the bytes can set that one, and a key holder can backdate the other. Trust is judged by the signed time and a log time only narrows it, but two times more than 5 minutes apart mean a clock is off, the record was held back or replayed, or one of the two was rewritten.",
+    spec: [
+      {
+        doc: 'report.md',
+        section: 'Additions in this implementation',
+        quote:
+          "`agdx/log-time/skew` (warning): a signed message of an Iggy export whose log time and record id's ULID time differ by\n  more than 5 minutes (the clock-skew bound). Path and span: `record`; the message gives both times.",
+      },
+    ],
+    fix: "Look at where the record was held or replayed between its making and its append, and at both clocks (NTP); a record rewrapped into an export with a log time of someone's choosing is not the record that was appended then.",
+    example:
+      'A message of an Iggy JSON export whose timestamp says 2024-06-01T00:00:00Z around an envelope whose record id carries ULID time 2026-11-30T12:00:00Z.',
+  },
   'agdx/graph/cause-mismatch': {
     severity: 'warning',
     scope: 'log',
@@ -664,6 +702,127 @@ const FINDING_RULES = {
     ],
     fix: 'Fix the bridge that forwarded the message without checking bridge_hops, and the routing that sends messages back the way they came.',
     example: `An event with "metadata": {"bridge_hops": ["eu-1", "us-1", "eu-1"]}.`,
+  },
+  'agdx/graph/stream-gap': {
+    severity: 'warning',
+    scope: 'log',
+    title: 'A chunk arrived with a sequence above the next one expected: its stream ends at the gap',
+    why: "A reader applies a stream's chunks in sequence from 0 and does not wait or reorder: a higher sequence means chunks were lost (or arrived out of order), so the stream ends here with the reader-local terminal gap and everything after it is dropped. The reassembled answer is cut short.",
+    spec: [
+      {
+        doc: 'agdx-v1.md',
+        section: 'Chunk streams',
+        quote: 'a gap ends the\nstream with a reader-local terminal `gap`; everything after the first terminal is dropped and\ncounted;',
+      },
+      {
+        doc: 'report.md',
+        section: 'Additions of 2026-12-02: one verdict per record',
+        quote:
+          '- `agdx/graph/stream-gap` (warning): on the chunk whose sequence is above the next one expected: the\n  stream ends there (`gap`); the message lists the missing sequence numbers.',
+      },
+    ],
+    fix: "Find where the missing chunks went (a partition not read, a dropped write); a producer sends each stream's chunks in order, numbered 0, 1, 2, … without holes.",
+    example: 'A stream whose chunks carry sequence 0, 1, then 4: the chunk of sequence 4 reveals the gap (2 and 3 are missing) and ends the stream.',
+  },
+  'agdx/graph/stream-duplicate': {
+    severity: 'warning',
+    scope: 'log',
+    title: 'A chunk repeats a sequence its stream has already applied',
+    why: 'A reader applies each sequence once and drops a repeat: it is a retry or a replay. Harmless when the bytes are the same; when they differ, readers that keep the first and readers that keep the last show different answers.',
+    spec: [
+      { doc: 'agdx-v1.md', section: 'Chunk streams', quote: 'apply each sequence once; a duplicate is dropped and counted;' },
+      {
+        doc: 'report.md',
+        section: 'Additions of 2026-12-02: one verdict per record',
+        quote: '- `agdx/graph/stream-duplicate` (warning): on a chunk whose sequence its stream has already applied\n  (dropped, counted in `duplicates`).',
+      },
+    ],
+    fix: 'Make the producer retry idempotently (the same bytes for the same sequence), or de-duplicate before the log.',
+    example: 'A stream whose chunks carry sequence 0, 1, 1, 2: the second chunk of sequence 1 is dropped.',
+  },
+  'agdx/graph/stream-after-end': {
+    severity: 'warning',
+    scope: 'log',
+    title: 'A chunk or error came after its stream ended',
+    why: 'Once a stream has ended (its last chunk, an error carrying its channel, or a gap), a reader drops everything else fed to it. Late chunks are content nobody reads: a producer that kept sending, or records out of order in the log.',
+    spec: [
+      { doc: 'agdx-v1.md', section: 'Chunk streams', quote: 'everything after the first terminal is dropped and\ncounted;' },
+      {
+        doc: 'report.md',
+        section: 'Additions of 2026-12-02: one verdict per record',
+        quote: '- `agdx/graph/stream-after-end` (warning): on a chunk or error fed to a stream after it ended\n  (dropped, counted in `after_terminal`).',
+      },
+    ],
+    fix: 'End a stream once: stop sending after the chunk with last = true or the error; look at the log order if the late chunk was sent before the end.',
+    example: 'A stream whose chunk of sequence 2 has last = true, followed by a chunk of sequence 3 on the same channel.',
+  },
+  'agdx/graph/stream-abandoned': {
+    severity: 'warning',
+    scope: 'log',
+    title: "A stream's deadline passed without a terminal chunk: a reader abandoned it",
+    why: "The opening chunk's deadline_micros is when a reader stops waiting for the stream: with no last chunk or error by then, it is abandoned and what arrived is an incomplete answer.",
+    spec: [
+      {
+        doc: 'agdx-v1.md',
+        section: 'Chunk streams',
+        quote: 'the opening chunk (sequence 0) carries the purpose and the abandonment deadline (`abandoned` when\nthe deadline passed without a terminal).',
+      },
+      {
+        doc: 'report.md',
+        section: 'Additions of 2026-12-02: one verdict per record',
+        quote: '- `agdx/graph/stream-abandoned` (warning): on the opening chunk of a stream that is `abandoned` (its\n  deadline passed with no terminal).',
+      },
+    ],
+    fix: 'End every stream with a last chunk (or an error carrying its channel) before its deadline, or give it a later deadline.',
+    example:
+      'A chat stream opened with deadline_micros 1717171777000000 whose chunks stop at sequence 3 without last = true, in a log that goes on past that time.',
+  },
+  'agdx/graph/duplicate-id': {
+    severity: 'warning',
+    scope: 'log',
+    title: 'Another record of the load has the same record id',
+    why: 'A record id is a ULID minted once per envelope: cause, links and the graph name records by it. Two records with one id make every reference to it ambiguous (the inspector picks the nearest), and usually mean a replayed or copied record, or an id generator that repeats.',
+    spec: [
+      { doc: 'agdx-v1.md', section: 'Envelope fields, in wire order', quote: '| 2 | record | bstr 16 | record id |' },
+      {
+        doc: 'report.md',
+        section: 'Additions of 2026-12-02: one verdict per record',
+        quote:
+          "- `agdx/graph/duplicate-id` (warning): on a record whose record id an earlier record of the same load\n  has (all inputs together; a dead letter's payload, which repeats its original, aside)",
+      },
+    ],
+    fix: 'Mint a fresh record id (a ULID) for every envelope; a retry that is a new message gets a new id. If the same file was loaded twice, load it once.',
+    example: 'Two commands of one conversation that both carry record 01J0Y1ZAG00000000000000001, or the same export loaded twice.',
+  },
+  'agdx/graph/cycle': {
+    severity: 'warning',
+    scope: 'log',
+    title: 'The record is in a causal cycle: its causes lead back to it',
+    why: 'cause names a record that came before: following causes must end at a record with none. A cycle means ids were reused or forged, and no record of it can be the first; tools that walk causes may loop.',
+    spec: [
+      {
+        doc: 'report.md',
+        section: 'Additions of 2026-12-02: one verdict per record',
+        quote: '- `agdx/graph/cycle` (warning): on each record of a causal cycle (`graph.cycles`).',
+      },
+    ],
+    fix: 'Look for the record whose cause was set to a later record (a copied envelope, a reused id); each cause must name an earlier record.',
+    example: 'Record A with cause B, and record B with cause A.',
+  },
+  'agdx/graph/missing-cause': {
+    severity: 'info',
+    scope: 'log',
+    title: 'cause or cause_at names a record that is not loaded',
+    why: 'The parent may be in a part of the log that was not exported, or may never have existed. The graph shows it as a missing parent; checks that need it (clock skew, cause mismatch) cannot be made.',
+    spec: [
+      {
+        doc: 'report.md',
+        section: 'Additions of 2026-12-02: one verdict per record',
+        quote: '- `agdx/graph/missing-cause` (info): on a record whose `cause` or `cause_at` names a record that is\n  not loaded (`graph.missing`).',
+      },
+    ],
+    fix: 'Load the part of the log that holds the parent (an earlier offset range, another partition) to see the whole chain.',
+    example: 'A response whose cause is 01J0Y1ZAG00000000000000001 in an export that does not hold that command.',
   },
   'agdx/fold/unauthorised': {
     severity: 'error',
@@ -734,7 +893,7 @@ const FINDING_RULES = {
   'agentdna/hash': {
     severity: 'error',
     title: 'The stored hash is not the content hash',
-    why: "An AgentDNA envelope's hash is SHA-256 over its content (from, payload, epoch, status_code, run_id, to, as Python's json.dumps writes them); the signature signs that hash. A different stored hash means the content was changed after hashing (when the signature still holds over the stored hash, after signing) or the hash was computed another way.",
+    why: "An AgentDNA envelope's hash is SHA-256 over its content (from, payload, epoch, status_code, run_id, to, as Python's json.dumps writes them); the signature signs that hash. A different stored hash means the content was changed after hashing (after signing, when the signature was made over the stored hash: it then does not hold for the content as it is) or the hash was computed another way.",
     spec: [
       {
         doc: 'agentdna.md',

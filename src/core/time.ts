@@ -29,14 +29,25 @@ export interface RecordTimeOf {
 /**
  * An AGDX record's time: its log time (Iggy's append time) when known, else its record id's ULID
  * time (ms → µs), else null. An id whose first 48 bits are zero carries no time (it is not a ULID).
+ * For ordering and latencies; trust is judged by the signed time (agdxSignedTime) alone, which a
+ * log time can only narrow (keys/trust.ts).
  */
 export function agdxRecordTime(logTimeMicros: bigint | null, recordId: Uint8Array | null | undefined): RecordTimeOf | null {
-  if (logTimeMicros !== null) return { micros: logTimeMicros, from: "the record's log time" };
+  return agdxLogTime(logTimeMicros) ?? agdxSignedTime(recordId);
+}
+
+/** The time an AGDX signature covers: the record id's ULID time (ms → µs), or null when the id carries none. */
+export function agdxSignedTime(recordId: Uint8Array | null | undefined): RecordTimeOf | null {
   if (recordId && recordId.length >= 6) {
     const ms = ulidTimeMs(recordId);
     if (ms > 0) return { micros: BigInt(ms) * 1000n, from: "the record id's ULID time" };
   }
   return null;
+}
+
+/** A record's log time (Iggy's append time, from the export around it): no signature covers it. */
+export function agdxLogTime(logTimeMicros: bigint | null): RecordTimeOf | null {
+  return logTimeMicros === null ? null : { micros: logTimeMicros, from: "the record's log time" };
 }
 
 /**
@@ -84,4 +95,43 @@ function decimal(v: bigint, unit: bigint): string {
   const int = scaled / scale;
   const frac = (scaled % scale).toString().padStart(places, '0').replace(/0+$/, '');
   return frac ? `${int}.${frac}` : `${int}`;
+}
+
+/**
+ * A time as people type it, in UTC, to epoch microseconds: `2024-05-31`, `2024-05-31 16:09`,
+ * `2024-05-31T16:09:37`, `2024-05-31 16:09:37.123456` (up to six decimals), each with an optional
+ * `Z` or ` UTC`; or plain digits, read as microseconds already. Empty text is no time (null);
+ * anything else says what is wrong.
+ */
+export function parseUtcMicros(text: string): { micros: bigint | null } | { problem: string } {
+  if (typeof text !== 'string') throw new TypeError('parseUtcMicros: text must be a string');
+  const t = text.trim();
+  if (t === '') return { micros: null };
+  if (/^\d+$/.test(t)) return { micros: BigInt(t) };
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?(?:\s*(?:Z|UTC))?$/i.exec(t);
+  if (!m) return { problem: `"${t}" is not a date: write it as 2024-05-31 or 2024-05-31 16:09:37 (UTC)` };
+  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1, 7).map((v) => v ?? undefined) as string[];
+  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  const back = new Date(ms);
+  if (
+    Number.isNaN(ms) ||
+    back.getUTCFullYear() !== Number(y) ||
+    back.getUTCMonth() !== Number(mo) - 1 ||
+    back.getUTCDate() !== Number(d) ||
+    back.getUTCHours() !== Number(h) ||
+    back.getUTCMinutes() !== Number(mi) ||
+    back.getUTCSeconds() !== Number(s)
+  )
+    return { problem: `"${t}" is not a time that exists` };
+  if (ms < 0) return { problem: `"${t}" is before 1970: a window bound is epoch microseconds` };
+  return { micros: BigInt(ms) * 1000n + BigInt((m[7] ?? '').padEnd(6, '0')) };
+}
+
+/** Epoch microseconds (0 or more) as a UTC date and time with the micros shown: `2024-05-31 16:09:37.000000 UTC`; null when no date holds it. */
+export function utcFromMicros(micros: bigint): string | null {
+  if (typeof micros !== 'bigint') throw new TypeError('utcFromMicros: micros must be a bigint');
+  const iso = micros < 0n ? null : isoFromMicros(micros);
+  if (iso === null) return null;
+  const frac = micros % 1_000_000n;
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${frac.toString().padStart(6, '0')} UTC`;
 }

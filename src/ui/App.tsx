@@ -2,6 +2,8 @@
 // composed with the panels. The hooks run in this order on purpose: the key registry goes to the
 // worker (useKeys) before the first load or link (useIntake) asks it for anything.
 import { useCallback, useMemo, useState } from 'react';
+import type { RegistryChange } from '../core/keys/registry';
+import { registryNames } from '../core/verdict';
 import type { ListOrder, RecordFilter, SharedView } from '../wire/protocol';
 import { ProgressBar } from './components/LoadControls';
 import { KeyRegistry } from './components/KeyRegistry';
@@ -25,7 +27,7 @@ import { usePageStore } from './hooks/use-page-store';
 import { useRecordFilter } from './hooks/use-record-filter';
 import { recordWords, useShownSelection } from './hooks/use-shown-selection';
 import { useViewHistory } from './hooks/use-view-history';
-import { SampleKeyProvider, useSampleKey } from './sample-key';
+import { RegistryContext } from './registry-context';
 import { filterToLink, sameFilter } from './shared-view';
 import { filterActive, LOG_ORDER, sameOrder } from './store/page';
 import { DEFAULT_TAB, tabOf, tabSpec } from './tabs';
@@ -36,7 +38,6 @@ export function App() {
   const { state, dispatch, summaries } = usePageStore();
   const view = useViewHistory(dispatch);
   const keys = useKeys(state.keys, dispatch);
-  const sampleKey = useSampleKey(state.keys, keys.change);
   useRecordFilter(state.filter, state.order, { load: state.loadVersion, records: state.recordsVersion }, dispatch);
   useShownSelection(state, summaries, view, dispatch);
   const loads = useLoads(state.recordsVersion, dispatch, view, keys);
@@ -52,6 +53,17 @@ export function App() {
   const { selected, tab } = state.view;
   // One object per view, not per render: the share panel rebuilds the link (in the worker, over
   // every input) whenever this changes, and App renders on every batch and status line.
+  const pendingKeyChanges = state.pendingKeyChanges;
+  const registry = useMemo(
+    () => ({
+      keys: state.keys,
+      name: registryNames(state.keys),
+      change: keys.change,
+      addPending: (changes: RegistryChange[]) =>
+        dispatch({ type: 'key-changes-pending', changes: [...pendingKeyChanges.filter((p) => !changes.some((c) => c.entry === p.entry)), ...changes] }),
+    }),
+    [state.keys, keys.change, dispatch, pendingKeyChanges],
+  );
   const shareView = useMemo(
     () => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter), compare: state.compare }),
     [selected, tab, viewport, filter, state.compare],
@@ -184,8 +196,8 @@ export function App() {
   );
   // The comparison's state and controls, for the record detail, the Compare tab and the pick mode.
   return (
-    <CompareContext value={compare.api}>
-      <SampleKeyProvider value={sampleKey}>{page}</SampleKeyProvider>
-    </CompareContext>
+    <RegistryContext value={registry}>
+      <CompareContext value={compare.api}>{page}</CompareContext>
+    </RegistryContext>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayText, formatSpan, groupDigits, middleEllipsis, signatureBadge } from './format';
+import { displayLines, displayText, formatSpan, groupDigits, middleEllipsis } from './format';
 
 describe('groupDigits', () => {
   it('groups by thousands like en-US', () => {
@@ -32,6 +32,13 @@ describe('displayText', () => {
     expect(displayText(all)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
   });
 
+  it("displayLines keeps a body's lines (tab, line feed) and writes everything else as displayText does", () => {
+    expect(displayLines('{\n\t"a": "x\u202Ey\u001b[2J\u0085"\r\n}')).toBe('{\n\t"a": "x⟨U+202E⟩y⟨U+001B⟩[2J⟨U+0085⟩"⟨U+000D⟩\n}');
+    let all = '';
+    for (let c = 0; c < 0x3000; c++) all += String.fromCharCode(c);
+    expect(displayLines(all).replace(/[\n\t]/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('misuse is a TypeError', () => {
     expect(() => displayText(7 as unknown as string)).toThrow(TypeError);
   });
@@ -48,18 +55,6 @@ describe('formatSpan', () => {
     expect(() => formatSpan([1] as unknown as [number, number])).toThrow(TypeError);
     expect(() => formatSpan([-1, 2])).toThrow(TypeError);
     expect(() => formatSpan([0.5, 2])).toThrow(TypeError);
-  });
-});
-
-describe('signatureBadge', () => {
-  it('only a trusted valid signature is green; not trusted has its own tone and says why', () => {
-    expect(signatureBadge('valid', true, null)).toEqual({ tone: 'good', label: 'Signature valid, trusted' });
-    expect(signatureBadge('valid', false, 'key of other-agent')).toEqual({ tone: 'untrusted', label: 'Signature valid, not trusted: key of other-agent' });
-    expect(signatureBadge('valid', false, null)).toEqual({ tone: 'untrusted', label: 'Signature valid, not trusted' });
-    for (const s of ['unsigned', 'invalid', 'unknown_key', 'unsupported', 'malformed', 'other']) {
-      expect(signatureBadge(s, false, null).tone, s).not.toBe('good');
-      expect(signatureBadge(s, false, null).tone, s).not.toBe('untrusted');
-    }
   });
 });
 

@@ -1,19 +1,6 @@
 // Formatting for the page: record strings made safe to show, and numbers.
-import { UNSAFE_CHAR_CLASS } from '../core/unsafe-chars';
-
-const UNSAFE = new RegExp(UNSAFE_CHAR_CLASS, 'g');
-
-/**
- * A string from a record or a link (an input name, a source, a filter) as it may be shown: every
- * control, bidi override, isolate or direction mark and line separator written visibly as
- * ⟨U+XXXX⟩, so nothing can reorder, hide or break what is displayed ("invoice\u202Egpj.cbor" shows
- * as "invoice⟨U+202E⟩gpj.cbor", not "invoicerobc.jpg"). Render it inside <bdi> (or unicode-bidi:
- * isolate) so right-to-left letters in it do not reorder the text around it either.
- */
-export function displayText(text: string): string {
-  if (typeof text !== 'string') throw new TypeError('displayText: text must be a string');
-  return text.replace(UNSAFE, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
-}
+// The one display escaper lives in the core (the worker's graph faces and the Markdown summary use it too).
+export { displayLines, displayText } from '../core/unsafe-chars';
 
 // Number formatting. Not toLocaleString: its first call loads the ICU number data,
 // which took ~80 ms on the main thread in the middle of a large load (bench/run.ts saw the long task).
@@ -40,36 +27,6 @@ export function formatSpan(span: readonly [number, number]): string {
     throw new TypeError('formatSpan: span must be [start, end) of byte offsets');
   const [start, end] = span;
   return `[0x${start.toString(16)}, 0x${end.toString(16)}) ${start}–${end}`;
-}
-
-/**
- * What a record's signature badge says, and its tone. "Signature valid, trusted" is the only green
- * one: a valid signature the registry does not back has a tone of its own and says why, in the
- * verdict's few words (`note`, core/keys/trust-note.ts), so a forged sender never reads as success.
- */
-export function signatureBadge(
-  signature: string,
-  trusted: boolean,
-  note: string | null,
-): { tone: 'good' | 'untrusted' | 'bad' | 'warn' | 'none'; label: string } {
-  switch (signature) {
-    case 'valid':
-      return trusted
-        ? { tone: 'good', label: 'Signature valid, trusted' }
-        : { tone: 'untrusted', label: `Signature valid, not trusted${note ? `: ${note}` : ''}` };
-    case 'unsigned':
-      return { tone: 'none', label: 'Unsigned' };
-    case 'invalid':
-      return { tone: 'bad', label: 'Signature invalid' };
-    case 'unknown_key':
-      return { tone: 'warn', label: 'Unknown key' };
-    case 'unsupported':
-      return { tone: 'none', label: 'Unsupported scheme' };
-    case 'malformed':
-      return { tone: 'bad', label: 'Malformed signature' };
-    default:
-      return { tone: 'none', label: `Signature ${signature}` };
-  }
 }
 
 /**

@@ -20,6 +20,7 @@ export function addKeys(
   options: { agent?: string; kind: KeyKind; from: string },
   change: (fn: (current: RegistryEntry[]) => RegistryEntry[]) => void,
 ): KeysAdded {
+  // An entry of no agent trusts nothing: the parser refuses it, saying which (one of `problems`).
   const parsed = parseKeys(input, { agent: options.agent });
   if (!parsed.keys.length) return { read: 0, problems: parsed.problems, applied: [], waiting: [] };
   let changes: RegistryChange[] = [];

@@ -3,13 +3,30 @@
 // is made to the copy in storage as it is now (another tab may have changed it), never to a stale
 // one; other tabs' changes arrive through the `storage` event.
 import { parseKeys, toKeyFile, type RegistryEntry } from '../core/keys/keys';
-import { mergeRegistry } from '../core/keys/registry';
+import { applyChange, mergeRegistry } from '../core/keys/registry';
 
 const STORAGE_KEY = 'envelope-inspector.keys';
 
-/** A stored key file as a registry; repeated entries merge as a key file's do (never loosening). */
+/** What this page found in the stored registry that does not read, since it loaded (said in the Keys dialog). */
+const unread = new Set<string>();
+
+/**
+ * A stored key file as a registry, read by the key files' own strict parser: an entry that does not
+ * read is not used (storedKeyProblems says which; the next save leaves it out). Repeated entries
+ * merge as a key file's do (never loosening); a key bound to a DID held by another entry was
+ * accepted by the person before (only this page writes here), so it stays.
+ */
 function fromText(text: string | null): RegistryEntry[] {
-  return text ? mergeRegistry([], parseKeys(text).keys).registry : [];
+  if (!text) return [];
+  const parsed = parseKeys(text);
+  for (const p of parsed.problems) unread.add(p);
+  const merged = mergeRegistry([], parsed.keys);
+  return merged.changes.filter((c) => c.add).reduce(applyChange, merged.registry);
+}
+
+/** What of the stored registry did not read since the page loaded (so is not used), in words; empty when all of it read. */
+export function storedKeyProblems(): string[] {
+  return [...unread];
 }
 
 /** The stored registry, or null when storage cannot be read (disabled, say). */

@@ -3,9 +3,9 @@
 // to the registry through the Keys dialog's own path (keys-add.ts), and the newcomer sees the record
 // become trusted. Offered where that key signed what is selected, and in the first visit's note.
 import { useQuery } from '@tanstack/react-query';
-import { createContext, type ReactNode, useContext } from 'react';
-import { isKeyEntry, parseKeys, type RegistryEntry } from '../core/keys/keys';
+import { isKeyEntry, parseKeys } from '../core/keys/keys';
 import { addKeys } from './keys-add';
+import { useRegistry } from './registry-context';
 
 export interface SampleKey {
   /** The test key's id, once its file has come (null before, or when it could not be read). */
@@ -15,8 +15,6 @@ export interface SampleKey {
   trust: () => void;
 }
 
-const SampleKeyContext = createContext<SampleKey>({ keyId: null, trusted: false, trust: () => {} });
-
 async function sampleKeyFile(): Promise<{ text: string; id: string | null }> {
   const res = await fetch(`${import.meta.env.BASE_URL}samples/sample-key.json`);
   if (!res.ok) throw new Error(`samples/sample-key.json: HTTP ${res.status}`);
@@ -25,31 +23,31 @@ async function sampleKeyFile(): Promise<{ text: string; id: string | null }> {
   return { text, id: key?.id ?? null };
 }
 
-/** The sample key's state for the page: whether the registry (`keys`) holds it, and the way to add it. */
-export function useSampleKey(keys: readonly RegistryEntry[], change: (fn: (current: RegistryEntry[]) => RegistryEntry[]) => void): SampleKey {
+/**
+ * The sample key's state: whether the reader's registry holds it, and the way to add it (a change
+ * that would widen an entry already there waits for Accept in Keys, as any such change does).
+ */
+export function useSampleKey(): SampleKey {
+  const { keys, change, addPending } = useRegistry();
   const file = useQuery({ queryKey: ['sample-key'], queryFn: sampleKeyFile, staleTime: Infinity, retry: false });
   const keyId = file.data?.id ?? null;
   return {
     keyId,
     trusted: keyId !== null && keys.some((k) => isKeyEntry(k) && k.id === keyId && !k.revoked),
     trust: () => {
-      if (file.data) addKeys(file.data.text, { kind: 'agent', from: 'the samples (a public test key)' }, change);
+      if (!file.data) return;
+      const { waiting } = addKeys(file.data.text, { kind: 'agent', from: 'the samples (a public test key)' }, change);
+      if (waiting.length) addPending(waiting);
     },
   };
 }
-
-export function SampleKeyProvider({ value, children }: { value: SampleKey; children: ReactNode }) {
-  return <SampleKeyContext value={value}>{children}</SampleKeyContext>;
-}
-
-export const useSampleKeyOffer = () => useContext(SampleKeyContext);
 
 /**
  * The button, and what it does in words (the key is public: good for the samples only); `short`:
  * the button alone, its words in its tooltip (the first visit's note has one line to spare).
  */
 export function TrustSampleKey({ className = '', short = false }: { className?: string; short?: boolean }) {
-  const { keyId, trusted, trust } = useSampleKeyOffer();
+  const { keyId, trusted, trust } = useSampleKey();
   if (keyId === null) return null;
   const words = `Signed by the samples' public test key ${keyId} (seed 32 × 0x07: never trust it for anything else).`;
   if (trusted)

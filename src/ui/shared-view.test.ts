@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFilter, filterFromLink, filterToLink, hiddenWords, ignoredFilters, keysWords, redactionWords, sameFilter } from './shared-view';
+import { describeFilter, filterFromLink, filterToLink, hiddenWords, ignoredFilters, keysWords, redactionWords, sameFilter, viewportWords } from './shared-view';
 
 describe('what a link preset, in words', () => {
   it('filters read as the list applies them, strings from the link escaped', () => {
@@ -8,7 +8,7 @@ describe('what a link preset, in words', () => {
       'kind = response · source contains "plan" · conversation starts with 01J · validity = invalid · rule "agdx/"',
     );
     expect(describeFilter({ rule: 'agdx/matrix/correlation' })).toBe('rule "agdx/matrix/correlation"');
-    expect(describeFilter({ validity: 'problem', rule: ' must ' })).toBe('any problem (not decoded, an error or a warning) · rule "must"');
+    expect(describeFilter({ validity: 'problem', rule: ' must ' })).toBe('any problem (not decoded, an error or a warning, or a bad signature) · rule "must"');
     expect(describeFilter({ source: 'a\u202Eb' })).toBe('source contains "a⟨U+202E⟩b"');
     expect(describeFilter({})).toBe('');
   });
@@ -51,5 +51,14 @@ describe('what a link preset, in words', () => {
     );
     expect(keysWords(1)).toMatch(/\(1 entry\)\.$/);
     expect(keysWords(3)).toMatch(/\(3 entries\)\.$/);
+  });
+});
+
+describe('viewportWords: the banner names a preset graph viewport', () => {
+  it('says where the Graph tab opens, or that it opens fitted', () => {
+    expect(viewportWords(null)).toBe('none: the Graph tab opens fitted to the graph.');
+    expect(viewportWords({ x: -10000.123, y: 5, zoom: 0.8 })).toBe(
+      'the Graph tab opens at x -10000.12, y 5, zoom 0.8, as the sender left it (a viewport that shows no node of the graph is fitted to the graph instead, and says so).',
+    );
   });
 });

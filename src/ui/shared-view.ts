@@ -37,7 +37,8 @@ export function describeFilter(f: RecordFilter): string {
   if (f.kind) parts.push(`kind = ${displayText(f.kind)}`);
   if (f.source) parts.push(`source contains "${displayText(f.source)}"`);
   if (f.conversation) parts.push(`conversation starts with ${displayText(f.conversation)}`);
-  if (f.validity) parts.push(f.validity === 'problem' ? 'any problem (not decoded, an error or a warning)' : `validity = ${displayText(f.validity)}`);
+  if (f.validity)
+    parts.push(f.validity === 'problem' ? 'any problem (not decoded, an error or a warning, or a bad signature)' : `validity = ${displayText(f.validity)}`);
   // An id, any start of ids, a word in ids or in rule titles (src/core/rule-filter.ts).
   if (f.rule) parts.push(`rule "${displayText(f.rule.trim())}"`);
   return parts.join(' · ');
@@ -61,4 +62,11 @@ export function redactionWords(view: Pick<SharedView, 'redacted' | 'notBlank'>):
 /** What the link's keys (none, ever) mean for trust, against the opener's registry of `entries`. */
 export function keysWords(entries: number): string {
   return `none: a link never carries keys. Signatures are trusted only as your own registry backs them (${entries ? `${groupDigits(entries)} entr${entries === 1 ? 'y' : 'ies'}` : 'it is empty, so nothing is trusted'}).`;
+}
+
+/** What a link's graph viewport is, in words: where the Graph tab opens, and what happens if it shows nothing. */
+export function viewportWords(viewport: SharedView['viewport']): string {
+  if (viewport === null) return 'none: the Graph tab opens fitted to the graph.';
+  const n = (v: number) => String(Math.round(v * 100) / 100);
+  return `the Graph tab opens at x ${n(viewport.x)}, y ${n(viewport.y)}, zoom ${n(viewport.zoom)}, as the sender left it (a viewport that shows no node of the graph is fitted to the graph instead, and says so).`;
 }

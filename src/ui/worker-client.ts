@@ -4,11 +4,10 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { joinGraph, type GraphPart } from '../wire/graph-parts';
 import type { InputPayload, Loaded, Part, Reply, RequestBody, RequestType, WireMessage, WireRequest } from '../wire/protocol';
 import { packSummaries, unpackSummaries, type SummaryPack } from '../wire/summary-pack';
+import { testTimings } from './test-timings';
 
-/** `?slowload=MS` pauses between batches of a large load: to watch progress (and for the tests). */
-const SLOW_MOTION = Math.min(5000, Math.max(0, Number(new URLSearchParams(globalThis.location?.search ?? '').get('slowload') ?? 0) || 0));
-/** `?watchdog=MS` sets the base budget of the watchdog (for the tests; default 20 s). */
-const WATCHDOG_BASE_MS = Number(new URLSearchParams(globalThis.location?.search ?? '').get('watchdog') ?? 0) || 20_000;
+/** A pause between batches of a large load, and the watchdog's base budget (test-timings.ts: never from a URL in production). */
+const { slowLoadMs: SLOW_MOTION, watchdogMs: WATCHDOG_BASE_MS } = testTimings();
 /**
  * A load may go this long without a word from the worker: the base, plus a twentieth of it per MB
  * of input. Other requests (details, graph, folds, report) get a minute.

@@ -2,6 +2,7 @@
 // lines with what each node's face shows. The worker builds it (src/worker/graph-render.ts); the
 // page only renders it. Plain data: it crosses to the page, a large one in parts (graph-parts.ts).
 import type { FoldInfo, GraphEdge } from '../core/graph';
+import type { SignatureStatus } from '../core/model';
 
 export interface GraphRenderNode {
   id: string;
@@ -24,7 +25,7 @@ export interface GraphRenderNode {
   /** Red: invalid, tampered, a broken stream, a loop. */
   alarm: boolean;
   /** `note`: why a valid signature is not trusted, in a few words (the record list's badge says the same). */
-  badges: { decoded: boolean; valid: boolean; signature: string; trusted: boolean; note: string | null } | null;
+  badges: { decoded: boolean; valid: boolean; signature: SignatureStatus; trusted: boolean; note: string | null } | null;
   /**
    * Marks of the log's deadlines on a record: an answer after its command's deadline (`late`), a
    * command whose deadline passed with no answer (`unanswered`); `words` is the finding's message.

@@ -51,7 +51,7 @@ export interface RecordFilter {
   kind?: string;
   source?: string;
   conversation?: string;
-  /** valid, invalid, undecoded, or problem (not decoded, or any error or warning finding) */
+  /** valid, invalid, undecoded, or problem (core/verdict.ts hasProblem: not decoded, any error or warning finding, or a signature that does not hold) */
   validity?: string;
   /**
    * The rule ids some record carries that these words mean (src/core/rule-filter.ts): an exact id
@@ -73,7 +73,7 @@ export interface ListOrder {
 /** The rule ids the loaded records carry, with counts: what the rule filter offers. */
 export interface RulesPresent {
   rules: RuleCount[];
-  /** Records with a problem: not decoded, or with any error or warning finding (the filter's validity `problem`). */
+  /** Records with a problem (core/verdict.ts hasProblem, the filter's validity `problem`). */
   problems: number;
 }
 

@@ -16,6 +16,8 @@ import type { WorkflowReport } from '../core/agentdna/model';
 import type { Finding } from '../core/model';
 import { shortId } from '../core/short-id';
 import { isoFromSeconds } from '../core/time';
+import { displayText } from '../core/unsafe-chars';
+import { isBadlySigned } from '../core/verdict';
 import type { GraphRender, GraphRenderNode } from '../wire/graph';
 import type { RecordSummary } from '../wire/summary-pack';
 
@@ -87,6 +89,9 @@ function chunkRole(st: ReassembledStream, record: number): { words: string; trou
   return { words: 'applied', trouble: false };
 }
 
+/** A record whose signature does not hold is headed by it (core/verdict.ts): its node is an alarm, whatever its fields. */
+const badlySigned = (s: RecordSummary | undefined) => s !== undefined && isBadlySigned(s.signature);
+
 function agdxFace(
   n: AgdxNode,
   summaryOf: SummaryOf,
@@ -112,7 +117,7 @@ function agdxFace(
           subtitle: n.recordId ? short(n.recordId) : '',
           fullId: n.recordId,
           detail: role.words,
-          alarm: !n.valid || n.cycle || !!n.loop || n.findings.length > 0 || role.trouble || !!head?.trouble,
+          alarm: !n.valid || badlySigned(s) || n.cycle || !!n.loop || n.findings.length > 0 || role.trouble || !!head?.trouble,
           badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted, note: s.trustNote } : null,
           expandable: head !== null,
           stream: head && { id: head.id, summary: head.summary, detail: head.detail },
@@ -129,7 +134,7 @@ function agdxFace(
         subtitle: short(n.recordId),
         fullId: n.recordId,
         detail: `${n.source}${n.target ? ` → ${n.target}` : ''}`,
-        alarm: !n.valid || n.cycle || !!n.loop || n.findings.length > 0,
+        alarm: !n.valid || badlySigned(s) || n.cycle || !!n.loop || n.findings.length > 0,
         badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted, note: s.trustNote } : null,
         expandable: false,
       };
@@ -213,6 +218,29 @@ function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | '
   };
 }
 
+type Face = Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'>;
+
+/**
+ * A face as the page shows it, and the SVG and PNG exports draw it: every string taken from a record
+ * (a source, a target, a purpose, a DID, a hash, an id a ghost stands for) through the one display
+ * escaper, so a label, its title and its aria-label carry no control or bidi character.
+ */
+function shownFace(f: Face): Face {
+  return {
+    ...f,
+    title: displayText(f.title),
+    subtitle: displayText(f.subtitle),
+    detail: displayText(f.detail),
+    fullId: f.fullId === null ? null : displayText(f.fullId),
+    badges: f.badges && { ...f.badges, note: f.badges.note === null ? null : displayText(f.badges.note) },
+    dna: f.dna && { ...f.dna, from: displayText(f.dna.from), epoch: displayText(f.dna.epoch) },
+    stream: f.stream && { ...f.stream, summary: displayText(f.stream.summary), detail: displayText(f.stream.detail) },
+    // A finding's message quotes the record; a place names its input (a file name someone chose).
+    timing: f.timing.map((t) => ({ ...t, words: displayText(t.words) })),
+    place: f.place === null ? null : displayText(f.place),
+  };
+}
+
 /** A record's summary by its key (undefined: none yet). */
 export type SummaryOf = (key: number) => RecordSummary | undefined;
 
@@ -231,15 +259,11 @@ export function renderGraph(
   const agdx = drawAgdxGraph(graph, { expanded: new Set(expanded), valid: (i) => summaryOf(i)?.valid ?? true });
   const agentdna = buildAgentDnaGraph(agentDnaInputs(workflows));
   const nodes: GraphRenderNode[] = [];
-  const place = (
-    faces: Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'>[],
-    boxes: Map<string, { x: number; y: number; width: number; height: number }>,
-    dy: number,
-  ) => {
+  const place = (faces: Face[], boxes: Map<string, { x: number; y: number; width: number; height: number }>, dy: number) => {
     let bottom = dy;
     for (const f of faces) {
       const b = boxes.get(f.id) ?? { x: 0, y: 0, width: NODE_WIDTH, height: NODE_HEIGHT };
-      nodes.push({ ...f, x: b.x, y: b.y + dy, width: b.width, height: b.height });
+      nodes.push({ ...shownFace(f), x: b.x, y: b.y + dy, width: b.width, height: b.height });
       bottom = Math.max(bottom, b.y + dy + b.height);
     }
     return bottom;

@@ -5,15 +5,24 @@
 // The crafted inputs are made at test time (e2e/crafted.ts, shared with e2e/redteam.spec.ts).
 import { describe, expect, it } from 'vitest';
 import { run, type CliIo } from '../cli/main';
-import { isDidEntry, type RegistryEntry } from '../core/keys/keys';
+import { fromHex, utf8Encode } from '../core/bytes';
+import { isDidEntry, parseKeys, type RegistryEntry } from '../core/keys/keys';
+import { applyChange, mergeRegistry } from '../core/keys/registry';
 import type { SignatureVerdict } from '../core/model';
 import type { Report } from '../core/report';
 import { decodePermalink, encodeBundle, encodePermalink, type ShareState } from '../core/share/permalink';
 import { displayText } from '../ui/format';
 import { describeFilter, filterFromLink, hiddenWords, ignoredFilters, redactionWords } from '../ui/shared-view';
 import {
+  agdxKeyEntry,
+  agdxSeed,
   BIDI_NAME,
+  bindingKeyFile,
+  borrowedQuarantine,
+  chainWorkflow,
   didKeyFile,
+  forgedEnvelope,
+  HOSTILE,
   didRegistry,
   freshAgent,
   freshWorkflow,
@@ -24,7 +33,10 @@ import {
   otherKeyFile,
   otherRegistry,
   readVector,
+  rewrapped,
+  signedAgdx,
   tamperedSignedCommand,
+  ulid,
   view,
 } from '../../e2e/crafted';
 import { InspectorSession } from './session';
@@ -39,6 +51,8 @@ const REGISTRIES: [string, () => RegistryEntry[]][] = [
 ];
 const DID_NOT_REGISTERED = /^signature valid · key bound to DID · DID not in your registry/;
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+/** UNSAFE in a JSON text: JSON.stringify writes C0 as escapes, the rest raw. */
+const UNSAFE_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\\u00[01][0-9a-f]/;
 
 const state = (inputs: [string, Uint8Array][], patch: Partial<ShareState> = {}): ShareState => ({
   inputs: inputs.map(([name, bytes]) => ({ name, bytes })),
@@ -358,8 +372,9 @@ describe('a link or bundle that decompresses past 8 MiB', () => {
 
 // ---------- the command line over the same crafted inputs ----------
 
-async function cli(args: string[], files: Record<string, Uint8Array | string>): Promise<{ code: number; out: string }> {
+async function cli(args: string[], files: Record<string, Uint8Array | string>): Promise<{ code: number; out: string; stdout: string }> {
   let out = '';
+  let stdout = '';
   const io: CliIo = {
     readFile: async (p) => {
       const f = files[p];
@@ -367,10 +382,13 @@ async function cli(args: string[], files: Record<string, Uint8Array | string>): 
       return typeof f === 'string' ? new TextEncoder().encode(f) : f;
     },
     readStdin: async () => new Uint8Array(),
-    stdout: (t) => (out += t),
+    stdout: (t) => {
+      out += t;
+      stdout += t;
+    },
     stderr: (t) => (out += t),
   };
-  return { code: await run(args, io), out };
+  return { code: await run(args, io), out, stdout };
 }
 
 describe('the CLI over the crafted inputs', () => {
@@ -398,12 +416,14 @@ describe('the CLI over the crafted inputs', () => {
     it(`${name}: never "trusted" for the fresh DID, in the summary or the report, and --require-trusted fails`, async () => {
       const human = await cli(['inspect', ...keyArgs, ...inputs], files);
       expect(signatureLines(human.out)).toEqual([
-        'valid, NOT trusted',
+        'valid, not trusted',
         'invalid',
-        keyArgs.length ? 'invalid (key fe812c12f3ab4ce6)' : 'unknown_key (key fe812c12f3ab4ce6)',
-        'valid, NOT trusted',
-        'unsigned',
+        keyArgs.length ? 'invalid (key fe812c12f3ab4ce6)' : 'unknown key (key fe812c12f3ab4ce6)',
+        'valid, not trusted',
       ]);
+      // The bomb is an input nothing could be read from, as the app shows it: not a record.
+      expect(human.out).toContain('bomb.cbor  (');
+      expect(human.out).toMatch(/\n {2}unreadable input, not a record: cbor\/too-many-items: /);
       expect(human.out).not.toMatch(/, trusted/);
       // It says why: the DID is only bound to its key, not in the registry.
       expect(human.out).toMatch(/why: signature valid · key bound to DID · DID not in your registry/);
@@ -422,5 +442,190 @@ describe('the CLI over the crafted inputs', () => {
     const human = await cli(['inspect', '--keys', 'fresh-keys.json', 'fresh.json'], files);
     expect(signatureLines(human.out)).toEqual(['valid, trusted']);
     expect((await cli(['inspect', '--require-trusted', '--keys', 'fresh-keys.json', 'fresh.json'], files)).code).toBe(0);
+  });
+});
+
+// ---------- issue 23: trust from signed facts, key files that fail closed ----------
+
+describe('issue 23: a window bypassed by an unsigned log time', () => {
+  const r = rewrapped();
+  const files = { 'bare.cbor': r.record, 'rewrapped.json': r.export, 'keys.json': r.keyFile };
+
+  it('the rewrapped bytes are NOT trusted: the signed ULID time decides, the forged log time only narrows', async () => {
+    const s = await session(parseKeys(r.keyFile).keys);
+    await s.load([
+      { name: 'bare.cbor', data: new Blob([r.record.slice()]) },
+      { name: 'rewrapped.json', data: new Blob([r.export]) },
+    ]);
+    for (const key of [0, 1]) {
+      const d = s.detail(key)!;
+      expect(d.signature).toMatchObject({ status: 'valid', trusted: false, signer: 'planner' });
+      expect(d.signature.reason).toContain("the record id's ULID time (2026-06-01T12:00:00.000Z) is after key");
+    }
+    const wrapped = s.detail(1)!;
+    expect(wrapped.summary.format).toBe('agdx.record');
+    // The wrapper's time is said to be outside the signature, and its disagreement is a finding.
+    expect(wrapped.signature.not_covered).toContain('log_time_micros');
+    expect(wrapped.findings.map((f) => f.rule)).toContain('agdx/log-time/skew');
+    expect(trustedOnlyWhereBacked(s, parseKeys(r.keyFile).keys)).toEqual([]);
+  });
+
+  it('the CLI: exit 1 under --require-trusted, the reason names the signed time, the report lists the log time as not covered', async () => {
+    expect((await cli(['inspect', '--require-trusted', '--keys', 'keys.json', 'rewrapped.json'], files)).code).toBe(1);
+    const json = await cli(['inspect', '--json', '--keys', 'keys.json', 'rewrapped.json'], files);
+    const report = JSON.parse(json.out) as Report;
+    expect(report.records[0].signature).toMatchObject({ status: 'valid', trusted: false });
+    expect(report.records[0].signature.not_covered).toContain('log_time_micros');
+    expect(report.records[0].findings.find((f) => f.rule === 'agdx/log-time/skew')?.message).toMatch(
+      /^the log time 2024-06-01T00:00:00.000Z is 730 d before the record id's ULID time 2026-06-01T12:00:00.000Z/,
+    );
+  });
+});
+
+describe('issue 23: key files fail closed', () => {
+  const r = rewrapped();
+  const entry = (members: Record<string, unknown>) =>
+    JSON.stringify({ keys: [{ ...JSON.parse(r.keyFile).keys[0], not_before_micros: 0, not_after_micros: 0, ...members }] });
+
+  for (const revoked of ['"true"', '1']) {
+    it(`"revoked": ${revoked} is an error naming the file, the entry and the member: the CLI exits 2`, async () => {
+      const text = entry({})
+        .replace('"revoked":false', '')
+        .replace(/\}\]\}$/, `,"revoked":${revoked}}]}`);
+      const { code, out } = await cli(['inspect', '--keys', 'keys.json', 'bare.cbor'], { 'keys.json': text, 'bare.cbor': r.record });
+      expect(code).toBe(2);
+      expect(out).toContain(
+        `envelope-inspector: bad keys in keys.json: key 0 (agent "planner"): member "revoked" must be true or false (a JSON boolean), found ${revoked}`,
+      );
+    });
+  }
+
+  it('a JWK keeps its window: [1, 2] trusts nothing today, as the same window on a public_key entry does not', async () => {
+    const jwk = { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(fromHex(JSON.parse(r.keyFile).keys[0].public_key)!).toString('base64url'), agent: 'planner' };
+    const files = {
+      'bare.cbor': r.record,
+      'jwk.json': JSON.stringify({ ...jwk, not_before_micros: 1, not_after_micros: 2 }),
+      'open.json': JSON.stringify(jwk),
+    };
+    expect((await cli(['inspect', '--require-trusted', '--keys', 'open.json', 'bare.cbor'], files)).code).toBe(0);
+    const windowed = await cli(['inspect', '--json', '--require-trusted', '--keys', 'jwk.json', 'bare.cbor'], files);
+    expect(windowed.code).toBe(1);
+    expect((JSON.parse(windowed.out) as Report).records[0].signature.reason).toMatch(/is after key [0-9a-f]{16} of planner's window closed$/);
+  });
+
+  it('an entry without an agent is refused, saying where (a bare hex key file too)', async () => {
+    const files = { 'planner.hex': JSON.parse(r.keyFile).keys[0].public_key, 'bare.cbor': r.record };
+    const { code, out } = await cli(['inspect', '--keys', 'planner.hex', 'bare.cbor'], files);
+    expect(code).toBe(2);
+    expect(out).toMatch(/bad keys in planner\.hex: "[0-9a-f]{20}…": no agent: every entry names the agent it belongs to/);
+    // Its sidecar gives the agent (and the rest of the entry's members).
+    const withSidecar = await cli(['inspect', '--require-trusted', '--keys', 'planner.hex', 'bare.cbor'], {
+      ...files,
+      'planner.hex.json': '{"agent":"planner"}',
+    });
+    expect(withSidecar.code).toBe(0);
+  });
+});
+
+describe("issue 23: a key bound to someone else's DID waits for Accept", () => {
+  const alice = freshAgent('alice');
+  const mallory = freshAgent('mallory');
+  const forged = forgedEnvelope(mallory, alice.did);
+  const files = { 'forged.json': forged, 'alice.json': didKeyFile(alice.did, 'alice'), 'mallory.json': bindingKeyFile(mallory, alice.did) };
+
+  it("the CLI does not add it: Mallory's envelope from Alice's DID is not trusted (the binding is not used), and stderr names the conflict", async () => {
+    const { code, out } = await cli(['inspect', '--require-trusted', '--keys', 'alice.json', '--keys', 'mallory.json', 'forged.json'], files);
+    expect(code).toBe(1);
+    expect(out).toContain(`envelope-inspector: mallory.json: key `);
+    expect(out).toContain(
+      `not added: conflict: binds this key to DID ${alice.did.slice(0, 12)}…${alice.did.slice(-6)}, which your registry already holds as DID`,
+    );
+    const json = JSON.parse((await cli(['inspect', '--json', '--keys', 'alice.json', '--keys', 'mallory.json', 'forged.json'], files)).stdout) as Report;
+    expect(json.records[0].signature).toMatchObject({ status: 'invalid', trusted: false });
+  });
+
+  it('the merge holds it back as a conflict; accepted, it is the reader who chose to trust it', async () => {
+    const registry = parseKeys(didKeyFile(alice.did, 'alice')).keys;
+    const merged = mergeRegistry(registry, parseKeys(bindingKeyFile(mallory, alice.did)).keys);
+    expect(merged.registry).toEqual(registry);
+    expect(merged.changes).toEqual([expect.objectContaining({ applied: false, add: expect.anything() })]);
+    const accepted = applyChange(merged.registry, merged.changes[0]);
+    const s = await session(accepted);
+    await s.load([{ name: 'forged.json', data: new Blob([forged.slice()]) }]);
+    expect(s.detail(0)!.signature).toMatchObject({ status: 'valid', trusted: true, signer: alice.did });
+    expect(s.detail(0)!.signature.reason).toMatch(/^trusted \(bafybmi[^)]*\): key bound to DID by your key file/);
+  });
+});
+
+describe('issue 23: a chain is as trusted as its least trusted signer', () => {
+  const worker = freshAgent('worker');
+  const stranger = freshAgent('stranger');
+  const chain = chainWorkflow(worker, stranger);
+
+  it('a trusted tip over a parent signed by a DID not in the registry is not trusted, and says which', async () => {
+    const keys = didRegistry(worker.did);
+    const s = await session(keys);
+    await s.load([{ name: 'chain.json', data: new Blob([chain.slice()]) }]);
+    const d = s.detail(0)!;
+    expect(d.workflow!.envelopes.map((e) => e.trusted)).toEqual([true, false]);
+    expect(d.signature).toMatchObject({ status: 'valid', trusted: false, signer: worker.did });
+    expect(d.signature.reason).toMatch(
+      /^not trusted: tip trusted \(registered-by-the-opener\); 1 of 1 parent signed by a DID not in your registry \(envelope\.parent_envelope\[0\]\) — tip valid: /,
+    );
+    const { code } = await cli(['inspect', '--require-trusted', '--keys', 'worker.json', 'chain.json'], {
+      'chain.json': chain,
+      'worker.json': didKeyFile(worker.did),
+    });
+    expect(code).toBe(1);
+  });
+});
+
+describe('issue 23: quarantine needs an operator key and a source that is its agent', () => {
+  const q = borrowedQuarantine();
+
+  it('an operator key of "ops" under a source that claims "planner" backs nothing: "by ops, claimed as planner"', async () => {
+    const s = await session(parseKeys(q.keyFile).keys);
+    await s.load([{ name: 'q.cbor', data: new Blob([q.record.slice()]) }]);
+    expect(s.detail(0)!.signature).toMatchObject({ status: 'valid', trusted: false, signer: 'ops' });
+    const fact = s.folds(null).agents.find((a) => a.id === 'booker')!.quarantine[0];
+    expect(fact).toMatchObject({ backing: 'non-operator-signed', issuer: 'planner' });
+    expect(fact.sentence).toMatch(/^Quarantine of "booker" by "ops", claimed as "planner": signed, but not by a key trusted as an operator's/);
+    expect(s.detail(0)!.findings.map((f) => f.rule)).toContain('agdx/fold/unauthorised');
+  });
+});
+
+describe('issue 23: smaller holes', () => {
+  it('--require-trusted fails when there is nothing to trust: an Iggy export with no messages', async () => {
+    const files = { 'empty-export.json': '{"partition_id":1,"current_offset":0,"count":0,"messages":[]}' };
+    expect((await cli(['inspect', 'empty-export.json'], files)).code).toBe(0);
+    expect((await cli(['inspect', '--require-trusted', 'empty-export.json'], files)).code).toBe(1);
+    expect((await cli(['inspect', '--json', '--require-trusted', 'empty-export.json'], files)).code).toBe(1);
+  });
+
+  it("a record's control and bidi characters reach no graph face (text, title, aria-label, SVG) and no Markdown raw", async () => {
+    const seed = agdxSeed('hostile');
+    const record = signedAgdx(
+      {
+        kind: 'event',
+        record: ulid(Date.parse('2026-06-01T12:00:00Z'), 9),
+        conversation: ulid(Date.parse('2026-06-01T12:00:00Z'), 8),
+        source: HOSTILE,
+        target: HOSTILE,
+        body: utf8Encode(HOSTILE),
+      },
+      seed,
+      [[HOSTILE, HOSTILE]],
+    );
+    const s = await session(parseKeys(JSON.stringify({ keys: [agdxKeyEntry(seed, 'planner')] })).keys);
+    await s.load([{ name: 'hostile.cbor', data: new Blob([record.slice()]) }]);
+    // The reason quotes the record's source: raw, there (the page escapes it when it shows it).
+    expect(s.detail(0)!.signature.reason).toContain(`"\u202Erennalp\\u001b[31m\\u0007`);
+    const graph = s.graph([]);
+    expect(graph.nodes.length).toBeGreaterThan(0);
+    for (const n of graph.nodes) expect(JSON.stringify([n.title, n.subtitle, n.detail, n.fullId, n.dna, n.stream, n.badges])).not.toMatch(UNSAFE_JSON);
+    expect(graph.nodes.find((n) => n.kind === 'record')!.detail).toBe(`${displayText(HOSTILE)} → ${displayText(HOSTILE)}`);
+    const { markdown } = s.report();
+    expect(markdown.replaceAll('\n', '')).not.toMatch(UNSAFE);
+    expect(markdown).toContain('⟨U+202E⟩rennalp');
   });
 });

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { otherRegistry, tamperedSignedCommand } from '../../e2e/crafted';
 import { InspectorSession } from './session';
 import { inspectorHandlers } from './handlers';
 
@@ -30,6 +31,12 @@ describe('the rule filter in the session', () => {
       // The samples' answers carry ULID times three weeks after their commands' deadlines.
       ['agdx/deadline/missed', 2, 'warning'],
       ['agdx/deadline/unanswered', 2, 'info'],
+      // The laser fixtures all reuse the record id 01J0Y1…0001: eight records repeat it (issue 26).
+      ['agdx/graph/duplicate-id', 8, 'warning'],
+      ['agdx/graph/missing-cause', 1, 'info'],
+      // The conversation's stream: sequence 0, then 6 (a gap), then 7 after the end.
+      ['agdx/graph/stream-after-end', 1, 'warning'],
+      ['agdx/graph/stream-gap', 1, 'warning'],
       ['agdx/matrix/correlation', 1, 'error'],
       ['agdx/matrix/operation', 1, 'error'],
       // The AgentDNA workflow: one of its envelopes reports a failed tool call.
@@ -37,9 +44,10 @@ describe('the rule filter in the session', () => {
       ['cbor/truncated', 1, 'error'],
     ]);
     expect(present.rules.every((r) => r.title && r.title.length > 0)).toBe(true);
-    // The two invalid records, the truncated one, the two late answers and the workflow (a warning
-    // each); not the dead letter nor the unanswered commands (their findings are info).
-    expect(present.problems).toBe(6);
+    // The two invalid records, the truncated one, the two late answers, the workflow, the stream's two
+    // chunks and the records repeating an id (a warning each); not the dead letter nor the unanswered
+    // commands (their findings are info).
+    expect(present.problems).toBe(12);
   });
 
   it('"agdx/matrix" and "agdx/matrix/" find the invalid samples; an exact id finds its own', async () => {
@@ -60,28 +68,53 @@ describe('the rule filter in the session', () => {
   it('"problem" keeps records not decoded or with any error or warning; it combines with the other fields', async () => {
     const s = await samples();
     expect(where(s, s.filter({ validity: 'problem' }))).toEqual([
+      'conversation.cborseq#2',
+      'conversation.cborseq#3',
       'conversation.cborseq#4',
       'conversation.cborseq#5',
       'conversation.cborseq#6',
+      'record_http_v07.json#0',
+      'agent_record.bin#0',
+      'signed_command.bin#0',
       'agentdna_workflow.json#0',
       'agent_error.bin#0',
+      'agent_status_card.bin#0',
       'agent_invalid_status_bad_operation.bin#0',
     ]);
-    expect(where(s, s.filter({ validity: 'problem', kind: 'command' }))).toEqual(['conversation.cborseq#5']);
+    expect(where(s, s.filter({ validity: 'problem', kind: 'command' }))).toEqual([
+      'conversation.cborseq#5',
+      'record_http_v07.json#0',
+      'agent_record.bin#0',
+      'signed_command.bin#0',
+    ]);
   });
 
   it('a warning is a problem: the log-level cause-mismatch of the Iggy conversation', async () => {
     const s = await loaded(['vectors/agdx/made/conversation_http_v07.json']);
-    expect(s.rulesPresent()).toEqual({ rules: [{ id: 'agdx/graph/cause-mismatch', records: 1, severity: 'warning', title: expect.any(String) }], problems: 1 });
+    const rule = (id: string, severity: string) => ({ id, records: 1, severity, title: expect.any(String) });
+    expect(s.rulesPresent()).toEqual({
+      rules: [
+        rule('agdx/graph/cause-mismatch', 'warning'),
+        // Its event's cause is absent, and its stream has a duplicate, a gap and a terminal after the gap.
+        rule('agdx/graph/missing-cause', 'info'),
+        rule('agdx/graph/stream-after-end', 'warning'),
+        rule('agdx/graph/stream-duplicate', 'warning'),
+        rule('agdx/graph/stream-gap', 'warning'),
+      ],
+      problems: 4,
+    });
     expect(where(s, s.filter({ rule: 'mismatch' }))).toEqual(['conversation_http_v07.json#9']);
-    expect(where(s, s.filter({ validity: 'problem' }))).toEqual(['conversation_http_v07.json#9']);
+    expect(where(s, s.filter({ validity: 'problem' }))).toHaveLength(4);
+    expect(where(s, s.filter({ validity: 'problem' }))).toContain('conversation_http_v07.json#9');
   });
 
   it('the counts follow the load: a second load adds its rules, a clear empties them', async () => {
     const s = await loaded(['vectors/agdx/made/conversation_http_v07.json']);
-    expect(s.rulesPresent().rules.map((r) => r.id)).toEqual(['agdx/graph/cause-mismatch']);
+    const first = s.rulesPresent().rules.map((r) => r.id);
+    expect(first).toContain('agdx/graph/cause-mismatch');
     await s.load([{ name: 'bad.bin', data: new Blob([read('public/samples/agent_invalid_status_bad_operation.bin')]) }]);
-    expect(s.rulesPresent().rules.map((r) => r.id)).toEqual(['agdx/graph/cause-mismatch', 'agdx/matrix/operation']);
+    // It repeats the first input's record id too.
+    expect(s.rulesPresent().rules.map((r) => r.id)).toEqual([...first, 'agdx/graph/duplicate-id', 'agdx/matrix/operation'].sort());
     s.clear();
     expect(s.rulesPresent()).toEqual({ rules: [], problems: 0 });
     expect(s.filter({ rule: 'agdx/' })).toHaveLength(0);
@@ -96,7 +129,7 @@ describe('the rule filter in the session', () => {
     expect(reply.rules).toEqual(['agdx/matrix/correlation', 'agdx/matrix/operation']);
     expect(reply.keys).toHaveLength(2);
     expect((await handlers.filter({ filter: { validity: 'valid' } }, ctx)).rules).toBeNull();
-    expect((await handlers.rules({}, ctx)).problems).toBe(6);
+    expect((await handlers.rules({}, ctx)).problems).toBe(12);
   });
 });
 
@@ -134,5 +167,16 @@ describe("a record's links in the session", () => {
     const s = await samples();
     const unreadable = [...Array(s.size).keys()].find((k) => !s.detail(k)!.summary.decoded)!;
     expect(s.detail(unreadable)!.links).toEqual([]);
+  });
+});
+
+describe('"Any problem" is the one verdict model\'s (core/verdict.ts hasProblem)', () => {
+  it('a record whose signature does not hold is a problem, whatever its fields say', async () => {
+    const session = new InspectorSession();
+    await session.setKeys(otherRegistry());
+    await session.load([{ name: 'tampered.bin', data: new Blob([tamperedSignedCommand() as Uint8Array<ArrayBuffer>]) }]);
+    expect(session.detail(0)!.summary).toMatchObject({ valid: true, signature: 'invalid', errors: 0 });
+    expect(where(session, session.filter({ validity: 'problem' }))).toEqual(['tampered.bin#0']);
+    expect(session.rulesPresent().problems).toBe(1);
   });
 });

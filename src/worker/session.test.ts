@@ -303,8 +303,9 @@ describe('AgentDNA quick checks on a pool (libsecp256k1)', () => {
       expect(held.workflows[opened]).not.toBe(before[opened]);
       expect(held.workflows[opened].envelopes.some((e) => isRecoveredPending(e.recovered))).toBe(false);
       // A key change re-applies trust to the workflows as they stand: not_covered kept, lists still shared.
-      const did = before[0].envelopes[0].from!;
-      const keys = parseKeys(new TextEncoder().encode(JSON.stringify({ keys: [{ agent: 'bench', did, kind: 'agent' }] }))).keys;
+      // Every signer of the first workflow (a chain is as trusted as its least trusted signer).
+      const dids = [...new Set(before[0].envelopes.map((e) => e.from!))];
+      const keys = parseKeys(new TextEncoder().encode(JSON.stringify({ keys: dids.map((did, i) => ({ agent: `bench-${i}`, did, kind: 'agent' })) }))).keys;
       await pooled.setKeys(keys);
       await plain.setKeys(keys);
       for (const key of [0, 1, 2]) expect(pooled.detail(key)!.signature).toEqual(plain.detail(key)!.signature);

@@ -20,7 +20,7 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
-import { allFindings, isValid } from '../core/verdict';
+import { allFindings, hasProblem, isUnreadableInput, isValid } from '../core/verdict';
 import { agdxRecordTime } from '../core/time';
 import { SummaryColumns, type SummaryCounts } from './summary-columns';
 import { orderKeys } from './list-order';
@@ -496,7 +496,7 @@ export class InspectorSession {
     const blank = redacted ? blankAsRedacted(bytes, read.records) : null;
     for (const w of workflows) this.workflows.push({ ...w, record: w.record + this.records.length });
     const records = await this.verify(read.records);
-    const only = records.length === 1 ? records[0].verdict : null;
+    const only = isUnreadableInput(records.length, records[0]?.verdict) ? records[0].verdict : null;
     const summary: InputSummary = {
       input: inputNumber,
       name: input.name,
@@ -504,7 +504,7 @@ export class InspectorSession {
       sha256: input.sha256,
       format: input.format,
       records: records.length,
-      error: only && only.format === 'unknown' ? only.error : null,
+      error: only ? only.error : null,
     };
     this.inputs.push(summary);
     out.inputs.push(summary);
@@ -728,7 +728,8 @@ export class InspectorSession {
     // The kept counts and the verdict, not a summary made per record.
     for (let key = 0; key < this.summaries.length; key++) {
       const c = this.summaries.get(key);
-      if (c && hasProblem({ decoded: this.records[key].verdict.decoded, ...c })) problems++;
+      const v = this.records[key].verdict;
+      if (c && hasProblem({ decoded: v.decoded, signature: v.signature.status, ...c })) problems++;
     }
     return { rules: this.ruleIndex().counts(), problems };
   }
@@ -815,7 +816,6 @@ export class InspectorSession {
 }
 
 /** A record with something wrong: not decoded, or any error or warning finding (its own or the log's). */
-const hasProblem = (s: Pick<RecordSummary, 'decoded' | 'errors' | 'warnings'>) => !s.decoded || s.errors > 0 || s.warnings > 0;
 
 /** The log entry of record `key` (entries are in record order; a record without an envelope has none). */
 /** The DIDs whose secp256k1 key-file keys differ between two registries (didKeys maps). */

@@ -84,5 +84,37 @@ export function checkHeaders(env: Envelope, headers: Header[], partitionKey?: st
   } else if (env.target !== undefined && av) {
     add('to', 'warning', `the envelope has target ${JSON.stringify(env.target)} but the record has no agdx.to header`);
   }
+  out.push(...contextFindings(env, headers));
+  return out;
+}
+
+/**
+ * The signed context against the headers it fixes (agdx/signature/context): a signature covers the
+ * content type and agent version its context names, and a header saying otherwise was changed
+ * after signing (the codec relabelled), so a receiver reads the body as something the sender did
+ * not sign. Decided from the bytes alone, whatever the registry says; contextMatch (signature.ts)
+ * is the same comparison, for the verdict.
+ */
+function contextFindings(env: Envelope, headers: Header[]): Finding[] {
+  const ctx = env.signature?.context;
+  if (!ctx) return [];
+  const out: Finding[] = [];
+  const pairs = [
+    { header: 'agdx.ct', signed: ctx.content_type, what: 'content_type', words: (n: number | bigint) => `${n} (${CONTENT_TYPES[Number(n)] ?? 'unknown'})` },
+    { header: 'agdx.av', signed: ctx.agent_version, what: 'agent_version', words: (n: number | bigint) => `${n}` },
+  ] as const;
+  for (const p of pairs) {
+    const h = headers.find((x) => x.name === p.header);
+    const n = h ? headerUint(h) : null;
+    if (p.signed === undefined || !h || n === null || n === BigInt(p.signed)) continue;
+    out.push(
+      finding(
+        'agdx/signature/context',
+        `headers.${p.header}`,
+        `${p.header} says ${p.words(n)}, but the signature covers ${p.what} ${p.words(p.signed)}: the header was changed after signing (the codec relabelled), and a receiver would read the body as the sender did not sign it`,
+        h.span ?? null,
+      ),
+    );
+  }
   return out;
 }

@@ -121,17 +121,36 @@ describe('verdicts', () => {
   it('revoked keys and windows', () => {
     const signed = sign(base, seed7);
     expect(run(signed, [keyFor(seed7, 'planner', { revoked: true })]).trusted).toBe(false);
-    const windowed = keyFor(seed7, 'planner', { notBeforeMicros: 1000n, notAfterMicros: 2000n });
-    expect(run(signed, [windowed], 1500n).trusted).toBe(true);
-    expect(run(signed, [windowed], 2500n).reason).toContain('after');
-    expect(run(signed, [windowed], 500n).reason).toContain('before');
-    // No log time: the record id's ULID time decides (0x01903c1faa00 ms, far outside the window).
-    expect(run(signed, [windowed]).reason).toContain('ULID time');
-    // No log time and no record id: a windowed key cannot be satisfied, so it is not trusted.
+    // The record id's ULID time (0x01903c1faa00 ms, 2024-06-21T…) is the signed time: it decides.
+    const ulid = 0x01903c1faa00n * 1000n;
+    const windowed = keyFor(seed7, 'planner', { notBeforeMicros: ulid - 1000n, notAfterMicros: ulid + 1000n });
+    expect(run(signed, [windowed])).toMatchObject({ status: 'valid', trusted: true });
+    expect(run(signed, [windowed]).reason).toBe(
+      "valid under key fe812c12f3ab4ce6: registered agent key of planner, inside its window at the record id's ULID time (2024-06-21T18:47:06.496Z)",
+    );
+    // A log time inside the window too: both said. Outside it: the log time narrows trust.
+    expect(run(signed, [windowed], ulid + 500n).reason).toBe(
+      "valid under key fe812c12f3ab4ce6: registered agent key of planner, inside its window at the record id's ULID time (2024-06-21T18:47:06.496Z) and at the record's log time (2024-06-21T18:47:06.496Z) (not signed)",
+    );
+    const late = run(signed, [windowed], ulid + 2_000_000n);
+    expect(late).toMatchObject({ status: 'valid', trusted: false });
+    expect(late.reason).toBe(
+      "valid under key fe812c12f3ab4ce6: the record's log time (2024-06-21T18:47:08.496Z) is after key fe812c12f3ab4ce6 of planner's window closed, though the record id's ULID time (2024-06-21T18:47:06.496Z) is inside it; the record's log time is not signed and can only narrow trust",
+    );
+    expect(run(signed, [windowed], ulid - 2_000_000n).reason).toContain("the record's log time (2024-06-21T18:47:04.496Z) is before");
+    // A log time inside a window the signed time is outside of widens nothing.
+    const past = keyFor(seed7, 'planner', { notBeforeMicros: 1000n, notAfterMicros: 2000n });
+    expect(run(signed, [past], 1500n)).toMatchObject({ status: 'valid', trusted: false });
+    expect(run(signed, [past], 1500n).reason).toContain("the record id's ULID time (2024-06-21T18:47:06.496Z) is after");
+    expect(run(signed, [past]).reason).toContain('ULID time');
+    // No record id: a windowed key cannot be satisfied, so it is not trusted, with or without a log time.
     const noId = sign({ ...base, record: undefined, kind: 'chunk', channel: id(3), correlation: id(4), sequence: 1 }, seed7);
     const r = run(noId, [windowed]);
     expect(r).toMatchObject({ status: 'valid', trusted: false });
-    expect(r.reason).toContain('no log time and no record id time');
+    expect(r.reason).toContain('the record id carries no ULID time, the only time its signature covers: the window cannot be satisfied');
+    const logged = run(noId, [windowed], ulid);
+    expect(logged).toMatchObject({ status: 'valid', trusted: false });
+    expect(logged.reason).toContain("(the record's log time (2024-06-21T18:47:06.496Z) is not signed, so it cannot stand in for one)");
     // An id whose first 48 bits are zero carries no time either (as the folds read it).
     const zeroTime = sign({ ...base, record: new Uint8Array(16).fill(0, 0, 6).fill(1, 6) }, seed7);
     expect(run(zeroTime, [windowed]).trusted).toBe(false);
@@ -153,7 +172,13 @@ describe('verdicts', () => {
       seed7,
     );
     expect(run(q, [keyFor(seed7, 'registry')])).toMatchObject({ status: 'valid', trusted: false });
-    expect(run(q, [keyFor(seed7, 'ops', { kind: 'operator' })])).toMatchObject({ status: 'valid', trusted: true });
+    expect(run(q, [keyFor(seed7, 'registry', { kind: 'operator' })])).toMatchObject({ status: 'valid', trusted: true, signer: 'registry' });
+    // An operator key of another agent: the record's source claims someone else, so it is not backed.
+    const ops = run(q, [keyFor(seed7, 'ops', { kind: 'operator' })]);
+    expect(ops).toMatchObject({ status: 'valid', trusted: false, signer: 'ops' });
+    expect(ops.reason).toBe(
+      'valid under key fe812c12f3ab4ce6: key fe812c12f3ab4ce6 of ops is registered for "ops", not for the record\'s source "registry": a quarantine is backed only when its source is the operator key\'s own agent',
+    );
   });
 
   it('unsupported scheme passes through; wrong lengths are malformed with agdx/signature/shape', () => {
@@ -319,7 +344,10 @@ describe('key parsing', () => {
     expect(parseKeys('zz').problems.length).toBe(1);
     expect(parseKeys('{"keys":[{"kty":"RSA"}]}').problems[0]).toContain('OKP Ed25519');
     expect(parseKeys('{"kty":"OKP","crv":"Ed25519","x":"AAAA","d":"x"}').problems[0]).toContain('private key');
-    expect(parseKeys(JSON.stringify({ keys: [{ agent: 'a', public_key: '00', kind: 'boss' }] })).problems[0]).toContain('32 bytes');
+    expect(parseKeys(JSON.stringify({ keys: [{ agent: 'a', public_key: '00' }] })).problems[0]).toContain('32 bytes');
+    expect(parseKeys(JSON.stringify({ keys: [{ agent: 'a', public_key: pub, kind: 'boss' }] })).problems[0]).toContain(
+      'member "kind" must be "agent" or "operator"',
+    );
     expect(parseKeys('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----').problems[0]).toContain('only PUBLIC KEY');
     expect(parseKeys('{').problems[0]).toContain('not valid JSON');
     expect(() => parseKeys(42 as unknown as string)).toThrow(TypeError);

@@ -67,10 +67,37 @@ describe('AgentDNA trust from the registry', () => {
     expect(r.workflows[0].envelopes.every((e) => e.trusted)).toBe(true);
   });
 
-  it('only the tip signer registered: the record is trusted (its verdict is the tip), the other envelopes are not', () => {
+  it('only the tip signer registered: a chain is as trusted as its least trusted signer, so the record is not, and says which parents', () => {
     const r = run(fanin, didRegistry({}, 'agentdna-test-orchestrator'));
-    expect(r.records[0].verdict.signature.trusted).toBe(true);
-    expect(r.workflows[0].envelopes.map((e) => [e.from === ORCH, e.trusted])).toEqual(r.workflows[0].envelopes.map((e) => [e.from === ORCH, e.from === ORCH]));
+    const envelopes = r.workflows[0].envelopes;
+    expect(envelopes.map((e) => [e.from === ORCH, e.trusted])).toEqual(envelopes.map((e) => [e.from === ORCH, e.from === ORCH]));
+    const untrusted = envelopes.slice(1).filter((e) => !e.trusted);
+    expect(untrusted.length).toBeGreaterThan(0);
+    expect(r.records[0].verdict.signature).toMatchObject({ status: 'valid', trusted: false, signer: ORCH });
+    expect(r.records[0].verdict.signature.reason).toMatch(
+      new RegExp(
+        `^not trusted: tip trusted \\(orchestrator\\); ${untrusted.length} of ${envelopes.length - 1} parents signed by a DID not in your registry \\(${untrusted
+          .map((e) => e.path.replace(/[[\].]/g, '\\$&'))
+          .join(', ')}\\) — tip valid: `,
+      ),
+    );
+  });
+
+  it('every signer registered: trusted, and the reason says the parents are too', () => {
+    const r = run(fanin, didRegistry());
+    expect(r.records[0].verdict.signature.reason).toMatch(/^trusted \(orchestrator\): .*; the signers of all 5 parents are trusted too — tip valid: /);
+  });
+
+  it('a parent whose DID is revoked: the record is not trusted, and names it', () => {
+    const worker = keys['agentdna-test-worker-1'].did;
+    const registry = didRegistry().map((e) => ('did' in e && e.did === worker ? { ...e, revoked: true } : e));
+    const r = run(fanin, registry);
+    const revoked = r.workflows[0].envelopes.filter((e) => e.from === worker);
+    expect(revoked.length).toBeGreaterThan(0);
+    expect(r.records[0].verdict.signature.trusted).toBe(false);
+    expect(r.records[0].verdict.signature.reason).toContain(
+      `; ${revoked.length} of 5 parents not trusted: DID ${worker.slice(0, 12)}…${worker.slice(-6)} (worker-1) is revoked in your registry (${revoked.map((e) => e.path).join(', ')}) — `,
+    );
   });
 
   it('a revoked DID is not trusted, and says so', () => {
@@ -177,7 +204,9 @@ describe('a DID made another way, bound by a key file entry', () => {
     const registry = parseKeys(JSON.stringify({ keys: [{ agent: ORCH, public_key: otherKey }] })).keys;
     expect(run(fanin, registry).records[0].verdict.signature.trusted).toBe(false);
     const own = parseKeys(JSON.stringify({ keys: [{ agent: ORCH, public_key: keys['agentdna-test-orchestrator'].public_key_uncompressed_hex }] })).keys;
-    expect(run(fanin, own).records[0].verdict.signature.trusted).toBe(true);
+    // The tip's own key backs the tip; the parents' signers are in no registry, so the record is not trusted.
+    expect(run(fanin, own).workflows[0].envelopes[0].trusted).toBe(true);
+    expect(run(fanin, own).records[0].verdict.signature.reason).toMatch(/^not trusted: tip trusted \(did:example|^not trusted: tip trusted \(bafy/);
   });
 });
 

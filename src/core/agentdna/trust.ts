@@ -46,7 +46,14 @@ type EnvelopeFacts = Pick<EnvelopeReport, 'signature' | 'from' | 'epoch' | 'key_
 
 /** Whether the registry backs this envelope's signature. */
 export function envelopeTrust(e: EnvelopeFacts, index: DidIndex): EnvelopeTrust {
-  if (e.signature !== 'valid' || e.from === null) return { signer: null, trusted: false, trust_reason: `not trusted: the signature is ${e.signature}` };
+  const { signer, trusted, trust_reason } = decideEnvelope(e, index);
+  return { signer, trusted, trust_reason };
+}
+
+/** envelopeTrust, with the name the registry gives a trusted signer. */
+function decideEnvelope(e: EnvelopeFacts, index: DidIndex): EnvelopeTrust & { name: string | null } {
+  if (e.signature !== 'valid' || e.from === null)
+    return { signer: null, trusted: false, trust_reason: `not trusted: the signature is ${e.signature}`, name: null };
   const did = e.from;
   const bound = e.recovered.find((k) => k.matches && k.rule === e.rule)?.public_key ?? null;
   const byFile = e.key_source === 'key-file';
@@ -63,16 +70,48 @@ export function envelopeTrust(e: EnvelopeFacts, index: DidIndex): EnvelopeTrust 
     time: epoch === null ? null : { micros: epoch, from: "the envelope's epoch" },
     noTime: 'the envelope has no epoch that is a number',
   });
-  if (!decision) return { signer: did, trusted: false, trust_reason: `signature valid · ${binding} · DID not in your registry` };
-  if (!decision.trusted) return { signer: did, trusted: false, trust_reason: `signature valid · ${binding} · ${decision.reason}` };
+  if (!decision) return { signer: did, trusted: false, trust_reason: `signature valid · ${binding} · DID not in your registry`, name: null };
+  if (!decision.trusted) return { signer: did, trusted: false, trust_reason: `signature valid · ${binding} · ${decision.reason}`, name: null };
   const name = decision.entry.agent || shortDid(did);
-  return { signer: did, trusted: true, trust_reason: `trusted (${name}): ${binding}; ${decision.reason}` };
+  return { signer: did, trusted: true, trust_reason: `trusted (${name}): ${binding}; ${decision.reason}`, name };
+}
+
+/** At most this many paths are named in a sentence about the chain's parents (the count is always given). */
+const NAMED_PATHS = 5;
+
+/**
+ * What the chain's other envelopes (the tip's ancestors) add to the tip's trust: a chain is as
+ * trusted as its least trusted signer, so each ancestor whose signer the registry does not back is
+ * counted, grouped by why, with its path. Null when every one is backed (or there are none).
+ */
+function untrustedParents(parents: readonly (EnvelopeFacts & Pick<EnvelopeReport, 'path'>)[], index: DidIndex): string | null {
+  const groups = new Map<string, string[]>();
+  for (const p of parents) {
+    const t = envelopeTrust(p, index);
+    if (t.trusted) continue;
+    // "signature valid · key bound to DID · <decision>": the decision says why.
+    const why = t.trust_reason.replace(/^signature valid · [^·]* · /, '');
+    const paths = groups.get(why);
+    if (paths) paths.push(p.path);
+    else groups.set(why, [p.path]);
+  }
+  if (groups.size === 0) return null;
+  const n = parents.length;
+  return [...groups]
+    .map(([why, paths]) => {
+      const named = paths.slice(0, NAMED_PATHS).join(', ') + (paths.length > NAMED_PATHS ? ` and ${paths.length - NAMED_PATHS} more` : '');
+      const signed = why === 'DID not in your registry' ? 'signed by a DID not in your registry' : `not trusted: ${why}`;
+      return `${paths.length} of ${n} parent${n === 1 ? '' : 's'} ${signed} (${named})`;
+    })
+    .join('; ');
 }
 
 /**
  * The record's verdict: the tip's status, made invalid by any envelope of the chain that is not
- * validly signed; trusted only when the whole chain verifies and the registry backs the tip's signer.
- * `envelopes[0]` is the tip (they are listed breadth-first from it).
+ * validly signed; trusted only when the whole chain verifies and the registry backs the signer of
+ * every envelope of it, the tip's and each parent's: a chain is as trusted as its least trusted
+ * signer. The reason says which parents are not. `envelopes[0]` is the tip (they are listed
+ * breadth-first from it).
  */
 export function workflowSignature(
   envelopes: readonly (EnvelopeFacts & Pick<EnvelopeReport, 'path' | 'signature_reason'>)[],
@@ -92,11 +131,19 @@ export function workflowSignature(
   } else if (envelopes.length > 1 && tip.signature === 'valid') {
     chain += `; all ${envelopes.length} envelopes of the chain are validly signed`;
   }
-  const trust = envelopeTrust(tip, index);
-  const trusted = status === 'valid' && trust.trusted;
+  const trust = decideEnvelope(tip, index);
+  // Only a trusted tip needs its parents' words: an untrusted one already says why the record is not.
+  const parents = status === 'valid' && trust.trusted ? untrustedParents(envelopes.slice(1), index) : null;
+  const trusted = status === 'valid' && trust.trusted && parents === null;
   let reason = chain;
-  if (status === 'valid') reason = `${trust.trust_reason} — ${chain}`;
-  else if (tip.signature === 'valid') reason = `not trusted: the chain does not verify — ${chain}`;
+  if (status === 'valid') {
+    const n = envelopes.length - 1;
+    if (parents !== null) {
+      reason = `not trusted: tip trusted (${trust.name}); ${parents} — ${chain}`;
+    } else if (trust.trusted && n > 0) {
+      reason = `${trust.trust_reason}; the signers of all ${n} parent${n === 1 ? '' : 's'} are trusted too — ${chain}`;
+    } else reason = `${trust.trust_reason} — ${chain}`;
+  } else if (tip.signature === 'valid') reason = `not trusted: the chain does not verify — ${chain}`;
   return {
     status,
     scheme: 'ecdsa-secp256k1',

@@ -208,7 +208,7 @@ function evaluate(n: EnvelopeNode, index: number, extraKeys: ExtraKeys | undefin
   const { missing, contentJson, contentHash, claimedHash, hashOk, message, messageProblem, signer, sigValue } = envelopeSigning(n);
   const text = message?.ok ? message.message : null;
   const pooled = results !== undefined && text !== null && typeof sigValue === 'string' ? results.take(signer, text, sigValue) : undefined;
-  const signature = pooled ?? checkSignatureText(signer, text, sigValue, extraKeys, messageProblem);
+  let signature = pooled ?? checkSignatureText(signer, text, sigValue, extraKeys, messageProblem);
 
   // When the content was changed after signing, the signature may still hold over the stored hash.
   let claimedHashSignature: SigStatus | null = null;
@@ -221,6 +221,13 @@ function evaluate(n: EnvelopeNode, index: number, extraKeys: ExtraKeys | undefin
             n.parents.map((p) => str(p.hash) ?? undefined),
           );
     if (m?.ok) claimedHashSignature = checkSignatureText(signer, m.message, sigValue, extraKeys).status;
+    // One story: the signature does not hold for the envelope as it is, and why is the change of
+    // content, not the signer (its DID never changed; no recovered key could derive it from this content).
+    if (claimedHashSignature === 'valid')
+      signature = {
+        ...signature,
+        reason: `the content was changed after signing: the signature was made over the stored hash ${short(claimedHash)}, and the content now hashes to ${short(contentHash)}`,
+      };
   }
 
   // AgentDNA's verify_envelope, step by step.
@@ -453,7 +460,7 @@ function findingsFor(verdicts: EnvelopeVerdict[]): Finding[] {
           ? `${label(n)}: no hash; the content hash is ${v.contentHash}${n.legacy.length ? ' (a document this old cannot be verified)' : ''}`
           : v.claimedHash === null
             ? `${label(n)}: the hash is not a string; the content hash is ${v.contentHash}`
-            : `${label(n)}: the stored hash ${v.claimedHash} is not the content hash ${v.contentHash}${v.claimedHashSignature === 'valid' ? ' — the signature holds over the stored hash, so the content was changed after signing' : ''}`;
+            : `${label(n)}: the stored hash ${v.claimedHash} is not the content hash ${v.contentHash}${v.claimedHashSignature === 'valid' ? ': the content was changed after signing (the signature was made over the stored hash, and does not hold for the content as it is now)' : ''}`;
       out.push({ rule: 'agentdna/hash', severity: 'error', path: at(n, 'hash'), message: msg + where, span: spanOf(n.hash) ?? n.span });
     }
     if (v.message && !v.message.ok) {

@@ -6,14 +6,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeEnvelope, signingInputSegments } from '../agdx/canonical';
 import { decodeEnvelope, type Envelope } from '../agdx/envelope';
-import { bytesEqual, concatBytes, utf8Encode } from '../bytes';
+import { bytesEqual, concatBytes, toHex, utf8Encode } from '../bytes';
 import { readSingle } from '../cbor/reader';
 import { SEED7, envelopeArb, signEnvelope } from '../fuzz/agdx-gen';
 import { params } from '../fuzz/support';
 import { inspectInput } from '../inspect';
+import * as ed from '@noble/ed25519';
+import { applyKeys } from '../agdx/verify';
+import { parseKeys, type RegistryEntry } from '../keys/keys';
 import { isValid } from '../verdict';
 import { compareLogs } from './log';
-import { signatureWords, type LogComparison } from './model';
+import type { LogComparison } from './model';
 import { compareRecords, type CompareSide } from './records';
 
 const root = resolve(__dirname, '../../..');
@@ -29,8 +32,9 @@ function baseCommand(): Envelope {
 }
 
 /** Every record of one input of `bytes`, as compare sides (keys from `first`). */
-function sides(name: string, bytes: Uint8Array, first = 0, input = 0): CompareSide[] {
-  const { records, workflows } = inspectInput(input, { name, bytes });
+function sides(name: string, bytes: Uint8Array, first = 0, input = 0, keys?: RegistryEntry[]): CompareSide[] {
+  const { records: read, workflows } = inspectInput(input, { name, bytes });
+  const records = keys ? applyKeys(read, keys) : read;
   return records.map((record, i) => ({
     key: first + i,
     record,
@@ -42,15 +46,6 @@ function sides(name: string, bytes: Uint8Array, first = 0, input = 0): CompareSi
 }
 const side = (name: string, env: Envelope) => sides(name, encodeEnvelope(env))[0];
 const json = (v: unknown) => utf8Encode(JSON.stringify(v));
-
-describe('signatureWords', () => {
-  it('says whether a valid signature is trusted, and the other statuses as words', () => {
-    expect(signatureWords('valid', true)).toBe('valid, trusted');
-    expect(signatureWords('valid', false)).toBe('valid, not trusted');
-    expect(signatureWords('unknown_key', false)).toBe('unknown key');
-    expect(signatureWords('unsigned', true)).toBe('unsigned');
-  });
-});
 
 describe('compareRecords: two AGDX envelopes', () => {
   const base = { ...baseCommand(), metadata: new Map([['priority', { type: 'text' as const, value: 'high' }]]), body: json({ q: 'weather', n: 1 }) };
@@ -96,15 +91,24 @@ describe('compareRecords: two AGDX envelopes', () => {
     expect([i, j]).toEqual([d.a.length, d.b.length]);
   });
 
-  it('identical signing inputs: the same signature verifies both (and an unsigned copy would be covered by it)', () => {
+  it('identical signing inputs: the same signature verifies both when both verdicts say so (and an unsigned copy would be covered by it)', () => {
     const signed = signEnvelope(base, SEED7);
-    const copy = compareRecords(side('a', signed), side('b', signed)).signature;
+    const keys = parseKeys(toHex(ed.getPublicKey(SEED7)), { agent: base.source }).keys;
+    const keyed = (name: string, env: Envelope) => sides(name, encodeEnvelope(env), 0, 0, keys)[0];
+    const copy = compareRecords(keyed('a', signed), keyed('b', signed)).signature;
     expect(copy.verdict).toBe('identical');
     expect(copy.headline).toBe('Signing inputs identical: the same signature verifies both.');
     expect(copy.details).toContain('Both carry the same signature bytes.');
+    // Without the key, nothing verifies either: the headline says what each side's verdict says.
+    expect(compareRecords(side('a', signed), side('b', signed)).signature.headline).toBe(
+      'Signing inputs identical: a signature over one would cover the other. On both the signature cannot be checked (unknown key).',
+    );
     const { signature: _, ...unsigned } = signed;
     const one = compareRecords(side('a', signed), side('b', unsigned as Envelope)).signature;
     expect(one.verdict).toBe('identical');
+    expect(one.headline).toBe(
+      'Signing inputs identical: a signature over one would cover the other. On A the signature cannot be checked (unknown key); on B there is no signature.',
+    );
     expect(one.details).toContain("A's signature would verify B too, which carries none.");
     // The same signature bytes over another input: it can hold for one at most.
     const replayed = compareRecords(side('a', signed), side('b', { ...signed, body: json({ q: 'news', n: 1 }) })).signature;
@@ -170,6 +174,15 @@ describe('compareRecords: two AgentDNA workflows, envelope by envelope', () => {
     // The tips' signed messages are the same (the tip's parents claim the same hashes).
     expect(c.signature.verdict).toBe('identical');
     expect(c.bytes!.what).toBe('agentdna-content');
+    // But what verifies on each side is that side's verdict: B's chain does not, and the comparison
+    // never says the same signature verifies both (issue 26: it did, beside B's "Signature invalid").
+    expect(c.verdicts.b.signature).toBe('invalid');
+    expect(c.signature.headline).toBe(
+      "Signed messages identical: a signature over one would cover the other. On A the signature holds (valid, not trusted); on B the tip's signature holds, but the chain does not verify (invalid).",
+    );
+    expect(c.signature.headline).not.toMatch(/verifies both/);
+    expect(c.signature.details.find((d) => d.startsWith('B '))).toMatch(/the chain does not verify \(invalid\)\.$/);
+    expect(c.signature.details.join(' ')).not.toMatch(/B is signed[^.]*valid, not trusted/);
   });
 
   it('a tip payload changed: the tip differs in payload (and its claimed hash stays), the message differs in `payload`', () => {

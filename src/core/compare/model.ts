@@ -78,11 +78,6 @@ export interface SignatureMeaning {
   segments: { domain: boolean; context: boolean; envelope: boolean } | null;
 }
 
-/** A signature verdict in words, as the comparison writes it: `valid, trusted`, `valid, not trusted`, `unknown key`. */
-export function signatureWords(status: SignatureStatus, trusted: boolean): string {
-  return status === 'valid' ? (trusted ? 'valid, trusted' : 'valid, not trusted') : status.replace('_', ' ');
-}
-
 /** A record's verdicts as the comparison shows them side by side. */
 export interface VerdictSide {
   decoded: boolean;

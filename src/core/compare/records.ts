@@ -7,7 +7,8 @@ import { utf8Encode } from '../bytes';
 import type { Finding } from '../model';
 import { recordViews, type InspectedRecord } from '../records';
 import { byteDiff, cborLayout, jsonLayout, treeLayout } from './bytes';
-import { signatureWords, type ByteDiff, type FieldDiff, type RecordComparison, type SideInfo, type VerdictDiff, type VerdictSide } from './model';
+import { signatureWords } from '../verdict';
+import type { ByteDiff, FieldDiff, RecordComparison, SideInfo, VerdictDiff, VerdictSide } from './model';
 import { agdxSigningMeaning, agentDnaSigningMeaning, noSigningMeaning } from './signing';
 import { diffValues, MAX_ROWS } from './structure';
 import { envelopeValue, headersValue, jsonBytesValue, pairBodies, treeValue, scalar, type DiffValue } from './value';
@@ -104,7 +105,7 @@ function verdictSide(s: CompareSide): VerdictSide {
   };
 }
 
-const verdictSignature = (v: VerdictSide) => signatureWords(v.signature, v.trusted);
+const verdictSignature = (v: VerdictSide) => signatureWords({ status: v.signature, trusted: v.trusted }).words;
 
 /** The two verdicts side by side, and what differs between them in words. */
 export function verdictDiff(a: CompareSide, b: CompareSide): VerdictDiff {
@@ -142,7 +143,7 @@ export function compareRecords(a: CompareSide, b: CompareSide, { maxRows = MAX_R
     ea && eb
       ? agdxSigningMeaning({ envelope: ea, signature: a.record.verdict.signature }, { envelope: eb, signature: b.record.verdict.signature })
       : ta && tb
-        ? agentDnaSigningMeaning(ta, tb)
+        ? agentDnaSigningMeaning({ tip: ta, signature: a.record.verdict.signature }, { tip: tb, signature: b.record.verdict.signature })
         : noSigningMeaning(
             (ea || ta) && (eb || tb)
               ? 'One is an AGDX envelope, the other an AgentDNA envelope: their signatures are over different things, and neither covers the other.'

@@ -8,10 +8,10 @@ import type { Envelope } from '../agdx/envelope';
 import type { EnvelopeReport } from '../agentdna/model';
 import { bytesEqual, toHex, utf8Encode } from '../bytes';
 import type { SignatureVerdict } from '../model';
+import { signatureWords } from '../verdict';
 import { cborLayout, jsonLayout, type FieldSpan } from './bytes';
-import { signatureWords, type SignatureMeaning } from './model';
+import type { SignatureMeaning } from './model';
 
-const IDENTICAL = 'Signing inputs identical: the same signature verifies both.';
 const DIFFERENT = 'Different signing input: a signature over one does not cover the other.';
 
 const quote = (names: readonly string[]) => {
@@ -44,10 +44,38 @@ function differingMembers(a: Uint8Array, la: readonly FieldSpan[], b: Uint8Array
   return out;
 }
 
-function signedWords(side: 'A' | 'B', v: SignatureVerdict, keyId: string | null): string {
+/**
+ * What verifies on one side, from that side's own verdict (never from the shared signing input
+ * alone): for an AgentDNA workflow the record's verdict is the chain's, and `tip` says whether the
+ * tip's own signature held when the chain did not.
+ */
+function verifies(v: SignatureVerdict, tip?: Pick<EnvelopeReport, 'signature'>): string {
+  const words = signatureWords(v).words;
+  switch (v.status) {
+    case 'unsigned':
+      return 'there is no signature';
+    case 'valid':
+      return `the signature holds (${words})`;
+    case 'invalid':
+      return tip?.signature === 'valid' ? "the tip's signature holds, but the chain does not verify (invalid)" : 'the signature does not hold (invalid)';
+    case 'malformed':
+      return 'the signature does not hold (malformed)';
+    default:
+      return `the signature cannot be checked (${words})`;
+  }
+}
+
+/** The headline for identical signing inputs: the same signature verifies both only when both verdicts say it holds. */
+function identicalHeadline(what: string, a: SignatureVerdict, b: SignatureVerdict, tips?: [EnvelopeReport, EnvelopeReport]): string {
+  if (a.status === 'valid' && b.status === 'valid') return `${what} identical: the same signature verifies both.`;
+  const [va, vb] = [verifies(a, tips?.[0]), verifies(b, tips?.[1])];
+  return `${what} identical: a signature over one would cover the other. ${va === vb ? `On both ${va}` : `On A ${va}; on B ${vb}`}.`;
+}
+
+/** One side's signature in a sentence: who signed it, and what its verdict says. */
+function signedWords(side: 'A' | 'B', v: SignatureVerdict, by: string | null, tip?: EnvelopeReport): string {
   if (v.status === 'unsigned') return `${side} carries no signature.`;
-  const by = keyId ? ` by key id ${keyId}` : v.signer ? ` by ${v.signer}` : '';
-  return `${side} is signed${by} (signature ${signatureWords(v.status, v.trusted)}).`;
+  return `${side} is signed${by ? ` by ${by}` : ''}: ${verifies(v, tip)}.`;
 }
 
 /** Two AGDX envelopes: their signing inputs segment by segment, and what differs. */
@@ -65,7 +93,10 @@ export function agdxSigningMeaning(
   const capB = b.envelope.signature;
   const details: string[] = [];
   if (!identical) details.push(`Same signing input except ${quote(except)}.`);
-  details.push(signedWords('A', a.signature, capA ? toHex(capA.key_id) : null), signedWords('B', b.signature, capB ? toHex(capB.key_id) : null));
+  details.push(
+    signedWords('A', a.signature, capA ? `key id ${toHex(capA.key_id)}` : a.signature.signer),
+    signedWords('B', b.signature, capB ? `key id ${toHex(capB.key_id)}` : b.signature.signer),
+  );
   if (capA && capB && bytesEqual(capA.bytes, capB.bytes)) {
     details.push(
       identical ? 'Both carry the same signature bytes.' : 'Both carry the same signature bytes, over different inputs: it can hold for one of them at most.',
@@ -75,43 +106,58 @@ export function agdxSigningMeaning(
   } else if (identical && (capA || capB)) {
     details.push(`${capA ? 'A' : 'B'}'s signature would verify ${capA ? 'B' : 'A'} too, which carries none.`);
   }
-  return { verdict: identical ? 'identical' : 'different', headline: identical ? IDENTICAL : DIFFERENT, except, details, segments };
+  return {
+    verdict: identical ? 'identical' : 'different',
+    headline: identical ? identicalHeadline('Signing inputs', a.signature, b.signature) : DIFFERENT,
+    except,
+    details,
+    segments,
+  };
 }
 
-/** Two AgentDNA envelopes (the tips of two workflows): their signed messages, and what differs in what they hash. */
-export function agentDnaSigningMeaning(a: EnvelopeReport, b: EnvelopeReport): SignatureMeaning {
-  const side = (name: 'A' | 'B', e: EnvelopeReport) =>
-    e.signature === 'valid'
-      ? `${name} is signed by ${e.signer ?? e.from ?? '?'} (signature valid${e.trusted ? ', trusted' : ', not trusted'}).`
-      : `${name}'s signature is ${e.signature}${e.signature_reason ? `: ${e.signature_reason}` : ''}.`;
-  if (a.message === null || b.message === null) {
-    const which = a.message === null ? a : b;
+/**
+ * Two AgentDNA workflows by their tips: their signed messages, and what differs in what they hash.
+ * What verifies on each side is that side's record verdict (`va`, `vb`: the whole chain's), so a
+ * workflow whose tip is untouched but whose chain was tampered with never reads as verified.
+ */
+export function agentDnaSigningMeaning(
+  a: { tip: EnvelopeReport; signature: SignatureVerdict },
+  b: { tip: EnvelopeReport; signature: SignatureVerdict },
+): SignatureMeaning {
+  const ta = a.tip;
+  const tb = b.tip;
+  const side = (name: 'A' | 'B', s: { tip: EnvelopeReport; signature: SignatureVerdict }) =>
+    signedWords(name, s.signature, s.signature.signer ?? s.tip.from, s.tip);
+  if (ta.message === null || tb.message === null) {
+    const which = ta.message === null ? ta : tb;
     return {
       verdict: 'not-comparable',
-      headline: `No signed message can be formed for ${which === a ? 'A' : 'B'}: the signing inputs cannot be compared.`,
+      headline: `No signed message can be formed for ${which === ta ? 'A' : 'B'}: the signing inputs cannot be compared.`,
       except: [],
-      details: [which.message_problem ? `${which === a ? 'A' : 'B'}: ${which.message_problem}.` : '', side('A', a), side('B', b)].filter(Boolean),
+      details: [which.message_problem ? `${which === ta ? 'A' : 'B'}: ${which.message_problem}.` : '', side('A', a), side('B', b)].filter(Boolean),
       segments: null,
     };
   }
-  const identical = a.message === b.message;
+  const identical = ta.message === tb.message;
   const except: string[] = [];
   if (!identical) {
-    const ca = utf8Encode(a.content_json ?? '');
-    const cb = utf8Encode(b.content_json ?? '');
+    const ca = utf8Encode(ta.content_json ?? '');
+    const cb = utf8Encode(tb.content_json ?? '');
     except.push(...differingMembers(ca, jsonLayout(ca), cb, jsonLayout(cb)));
-    if (a.parents.join('\n') !== b.parents.join('\n')) except.push('the parents’ hashes');
+    if (ta.parents.join('\n') !== tb.parents.join('\n')) except.push('the parents’ hashes');
   }
   const details: string[] = [];
   if (!identical) details.push(except.length ? `Same signed message except ${quote(except)}.` : 'The signed messages differ.');
   details.push(side('A', a), side('B', b));
-  if (a.signature_hex !== null && a.signature_hex === b.signature_hex) {
-    details.push(identical ? 'Both carry the same signature.' : 'Both carry the same signature, over different messages: it can hold for one of them at most.');
+  if (ta.signature_hex !== null && ta.signature_hex === tb.signature_hex) {
+    details.push(
+      identical ? 'Both tips carry the same signature.' : 'Both carry the same signature, over different messages: it can hold for one of them at most.',
+    );
   }
   return {
     verdict: identical ? 'identical' : 'different',
     headline: identical
-      ? 'Signed messages identical: the same signature verifies both.'
+      ? identicalHeadline('Signed messages', a.signature, b.signature, [ta, tb])
       : 'Different signed message: a signature over one does not cover the other.',
     except,
     details,

@@ -338,6 +338,39 @@ describe('quarantine: facts, their backing, and records sent while quarantined',
     expect(fired(f, FOLD_RULES.unauthorised)).toEqual([2]);
     expect(f.quarantine[1].signature.reason).toContain('must be signed by an operator key');
   });
+
+  it('an operator key under a source that claims another agent backs nothing: the fact is "by ops, claimed as planner"', () => {
+    const seedOps = new Uint8Array(32).fill(7);
+    const pub = ed.getPublicKey(seedOps);
+    const ops: RegisteredKey = {
+      id: keyId(pub),
+      agent: 'ops',
+      algorithm: 'ed25519',
+      publicKey: pub,
+      kind: 'operator',
+      notBeforeMicros: null,
+      notAfterMicros: null,
+      revoked: false,
+    };
+    const unsigned: Envelope = {
+      kind: 'status',
+      record: id16(1),
+      conversation: id16(0xc0),
+      source: 'planner',
+      operation: 'quarantine',
+      body: text('booker'),
+      signature: { scheme: 1, key_id: fromHex(ops.id)!, bytes: new Uint8Array(64) },
+    };
+    const signed: Envelope = { ...unsigned, signature: { ...unsigned.signature!, bytes: ed.sign(signingInput(unsigned), seedOps) } };
+    const result = inspect([{ name: 'q.cbor', bytes: encodeEnvelope(signed) }], { keys: [ops] });
+    expect(result.records[0].verdict.signature).toMatchObject({ status: 'valid', trusted: false, signer: 'ops' });
+    const f = foldRecords(result.records);
+    expect(f.quarantine[0]).toMatchObject({ backing: 'non-operator-signed', issuer: 'planner', applied: true });
+    expect(f.quarantine[0].sentence).toMatch(
+      /^Quarantine of "booker" by "ops", claimed as "planner": signed, but not by a key trusted as an operator's \(valid under key fe812c12f3ab4ce6: key fe812c12f3ab4ce6 of ops is registered for "ops", not for the record's source "planner": a quarantine is backed only when its source is the operator key's own agent\)/,
+    );
+    expect(fired(f, FOLD_RULES.unauthorised)).toEqual([0]);
+  });
 });
 
 // ── runs ────────────────────────────────────────────────────────────────────

@@ -117,8 +117,17 @@ function backingSentence(backing: QuarantineBacking, reason: string): string {
   }
 }
 
+/**
+ * Who a quarantine fact is by: its source, or, when a valid signature names another signer (an
+ * operator key of "ops" under a source that claims "planner"), both: `"ops", claimed as "planner"`.
+ */
+function issuerWords(issuer: string, signature: { status: string; signer: string | null }): string {
+  const signer = signature.status === 'valid' ? signature.signer : null;
+  return signer !== null && signer !== issuer ? `${JSON.stringify(signer)}, claimed as ${JSON.stringify(issuer)}` : JSON.stringify(issuer);
+}
+
 function describeFact(f: QuarantineFact): string {
-  return `the ${f.op} of ${JSON.stringify(f.target)} by ${JSON.stringify(f.issuer)} at record ${f.recordIndex} (${describeTime(f.time)}; ${f.backing})`;
+  return `the ${f.op} of ${JSON.stringify(f.target)} by ${issuerWords(f.issuer, f.signature)} at record ${f.recordIndex} (${describeTime(f.time)}; ${f.backing})`;
 }
 
 function foldFinding(prepared: PreparedLog, e: LogEntry, rule: FindingRuleId, severity: Finding['severity'], path: string, message: string): FoldFinding {
@@ -265,7 +274,7 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       const target = e.quarantineTarget;
       const backing = backingOf(e);
       const applied = delivered && target !== null;
-      const what = `${op === 'quarantine' ? 'Quarantine' : 'Unquarantine'} of ${target === null ? '(no agent: the body is empty or not UTF-8)' : JSON.stringify(target)} by ${JSON.stringify(e.source)}`;
+      const what = `${op === 'quarantine' ? 'Quarantine' : 'Unquarantine'} of ${target === null ? '(no agent: the body is empty or not UTF-8)' : JSON.stringify(target)} by ${issuerWords(e.source, e.signature)}`;
       const effect = !delivered
         ? " It is a dead letter's payload, never delivered, so it changes nothing."
         : target === null

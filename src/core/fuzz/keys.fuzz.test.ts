@@ -20,6 +20,8 @@ function check(r: KeyParseResult, where: string): void {
   for (const k of r.keys) {
     expect(['agent', 'operator']).toContain(k.kind);
     expect(typeof k.agent, where).toBe('string');
+    // Fail closed: an entry without an agent is a problem, never an entry that backs nothing.
+    expect(k.agent.length, where).toBeGreaterThan(0);
     if (isDidEntry(k)) {
       expect(k.did.length > 0 && k.did.length <= 512, where).toBe(true);
       continue;
@@ -119,6 +121,55 @@ describe('parseKeys', () => {
         },
       ),
       params('keys-json', 1),
+    );
+  });
+
+  it('fail closed: a key file entry becomes a key only when every member it has is of its type, and the key is what they say', { timeout: TIMEOUT }, () => {
+    const member = fc.oneof(
+      fc.boolean(),
+      fc.integer({ min: -2, max: 3 }),
+      fc.double({ min: -10, max: 10 }),
+      fc.constantFrom('true', '0', '7', '1e3', '', 'agent', 'operator', null),
+      fc.constant([1]),
+    );
+    fc.assert(
+      fc.property(
+        fc.record(
+          { agent: fc.oneof(fc.constantFrom('planner', ''), member), kind: member, not_before_micros: member, not_after_micros: member, revoked: member },
+          { requiredKeys: [] },
+        ),
+        (members) => {
+          const r = parseKeys(JSON.stringify({ keys: [{ public_key: toHex(pub), ...members }] }));
+          const bound = (v: unknown) =>
+            v === undefined || (typeof v === 'number' && Number.isInteger(v) && v >= 0) || (typeof v === 'string' && /^\d+$/.test(v));
+          const micros = (v: unknown) => (v === undefined || BigInt(v as number | string) === 0n ? null : BigInt(v as number | string));
+          const typed =
+            typeof members.agent === 'string' &&
+            members.agent !== '' &&
+            (members.kind === undefined || members.kind === 'agent' || members.kind === 'operator') &&
+            (members.revoked === undefined || typeof members.revoked === 'boolean') &&
+            bound(members.not_before_micros) &&
+            bound(members.not_after_micros) &&
+            !(
+              micros(members.not_before_micros) !== null &&
+              micros(members.not_after_micros) !== null &&
+              micros(members.not_after_micros)! < micros(members.not_before_micros)!
+            );
+          expect(r.keys.length + r.problems.length).toBe(1);
+          if (!typed) {
+            expect(r.keys).toEqual([]);
+            return;
+          }
+          expect(r.keys[0]).toMatchObject({
+            agent: members.agent,
+            kind: members.kind ?? 'agent',
+            revoked: members.revoked === true,
+            notBeforeMicros: micros(members.not_before_micros),
+            notAfterMicros: micros(members.not_after_micros),
+          });
+        },
+      ),
+      params('keys-typed', 1),
     );
   });
 

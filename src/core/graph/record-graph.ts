@@ -32,10 +32,10 @@ const CORRELATION = 2;
 const SEQUENCE = 3;
 
 /** Node flags. */
-const DUPLICATE_ID = 1;
+export const DUPLICATE_ID = 1;
 /** The node id carries the record's place (another record before it has its record id). */
-const PLACED_ID = 2;
-const IN_CYCLE = 4;
+export const PLACED_ID = 2;
+export const IN_CYCLE = 4;
 
 /**
  * Record-level edges in columns, in the order first added, de-duplicated by (from, to, via) with

@@ -13,6 +13,7 @@ import type { InspectedRecord } from '../records';
 import { blankRecord, envelopeRecord, failedRecord, finishRecord, headersNode, type Place, type RecordDraft } from './build';
 import { recordsFromItem } from './cbor-items';
 import { jsonRoot, type Importer } from './importer';
+import { withLogTime } from './log-time';
 import { envelopeViews } from './views';
 
 type JsonArray = Extract<JsonValue, { type: 'array' }>;
@@ -105,11 +106,13 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue,
       continue;
     }
     if (classifyCbor(item.value).format === 'agdx.envelope') {
-      const record = envelopeRecord(base, analyzeEnvelope(payload, item.value, { headers, detail }));
+      const analysis = analyzeEnvelope(payload, item.value, { headers, detail });
+      const record = withLogTime(envelopeRecord(base, analysis), { recordSpan: analysis.decodedEnvelope?.locations.get('record')?.value ?? null });
       records.push(finishRecord(detail ? record : { ...record, viewBuilder: envelopeViews }));
     } else {
-      // Not an envelope (a dead letter from agent.dlq, say): it keeps its own format.
-      for (const r of recordsFromItem(place, item.value, index)) records.push(finishRecord({ ...r, ...common }));
+      // Not an envelope (a dead letter from agent.dlq, say): it keeps its own format. Its payload
+      // was appended later than it was made, by design: no skew finding for it.
+      for (const r of recordsFromItem(place, item.value, index)) records.push(finishRecord(withLogTime({ ...r, ...common }, null)));
     }
   }
   return { records, era: [...eras].join('+') || (records.length ? 'no readable message' : 'empty') };

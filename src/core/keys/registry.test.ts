@@ -1,5 +1,7 @@
 // The registry: DID entries in key files, and merging that never loosens it silently.
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { describe, expect, it } from 'vitest';
+import { toHex } from '../bytes';
 import { entryKey, isDidEntry, parseKeys, toKeyFile, type RegistryEntry } from './keys';
 import { applyChange, importEntries, mergeRegistry } from './registry';
 
@@ -48,7 +50,7 @@ describe('DID entries', () => {
   });
 
   it('says which kinds the input stated', () => {
-    const r = parseKeys(file({ did: DID, kind: 'operator' }, { did: `${DID.slice(0, -1)}a` }), { kind: 'agent' });
+    const r = parseKeys(file({ agent: 'worker', did: DID, kind: 'operator' }, { agent: 'worker', did: `${DID.slice(0, -1)}a` }), { kind: 'agent' });
     expect(r.statedKinds).toEqual(['operator', null]);
   });
 });
@@ -160,5 +162,55 @@ describe('importEntries: the Keys dialog kind', () => {
       [true, { kind: 'agent' }],
       [false, { kind: 'operator' }],
     ]);
+  });
+});
+
+describe('binding a key to a DID the registry already holds is a conflict that waits for Accept', () => {
+  // Two secp256k1 keys made on the spot: Mallory's, and another of Alice's.
+  const mallory = toHex(secp256k1.getPublicKey(new Uint8Array(32).fill(0x0d), false));
+  const second = toHex(secp256k1.getPublicKey(new Uint8Array(32).fill(0x0e), false));
+  const alice = parse(file({ agent: 'alice', did: DID }));
+  const binding = (key: string, agent = DID) => parse(file({ agent, public_key: key }));
+
+  it('a key file binding another key to a registered DID adds nothing; the change waits, listed as a conflict', () => {
+    const r = mergeRegistry(alice, binding(mallory), 'from mallory.json');
+    expect(r.registry).toEqual(alice);
+    expect(r.added).toEqual([]);
+    expect(r.changes).toHaveLength(1);
+    const c = r.changes[0];
+    expect(c).toMatchObject({ applied: false, set: {}, add: binding(mallory)[0], entry: entryKey(binding(mallory)[0]) });
+    expect(c.description).toBe(
+      "conflict: binds this key to DID bafybmieov5n…cfxfvq, which your registry already holds as DID bafybmieov5n…cfxfvq (alice); added only if you accept (a key file cannot re-bind a registered DID: accept only if that DID's owner gave you this key) (from mallory.json)",
+    );
+    // Accepted, the entry is added (once).
+    const accepted = applyChange(r.registry, c);
+    expect(accepted.map(entryKey)).toEqual([...alice.map(entryKey), entryKey(binding(mallory)[0])]);
+    expect(applyChange(accepted, c)).toEqual(accepted);
+  });
+
+  it('a second key for a DID bound to a key already is a conflict too; the first binding and an unregistered DID are not', () => {
+    const first = mergeRegistry([], binding(second));
+    expect(first.changes).toEqual([]);
+    expect(first.added).toHaveLength(1);
+    const again = mergeRegistry(first.registry, binding(mallory));
+    expect(again.registry).toEqual(first.registry);
+    expect(again.changes.map((c) => [c.applied, !!c.add])).toEqual([[false, true]]);
+    expect(again.changes[0].description).toContain(`already holds as key ${(binding(second)[0] as { id: string }).id} of ${DID};`);
+    // The same binding again is the same entry: nothing to accept.
+    expect(mergeRegistry(first.registry, binding(second)).changes).toEqual([]);
+    // An Ed25519 key of an agent named like the DID is no AgentDNA binding.
+    expect(mergeRegistry(alice, parse(file({ agent: DID, public_key: KEY }))).changes).toEqual([]);
+  });
+
+  it('within one key file too: a DID entry and another key for it', () => {
+    const r = mergeRegistry([], parse(file({ agent: 'alice', did: DID }, { agent: DID, public_key: mallory }, { agent: DID, public_key: mallory })));
+    expect(r.registry.map(entryKey)).toEqual([`did:${DID}`]);
+    expect(r.changes.map((c) => [c.applied, c.label])).toEqual([[false, `key ${(binding(mallory)[0] as { id: string }).id} of ${DID}`]]);
+  });
+
+  it("the Keys dialog's import holds it back the same way", () => {
+    const r = importEntries(alice, parseKeys(file({ agent: DID, public_key: mallory })), 'agent');
+    expect(r.registry).toEqual(alice);
+    expect(r.changes.map((c) => [c.applied, !!c.add])).toEqual([[false, true]]);
   });
 });

@@ -2,8 +2,11 @@
 // files): a revoked entry stays revoked, the narrower window is kept, an operator entry that comes
 // back as an agent's stays an agent's; any change to an existing entry is listed. A change that
 // would widen trust (un-revoke, widen a window, make an agent key an operator's, rename a DID's
-// agent) is not made: it waits in `changes` for the person to accept (applyChange) or reject.
-import { entryKey, entryLabel, isDidEntry, type KeyKind, type RegistryEntry } from './keys';
+// agent) is not made: it waits in `changes` for the person to accept (applyChange) or reject. So
+// does a new entry that binds a key to an AgentDNA DID the registry already holds with another
+// identity (a DID entry, which commits to its own key, or another key): a conflict, never added
+// silently, or anyone's key file could make their key sign as someone else's DID.
+import { entryKey, entryLabel, isDidEntry, isKeyEntry, shortDid, type KeyKind, type RegistryEntry } from './keys';
 
 /** The fields of an entry that a change may set. */
 export interface EntryFields {
@@ -25,6 +28,11 @@ export interface RegistryChange {
   description: string;
   /** Made already (it narrows trust), or waiting for the person to accept it (it would widen trust). */
   applied: boolean;
+  /**
+   * A new entry held back, waiting to be accepted: a conflict (a key bound to a DID your registry
+   * holds with another key). Accepting it adds the entry; `set` is then empty.
+   */
+  add?: RegistryEntry;
 }
 
 export interface MergeResult {
@@ -98,6 +106,11 @@ export function mergeRegistry(existing: readonly RegistryEntry[], incoming: read
     const key = entryKey(e);
     const i = at.get(key);
     if (i === undefined) {
+      const conflict = bindingConflict(registry, e, why);
+      if (conflict) {
+        if (!changes.some((c) => c.add && c.entry === key)) changes.push(conflict);
+        continue;
+      }
       at.set(key, registry.length);
       registry.push(e);
       added.push(e);
@@ -111,13 +124,29 @@ export function mergeRegistry(existing: readonly RegistryEntry[], incoming: read
   return { registry, added, changes: changes.filter((c) => c.applied || stillDiffers(registry, c)) };
 }
 
+/**
+ * The conflict a new entry makes, or null: a secp256k1 key (AgentDNA's curve) bound to a DID, its
+ * agent, that the registry already registers by another entry (the DID itself, or another key).
+ */
+function bindingConflict(registry: readonly RegistryEntry[], e: RegistryEntry, why: string): RegistryChange | null {
+  if (!isKeyEntry(e) || e.algorithm !== 'secp256k1' || e.agent === '') return null;
+  const held = registry.filter((x) => (isDidEntry(x) ? x.did === e.agent : x.algorithm === 'secp256k1' && x.agent === e.agent));
+  if (held.length === 0) return null;
+  const description =
+    `conflict: binds this key to DID ${shortDid(e.agent)}, which your registry already holds as ${held.map(entryLabel).join(', ')}; ` +
+    `added only if you accept (a key file cannot re-bind a registered DID: accept only if that DID's owner gave you this key)${why ? ` (${why})` : ''}`;
+  return { entry: entryKey(e), label: entryLabel(e), set: {}, description, applied: false, add: e };
+}
+
 function stillDiffers(registry: readonly RegistryEntry[], c: RegistryChange): boolean {
   const e = registry.find((x) => entryKey(x) === c.entry);
+  if (c.add) return !e;
   return !!e && Object.entries(c.set).some(([k, v]) => e[k as keyof EntryFields] !== v);
 }
 
-/** The registry with a waiting change accepted; unchanged when its entry is gone. */
+/** The registry with a waiting change accepted (a held entry added); unchanged when its entry is gone, or is there already. */
 export function applyChange(registry: readonly RegistryEntry[], c: RegistryChange): RegistryEntry[] {
+  if (c.add) return registry.some((e) => entryKey(e) === c.entry) ? [...registry] : [...registry, c.add];
   return registry.map((e) => (entryKey(e) === c.entry ? { ...e, ...c.set } : e));
 }
 

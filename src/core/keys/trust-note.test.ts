@@ -56,6 +56,9 @@ describe('AGDX', () => {
     expect(trustNote(agdx(signed, [keyFor('planner', { notAfterMicros: ulidMicros - 1n })]))).toBe("after the key's window");
     const noTime = sign({ ...base, record: undefined, kind: 'chunk', channel: id(3), correlation: id(4), sequence: 1 });
     expect(trustNote(agdx(noTime, [keyFor('planner', { notBeforeMicros: 1n })]))).toBe("no time for the key's window");
+    // The signed time inside, the log time around the record outside: the log time narrows trust.
+    const logged = verifyEnvelope(signed, { keys: [keyFor('planner', { notAfterMicros: ulidMicros + 1n })], observed: null, logTimeMicros: ulidMicros + 2n });
+    expect(trustNote(logged)).toBe("log time outside the key's window");
   });
 
   it('the signed context does not match the observed headers', () => {
@@ -97,6 +100,11 @@ describe('AgentDNA', () => {
     expect(trustNote(verdict(registry({ revoked: true })).records[0].verdict.signature)).toBe('DID revoked');
     expect(trustNote(verdict(registry({ not_after_micros: '1' })).records[0].verdict.signature)).toBe("after the DID's window");
     expect(trustNote(verdict(registry({ not_before_micros: '9'.repeat(17) })).records[0].verdict.signature)).toBe("before the DID's window");
+  });
+
+  it('a trusted tip over parents whose signers are not: how many', () => {
+    const tipOnly = registry().filter((e) => e.agent === 'agentdna-test-orchestrator');
+    expect(trustNote(verdict(tipOnly).records[0].verdict.signature)).toBe('3 of 5 parents not trusted');
   });
 });
 

@@ -37,6 +37,12 @@ export function trustNote(v: TrustNoteInput): string | null {
   const head = decision.replace(/; but the signed context does not match.*$/, '');
   // Whose entry the decision is about: the registry label it names first ("key 0102… of booker", "DID bafy…").
   const what = /\b(DID|key) /.exec(head)?.[1] ?? 'key';
+  // AgentDNA, a trusted tip over parents whose signers are not: "… 1 of 4 parents signed by a DID not in your registry (…)".
+  if (/^not trusted: tip trusted /.test(head)) {
+    const counts = [...head.matchAll(/(\d+) of (\d+) parents? /g)];
+    const k = counts.reduce((sum, m) => sum + Number(m[1]), 0);
+    return `${k} of ${counts[0]?.[2] ?? '?'} parents not trusted`;
+  }
   if (/DID not in your registry/.test(head)) return 'DID not in your registry';
   if (/ is revoked in your registry/.test(head)) return `${what} revoked`;
   if (/must be signed by an operator key/.test(head)) return 'needs an operator key';
@@ -44,6 +50,7 @@ export function trustNote(v: TrustNoteInput): string | null {
   if (/ is registered for "", not for the record's source/.test(head)) return `key of ${v.signer ? clip(v.signer, 24) : 'another agent'}`;
   if (/ is not registered for any agent/.test(head)) return 'key of no agent';
   if (/the window cannot be satisfied/.test(head)) return `no time for the ${what}'s window`;
+  if (/ is not signed and can only narrow trust/.test(head)) return `log time outside the ${what}'s window`;
   if (/'s window opens/.test(head)) return `before the ${what}'s window`;
   if (/'s window closed/.test(head)) return `after the ${what}'s window`;
   if (context) return 'signed context differs';

@@ -11,6 +11,7 @@ import type { GraphFinding, RecordGraph } from '../graph/model';
 import type { Finding } from '../model';
 import type { LogFindings } from '../verdict';
 import type { LocateField, LogFacts } from './entry';
+import { StructureFindings } from './structure';
 import { RecordTiming, timingLinks, type LogTiming } from './timing';
 
 export interface LogAnalysis {
@@ -55,6 +56,7 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
       compact,
       graphFindings: byRecord(compact.findings),
       recordTiming: new RecordTiming(facts, compact, { locate, keepEntries: true }),
+      structure: new StructureFindings(compact, facts.entries, locate),
       objects: once(() => recordGraphOf(compact, facts.entries)),
       times: once(() => timingLinks(facts, compact)),
     },
@@ -72,6 +74,8 @@ interface LogBase {
   /** The graph's findings by record (they rest on no verdict either). */
   readonly graphFindings: ReadonlyMap<number, readonly Finding[]>;
   readonly recordTiming: RecordTiming;
+  /** Streams' gaps, duplicates and late records, repeated ids, cycles, missing causes: made when asked. */
+  readonly structure: StructureFindings;
   readonly objects: () => RecordGraph;
   readonly times: () => LogTiming;
 }
@@ -110,7 +114,13 @@ export function analyzeLogForReport(
   const folds = foldPrepared(prepareFold(facts));
   between?.();
   const graph = buildCompactRecordGraph(facts, { notes: false });
-  const findings = logFindings(facts.records, byRecord(graph.findings), new RecordTiming(facts, graph), folds.findings);
+  const findings = logFindings(
+    facts.records,
+    byRecord(graph.findings),
+    new RecordTiming(facts, graph),
+    new StructureFindings(graph, facts.entries),
+    folds.findings,
+  );
   return { graph, folds, findingsOf: (record) => findings.get(record) };
 }
 
@@ -142,25 +152,32 @@ function withFolds(facts: LogFacts, base: LogBase, locate: LocateField | undefin
     },
     fold,
     folds,
-    findings: logFindings(facts.records, base.graphFindings, recordTiming, folds.findings),
+    findings: logFindings(facts.records, base.graphFindings, recordTiming, base.structure, folds.findings),
   };
   bases.set(analysis, base);
   return analysis;
 }
 
 /**
- * A record's log findings in one order: the graph's, the timing's (made when asked), the folds';
- * undefined for a record with none.
+ * A record's log findings in one order: the graph's, its structure's and the timing's (both made
+ * when asked), the folds'; undefined for a record with none.
  */
-function logFindings(records: number, graphs: ReadonlyMap<number, readonly Finding[]>, timing: RecordTiming, folds: readonly FoldFinding[]): LogFindings {
+function logFindings(
+  records: number,
+  graphs: ReadonlyMap<number, readonly Finding[]>,
+  timing: RecordTiming,
+  structure: StructureFindings,
+  folds: readonly FoldFinding[],
+): LogFindings {
   const folded = byRecord(folds);
   const get = (record: number, spans = true): readonly Finding[] | undefined => {
     const g = graphs.get(record);
+    const st = structure.findingsOf(record, spans);
     const t = timing.findingsOf(record, spans);
     const f = folded.get(record);
-    if (!g && t.length === 0 && !f) return undefined;
-    if (!f && t.length === 0) return g;
-    return [...(g ?? []), ...t, ...(f ?? [])];
+    if (!g && st.length === 0 && t.length === 0 && !f) return undefined;
+    if (!f && st.length === 0 && t.length === 0) return g;
+    return [...(g ?? []), ...st, ...t, ...(f ?? [])];
   };
   return {
     get,

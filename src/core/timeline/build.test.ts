@@ -215,8 +215,10 @@ describe('buildTimeline', () => {
 });
 
 describe('markVerdict', () => {
-  it('invalid first, then a bad signature, an unknown key, untrusted, trusted, unsigned', () => {
+  it('a bad signature first, then invalid, an unknown key, untrusted, trusted, unsigned: the order of every headline', () => {
+    expect(markVerdict({ valid: false, signature: 'invalid', trusted: false })).toBe('bad-signature');
     expect(markVerdict({ valid: false, signature: 'valid', trusted: true })).toBe('invalid');
+    expect(markVerdict({ valid: false, signature: 'unknown_key', trusted: false })).toBe('invalid');
     expect(markVerdict({ valid: true, signature: 'invalid', trusted: false })).toBe('bad-signature');
     expect(markVerdict({ valid: true, signature: 'malformed', trusted: false })).toBe('bad-signature');
     expect(markVerdict({ valid: true, signature: 'unknown_key', trusted: false })).toBe('unknown-key');

@@ -7,6 +7,8 @@
 // exact over any span shorter than 2^53 µs (285 years); a hostile outlier only costs precision.
 import type { Kind } from '../agdx/envelope';
 import type { StreamTerminal } from '../graph/model';
+import type { SignatureStatus } from '../model';
+import { type VerdictClass, verdictClass } from '../verdict';
 
 /**
  * The AGDX kinds, in the order the packed timeline numbers them (agdx-v1.md's order). Written out,
@@ -16,27 +18,32 @@ import type { StreamTerminal } from '../graph/model';
 export const MARK_KINDS = ['command', 'response', 'event', 'chunk', 'status', 'error'] as const satisfies readonly Kind[];
 
 /** What a mark's colour and glyph say of its record: the first of these that holds. */
-export const MARK_VERDICTS = ['invalid', 'bad-signature', 'unknown-key', 'untrusted', 'trusted', 'unsigned'] as const;
+export const MARK_VERDICTS = ['invalid', 'bad-signature', 'unknown-key', 'untrusted', 'trusted', 'unsigned'] as const satisfies readonly VerdictClass[];
 export type MarkVerdict = (typeof MARK_VERDICTS)[number];
 
 /** What the verdict of a record needs to say (a record summary has these). */
 export interface MarkVerdictSource {
   valid: boolean;
-  signature: string;
+  signature: SignatureStatus;
   trusted: boolean;
 }
 
 /**
- * invalid: not valid (its findings or the log's); bad-signature: a signature invalid or malformed;
- * unknown-key: signed by a key the registry does not hold; untrusted: a valid signature the
- * registry does not back; trusted: a valid signature it backs; unsigned: anything else.
+ * The record's worst verdict as core/verdict.ts orders them for every view (a headline, a badge): a
+ * signature that does not hold first (bad-signature), then not valid (its findings or the log's:
+ * invalid), a key the registry does not hold (unknown-key), a valid signature it does not back
+ * (untrusted), one it backs (trusted); unsigned for anything else.
  */
 export function markVerdict(v: MarkVerdictSource): MarkVerdict {
-  if (!v.valid) return 'invalid';
-  if (v.signature === 'invalid' || v.signature === 'malformed') return 'bad-signature';
-  if (v.signature === 'unknown_key') return 'unknown-key';
-  if (v.signature === 'valid') return v.trusted ? 'trusted' : 'untrusted';
-  return 'unsigned';
+  const c = verdictClass({
+    decoded: true,
+    valid: v.valid,
+    errors: v.valid ? 0 : 1,
+    warnings: 0,
+    signature: v.signature as SignatureStatus,
+    trusted: v.trusted,
+  });
+  return c === 'undecoded' || c === 'warnings' ? 'invalid' : c;
 }
 
 export interface TimelineLane {

@@ -7,7 +7,8 @@ import { useDeferredValue, useState } from 'react';
 import type { CompareScope } from '../../core/share/permalink';
 import { shortId } from '../../core/short-id';
 import type { ComparedPair } from '../../wire/protocol';
-import { Badges } from '../components/Badges';
+import { Badges, Headline } from '../components/Badges';
+import { NamedText } from '../components/Identity';
 import { displayText } from '../format';
 import { queryKeys } from '../query-keys';
 import { inspectorClient } from '../worker-client';
@@ -116,9 +117,12 @@ function SideCard({ side, recordKey, onSelect }: { side: 'A' | 'B'; recordKey: n
       {s && (
         <>
           <p className="mt-1 text-xs [overflow-wrap:anywhere]">
-            <bdi>{displayText(s.summary)}</bdi>
+            <bdi>
+              <NamedText text={s.summary} />
+            </bdi>
           </p>
           <div className="mt-1 flex flex-wrap items-center gap-2">
+            <Headline record={s} />
             <Badges record={s} />
             <button type="button" className={BUTTON} onClick={() => onSelect(recordKey)}>
               Show {side}'s detail

@@ -2,7 +2,8 @@
 // correlation, or by their order) with what changed in fields, verdicts and latency, and the rows
 // only on one side. Each record opens its detail.
 import { useMemo, useState } from 'react';
-import { type LogComparison, type LogPair, type LogRecordSide, signatureWords } from '../../core/compare/model';
+import type { LogComparison, LogPair, LogRecordSide } from '../../core/compare/model';
+import { signatureWords } from '../../core/verdict';
 import { displayText, groupDigits } from '../format';
 import { latencyWords } from './compare-view';
 import { BUTTON, CARD_ROW, CARD_TABLE, CardLabel, STATUS_STYLE, StatusMark } from './parts';
@@ -13,7 +14,7 @@ const FIRST_ROWS = 300;
 function RecordCell({ r, side, onSelect }: { r: LogRecordSide | null; side: 'A' | 'B'; onSelect: (key: number) => void }) {
   if (!r) return <span className="text-slate-600 dark:text-slate-400">—</span>;
   // This table's own wording: "signature" only before a valid one ("valid · signature valid, trusted", "valid · unsigned").
-  const words = signatureWords(r.signature, r.trusted);
+  const words = signatureWords({ status: r.signature, trusted: r.trusted }).words;
   const verdict = `${r.valid ? 'valid' : 'invalid'} · ${r.signature === 'valid' ? `signature ${words}` : words}`;
   return (
     <span className="flex flex-col gap-0.5">

@@ -3,17 +3,8 @@
 // by colour alone), the byte diff of their canonical encodings as compact hex with the differing
 // bytes marked, and two AgentDNA workflows envelope by envelope. Strings from records are text.
 import { type CSSProperties, useState } from 'react';
-import {
-  type ByteDiff,
-  type ChangeStatus,
-  type EnvelopePair,
-  type EnvelopeSide,
-  type FieldRow,
-  type RecordComparison,
-  signatureWords,
-  type VerdictSide,
-  type WorkflowDiff,
-} from '../../core/compare/model';
+import type { ByteDiff, ChangeStatus, EnvelopePair, EnvelopeSide, FieldRow, RecordComparison, VerdictSide, WorkflowDiff } from '../../core/compare/model';
+import { envelopeWords, signatureWords } from '../../core/verdict';
 import { RuleRef } from '../components/RuleRef';
 import { displayText, groupDigits, hex2 } from '../format';
 import { alignedColumns, byteHunks, type ByteColumn, bytesWords, columnWords, type Hunk, shownRows } from './compare-view';
@@ -58,7 +49,7 @@ export function RecordDiffView({ c }: { c: RecordComparison }) {
 }
 
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
-const signature = (v: VerdictSide) => signatureWords(v.signature, v.trusted);
+const signature = (v: VerdictSide) => signatureWords({ status: v.signature, trusted: v.trusted }).words;
 
 function VerdictsSection({ c }: { c: RecordComparison }) {
   const { a, b } = c.verdicts;
@@ -196,7 +187,7 @@ function FieldsSection({ c }: { c: RecordComparison }) {
 function FieldDiffRow({ r }: { r: FieldRow }) {
   const value = (v: string | null) => (v === null ? <span className="text-slate-600 dark:text-slate-400">(absent)</span> : <bdi>{displayText(v)}</bdi>);
   return (
-    <tr data-path={r.path} data-status={r.status} className={`${CARD_ROW} ${STATUS_STYLE[r.status]}`}>
+    <tr data-path={displayText(r.path)} data-status={r.status} className={`${CARD_ROW} ${STATUS_STYLE[r.status]}`}>
       <td className="py-0.5 pr-1">
         <StatusMark status={r.status} />
       </td>
@@ -310,13 +301,14 @@ function AlignedHunk({ d, hunk }: { d: ByteDiff; hunk: Hunk }) {
   );
 }
 
-const envelopeVerdict = (e: EnvelopeSide) =>
-  [
-    e.hashOk ? 'hash ok' : 'hash mismatch',
-    `signature ${e.signature}`,
-    e.didMatch ? 'key bound to DID' : 'DID mismatch',
-    e.trusted ? 'trusted' : 'not trusted',
-  ].join(' · ');
+/** An envelope's verdicts on one line, in the words of the workflow panel (core/verdict.ts envelopeWords). */
+const envelopeVerdict = (e: EnvelopeSide) => {
+  const w = envelopeWords(e);
+  return [w.hash, w.signature, w.binding, w.trust]
+    .filter((t) => t !== null)
+    .map((t) => t.label.toLowerCase())
+    .join(' · ');
+};
 
 /** A compared field of an envelope, on one line (cut at 80 characters). */
 function fieldText(e: EnvelopeSide, f: EnvelopePair['differs'][number]): string {

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { RecordSummary } from '../../wire/summary-pack';
-import { displayText, signatureBadge } from '../format';
+import { recordHeadline, verdictBadges } from '../../core/verdict';
+import { displayText } from '../format';
 
 const TONES = {
   good: 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800',
@@ -31,36 +32,38 @@ export function Badge({ tone, label, title, testId }: { tone: Tone; label: strin
 }
 
 /**
- * The three separate answers every record gets: Decoded, Valid, Signed. Never one ✓ that hides which.
- * A record with warnings (valid or not) says how many: a warning does not make it invalid, but it is
- * a problem to look at ("any problem" in the filter finds it).
+ * The separate answers every record gets (Decoded, Valid, its warnings, Signed), worded and toned by
+ * the core (core/verdict.ts verdictBadges): never one ✓ that hides which, and no green answer beside
+ * a signature that does not hold. A warning does not make a record invalid, but it is a problem to
+ * look at ("any problem" in the filter finds it).
  */
 export const Badges = memo(function Badges({ record }: { record: RecordSummary }) {
   // The note comes from the record's verdict (a registry's agent name may be in it): shown escaped.
-  const sig = signatureBadge(record.signature, record.trusted, record.trustNote === null ? null : displayText(record.trustNote));
+  const b = verdictBadges({ ...record, trustNote: record.trustNote === null ? null : displayText(record.trustNote) });
   return (
     <span className="inline-flex max-w-full flex-wrap gap-1" data-testid="badges">
-      <Badge
-        tone={record.decoded ? 'good' : 'bad'}
-        label={record.decoded ? 'Decoded' : 'Not decoded'}
-        title={record.decoded ? 'Decoded: yes' : `Decoded: no (${record.errorCode})`}
-      />
-      {record.decoded && (
-        <Badge
-          tone={record.valid ? 'good' : 'bad'}
-          label={record.valid ? 'Valid' : 'Invalid'}
-          title={record.valid ? 'Valid: yes' : `Valid: no (${record.errors} error finding${record.errors === 1 ? '' : 's'})`}
-        />
-      )}
-      {record.warnings > 0 && (
-        <Badge
-          tone="warn"
-          label={`${record.warnings} warning${record.warnings === 1 ? '' : 's'}`}
-          title={`${record.warnings} warning finding${record.warnings === 1 ? '' : 's'} (see Findings)`}
-          testId="warnings-badge"
-        />
-      )}
-      <Badge tone={sig.tone} label={sig.label} title={`Signed: ${sig.label.charAt(0).toLowerCase()}${sig.label.slice(1)}`} testId="signature-badge" />
+      <Badge {...b.decoded} />
+      {b.valid && <Badge {...b.valid} testId="valid-badge" />}
+      {b.warnings && <Badge {...b.warnings} testId="warnings-badge" />}
+      <Badge {...b.signature} testId="signature-badge" />
     </span>
   );
 });
+
+/** The worst of a record's verdicts (core/verdict.ts recordHeadline), as the detail and the comparison head a record with it. */
+export function Headline({ record }: { record: RecordSummary }) {
+  const h = recordHeadline({ ...record, trustNote: record.trustNote === null ? null : displayText(record.trustNote) });
+  return (
+    <span
+      role="img"
+      aria-label={`Verdict: ${h.title}`}
+      title={h.title}
+      data-testid="headline"
+      data-tone={h.tone}
+      data-class={h.class}
+      className={`inline-flex max-w-full items-center rounded px-2 py-0.5 text-xs font-semibold ring-1 ring-inset [overflow-wrap:anywhere] ${TONES[h.tone]}`}
+    >
+      {h.label}
+    </span>
+  );
+}

@@ -4,16 +4,17 @@ import type { Span } from '../../core/model';
 import type { RecordDetail } from '../../wire/protocol';
 import { isoFromMicros } from '../../core/time';
 import { shortId } from '../../core/short-id';
-import { displayText } from '../format';
+import { displayLines, displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
 import { useCompareApi } from '../compare/compare-context';
-import { TrustSampleKey, useSampleKeyOffer } from '../sample-key';
-import { Badges } from './Badges';
+import { TrustSampleKey, useSampleKey } from '../sample-key';
+import { Badges, Headline } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
 import { BytesView } from './BytesView';
 import { CopyButton } from './CopyButton';
+import { NamedText } from './Identity';
 import { RecordLinks } from './RecordLinks';
 import { RuleRef } from './RuleRef';
 import { Section } from './Section';
@@ -77,7 +78,7 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
   // Nothing recognised it (a PNG, an empty file, text of no known shape): one message and its bytes,
   // not empty findings, signature and field panels beside it.
   const unreadable = s.format === 'unknown' && !s.decoded;
-  const sampleKey = useSampleKeyOffer();
+  const sampleKey = useSampleKey();
   const showFields = !(unreadable && detail.tree.length === 0);
 
   return (
@@ -104,9 +105,12 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
         {!unreadable && (
           <>
             <p className="mt-1 text-sm">
-              <bdi>{displayText(s.summary)}</bdi>
+              <bdi>
+                <NamedText text={s.summary} />
+              </bdi>
             </p>
             <div className="mt-1 flex flex-wrap items-center gap-2">
+              <Headline record={s} />
               <Badges record={s} />
               <CompareWith recordKey={s.key} />
             </div>
@@ -165,11 +169,13 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
       {detail.body && (
         <Section title={`Body · ${detail.body.rendering}`}>
           <p className="mb-1 flex flex-wrap items-baseline gap-2 text-[11px] text-slate-500 dark:text-slate-400">
-            <span>{detail.body.reason}</span>
+            <span>{displayText(detail.body.reason)}</span>
             <CopyButton label="Copy body" title="The body as shown below" text={() => detail.body?.text ?? ''} />
           </p>
           <section aria-label="Body">
-            <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">{detail.body.text}</pre>
+            <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">
+              {displayLines(detail.body.text)}
+            </pre>
           </section>
         </Section>
       )}
@@ -187,13 +193,13 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
               {detail.headers.map((h) => (
                 <tr key={h.name} title={`hex ${h.hex}`}>
                   <td className="py-0.5 font-mono">
-                    {h.name}
+                    {displayText(h.name)}
                     {notCovered.has(`headers.${h.name}`) && (
                       <span className="ml-1 rounded border border-amber-500 px-1 font-sans text-[10px] text-amber-800 dark:text-amber-300">not signed</span>
                     )}
                   </td>
-                  <td className="py-0.5">{h.kind}</td>
-                  <td className="py-0.5 font-mono break-all">{h.display}</td>
+                  <td className="py-0.5">{displayText(h.kind)}</td>
+                  <td className="py-0.5 font-mono break-all">{displayText(h.display)}</td>
                 </tr>
               ))}
             </tbody>

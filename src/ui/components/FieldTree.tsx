@@ -1,6 +1,7 @@
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import type { FieldNode, Span } from '../../core/model';
 import type { RecordLinkView } from '../../wire/protocol';
+import { displayText } from '../format';
 import { listboxTarget } from '../list/listbox';
 
 interface Props {
@@ -33,8 +34,8 @@ function ValueLink({ link, onLink }: { link: RecordLinkView; onLink: (key: numbe
     <button
       type="button"
       tabIndex={-1}
-      title={`Select ${to.label}`}
-      aria-label={`${words}: ${to.label}`}
+      title={`Select ${displayText(to.label)}`}
+      aria-label={`${words}: ${displayText(to.label)}`}
       onClick={(e) => {
         e.stopPropagation();
         onLink(to.key);
@@ -88,7 +89,7 @@ const TreeNode = memo(function TreeNode({ node, parent, depth, selectedPath, foc
       aria-expanded={hasChildren ? open : undefined}
       aria-level={depth + 1}
       tabIndex={node.path === focusPath ? 0 : -1}
-      data-path={node.path}
+      data-path={displayText(node.path)}
       // Items nest: each acts only on events that are its own, not on those of the items inside it.
       onClick={(e) => {
         if (itemOf(e.target) === e.currentTarget) onSelect(node.path, node.span);
@@ -117,7 +118,7 @@ const TreeNode = memo(function TreeNode({ node, parent, depth, selectedPath, foc
           }
         }
       }}
-      title={node.hint}
+      title={node.hint && displayText(node.hint)}
       className="cursor-pointer outline-none [&:focus-visible>div:first-child]:ring-2 [&:focus-visible>div:first-child]:ring-teal-600"
     >
       <div
@@ -128,7 +129,7 @@ const TreeNode = memo(function TreeNode({ node, parent, depth, selectedPath, foc
           <button
             type="button"
             tabIndex={-1}
-            aria-label={open ? `Collapse ${node.label}` : `Expand ${node.label}`}
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${displayText(node.label)}`}
             className="w-3 text-slate-600 dark:text-slate-400"
             onClick={(e) => {
               e.stopPropagation();
@@ -140,7 +141,7 @@ const TreeNode = memo(function TreeNode({ node, parent, depth, selectedPath, foc
         ) : (
           <span className="w-3" />
         )}
-        <span className="font-semibold text-teal-800 dark:text-teal-300">{node.label}</span>
+        <span className="font-semibold text-teal-800 dark:text-teal-300">{displayText(node.label)}</span>
         {notCovered.has(node.path) && (
           <span
             data-testid="not-signed"
@@ -150,9 +151,9 @@ const TreeNode = memo(function TreeNode({ node, parent, depth, selectedPath, foc
             not signed
           </span>
         )}
-        <span className="min-w-0 flex-1 truncate font-mono">{node.display}</span>
+        <span className="min-w-0 flex-1 truncate font-mono">{displayText(node.display)}</span>
         {link && onLink && <ValueLink link={link} onLink={onLink} />}
-        <span className="whitespace-nowrap text-[10px] text-slate-600 dark:text-slate-400">{node.type}</span>
+        <span className="whitespace-nowrap text-[10px] text-slate-600 dark:text-slate-400">{displayText(node.type)}</span>
       </div>
       {hasChildren && open && (
         // biome-ignore lint/a11y/useSemanticElements: the ARIA tree pattern: a treeitem's children are in a group (a fieldset is for form controls)

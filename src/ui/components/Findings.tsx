@@ -1,7 +1,7 @@
 import { type KeyboardEvent, memo } from 'react';
 import { listboxTarget } from '../list/listbox';
 import type { Finding } from '../../core/model';
-import { formatSpan } from '../format';
+import { displayText, formatSpan } from '../format';
 import { withKeys } from '../list-keys';
 import { RuleRef } from './RuleRef';
 
@@ -88,12 +88,12 @@ export const Findings = memo(function Findings({
                   onClick={() => onSelect(i)}
                   className="text-left [overflow-wrap:anywhere] outline-none after:absolute after:inset-0 after:content-[''] focus-visible:after:ring-2 focus-visible:after:ring-teal-600 focus-visible:after:ring-inset"
                 >
-                  {f.message}
+                  {displayText(f.message)}
                 </button>
               </td>
               <td className="col-span-2 min-w-0 font-mono [overflow-wrap:anywhere] @3xl:py-1 @3xl:pr-2">
                 <CardLabel>field</CardLabel>
-                {f.path ?? '—'}
+                {f.path !== null ? displayText(f.path) : '—'}
               </td>
               <td className="col-span-2 min-w-0 font-mono [overflow-wrap:anywhere] @3xl:py-1">
                 <CardLabel>bytes</CardLabel>

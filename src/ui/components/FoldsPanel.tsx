@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import type { ReportAgent, ReportRun } from '../../core/folds';
 import { isoFromMicros } from '../../core/time';
+import { displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
 import { RuleRef } from './RuleRef';
@@ -56,31 +57,36 @@ function AgentsTable({ agents, onSelect }: { agents: ReportAgent[]; onSelect: (k
           return (
             <tr
               key={a.id}
-              aria-label={`Agent ${a.id}`}
+              aria-label={`Agent ${displayText(a.id)}`}
               data-alive={String(a.alive)}
               data-quarantined={String(a.quarantined)}
               className="border-t border-slate-100 align-top dark:border-slate-800"
             >
-              <td className="py-1 pr-2 font-mono">{a.id}</td>
+              <td className="py-1 pr-2 font-mono">
+                <bdi>{displayText(a.id)}</bdi>
+              </td>
               <td
                 className="py-1 pr-2"
                 title={
                   a.card
                     ? a.card.capabilities
-                        .map(
-                          (c) =>
+                        .map((c) =>
+                          displayText(
                             `${c.skill_id}: in ${JSON.stringify(c.input)} out ${JSON.stringify(c.output)} cost ${c.cost_class ?? '—'} latency ${c.latency_class ?? '—'} max ${c.max_concurrency ?? '—'}`,
+                          ),
                         )
                         .join('\n')
                     : ''
                 }
               >
                 {a.card
-                  ? `${a.card.name ?? '(unnamed)'} ${a.card.version ?? ''} · ${a.card.capabilities.length} skills${a.card.ttl_micros ? ` · ttl ${Number(a.card.ttl_micros) / 1e6} s` : ''}`
+                  ? displayText(
+                      `${a.card.name ?? '(unnamed)'} ${a.card.version ?? ''} · ${a.card.capabilities.length} skills${a.card.ttl_micros ? ` · ttl ${Number(a.card.ttl_micros) / 1e6} s` : ''}`,
+                    )
                   : '—'}
               </td>
-              <td className="py-1 pr-2">{cap ? `${cap.health_name ?? '—'} / ${cap.load !== null ? `${cap.load / 10}%` : '—'}` : '—'}</td>
-              <td className="py-1 pr-2" title={a.alive_reason}>
+              <td className="py-1 pr-2">{cap ? `${displayText(cap.health_name ?? '—')} / ${cap.load !== null ? `${cap.load / 10}%` : '—'}` : '—'}</td>
+              <td className="py-1 pr-2" title={displayText(a.alive_reason)}>
                 {a.alive === null ? (
                   'unknown'
                 ) : a.alive ? (
@@ -94,7 +100,7 @@ function AgentsTable({ agents, onSelect }: { agents: ReportAgent[]; onSelect: (k
                   </>
                 )}
               </td>
-              <td className="py-1 pr-2" title={a.quarantine.map((q) => q.sentence).join('\n')}>
+              <td className="py-1 pr-2" title={a.quarantine.map((q) => displayText(q.sentence)).join('\n')}>
                 {a.quarantined ? <span className="font-medium text-red-700 dark:text-red-300">quarantined</span> : a.quarantine.length ? 'lifted' : '—'}
                 {a.quarantine.length > 0 && (
                   <span className="block text-[10px] text-slate-600 dark:text-slate-400">{a.quarantine.map((q) => `${q.op} (${q.backing})`).join(', ')}</span>
@@ -106,7 +112,7 @@ function AgentsTable({ agents, onSelect }: { agents: ReportAgent[]; onSelect: (k
                 )}
               </td>
               <td className="py-1 pr-2">
-                <RecordLinks records={a.as_source} onSelect={onSelect} label={`Records of ${a.id}`} />
+                <RecordLinks records={a.as_source} onSelect={onSelect} label={`Records of ${displayText(a.id)}`} />
               </td>
               <td className="py-1 font-mono">
                 {a.usage.input} / {a.usage.output}
@@ -124,16 +130,19 @@ function RunsTimeline({ runs, onSelect }: { runs: ReportRun[]; onSelect: (key: n
   return (
     <ul aria-label="Runs" className="flex flex-col gap-2 text-xs">
       {runs.map((r) => (
-        <li key={r.id} aria-label={`Run ${r.id}`} className="rounded border border-slate-200 p-2 dark:border-slate-800">
+        <li key={r.id} aria-label={`Run ${displayText(r.id)}`} className="rounded border border-slate-200 p-2 dark:border-slate-800">
           <p>
-            <span className="font-semibold">{r.id}</span> · {r.terminal ? `ended ${r.terminal}` : `now ${r.state ?? '—'}`} · {r.agents.join(', ')}
+            <span className="font-semibold">
+              <bdi>{displayText(r.id)}</bdi>
+            </span>{' '}
+            · {r.terminal ? `ended ${r.terminal}` : `now ${r.state ?? '—'}`} · {r.agents.map(displayText).join(', ')}
             {r.after_terminal > 0 && (
               <span className="ml-2 text-red-700 dark:text-red-300">
                 {r.after_terminal} state(s) after the terminal one (<RuleRef id="agdx/fold/after-terminal" />)
               </span>
             )}
           </p>
-          <ol className="mt-1 flex flex-wrap items-center gap-1" aria-label={`States of ${r.id}`}>
+          <ol className="mt-1 flex flex-wrap items-center gap-1" aria-label={`States of ${displayText(r.id)}`}>
             {r.history.map((h, i) => (
               <li key={h.record} className="inline-flex items-center gap-1">
                 {i > 0 && (
@@ -144,7 +153,7 @@ function RunsTimeline({ runs, onSelect }: { runs: ReportRun[]; onSelect: (key: n
                 <button
                   type="button"
                   onClick={() => onSelect(h.record)}
-                  title={`${when(h.time)} from ${h.source}`}
+                  title={`${when(h.time)} from ${displayText(h.source)}`}
                   className={`rounded px-1.5 py-0.5 ${h.after_terminal ? 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200' : h.terminal ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-slate-100 dark:bg-slate-800'}`}
                 >
                   {h.state}
@@ -213,11 +222,11 @@ export function FoldsPanel({ mode, version, selected, onSelect }: Props) {
         <h2 className="mt-2 font-semibold">Conversations</h2>
         {folds.conversations.map((c) => (
           <div key={c.id} className="mt-1 rounded border border-slate-200 p-2 dark:border-slate-800">
-            <p className="font-mono">{c.id}</p>
+            <p className="font-mono">{displayText(c.id)}</p>
             <p>
               {c.records} records (
               {Object.entries(c.records_by_kind)
-                .map(([k, n]) => `${n} ${k}`)
+                .map(([k, n]) => `${n} ${displayText(k)}`)
                 .join(', ')}
               ) · {c.agents.length} agents · {when(c.first_time)} to {when(c.last_time)} · tokens in {c.usage_total.input}, out {c.usage_total.output},
               reasoning {c.usage_total.reasoning}, cache {c.usage_total.cache_read}

@@ -1,11 +1,13 @@
 import { useRef, useState } from 'react';
-import { toHex } from '../../core/bytes';
-import { entryKey, isDidEntry, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
+import { entryKey, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
 import { applyChange, type RegistryChange } from '../../core/keys/registry';
 import { addKeys } from '../keys-add';
 import { download } from '../download';
+import { displayText } from '../format';
+import { storedKeyProblems } from '../keys-store';
 import { withKeys } from '../list-keys';
 import { Dialog } from './Dialog';
+import { KeysTable } from './KeysTable';
 
 interface Props {
   keys: RegistryEntry[];
@@ -16,11 +18,6 @@ interface Props {
   onPending: (pending: RegistryChange[]) => void;
   onClose: () => void;
 }
-
-const toInput = (v: bigint | null) => (v === null ? '' : v.toString());
-const fromInput = (s: string): bigint | null => (/^\d+$/.test(s.trim()) && BigInt(s.trim()) > 0n ? BigInt(s.trim()) : null);
-/** How a row is named for assistive technology and tests: "key fe812c12f3ab4ce6", "DID bafy…". */
-const nameOf = (e: RegistryEntry) => (isDidEntry(e) ? `DID ${e.did}` : `key ${e.id}`);
 
 /** Add keys and DIDs by paste or file, see and edit them, remove them, export them as a key file. */
 export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Props) {
@@ -70,7 +67,7 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
         />
         <div className="flex flex-wrap items-end gap-2 text-xs">
           <label className="flex flex-col">
-            Agent (for keys and DIDs that do not name one)
+            Agent (required for keys and DIDs that do not name one)
             <input
               value={agent}
               onChange={(e) => setAgent(e.target.value)}
@@ -126,17 +123,20 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
         <p className="text-[11px] text-slate-500 dark:text-slate-400">
           Kind applies to what you add: an entry whose file says another kind is added as an agent entry, and the operator kind waits below for you to accept.
         </p>
+        <StoredProblems />
         {problems.length > 0 && (
-          <ul role="alert" className="text-xs text-red-700 dark:text-red-300">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
+          <div role="alert" className="text-xs text-red-700 dark:text-red-300">
+            <ul>
+              {problems.map((p) => (
+                <li key={p}>{displayText(p)}</li>
+              ))}
+            </ul>
+          </div>
         )}
         {notes.length > 0 && (
           <ul aria-label="Changes made" className="text-xs text-slate-700 dark:text-slate-300">
             {notes.map((n) => (
-              <li key={n}>Made stricter: {n}</li>
+              <li key={n}>Made stricter: {displayText(n)}</li>
             ))}
           </ul>
         )}
@@ -147,9 +147,7 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
           <ul className="grid gap-1">
             {withKeys(pending, (c) => `${c.entry} ${c.description}`).map(({ key, item: c }) => (
               <li key={key} aria-label={`Change to ${c.label}`} className="flex flex-wrap items-center gap-2">
-                <span>
-                  {c.label}: {c.description}
-                </span>
+                <span>{displayText(`${c.label}: ${c.description}`)}</span>
                 <button
                   type="button"
                   onClick={() => settle(c, true)}
@@ -169,104 +167,23 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
           </ul>
         </section>
       )}
-      <table className="w-full text-xs" aria-label="Registered keys">
-        <thead className="text-left text-slate-500 dark:text-slate-400">
-          <tr>
-            <th className="font-medium">Key id or DID</th>
-            <th className="font-medium">Agent</th>
-            <th className="font-medium">Kind</th>
-            <th className="font-medium">Not before (µs)</th>
-            <th className="font-medium">Not after (µs)</th>
-            <th className="font-medium">Revoked</th>
-            <th>
-              <span className="sr-only">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.length === 0 && (
-            <tr>
-              <td colSpan={7} className="py-2 text-slate-600 dark:text-slate-400">
-                Nothing registered: no signature is trusted, and signed AGDX records show an unknown key.
-              </td>
-            </tr>
-          )}
-          {keys.map((k) => {
-            const key = entryKey(k);
-            const name = nameOf(k);
-            return (
-              <tr key={key} aria-label={name.charAt(0).toUpperCase() + name.slice(1)}>
-                {isDidEntry(k) ? (
-                  <td className="max-w-40 truncate py-1 font-mono" title={`AgentDNA DID ${k.did}`}>
-                    {k.did}
-                  </td>
-                ) : (
-                  <td className="py-1 font-mono" title={`${k.algorithm} public key ${toHex(k.publicKey)}`}>
-                    {k.id}
-                  </td>
-                )}
-                <td>
-                  <input
-                    key={`agent:${k.agent}`}
-                    aria-label={`Agent of ${name}`}
-                    defaultValue={k.agent}
-                    onBlur={(e) => e.target.value !== k.agent && update(key, { agent: e.target.value })}
-                    className="w-36 rounded border border-slate-300 bg-white px-1 py-0.5 dark:border-slate-700 dark:bg-slate-950"
-                  />
-                </td>
-                <td>
-                  <select
-                    aria-label={`Kind of ${name}`}
-                    value={k.kind}
-                    onChange={(e) => update(key, { kind: e.target.value as KeyKind })}
-                    className="rounded border border-slate-300 bg-white px-1 py-0.5 dark:border-slate-700 dark:bg-slate-950"
-                  >
-                    <option value="agent">agent</option>
-                    <option value="operator">operator</option>
-                  </select>
-                </td>
-                <td>
-                  <input
-                    key={`nb:${toInput(k.notBeforeMicros)}`}
-                    aria-label={`Not before of ${name}`}
-                    defaultValue={toInput(k.notBeforeMicros)}
-                    placeholder="unbounded"
-                    onBlur={(e) => update(key, { notBeforeMicros: fromInput(e.target.value) })}
-                    className="w-32 rounded border border-slate-300 bg-white px-1 py-0.5 font-mono dark:border-slate-700 dark:bg-slate-950"
-                  />
-                </td>
-                <td>
-                  <input
-                    key={`na:${toInput(k.notAfterMicros)}`}
-                    aria-label={`Not after of ${name}`}
-                    defaultValue={toInput(k.notAfterMicros)}
-                    placeholder="unbounded"
-                    onBlur={(e) => update(key, { notAfterMicros: fromInput(e.target.value) })}
-                    className="w-32 rounded border border-slate-300 bg-white px-1 py-0.5 font-mono dark:border-slate-700 dark:bg-slate-950"
-                  />
-                </td>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`${name.charAt(0).toUpperCase() + name.slice(1)} revoked`}
-                    checked={k.revoked}
-                    onChange={(e) => update(key, { revoked: e.target.checked })}
-                  />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    onClick={() => remove(key)}
-                    className="rounded px-2 py-0.5 text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950"
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <KeysTable keys={keys} update={update} remove={remove} />
     </Dialog>
+  );
+}
+
+/** Entries of the stored registry that did not read as a key file's (so are not used, nor saved again): said, the rest kept. */
+function StoredProblems() {
+  const stored = storedKeyProblems();
+  if (stored.length === 0) return null;
+  return (
+    // An alert holding a list (a list item's parent must be a list, not an alert).
+    <div role="alert" aria-label="Stored entries not used" className="text-xs text-red-700 dark:text-red-300">
+      <ul>
+        {stored.map((p) => (
+          <li key={p}>Your stored registry (not used, and not saved again): {displayText(p)}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

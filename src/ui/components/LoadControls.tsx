@@ -189,7 +189,7 @@ export function FilterBar({ filter, onChange, shown, total, version, matched, co
                     <span className="sr-only">: </span>
                     <span className="tabular-nums">{records(present.data.problems)}</span>
                     <span className="sr-only"> (</span>
-                    <span className="truncate text-slate-600 dark:text-slate-400">not decoded, an error or a warning</span>
+                    <span className="truncate text-slate-600 dark:text-slate-400">not decoded, an error or a warning, or a bad signature</span>
                     <span className="sr-only">)</span>
                   </button>
                 </li>

@@ -1,6 +1,6 @@
 import type { RecordFilter, SharedView } from '../../wire/protocol';
 import { displayText } from '../format';
-import { describeFilter, hiddenWords, ignoredFilters, keysWords, redactionWords, sameFilter } from '../shared-view';
+import { describeFilter, hiddenWords, ignoredFilters, keysWords, redactionWords, sameFilter, viewportWords } from '../shared-view';
 
 interface Props {
   view: SharedView;
@@ -92,6 +92,9 @@ export function SharedViewBanner({ view, linkFilter, filter, shown, total, selec
             </>
           )}
           .
+        </li>
+        <li data-testid="preset-viewport">
+          <span className={label}>Graph viewport:</span> {viewportWords(view.viewport)}
         </li>
         {compared && (
           <li data-testid="preset-compare">

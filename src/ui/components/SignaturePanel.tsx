@@ -1,15 +1,11 @@
 import { memo } from 'react';
-import { hex2 } from '../format';
+import { trustNote } from '../../core/keys/trust-note';
+import { signatureStory } from '../../core/verdict';
+import { displayText, hex2 } from '../format';
+import { useRegistry } from '../registry-context';
 import type { RecordDetail } from '../../wire/protocol';
-
-const WORDS: Record<string, string> = {
-  unsigned: 'Not signed.',
-  valid: 'The signature holds.',
-  invalid: 'The signature does NOT hold.',
-  unknown_key: 'Signed with a key that is not in your registry: it cannot be checked.',
-  unsupported: 'Signed with a scheme this inspector does not support: passed through unchecked.',
-  malformed: 'The signature is malformed: its lengths do not fit its scheme.',
-};
+import { NamedText } from './Identity';
+import { TrustSigner } from './TrustSigner';
 
 const SEGMENT_STYLES = [
   { name: 'domain', cls: 'bg-teal-200 dark:bg-teal-800' },
@@ -79,56 +75,62 @@ function CanonicalDiff({ diff }: { diff: NonNullable<RecordDetail['canonical']> 
   );
 }
 
-const NOT_COVERED_SHOWN = 20;
-
-/** What the record holds outside its signature, in words: a valid signature vouches for none of it. */
-function NotCovered({ paths, holds }: { paths: string[]; holds: boolean }) {
-  const shown = paths.slice(0, NOT_COVERED_SHOWN);
-  const more = paths.length - shown.length;
+/** What the record holds outside its signature, in the story's words: a valid signature vouches for none of it. */
+function NotCovered({ sentence }: { sentence: string }) {
+  const [head, ...rest] = sentence.split(': ');
   return (
     <p
       data-testid="not-covered"
       className="rounded border border-amber-400 bg-amber-50 p-2 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
     >
-      <strong>The signature does not cover: </strong>
-      {shown.join(', ')}
-      {more > 0 && ` and ${more} more`}.{' '}
-      {holds
-        ? 'The signature holds for the rest; these fields could have been added or changed by anyone after signing, and nothing vouches for them.'
-        : 'Whatever becomes of the signature, nothing vouches for these fields.'}{' '}
-      They are marked “not signed” in the fields below.
+      <strong>{head}: </strong>
+      {displayText(rest.join(': '))} They are marked “not signed” in the fields below.
     </p>
   );
 }
 
+/**
+ * The record's signature story, every line from core/verdict.ts signatureStory: the same facts the
+ * badges, the comparison, the exports and the command line word.
+ */
 export const SignaturePanel = memo(function SignaturePanel({ detail }: { detail: RecordDetail }) {
   const s = detail.signature;
   const ctx = detail.context;
+  const { name } = useRegistry();
+  const story = signatureStory(s, { note: trustNote(s), name });
   return (
     <div className="flex flex-col gap-2 text-xs" data-testid="signature" data-status={s.status}>
-      <p className="text-sm font-medium">{WORDS[s.status]}</p>
-      <p className="text-slate-700 dark:text-slate-300">{s.reason}</p>
-      {s.not_covered.length > 0 && <NotCovered paths={s.not_covered} holds={s.status === 'valid'} />}
+      <p className="text-sm font-medium" data-testid="signature-sentence">
+        {story.sentence}
+      </p>
+      <p className="text-slate-700 dark:text-slate-300" data-testid="signature-reason">
+        <NamedText text={s.reason} />
+      </p>
+      {story.coverage && <NotCovered sentence={story.coverage} />}
       {s.status !== 'unsigned' && (
-        <dl className="grid grid-cols-[8rem_1fr] gap-x-2 gap-y-0.5">
+        <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-x-2 gap-y-0.5 [overflow-wrap:anywhere]">
           <dt className="text-slate-600 dark:text-slate-400">Scheme</dt>
           <dd>{s.scheme ?? 'unknown'}</dd>
           <dt className="text-slate-600 dark:text-slate-400">Key id</dt>
           <dd className="font-mono">{s.key_id ?? '—'}</dd>
           <dt className="text-slate-600 dark:text-slate-400">Signer</dt>
-          <dd>{s.signer ?? (s.status === 'valid' ? 'a key registered for no agent' : 'no registered key matched')}</dd>
+          {/* The signer by its registered name with the identity itself after it: the detail shows the DID. */}
+          <dd data-testid="signer">{displayText(story.signer)}</dd>
           <dt className="text-slate-600 dark:text-slate-400">Trusted</dt>
-          <dd data-testid="trust">{s.trusted ? 'yes' : 'no'}</dd>
-          <dt className="text-slate-600 dark:text-slate-400">Context</dt>
-          <dd>
-            {ctx.signed
-              ? `signed content_type ${ctx.signed.content_type ?? '—'}, agent_version ${ctx.signed.agent_version ?? '—'}; headers agdx.ct ${ctx.observed?.ct ?? '—'}, agdx.av ${ctx.observed?.av ?? '—'}: ${
-                  s.context_match === null ? 'not compared (no headers)' : s.context_match ? 'match' : 'MISMATCH (the codec was relabelled)'
-                }`
-              : 'none signed'}
-          </dd>
+          <dd data-testid="trust">{story.trust}</dd>
+          {story.context !== null && (
+            <>
+              <dt className="text-slate-600 dark:text-slate-400">Context</dt>
+              <dd data-testid="context">
+                {ctx.signed
+                  ? `signed content_type ${ctx.signed.content_type ?? '—'}, agent_version ${ctx.signed.agent_version ?? '—'}; headers agdx.ct ${ctx.observed?.ct ?? '—'}, agdx.av ${ctx.observed?.av ?? '—'}: ${story.context}`
+                  : 'none signed'}
+              </dd>
+            </>
+          )}
         </dl>
       )}
+      <TrustSigner detail={detail} />
       {detail.signing && <SigningInput signing={detail.signing} />}
       {detail.canonical && <CanonicalDiff diff={detail.canonical} />}
     </div>

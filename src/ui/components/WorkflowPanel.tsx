@@ -1,10 +1,13 @@
 import { memo, useState } from 'react';
 import type { EnvelopeReport, WorkflowReport } from '../../core/agentdna/model';
+import { type BadgeWords, envelopeWords, type VerdictTone } from '../../core/verdict';
+import { displayLines, displayText } from '../format';
+import { Identity } from './Identity';
 
-const shortDid = (did: string | null) => (did ? (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did) : '—');
+const shortDid = (did: string) => (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did);
 
 function epochDate(epoch: string | null): string {
-  if (!epoch || !/^\d+(\.\d+)?$/.test(epoch)) return epoch ?? '—';
+  if (!epoch || !/^\d+(\.\d+)?$/.test(epoch)) return epoch === null ? '—' : displayText(epoch);
   const d = new Date(Number(epoch) * 1000);
   return Number.isNaN(d.getTime()) ? epoch : d.toISOString();
 }
@@ -20,18 +23,48 @@ function pretty(payload: string | null): string {
 
 const MODE_NAMES = { light: 'Light', heavy: 'Heavy', boundary: 'Boundary' } as const;
 
-function Tag({ ok, yes, no, title }: { ok: boolean; yes: string; no: string; title?: string }) {
+const TAG_TONES: Record<VerdictTone, string> = {
+  good: 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800',
+  bad: 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800',
+  none: 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-600',
+  warn: 'bg-amber-100 text-amber-900 ring-amber-300 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-800',
+  untrusted: 'bg-orange-200 text-orange-950 ring-orange-500 dark:bg-orange-800 dark:text-orange-50 dark:ring-orange-400',
+};
+
+function Tag({ words, testId }: { words: BadgeWords; testId?: string }) {
   return (
     <span
-      title={title}
-      className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${
-        ok
-          ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800'
-          : 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800'
-      }`}
+      title={words.title}
+      data-testid={testId}
+      data-tone={words.tone}
+      className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${TAG_TONES[words.tone]}`}
     >
-      {ok ? yes : no}
+      {words.label}
     </span>
+  );
+}
+
+/** The envelope's verdicts as core/verdict.ts words them. */
+const wordsOf = (e: EnvelopeReport) =>
+  envelopeWords({
+    hashOk: e.hash_ok,
+    signature: e.signature,
+    didMatch: e.did_match,
+    trusted: e.trusted,
+    claimedHashSignature: e.claimed_hash_signature,
+    duplicateHash: e.duplicate_hash,
+  });
+
+function EnvelopeTags({ e }: { e: EnvelopeReport }) {
+  const w = wordsOf(e);
+  return (
+    <>
+      <Tag words={w.hash} />
+      <Tag words={w.signature} testId="envelope-signature" />
+      {w.binding && <Tag words={w.binding} />}
+      <Tag words={{ ...w.trust, title: displayText(e.trust_reason) }} testId="envelope-trust" />
+      {w.duplicate && <Tag words={w.duplicate} />}
+    </>
   );
 }
 
@@ -56,8 +89,8 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
                 {MODE_NAMES[m]}: <span data-testid={`mode-${m}`}>{d.code}</span> {d.code === 1000 ? 'passed' : 'failed'}
                 {d.raised ? ' (AgentDNA raises)' : ''}
               </p>
-              <p className="mt-1 text-slate-700 dark:text-slate-300">{d.reason}</p>
-              <p className="mt-1 text-slate-500 dark:text-slate-400">Did not check: {d.notChecked}</p>
+              <p className="mt-1 text-slate-700 dark:text-slate-300">{displayText(d.reason)}</p>
+              <p className="mt-1 text-slate-500 dark:text-slate-400">Did not check: {displayText(d.notChecked)}</p>
             </div>
           );
         })}
@@ -73,29 +106,15 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
               className={`w-full rounded border px-2 py-1.5 text-left ${selected === i ? 'border-teal-500 bg-teal-50 dark:bg-teal-950/50' : 'border-slate-200 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900'} ${tampered(e) ? 'border-l-4 border-l-red-500' : ''}`}
             >
               <div className="flex flex-wrap items-center gap-2">
-                <span className="font-mono text-slate-600 dark:text-slate-400">{e.path}</span>
-                <span title={e.from ?? ''}>{shortDid(e.from)}</span>→<span title={e.to ?? ''}>{shortDid(e.to)}</span>
+                <span className="font-mono text-slate-600 dark:text-slate-400">{displayText(e.path)}</span>
+                <span title={displayText(e.from ?? '')}>{e.from ? <Identity value={e.from} shorten={shortDid} /> : '—'}</span>→
+                <span title={displayText(e.to ?? '')}>{e.to ? <Identity value={e.to} shorten={shortDid} /> : '—'}</span>
                 <span className="text-slate-600 dark:text-slate-400">{epochDate(e.epoch)}</span>
                 <span className={e.status_code === '1000' ? 'text-slate-600 dark:text-slate-400' : 'text-amber-700 dark:text-amber-300'}>
-                  {e.status_code} {e.status_name}
+                  {displayText(e.status_code ?? '—')} {displayText(e.status_name)}
                 </span>
-                <span className="ml-auto inline-flex gap-1">
-                  <Tag ok={e.hash_ok} yes="Hash ok" no="Hash mismatch" />
-                  <Tag ok={e.signature === 'valid'} yes="Signature valid" no={`Signature ${e.signature}`} />
-                  <Tag
-                    ok={e.did_match}
-                    yes="Key bound to DID"
-                    no="DID mismatch"
-                    title="A key recovered from the signature derives the from DID (or is your key file's key for it): this binds the signature to the DID, it does not say who that is"
-                  />
-                  <span
-                    data-testid="envelope-trust"
-                    title={e.trust_reason}
-                    className={`rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${e.trusted ? 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800' : 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-600'}`}
-                  >
-                    {e.trusted ? 'Trusted' : 'Not trusted'}
-                  </span>
-                  {e.duplicate_hash && <Tag ok={false} yes="" no="Duplicate hash" />}
+                <span className="ml-auto inline-flex flex-wrap gap-1">
+                  <EnvelopeTags e={e} />
                 </span>
               </div>
             </button>
@@ -104,27 +123,30 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
       </ol>
       {env && (
         <section aria-label="Envelope detail" className="grid gap-2 rounded border border-slate-200 p-2 dark:border-slate-800">
-          <p className="font-semibold">{env.path}</p>
-          <p>{env.signature_reason}</p>
-          <p data-testid="envelope-trust-reason">{env.trust_reason}</p>
-          <p className="text-slate-600 dark:text-slate-300">AgentDNA itself: {env.agentdna_reason}</p>
+          <p className="font-semibold">{displayText(env.path)}</p>
+          <p>{displayText(env.signature_reason)}</p>
+          <p data-testid="envelope-trust-reason">{displayText(env.trust_reason)}</p>
+          <p className="text-slate-600 dark:text-slate-300">AgentDNA itself: {displayText(env.agentdna_reason)}</p>
           <h4 className="font-medium">Payload</h4>
-          <pre className="max-h-40 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{pretty(env.payload)}</pre>
+          <pre className="max-h-40 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">
+            {displayLines(pretty(env.payload))}
+          </pre>
           <h4 className="font-medium">Content JSON that was hashed</h4>
           <pre data-testid="content-json" className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">
-            {env.content_json ?? '—'}
+            {displayLines(env.content_json ?? '—')}
           </pre>
           <p>
-            content hash <span className="font-mono">{env.content_hash ?? '—'}</span>; stored <span className="font-mono">{env.claimed_hash ?? '—'}</span>
+            content hash <span className="font-mono">{env.content_hash ?? '—'}</span>; stored{' '}
+            <span className="font-mono">{displayText(env.claimed_hash ?? '—')}</span>
           </p>
           {env.combined_json && (
             <>
               <h4 className="font-medium">With its parents</h4>
-              <pre className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{env.combined_json}</pre>
+              <pre className="overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-900">{displayLines(env.combined_json)}</pre>
             </>
           )}
           <p>
-            Signed message: <span className="font-mono break-all">{env.message ?? env.message_problem ?? '—'}</span>
+            Signed message: <span className="font-mono break-all">{displayText(env.message ?? env.message_problem ?? '—')}</span>
           </p>
           <p>
             The 32 bytes signed{env.rule ? ` (${env.rule === 'truncate' ? 'the first 32 ASCII bytes of the message' : 'SHA-256 of the message'})` : ''}:{' '}
@@ -132,13 +154,13 @@ export const WorkflowPanel = memo(function WorkflowPanel({ workflow }: { workflo
               {env.signed_bytes_hex ?? '—'}
             </span>
           </p>
-          {env.der_issues.length > 0 && <p className="text-amber-700 dark:text-amber-300">DER: {env.der_issues.join('; ')}</p>}
+          {env.der_issues.length > 0 && <p className="text-amber-700 dark:text-amber-300">DER: {displayText(env.der_issues.join('; '))}</p>}
           <h4 className="font-medium">Recovered keys and their DIDs</h4>
           <ul className="font-mono">
             {env.recovered.length === 0 && <li className="font-sans text-slate-600 dark:text-slate-400">none</li>}
             {env.recovered.map((k) => (
               <li key={`${k.rule}:${k.recovery}`} className={k.matches ? 'text-emerald-700 dark:text-emerald-300' : 'text-slate-600 dark:text-slate-400'}>
-                {k.rule}/{k.recovery}: {k.did} {k.matches ? '← matches from' : ''}
+                {k.rule}/{k.recovery}: {displayText(k.did ?? '—')} {k.matches ? '← matches from' : ''}
                 <span className="block truncate text-[10px]" title={k.public_key}>
                   key {k.public_key}
                 </span>

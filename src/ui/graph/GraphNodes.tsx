@@ -1,19 +1,13 @@
 // Custom React Flow nodes: memoised, defined at module scope (nodeTypes must not change identity).
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
+import { envelopeWords, signatureWords, verdictBadges } from '../../core/verdict';
 import type { GraphRenderNode } from '../../wire/graph';
+import { Identity } from '../components/Identity';
 
 // A mapped copy: React Flow wants node data as a plain record type, which an interface is not.
 export type FlowNodeData = { [K in keyof GraphRenderNode]: GraphRenderNode[K] } & { selected: boolean; onToggle: (id: string) => void; expanded: boolean };
 export type FlowNode = Node<FlowNodeData>;
-
-const SIG_LABEL: Record<string, string> = {
-  unsigned: 'unsigned',
-  invalid: 'sig BAD',
-  unknown_key: 'unknown key',
-  unsupported: 'unsupported',
-  malformed: 'sig malformed',
-};
 
 const PILL_TONES = {
   good: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
@@ -78,18 +72,10 @@ function Frame({ data, children }: { data: FlowNodeData; children: React.ReactNo
  * green only when trusted; valid but not trusted is orange and says why.
  */
 function RecordPills({ badges, timing, place }: { badges: NonNullable<FlowNodeData['badges']>; timing: FlowNodeData['timing']; place: string | null }) {
-  const sig = badges.signature;
-  const untrusted = sig === 'valid' && !badges.trusted;
-  const [tone, label] =
-    sig === 'valid'
-      ? badges.trusted
-        ? (['good', 'sig trusted'] as const)
-        : (['untrusted', `not trusted${badges.note ? `: ${badges.note}` : ''}`] as const)
-      : sig === 'unsigned' || sig === 'unsupported'
-        ? (['none', SIG_LABEL[sig]] as const)
-        : sig === 'unknown_key'
-          ? (['warn', SIG_LABEL[sig]] as const)
-          : (['bad', SIG_LABEL[sig] ?? sig] as const);
+  const sig = signatureWords({ status: badges.signature, trusted: badges.trusted, note: badges.note });
+  const untrusted = badges.signature === 'valid' && !badges.trusted;
+  // Only the tones are read: a node does not know its finding counts.
+  const b = verdictBadges({ ...badges, errors: 0, warnings: 0 });
   return (
     <div className="mt-0.5 flex gap-1 overflow-hidden">
       {/* A late answer, an unanswered command: first, as what most needs a look. */}
@@ -104,9 +90,9 @@ function RecordPills({ badges, timing, place }: { badges: NonNullable<FlowNodeDa
         </Pill>
       )}
       {!badges.decoded && <Pill tone="bad">undecoded</Pill>}
-      <Pill tone={badges.valid ? 'good' : 'bad'}>{badges.valid ? 'valid' : 'invalid'}</Pill>
-      <Pill tone={tone} title={untrusted ? `signature valid, ${label}` : undefined} testId="node-signature" shrink={untrusted}>
-        {label}
+      {b.valid && <Pill tone={b.valid.tone}>{badges.valid ? 'valid' : 'invalid'}</Pill>}
+      <Pill tone={sig.tone} title={sig.label} testId="node-signature" shrink={untrusted}>
+        {sig.short}
       </Pill>
     </div>
   );
@@ -191,6 +177,7 @@ export const GhostNode = memo(function GhostNode({ data }: NodeProps<FlowNode>) 
 
 export const EnvelopeNode = memo(function EnvelopeNode({ data }: NodeProps<FlowNode>) {
   const d = data.dna!;
+  const w = envelopeWords({ hashOk: d.hashOk, signature: d.signature, didMatch: d.didMatch, trusted: false });
   return (
     <Frame data={data}>
       <div className="flex items-baseline gap-1">
@@ -198,18 +185,24 @@ export const EnvelopeNode = memo(function EnvelopeNode({ data }: NodeProps<FlowN
         {d.duplicate && <span className="ml-auto text-[11px] text-red-600">duplicate hash</span>}
       </div>
       <div className="truncate text-[11px]" title={d.from}>
-        from {data.subtitle} · {d.epoch}
+        from <Identity value={d.from} shorten={() => data.subtitle} /> · {d.epoch}
       </div>
       <div className="mt-0.5 flex gap-1">
-        <Pill tone={d.hashOk ? 'good' : 'bad'}>{d.hashOk ? 'hash ok' : 'hash BAD'}</Pill>
+        <Pill tone={w.hash.tone} title={w.hash.title}>
+          {d.hashOk ? 'hash ok' : 'hash BAD'}
+        </Pill>
         {/* Not green: a valid signature says nothing of who signed; trust is the workflow record's (its badge). */}
         <Pill
-          tone={d.signature === 'valid' ? 'none' : 'bad'}
-          title={d.signature === 'valid' ? "the signature holds; whether its signer is trusted is on the workflow's record" : undefined}
+          tone={w.signature.tone}
+          title={d.signature === 'valid' ? "the signature holds; whether its signer is trusted is on the workflow's record" : w.signature.title}
         >
-          {d.signature === 'valid' ? 'sig valid' : `sig ${d.signature}`}
+          {d.signature === 'valid' ? 'sig valid' : `sig ${d.signature.replace('_', ' ')}`}
         </Pill>
-        <Pill tone={d.didMatch ? 'good' : 'bad'}>{d.didMatch ? 'DID bound' : 'DID ≠'}</Pill>
+        {w.binding && (
+          <Pill tone={w.binding.tone} title={w.binding.title}>
+            DID bound
+          </Pill>
+        )}
       </div>
     </Frame>
   );

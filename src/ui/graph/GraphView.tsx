@@ -24,7 +24,7 @@ import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
 import { shortId } from '../../core/short-id';
 import { nodeTypes, type FlowNode } from './GraphNodes';
 import { conversationBoxes, GROUP_LABEL } from './groups';
-import { fitViewport, openViewport, READABLE_ZOOM } from './viewport';
+import { fitViewport, openViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
 
 interface Props {
   version: number;
@@ -161,16 +161,22 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
     },
     [graph, flow],
   );
+  // A viewport the view opened with (a link's) that shows no node, aimed at empty space: opened as
+  // without one instead, and said.
+  const [emptyViewport, setEmptyViewport] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: opened once, when the graph and the canvas's size are known; `selected` is read then
   useEffect(() => {
     const el = box.current;
-    if (fitted.current || !graph || viewport || !el || el.clientWidth === 0 || el.clientHeight === 0) return;
+    if (fitted.current || !graph || !el || el.clientWidth === 0 || el.clientHeight === 0) return;
+    const canvas = { width: el.clientWidth, height: el.clientHeight };
+    fitted.current = true;
+    if (viewport && (graph.nodes.length === 0 || showsAnyNode(graph.nodes, canvas, viewport))) return;
     const focus = selected === null ? null : (graph.nodes.find((x) => x.recordKeys.includes(selected)) ?? null);
-    const v = openViewport(graph.nodes, graph.edges, { width: el.clientWidth, height: el.clientHeight }, focus);
+    const v = openViewport(graph.nodes, graph.edges, canvas, focus);
     void flow.setViewport(v);
     // A large graph draws the nodes around the view: the view it opens on, now.
     if (large) setView(v);
-    fitted.current = true;
+    if (viewport) setEmptyViewport(true);
     lastCentred.current = selected;
   }, [graph, viewport, large, flow, size]);
 
@@ -206,6 +212,11 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           {graph.streams} streams
         </span>
         {large && <span data-testid="culled">drawing the {nodes.length} nodes around the view</span>}
+        {emptyViewport && (
+          <span role="status" data-testid="viewport-fitted" className="font-medium text-amber-800 dark:text-amber-300">
+            The viewport this view opened with showed no node: fitted to the graph instead.
+          </span>
+        )}
         {EDGE_STYLES.map((s) => (
           <label key={s.via} className="inline-flex items-center gap-1">
             <input

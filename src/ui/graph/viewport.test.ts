@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIT_MAX_ZOOM, fitViewport, LABEL_ZOOM, neighbourhood, openViewport, READABLE_ZOOM } from './viewport';
+import { FIT_MAX_ZOOM, fitViewport, LABEL_ZOOM, neighbourhood, openViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
 
 const grid = (columns: number, rows: number) =>
   Array.from({ length: columns * rows }, (_, i) => ({ x: (i % columns) * 300, y: Math.floor(i / columns) * 100, width: 220, height: 72 }));
@@ -71,5 +71,24 @@ describe('openViewport', () => {
     expect(v.x + (nodes[5].x + 110) * v.zoom).toBeCloseTo(195);
     const whole = openViewport(nodes, edges, size, null);
     expect(whole).toMatchObject({ zoom: LABEL_ZOOM, x: 24 });
+  });
+});
+
+describe('showsAnyNode: a link may aim its viewport at empty space', () => {
+  const nodes = [
+    { x: 0, y: 0, width: 200, height: 60 },
+    { x: 400, y: 300, width: 200, height: 60 },
+  ];
+  const size = { width: 800, height: 600 };
+  it('a viewport over the nodes shows them; one far away, or of no zoom, shows none', () => {
+    expect(showsAnyNode(nodes, size, { x: 20, y: 20, zoom: 1 })).toBe(true);
+    // Panned so the canvas shows x from 10,000 on: nothing there.
+    expect(showsAnyNode(nodes, size, { x: -10_000, y: 0, zoom: 1 })).toBe(false);
+    expect(showsAnyNode(nodes, size, { x: 0, y: 50_000, zoom: 0.5 })).toBe(false);
+    expect(showsAnyNode(nodes, size, { x: 0, y: 0, zoom: 0 })).toBe(false);
+    // Zoomed in on the gap between the two nodes.
+    expect(showsAnyNode(nodes, size, { x: -250 * 20, y: -200 * 20, zoom: 20 })).toBe(false);
+    // Only a corner of a node in view still counts.
+    expect(showsAnyNode(nodes, size, { x: -590, y: -350, zoom: 1 })).toBe(true);
   });
 });

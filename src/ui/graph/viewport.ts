@@ -83,3 +83,13 @@ export function openViewport<N extends Box & { id: string }>(
 ): { x: number; y: number; zoom: number } {
   return fitViewport(focus ? neighbourhood(nodes, edges, focus) : nodes, size, focus, LABEL_ZOOM);
 }
+
+/** Whether a viewport on a canvas of `size` shows any part of any of `nodes` (a link's may aim at empty space). */
+export function showsAnyNode(nodes: readonly Box[], size: { width: number; height: number }, viewport: { x: number; y: number; zoom: number }): boolean {
+  if (!(viewport.zoom > 0)) return false;
+  const left = -viewport.x / viewport.zoom;
+  const top = -viewport.y / viewport.zoom;
+  const right = left + size.width / viewport.zoom;
+  const bottom = top + size.height / viewport.zoom;
+  return nodes.some((n) => n.x + n.width > left && n.x < right && n.y + n.height > top && n.y < bottom);
+}

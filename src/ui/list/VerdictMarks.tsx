@@ -1,9 +1,10 @@
 // A compact row's three answers (Decoded, Valid, Signed) as three small marks side by side, each a
-// glyph and a tone, never one ✓ for all: the words are the badges' (their names and tooltips are the
-// comfortable row's badge titles; the signature's come from signatureBadge, as everywhere else).
+// glyph and a tone, never one ✓ for all: the words and tones are the badges' (core/verdict.ts
+// verdictBadges, as the comfortable row's badges: no green mark beside a signature that does not hold).
 import { memo } from 'react';
+import { verdictBadges } from '../../core/verdict';
 import type { RecordSummary } from '../../wire/summary-pack';
-import { displayText, signatureBadge } from '../format';
+import { displayText } from '../format';
 
 const TONES = {
   good: 'bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800',
@@ -32,29 +33,20 @@ function Mark({ tone, glyph, title, testId }: { tone: keyof typeof TONES; glyph:
 }
 
 export const VerdictMarks = memo(function VerdictMarks({ record }: { record: RecordSummary }) {
-  const sig = signatureBadge(record.signature, record.trusted, record.trustNote === null ? null : displayText(record.trustNote));
+  const b = verdictBadges({ ...record, trustNote: record.trustNote === null ? null : displayText(record.trustNote) });
   const w = record.warnings;
   return (
     <span className="inline-flex shrink-0 justify-end gap-0.5" data-testid="badges">
-      <Mark
-        tone={record.decoded ? 'good' : 'bad'}
-        glyph={record.decoded ? '✓' : '✗'}
-        title={record.decoded ? 'Decoded: yes' : `Decoded: no (${record.errorCode})`}
-      />
-      {record.decoded && (
+      <Mark tone={b.decoded.tone} glyph={record.decoded ? '✓' : '✗'} title={b.decoded.title} />
+      {b.valid && (
         <Mark
-          tone={record.valid ? (w ? 'warn' : 'good') : 'bad'}
+          tone={b.warnings && b.valid.tone === 'good' ? 'warn' : b.valid.tone}
           glyph={record.valid ? (w ? `▲${w > 9 ? '' : w}` : '✓') : '✗'}
-          title={`${record.valid ? 'Valid: yes' : `Valid: no (${record.errors} error finding${record.errors === 1 ? '' : 's'})`}${w ? `; ${w} warning finding${w === 1 ? '' : 's'} (see Findings)` : ''}`}
-          testId={w ? 'warnings-badge' : undefined}
+          title={`${b.valid.title}${b.warnings ? `; ${b.warnings.title}` : ''}`}
+          testId={w ? 'warnings-badge' : 'valid-badge'}
         />
       )}
-      <Mark
-        tone={sig.tone}
-        glyph={SIGNATURE_GLYPH[sig.tone]}
-        title={`Signed: ${sig.label.charAt(0).toLowerCase()}${sig.label.slice(1)}`}
-        testId="signature-badge"
-      />
+      <Mark tone={b.signature.tone} glyph={SIGNATURE_GLYPH[b.signature.tone]} title={b.signature.title} testId="signature-badge" />
     </span>
   );
 });

@@ -7,6 +7,7 @@ import { shortId } from '../../core/short-id';
 import type { InputSummary } from '../../wire/protocol';
 import { listType, type RecordSummary } from '../../wire/summary-pack';
 import { Badge, Badges } from '../components/Badges';
+import { Identity } from '../components/Identity';
 import { RuleRef } from '../components/RuleRef';
 import { clockOf, displayText, groupDigits, middleEllipsis } from '../format';
 import type { Density } from './density';
@@ -167,14 +168,15 @@ function RowId({ record, className }: { record: RecordSummary; className: string
 function Route({ record }: { record: RecordSummary }) {
   const dna = record.format.startsWith('agentdna.');
   if (!record.source) return null;
-  const name = (s: string) => displayText(dna ? short(s) : s);
+  // A DID your registry names is shown by that name (Identity); the others as written.
+  const name = (s: string) => (dna ? <Identity value={s} shorten={short} /> : <bdi>{displayText(s)}</bdi>);
   return (
     <span className={dna ? 'font-mono' : undefined} title={`from ${displayText(record.source)}${record.target ? `\nto ${displayText(record.target)}` : ''}`}>
-      <bdi>{name(record.source)}</bdi>
+      {name(record.source)}
       {record.target && (
         <>
           {' → '}
-          <bdi>{name(record.target)}</bdi>
+          {name(record.target)}
         </>
       )}
     </span>

@@ -338,6 +338,8 @@ async function rawIn(page: Page): Promise<string[]> {
 }
 
 test('a record made of control and bidi characters: no panel, graph label, title, aria-label, Markdown or SVG shows one raw', async ({ inspector, page }) => {
+  // A walk through every panel, tab and export: longer than most on a busy machine.
+  test.setTimeout(120_000);
   const h = hostileInputs();
   await inspector.open();
   await inspector.addKeys(h.keyFile);
@@ -356,6 +358,14 @@ test('a record made of control and bidi characters: no panel, graph label, title
       .all())
       await expand.click();
     expect(await rawIn(page), name).toEqual([]);
+    // The bytes as diagnostic notation too (its text strings are the record's).
+    const diagnostic = page.getByRole('button', { name: 'Diagnostic notation' });
+    if ((await diagnostic.count()) > 0) {
+      await diagnostic.click();
+      await expect(page.getByTestId('diagnostic-view')).toBeVisible();
+      expect(await rawIn(page), `${name}, diagnostic notation`).toEqual([]);
+      await page.getByRole('button', { name: 'Hex', exact: true }).click();
+    }
   }
   await expect(page.getByTestId('signature')).toBeVisible();
   await inspector.records('hostile.json').click();

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { Span } from '../../core/model';
 import type { RecordDetail } from '../../wire/protocol';
-import { hex2 } from '../format';
+import { displayLines, hex2 } from '../format';
 import { CopyButton } from './CopyButton';
 import { HexView } from './HexView';
 import { Section } from './Section';
@@ -66,7 +66,8 @@ export function BytesView({ detail, highlight, onByte }: { detail: RecordDetail;
       ) : (
         <section aria-label="Diagnostic notation" data-testid="diagnostic-view">
           <pre className="max-h-[24rem] overflow-auto rounded border border-slate-200 bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap break-all dark:border-slate-800 dark:bg-slate-900">
-            {diag}
+            {/* Its text strings are the record's: escaped for the page (JSON.stringify leaves bidi controls raw); copied as they are. */}
+            {displayLines(diag ?? '')}
           </pre>
         </section>
       )}

@@ -351,3 +351,87 @@ test('keyboard only: the findings are one Tab stop, and the arrow keys, Home and
   await page.keyboard.press('Shift+Tab');
   await expect(rows.nth(1).getByRole('button', { name: /^agdx\// })).toBeFocused();
 });
+
+atEachWidth(() => {
+  test('keyboard only: the list sorts by a column (time, newest first), says so, and goes back to log order', async ({ inspector, page }) => {
+    await inspector.openWithSamples();
+    const sortBar = page.getByRole('toolbar', { name: 'Sort the records by' });
+    // One Tab stop (Kind, in log order); the arrows move along the columns.
+    await inspector.tabTo(sortBar.getByRole('button', { name: 'Kind' }));
+    await expect(sortBar.locator('button[tabindex="0"]')).toHaveCount(1);
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    const time = sortBar.getByRole('button', { name: /^Time/ });
+    await expect(time).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(time).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('sorted-by')).toContainText('Sorted by time, oldest first');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('sorted-by')).toContainText('Sorted by time, newest first');
+    // The rows in view, newest first (their times whole in their tooltips; records of no time last), no input headers.
+    await expect(page.getByRole('group', { name: /^Input / })).toHaveCount(0);
+    // In the order they are drawn (the list is windowed: the selected row is made wherever it is);
+    // the worker's answer may come after the words change.
+    const drawnTimes = async () =>
+      (
+        await inspector.recordScroller.getByTestId('row-time').evaluateAll((els) =>
+          els
+            .map((e) => ({ top: e.getBoundingClientRect().top, title: e.getAttribute('title') ?? '' }))
+            .sort((a, b) => a.top - b.top)
+            .map((e) => e.title),
+        )
+      )
+        .map((t) => /^(\S+Z) /.exec(t)?.[1])
+        .filter((t): t is string => !!t);
+    await expect
+      .poll(async () => {
+        const t = await drawnTimes();
+        return t.length > 3 && t.join() === [...t].sort().reverse().join();
+      })
+      .toBe(true);
+    // Not all of one time: the order shows.
+    expect((await drawnTimes())[0] > (await drawnTimes()).at(-1)!).toBe(true);
+    // A third time: log order again, the inputs' headers back.
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('sorted-by')).toHaveCount(0);
+    await expect(time).toHaveAttribute('aria-pressed', 'false');
+    await expect(inspector.input('conversation.cborseq')).toBeVisible();
+  });
+});
+
+test('copy buttons: the id, the hex (all, then a selected field), the diagnostic notation and the body go to the clipboard', async ({
+  inspector,
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await inspector.open();
+  await inspector.dropFiles([vector('agdx/laser-wire-0.0.1/agent_command.bin')]);
+  await expect(inspector.detail).toContainText('agent_command.bin · record #0');
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  const bytes = readFileSync(vector('agdx/laser-wire-0.0.1/agent_command.bin'));
+
+  await inspector.detail.getByRole('button', { name: 'Copy id' }).click();
+  await expect(inspector.detail.getByRole('button', { name: /^Copy id/ })).toContainText('✓ copied');
+  expect(await clipboard()).toBe(await inspector.detail.getByTestId('detail-id').getAttribute('title'));
+
+  await inspector.detail.getByRole('button', { name: 'Copy hex' }).click();
+  expect(await clipboard()).toBe(bytes.toString('hex'));
+  // A field selected: its bytes only.
+  const kind = inspector.tree.locator('[role="treeitem"][data-path="kind"]');
+  await kind.click();
+  await inspector.detail.getByRole('button', { name: 'Copy selected hex' }).click();
+  const selected = await clipboard();
+  expect(selected.length).toBeGreaterThan(0);
+  expect(selected.length).toBeLessThan(bytes.length * 2);
+  expect(bytes.toString('hex')).toContain(selected);
+  expect(Buffer.from(selected, 'hex').toString('latin1')).toContain('command');
+
+  await page.getByRole('button', { name: 'Diagnostic notation' }).click();
+  await inspector.detail.getByRole('button', { name: 'Copy diagnostic notation' }).click();
+  const diag = await clipboard();
+  expect(diag).toContain('"kind": "command"');
+  expect(diag).toBe(await page.getByTestId('diagnostic-view').textContent());
+
+  await inspector.detail.getByRole('button', { name: 'Copy body' }).click();
+  expect(await clipboard()).toBe(await inspector.detail.getByRole('region', { name: 'Body' }).textContent());
+});

@@ -4,7 +4,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { RegistryChange } from '../core/keys/registry';
 import { registryNames } from '../core/verdict';
-import type { ListOrder, RecordFilter, SharedView } from '../wire/protocol';
+import { type ListOrder, LOG_ORDER, type RecordFilter, type SharedView } from '../wire/protocol';
 import { ProgressBar } from './components/LoadControls';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
@@ -29,7 +29,7 @@ import { recordWords, useShownSelection } from './hooks/use-shown-selection';
 import { useViewHistory } from './hooks/use-view-history';
 import { RegistryContext } from './registry-context';
 import { filterToLink, sameFilter } from './shared-view';
-import { filterActive, LOG_ORDER, sameOrder } from './store/page';
+import { filterActive, sameOrder } from './store/page';
 import { DEFAULT_TAB, tabOf, tabSpec } from './tabs';
 
 type DialogName = 'paste' | 'share' | 'keys';

@@ -70,6 +70,9 @@ export interface ListOrder {
   descending: boolean;
 }
 
+/** The order records are read in: the list's default. */
+export const LOG_ORDER: ListOrder = { by: 'log', descending: false };
+
 /** The rule ids the loaded records carry, with counts: what the rule filter offers. */
 export interface RulesPresent {
   rules: RuleCount[];

@@ -17,12 +17,11 @@ import { completeWorkflow, isRecoveredPending, pendingInputs, type RecoveredKey 
 import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import { applyAgentDnaTrust } from '../core/agentdna/trust';
 import type { RegistryEntry } from '../core/keys/keys';
-import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
 import { allFindings, hasProblem, isUnreadableInput, isValid } from '../core/verdict';
-import { agdxRecordTime } from '../core/time';
-import { SummaryColumns, type SummaryCounts } from './summary-columns';
+import { SummaryColumns } from './summary-columns';
+import { summarize, summaryFrom } from './summarize';
 import { orderKeys } from './list-order';
 import { partInputs, placeIn, type PartInput } from './share-part';
 import {
@@ -47,21 +46,22 @@ import { markVerdict, type Timeline } from '../core/timeline/model';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph } from './graph-render';
 import type { GraphRender } from '../wire/graph';
-import type {
-  ComparedPair,
-  FoldView,
-  InputPayload,
-  InputRedaction,
-  LinkedRecord,
-  RecordFilter,
-  InputSummary,
-  ListOrder,
-  RecordDetail,
-  RecordLinkView,
-  RulesPresent,
-  SharedView,
-  ShareRecords,
-  Unblankable,
+import {
+  LOG_ORDER,
+  type ComparedPair,
+  type FoldView,
+  type InputPayload,
+  type InputRedaction,
+  type LinkedRecord,
+  type RecordFilter,
+  type InputSummary,
+  type ListOrder,
+  type RecordDetail,
+  type RecordLinkView,
+  type RulesPresent,
+  type SharedView,
+  type ShareRecords,
+  type Unblankable,
 } from '../wire/protocol';
 import type { RecordSummary } from '../wire/summary-pack';
 
@@ -844,8 +844,6 @@ function canonicalDiff({ verdict, data }: InspectedRecord): RecordDetail['canoni
   return { received, canonical, offset: verdict.span[0], firstDifference: firstDifference(received, canonical) };
 }
 
-const LOG_ORDER: ListOrder = { by: 'log', descending: false };
-
 /** Records read per batch while a large input streams in. */
 const BATCH_RECORDS = 2000;
 
@@ -869,47 +867,6 @@ export interface LoadResult {
   /** The view a bundle or link carried, when one was opened. */
   view: SharedView | null;
   problems: string[];
-}
-
-/** A record as the page lists it: its verdict with the log's findings about it counted in. */
-export function summarize(key: number, r: InspectedRecord, logFindings?: readonly Finding[], redacted = false): RecordSummary {
-  const v = r.verdict;
-  let errors = 0;
-  let warnings = 0;
-  for (const f of allFindings(v, logFindings)) {
-    if (f.severity === 'error') errors++;
-    else if (f.severity === 'warning') warnings++;
-  }
-  return summaryFrom(key, r, { valid: isValid(v, logFindings), errors, warnings, redacted: redacted && hasBody(r) });
-}
-
-/** A summary from its verdict and the counts made with the log's findings (summarize). */
-function summaryFrom(key: number, { verdict: v, data }: InspectedRecord, counts: SummaryCounts): RecordSummary {
-  const time = agdxRecordTime(v.logTimeMicros, data.envelope?.record);
-  return {
-    key,
-    input: v.input,
-    index: v.index,
-    format: v.format,
-    kind: v.kind,
-    id: v.id,
-    conversation: v.conversation,
-    source: v.source,
-    target: v.target,
-    decoded: v.decoded,
-    valid: counts.valid,
-    errorCode: v.error?.code ?? null,
-    signature: v.signature.status,
-    trusted: v.signature.trusted,
-    trustNote: trustNote(v.signature),
-    errors: counts.errors,
-    warnings: counts.warnings,
-    summary: v.summary,
-    redacted: counts.redacted,
-    operation: data.envelope?.operation ?? null,
-    timeMs: time ? Number(time.micros / 1000n) : null,
-    timeFrom: time ? (v.logTimeMicros !== null ? 'log' : 'id') : null,
-  };
 }
 
 /** SHA-256 of an input by WebCrypto, hex (the pure hash if WebCrypto fails); null where there is none (then the read hashes it). */

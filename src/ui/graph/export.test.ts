@@ -8,7 +8,7 @@ import { utf8Encode } from '../../core/bytes';
 import { inspect } from '../../core/inspect';
 import { renderGraph } from '../../worker/graph-render';
 import type { GraphRender } from '../../wire/graph';
-import { summarize } from '../../worker/session';
+import { summarize } from '../../worker/summarize';
 import { shortId } from '../../core/short-id';
 import { graphToSvg, idKey, xmlText } from './export';
 

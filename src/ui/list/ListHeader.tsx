@@ -2,8 +2,7 @@
 // back to log order), one Tab stop whose arrow keys move between the buttons (a toolbar), and the
 // rows' density. The worker sorts (src/worker/list-order.ts); the list shows what it returns.
 import { type KeyboardEvent, useRef } from 'react';
-import type { ListColumn, ListOrder } from '../../wire/protocol';
-import { LOG_ORDER } from '../store/page';
+import { type ListColumn, LOG_ORDER, type ListOrder } from '../../wire/protocol';
 import type { Density } from './density';
 import { COLUMNS, WIDE_ONLY } from './rows';
 

@@ -2,7 +2,7 @@
 // them, the summary store fed once per action, and the view helpers the history hook relies on.
 import { describe, expect, it } from 'vitest';
 import type { RegistryEntry } from '../../core/keys/keys';
-import type { InputPayload, InputSummary, Loaded, SharedView } from '../../wire/protocol';
+import { type InputPayload, type InputSummary, LOG_ORDER, type Loaded, type SharedView } from '../../wire/protocol';
 import { packSummaries, type RecordSummary, type SummaryPack } from '../../wire/summary-pack';
 import { SummaryStore } from '../summary-store';
 import type { StoppedInput } from '../worker-client';
@@ -18,7 +18,6 @@ import {
   viewFromLink,
   type PageAction,
   type PageState,
-  LOG_ORDER,
   listQueryActive,
   unreadableWords,
 } from './page';

@@ -8,7 +8,16 @@
 // since React may run a reducer twice; the state keeps `recordsVersion`, which tells React it changed.
 import type { RegistryEntry } from '../../core/keys/keys';
 import type { RegistryChange } from '../../core/keys/registry';
-import type { ComparedPair, InputSummary, ListOrder, Loaded, LoadProgress, RecordFilter, SharedView } from '../../wire/protocol';
+import {
+  type ComparedPair,
+  type InputSummary,
+  LOG_ORDER,
+  type ListOrder,
+  type Loaded,
+  type LoadProgress,
+  type RecordFilter,
+  type SharedView,
+} from '../../wire/protocol';
 import { SLOT, type SummaryPack } from '../../wire/summary-pack';
 import { displayText } from '../format';
 import { filterFromLink } from '../shared-view';
@@ -129,9 +138,6 @@ export const firstKey = (pack: SummaryPack): number | null => (pack.count ? pack
 
 /** A filter with any field set. */
 export const filterActive = (f: RecordFilter): boolean => Object.values(f).some((v) => v);
-
-/** The order records are read in: the list's default. */
-export const LOG_ORDER: ListOrder = { by: 'log', descending: false };
 
 export const sameOrder = (a: ListOrder, b: ListOrder): boolean => a.by === b.by && a.descending === b.descending;
 

@@ -16,14 +16,15 @@ import {
   type KeyboardEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
-import { formatDuration, isoFromMicros } from '../../core/time';
-import { MARK, readMark, rows, SPAN, STREAM, type PackedMark, type TimelinePack } from '../../wire/timeline-pack';
-import { displayText, groupDigits } from '../format';
+import { formatDuration } from '../../core/time';
+import { MARK, readMark, rows, STREAM, type PackedMark, type TimelinePack } from '../../wire/timeline-pack';
+import { displayText } from '../format';
 import { queryKeys } from '../query-keys';
 import { inspectorClient } from '../worker-client';
 import { DARK, drawTimeline, laneAt, laneTops, LIGHT, markY, streamY, type TimelineLayout } from './draw';
 import { centreOn, fitView, markNear, panBy, wheelFactor, xOf, zoomAt, type TimeView } from './view';
-import { at, Legend, MarkList, ProblemList, problemsOf } from './parts';
+import { at, MarkList, problemsOf } from './parts';
+import { AXIS, LaneColumn, TimelineSummary } from './summary';
 
 interface Props {
   version: number;
@@ -31,7 +32,6 @@ interface Props {
   onSelect: (key: number) => void;
 }
 
-const AXIS = 26;
 /** Arrow keys scroll the lanes by this much. */
 const LANE_STEP = 60;
 /** How far a click may be from a mark and still pick it (px). */
@@ -384,7 +384,6 @@ const Timeline = memo(function Timeline({
     schedule();
   };
 
-  const origin = pack.origin !== null ? isoFromMicros(pack.origin) : null;
   const select = (record: number) => {
     onSelect(record);
     const i = record < markOf.length ? markOf[record] : -1;
@@ -394,82 +393,25 @@ const Timeline = memo(function Timeline({
     }
   };
   const selectedWords = selectedMark >= 0 ? describe(selectedMark) : null;
-  // The legend and keys are open on a wide screen; on a phone they fold away to leave the canvas room.
-  const [wide] = useState(() => typeof matchMedia !== 'function' || matchMedia('(min-width: 768px)').matches);
 
   return (
     <section aria-label="Timeline" className="flex h-full flex-col text-[11px]">
-      {/* The summary, the problems, the legend and keys: at most half the pane (they scroll), the chart the rest. */}
-      <div className="max-h-[45%] shrink-0 overflow-y-auto border-b border-slate-200 px-3 py-1 dark:border-slate-800" data-testid="timeline-summary">
-        <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
-          <span>
-            {groupDigits(count)} record{count === 1 ? '' : 's'} on {pack.lanes.length} lane{pack.lanes.length === 1 ? '' : 's'}
-            {origin ? <span className="text-slate-600 dark:text-slate-400"> from {origin}</span> : ''}
-            {pack.untimed > 0 && ` · ${groupDigits(pack.untimed)} without a time (no log time, no ULID record id): not drawn`}
-          </span>
-          <span>
-            {groupDigits(rows(pack.spans, SPAN.STRIDE))} answers · {groupDigits(problems.count.met)} deadlines met ·{' '}
-            <span className={problems.count.missed ? 'font-semibold text-red-700 dark:text-red-300' : ''}>⚠ {groupDigits(problems.count.missed)} missed</span> ·{' '}
-            <span className={problems.count.unanswered ? 'font-semibold text-red-700 dark:text-red-300' : ''}>
-              {groupDigits(problems.count.unanswered)} unanswered
-            </span>{' '}
-            ·{' '}
-            <span className={problems.count.skews ? 'text-violet-700 dark:text-violet-300' : ''}>
-              ⟲ {groupDigits(problems.count.skews)} clock skew{problems.count.skews === 1 ? '' : 's'}
-            </span>
-          </span>
-          <span className="ml-auto inline-flex items-center gap-3">
-            <label className="inline-flex items-center gap-1">
-              <input type="checkbox" checked={links} onChange={() => setLinks((x) => !x)} /> causal links
-            </label>
-            <button
-              type="button"
-              aria-pressed={list}
-              onClick={() => setList((x) => !x)}
-              className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-            >
-              List view
-            </button>
-          </span>
-        </p>
-        <ProblemList problems={problems} onSelect={select} />
-        <details open={wide} className="mt-0.5">
-          <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Legend and keys</summary>
-          <Legend />
-          <p className="text-slate-600 dark:text-slate-400" id="timeline-keys">
-            <span ref={range} data-testid="timeline-range" className="mr-2 text-slate-700 dark:text-slate-300" />
-            Zoom: wheel, pinch or + −. Pan: drag, shift+wheel or ← →. Lanes: ↑ ↓, or scroll the agents. Home: fit all. [ ]: previous / next mark, Enter: select
-            it.
-          </p>
-        </details>
-      </div>
+      <TimelineSummary
+        pack={pack}
+        count={count}
+        problems={problems}
+        links={links}
+        onLinks={() => setLinks((x) => !x)}
+        list={list}
+        onList={() => setList((x) => !x)}
+        onSelect={select}
+        range={range}
+      />
       {list ? (
         <MarkList pack={pack} selected={selectedMark} describe={describe} onSelect={select} />
       ) : (
         <div className="flex min-h-[50%] flex-1" data-testid="timeline-chart">
-          <div className="flex w-24 shrink-0 flex-col border-r sm:w-32 border-slate-200 dark:border-slate-800">
-            <div className="flex shrink-0 items-center px-2 font-medium text-slate-600 dark:text-slate-400" style={{ height: AXIS }}>
-              Agent
-            </div>
-            <div ref={lanesCol} className="relative min-h-0 flex-1 overflow-y-auto" onScroll={(e) => setScroll(e.currentTarget.scrollTop)}>
-              <ul aria-label="Agents (one lane each)" style={{ height: tops[tops.length - 1] }}>
-                {pack.lanes.slice(laneWindow[0], laneWindow[1] + 1).map((agent, k) => {
-                  const lane = laneWindow[0] + k;
-                  return (
-                    <li
-                      key={lane}
-                      className={`absolute right-0 left-0 flex items-center truncate px-2 ${lane % 2 ? 'bg-slate-100/80 dark:bg-slate-800/55' : ''}`}
-                      style={{ top: tops[lane], height: tops[lane + 1] - tops[lane] }}
-                      title={displayText(agent)}
-                    >
-                      <bdi className="truncate">{displayText(agent)}</bdi>
-                      <span className="ml-auto pl-1 text-slate-500 dark:text-slate-400">{pack.laneMarks[lane]}</span>
-                    </li>
-                  );
-                })}
-              </ul>
-            </div>
-          </div>
+          <LaneColumn pack={pack} tops={tops} laneWindow={laneWindow} column={lanesCol} onScroll={setScroll} />
           <div
             ref={box}
             // A widget of its own: it takes the keys (zoom, pan, marks) while it has focus.

@@ -17,13 +17,14 @@ import {
   type PointerEvent as ReactPointerEvent,
 } from 'react';
 import { formatDuration } from '../../core/time';
-import { MARK, readMark, rows, STREAM, type PackedMark, type TimelinePack } from '../../wire/timeline-pack';
+import { MARK, rows, STREAM, type TimelinePack } from '../../wire/timeline-pack';
 import { displayText } from '../format';
 import { queryKeys } from '../query-keys';
 import { inspectorClient } from '../worker-client';
 import { DARK, drawTimeline, laneAt, laneTops, LIGHT, markY, streamY, type TimelineLayout } from './draw';
 import { centreOn, fitView, markNear, panBy, wheelFactor, xOf, zoomAt, type TimeView } from './view';
-import { at, MarkList, problemsOf } from './parts';
+import { at, describeMark, MarkList, problemsOf } from './parts';
+import { usePrefersDark } from '../hooks/use-prefers-dark';
 import { AXIS, LaneColumn, TimelineSummary } from './summary';
 
 interface Props {
@@ -37,27 +38,6 @@ const LANE_STEP = 60;
 /** How far a click may be from a mark and still pick it (px). */
 const HIT = 8;
 const KEY_ZOOM = 1.5;
-
-const VERDICT_WORDS: Record<PackedMark['verdict'], string> = {
-  invalid: 'invalid',
-  'bad-signature': 'signature invalid or malformed',
-  'unknown-key': 'signed by an unknown key',
-  untrusted: 'signature valid, not trusted',
-  trusted: 'signature valid, trusted',
-  unsigned: 'unsigned',
-};
-
-function usePrefersDark(): boolean {
-  const [dark, setDark] = useState(() => typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches);
-  useEffect(() => {
-    if (typeof matchMedia !== 'function') return;
-    const m = matchMedia('(prefers-color-scheme: dark)');
-    const on = () => setDark(m.matches);
-    m.addEventListener('change', on);
-    return () => m.removeEventListener('change', on);
-  }, []);
-  return dark;
-}
 
 export default function TimelineView({ version, selected, onSelect }: Props) {
   const query = useQuery({ queryKey: queryKeys.timeline(version), queryFn: () => inspectorClient().call('timeline', {}), structuralSharing: false });
@@ -95,16 +75,7 @@ const Timeline = memo(function Timeline({
   );
   const problems = useMemo(() => problemsOf(pack, labelOf), [pack, labelOf]);
   // What a mark is, in words (the tooltip, the announcement and the list view).
-  const describe = useCallback(
-    (i: number) => {
-      const m = readMark(pack, i);
-      const notes = [VERDICT_WORDS[m.verdict]];
-      if (m.late) notes.push('came after its stream ended');
-      if (m.skewed) notes.push('earlier than its cause or command (clock skew)');
-      return `${m.label} — ${pack.lanes[m.lane]}, at ${at(m.t)} (${m.source === 'log' ? 'log time' : 'record id ULID time'}); ${notes.join('; ')}`;
-    },
-    [pack],
-  );
+  const describe = useCallback((i: number) => describeMark(pack, i), [pack]);
   const dark = usePrefersDark();
   const [links, setLinks] = useState(false);
   const [list, setList] = useState(false);

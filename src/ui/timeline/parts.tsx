@@ -1,9 +1,9 @@
 // The Timeline tab's parts around its canvas: the deadline and clock problems (counted, and listed
-// in a scrolled list of rows of one height, each selecting its record), the legend, and the list
-// view of every mark.
+// in a scrolled list of rows of one height, each selecting its record), the legend, a mark in
+// words, and the list view of every mark.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatDuration } from '../../core/time';
-import { DEADLINE, MARK, readDeadline, rows, SKEW, type TimelinePack } from '../../wire/timeline-pack';
+import { DEADLINE, MARK, type PackedMark, readDeadline, readMark, rows, SKEW, type TimelinePack } from '../../wire/timeline-pack';
 import { displayText } from '../format';
 
 /** Problems listed above the canvas, each kind (the rest: the Findings filter). */
@@ -16,6 +16,24 @@ const LIST_ROW = 30;
 
 /** A time on the axis, from its origin: `+2.5 s`. */
 export const at = (t: number) => (t === 0 ? '0' : `${t < 0 ? '' : '+'}${formatDuration(Math.round(t))}`);
+
+const VERDICT_WORDS: Record<PackedMark['verdict'], string> = {
+  invalid: 'invalid',
+  'bad-signature': 'signature invalid or malformed',
+  'unknown-key': 'signed by an unknown key',
+  untrusted: 'signature valid, not trusted',
+  trusted: 'signature valid, trusted',
+  unsigned: 'unsigned',
+};
+
+/** A mark in words: the tooltip, the announcement and the list view say it. */
+export function describeMark(pack: TimelinePack, i: number): string {
+  const m = readMark(pack, i);
+  const notes = [VERDICT_WORDS[m.verdict]];
+  if (m.late) notes.push('came after its stream ended');
+  if (m.skewed) notes.push('earlier than its cause or command (clock skew)');
+  return `${m.label} — ${pack.lanes[m.lane]}, at ${at(m.t)} (${m.source === 'log' ? 'log time' : 'record id ULID time'}); ${notes.join('; ')}`;
+}
 
 /** What the page says of deadlines and clocks, from the pack: each problem with the record it selects. */
 export interface Problem {

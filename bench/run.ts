@@ -408,6 +408,7 @@ async function browser(): Promise<number> {
     const firsts: number[] = [];
     const loads: number[] = [];
     const longests: number[] = [];
+    const rowsSeen: number[] = [];
     let page!: Page;
     for (let run = 0; run < runs; run++) {
       if (page) await page.close();
@@ -428,14 +429,29 @@ async function browser(): Promise<number> {
       loads.push(Date.now() - t0);
       const { longest, at, frames } = await probeReadings(page);
       longests.push(longest);
+      // Rows of the (compact) list wholly on the 1440×900 screen once the load has ended.
+      rowsSeen.push(
+        await page.evaluate(() => {
+          const box = document.querySelector('[data-testid="record-scroller"]')!.getBoundingClientRect();
+          return [...document.querySelectorAll('[role="option"][data-record-key]')].filter((r) => {
+            const b = r.getBoundingClientRect();
+            return b.top >= box.top - 0.5 && b.bottom <= box.bottom + 0.5;
+          }).length;
+        }),
+      );
       console.log(
-        `  load ${run + 1}/${runs}: first records ${firsts[run]} ms, loaded ${loads[run]} ms, longest task ${longest} ms${longest ? ` (${Math.round(at)} ms into the load)` : ''}`,
+        `  load ${run + 1}/${runs}: first records ${firsts[run]} ms, loaded ${loads[run]} ms, longest task ${longest} ms${longest ? ` (${Math.round(at)} ms into the load)` : ''}, ${rowsSeen[run]} rows on screen`,
       );
       for (const f of frames) console.log(`    long frame ${f}`);
     }
     const each = (xs: number[]) => `(each load: ${xs.join(', ')})`;
     note('browser_first_records_ms', median(firsts), `first record row on screen after the file was chosen, median of ${runs} loads ${each(firsts)}`);
     note('browser_load_100k_ms', median(loads), `all 100,000 records loaded and judged (status says Loaded), median ${each(loads)}`);
+    note(
+      'browser_rows_visible',
+      Math.min(...rowsSeen),
+      'record rows wholly on a 1440×900 screen after the 100,000-record load (compact rows), fewest of the loads',
+    );
     note(
       'browser_longest_task_ms',
       Math.max(...longests),

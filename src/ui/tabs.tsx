@@ -14,6 +14,8 @@ export interface TabPanelProps {
   version: number;
   selected: number | null;
   onSelect: (key: number) => void;
+  /** Selects a record and opens its detail on the Record tab (a full tab shows no detail of its own). */
+  onOpen: (key: number) => void;
   /** The graph's viewport, as a link set it or the person left it. */
   viewport: Viewport | null;
   onViewport: (viewport: Viewport) => void;
@@ -38,6 +40,8 @@ export interface TabSpec {
   panel: ((props: TabPanelProps) => ReactNode) | null;
   /** Whether the tab bar shows it for these records (absent: always). An open tab is always shown. */
   shown?: (loaded: LoadedKinds) => boolean;
+  /** The panel takes the whole pane, with no record detail below it (the comparison shows two records of its own). */
+  full?: boolean;
 }
 
 // The run registry (metadata `run`) is the 0.0.1 dialect's; laser-sdk 0.7 retired it for sessions.
@@ -78,7 +82,7 @@ export const TABS = [
       <SessionsPanel version={p.version} selected={p.selected} onSelect={p.onSelect} conversation={p.conversation} onConversation={p.onConversation} />
     ),
   },
-  { id: 'compare', label: 'Compare', lazy: true, panel: (p) => <ComparePanel version={p.version} onSelect={p.onSelect} /> },
+  { id: 'compare', label: 'Compare', lazy: true, full: true, panel: (p) => <ComparePanel version={p.version} onSelect={p.onOpen} /> },
 ] as const satisfies readonly TabSpec[];
 
 export type TabId = (typeof TABS)[number]['id'];

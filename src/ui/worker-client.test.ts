@@ -84,6 +84,9 @@ const summary = (key: number, input: number): RecordSummary => ({
   warnings: 0,
   summary: '',
   redacted: false,
+  operation: null,
+  timeMs: null,
+  timeFrom: null,
 });
 const settle = () => new Promise((r) => setTimeout(r, 0));
 

@@ -11,6 +11,7 @@ import type { ReportFolds } from '../core/folds';
 import type { LinkField } from '../core/graph/record-links';
 import type { RegistryEntry } from '../core/keys/keys';
 import type { RuleCount } from '../core/rule-filter';
+import type { TextReading } from '../core/read-text';
 import type { BodyView, FieldNode, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 import type { GraphRender } from './graph';
 import type { GraphPart } from './graph-parts';
@@ -59,6 +60,19 @@ export interface RecordFilter {
    */
   rule?: string;
 }
+
+/** The list's columns a person may sort by; `log` is the order the records were read in. */
+export const LIST_COLUMNS = ['log', 'kind', 'id', 'route', 'time', 'type', 'verdict'] as const;
+export type ListColumn = (typeof LIST_COLUMNS)[number];
+
+/** How the list is ordered: by a column (ties in log order), either way. */
+export interface ListOrder {
+  by: ListColumn;
+  descending: boolean;
+}
+
+/** The order records are read in: the list's default. */
+export const LOG_ORDER: ListOrder = { by: 'log', descending: false };
 
 /** The rule ids the loaded records carry, with counts: what the rule filter offers. */
 export interface RulesPresent {
@@ -138,6 +152,8 @@ export interface RecordDetail {
   hex: Uint8Array;
   /** The view holds more bytes than were sent. */
   hexTruncated: boolean;
+  /** The same bytes in CBOR diagnostic notation, one entry a line (null: they are not CBOR, a JSON record say). */
+  diagnostic: string | null;
   logTimeMicros: string | null;
   logPosition: string | null;
   parent: number | null;
@@ -162,6 +178,9 @@ export interface InputRedaction {
   blanked: string[];
   unblankable: string[];
 }
+
+/** Which records a link or bundle carries: all, the filtered ones (the view's filters), or the selected record (and a compared pair). */
+export type ShareRecords = 'all' | 'filtered' | 'selected';
 
 /** The person's decision on inputs with parts redaction cannot blank: leave them out, or share them as they are. */
 export type Unblankable = 'leave-out' | 'include';
@@ -200,12 +219,17 @@ export interface Protocol {
   load: { body: { inputs: InputPayload[]; stream?: boolean; pauseMs?: number }; reply: Loaded; part: LoadPart };
   /** Opens a permalink fragment in place of what is loaded. */
   open: { body: { fragment: string }; reply: Loaded; part: never };
+  /** What pasted text would read as (nothing is loaded): its format and records, or where it fails. */
+  readText: { body: { text: string }; reply: TextReading; part: never };
   /** The page has drawn the first records of load `load`: the worker reads on. */
   shown: { body: { load: number }; reply: null; part: never };
   /** Stops load `load` between two batches; what was read stays loaded. */
   cancel: { body: { load: number }; reply: null; part: never };
-  /** The keys of the records matching the filter, how many records there are, and the rule ids its `rule` matched (null without one). */
-  filter: { body: { filter: RecordFilter }; reply: { keys: Int32Array; total: number; rules: string[] | null }; part: never };
+  /**
+   * The keys of the records matching the filter, in `order` (log order without one), how many
+   * records there are, and the rule ids its `rule` matched (null without one).
+   */
+  filter: { body: { filter: RecordFilter; order?: ListOrder }; reply: { keys: Int32Array; total: number; rules: string[] | null }; part: never };
   /** The rule ids the loaded records carry, with counts (worked out once per load or key change). */
   rules: { body: Nothing; reply: RulesPresent; part: never };
   detail: { body: { key: number }; reply: RecordDetail | null; part: never };
@@ -217,7 +241,8 @@ export interface Protocol {
   timeline: { body: Nothing; reply: TimelinePack; part: never };
   folds: { body: { asOf: number | null }; reply: FoldView; part: never };
   report: { body: Nothing; reply: { json: string; markdown: string }; part: never };
-  share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable }; reply: Shared; part: never };
+  /** A link (and, asked, a bundle) of the view and `records` of what is loaded (default all), each input cut down to them where it can be. */
+  share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable; records?: ShareRecords }; reply: Shared; part: never };
   clear: { body: Nothing; reply: null; part: never };
   /** Two records, two inputs or two conversations compared (src/core/compare); null when one is no longer loaded. */
   compare: { body: CompareSubject; reply: Comparison | null; part: never };

@@ -6,6 +6,7 @@ import type { HandlerContext, Handlers, Loaded, RequestType } from '../wire/prot
 import { splitGraph } from '../wire/graph-parts';
 import { packSummaries, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
 import { packTimeline, timelineBuffers } from '../wire/timeline-pack';
+import { readText } from '../core/read-text';
 import type { InspectorSession, LoadResult } from './session';
 
 /** Nodes (and edges) per message when a graph is sent in parts. */
@@ -74,10 +75,13 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
       cancelledLoads.add(load);
       return null;
     },
-    async filter({ filter }, ctx) {
-      const keys = session.filter(filter);
+    async filter({ filter, order }, ctx) {
+      const keys = session.filter(filter, order);
       ctx.transfer(keys.buffer);
       return { keys, total: session.size, rules: filter.rule?.trim() ? session.matchRules(filter.rule) : null };
+    },
+    async readText({ text }) {
+      return readText(text);
     },
     async rules() {
       return session.rulesPresent();
@@ -104,8 +108,8 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
     async report() {
       return session.report();
     },
-    async share({ view, redact, bundle, unblankable }, ctx) {
-      const shared = await session.share({ ...view, selected: null }, redact, bundle, unblankable);
+    async share({ view, redact, bundle, unblankable, records }, ctx) {
+      const shared = await session.share({ ...view, selected: null }, redact, bundle, unblankable, records);
       if (shared.bundle) ctx.transfer(shared.bundle.buffer);
       return shared;
     },

@@ -149,6 +149,7 @@ export const FIXTURE_FORMATS: Record<string, string> = {
   'agdx/laser-wire-0.0.1/agent_submit.bin': 'cbor',
   'agdx/laser-wire-0.0.1/typescript_signature.json': 'json',
   'agdx/made/command.b64.txt': 'base64(cbor)',
+  'agdx/made/command.diag.txt': 'diag(cbor)',
   'agdx/made/command.hex.txt': 'hex(cbor)',
   'agdx/made/command.json': 'agdx-json',
   'agdx/made/conversation.cborseq': 'cbor-seq',

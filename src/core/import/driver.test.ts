@@ -20,12 +20,13 @@ import { FIXTURE_FORMATS, VECTORS, checkRecords, flat, formatOf, sourceOf, utf8,
 const place = (bytes: Uint8Array) => ({ input: 0, view: bytes, viewOrigin: 'input' as const });
 
 describe('dispatch', () => {
-  it('asks the importers in this order: text (JSON by shape, hex, base64), then binary, fallbacks last', () => {
+  it('asks the importers in this order: text (JSON by shape, diagnostic notation, hex, base64), then binary, fallbacks last', () => {
     expect(IMPORTERS.map((i) => i.format)).toEqual([
       'empty',
       'iggy-json',
       'agdx-json',
       'agentdna',
+      'diag',
       'json',
       'hex',
       'base64',

@@ -8,7 +8,7 @@ import { type ListOrder, LOG_ORDER, type RecordFilter, type SharedView } from '.
 import { ProgressBar } from './components/LoadControls';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
-import { RecordsPane, unreadableKeys } from './components/RecordsPane';
+import { RecordsPane, unreadableKeys } from './list/RecordsPane';
 import { SamplesNote } from './components/SamplesNote';
 import { CompareContext } from './compare-context';
 import { ComparePicker, PickBanner } from './compare/ComparePicker';

@@ -2,7 +2,7 @@ import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import type { FieldNode, Span } from '../../core/model';
 import type { RecordLinkView } from '../../wire/protocol';
 import { displayText } from '../format';
-import { listboxTarget } from '../list/listbox';
+import { listboxTarget } from '../listbox';
 
 interface Props {
   nodes: FieldNode[];

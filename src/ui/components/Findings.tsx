@@ -1,5 +1,5 @@
 import { type KeyboardEvent, memo } from 'react';
-import { listboxTarget } from '../list/listbox';
+import { listboxTarget } from '../listbox';
 import { displayText, formatSpan } from '../format';
 import { withKeys } from '../list-keys';
 import { RuleRef } from './RuleRef';

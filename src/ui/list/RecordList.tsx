@@ -4,10 +4,10 @@
 // finds it. Up and Down, PageUp and PageDown, Home and End move and select (list/listbox.ts).
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { InputSummary } from '../../wire/protocol';
-import type { Density } from '../list/density';
-import { layoutList, positions, rowsBetween, rowTop, type PlacedRow } from '../list/layout';
-import { listboxTarget } from '../list/listbox';
-import { ComfortableRow, CompactRow, headerHeight, InputHeader, ROW_HEIGHT, UnreadableRow } from '../list/rows';
+import type { Density } from './density';
+import { layoutList, positions, rowsBetween, rowTop, type PlacedRow } from './layout';
+import { listboxTarget } from '../listbox';
+import { ComfortableRow, CompactRow, headerHeight, InputHeader, ROW_HEIGHT, UnreadableRow } from './rows';
 import type { SummarySource } from '../summary-store';
 
 interface Props {

@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 import type { InputSummary, ListOrder, RecordFilter } from '../../wire/protocol';
-import { useDensity } from '../list/density';
-import { DensityToggle, ListHeader } from '../list/ListHeader';
+import { useDensity } from './density';
+import { DensityToggle, ListHeader } from './ListHeader';
 import { describeFilter } from '../shared-view';
 import { firstKeyOf, type SummaryStore } from '../summary-store';
-import { FilterBar } from './LoadControls';
+import { FilterBar } from '../components/LoadControls';
 import { RecordList } from './RecordList';
 
 interface Props {

@@ -4,7 +4,10 @@
 //   npm run bench            (builds the app first for the browser measurements)
 //   BENCH_SKIP_BROWSER=1 npm run bench   (Node measurements only)
 //   BENCH_ONLY_BROWSER=1 npm run bench   (Chromium measurements only)
+//   BENCH_ONLY_SESSIONS=1 npm run bench  (only the 0.7 10,000-record load and the Sessions tab)
 //   BENCH_ONLY_TIMELINE=1 npm run bench  (the timeline's measurement in Chromium only)
+//   BENCH_ONLY_AGENTDNA=1 npm run bench  (agentdna_verify_ratio only: the AgentDNA loads in Chromium and noble after)
+//   BENCH_ONLY_AGDX=1 npm run bench      (the AGDX decode ratios in Node only)
 //   (a partial run keeps the other keys of results.json)
 //   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
 //   BENCH_PORT=4191 npm run bench        (the preview server's port, when the default 4190 is taken)
@@ -20,13 +23,13 @@ import { decodeAndValidate } from '../src/core/agdx/bulk';
 import { installSha256Text, sha256Hex } from '../src/core/agentdna/hash';
 import { nodeSha256Hex } from '../src/cli/hash';
 import { readItemAt } from '../src/core/cbor/reader';
-import { referenceConsume } from '../src/core/fuzz/reference';
+import { referenceConsume } from '../test/support/reference';
 import { buildAgdxGraph, layoutGraph } from '../src/core/graph';
 import { logFactsOf } from '../src/core/records';
 import { inspectInput } from '../src/core/inspect';
 import { readJson } from '../src/core/json/lossless';
 import { contentJsons, measureParseRatio } from './agentdna-parse';
-import { agdxSequence, agentdnaAgents, agentdnaWorkflows, BENCH_PUBLIC_KEY, BENCH_SEED } from './generate';
+import { agdxSequence, agentdnaAgents, agentdnaWorkflows, BENCH_PUBLIC_KEY, BENCH_SEED } from '../test/support/generate';
 
 ed.hashes.sha512 = sha512;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -59,9 +62,12 @@ function timeInterleaved(fns: (() => unknown)[], runs: number): number[] {
 }
 
 const ONLY_TIMELINE = !!process.env.BENCH_ONLY_TIMELINE;
-const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER || ONLY_TIMELINE;
-// A partial run (browser only, timeline only, or Node only) updates its own keys of the last run's results.
-const PARTIAL = ONLY_BROWSER || !!process.env.BENCH_SKIP_BROWSER;
+const ONLY_AGENTDNA = !!process.env.BENCH_ONLY_AGENTDNA;
+const ONLY_SESSIONS = !!process.env.BENCH_ONLY_SESSIONS;
+const ONLY_BROWSER = !!process.env.BENCH_ONLY_BROWSER || ONLY_TIMELINE || ONLY_AGENTDNA || ONLY_SESSIONS;
+const ONLY_AGDX = !!process.env.BENCH_ONLY_AGDX && !ONLY_BROWSER;
+// A partial run (browser only, timeline only, AgentDNA only, AGDX only, or Node only) updates its own keys of the last run's results.
+const PARTIAL = ONLY_BROWSER || ONLY_AGDX || !!process.env.BENCH_SKIP_BROWSER;
 const results: Record<string, number | string> = PARTIAL && existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
 const rows: [string, string, string][] = [];
 const note = (key: string, value: number | string, what: string) => {
@@ -70,18 +76,23 @@ const note = (key: string, value: number | string, what: string) => {
 };
 
 console.log('generating inputs…');
-const agdx = ONLY_TIMELINE ? new Uint8Array(0) : agdxSequence(100_000);
+const agdx = ONLY_TIMELINE || ONLY_AGENTDNA || ONLY_SESSIONS ? new Uint8Array(0) : agdxSequence(100_000);
 const dir = join(tmpdir(), 'envelope-inspector-bench');
 mkdirSync(dir, { recursive: true });
-writeFileSync(join(dir, 'agdx-100k.cborseq'), agdx);
-writeFileSync(join(dir, 'agdx-10k.cborseq'), agdxSequence(10_000, { perConversation: 10_000 }));
-// The timeline's 10,000 records: conversations of 50 among 97 agents (97 lanes, commands with deadlines, streams).
-writeFileSync(join(dir, 'agdx-10k-lanes.cborseq'), agdxSequence(10_000));
+// (A partial run writes only what it reads: the folder is shared by every checkout's bench.)
+if (!ONLY_TIMELINE && !ONLY_AGENTDNA && !ONLY_SESSIONS) writeFileSync(join(dir, 'agdx-100k.cborseq'), agdx);
+if (!ONLY_AGENTDNA && !ONLY_SESSIONS) {
+  writeFileSync(join(dir, 'agdx-10k.cborseq'), agdxSequence(10_000, { perConversation: 10_000 }));
+  // The timeline's 10,000 records: conversations of 50 among 97 agents (97 lanes, commands with deadlines, streams).
+  writeFileSync(join(dir, 'agdx-10k-lanes.cborseq'), agdxSequence(10_000));
+}
+// 10,000 records of the laser-sdk 0.7 dialect (child sessions with their statuses, costs, state and context events): the Sessions tab's load.
+if (!ONLY_AGENTDNA) writeFileSync(join(dir, 'agdx07-10k.cborseq'), agdxSequence(10_000, { dialect: '0.7' }));
 // 10,000 really signed workflows of depth 5 (generated once, then read from bench/tmp).
-const workflowsText = ONLY_TIMELINE ? '' : agentdnaWorkflows(10_000, 5);
+const workflowsText = ONLY_TIMELINE || ONLY_SESSIONS || ONLY_AGDX ? '' : agentdnaWorkflows(10_000, 5);
 const workflowsBytes = new TextEncoder().encode(workflowsText);
 const AGENTDNA_SIGNATURES = 50_000;
-writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
+if (!ONLY_TIMELINE && !ONLY_AGDX && !ONLY_SESSIONS) writeFileSync(join(dir, 'agentdna-10k.json'), workflowsBytes);
 
 /**
  * @noble/curves secp256k1 verifications per second on this core, as AgentDNA signs (ECDSA over the
@@ -111,8 +122,8 @@ function nobleSecpVerifyPerSecond(): number {
 // The browser first, on a quiet machine: run after the measurements below, its loads had long tasks
 // (120–160 ms) that browser-only runs never showed. This process's memory had just been churned
 // through gigabytes, and giving it back competed with the page for the two cores.
-if (ONLY_TIMELINE) await browser();
-else if (!process.env.BENCH_SKIP_BROWSER) {
+if (ONLY_TIMELINE || ONLY_SESSIONS) await browser();
+else if (!process.env.BENCH_SKIP_BROWSER && !ONLY_AGDX) {
   const dnaLoadMs = await browser();
   // noble's rate on one core in Node, right after the page's load, is the baseline.
   const noble = nobleSecpVerifyPerSecond();
@@ -168,10 +179,23 @@ if (!ONLY_BROWSER) {
     items.length / (reference / 1000),
     `the reference port (laser-sdk 0.1.1 wire module: cborg, decodeAgentEnvelope, validateAgentEnvelope, must_understand)`,
   );
+
+  // The laser-sdk 0.7 dialect: the same mix as 0.7 writes it (lineage, costs, session statuses whose
+  // bodies the validator reads, state and context events), judged by its own rules, against cbor-x.
+  const agdx07 = agdxSequence(100_000, { dialect: '0.7' });
+  const check = decodeAndValidate(agdx07);
+  const invalid = [...check.findings.values()].filter((f) => f.some((x) => x.severity === 'error')).length;
+  if (check.error || check.errors.size || invalid) throw new Error(`the 0.7 bench sequence is not all valid: ${check.errors.size} errors, ${invalid} invalid`);
+  const [base07, ours07] = timeInterleaved([() => decodeMultiple(agdx07), () => decodeAndValidate(agdx07)], 7);
+  note(
+    'agdx07_decode_ratio',
+    base07 / ours07,
+    `decode+validate of the 0.7 mix ${ours07.toFixed(0)} ms vs cbor-x decodeMultiple ${base07.toFixed(0)} ms (100,000 envelopes of laser-sdk 0.7's dialect, ${(agdx07.length / 1e6).toFixed(1)} MB)`,
+  );
 }
 
 // 2. AgentDNA workflow parse + content hashes against JSON.parse plus the same hashes with @noble/hashes.
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   // Ours as the command line runs it: the lossless reader (Node 20 has no JSON.parse source text
   // access without a flag that makes every JSON.parse several times slower) and node:crypto's hash.
   installSha256Text(nodeSha256Hex);
@@ -194,7 +218,7 @@ if (!ONLY_BROWSER) {
 }
 
 // 3. Signature verification rates (noble, this process).
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   const msg = sha256(new TextEncoder().encode('bench'));
   const sig = ed.sign(msg, BENCH_SEED);
   const n = 2000;
@@ -206,7 +230,7 @@ if (!ONLY_BROWSER) {
 }
 
 // 4. Graph model and layout of a 10,000-record conversation.
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   const conv = inspectInput(0, { name: 'g', bytes: agdxSequence(10_000, { perConversation: 10_000 }) }, undefined, false).records;
   const t = performance.now();
   const g = buildAgdxGraph(logFactsOf(conv));
@@ -224,7 +248,7 @@ if (!ONLY_BROWSER) {
 // 4b. The command line: `inspect --json` to /dev/null, its peak memory (GNU time's maximum resident
 // set size of the child) and time, on the 100,000-record file and on a 1,000,000-record one
 // (generated once into bench/tmp, which git ignores).
-if (!ONLY_BROWSER) {
+if (!ONLY_BROWSER && !ONLY_AGDX) {
   const gnuTime = '/usr/bin/time';
   if (!existsSync(gnuTime)) {
     note('cli_100k_rss_mb', 'not measured', `no ${gnuTime} (GNU time) on this machine`);
@@ -345,7 +369,16 @@ async function browser(): Promise<number> {
     detached: true,
   });
   try {
-    await new Promise((r) => setTimeout(r, 3000));
+    // Until the server answers (on a busy machine it took more than the 3 s once waited here).
+    for (let tries = 0; ; tries++) {
+      try {
+        await fetch(`http://127.0.0.1:${port}/`);
+        break;
+      } catch (e) {
+        if (tries >= 120) throw e;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
@@ -358,10 +391,16 @@ async function browser(): Promise<number> {
         '--enable-blink-features=ForceEagerMeasureMemory',
       ],
     });
-    if (ONLY_TIMELINE) {
-      await timeline(browser, port);
+    if (ONLY_TIMELINE || ONLY_SESSIONS) {
+      if (ONLY_TIMELINE) await timeline(browser, port);
+      if (ONLY_SESSIONS) await sessions07(browser, port);
       await browser.close();
       return 0;
+    }
+    if (ONLY_AGENTDNA) {
+      const dnaLoad = await agentdnaLoads(browser, port);
+      await browser.close();
+      return dnaLoad;
     }
     // Each load in a fresh page; the longest task reported is the worst over all of them (on a shared
     // 2-core machine one load can be unlucky; the budget is for every load, not the best one).
@@ -369,6 +408,7 @@ async function browser(): Promise<number> {
     const firsts: number[] = [];
     const loads: number[] = [];
     const longests: number[] = [];
+    const rowsSeen: number[] = [];
     let page!: Page;
     for (let run = 0; run < runs; run++) {
       if (page) await page.close();
@@ -389,14 +429,29 @@ async function browser(): Promise<number> {
       loads.push(Date.now() - t0);
       const { longest, at, frames } = await probeReadings(page);
       longests.push(longest);
+      // Rows of the (compact) list wholly on the 1440×900 screen once the load has ended.
+      rowsSeen.push(
+        await page.evaluate(() => {
+          const box = document.querySelector('[data-testid="record-scroller"]')!.getBoundingClientRect();
+          return [...document.querySelectorAll('[role="option"][data-record-key]')].filter((r) => {
+            const b = r.getBoundingClientRect();
+            return b.top >= box.top - 0.5 && b.bottom <= box.bottom + 0.5;
+          }).length;
+        }),
+      );
       console.log(
-        `  load ${run + 1}/${runs}: first records ${firsts[run]} ms, loaded ${loads[run]} ms, longest task ${longest} ms${longest ? ` (${Math.round(at)} ms into the load)` : ''}`,
+        `  load ${run + 1}/${runs}: first records ${firsts[run]} ms, loaded ${loads[run]} ms, longest task ${longest} ms${longest ? ` (${Math.round(at)} ms into the load)` : ''}, ${rowsSeen[run]} rows on screen`,
       );
       for (const f of frames) console.log(`    long frame ${f}`);
     }
     const each = (xs: number[]) => `(each load: ${xs.join(', ')})`;
     note('browser_first_records_ms', median(firsts), `first record row on screen after the file was chosen, median of ${runs} loads ${each(firsts)}`);
     note('browser_load_100k_ms', median(loads), `all 100,000 records loaded and judged (status says Loaded), median ${each(loads)}`);
+    note(
+      'browser_rows_visible',
+      Math.min(...rowsSeen),
+      'record rows wholly on a 1440×900 screen after the 100,000-record load (compact rows), fewest of the loads',
+    );
     note(
       'browser_longest_task_ms',
       Math.max(...longests),
@@ -445,26 +500,9 @@ async function browser(): Promise<number> {
     await graphPage.close();
     await page.close();
     await timeline(browser, port);
+    await sessions07(browser, port);
 
-    // 10,000 really signed AgentDNA workflows: every signature checked (on the verifier pool), each
-    // load in a fresh page of its own (the pages above closed: a drawn 10,000-node graph keeps a
-    // core busy). BENCH_AGENTDNA_RUNS loads (default 2), the median (of two, the slower) counts.
-    const dnaLoads: number[] = [];
-    const dnaFirsts: number[] = [];
-    for (let run = 0; run < Math.max(1, Number(process.env.BENCH_AGENTDNA_RUNS ?? 2)); run++) {
-      const dnaPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-      await dnaPage.goto(`http://127.0.0.1:${port}/?samples=none`);
-      await dnaPage.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
-      const d0 = Date.now();
-      await dnaPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agentdna-10k.json'));
-      await dnaPage.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 300_000 });
-      dnaFirsts.push(Date.now() - d0);
-      await waitLoaded(dnaPage, '10,?000', 100, 600_000);
-      dnaLoads.push(Date.now() - d0);
-      console.log(`  AgentDNA load ${run + 1}: first records ${dnaFirsts[run]} ms, loaded ${dnaLoads[run]} ms`);
-      await dnaPage.close();
-    }
-    const dnaLoad = median(dnaLoads);
+    const dnaLoad = await agentdnaLoads(browser, port);
 
     // agentdna_parse_ratio as the page would measure it: the same code bundled, on a blank page.
     const { build } = await import('esbuild');
@@ -488,11 +526,6 @@ async function browser(): Promise<number> {
       parse.base / parse.ours,
       `in Chromium: lossless parse + ${parse.hashes.toLocaleString('en')} content hashes (the pure hash) ${parse.ours.toFixed(0)} ms vs JSON.parse + the same hashes with @noble/hashes ${parse.base.toFixed(0)} ms, medians of 7 interleaved runs; the readers alone: lossless ${parse.lossless.toFixed(0)} ms, JSON.parse ${parse.jsonParse.toFixed(0)} ms, JSON.parse with a source-text reviver ${parse.jsonParseSource < 0 ? '(no source access)' : `${parse.jsonParseSource.toFixed(0)} ms`}`,
     );
-    note(
-      'agentdna_10k_load_ms',
-      dnaLoad,
-      `10,000 really signed AgentDNA workflows of depth 5 (${(workflowsBytes.length / 1e6).toFixed(1)} MB, 50,000 signatures) loaded and judged in Chromium, median ${each(dnaLoads)} (first records ${each(dnaFirsts)})`,
-    );
     await browser.close();
     return dnaLoad;
   } finally {
@@ -504,11 +537,76 @@ async function browser(): Promise<number> {
 }
 
 /**
+ * 10,000 really signed AgentDNA workflows: every signature checked (on the verifier pool), each
+ * load in a fresh page of its own (the pages before closed: a drawn 10,000-node graph keeps a
+ * core busy). BENCH_AGENTDNA_RUNS loads (default 2), the median (of two, the slower) counts.
+ * Notes agentdna_10k_load_ms and returns it.
+ */
+async function agentdnaLoads(browser: import('@playwright/test').Browser, port: number): Promise<number> {
+  const dnaLoads: number[] = [];
+  const dnaFirsts: number[] = [];
+  for (let run = 0; run < Math.max(1, Number(process.env.BENCH_AGENTDNA_RUNS ?? 2)); run++) {
+    const dnaPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await dnaPage.goto(`http://127.0.0.1:${port}/?samples=none`);
+    await dnaPage.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
+    const d0 = Date.now();
+    await dnaPage.getByLabel('Choose record files').setInputFiles(join(dir, 'agentdna-10k.json'));
+    await dnaPage.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 300_000 });
+    dnaFirsts.push(Date.now() - d0);
+    await waitLoaded(dnaPage, '10,?000', 100, 600_000);
+    dnaLoads.push(Date.now() - d0);
+    console.log(`  AgentDNA load ${run + 1}: first records ${dnaFirsts[run]} ms, loaded ${dnaLoads[run]} ms`);
+    await dnaPage.close();
+  }
+  const dnaLoad = median(dnaLoads);
+  const each = (xs: number[]) => `(each load: ${xs.join(', ')})`;
+  note(
+    'agentdna_10k_load_ms',
+    dnaLoad,
+    `10,000 really signed AgentDNA workflows of depth 5 (${(workflowsBytes.length / 1e6).toFixed(1)} MB, 50,000 signatures) loaded and judged in Chromium, median ${each(dnaLoads)} (first records ${each(dnaFirsts)})`,
+  );
+  return dnaLoad;
+}
+
+/**
  * The timeline of 10,000 records (97 lanes): the longest main-thread task from opening the tab
  * through what a person does with it (wheel zooms about the pointer, a drag, keyboard zoom and
  * pan, fit, and clicks on marks), each drawn before the next. PerformanceObserver longtask (0 =
  * none over 50 ms); the worst of BENCH_TIMELINE_RUNS pages (default 2).
  */
+/**
+ * 10,000 records of the laser-sdk 0.7 dialect loaded, then the Sessions tab opened (the session
+ * fold's tree, strips and budgets drawn): the longest main-thread task of each, over
+ * BENCH_SESSIONS_RUNS loads (default 2) in contexts of their own, the worst counts.
+ */
+async function sessions07(browser: import('@playwright/test').Browser, port: number): Promise<void> {
+  const loadLongest: number[] = [];
+  const tabLongest: number[] = [];
+  for (let run = 0; run < Math.max(1, Number(process.env.BENCH_SESSIONS_RUNS ?? 2)); run++) {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(longTaskProbe);
+    await page.goto(`http://127.0.0.1:${port}/?samples=none`);
+    await page.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx07-10k.cborseq'));
+    await probeReset(page);
+    await waitLoaded(page, '10,?000', 250, 120_000);
+    await page.waitForTimeout(500);
+    loadLongest.push((await probeReadings(page)).longest);
+    await probeReset(page);
+    await page.getByRole('tab', { name: 'Sessions' }).click();
+    await page.waitForFunction(() => !!document.querySelector('[data-session]'), null, { polling: 100, timeout: 120_000 });
+    await page.waitForTimeout(500);
+    tabLongest.push((await probeReadings(page)).longest);
+    console.log(`  0.7 load ${run + 1}: longest task ${loadLongest[run]} ms loading, ${tabLongest[run]} ms opening Sessions`);
+    await context.close();
+  }
+  note(
+    'sessions_07_10k_longest_task_ms',
+    Math.max(...loadLongest, ...tabLongest),
+    `longest main-thread task loading 10,000 records of the laser-sdk 0.7 dialect and opening the Sessions tab, worst of ${loadLongest.length} loads (loading: ${loadLongest.join(', ')}; Sessions: ${tabLongest.join(', ')}; 0 = none over 50 ms)`,
+  );
+}
+
 async function timeline(browser: import('@playwright/test').Browser, port: number): Promise<void> {
   const longests: number[] = [];
   const shown: number[] = [];

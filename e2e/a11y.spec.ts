@@ -70,7 +70,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await inspector.addKeys(readFileSync(vector('agdx/made/keys.json'), 'utf8'));
       await inspector.dropFiles([vector('agdx/made/signed_command.bin'), vector('agdx/made/signed_by_other_agent.bin'), vector('files/pixel.png')]);
       const untrusted = inspector.signatureBadge(inspector.records('signed_by_other_agent.bin'));
-      await expect(untrusted).toHaveText('Signature valid, not trusted: key of other-agent');
+      await expect(untrusted).toHaveAttribute('aria-label', 'Signed: signature valid, not trusted: key of other-agent');
       await expect(inspector.input('pixel.png').getByTestId('input-error')).toContainText('a PNG image');
       await inspector.records('signed_by_other_agent.bin').click();
       await expect(inspector.signatureBadge(inspector.detail)).toHaveAttribute('data-tone', 'untrusted');

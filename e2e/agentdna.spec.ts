@@ -37,7 +37,7 @@ test('the hashed content and the signed bytes are visible for a selected envelop
 });
 
 test('a large file of workflows streams in: progress, first records before the end, cancel keeps what was read', async ({ inspector, page }) => {
-  const { agentdnaWorkflows } = await import('../bench/generate');
+  const { agentdnaWorkflows } = await import('../test/support/generate');
   const path = test.info().outputPath('workflows-200.json');
   (await import('node:fs')).writeFileSync(path, agentdnaWorkflows(200, 5));
   // Checked on the pool, 200 workflows come in a few large parts: a long pause between them leaves
@@ -61,7 +61,7 @@ test("a workflow array is checked on the verifier pool with libsecp256k1 (WebAss
   inspector,
   page,
 }) => {
-  const { agentdnaWorkflows } = await import('../bench/generate');
+  const { agentdnaWorkflows } = await import('../test/support/generate');
   const path = test.info().outputPath('workflows-40.json');
   (await import('node:fs')).writeFileSync(path, agentdnaWorkflows(40, 5));
   const warnings: string[] = [];

@@ -13,8 +13,22 @@ atEachWidth(() => {
     await expect(page.getByRole('button', { name: 'Keys (2)' })).toBeVisible();
     await inspector.dropFiles([vector('agdx/made/signed_command.bin'), vector('agdx/made/signed_by_other_agent.bin')]);
 
-    const trusted = inspector.signatureBadge(inspector.records('signed_command.bin'));
-    const untrusted = inspector.signatureBadge(inspector.records('signed_by_other_agent.bin'));
+    // A compact row: a mark each, named in full, in different tones (their colours are checked below, in words).
+    let trusted = inspector.signatureBadge(inspector.records('signed_command.bin'));
+    let untrusted = inspector.signatureBadge(inspector.records('signed_by_other_agent.bin'));
+    await expect(trusted).toHaveAttribute('aria-label', 'Signed: signature valid, trusted');
+    await expect(untrusted).toHaveAttribute('aria-label', 'Signed: signature valid, not trusted: key of other-agent');
+    await expect(trusted).toHaveAttribute('data-tone', 'good');
+    await expect(untrusted).toHaveAttribute('data-tone', 'untrusted');
+    for (const mark of [trusted, untrusted]) {
+      const { fg, bg } = await coloursOf(mark);
+      expect(contrast(fg, bg)).toBeGreaterThanOrEqual(4.5);
+    }
+
+    // A comfortable row says it in words.
+    await inspector.setDensity('comfortable');
+    trusted = inspector.signatureBadge(inspector.records('signed_command.bin'));
+    untrusted = inspector.signatureBadge(inspector.records('signed_by_other_agent.bin'));
     await expect(trusted).toHaveText('Signature valid, trusted');
     await expect(untrusted).toHaveText('Signature valid, not trusted: key of other-agent');
     await expect(untrusted).toBeVisible();

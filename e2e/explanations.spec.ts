@@ -47,8 +47,10 @@ test('a rule id in the Findings table opens its explanation: Enter opens it, Esc
 
 test("a record's error code, an input's error code, and the Agents and Runs notes open their explanations", async ({ inspector, page }) => {
   await inspector.open();
-  // An input that is no record at all: its header in the list names the code.
+  // An input that is no record at all (Paste says so and keeps it; loaded anyway): its header in the list names the code.
   await inspector.paste('zz');
+  await expect(page.getByTestId('paste-problem')).toContainText('input/unrecognized');
+  await page.getByRole('button', { name: 'Load it anyway' }).click();
   await inspector.input('pasted').getByRole('button', { name: 'input/unrecognized' }).click();
   await expectExplanation(inspector, 'input/unrecognized');
   await page.keyboard.press('Escape');

@@ -47,7 +47,7 @@ atEachWidth(() => {
   test('a first visit says the records are samples, with Open files and Clear at hand; once', async ({ inspector, page }) => {
     await inspector.open('');
     const note = page.getByRole('region', { name: 'About these records' });
-    await expect(note).toContainText('These 15 records are samples');
+    await expect(note).toContainText('These 16 records are samples');
     await expect(note.getByRole('button', { name: 'Open files…' })).toBeVisible();
     await expect(note.getByRole('button', { name: 'Clear samples' })).toBeVisible();
     await note.getByRole('button', { name: 'Dismiss this note' }).click();
@@ -71,7 +71,7 @@ atEachWidth(() => {
 
     await page.evaluate(() => localStorage.removeItem('envelope-inspector.visited'));
     await page.reload();
-    await expect(note).toContainText('These 15 records are samples');
+    await expect(note).toContainText('These 16 records are samples');
     await note.getByLabel('Choose record files instead of the samples').setInputFiles(vector('agdx/laser-wire-0.0.1/agent_event.bin'));
     await expect(page.getByRole('status').filter({ hasText: 'Loaded' })).toHaveText('Loaded 1 record from 1 input.');
     await expect(await inspector.revealRecord('agent_event.bin', 0)).toBeVisible();

@@ -170,6 +170,28 @@ export class InspectorPage {
     return scope.getByTestId('signature-badge');
   }
 
+  /**
+   * What a signature badge says in full ("Signature valid, trusted"): a compact row's mark says it in
+   * its name ("Signed: signature valid, trusted"), a comfortable row's badge and the detail's in text.
+   */
+  async expectSigned(scope: Locator, words: string) {
+    const badge = this.signatureBadge(scope);
+    await expect(badge).toHaveAccessibleName(`Signed: ${words.charAt(0).toLowerCase()}${words.slice(1)}`);
+  }
+
+  /** Downloads one of the toolbar's exports (the Export menu). */
+  async exportAs(label: 'Report (JSON)' | 'Summary (Markdown)' | 'Bundle (.eibundle)') {
+    await this.page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Export/ })
+      .click();
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.page.getByRole('list', { name: 'Export' }).getByRole('button', { name: label }).click(),
+    ]);
+    return download;
+  }
+
   /** Adds entries to the key registry as a key file's text, through the Keys dialog. */
   async addKeys(text: string) {
     await this.opener('Keys').click();
@@ -222,7 +244,7 @@ export class InspectorPage {
   /** Opens the app as a first visit does: the bundled samples load; waits for them all. */
   async openWithSamples() {
     await this.open('');
-    await expect(this.page.getByRole('status').filter({ hasText: /^Loaded \d+ records from 8 inputs\.$/ })).toBeVisible();
+    await expect(this.page.getByRole('status').filter({ hasText: /^Loaded \d+ records from 9 inputs\.$/ })).toBeVisible();
     // Its header, not its rows: the list is windowed, and on a phone not all seven rows are in the page.
     await expect(this.input('conversation.cborseq')).toContainText('7 records');
   }
@@ -243,6 +265,13 @@ export class InspectorPage {
 
   get samplesMenu(): Locator {
     return this.page.getByRole('list', { name: 'Samples' });
+  }
+
+  /** The list's rows one line each (compact, the default) or taller, with the badges in words. */
+  async setDensity(density: 'compact' | 'comfortable') {
+    const toggle = this.page.getByRole('button', { name: 'Comfortable rows' });
+    if ((await toggle.getAttribute('aria-pressed')) !== String(density === 'comfortable')) await toggle.click();
+    await expect(this.recordScroller).toHaveAttribute('data-density', density);
   }
 
   /** Whether the focused element is inside `container`. */

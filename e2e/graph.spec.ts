@@ -7,8 +7,10 @@ test('an Iggy export draws its causal graph: nodes, edges, a ghost for the missi
   await page.getByRole('tab', { name: 'Graph' }).click();
 
   const canvas = page.locator('.react-flow');
-  // Five records with ids, the folded stream of five chunks, and the ghost of the absent cause.
+  // Five records with ids, the folded stream of five chunks, and the ghost of the absent cause; the
+  // graph opens on the selected record's neighbourhood: Fit shows the whole of it.
   await expect(page.getByTestId('graph-counts')).toHaveText('6 nodes · 9 edges · 1 missing · 0 cycles · 1 streams');
+  await page.getByRole('button', { name: /^Fit the graph/ }).click();
   await expect(canvas.locator('.react-flow__node')).toHaveCount(7);
   await expect(canvas.locator('[data-node-kind="ghost"]')).toHaveCount(1);
   await expect(canvas.locator('[data-node-kind="ghost"]')).toContainText('missing');

@@ -1,6 +1,6 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agdxSequence } from '../bench/generate';
+import { agdxSequence } from '../test/support/generate';
 import { expect, test, vector } from './fixtures';
 
 const hostileDir = vector('hostile');

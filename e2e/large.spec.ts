@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { agdxSequence } from '../bench/generate';
+import { agdxSequence } from '../test/support/generate';
 import { expect, test } from './fixtures';
 
 test('a 20,000-record file shows progress, can be cancelled with what was read kept, and a filter narrows the list', async ({ inspector, page }) => {

@@ -67,7 +67,7 @@ for (const [registry, keyFile] of [
     );
     await expect(status).not.toContainText(/checked against your keys/);
     const row = inspector.records('fresh.json');
-    await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID not in your registry');
+    await inspector.expectSigned(row, 'Signature valid, not trusted: DID not in your registry');
     await row.click();
     const signature = page.getByTestId('signature');
     await expect(signature).toContainText('signature valid · key bound to DID · DID not in your registry');
@@ -164,9 +164,7 @@ test('item bombs and a link past 8 MiB open to a clear error, and the app stays 
   const opened = await openFresh(browser, bombInput);
   await expect(opened.inspector.records('bomb.cbor').getByLabel('Decoded: no (cbor/too-many-items)')).toBeVisible();
   await expect(opened.inspector.input('bomb.cbor')).toContainText('cbor/too-many-items');
-  await expect(opened.inspector.records('fresh.json').getByLabel('Signed: signature valid')).toHaveText(
-    'Signature valid, not trusted: DID not in your registry',
-  );
+  await opened.inspector.expectSigned(opened.inspector.records('fresh.json'), 'Signature valid, not trusted: DID not in your registry');
   await opened.context.close();
 
   // The link's own structure an item bomb; a link that would decompress past 8 MiB.
@@ -207,7 +205,7 @@ test('a record rewrapped in an export whose log time says 2024 is not trusted un
   await inspector.dropFiles([file('bare.cbor', r.record), file('rewrapped.json', r.export)]);
   for (const name of ['bare.cbor', 'rewrapped.json']) {
     const row = inspector.records(name);
-    await expect(row.getByLabel('Signed: signature valid')).toHaveText("Signature valid, not trusted: after the key's window");
+    await inspector.expectSigned(row, "Signature valid, not trusted: after the key's window");
   }
   await inspector.records('rewrapped.json').click();
   const signature = page.getByTestId('signature');
@@ -234,7 +232,7 @@ test('key files fail closed: "revoked": "true" is refused with where it is, a JW
   await expect(page.getByLabel(/^Not after of key/)).toHaveValue('1970-01-01 00:00:00.000002 UTC');
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([file('bare.cbor', r.record)]);
-  await expect(inspector.records('bare.cbor').getByLabel('Signed: signature valid')).toHaveText("Signature valid, not trusted: after the key's window");
+  await inspector.expectSigned(inspector.records('bare.cbor'), "Signature valid, not trusted: after the key's window");
 
   // The stored registry is read by the same parser: the entry that does not read is not used, and said; the rest is kept.
   const context = page.context();
@@ -277,7 +275,7 @@ test('a key bound to a DID the registry holds with another key waits for Accept,
   await change.getByRole('button', { name: 'Accept' }).click();
   await page.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('button', { name: 'Keys (2)' })).toBeVisible();
-  await expect(inspector.records('forged.json').getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(inspector.records('forged.json'), 'Signature valid, trusted');
 });
 
 test('a trusted tip over a parent signed by a DID in no registry is not trusted, and says which parent', async ({ inspector, page }) => {
@@ -286,7 +284,7 @@ test('a trusted tip over a parent signed by a DID in no registry is not trusted,
   await inspector.addKeys(didKeyFile(worker.did, 'worker'));
   await inspector.dropFiles([file('chain.json', chainWorkflow(worker, freshAgent('stranger (e2e)')))]);
   const row = inspector.records('chain.json');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: 1 of 1 parents not trusted');
+  await inspector.expectSigned(row, 'Signature valid, not trusted: 1 of 1 parents not trusted');
   await row.click();
   await expect(page.getByTestId('signature')).toContainText(
     'not trusted: tip trusted (worker); 1 of 1 parent signed by a DID not in your registry (envelope.parent_envelope[0])',
@@ -302,7 +300,7 @@ test('a quarantine under an operator key of another agent is "by ops, claimed as
   await paste(page, q.keyFile);
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([file('q.cbor', q.record)]);
-  await expect(inspector.records('q.cbor').getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: key of ops');
+  await inspector.expectSigned(inspector.records('q.cbor'), 'Signature valid, not trusted: key of ops');
   await page.getByRole('tab', { name: 'Agents' }).click();
   const booker = page.getByRole('table', { name: 'Agents' }).getByRole('row', { name: 'Agent booker' });
   await expect(booker.locator('td').nth(4)).toHaveAttribute(
@@ -340,6 +338,8 @@ async function rawIn(page: Page): Promise<string[]> {
 }
 
 test('a record made of control and bidi characters: no panel, graph label, title, aria-label, Markdown or SVG shows one raw', async ({ inspector, page }) => {
+  // A walk through every panel, tab and export: longer than most on a busy machine.
+  test.setTimeout(120_000);
   const h = hostileInputs();
   await inspector.open();
   await inspector.addKeys(h.keyFile);
@@ -358,6 +358,14 @@ test('a record made of control and bidi characters: no panel, graph label, title
       .all())
       await expand.click();
     expect(await rawIn(page), name).toEqual([]);
+    // The bytes as diagnostic notation too (its text strings are the record's).
+    const diagnostic = page.getByRole('button', { name: 'Diagnostic notation' });
+    if ((await diagnostic.count()) > 0) {
+      await diagnostic.click();
+      await expect(page.getByTestId('diagnostic-view')).toBeVisible();
+      expect(await rawIn(page), `${name}, diagnostic notation`).toEqual([]);
+      await page.getByRole('button', { name: 'Hex', exact: true }).click();
+    }
   }
   await expect(page.getByTestId('signature')).toBeVisible();
   await inspector.records('hostile.json').click();
@@ -384,8 +392,7 @@ test('a record made of control and bidi characters: no panel, graph label, title
       .first(),
   ).toBeVisible();
   // The Markdown summary.
-  await inspector.opener('Share').click();
-  const [md] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export summary (Markdown)' }).click()]);
+  const md = await inspector.exportAs('Summary (Markdown)');
   const markdown = readFileSync((await md.path())!, 'utf8');
   expect(markdown).toContain('⟨U+202E⟩rennalp');
   expect(markdown.replaceAll('\n', '')).not.toMatch(RAW);

@@ -1,7 +1,7 @@
 // Issue 17 item 5 (part): a worker restart after a permalink was opened reads that link's inputs
 // again (the link replaced what was loaded before it), then the inputs loaded after it.
 import { writeFileSync } from 'node:fs';
-import { agdxSequence } from '../bench/generate';
+import { agdxSequence } from '../test/support/generate';
 import { expect, setTimings, test, vector } from './fixtures';
 
 test('a worker restart after opening a permalink opens the link again, then reads what was loaded after it', async ({ inspector, page, browser }) => {

@@ -105,7 +105,16 @@ test("a bundle file reopens the same view when dropped, and the exported report 
   const bundlePath = test.info().outputPath('view.eibundle');
   await bundle.saveAs(bundlePath);
 
-  const [reportDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export report (JSON)' }).click()]);
+  // The report is exported from the toolbar's Export menu.
+  await page.keyboard.press('Escape');
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Export/ })
+    .click();
+  const [reportDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('list', { name: 'Export' }).getByRole('button', { name: 'Report (JSON)' }).click(),
+  ]);
   const exported = JSON.parse(readFileSync((await reportDownload.path())!, 'utf8'));
   let cliOut = '';
   const io: CliIo = {

@@ -18,7 +18,7 @@ test('a registered key makes a signed record valid and trusted, across a reload,
 
   await inspector.dropFiles([vector('agdx/made/signed_command.bin')]);
   const row = inspector.records('signed_command.bin');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(row, 'Signature valid, trusted');
   await row.click();
   const panel = page.getByTestId('signature');
   await expect(panel).toHaveAttribute('data-status', 'valid');
@@ -30,7 +30,7 @@ test('a registered key makes a signed record valid and trusted, across a reload,
   await page.reload();
   await expect(page.getByRole('button', { name: 'Keys (1)' })).toBeVisible();
   await inspector.dropFiles([vector('agdx/made/signed_command.bin')]);
-  await expect(inspector.records('signed_command.bin').getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(inspector.records('signed_command.bin'), 'Signature valid, trusted');
 
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByRole('row', { name: 'Key fe812c12f3ab4ce6' }).getByRole('button', { name: 'Remove' }).click();
@@ -48,7 +48,7 @@ test('a record signed by a registered key of another agent is valid but not trus
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([vector('agdx/made/signed_by_other_agent.bin')]);
   const row = inspector.records('signed_by_other_agent.bin');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: key of other-agent');
+  await inspector.expectSigned(row, 'Signature valid, not trusted: key of other-agent');
   await row.click();
   await expect(page.getByTestId('trust')).toHaveText('no: key of other-agent');
   await expect(page.getByTestId('signature')).toContainText('registered for "other-agent", not for the record\'s source "source-agent"');
@@ -73,7 +73,7 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
   // One envelope, validly signed by the key its from DID is made from.
   await inspector.dropFiles([vector('agentdna/synthetic/synthetic_valid_single_root.serialized.json')]);
   const row = inspector.records('synthetic_valid_single_root.serialized.json');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID not in your registry');
+  await inspector.expectSigned(row, 'Signature valid, not trusted: DID not in your registry');
   await row.click();
   await expect(page.getByTestId('trust')).toHaveText('no: DID not in your registry');
   await expect(page.getByTestId('signature')).toContainText('signature valid · key bound to DID · DID not in your registry');
@@ -85,7 +85,7 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
   await page.getByRole('button', { name: 'Add key or DID' }).click();
   await expect(page.getByRole('row', { name: `DID ${userDid}` })).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(row, 'Signature valid, trusted');
   await expect(page.getByTestId('trust')).toHaveText('yes');
   await expect(page.getByTestId('signature')).toContainText('trusted (user)');
   await expect(page.getByTestId('envelope-trust')).toHaveText('Trusted');
@@ -93,7 +93,7 @@ test('an AgentDNA workflow is trusted only while your registry holds its DID: em
   await page.getByRole('button', { name: /^Keys/ }).click();
   await page.getByLabel(`DID ${userDid} revoked`).check();
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: DID revoked');
+  await inspector.expectSigned(row, 'Signature valid, not trusted: DID revoked');
   await expect(page.getByTestId('trust')).toHaveText('no: DID revoked');
   await expect(page.getByTestId('signature')).toContainText('is revoked in your registry');
   await expect(page.getByTestId('envelope-trust')).toHaveText('Not trusted');
@@ -107,7 +107,7 @@ test('a window on a DID that excludes the envelope epoch: not trusted', async ({
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([vector('agentdna/synthetic/synthetic_valid_single_root.serialized.json')]);
   const row = inspector.records('synthetic_valid_single_root.serialized.json');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText("Signature valid, not trusted: after the DID's window");
+  await inspector.expectSigned(row, "Signature valid, not trusted: after the DID's window");
   await row.click();
   await expect(page.getByTestId('signature')).toContainText('window closed');
   // Widening the window in the dialog is the person's own edit: it applies.
@@ -115,7 +115,7 @@ test('a window on a DID that excludes the envelope epoch: not trusted', async ({
   await page.getByLabel(`Not after of DID ${userDid}`).fill('');
   await page.getByLabel(`Not after of DID ${userDid}`).press('Tab');
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(row, 'Signature valid, trusted');
 });
 
 test('re-importing a key file never un-revokes silently: the change waits for Accept', async ({ inspector, page }) => {
@@ -132,13 +132,13 @@ test('re-importing a key file never un-revokes silently: the change waits for Ac
   await page.getByRole('button', { name: 'Close' }).click();
   await inspector.dropFiles([vector('agdx/made/signed_command.bin')]);
   const row = inspector.records('signed_command.bin');
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, not trusted: key revoked');
+  await inspector.expectSigned(row, 'Signature valid, not trusted: key revoked');
   await page.getByRole('button', { name: /^Keys/ }).click();
   await change.getByRole('button', { name: 'Accept' }).click();
   await expect(page.getByLabel('Key fe812c12f3ab4ce6 revoked')).not.toBeChecked();
   await expect(change).toHaveCount(0);
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(row.getByLabel('Signed: signature valid')).toHaveText('Signature valid, trusted');
+  await inspector.expectSigned(row, 'Signature valid, trusted');
 });
 
 test("another tab's registry changes are picked up, never overwritten by a stale copy", async ({ inspector, page, context }) => {

@@ -2,6 +2,7 @@
 // Run: npx tsx scripts/make-vectors.ts   (deterministic; the output is committed).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { concatBytes, fromHex, toBase64, toHex } from '../src/core/bytes';
+import { toDiagnostic } from '../src/core/cbor/diagnostic';
 import { readSingle, untag } from '../src/core/cbor/reader';
 
 const laser = 'vectors/agdx/laser-wire-0.0.1/';
@@ -51,9 +52,10 @@ for (const e of cmd.value.entries) {
 }
 writeFileSync(`${out}command.json`, JSON.stringify(view, null, 2) + '\n');
 
-// Hex and base64 text of the command.
+// Hex, base64 and CBOR diagnostic notation text of the command.
 writeFileSync(`${out}command.hex.txt`, toHex(payload) + '\n');
 writeFileSync(`${out}command.b64.txt`, toBase64(payload) + '\n');
+writeFileSync(`${out}command.diag.txt`, toDiagnostic(cmd.value) + '\n');
 
 // A CBOR sequence (RFC 8742) of a conversation's envelopes, then a truncated one.
 const seq = [

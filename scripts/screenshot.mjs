@@ -1,8 +1,10 @@
-// Takes the README screenshots: the app with its samples at 1440 wide (a finding selected), at
-// 390 wide (the graph, on a phone), a comparison of two records at 1440 wide, and the timeline of
-// the deadlines vector at 1440 wide (its late answer selected). Needs `npm run build`.
-// Run: node scripts/screenshot.mjs [wide.png] [narrow.png] [compare.png] [timeline.png]   (starts vite preview itself)
-// ONLY=compare (or wide, narrow, timeline) takes that one alone.
+// Takes the README's and docs/guide.md's screenshots: the app with its samples at 1440 wide (the
+// compact list, a finding selected), at 390 wide (the graph, on a phone), a comparison of two
+// records at 1440 wide (the whole pane, its aligned byte diff), the timeline of the deadlines
+// vector at 1440 wide (its late answer selected), and the Sessions tab of the sample conversation
+// tree. Needs `npm run build`.
+// Run: node scripts/screenshot.mjs [wide.png] [narrow.png] [compare.png] [timeline.png] [sessions.png]   (starts vite preview itself)
+// ONLY=compare (or wide, narrow, timeline, sessions) takes that one alone.
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 
@@ -38,7 +40,7 @@ try {
     const wide = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme });
     await wide.goto(base);
     await wide.getByRole('button', { name: 'Dismiss this note' }).click();
-    await wide.getByLabel('Kind').selectOption('status');
+    // Every sample in the compact list; the status with a bad operation selected.
     await wide.getByRole('listbox', { name: 'Records' }).locator('[data-input="agent_invalid_status_bad_operation.bin"]').click();
     // The finding's message is its row's button (its rule id opens an explanation instead).
     await wide.locator('tr[data-rule="agdx/matrix/operation"] td').nth(2).getByRole('button').click();
@@ -59,7 +61,7 @@ try {
   }
 
   // Compare: the sequence's command with its invalid twin (#5), from "Compare with…" in the
-  // command's detail; the comparison given most of the pane (the split's End key).
+  // command's detail; the comparison takes the whole pane.
   if (take('compare')) {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1150 }, colorScheme });
     await page.goto(base);
@@ -70,8 +72,7 @@ try {
     await page.getByRole('dialog').getByRole('option').first().waitFor();
     await page.keyboard.press('Enter');
     await page.getByTestId('signature-meaning').waitFor();
-    await page.getByRole('separator', { name: /^Resize/ }).focus();
-    await page.keyboard.press('End');
+    await page.getByTestId('aligned-hunk').first().waitFor();
     // No focus ring in the picture.
     await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
     await page.waitForTimeout(400);
@@ -94,6 +95,18 @@ try {
     await split.blur();
     await timeline.waitForTimeout(400);
     await timeline.screenshot({ path: process.argv[5] ?? 'docs/screenshot-timeline.png' });
+  }
+  // Sessions: the sample conversation tree of the laser-sdk 0.7 dialect, booker's paused state selected.
+  if (take('sessions')) {
+    const sessions = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme });
+    await sessions.goto(`${base}?samples=none`);
+    await sessions.getByLabel('Choose record files').setInputFiles('vectors/agdx/sessions/sessions_tree_http_v07.json');
+    await sessions.getByRole('status').filter({ hasText: 'Loaded 24 records' }).waitFor();
+    await sessions.getByRole('tab', { name: 'Sessions' }).click();
+    await sessions.locator('[data-session]').first().waitFor();
+    await sessions.getByRole('list', { name: 'Lifecycle of Book flights' }).getByRole('button', { name: 'paused' }).click();
+    await sessions.waitForTimeout(400);
+    await sessions.screenshot({ path: process.argv[6] ?? 'docs/screenshot-sessions.png' });
   }
   await browser.close();
 } finally {

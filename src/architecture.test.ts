@@ -1,6 +1,8 @@
 // The shape of the code (docs/design.md, "Layers"): no two files under src/ import each other,
-// directly or around a circle, type-only imports and re-exports included; and the core imports
-// nothing from the layers above it. Every .ts/.tsx file is scanned, tests too.
+// directly or around a circle, type-only imports and re-exports included; no two folders either
+// (src/core/log and src/core/graph, say), counting the code the app and the CLI run; the core imports
+// nothing from the layers above it; and nothing in src/ imports the benchmark, nor anything but a
+// test the test support (test/support). Every .ts/.tsx file of src/ and test/ is scanned, tests too.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +10,8 @@ import { stronglyConnected } from './core/graph/scc';
 
 const ROOT = resolve(__dirname, '..');
 const SRC = resolve(ROOT, 'src');
+/** What the tests share (fixtures, generators, the reference port): scanned with src/, imported only by tests and the benchmark. */
+const TEST_SUPPORT = resolve(ROOT, 'test');
 
 /** Directories the core (src/core) must not import from. */
 const ABOVE_CORE = ['src/ui/', 'src/worker/', 'src/wire/', 'src/cli/'];
@@ -252,6 +256,80 @@ function importCircles(g: ImportGraph): string[] {
   return circles;
 }
 
+const isTest = (path: string) => /\.test\.tsx?$/.test(path);
+
+/**
+ * The folder of `file` and of `other` that are siblings under their deepest common folder, or null
+ * when one of the two files sits in that common folder itself (a file beside folders is no folder).
+ */
+function siblingFolders(file: string, other: string): [string, string] | null {
+  const a = relative(ROOT, dirname(file)).split('/');
+  const b = relative(ROOT, dirname(other)).split('/');
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  if (k === a.length || k === b.length) return null;
+  return [a.slice(0, k + 1).join('/'), b.slice(0, k + 1).join('/')];
+}
+
+/**
+ * Each circle of folders, as `a → b → … → a` with an import that makes each step: folders are
+ * compared with their siblings (src/core/log with src/core/graph, src/ui/compare with
+ * src/ui/components), each taken with everything below it. Tests and test support are left out: a
+ * test may build its fixture from any folder; the code the app and the CLI run may not go round.
+ */
+function folderCircles(g: ImportGraph): string[] {
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const node = (folder: string) => {
+    if (!index.has(folder)) {
+      index.set(folder, names.length);
+      names.push(folder);
+    }
+    return index.get(folder)!;
+  };
+  const edges: Set<number>[] = [];
+  const because = new Map<string, string>();
+  g.files.forEach((file, i) => {
+    if (isTest(file) || !file.startsWith(`${SRC}/`)) return;
+    for (const j of g.edges[i]) {
+      const other = g.files[j];
+      if (isTest(other) || !other.startsWith(`${SRC}/`)) continue;
+      const pair = siblingFolders(file, other);
+      if (!pair) continue;
+      const [a, b] = pair.map(node);
+      while (edges.length < names.length) edges.push(new Set());
+      edges[a].add(b);
+      if (!because.has(`${a} ${b}`)) because.set(`${a} ${b}`, `${relative(ROOT, file)} → ${relative(ROOT, other)}`);
+    }
+  });
+  while (edges.length < names.length) edges.push(new Set());
+  const circles: string[] = [];
+  for (const component of stronglyConnected(
+    names.length,
+    edges.map((e) => [...e]),
+  )) {
+    if (component.length < 2) continue;
+    const members = new Set(component);
+    const steps = component.flatMap((a) => [...edges[a]].filter((b) => members.has(b)).map((b) => `${names[a]} → ${names[b]} (${because.get(`${a} ${b}`)})`));
+    circles.push(steps.sort().join('; '));
+  }
+  return circles.sort();
+}
+
+/** Imports from src/ into the benchmark (bench/), or from src/ code other than a test into the test support, as `from → to`. */
+function outsideBreaches(files: string[], read: (file: string) => string, exists: (path: string) => boolean): string[] {
+  const breaches: string[] = [];
+  for (const file of files) {
+    if (!file.startsWith(`${SRC}/`)) continue;
+    for (const spec of importSpecifiers(read(file))) {
+      if (!spec.startsWith('.')) continue;
+      const to = relative(ROOT, resolveSpecifier(file, spec, exists) ?? resolve(dirname(file), spec));
+      if (to.startsWith('bench/') || (to.startsWith('test/') && !isTest(file))) breaches.push(`${relative(ROOT, file)} → ${to}`);
+    }
+  }
+  return breaches;
+}
+
 /** Imports from src/core into the layers above it, as `from → to`. */
 function coreBreaches(g: ImportGraph): string[] {
   const breaches: string[] = [];
@@ -275,6 +353,7 @@ function layerBreaches(g: ImportGraph): string[] {
       if (!from.startsWith(rule.layer) || (rule.testsExcepted && /\.test\.tsx?$/.test(from))) continue;
       for (const j of g.edges[i]) {
         const to = relative(ROOT, g.files[j]);
+        if (to.startsWith('test/')) continue; // the test support: outsideBreaches says who may import it
         const allowed = rule.only ? rule.only.some((dir) => to.startsWith(dir)) : !rule.never!.some((dir) => to.startsWith(dir));
         if (!allowed) breaches.push(`${from} → ${to}`);
       }
@@ -289,7 +368,7 @@ function urlSpecifiers(src: string): string[] {
 }
 
 describe('the import graph of src/', () => {
-  const files = sourceFiles(SRC);
+  const files = [...sourceFiles(SRC), ...sourceFiles(TEST_SUPPORT)];
   const graph = importGraph(files, (f) => readFileSync(f, 'utf8'), isFile);
 
   it('reads every source file and resolves every relative import', () => {
@@ -315,6 +394,18 @@ describe('the import graph of src/', () => {
 
   it('has no import circle, type-only imports and re-exports included', () => {
     expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('has no circle of folders in the code the app and the CLI run', () => {
+    expect(folderCircles(graph)).toEqual([]);
+  });
+
+  it('nothing in src/ imports the benchmark, and only tests import the test support', () => {
+    expect(outsideBreaches(files, (f) => readFileSync(f, 'utf8'), isFile)).toEqual([]);
+    // The scan reads the test support too, and sees the tests that import it.
+    expect(files.map((f) => relative(ROOT, f))).toContain('test/support/generate.ts');
+    const edge = (a: string, b: string) => graph.edges[files.indexOf(resolve(ROOT, a))].includes(files.indexOf(resolve(ROOT, b)));
+    expect(edge('src/cli/stream.test.ts', 'test/support/generate.ts')).toBe(true);
   });
 
   it('the core imports nothing from the UI, the worker, the wire or the CLI', () => {
@@ -419,6 +510,31 @@ describe('the import scanner', () => {
     );
     expect(importCircles(g).sort()).toEqual(['src/x/a.ts → src/x/b.ts → src/x/c.ts → src/x/a.ts', 'src/x/d.ts → src/x/d.ts']);
     expect(g.unresolved).toEqual(["src/x/e.ts: './nowhere'"]);
+  });
+
+  it('lists a circle of sibling folders with the imports that make it, leaving tests, test support and files beside folders out', () => {
+    const sources: Record<string, string> = {
+      'src/core/log/entry.ts': "import { g } from '../graph/keys';",
+      'src/core/graph/keys.ts': "import { e } from '../log/deep/more';",
+      'src/core/log/deep/more.ts': 'export const e = 1;',
+      // A file beside the folders (src/core/model.ts) is no folder: no circle core ↔ core/agdx.
+      'src/core/model.ts': "import { a } from './agdx/a';",
+      'src/core/agdx/a.ts': "import { m } from '../model';",
+      // A test reaching across makes no circle.
+      'src/core/agdx/a.test.ts': "import { x } from '../keys/k';",
+      'src/core/keys/k.ts': "import { a } from '../agdx/a';",
+      // Nor does the test support.
+      'test/support/h.ts': "import { a } from '../../src/core/agdx/a';",
+      'src/ui/x/view.tsx': "import { h } from '../../../test/support/h';\nimport { b } from '../../../bench/generate';",
+      'src/ui/x/view.test.ts': "import { h } from '../../../test/support/h';",
+    };
+    const paths = Object.keys(sources).map((p) => resolve(ROOT, p));
+    const read = (f: string) => sources[relative(ROOT, f)];
+    const exists = (p: string) => paths.includes(p);
+    expect(folderCircles(importGraph(paths, read, exists))).toEqual([
+      'src/core/graph → src/core/log (src/core/graph/keys.ts → src/core/log/deep/more.ts); src/core/log → src/core/graph (src/core/log/entry.ts → src/core/graph/keys.ts)',
+    ]);
+    expect(outsideBreaches(paths, read, exists)).toEqual(['src/ui/x/view.tsx → test/support/h.ts', 'src/ui/x/view.tsx → bench/generate']);
   });
 
   it('lists an import from the core into a layer above it, a type-only one too', () => {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { agdxSequence } from '../bench/generate';
+import { agdxSequence } from '../test/support/generate';
 import { run, type CliIo } from './cli/main';
 import { parseKeys } from './core/keys/keys';
 import { InspectorSession } from './worker/session';

@@ -117,12 +117,12 @@ describe('the summary', () => {
     const heads = (text: string) => text.split('\n').filter((l) => /^ {2}#\d+ /.test(l) || /^\S/.test(l));
     expect(heads(quiet.out).map((l) => l.replace(dir, 'DIR').replace(/ {2}\(.*$/, ''))).toEqual([
       'DIR/logs/deadlines.cborseq',
-      '  #6  agdx.envelope  chunk  01HZ7PJ43C000000000000T009  booker → planner',
-      '  #7  agdx.envelope  response  01HZ7PJ58W000000000000T004  booker → planner',
+      '  #6  agdx.envelope  chunk  01HZ7PJ43C000000000000T009  booker → planner  · agent.message  · AGDX 0.0.1',
+      '  #7  agdx.envelope  response  01HZ7PJ58W000000000000T004  booker → planner  · agent.message  · AGDX 0.0.1',
       'DIR/pixel.png',
       // agent_event.bin has no problem; the signed command repeats its record id.
       'DIR/vectors/signed_command.bin',
-      '  #0  agdx.envelope  command  01J0Y1ZAG00000000000000001  source-agent → target-agent',
+      '  #0  agdx.envelope  command  01J0Y1ZAG00000000000000001  source-agent → target-agent  · model.request  · AGDX 0.0.1',
       lastLine(all.out),
     ]);
     expect(heads(all.out).length).toBeGreaterThan(heads(quiet.out).length + 8);

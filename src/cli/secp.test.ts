@@ -1,5 +1,5 @@
 // The command line's libsecp256k1: found in the tiny-secp256k1 package and usable (the core's tests
-// load it their own way, src/core/agentdna/test-secp.ts, as the core may not import the CLI).
+// load it their own way, test/support/secp.ts, as the core may not import the CLI).
 import { afterAll, describe, expect, it } from 'vitest';
 import { installSecpWasm, secpImplementation } from '../core/agentdna/signature';
 import { loadSecpWasm } from './secp';

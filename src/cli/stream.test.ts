@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { agdxSequence } from '../../bench/generate';
+import { agdxSequence } from '../../test/support/generate';
 import { inspect } from '../core/inspect';
 import { parseKeys } from '../core/keys/keys';
 import { LogFactsBuilder } from '../core/log/entry';

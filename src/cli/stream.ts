@@ -18,12 +18,12 @@ import { cborRecordBatches } from '../core/import/cbor-items';
 import { startsLikeMap } from '../core/import/importer';
 import { inspectInputBatches } from '../core/inspect';
 import type { RegistryEntry } from '../core/keys/keys';
-import { analyzeLogForReport } from '../core/log/analysis';
+import { analyzeLogForReport } from '../core/analysis/log';
 import { LogFactsBuilder } from '../core/log/entry';
-import type { Finding } from '../core/model';
 import { logSource, recordViews, type InputResult, type InspectedRecord } from '../core/records';
 import { type ExitPolicy, recordPasses, reportHead, reportRecord, statusOf, streamedReportTail, type ReportRecord } from '../core/report';
 import { jsonPieces, StreamedArray } from '../core/report-json';
+import type { Finding } from '../core/verdict';
 
 /** A file read at any position, not whole. */
 export interface RandomAccessFile {

@@ -46,7 +46,13 @@ export function formatSummary(report: Report, options: SummaryOptions = {}): str
     }
     for (const r of records) {
       const who = r.source ? `${r.source}${r.target ? ` → ${r.target}` : ''}` : '';
-      lines.push([`  #${r.index}`, r.format, r.kind ?? '', r.id ?? '', who].filter(Boolean).join('  '));
+      // What the reference calls it and the AGDX dialect its fields show (docs/report.md "Dialects").
+      const dialect = r.agdx_dialect ? `AGDX ${r.agdx_dialect}${r.agdx_dialect_evidence.length ? ` (${r.agdx_dialect_evidence.join(', ')})` : ''}` : '';
+      lines.push(
+        [`  #${r.index}`, r.format, r.kind ?? '', r.id ?? '', who, r.display_type ? `· ${r.display_type}` : '', dialect ? `· ${dialect}` : '']
+          .filter(Boolean)
+          .join('  '),
+      );
       const words = signatureWords({ status: r.signature.status, trusted: r.signature.trusted });
       const sig = r.signature.status === 'unsigned' ? 'unsigned' : `${words.words}${r.signature.key_id ? ` (key ${r.signature.key_id})` : ''}`;
       lines.push(`      verdict: ${recordHeadline(recordFacts(r)).label}`);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inspect, inspectInput, inspectInputBatches } from './inspect';
 import { isValid } from './verdict';
-import { FIXTURE_FORMATS, utf8, vector } from './import/test-helpers';
+import { FIXTURE_FORMATS, utf8, vector } from '../../test/support/import-helpers';
 
 describe('inputs', () => {
   it("every fixture reads, and its sha256 is node:crypto's", () => {

@@ -1,4 +1,5 @@
-// The shapes every layer shares: records, findings, verdicts and the views built for a person.
+// The shapes every layer shares: records, signatures and the views built for a person (findings and
+// decode errors sit beside the verdict, in verdict.ts).
 import type { Span } from './bytes';
 
 export type { Span };
@@ -16,8 +17,6 @@ export const RECORD_FORMAT_LIST = [
   'unknown',
 ] as const;
 export type RecordFormat = (typeof RECORD_FORMAT_LIST)[number];
-
-export type { DecodeError, Finding, Severity } from './rules';
 
 /** report@1 `signature.status`, in the order the page's packed summaries number them. */
 export const SIGNATURE_STATUS_LIST = ['unsigned', 'valid', 'invalid', 'unknown_key', 'unsupported', 'malformed'] as const;

@@ -2,12 +2,13 @@
 // beside it, its data: the bytes its spans index, the decoded envelope, its log position, and its
 // views (field tree, headers, rendered body) or the function of its format that builds them from
 // the bytes when the record is opened.
+import type { AsReceived } from './agdx/canonical';
 import type { Envelope } from './agdx/envelope';
 import type { ObservedHeaders } from './agdx/headers';
 import type { Header } from './agdx/iggy';
 import type { WorkflowReport } from './agentdna/model';
 import { spanOfPath } from './graph/keys';
-import { analyzeLog, type LogAnalysis } from './log/analysis';
+import { analyzeLog, type LogAnalysis } from './analysis/log';
 import { logFacts, type LocateField, type LogFacts, type LogSource } from './log/entry';
 import type { BodyView, FieldNode, HeaderView, LogPosition, Span, ViewOrigin } from './model';
 import { isValid, type RecordVerdict } from './verdict';
@@ -37,6 +38,8 @@ export interface RecordData {
   readonly bodySpan: Span | null;
   /** The views made while reading, or how to make them (records read in bulk). */
   readonly views: RecordViews | ViewBuilder;
+  /** A signed envelope holding fields no dialect knows, as received without its signature: a second signing input to try (agdx/canonical.ts). */
+  readonly asReceived?: AsReceived;
 }
 
 export interface InspectedRecord {

@@ -1,15 +1,15 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
-import type { Finding, Span } from './model';
+import type { Span } from './model';
 import { toReportFolds, type ReportFolds } from './folds';
 import { agentDnaInputs, buildAgentDnaGraph, toReportGraph, type ReportGraph } from './graph';
 import { toStreamedReportGraph, type StreamedReportGraph } from './graph/report';
 import type { CompactRecordGraph } from './graph/record-graph';
 import type { FoldResult } from './folds/model';
 import type { WorkflowReport } from './agentdna/model';
-import type { LogAnalysis } from './log/analysis';
+import type { LogAnalysis } from './analysis/log';
 import { analyzeRecords, type InputResult, type InspectResult } from './records';
 import { trustNote } from './keys/trust-note';
-import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts } from './verdict';
+import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts, type Finding } from './verdict';
 import { plural } from './plural';
 
 export const REPORT_SCHEMA = 'envelope-inspector/report@1';
@@ -25,6 +25,10 @@ export type ReportRecord = Pick<
   input_span?: Span | null;
   log_time_micros?: string | null;
   parent?: number | null;
+  /** Added (docs/report.md "Dialects"): the AGDX dialect, what showed it, and the reference's display type. */
+  agdx_dialect: string | null;
+  agdx_dialect_evidence: readonly string[];
+  display_type: string | null;
 };
 
 export interface Report {
@@ -38,6 +42,8 @@ export interface Report {
   agents: ReportFolds['agents'];
   runs: ReportFolds['runs'];
   conversations: ReportFolds['conversations'];
+  /** Added (docs/report.md "Sessions"): the 0.7 dialect's sessions. */
+  sessions: ReportFolds['sessions'];
 }
 
 /** A record as report@1 writes it: its verdict and the log's findings about it (their spans located). */
@@ -58,6 +64,9 @@ export function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] |
     valid: isValid(v, logFindings),
     findings: allFindings(v, logFindings),
     signature: v.signature,
+    agdx_dialect: v.dialect,
+    agdx_dialect_evidence: v.dialectEvidence,
+    display_type: v.displayType,
   };
   if (v.inputSpan) out.input_span = v.inputSpan;
   if (v.logTimeMicros !== null) out.log_time_micros = v.logTimeMicros.toString();
@@ -101,7 +110,7 @@ export function reportHead(inputs: readonly InputResult[]): Pick<Report, 'schema
 export function reportTail(
   log: Pick<LogAnalysis, 'graph' | 'folds'>,
   workflows: readonly WorkflowReport[],
-): Pick<Report, 'workflows' | 'graph' | 'agents' | 'runs' | 'conversations'> {
+): Pick<Report, 'workflows' | 'graph' | 'agents' | 'runs' | 'conversations' | 'sessions'> {
   return {
     workflows: workflows as WorkflowReport[],
     graph: withDisplayIds(toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(workflows)))),

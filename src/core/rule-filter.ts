@@ -11,7 +11,8 @@
 //    (`bits` → `agdx/must-understand`, "must_understand has bits set…").
 // Only ids some record carries are matched: the filter's answer is records, and an id no record
 // carries would find none.
-import { isRuleId, ruleMeta, type Severity } from './rules';
+import { isRuleId, ruleMeta } from './rules';
+import type { Severity } from './verdict';
 
 /** One rule id some loaded record carries. */
 export interface RuleCount {

@@ -1,8 +1,9 @@
 // The rule catalogue: every rule id a finding carries and every code a record's `error.code`
 // carries (docs/report.md), as data: what it means, why it matters, the spec's own words, what
 // usually fixes it and an example. `envelope-inspector explain` and the app read their text from
-// here; rules.test.ts keeps this catalogue and docs/report.md equal, and checks every id the
-// inspector emits over vectors/ is here. A new rule is one entry below plus the check that emits it.
+// here, and docs/report.md's list of ids is generated from it (`npm run docs:rules`; rules.test.ts
+// fails while that list is out of date, and checks every id the inspector emits over vectors/ is
+// here). A new rule is one entry below plus the check that emits it through finding().
 //
 // What is catalogued is what reaches report@1. Two kinds of internal code are left out on purpose:
 // - `json/too-deep`: the lossless JSON reader's own code; inspect.ts reports it as `json/invalid`,
@@ -11,30 +12,8 @@
 //   not about a record, and never reach a record or the report.
 import type { Span } from './bytes';
 
+/** How bad a finding is (report@1 `findings[].severity`); each rule has its own (verdict.ts re-exports it beside Finding). */
 export type Severity = 'error' | 'warning' | 'info';
-
-/** What a check concluded about one field of one record (report@1 `findings[]`). */
-export interface Finding {
-  /** A rule id of this catalogue (stable; the message is for people and may change). */
-  rule: FindingRuleId;
-  severity: Severity;
-  /** The field the finding is about (dotted path), or null for the record as a whole. */
-  path: string | null;
-  message: string;
-  span: Span | null;
-}
-
-/** Why a record could not be decoded (report@1 `error`). */
-export interface DecodeError {
-  code: DecodeErrorCode;
-  message: string;
-  offset: number | null;
-  /**
-   * The bytes the error is about, when more than the byte at its offset: for agdx/missing-field,
-   * the head of the map that lacks the field. In the page (the hex view), not in the report.
-   */
-  span?: Span;
-}
 
 /**
  * Codes the code spells out that never reach a record (see above): the source scan in rules.test.ts
@@ -139,8 +118,11 @@ export type MatrixField = (typeof MATRIX_FIELDS)[number];
 export const CAP_NAMES = ['operation', 'tool', 'finish_reason', 'idempotency_key', 'agent_id', 'metadata', 'body_ref', 'capabilities'] as const;
 export type CapName = (typeof CAP_NAMES)[number];
 
-/** The header checks (`agdx/header/<name>`): the four of report.md and this implementation's `unreadable`. */
-export const HEADER_NAMES = ['av', 'ct', 'conversation', 'to', 'unreadable'] as const;
+/**
+ * The header checks (`agdx/header/<name>`): the four of report.md, this implementation's
+ * `unreadable`, and the 0.7 header block's `agent`, `parent_conv` and `root_conv`.
+ */
+export const HEADER_NAMES = ['av', 'ct', 'conversation', 'to', 'unreadable', 'agent', 'parent_conv', 'root_conv'] as const;
 export type HeaderName = (typeof HEADER_NAMES)[number];
 
 /**
@@ -438,6 +420,52 @@ const HEADERS: Record<HeaderName, FindingText> = {
     example:
       'A message of an Iggy ≥ 0.7 export with user_headers [{"key": {"kind": "string", "value": "YWdkeC5jdA=="}, "value": {"kind": "uint8", "value": "%%"}}].',
   },
+  agent: {
+    severity: 'error',
+    title: "gen_ai.agent.id names another agent than the envelope's source",
+    why: "From laser-sdk 0.7 on the header block names the record's author in gen_ai.agent.id, so tools can filter by agent without decoding the envelope. When it disagrees with the envelope's source, the header and the envelope tell two stories about who wrote the record (a relabelled or forwarded record).",
+    spec: [
+      {
+        doc: 'report.md',
+        section: 'Dialects',
+        quote: '`agdx/header/<name>`, the 0.7 header block: `agent` (gen_ai.agent.id is not the source)',
+      },
+    ],
+    fix: "Stamp the headers from the envelope being sent (laser-sdk's recordHeadersForEnvelope does): gen_ai.agent.id is the envelope's source.",
+    example: 'A command from "planner" whose header block says gen_ai.agent.id = "critic".',
+  },
+  parent_conv: {
+    severity: 'error',
+    alsoAs: ['warning'],
+    title: "agdx.parent_conv is not the envelope's parent (error), or an envelope with a parent has none (warning)",
+    why: "A child session's records carry their parent conversation both in the envelope (parent) and in the header block (agdx.parent_conv, the Crockford id), so a session tree can be followed without decoding the envelopes. A header naming another conversation puts the record under the wrong parent; a missing one hides it from readers that follow the headers.",
+    spec: [
+      {
+        doc: 'report.md',
+        section: 'Dialects',
+        quote:
+          "`parent_conv` and `root_conv` (agdx.parent_conv / agdx.root_conv name another conversation than\n  the envelope's parent / root, or name one the envelope does not have",
+      },
+    ],
+    fix: "Stamp agdx.parent_conv from the envelope's parent (as its 26-character Crockford id), and only when the envelope has one.",
+    example: 'An envelope with parent 00000000000000000000000004 whose agdx.parent_conv header says 00000000000000000000000006.',
+  },
+  root_conv: {
+    severity: 'error',
+    alsoAs: ['warning'],
+    title: "agdx.root_conv is not the envelope's root (error), or an envelope with a root has none (warning)",
+    why: 'The root of a session tree rides both the envelope (root) and the header block (agdx.root_conv), so a whole tree can be selected by its root without decoding. A header naming another conversation files the record under another tree; a missing one leaves it out of its tree for readers that go by the headers.',
+    spec: [
+      {
+        doc: 'report.md',
+        section: 'Dialects',
+        quote:
+          "`parent_conv` and `root_conv` (agdx.parent_conv / agdx.root_conv name another conversation than\n  the envelope's parent / root, or name one the envelope does not have",
+      },
+    ],
+    fix: "Stamp agdx.root_conv from the envelope's root (its Crockford id), and only when the envelope has one.",
+    example: 'An envelope with root 00000000000000000000000005 whose agdx.root_conv header is missing, or says another id.',
+  },
 };
 
 const BODY_SPEC: SpecQuote = {
@@ -483,6 +511,164 @@ const BODIES: Record<BodyCodec, FindingText> = {
   },
 };
 
+// The rules the laser-sdk 0.7 dialect adds (docs/report.md "Dialects", the 0.7 TypeScript port's validator).
+const DIALECT_SPEC = (quote: string): SpecQuote => ({ doc: 'report.md', section: 'Dialects', quote });
+
+const SESSION_SPEC = (quote: string): SpecQuote => ({ doc: 'report.md', section: 'Sessions', quote });
+
+const DIALECT_07_RULES = {
+  'agdx/lineage/root-needs-parent': {
+    severity: 'error',
+    title: 'An envelope that names a root conversation but no parent',
+    why: 'laser-sdk 0.7 puts a child session in its tree with parent (the conversation it was spawned from) and root (the first conversation of the tree). A root alone places the record in a tree without saying under which conversation, and the 0.7 validator rejects it.',
+    spec: [DIALECT_SPEC('`agdx/lineage/root-needs-parent` (error): the envelope names a `root` but no `parent`: root\n  requires parent.')],
+    fix: 'Set parent whenever root is set (a root session sets neither; a child session sets both).',
+    example: `The 0.7 vector x01_root_without_parent.bin: a command with root 5 and no parent:\n{"kind": "command", "record": ${ID}, "conversation": ${ID}, "root": ${ID}, "source": "planner", ...}`,
+  },
+  'agdx/lineage/self': {
+    severity: 'error',
+    title: 'An envelope whose parent or root is its own conversation',
+    why: 'A conversation cannot be its own parent or the root of the tree it is a child in: such a record loops the session tree back on itself, and the 0.7 validator rejects it.',
+    spec: [DIALECT_SPEC("`agdx/lineage/self` (error): `parent` or `root` is the record's own conversation: parent and root\n  must differ from conversation.")],
+    fix: "Name the spawning conversation as parent (and the tree's first as root); a root session leaves both out.",
+    example: `The 0.7 vector x02_parent_equals_conversation.bin: a command whose parent is its conversation (2).`,
+  },
+  'agdx/session/last': {
+    severity: 'error',
+    title: 'A session status whose last does not match whether its state is terminal',
+    why: 'A session ends with exactly one terminal status (completed, canceled, failed, rejected) that sets last; every other session status leaves it unset. A reader that goes by last would end the session early, or never, and the 0.7 validator rejects the record.',
+    spec: [DIALECT_SPEC('`agdx/session/last` (error): a session status whose `last` disagrees with its state: session last\n  must match terminal task state')],
+    fix: 'Set last = true on the terminal session status and on no other.',
+    example: 'The 0.7 vector x05_session_completed_not_last.bin: status/session completed (4) without last.',
+  },
+  'agdx/session/body': {
+    severity: 'error',
+    title: 'A session status whose body is not the SessionStart, SessionTransition or SessionEnd its state needs',
+    why: 'The session lifecycle rides in the bodies: a start names the agent, SDK, lineage and budget, a transition the actor and the control record it acknowledges, an end the reason and error. A body that does not read as the one its state calls for cannot be folded into the session, and the 0.7 validator rejects the record.',
+    spec: [
+      DIALECT_SPEC(
+        '`agdx/session/body` (error): a session status whose body is not the one its state calls for: a\n  SessionStart (submitted, or working with `agent` or `sdk`), a SessionEnd (a terminal state) or a\n  SessionTransition (otherwise)',
+      ),
+    ],
+    fix: "Write the body laser-sdk's session API writes for the state (a CBOR map), within the caps the message names.",
+    example: 'The 0.7 vector x11_session_start_body_root_without_parent.bin: a submitted session whose SessionStart names a root but no parent.',
+  },
+  'agdx/session/lineage': {
+    severity: 'error',
+    title: "A SessionStart whose parent and root are not the envelope's",
+    why: "The start record's lineage is stated twice, in the envelope and in its SessionStart; when they differ the session tree has two answers for where this session hangs, and the 0.7 validator rejects the record.",
+    spec: [
+      DIALECT_SPEC(
+        "`agdx/session/lineage` (error): a SessionStart whose parent and root are not the envelope's: session\n  ancestry must match envelope parent and root.",
+      ),
+    ],
+    fix: "Copy the envelope's parent and root into the SessionStart (or leave both out of both).",
+    example: 'The 0.7 vector x07_session_start_parent_mismatch.bin: the SessionStart names parent 4, the envelope parent 6.',
+  },
+  'agdx/session/parking': {
+    severity: 'warning',
+    title: 'A session_parked or session_unparked body that is not a SessionParking of a log record',
+    why: 'While a session is paused, an agent parks each work record it holds and unparks it after the resume; the body names the held record (its log position and topic generation), the agent and the pause request. A body that does not, or points at a memory or a key instead of a log record, cannot be matched to the work it held.',
+    spec: [
+      DIALECT_SPEC(
+        '`agdx/session/parking` (warning): a `session_parked` / `session_unparked` body that is not a\n  SessionParking, or points at something other than a log record, or names no topic generation.',
+      ),
+    ],
+    fix: 'Park the held record by its Message source reference with its topic generation, the agent as role and the request position.',
+    example: 'The 0.7 vector v23_event_session_parked_memory_source.bin: a parking whose source is a Memory.',
+  },
+  'agdx/session/transition': {
+    severity: 'warning',
+    scope: 'log',
+    title: 'A session state the lifecycle does not allow after the state before it',
+    why: 'A session is submitted or started, works, may wait, pause and resume, and ends once. A state change outside that lifecycle (a first status that is paused, a resume of a session that was not paused) means a status was lost, or two writers disagree about the session, so its state in the Sessions view may not be what the agents saw.',
+    spec: [SESSION_SPEC('`agdx/session/transition` (warning): a session status whose state the lifecycle does not allow\n  after the state before it')],
+    fix: "Write every session status through the SDK's session handle (start, pause, resume, end), and keep the lane's records in order.",
+    example: 'A session whose first session status is task_state 10 (paused), with no submitted or working before it.',
+  },
+  'agdx/session/after-end': {
+    severity: 'warning',
+    scope: 'log',
+    title: "A record of a session after the session's end",
+    why: 'completed, canceled, failed and rejected end a session: nothing more belongs to it. Work after the end (a tool call, a model response, another status) was done by an agent that had not seen the end, or the conversation id was reused.',
+    spec: [SESSION_SPEC("`agdx/session/after-end` (warning): a record of a session's conversation after the session's\n  terminal status")],
+    fix: 'Stop an agent from writing to a session once its end is on the lane; start a child session (parent = this one) for further work.',
+    example: 'status session completed (last = true), then a command tool.call in the same conversation.',
+  },
+  'agdx/session/never-unparked': {
+    severity: 'warning',
+    scope: 'log',
+    title: 'Work parked while a session was paused that is never unparked',
+    why: 'A paused session parks each work record it holds and unparks it after the resume, before new work. A parked record never unparked was never handled: the work it held is lost unless the session resumes later than this log reaches.',
+    spec: [
+      SESSION_SPEC(
+        '`agdx/session/never-unparked` (warning): a `session_parked` record that no `session_unparked` of\n  the same role and source follows in the log',
+      ),
+    ],
+    fix: 'Resume the session (session_resume on agent.control) so the role handles its held work, or cancel it if the work is no longer wanted.',
+    example: 'event session_parked {source Message{offset 41}, role worker}, then the session ends canceled with no session_unparked for offset 41.',
+  },
+  'agdx/session/over-budget': {
+    severity: 'warning',
+    scope: 'log',
+    title: "A session's usage past its budget",
+    why: "A SessionStart may set a budget (tokens, cost_micros). The usage of the session's records summed past it means the session spent more than it was allowed; the 0.7 runtime ends such a session failed with reason budget, so a session still working past it was not stopped.",
+    spec: [
+      SESSION_SPEC("`agdx/session/over-budget` (warning): the record at which the session's usage first passes its\n  budget (tokens, then `cost_micros`)"),
+    ],
+    fix: "Raise the session's budget if the spend was expected; otherwise find the loop that spent it (the record this is on), and let the runtime's budget gate end the session.",
+    example: 'A SessionStart with budget {tokens 1000}, then a response with usage {input_tokens 900, output_tokens 200}.',
+  },
+  'agdx/state/delta': {
+    severity: 'warning',
+    title: 'A state_delta body that is not a StateDelta',
+    why: "A session's state is one JSON document folded from its deltas (RFC 6902 patches) and snapshots in lane order; a delta that does not read, or holds a value that is not portable JSON, is rejected by every reader, so the document stops where it was.",
+    spec: [
+      DIALECT_SPEC(
+        '`agdx/state/delta` (warning): a `state_delta` body that is not a StateDelta (base revision, an RFC\n  6902 patch of at most 256 operations, a non-empty op id',
+      ),
+    ],
+    fix: 'Send StateDelta {base_revision, patch, op_id} as CBOR, the patch as RFC 6902 operations with JSON values (integers within ±9007199254740991).',
+    example: 'A state_delta whose patch operation is {"op": "increment", "path": "/step"} (not an RFC 6902 operation).',
+  },
+  'agdx/state/snapshot': {
+    severity: 'warning',
+    title: 'A state_snapshot body that is not a StateSnapshot',
+    why: "A snapshot replaces the session's state document; one that does not read, or whose document is not portable JSON, leaves every reader's document as it was.",
+    spec: [
+      DIALECT_SPEC(
+        '`agdx/state/snapshot` (warning): a `state_snapshot` body that is not a StateSnapshot (base\n  revision and a JSON document of at most 8 MiB).',
+      ),
+    ],
+    fix: 'Send StateSnapshot {base_revision, document} as CBOR, the document JSON (text keys, integers within the exact range).',
+    example: 'A state_snapshot whose document holds a byte string.',
+  },
+  'agdx/context/manifest': {
+    severity: 'warning',
+    title: 'A context_assembled body that is not a ContextManifest',
+    why: "A context manifest records what a model call was given (each fragment's address, size and digest) so the call can be audited and replayed; one that does not read says nothing about the call.",
+    spec: [DIALECT_SPEC('`agdx/context/manifest` (warning): a `context_assembled` body that is not a ContextManifest (at\n  most 1,024 fragments')],
+    fix: 'Send ContextManifest {policy, policy_version, fragments, tokens, bytes, frontier, correlation} as CBOR; a digest is 32 bytes.',
+    example: 'A context_assembled whose Memory fragment has a 16-byte digest.',
+  },
+  'agdx/context/compaction': {
+    severity: 'warning',
+    title: 'A context_compacted body that is not a ContextCompaction',
+    why: 'A compaction names the summary that replaced a range of records and who wrote it; one that does not read leaves the summarised ranges unknown.',
+    spec: [DIALECT_SPEC('`agdx/context/compaction` (warning): a `context_compacted` body that is not a ContextCompaction.')],
+    fix: 'Send ContextCompaction {summary_at, covered, summarizer} as CBOR; each covered range is (topic, partition, from, to).',
+    example: 'A context_compacted whose covered range has three integers.',
+  },
+  'agdx/context/retrieval': {
+    severity: 'warning',
+    title: 'A context_retrieved body that is not a ContextRetrieval',
+    why: 'A retrieval lists the memory items a query returned with their scores; one that does not read says nothing about what the call was given.',
+    spec: [DIALECT_SPEC('`agdx/context/retrieval` (warning): a `context_retrieved` body that is not a ContextRetrieval.')],
+    fix: 'Send ContextRetrieval {query, items} as CBOR, each item [id, score] with a numeric score.',
+    example: 'A context_retrieved whose item is ["01KWM3K3XEP3NP5TN850J17YBP", "0.5"] (a text score).',
+  },
+} satisfies Record<string, FindingText>;
+
 // ---------------------------------------------------------------------------------------------
 // Findings
 // ---------------------------------------------------------------------------------------------
@@ -492,8 +678,9 @@ const FINDING_RULES = {
   ...prefixed('agdx/cap/', CAPS),
   'agdx/must-understand': {
     severity: 'error',
-    title: 'must_understand has bits set that this inspector does not implement',
-    why: 'must_understand is a bitset of features the receiver must implement to process the message. No feature bits are defined in v1, so any set bit is unmet and every conforming receiver must reject the message: it will not be processed anywhere.',
+    alsoAs: ['warning'],
+    title: 'must_understand has bits set that this inspector does not implement (a warning in the 0.7 dialect)',
+    why: 'must_understand is a bitset of features the receiver must implement to process the message. No feature bits are defined, so any set bit is unmet and every conforming receiver must reject the message: it will not be processed anywhere. The 0.7 validator accepts the envelope and leaves the refusal to the receiver, so there it is a warning.',
     spec: [
       {
         doc: 'agdx-v1.md',
@@ -538,6 +725,7 @@ const FINDING_RULES = {
     example: `An event with an extra top-level key:\n{"kind": "event", "record": ${ID}, "conversation": ${ID}, "source": "planner", "body": h'7b7d',\n "priority": "high"}`,
   },
   ...prefixed('agdx/header/', HEADERS),
+  ...DIALECT_07_RULES,
   'agdx/signature/shape': {
     severity: 'error',
     title: 'A signature whose lengths do not fit its scheme',
@@ -1148,6 +1336,12 @@ const DECODE_ERRORS = {
     spec: [
       { doc: 'agdx-v1.md', section: 'Encoding', quote: 'Ids and `body` are **byte strings** (major type 2).' },
       { doc: 'agdx-v1.md', section: 'Envelope fields, in wire order', quote: '| 2 | record | bstr 16 | record id |' },
+      {
+        doc: 'report.md',
+        section: 'Dialects',
+        quote:
+          'The reader refuses, while decoding, an agent id (`source`, `target`) that is empty, over 256 bytes\n  or holds a control character, and an idempotency key that is empty or over 64 bytes',
+      },
     ],
     fix: "Encode each field with the type in agdx-v1.md's field table: ids as 16-byte byte strings (not text or hex), integers unsigned, metadata values text, int, float, bool, null or a list of these.",
     example: `An event whose record id is written as text:\n{"kind": "event", "record": "01J0Y1ZAG00000000000000001", "conversation": ${ID}, ...}`,
@@ -1265,10 +1459,12 @@ export function rulesWithPrefix(prefix: string): RuleMeta[] {
 }
 
 /**
- * A finding of `rule`, with the rule's default severity unless told otherwise. A rule id that is
- * not a finding rule, or a severity the catalogue does not list for it, is a bug: TypeError.
+ * A finding of `rule` (verdict.ts's `Finding`), with the rule's default severity unless told
+ * otherwise. A rule id that is not a finding rule, or a severity the catalogue does not list for it,
+ * is a bug: TypeError. (Its type is the shape it returns: naming `Finding` here would have the
+ * catalogue import the verdict, which imports the catalogue's ids.)
  */
-export function finding(rule: FindingRuleId, path: string | null, message: string, span: Span | null, severity?: Severity): Finding {
+export function finding(rule: FindingRuleId, path: string | null, message: string, span: Span | null, severity?: Severity) {
   const meta = CATALOGUE.get(rule);
   if (meta?.kind !== 'finding') throw new TypeError(`${String(rule)} is not a finding rule of the catalogue`);
   const s = severity ?? meta.severity;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortId } from './short-id';
+import { shortDid, shortened, shortHash, shortId } from './short-id';
 
 describe('shortId', () => {
   it('keeps the start and the end of a long id', () => {
@@ -27,5 +27,22 @@ describe('shortId', () => {
 
   it('misuse throws', () => {
     expect(() => shortId(null as unknown as string)).toThrow(TypeError);
+  });
+});
+
+describe('the other forms', () => {
+  const did = 'bafybmifq2ptw3nrzjm3gwxz6mbhyjwbjvgajd4ajhxtlugvv2qhvxf4kpe';
+  const hash = 'c9c4b641dc414a6c184a8635174f9db62d2293a50faf141a9da4560d1bced1e6';
+
+  it('a DID keeps 12 characters of its start and 6 of its end; a hash 12 of its start', () => {
+    expect(shortDid(did)).toBe('bafybmifq2pt…xf4kpe');
+    expect(shortHash(hash)).toBe('c9c4b641dc41…');
+    expect(shortened(hash, 14, 0)).toBe('c9c4b641dc414a…');
+  });
+
+  it('shows whole what fits, and never cuts a surrogate pair', () => {
+    expect(shortHash('0123456789abc')).toBe('0123456789abc');
+    expect(shortDid('😀'.repeat(30))).toBe(`${'😀'.repeat(12)}…${'😀'.repeat(6)}`);
+    expect(shortHash('😀'.repeat(30))).toBe(`${'😀'.repeat(12)}…`);
   });
 });

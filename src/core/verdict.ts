@@ -1,10 +1,36 @@
 // A record's verdict: what report@1 says of one record, made once when the record is read and
 // never changed (a key change makes a new verdict with a new signature part). The log-level
 // findings (the graph's, the folds') are not in it: they come from the log as a whole and sit in
-// their own map by record (log/analysis.ts). Validity is worked out from both, never stored.
+// their own map by record (analysis/log.ts). Validity is worked out from both, never stored.
 import { isDidEntry, type RegistryEntry } from './keys/keys';
-import type { DecodeError, Finding, RecordFormat, SignatureStatus, SignatureVerdict, Span } from './model';
+import type { RecordFormat, SignatureStatus, SignatureVerdict, Span } from './model';
+import type { DecodeErrorCode, FindingRuleId, Severity } from './rules';
 import { plural } from './plural';
+
+export type { Severity };
+
+/** What a check concluded about one field of one record (report@1 `findings[]`). */
+export interface Finding {
+  /** A rule id of the catalogue (rules.ts; stable: the message is for people and may change). */
+  rule: FindingRuleId;
+  severity: Severity;
+  /** The field the finding is about (dotted path), or null for the record as a whole. */
+  path: string | null;
+  message: string;
+  span: Span | null;
+}
+
+/** Why a record could not be decoded (report@1 `error`). */
+export interface DecodeError {
+  code: DecodeErrorCode;
+  message: string;
+  offset: number | null;
+  /**
+   * The bytes the error is about, when more than the byte at its offset: for agdx/missing-field,
+   * the head of the map that lacks the field. In the page (the hex view), not in the report.
+   */
+  span?: Span;
+}
 
 export interface RecordVerdict {
   readonly input: number;
@@ -31,12 +57,18 @@ export interface RecordVerdict {
   readonly parent: number | null;
   /** One line saying what the record is, for lists and the CLI. */
   readonly summary: string;
+  /** The AGDX dialect the record's fields and headers show (`0.0.1`, `0.7`), or null (not AGDX, or not decoded). */
+  readonly dialect: string | null;
+  /** What decided the dialect: field paths and `headers.<name>` (empty for 0.0.1). */
+  readonly dialectEvidence: readonly string[];
+  /** The reference's display type (laser-sdk's dispatch table: `session.started`, `tool.call`, …), or null where it has no row. */
+  readonly displayType: string | null;
 }
 
 /**
  * Findings about records that come from the log as a whole, by record index: `get` gives undefined
  * for a record without any, and iterating gives the records with some, in record order. Some are
- * made when asked (log/analysis.ts), so a record's list may be a new array each call.
+ * made when asked (analysis/log.ts), so a record's list may be a new array each call.
  */
 export interface LogFindings extends Iterable<readonly [number, readonly Finding[]]> {
   /**

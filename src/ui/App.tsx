@@ -4,14 +4,15 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { RegistryChange } from '../core/keys/registry';
 import { registryNames } from '../core/verdict';
-import type { RecordFilter, SharedView } from '../wire/protocol';
+import { type ListOrder, LOG_ORDER, type RecordFilter, type SharedView } from '../wire/protocol';
 import { ProgressBar } from './components/LoadControls';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
-import { RecordsPane, unreadableKeys } from './components/RecordsPane';
+import { RecordsPane, unreadableKeys } from './list/RecordsPane';
 import { SamplesNote } from './components/SamplesNote';
-import { CompareContext } from './compare/compare-context';
+import { CompareContext } from './compare-context';
 import { ComparePicker, PickBanner } from './compare/ComparePicker';
+import { exportBundle, exportReport } from './exports';
 import { comparedWords } from './compare/compare-view';
 import { useCompare } from './compare/use-compare';
 import { SharePanel } from './components/SharePanel';
@@ -24,9 +25,11 @@ import { useKeys } from './hooks/use-keys';
 import { useLoads } from './hooks/use-loads';
 import { usePageStore } from './hooks/use-page-store';
 import { useRecordFilter } from './hooks/use-record-filter';
+import { recordWords, useShownSelection } from './hooks/use-shown-selection';
 import { useViewHistory } from './hooks/use-view-history';
 import { RegistryContext } from './registry-context';
 import { filterToLink, sameFilter } from './shared-view';
+import { filterActive, sameOrder } from './store/page';
 import { DEFAULT_TAB, tabOf, tabSpec } from './tabs';
 
 type DialogName = 'paste' | 'share' | 'keys';
@@ -35,13 +38,15 @@ export function App() {
   const { state, dispatch, summaries } = usePageStore();
   const view = useViewHistory(dispatch);
   const keys = useKeys(state.keys, dispatch);
-  useRecordFilter(state.filter, { load: state.loadVersion, records: state.recordsVersion }, dispatch);
+  useRecordFilter(state.filter, state.order, { load: state.loadVersion, records: state.recordsVersion }, dispatch);
+  useShownSelection(state, summaries, view, dispatch);
   const loads = useLoads(state.recordsVersion, dispatch, view, keys);
   const intake = useIntake(loads);
   const compare = useCompare(state, dispatch, view, summaries);
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const close = () => setDialog(null);
   const setFilter = useCallback((f: RecordFilter) => dispatch({ type: 'filter', filter: f }), [dispatch]);
+  const setOrder = useCallback((order: ListOrder) => dispatch({ type: 'order', order }), [dispatch]);
   const setViewport = useCallback((v: SharedView['viewport']) => dispatch({ type: 'viewport', viewport: v }), [dispatch]);
 
   const { inputs, filter, visible, shared, viewport } = state;
@@ -63,6 +68,15 @@ export function App() {
     () => ({ selectedKey: selected, tab, viewport, filters: filterToLink(filter), compare: state.compare }),
     [selected, tab, viewport, filter, state.compare],
   );
+  // What a link can carry besides everything: the selected record (and the one compared with it), the filtered records.
+  const shareParts = {
+    selected:
+      selected === null
+        ? null
+        : `${recordWords(selected, summaries, (n) => inputs.find((i) => i.input === n)?.name ?? '')}${state.compare ? ', and the record compared with it' : ''}`,
+    filtered: filterActive(filter) && visible && sameFilter(visible.filter, filter) ? visible.keys.length : null,
+    all: summaries.length - unreadableKeys(inputs, summaries).length,
+  };
   // The record the link selected, by what it was in the link: its input's name and its index.
   const sharedKey = shared?.view.selectedKey ?? null;
   const sharedRecord = sharedKey !== null ? summaries.get(sharedKey) : undefined;
@@ -79,6 +93,7 @@ export function App() {
         onPaste={() => setDialog('paste')}
         onKeys={() => setDialog('keys')}
         onShare={() => setDialog('share')}
+        onExport={(what) => (what === 'bundle' ? void exportBundle(shareView) : void exportReport(what))}
         onClear={() => {
           intake.dismissSamplesNote();
           void loads.clear();
@@ -125,14 +140,18 @@ export function App() {
         onDismiss={(s) => dispatch({ type: 'stopped-done', input: s })}
       />
       {/* Narrow: the list above the view, the page scrolling between them; wide: side by side. */}
-      <main className="grid min-h-0 flex-1 grid-cols-1 overflow-y-auto md:grid-cols-[minmax(18rem,26rem)_1fr] md:overflow-hidden">
+      <main className="grid min-h-0 flex-1 grid-cols-1 overflow-y-auto md:grid-cols-[minmax(18rem,26rem)_1fr] md:overflow-hidden xl:grid-cols-[minmax(20rem,33rem)_1fr]">
         <RecordsPane
           inputs={inputs}
           summaries={summaries}
           version={state.recordsVersion}
           filter={filter}
           onFilter={setFilter}
+          order={state.order}
+          onOrder={setOrder}
           visible={visible?.keys ?? null}
+          sorted={visible !== null && !sameOrder(visible.order, LOG_ORDER)}
+          notice={state.listNotice}
           loadVersion={state.loadVersion}
           ruleMatch={visible && sameFilter(visible.filter, filter) ? visible.rules : undefined}
           selected={selected}
@@ -144,8 +163,12 @@ export function App() {
           version={state.loadVersion}
           selected={selected}
           onSelect={view.select}
+          onOpen={(key) => view.show({ selected: key, tab: DEFAULT_TAB }, 'push')}
           viewport={viewport}
           onViewport={setViewport}
+          loaded={{ dialects: summaries.dialects() }}
+          conversation={filter.conversation ?? null}
+          onConversation={(id) => setFilter({ ...filter, conversation: id ?? undefined })}
         />
       </main>
       <PasteDialog
@@ -156,7 +179,7 @@ export function App() {
           intake.text(text);
         }}
       />
-      {dialog === 'share' && <SharePanel view={shareView} version={state.loadVersion} onClose={close} />}
+      {dialog === 'share' && <SharePanel view={shareView} version={state.loadVersion} parts={shareParts} onClose={close} />}
       {compare.pickerFor !== null && <ComparePicker anchor={compare.pickerFor} version={state.loadVersion} onClose={compare.closePicker} />}
       {dialog === 'keys' && (
         <KeyRegistry

@@ -42,3 +42,14 @@ export function middleEllipsis(name: string, max: number): string {
   const head = max - 1 - tail;
   return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
 }
+
+/**
+ * A time in epoch ms as the list's time column shows it (the clock to the millisecond, in UTC) and
+ * in full for its tooltip; null when no date holds it.
+ */
+export function clockOf(ms: number): { clock: string; iso: string } | null {
+  const d = new Date(ms);
+  if (!Number.isFinite(ms) || Number.isNaN(d.getTime())) return null;
+  const iso = d.toISOString();
+  return { clock: iso.slice(11, 23), iso };
+}

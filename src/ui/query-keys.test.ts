@@ -40,6 +40,8 @@ describe('queryKeys', () => {
       queryKeys.share(1, { tab: 'records' }, true, undefined),
       queryKeys.share(1, { tab: 'records' }, true, 'include'),
       queryKeys.share(2, { tab: 'records' }, false, undefined),
+      queryKeys.share(2, { tab: 'records' }, false, undefined, 'selected'),
+      queryKeys.share(2, { tab: 'records' }, false, undefined, 'filtered'),
     ];
     expect(new Set(distinct.map(hashKey)).size).toBe(distinct.length);
     expect(hashKey(queryKeys.graph(1, ['a', 'b']))).toBe(hashKey(queryKeys.graph(1, ['a', 'b'])));

@@ -29,8 +29,9 @@ export const queryKeys = {
   allRules: () => [RULES] as const,
   /** The rule ids the records of load `version` carry, with counts. */
   rules: (version: number) => [RULES, version] as const,
-  /** The permalink of load `version` for `view`, redacted or not, with a choice about what redaction cannot blank. */
-  share: (version: number, view: object, redact: boolean, unblankable: string | undefined) => [SHARE, version, view, redact, unblankable ?? null] as const,
+  /** The permalink of load `version` for `view` and `records` (all, filtered, selected), redacted or not, with a choice about what redaction cannot blank. */
+  share: (version: number, view: object, redact: boolean, unblankable: string | undefined, records = 'all') =>
+    [SHARE, version, view, redact, unblankable ?? null, records] as const,
   /** Every comparison, and the Compare-with search: invalidated when the keys change (verdicts are compared). */
   comparisons: () => [COMPARE] as const,
   /** The comparison of load `version` of `subject` (two records, inputs or conversations). */

@@ -4,6 +4,8 @@ import { SummaryStore } from './summary-store';
 
 const summary = (key: number, over: Partial<RecordSummary> = {}): RecordSummary => ({
   key,
+  dialect: null,
+  displayType: null,
   input: key < 3 ? 0 : 1,
   index: key,
   format: 'agdx.envelope' as RecordSummary['format'],
@@ -22,6 +24,10 @@ const summary = (key: number, over: Partial<RecordSummary> = {}): RecordSummary 
   warnings: 2 * key,
   summary: key === 5 ? '' : `record ${key} — é ✓`,
   redacted: key === 2,
+  operation: key % 3 === 1 ? 'chat' : null,
+  // Times either side of 2^32 ms and before 1970, from the log or from the id; none for some.
+  timeMs: key % 4 === 3 ? null : [1_717_171_777_123, 4_294_967_295, -86_400_000][key % 3] + key,
+  timeFrom: key % 4 === 3 ? null : key % 2 ? 'log' : 'id',
   ...over,
 });
 

@@ -1,7 +1,7 @@
 // The page's copy of every record summary: one growing Int32Array indexed by record key, plus the
 // strings the packs brought. Summary objects are made on demand for the rows on screen and cached
 // (bounded), so a 100,000-record log costs the page a few MB and no per-record objects.
-import { SLOT, STRIDE, STRING_SLOTS, summaryAt, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
+import { dialectAt, SLOT, STRIDE, STRING_SLOTS, summaryAt, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
 
 /** Summaries made for display are kept up to this many (rows on screen and around them). */
 const CACHE_LIMIT = 2048;
@@ -28,6 +28,7 @@ export class SummaryStore {
   private strings: string[] = [];
   private size = 0;
   private cache = new Map<number, RecordSummary>();
+  private seenDialects = new Set<string>();
 
   /** Records the store has room for before it grows again. */
   get capacity(): number {
@@ -64,8 +65,15 @@ export class SummaryStore {
         if (dst[at] >= 0) dst[at] += base;
       }
       this.cache.delete(key);
+      const dialect = dialectAt(src, from, pack.strings);
+      if (dialect !== null && !this.seenDialects.has(dialect)) this.seenDialects = new Set([...this.seenDialects, dialect]);
     }
     if (highest >= this.size) this.size = highest + 1;
+  }
+
+  /** The AGDX dialects of the records applied since the last clear (a new set when one is added: compare by identity). */
+  dialects(): ReadonlySet<string> {
+    return this.seenDialects;
   }
 
   /** The summary of a record, or undefined past the end. The same object until the record changes. */
@@ -98,6 +106,7 @@ export class SummaryStore {
     this.cols = new Int32Array(STRIDE * INITIAL_CAPACITY);
     this.strings = [];
     this.size = 0;
+    this.seenDialects = new Set();
     this.cache.clear();
   }
 

@@ -64,6 +64,8 @@ const crashOn = (name: string) => (req: WireRequest, w: FakeWorker) => {
 /** A record's summary with only its key and input (all the replay cares about). */
 const summary = (key: number, input: number): RecordSummary => ({
   key,
+  dialect: null,
+  displayType: null,
   input,
   index: 0,
   format: 'agdx.envelope',
@@ -82,6 +84,9 @@ const summary = (key: number, input: number): RecordSummary => ({
   warnings: 0,
   summary: '',
   redacted: false,
+  operation: null,
+  timeMs: null,
+  timeFrom: null,
 });
 const settle = () => new Promise((r) => setTimeout(r, 0));
 

@@ -21,6 +21,8 @@ const node = (i: number): GraphRenderNode => ({
   badges: null,
   dna: null,
   expandable: false,
+  timing: [],
+  place: null,
 });
 const graph = (nodes: number, edges: number): GraphRender => ({
   nodes: Array.from({ length: nodes }, (_, i) => node(i)),

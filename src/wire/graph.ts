@@ -26,6 +26,13 @@ export interface GraphRenderNode {
   alarm: boolean;
   /** `note`: why a valid signature is not trusted, in a few words (the record list's badge says the same). */
   badges: { decoded: boolean; valid: boolean; signature: SignatureStatus; trusted: boolean; note: string | null } | null;
+  /**
+   * Marks of the log's deadlines on a record: an answer after its command's deadline (`late`), a
+   * command whose deadline passed with no answer (`unanswered`); `words` is the finding's message.
+   */
+  timing: { mark: 'late' | 'unanswered'; words: string }[];
+  /** Where the record is (its input and index), shown when other records share its id: the node alone would not tell them apart. */
+  place: string | null;
   /** AgentDNA: hash and signature verdicts. */
   dna: { from: string; epoch: string; hashOk: boolean; signature: string; didMatch: boolean; duplicate: boolean } | null;
   /** A stream or fan-out that can be unfolded; the first chunk of an unfolded stream (it folds it back). */

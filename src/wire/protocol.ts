@@ -11,11 +11,13 @@ import type { ReportFolds } from '../core/folds';
 import type { LinkField } from '../core/graph/record-links';
 import type { RegistryEntry } from '../core/keys/keys';
 import type { RuleCount } from '../core/rule-filter';
-import type { BodyView, DecodeError, FieldNode, Finding, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
+import type { TextReading } from '../core/read-text';
+import type { BodyView, FieldNode, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
 import type { GraphRender } from './graph';
 import type { GraphPart } from './graph-parts';
 import type { RecordSummary, SummaryPack } from './summary-pack';
 import type { TimelinePack } from './timeline-pack';
+import type { DecodeError, Finding } from '../core/verdict';
 
 /**
  * One input as the page hands it over: a Blob (a dropped File, or text and samples wrapped in one).
@@ -58,6 +60,19 @@ export interface RecordFilter {
    */
   rule?: string;
 }
+
+/** The list's columns a person may sort by; `log` is the order the records were read in. */
+export const LIST_COLUMNS = ['log', 'kind', 'id', 'route', 'time', 'type', 'verdict'] as const;
+export type ListColumn = (typeof LIST_COLUMNS)[number];
+
+/** How the list is ordered: by a column (ties in log order), either way. */
+export interface ListOrder {
+  by: ListColumn;
+  descending: boolean;
+}
+
+/** The order records are read in: the list's default. */
+export const LOG_ORDER: ListOrder = { by: 'log', descending: false };
 
 /** The rule ids the loaded records carry, with counts: what the rule filter offers. */
 export interface RulesPresent {
@@ -137,6 +152,8 @@ export interface RecordDetail {
   hex: Uint8Array;
   /** The view holds more bytes than were sent. */
   hexTruncated: boolean;
+  /** The same bytes in CBOR diagnostic notation, one entry a line (null: they are not CBOR, a JSON record say). */
+  diagnostic: string | null;
   logTimeMicros: string | null;
   logPosition: string | null;
   parent: number | null;
@@ -150,6 +167,8 @@ export interface RecordDetail {
   context: { signed: { content_type?: number; agent_version?: number } | null; observed: { av: number | null; ct: number | null } | null };
   /** The record's cause, cause_at and correlation, resolved to the records they name (as of the last load's analysis). */
   links: RecordLinkView[];
+  /** What showed the record's AGDX dialect (summary.dialect): field paths and `headers.<name>`. */
+  dialectEvidence: readonly string[];
 }
 
 /** What redaction blanked in one input, and what it could not (then the person decides before a link is made). */
@@ -159,6 +178,9 @@ export interface InputRedaction {
   blanked: string[];
   unblankable: string[];
 }
+
+/** Which records a link or bundle carries: all, the filtered ones (the view's filters), or the selected record (and a compared pair). */
+export type ShareRecords = 'all' | 'filtered' | 'selected';
 
 /** The person's decision on inputs with parts redaction cannot blank: leave them out, or share them as they are. */
 export type Unblankable = 'leave-out' | 'include';
@@ -197,12 +219,17 @@ export interface Protocol {
   load: { body: { inputs: InputPayload[]; stream?: boolean; pauseMs?: number }; reply: Loaded; part: LoadPart };
   /** Opens a permalink fragment in place of what is loaded. */
   open: { body: { fragment: string }; reply: Loaded; part: never };
+  /** What pasted text would read as (nothing is loaded): its format and records, or where it fails. */
+  readText: { body: { text: string }; reply: TextReading; part: never };
   /** The page has drawn the first records of load `load`: the worker reads on. */
   shown: { body: { load: number }; reply: null; part: never };
   /** Stops load `load` between two batches; what was read stays loaded. */
   cancel: { body: { load: number }; reply: null; part: never };
-  /** The keys of the records matching the filter, how many records there are, and the rule ids its `rule` matched (null without one). */
-  filter: { body: { filter: RecordFilter }; reply: { keys: Int32Array; total: number; rules: string[] | null }; part: never };
+  /**
+   * The keys of the records matching the filter, in `order` (log order without one), how many
+   * records there are, and the rule ids its `rule` matched (null without one).
+   */
+  filter: { body: { filter: RecordFilter; order?: ListOrder }; reply: { keys: Int32Array; total: number; rules: string[] | null }; part: never };
   /** The rule ids the loaded records carry, with counts (worked out once per load or key change). */
   rules: { body: Nothing; reply: RulesPresent; part: never };
   detail: { body: { key: number }; reply: RecordDetail | null; part: never };
@@ -214,7 +241,8 @@ export interface Protocol {
   timeline: { body: Nothing; reply: TimelinePack; part: never };
   folds: { body: { asOf: number | null }; reply: FoldView; part: never };
   report: { body: Nothing; reply: { json: string; markdown: string }; part: never };
-  share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable }; reply: Shared; part: never };
+  /** A link (and, asked, a bundle) of the view and `records` of what is loaded (default all), each input cut down to them where it can be. */
+  share: { body: { view: ViewToShare; redact: boolean; bundle: boolean; unblankable?: Unblankable; records?: ShareRecords }; reply: Shared; part: never };
   clear: { body: Nothing; reply: null; part: never };
   /** Two records, two inputs or two conversations compared (src/core/compare); null when one is no longer loaded. */
   compare: { body: CompareSubject; reply: Comparison | null; part: never };
@@ -227,25 +255,45 @@ export type RequestBody<K extends RequestType> = Protocol[K]['body'];
 export type Reply<K extends RequestType> = Protocol[K]['reply'];
 export type Part<K extends RequestType> = Protocol[K]['part'];
 
-/** A request as it crosses to the worker; `id` pairs it with what comes back. */
-export type WireRequest<K extends RequestType = RequestType> = { [T in K]: { id: number; type: T; body: RequestBody<T> } }[K];
+/**
+ * A request→reply map like Protocol: each request type's body, its reply, and the parts sent ahead
+ * of the reply (`never`: none). The inspector worker speaks Protocol; its verifier pool speaks
+ * VerifyProtocol (./verify-protocol.ts); both through the types below and one `answer` (src/worker/answer.ts).
+ */
+export type RequestMap<M> = { [K in keyof M]: { body: unknown; reply: unknown; part: unknown } };
+
+/** A request of map M as it crosses; `id` pairs it with what comes back. */
+export type RequestOf<M extends RequestMap<M>, K extends keyof M = keyof M> = { [T in K]: { id: number; type: T; body: M[T]['body'] } }[K];
 
 /** What crosses back for request `id`: its parts, then its reply, or the one failure (the handler's error). */
-export type WireMessage<K extends RequestType = RequestType> =
-  | { [T in K]: { id: number; kind: 'part'; part: Part<T> } | { id: number; kind: 'reply'; reply: Reply<T> } }[K]
+export type MessageOf<M extends RequestMap<M>, K extends keyof M = keyof M> =
+  | { [T in K]: { id: number; kind: 'part'; part: M[T]['part'] } | { id: number; kind: 'reply'; reply: M[T]['reply'] } }[K]
   | { id: number; kind: 'failed'; message: string };
 
 /** What a handler is given beside the body: its request's id, a way to send parts, buffers to hand over. */
-export interface HandlerContext<K extends RequestType> {
+export interface ContextOf<M extends RequestMap<M>, K extends keyof M> {
   /** The request's id (a cancel or a shown names a load by it). */
   id: number;
   /** Sends a part ahead of the reply; `transfer` hands buffers over instead of copying them. */
-  part(part: Part<K>, transfer?: Transferable[]): void;
+  part(part: M[K]['part'], transfer?: Transferable[]): void;
   /** Buffers the reply hands over instead of copying (each must belong to the reply alone). */
   transfer(...buffers: Transferable[]): void;
 }
 
-export type Handler<K extends RequestType> = (body: RequestBody<K>, ctx: HandlerContext<K>) => Promise<Reply<K>>;
+export type HandlerOf<M extends RequestMap<M>, K extends keyof M> = (body: M[K]['body'], ctx: ContextOf<M, K>) => Promise<M[K]['reply']>;
+
+/** The answering side: one handler per request type, checked against the map. */
+export type HandlersOf<M extends RequestMap<M>> = { [K in keyof M]: HandlerOf<M, K> };
+
+/** A request as it crosses to the worker; `id` pairs it with what comes back. */
+export type WireRequest<K extends RequestType = RequestType> = RequestOf<Protocol, K>;
+
+/** What crosses back for request `id`: its parts, then its reply, or the one failure (the handler's error). */
+export type WireMessage<K extends RequestType = RequestType> = MessageOf<Protocol, K>;
+
+export type HandlerContext<K extends RequestType> = ContextOf<Protocol, K>;
+
+export type Handler<K extends RequestType> = HandlerOf<Protocol, K>;
 
 /** The worker's side: one handler per request type, checked against the map. */
-export type Handlers = { [K in RequestType]: Handler<K> };
+export type Handlers = HandlersOf<Protocol>;

@@ -12,7 +12,10 @@ import type { RecordVerdict } from '../core/verdict';
  * One record as the page lists it (packed below for the crossing): its verdict's list fields, and
  * what the page shows of the rest (validity and finding counts with the log's findings counted in).
  */
-export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'decoded' | 'summary'> & {
+export type RecordSummary = Pick<
+  RecordVerdict,
+  'input' | 'index' | 'format' | 'kind' | 'id' | 'conversation' | 'source' | 'target' | 'decoded' | 'summary' | 'dialect' | 'displayType'
+> & {
   /** Global record number: the key for details and selection. */
   key: number;
   valid: boolean;
@@ -25,10 +28,16 @@ export type RecordSummary = Pick<RecordVerdict, 'input' | 'index' | 'format' | '
   warnings: number;
   /** The record's body was blanked before it was shared: its signature cannot be re-checked. */
   redacted: boolean;
+  /** An AGDX record's operation (chat, telemetry…), null for none or another format. */
+  operation: string | null;
+  /** When the record was made, in epoch ms (core/time.ts agdxRecordTime: its log time, else its id's ULID time), or null. */
+  timeMs: number | null;
+  /** Where `timeMs` came from: the log's append time, or the record id's ULID time. */
+  timeFrom: 'log' | 'id' | null;
 };
 
 /** Int32 slots per record in a pack and in the page's store. */
-export const STRIDE = 15;
+export const STRIDE = 20;
 const KEY = 0,
   INPUT = 1,
   INDEX = 2,
@@ -43,7 +52,13 @@ const KEY = 0,
   FLAGS = 11,
   ERRORS = 12,
   WARNINGS = 13,
-  TRUST_NOTE = 14;
+  TRUST_NOTE = 14,
+  DISPLAY_TYPE = 15,
+  DIALECT = 16,
+  OPERATION = 17,
+  /** The time in ms, as its high and low 32 bits (a flag says whether there is one). */
+  TIME_HI = 18,
+  TIME_LO = 19;
 export const SLOT = { KEY, INPUT } as const;
 
 const SIGNATURES = SIGNATURE_STATUS_LIST;
@@ -51,7 +66,10 @@ const SIGNATURE_CODE = new Map<string, number>(SIGNATURES.map((s, i) => [s, i]))
 const DECODED = 1,
   VALID = 2,
   TRUSTED = 4,
-  REDACTED = 8;
+  REDACTED = 8,
+  HAS_TIME = 16,
+  TIME_FROM_LOG = 32;
+const TWO_32 = 2 ** 32;
 
 export interface SummaryPack {
   count: number;
@@ -88,13 +106,36 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
     cols[o + ERROR_CODE] = str(r.errorCode);
     cols[o + SUMMARY] = str(r.summary);
     cols[o + TRUST_NOTE] = str(r.trustNote);
+    cols[o + DISPLAY_TYPE] = str(r.displayType);
+    // The dialect's id as text: the page reaches no AGDX module (src/ui/no-decoding.test.ts), not even its tables.
+    cols[o + DIALECT] = str(r.dialect);
+    cols[o + OPERATION] = str(r.operation);
+    const hasTime = r.timeMs !== null && Number.isSafeInteger(r.timeMs);
+    if (hasTime) {
+      const hi = Math.floor(r.timeMs! / TWO_32);
+      cols[o + TIME_HI] = hi;
+      cols[o + TIME_LO] = r.timeMs! - hi * TWO_32;
+    }
     const sig = SIGNATURE_CODE.get(r.signature);
     if (sig === undefined) throw new TypeError(`packSummaries: unknown signature status ${r.signature}`);
-    cols[o + FLAGS] = (r.decoded ? DECODED : 0) | (r.valid ? VALID : 0) | (r.trusted ? TRUSTED : 0) | (r.redacted ? REDACTED : 0) | (sig << 8);
+    cols[o + FLAGS] =
+      (r.decoded ? DECODED : 0) |
+      (r.valid ? VALID : 0) |
+      (r.trusted ? TRUSTED : 0) |
+      (r.redacted ? REDACTED : 0) |
+      (hasTime ? HAS_TIME : 0) |
+      (hasTime && r.timeFrom === 'log' ? TIME_FROM_LOG : 0) |
+      (sig << 8);
     cols[o + ERRORS] = r.errors;
     cols[o + WARNINGS] = r.warnings;
   });
   return { count: records.length, cols, strings };
+}
+
+/** The AGDX dialect of the row at offset `o` (summaryAt's `dialect`), without making the summary. */
+export function dialectAt(cols: Int32Array, o: number, strings: ReadonlyArray<string>): RecordSummary['dialect'] {
+  const at = cols[o + DIALECT];
+  return (at < 0 ? null : strings[at]) as RecordSummary['dialect'];
 }
 
 /** One summary back from a row: `cols` from offset `o`, its string slots looked up in `strings`. */
@@ -121,6 +162,11 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     warnings: cols[o + WARNINGS],
     summary: s(SUMMARY) ?? '',
     redacted: (flags & REDACTED) !== 0,
+    dialect: dialectAt(cols, o, strings),
+    displayType: s(DISPLAY_TYPE),
+    operation: s(OPERATION),
+    timeMs: flags & HAS_TIME ? cols[o + TIME_HI] * TWO_32 + (cols[o + TIME_LO] >>> 0) : null,
+    timeFrom: flags & HAS_TIME ? (flags & TIME_FROM_LOG ? 'log' : 'id') : null,
   };
 }
 
@@ -132,4 +178,13 @@ export function unpackSummaries(pack: SummaryPack): RecordSummary[] {
 }
 
 /** The string slots of a row (for re-basing them into a larger table). */
-export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE] as const;
+export const STRING_SLOTS = [FORMAT, KIND, ID, CONVERSATION, SOURCE, TARGET, ERROR_CODE, SUMMARY, TRUST_NOTE, DISPLAY_TYPE, DIALECT, OPERATION] as const;
+
+/**
+ * What the list's type column shows for a record, and what it sorts by: the reference's display type
+ * (session.started, tool.call…), else the AGDX operation (chat, telemetry…), else its kind, else its
+ * format. The one place the column reads.
+ */
+export function listType(s: Pick<RecordSummary, 'displayType' | 'operation' | 'kind' | 'format'>): string {
+  return s.displayType ?? s.operation ?? s.kind ?? s.format;
+}

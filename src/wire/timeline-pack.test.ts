@@ -5,7 +5,7 @@ import { KINDS } from '../core/agdx/envelope';
 import { inspect } from '../core/inspect';
 import { buildTimeline } from '../core/timeline/build';
 import { MARK_KINDS } from '../core/timeline/model';
-import { Conversation, id16, text } from '../core/graph/test-helpers';
+import { Conversation, id16, text } from '../../test/support/graph-helpers';
 import { analyzeRecords } from '../core/records';
 import { DEADLINE, LINK, MARK, SKEW, SPAN, STREAM, packTimeline, readDeadline, readMark, readStream, rows, timelineBuffers } from './timeline-pack';
 

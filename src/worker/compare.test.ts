@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LogComparison, RecordComparison } from '../core/compare/model';
 import type { WireMessage } from '../wire/protocol';
-import { answer, inspectorHandlers } from './handlers';
+import { answer } from './answer';
+import { inspectorHandlers } from './handlers';
 import { InspectorSession } from './session';
 
 const root = resolve(__dirname, '../..');

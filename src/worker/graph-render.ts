@@ -13,6 +13,7 @@ import {
   type RecordGraph,
 } from '../core/graph';
 import type { WorkflowReport } from '../core/agentdna/model';
+import type { Finding } from '../core/verdict';
 import { shortId } from '../core/short-id';
 import { isoFromSeconds } from '../core/time';
 import { displayText } from '../core/unsafe-chars';
@@ -35,6 +36,28 @@ const short = (s: string | null) => (s ? shortId(s) : '—');
 const ghostRef = (ref: { via: string; ref: string } | undefined) => (!ref ? '—' : ref.via === 'cause_at' ? ref.ref : short(ref.ref));
 /** Which holder of a hash an envelope node is, when several different envelopes claim it (`dna:<hash>~2`). */
 const holder = (id: string) => /~(\d+)$/.exec(id)?.[1] ?? null;
+
+/** What the graph is told of the records beyond their summaries: the log's findings about them, their inputs' names. */
+export interface GraphAbout {
+  findings?: (key: number) => readonly Finding[] | undefined;
+  inputName?: (input: number) => string;
+}
+
+const TIMING_MARKS = { 'agdx/deadline/missed': 'late', 'agdx/deadline/unanswered': 'unanswered' } as const;
+
+/** The deadline marks of a record, from the log's findings about it. */
+function timingOf(key: number, about: GraphAbout): GraphRenderNode['timing'] {
+  const out: GraphRenderNode['timing'] = [];
+  for (const f of about.findings?.(key) ?? []) {
+    const mark = TIMING_MARKS[f.rule as keyof typeof TIMING_MARKS];
+    if (mark) out.push({ mark, words: f.message });
+  }
+  return out;
+}
+
+/** A name cut in its middle to `max` characters (the ends of names of one family differ). */
+const cutName = (name: string, max = 20) =>
+  name.length <= max ? name : `${name.slice(0, Math.ceil((max - 1) / 2))}…${name.slice(-Math.floor((max - 1) / 2))}`;
 
 /** A stream's diagnostics, as its folded node shows them and its first chunk keeps them unfolded. */
 function streamWords(st: ReassembledStream): NonNullable<GraphRenderNode['stream']> & { trouble: boolean } {
@@ -69,8 +92,13 @@ function chunkRole(st: ReassembledStream, record: number): { words: string; trou
 /** A record whose signature does not hold is headed by it (core/verdict.ts): its node is an alarm, whatever its fields. */
 const badlySigned = (s: RecordSummary | undefined) => s !== undefined && isBadlySigned(s.signature);
 
-function agdxFace(n: AgdxNode, summaryOf: SummaryOf, streams: ReadonlyMap<string, ReassembledStream>): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
-  const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null, stream: null };
+function agdxFace(
+  n: AgdxNode,
+  summaryOf: SummaryOf,
+  streams: ReadonlyMap<string, ReassembledStream>,
+  about: GraphAbout,
+): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
+  const base = { id: n.id, kind: n.kind, group: n.group, cycle: n.cycle, dna: null, stream: null, timing: [], place: null };
   switch (n.kind) {
     case 'record': {
       const s = summaryOf(n.recordIndex);
@@ -82,6 +110,7 @@ function agdxFace(n: AgdxNode, summaryOf: SummaryOf, streams: ReadonlyMap<string
         const head = st.recordIndices[0] === n.recordIndex ? streamWords(st) : null;
         return {
           ...base,
+          timing: timingOf(n.recordIndex, about),
           recordKey: n.recordIndex,
           recordKeys: [n.recordIndex],
           title: `${n.recordKind} ${n.sequence === null ? 'without sequence' : `seq ${n.sequence}`}`,
@@ -96,11 +125,13 @@ function agdxFace(n: AgdxNode, summaryOf: SummaryOf, streams: ReadonlyMap<string
       }
       return {
         ...base,
+        timing: timingOf(n.recordIndex, about),
+        // Records that share an id (two inputs of one log, a record resent) are told apart by their place: input and index.
+        place: n.duplicateId && s ? `${about.inputName ? `${cutName(about.inputName(s.input))} ` : ''}#${s.index}` : null,
         recordKey: n.recordIndex,
         recordKeys: [n.recordIndex],
         title: n.recordKind,
-        // Records that share an id are told apart by their place in the input.
-        subtitle: `${short(n.recordId)}${n.duplicateId && s ? ` #${s.index}` : ''}`,
+        subtitle: short(n.recordId),
         fullId: n.recordId,
         detail: `${n.source}${n.target ? ` → ${n.target}` : ''}`,
         alarm: !n.valid || badlySigned(s) || n.cycle || !!n.loop || n.findings.length > 0,
@@ -154,7 +185,7 @@ function agdxFace(n: AgdxNode, summaryOf: SummaryOf, streams: ReadonlyMap<string
 }
 
 function dnaFace(n: AgentDnaNode): Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'> {
-  const base = { id: n.id, kind: n.kind, group: null, cycle: n.cycle, badges: null, expandable: false, stream: null };
+  const base = { id: n.id, kind: n.kind, group: null, cycle: n.cycle, badges: null, expandable: false, stream: null, timing: [], place: null };
   if (n.kind === 'ghost')
     return {
       ...base,
@@ -204,6 +235,9 @@ function shownFace(f: Face): Face {
     badges: f.badges && { ...f.badges, note: f.badges.note === null ? null : displayText(f.badges.note) },
     dna: f.dna && { ...f.dna, from: displayText(f.dna.from), epoch: displayText(f.dna.epoch) },
     stream: f.stream && { ...f.stream, summary: displayText(f.stream.summary), detail: displayText(f.stream.detail) },
+    // A finding's message quotes the record; a place names its input (a file name someone chose).
+    timing: f.timing.map((t) => ({ ...t, words: displayText(t.words) })),
+    place: f.place === null ? null : displayText(f.place),
   };
 }
 
@@ -214,16 +248,18 @@ export type SummaryOf = (key: number) => RecordSummary | undefined;
  * The load's record-level graph (built once per load) drawn with `expanded` unfolded, each record
  * drawn with its verdict as the page has it, and the AgentDNA DAGs of the workflows; laid out.
  */
-export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowReport[], summaryOf: SummaryOf, expanded: string[]): GraphRender {
+export function renderGraph(
+  graph: RecordGraph,
+  workflows: readonly WorkflowReport[],
+  summaryOf: SummaryOf,
+  expanded: string[],
+  about: GraphAbout = {},
+): GraphRender {
   const t0 = performance.now();
   const agdx = drawAgdxGraph(graph, { expanded: new Set(expanded), valid: (i) => summaryOf(i)?.valid ?? true });
   const agentdna = buildAgentDnaGraph(agentDnaInputs(workflows));
   const nodes: GraphRenderNode[] = [];
-  const place = (
-    faces: Omit<GraphRenderNode, 'x' | 'y' | 'width' | 'height'>[],
-    boxes: Map<string, { x: number; y: number; width: number; height: number }>,
-    dy: number,
-  ) => {
+  const place = (faces: Face[], boxes: Map<string, { x: number; y: number; width: number; height: number }>, dy: number) => {
     let bottom = dy;
     for (const f of faces) {
       const b = boxes.get(f.id) ?? { x: 0, y: 0, width: NODE_WIDTH, height: NODE_HEIGHT };
@@ -234,7 +270,7 @@ export function renderGraph(graph: RecordGraph, workflows: readonly WorkflowRepo
   };
   const streams = new Map(agdx.streams.map((s) => [s.id, s]));
   const agdxBottom = place(
-    agdx.nodes.map((n) => agdxFace(n, summaryOf, streams)),
+    agdx.nodes.map((n) => agdxFace(n, summaryOf, streams, about)),
     layoutGraph(agdx),
     0,
   );

@@ -7,7 +7,8 @@ import { joinGraph } from '../wire/graph-parts';
 import type { Handlers, Loaded, Part, RecordDetail, Reply, RequestType, WireMessage, WireRequest } from '../wire/protocol';
 import { unpackSummaries, type SummaryPack } from '../wire/summary-pack';
 import { DEADLINE, MARK, readDeadline, readMark, rows, timelineBuffers } from '../wire/timeline-pack';
-import { answer, inspectorHandlers } from './handlers';
+import { answer } from './answer';
+import { inspectorHandlers } from './handlers';
 import { InspectorSession } from './session';
 
 const root = resolve(__dirname, '../..');
@@ -38,7 +39,7 @@ function partsOf<K extends RequestType>(_type: K, posted: Posted[]): Array<{ par
 
 describe('the worker handler table', () => {
   it('a streamed load: the input it reads and each batch as parts, then the reply; summaries are handed over, not copied', async () => {
-    const { agdxSequence } = await import('../../bench/generate');
+    const { agdxSequence } = await import('../../test/support/generate');
     const handlers = inspectorHandlers(new InspectorSession(), { drawWaitMs: 0 });
     const inputs = [{ name: 'big.cborseq', data: new Blob([agdxSequence(4500, { signedEvery: 1_000_000 }).slice()]) }, ...small()];
     const posted = await ask(handlers, { id: 7, type: 'load', body: { inputs, stream: true } });
@@ -58,7 +59,7 @@ describe('the worker handler table', () => {
   });
 
   it('a load waits for the page to draw its first records (shown), and stops between batches when cancelled', async () => {
-    const { agdxSequence } = await import('../../bench/generate');
+    const { agdxSequence } = await import('../../test/support/generate');
     // A draw wait far longer than the test: only `shown` can release it.
     const handlers = inspectorHandlers(new InspectorSession(), { drawWaitMs: 60_000 });
     const inputs = [{ name: 'big.cborseq', data: new Blob([agdxSequence(9000, { signedEvery: 1_000_000 }).slice()]) }];

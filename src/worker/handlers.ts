@@ -1,11 +1,12 @@
 // The inspector worker's handler table: one handler per request of the protocol (src/wire/protocol.ts),
-// each given its body and a context, returning its reply. `answer` runs one request through the table
-// and posts what comes of it; a handler's error becomes the one failure reply. Kept apart from the
-// worker entry so it can be tested without a Worker.
-import type { Handler, HandlerContext, Handlers, Loaded, RequestType, WireMessage, WireRequest } from '../wire/protocol';
+// each given its body and a context, returning its reply. `answer` (./answer.ts) runs one request
+// through the table and posts what comes of it; a handler's error becomes the one failure reply.
+// Kept apart from the worker entry so it can be tested without a Worker.
+import type { HandlerContext, Handlers, Loaded, RequestType } from '../wire/protocol';
 import { splitGraph } from '../wire/graph-parts';
 import { packSummaries, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
 import { packTimeline, timelineBuffers } from '../wire/timeline-pack';
+import { readText } from '../core/read-text';
 import type { InspectorSession, LoadResult } from './session';
 
 /** Nodes (and edges) per message when a graph is sent in parts. */
@@ -74,10 +75,13 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
       cancelledLoads.add(load);
       return null;
     },
-    async filter({ filter }, ctx) {
-      const keys = session.filter(filter);
+    async filter({ filter, order }, ctx) {
+      const keys = session.filter(filter, order);
       ctx.transfer(keys.buffer);
       return { keys, total: session.size, rules: filter.rule?.trim() ? session.matchRules(filter.rule) : null };
+    },
+    async readText({ text }) {
+      return readText(text);
     },
     async rules() {
       return session.rulesPresent();
@@ -104,8 +108,8 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
     async report() {
       return session.report();
     },
-    async share({ view, redact, bundle, unblankable }, ctx) {
-      const shared = await session.share({ ...view, selected: null }, redact, bundle, unblankable);
+    async share({ view, redact, bundle, unblankable, records }, ctx) {
+      const shared = await session.share({ ...view, selected: null }, redact, bundle, unblankable, records);
       if (shared.bundle) ctx.transfer(shared.bundle.buffer);
       return shared;
     },
@@ -120,27 +124,4 @@ export function inspectorHandlers(session: InspectorSession, { graphPart = GRAPH
       return session.compareCandidates(text, near, limit);
     },
   };
-}
-
-/** Where messages to the page go (the worker's postMessage). */
-export type Post = (message: WireMessage, transfer: Transferable[]) => void;
-
-/** Runs one request through its handler: posts its parts as they come, then its reply, or its failure. */
-export async function answer(handlers: Handlers, req: WireRequest, post: Post): Promise<void> {
-  const { id } = req;
-  const transfers: Transferable[] = [];
-  const ctx: HandlerContext<RequestType> = {
-    id,
-    part: (part, transfer = []) => post({ id, kind: 'part', part } as WireMessage, transfer),
-    transfer: (...buffers) => void transfers.push(...buffers),
-  };
-  try {
-    if (!Object.hasOwn(handlers, req.type)) throw new TypeError(`no handler for request ${String(req.type)}`);
-    // The map types each handler; here, one request of any type meets its own handler.
-    const handler = handlers[req.type] as Handler<RequestType>;
-    const reply = await handler(req.body as never, ctx);
-    post({ id, kind: 'reply', reply } as WireMessage, transfers);
-  } catch (e) {
-    post({ id, kind: 'failed', message: (e as Error)?.message ?? String(e) }, []);
-  }
 }

@@ -2,7 +2,7 @@
 // deadline and clock findings' spans are found when a record is shown (not when the list counts
 // them or the rule filter indexes them), and the timeline's pairs are made when it is drawn, once.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { agdxSequence } from '../../bench/generate';
+import { agdxSequence } from '../../test/support/generate';
 import { InspectorSession } from './session';
 
 const counts = vi.hoisted(() => ({ located: 0, timingLinks: 0 }));
@@ -11,8 +11,8 @@ vi.mock('../core/graph/keys', async (importOriginal) => {
   const real = await importOriginal<typeof import('../core/graph/keys')>();
   return { ...real, spanOfPath: (...args: Parameters<typeof real.spanOfPath>) => (counts.located++, real.spanOfPath(...args)) };
 });
-vi.mock('../core/log/timing', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../core/log/timing')>();
+vi.mock('../core/analysis/timing', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../core/analysis/timing')>();
   return { ...real, timingLinks: (...args: Parameters<typeof real.timingLinks>) => (counts.timingLinks++, real.timingLinks(...args)) };
 });
 

@@ -10,16 +10,8 @@ import { inspectorHandlers } from './handlers';
 
 const root = resolve(__dirname, '../..');
 const read = (p: string) => new Uint8Array(readFileSync(resolve(root, p)));
-const SAMPLES = [
-  'conversation.cborseq',
-  'record_http_v07.json',
-  'agent_record.bin',
-  'agent_command_signed.bin',
-  'agent_dead_letter.bin',
-  'agent_error.bin',
-  'agent_status_card.bin',
-  'agent_invalid_status_bad_operation.bin',
-];
+/** The samples a first visit loads, in their order (public/samples/index.json). */
+const SAMPLES: string[] = JSON.parse(readFileSync(resolve(root, 'public/samples/index.json'), 'utf8')).map((s: { file: string }) => s.file);
 
 async function loaded(paths: string[]): Promise<InspectorSession> {
   const session = new InspectorSession();
@@ -47,13 +39,15 @@ describe('the rule filter in the session', () => {
       ['agdx/graph/stream-gap', 1, 'warning'],
       ['agdx/matrix/correlation', 1, 'error'],
       ['agdx/matrix/operation', 1, 'error'],
+      // The AgentDNA workflow: one of its envelopes reports a failed tool call.
+      ['agentdna/status-code', 1, 'warning'],
       ['cbor/truncated', 1, 'error'],
     ]);
     expect(present.rules.every((r) => r.title && r.title.length > 0)).toBe(true);
-    // The two invalid records, the truncated one, the two late answers, the stream's two chunks and
-    // the records repeating an id (a warning each); not the dead letter nor the unanswered commands
-    // (their findings are info).
-    expect(present.problems).toBe(11);
+    // The two invalid records, the truncated one, the two late answers, the workflow, the stream's two
+    // chunks and the records repeating an id (a warning each); not the dead letter nor the unanswered
+    // commands (their findings are info).
+    expect(present.problems).toBe(12);
   });
 
   it('"agdx/matrix" and "agdx/matrix/" find the invalid samples; an exact id finds its own', async () => {
@@ -81,7 +75,8 @@ describe('the rule filter in the session', () => {
       'conversation.cborseq#6',
       'record_http_v07.json#0',
       'agent_record.bin#0',
-      'agent_command_signed.bin#0',
+      'signed_command.bin#0',
+      'agentdna_workflow.json#0',
       'agent_error.bin#0',
       'agent_status_card.bin#0',
       'agent_invalid_status_bad_operation.bin#0',
@@ -90,7 +85,7 @@ describe('the rule filter in the session', () => {
       'conversation.cborseq#5',
       'record_http_v07.json#0',
       'agent_record.bin#0',
-      'agent_command_signed.bin#0',
+      'signed_command.bin#0',
     ]);
   });
 
@@ -134,7 +129,7 @@ describe('the rule filter in the session', () => {
     expect(reply.rules).toEqual(['agdx/matrix/correlation', 'agdx/matrix/operation']);
     expect(reply.keys).toHaveLength(2);
     expect((await handlers.filter({ filter: { validity: 'valid' } }, ctx)).rules).toBeNull();
-    expect((await handlers.rules({}, ctx)).problems).toBe(11);
+    expect((await handlers.rules({}, ctx)).problems).toBe(12);
   });
 });
 

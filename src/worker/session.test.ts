@@ -244,7 +244,7 @@ describe('verification on a pool', () => {
 
 describe('AgentDNA signature checks on a pool', () => {
   it('a streamed workflow array: the same records, workflows and report as checking in place, each check asked once', async () => {
-    const { agentdnaWorkflows } = await import('../../bench/generate');
+    const { agentdnaWorkflows } = await import('../../test/support/generate');
     const { runSignatureJob } = await import('../core/agentdna/signature-jobs');
     const bytes = new TextEncoder().encode(agentdnaWorkflows(120, 5));
     let asked = 0;
@@ -269,10 +269,10 @@ describe('AgentDNA signature checks on a pool', () => {
 
 describe('AgentDNA quick checks on a pool (libsecp256k1)', () => {
   it('lists of candidate keys are completed in new workflows (a detail, the report, the background), never in those handed out; a key change keeps not_covered', async () => {
-    const { agentdnaWorkflows } = await import('../../bench/generate');
+    const { agentdnaWorkflows } = await import('../../test/support/generate');
     const { runSignatureJob } = await import('../core/agentdna/signature-jobs');
     const { installSecpWasm, isRecoveredPending, resetSignatureCaches } = await import('../core/agentdna/signature');
-    const { secpWasmForTests } = await import('../core/agentdna/test-secp');
+    const { secpWasmForTests } = await import('../../test/support/secp');
     const bytes = new TextEncoder().encode(agentdnaWorkflows(60, 5));
     installSecpWasm(secpWasmForTests());
     resetSignatureCaches();
@@ -362,7 +362,7 @@ describe('CBOR that is not a map through the page path', () => {
 
 describe('streaming a large input', () => {
   it('reads no further than the first batch until the page says it drew it, once per load', async () => {
-    const { agdxSequence } = await import('../../bench/generate');
+    const { agdxSequence } = await import('../../test/support/generate');
     const session = new InspectorSession();
     const batches: number[] = [];
     let release!: () => void;
@@ -398,7 +398,7 @@ describe('streaming a large input', () => {
 
 describe('loads asked at once', () => {
   it('run one after the other: each input keeps its records together', async () => {
-    const { agdxSequence } = await import('../../bench/generate');
+    const { agdxSequence } = await import('../../test/support/generate');
     const session = new InspectorSession();
     const hooks = { batch: () => {}, pause: () => new Promise<void>((r) => setTimeout(r, 0)) };
     const [a, b] = await Promise.all([

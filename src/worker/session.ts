@@ -4,23 +4,25 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { foldPrepared, toReportFolds } from '../core/folds';
-import { refoldLog, type LogAnalysis } from '../core/log/analysis';
+import { refoldLog, type LogAnalysis } from '../core/analysis/log';
 import { withVerdicts } from '../core/log/entry';
 import { recordLinks, type RecordLink } from '../core/graph/record-links';
 import { RuleIndex } from '../core/rule-filter';
 import { shortId } from '../core/short-id';
-import type { Finding } from '../core/model';
 import { firstDifference, toHex } from '../core/bytes';
+import { diagnosticView } from '../core/cbor/diagnostic';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { completeWorkflow, isRecoveredPending, pendingInputs, type RecoveredKey } from '../core/agentdna/signature';
 import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import { applyAgentDnaTrust } from '../core/agentdna/trust';
 import type { RegistryEntry } from '../core/keys/keys';
-import { trustNote } from '../core/keys/trust-note';
 import { didKeys, inspectInput, inspectInputBatches } from '../core/inspect';
 import { analyzeRecords, recordViews, type InspectedRecord } from '../core/records';
-import { allFindings, hasProblem, isUnreadableInput, isValid, type RecordVerdict } from '../core/verdict';
-import { SummaryColumns, type SummaryCounts } from './summary-columns';
+import { allFindings, hasProblem, isUnreadableInput, isValid, type Finding } from '../core/verdict';
+import { SummaryColumns } from './summary-columns';
+import { summarize, summaryFrom } from './summarize';
+import { orderKeys } from './list-order';
+import { partInputs, placeIn, type PartInput } from './share-part';
 import {
   decodeBundle,
   decodePermalink,
@@ -43,19 +45,22 @@ import { markVerdict, type Timeline } from '../core/timeline/model';
 import { reportToMarkdown } from '../core/report-markdown';
 import { renderGraph } from './graph-render';
 import type { GraphRender } from '../wire/graph';
-import type {
-  ComparedPair,
-  FoldView,
-  InputPayload,
-  InputRedaction,
-  LinkedRecord,
-  RecordFilter,
-  InputSummary,
-  RecordDetail,
-  RecordLinkView,
-  RulesPresent,
-  SharedView,
-  Unblankable,
+import {
+  LOG_ORDER,
+  type ComparedPair,
+  type FoldView,
+  type InputPayload,
+  type InputRedaction,
+  type LinkedRecord,
+  type RecordFilter,
+  type InputSummary,
+  type ListOrder,
+  type RecordDetail,
+  type RecordLinkView,
+  type RulesPresent,
+  type SharedView,
+  type ShareRecords,
+  type Unblankable,
 } from '../wire/protocol';
 import type { RecordSummary } from '../wire/summary-pack';
 
@@ -407,6 +412,7 @@ export class InspectorSession {
     redact: boolean,
     bundle: boolean,
     unblankable?: Unblankable,
+    records: ShareRecords = 'all',
   ): Promise<{ fragment: string; bundle: Uint8Array | null; problems: string[]; redaction: InputRedaction[] | null }> {
     const redaction: InputRedaction[] | null = redact ? [] : null;
     let inputs = this.inputs.map((input, i) => {
@@ -421,16 +427,16 @@ export class InspectorSession {
     const problems = (redaction ?? []).flatMap((x) => x.unblankable.map((p) => `${x.name}: ${p}`));
     if (problems.length && !unblankable) return { fragment: '', bundle: null, problems, redaction };
     if (problems.length && unblankable === 'leave-out') inputs = inputs.filter((x) => !redaction![x.number].unblankable.length);
+    // Only the chosen records, each input cut down to them where it can be (share-part.ts).
+    const shared = records === 'all' ? inputs.map((x) => ({ ...x, indexOf: null })) : this.sharedPart(inputs, records, view);
     // A record by its place in the link (an input left out takes its records with it).
-    const placeOf = (key: number | null | undefined): RecordPlace | null => {
-      const at = key != null && this.records[key] ? inputs.findIndex((x) => x.number === this.inputOf[key]) : -1;
-      return at >= 0 ? { input: at, index: this.records[key!].verdict.index } : null;
-    };
+    const placeOf = (key: number | null | undefined): RecordPlace | null =>
+      key != null && this.records[key] ? placeIn(shared, this.inputOf[key], this.records[key].verdict.index) : null;
     const selected = placeOf(view.selectedKey);
     const [ca, cb] = [placeOf(view.compare?.a), placeOf(view.compare?.b)];
     const state: ShareState = {
-      inputs: inputs.map(({ name, bytes }) => ({ name, bytes })),
-      redacted: redact || inputs.some((x) => this.redactedInputs.has(x.number)),
+      inputs: shared.map(({ name, bytes }) => ({ name, bytes })),
+      redacted: redact || shared.some((x) => this.redactedInputs.has(x.number)),
       view: {
         selected,
         tab: view.tab,
@@ -445,6 +451,37 @@ export class InspectorSession {
       if (e instanceof ShareTooLargeError) return { fragment: '', bundle: null, problems: [e.message], redaction };
       throw e;
     }
+  }
+
+  /** The inputs of a link of `records` only: the selected record (and a compared pair), or what the view's filters keep. */
+  private sharedPart(
+    inputs: { name: string; bytes: Uint8Array; number: number }[],
+    records: Exclude<ShareRecords, 'all'>,
+    view: { selectedKey: number | null; compare?: ComparedPair | null; filters: Record<string, string> },
+  ): PartInput[] {
+    // The view's filters are the list's, as a link carries them (the same fields as a RecordFilter).
+    const keys = records === 'selected' ? [view.selectedKey, view.compare?.a, view.compare?.b] : [...this.filter(view.filters as RecordFilter)];
+    const chosen = new Map<number, Set<number>>();
+    for (const key of keys) {
+      if (key == null || !this.records[key]) continue;
+      const input = this.inputOf[key];
+      let set = chosen.get(input);
+      if (!set) chosen.set(input, (set = new Set()));
+      set.add(this.records[key].verdict.index);
+    }
+    // Each input's records, in order (an input's keys are one run).
+    const byInput = new Map<number, InspectedRecord[]>();
+    this.records.forEach((r, key) => {
+      const input = this.inputOf[key];
+      if (!chosen.has(input)) return;
+      let list = byInput.get(input);
+      if (!list) byInput.set(input, (list = []));
+      list.push(r);
+    });
+    const sources = inputs.map((x) => ({ name: x.name, bytes: x.bytes, records: byInput.get(x.number) ?? [] }));
+    const part = partInputs(sources, new Map(inputs.map((x, at) => [at, chosen.get(x.number) ?? new Set<number>()])));
+    // partInputs numbers the inputs by their place in `inputs`: back to the session's numbers.
+    return part.map((p) => ({ ...p, number: inputs[p.number].number }));
   }
 
   /** One input read whole (a bundle's or a link's inputs, or a load without batches); signatures on the pool. */
@@ -509,6 +546,7 @@ export class InspectorSession {
       hexOffset: start,
       hex: data.view.slice(start, end),
       hexTruncated: v.span === null && data.view.length > MAX_HEX,
+      diagnostic: diagnosticView(data.view.subarray(start, end)),
       logTimeMicros: v.logTimeMicros?.toString() ?? null,
       logPosition: data.logPosition ? `partition ${data.logPosition.partition}, offset ${data.logPosition.offset}` : null,
       parent: v.parent !== null ? key - (v.index - v.parent) : null,
@@ -517,6 +555,7 @@ export class InspectorSession {
       workflow: this.completedWorkflow(key),
       context: { signed: data.envelope?.signature?.context ?? null, observed: data.observed },
       links: this.links(key),
+      dialectEvidence: v.dialectEvidence,
     };
   }
 
@@ -654,8 +693,8 @@ export class InspectorSession {
     return this.records.length;
   }
 
-  /** The keys of the records that match, in order: the filter runs here, where the data is. */
-  filter(f: RecordFilter): Int32Array {
+  /** The keys of the records that match, in log order or `order`: the filter and the sort run here, where the data is. */
+  filter(f: RecordFilter, order: ListOrder = LOG_ORDER): Int32Array {
     const out = new Int32Array(this.summaries.length);
     let n = 0;
     const source = f.source?.trim().toLowerCase();
@@ -675,7 +714,7 @@ export class InspectorSession {
       if (rule && !rule[key]) continue;
       out[n++] = key;
     }
-    return out.slice(0, n);
+    return orderKeys(out.slice(0, n), order, (key) => this.summaryOf(key));
   }
 
   /** The rule ids present that the rule filter's words mean (src/core/rule-filter.ts). */
@@ -720,7 +759,10 @@ export class InspectorSession {
 
   /** Both graphs, laid out, as the page draws them: the record-level graph of the load, drawn. */
   graph(expanded: string[]): GraphRender {
-    return renderGraph(this.analysis().graph, this.workflows, (key) => this.summaryOf(key), expanded);
+    return renderGraph(this.analysis().graph, this.workflows, (key) => this.summaryOf(key), expanded, {
+      findings: (key) => this.logRules(key),
+      inputName: (input) => this.inputs[input]?.name ?? '',
+    });
   }
 
   /** The AGDX records on a time axis, each mark drawn with its verdict as the page has it. */
@@ -736,7 +778,7 @@ export class InspectorSession {
   /** A record's summary as last made (undefined until it went to the page): its verdict's fields (in `records`) and the counts kept. */
   private summaryOf(key: number, records: readonly InspectedRecord[] = this.records): RecordSummary | undefined {
     const counts = this.summaries.get(key);
-    return counts && summaryFrom(key, records[key].verdict, counts);
+    return counts && summaryFrom(key, records[key], counts);
   }
 
   /** The log's findings about a record, as of the last load. */
@@ -825,43 +867,6 @@ export interface LoadResult {
   /** The view a bundle or link carried, when one was opened. */
   view: SharedView | null;
   problems: string[];
-}
-
-/** A record as the page lists it: its verdict with the log's findings about it counted in. */
-export function summarize(key: number, r: InspectedRecord, logFindings?: readonly Finding[], redacted = false): RecordSummary {
-  const v = r.verdict;
-  let errors = 0;
-  let warnings = 0;
-  for (const f of allFindings(v, logFindings)) {
-    if (f.severity === 'error') errors++;
-    else if (f.severity === 'warning') warnings++;
-  }
-  return summaryFrom(key, v, { valid: isValid(v, logFindings), errors, warnings, redacted: redacted && hasBody(r) });
-}
-
-/** A summary from its verdict and the counts made with the log's findings (summarize). */
-function summaryFrom(key: number, v: RecordVerdict, counts: SummaryCounts): RecordSummary {
-  return {
-    key,
-    input: v.input,
-    index: v.index,
-    format: v.format,
-    kind: v.kind,
-    id: v.id,
-    conversation: v.conversation,
-    source: v.source,
-    target: v.target,
-    decoded: v.decoded,
-    valid: counts.valid,
-    errorCode: v.error?.code ?? null,
-    signature: v.signature.status,
-    trusted: v.signature.trusted,
-    trustNote: trustNote(v.signature),
-    errors: counts.errors,
-    warnings: counts.warnings,
-    summary: v.summary,
-    redacted: counts.redacted,
-  };
 }
 
 /** SHA-256 of an input by WebCrypto, hex (the pure hash if WebCrypto fails); null where there is none (then the read hashes it). */

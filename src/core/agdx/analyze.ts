@@ -4,16 +4,20 @@ import type { Span } from '../bytes';
 import { firstDifference, toCrockford } from '../bytes';
 import type { CborItem } from '../cbor/reader';
 import { untag } from '../cbor/reader';
-import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type SignatureVerdict } from '../model';
+import { unsignedVerdict, type BodyView, type FieldNode, type SignatureVerdict } from '../model';
 import { readBody } from './bodies';
-import { encodeEnvelope } from './canonical';
+import { encodeEnvelope, receivedWithoutSignature, type AsReceived } from './canonical';
+import type { DialectVerdict } from './dialects';
+import { envelopeDisplay, type DisplayType } from './dispatch';
 import type { DecodedEnvelope } from './envelope';
 import { decodeEnvelope } from './envelope';
 import { checkHeaders, observedHeaders, type ObservedHeaders } from './headers';
 import type { Header } from './iggy';
 import { checkSignatureShape, uncoveredPaths } from './signature';
 import { envelopeTree } from './tree';
-import { validateEnvelope } from './validate';
+import { decodeRefusal, envelopeDialect, validateEnvelope, type BodyAt } from './validate';
+import { finding } from '../rules';
+import type { DecodeError, Finding } from '../verdict';
 
 export interface EnvelopeAnalysis {
   decoded: boolean;
@@ -31,6 +35,12 @@ export interface EnvelopeAnalysis {
   /** The body's content bytes, when it is one definite byte string in these bytes. */
   bodySpan: Span | null;
   observed: ObservedHeaders | null;
+  /** The dialect the record's fields and headers show, and what showed it (null: it did not decode). */
+  dialect: DialectVerdict | null;
+  /** The reference's display type for the record (dispatch.ts), on the session lane. */
+  displayType: DisplayType | null;
+  /** The envelope as received without its signature, for a signed record holding fields no dialect knows. */
+  asReceived: AsReceived | null;
 }
 
 export interface EnvelopeOptions {
@@ -65,6 +75,9 @@ export function failedAnalysis(error: DecodeError): EnvelopeAnalysis {
     body: null,
     bodySpan: null,
     observed: null,
+    dialect: null,
+    displayType: null,
+    asReceived: null,
   };
 }
 
@@ -77,55 +90,60 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
   const decoded = res.value;
   const env = decoded.envelope;
   const spanOf = (path: string): Span | null => decoded.locations.get(path)?.value ?? null;
+  const judged = envelopeDialect(env, options.headers);
+  const dialect = judged.dialect;
+  const refused = decodeRefusal(env, dialect, spanOf);
+  if (refused) return failedAnalysis(refused);
   const findings: Finding[] = [];
 
   if (!jsonView) {
-    const canonical = encodeEnvelope(env, true);
+    const canonical = encodeEnvelope(env, true, dialect);
     const received = bytes.subarray(item.start, item.end);
     const at = firstDifference(received, canonical);
     if (at >= 0) {
       const offset = item.start + at;
-      findings.push({
-        rule: 'agdx/noncanonical',
-        severity: 'warning',
-        path: fieldAt(decoded, offset),
-        message: `the bytes decode but differ from the canonical encoding from byte ${offset} (${noncanonicalReason(decoded, item)})`,
-        span: [offset, Math.min(offset + 1, item.end)],
-      });
+      findings.push(
+        finding(
+          'agdx/noncanonical',
+          fieldAt(decoded, offset),
+          `the bytes decode but differ from the canonical encoding from byte ${offset} (${noncanonicalReason(decoded, item)})`,
+          [offset, Math.min(offset + 1, item.end)],
+        ),
+      );
     }
   }
   for (const u of decoded.unknown) {
-    findings.push({
-      rule: 'agdx/unknown-field',
-      severity: 'info',
-      path: u.name,
-      message: `${u.name} is not a field of AGDX v1 (kept and shown, ignored by the reference)`,
-      span: u.value,
-    });
+    findings.push(finding('agdx/unknown-field', u.name, `${u.name} is not a field of AGDX v1 (kept and shown, ignored by the reference)`, u.value));
   }
-  findings.push(...validateEnvelope(decoded));
+  // A body that is one definite byte string in these bytes is read where it is, so what is found
+  // inside it points at its own bytes; a chunked or JSON-view body is read from a copy.
+  const bodyLoc = decoded.locations.get('body');
+  const bodyItem = bodyLoc ? untag(bodyLoc.item) : null;
+  const bodyAt: BodyAt | undefined =
+    env.body && bodyItem?.kind === 'bytes' && bodyItem.contentStart >= 0 ? { bytes, start: bodyItem.contentStart, end: bodyItem.end } : undefined;
+  findings.push(...validateEnvelope(decoded, dialect, bodyAt));
   const observed = options.headers ? observedHeaders(options.headers) : null;
-  if (options.headers) findings.push(...checkHeaders(env, options.headers, options.partitionKey));
+  if (options.headers) findings.push(...checkHeaders(env, options.headers, options.partitionKey, dialect));
 
   let body: BodyView | null = null;
   let bodyNode: FieldNode | undefined;
   let bodySpan: Span | null = null;
-  const bodyLoc = decoded.locations.get('body');
   if (env.body && bodyLoc) {
-    const bodyItem = untag(bodyLoc.item);
-    // A chunked or JSON-view body has no single content range in these bytes: read a copy.
-    const direct = bodyItem.kind === 'bytes' && bodyItem.contentStart >= 0;
-    const reading = direct
-      ? readBody(bytes, bodyItem.contentStart, bodyItem.end, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null }, detail)
-      : readBody(env.body, 0, env.body.length, { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null }, detail);
+    const direct = bodyAt !== undefined;
+    const ctx = { kind: env.kind, operation: env.operation, contentType: observed?.ct ?? null, dialect, taskState: env.task_state };
+    const reading = bodyAt ? readBody(bytes, bodyAt.start, bodyAt.end, ctx, detail) : readBody(env.body, 0, env.body.length, ctx, detail);
     body = direct ? reading.view : { ...reading.view, span: bodyLoc.value };
-    if (direct && bodyItem.kind === 'bytes') bodySpan = [bodyItem.contentStart, bodyItem.end];
+    if (bodyAt) bodySpan = [bodyAt.start, bodyAt.end];
     if (direct && reading.node) bodyNode = reading.node;
     findings.push(...(direct ? reading.findings : reading.findings.map((f) => ({ ...f, span: bodyLoc.value }))));
   }
 
-  const sig = checkSignatureShape(env, observed, spanOf, env.signature ? uncoveredPaths(decoded, options.headers, options.partitionKey) : undefined);
+  const notCovered = env.signature ? uncoveredPaths(decoded, options.headers, options.partitionKey) : undefined;
+  const sig = checkSignatureShape(env, observed, spanOf, notCovered);
   findings.push(...sig.findings);
+  // What no dialect knows is outside the canonical re-encoding: the envelope as received may be what was signed.
+  const covers = decoded.unknown.filter((u) => !u.name.startsWith('signature.')).map((u) => u.name);
+  const asReceived = notCovered && covers.length && !jsonView ? receivedWithoutSignature(bytes, item, covers, notCovered) : null;
 
   return {
     decoded: true,
@@ -142,6 +160,9 @@ export function analyzeEnvelope(bytes: Uint8Array, item: CborItem, options: Enve
     body,
     bodySpan,
     observed,
+    dialect: judged,
+    displayType: envelopeDisplay(env),
+    asReceived,
   };
 }
 

@@ -5,11 +5,14 @@ import { toHex, utf8Length, utf8OrNull } from '../bytes';
 import type { CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
 import { toDiagnostic } from '../cbor/diagnostic';
-import type { BodyView, FieldNode, Finding } from '../model';
+import type { BodyView, FieldNode } from '../model';
 import { finding, type BodyCodec } from '../rules';
+import { bodyShapeOf, DIALECT_001, type Dialect } from './dialects';
 import { CONTENT_TYPES, ERROR_CODES, HEALTH, codeName } from './dictionaries';
+import { shapedBody } from './shaped-bodies';
 import { FieldError, readBool, readBytes, readSmallUint, readText, readUint, structEntries } from './fields';
 import { cborNode } from './tree';
+import type { Finding } from '../verdict';
 
 export interface CapsuleReading {
   tree: FieldNode;
@@ -52,13 +55,7 @@ export function readCard(item: CborItem, path: string, detail = true): CapsuleRe
     if (list.kind !== 'array') throw new FieldError('agdx/field-type', 'capabilities must be an array', caps.value.start);
     count = list.items.length;
     if (count > 64) {
-      findings.push({
-        rule: 'agdx/cap/capabilities',
-        severity: 'error',
-        path: `${path}.capabilities`,
-        message: `the card lists ${count} capabilities, more than 64`,
-        span: spanOf(caps.value),
-      });
+      findings.push(finding('agdx/cap/capabilities', `${path}.capabilities`, `the card lists ${count} capabilities, more than 64`, spanOf(caps.value)));
     }
     list.items.forEach((c, i) => {
       const { fields: cf } = structEntries(c, `capability ${i}`);
@@ -93,13 +90,7 @@ export function readBodyRef(item: CborItem, path: string, detail = true): Capsul
   const reference = readText(ref.value, `${path}.reference`);
   const n = utf8Length(reference);
   if (n < 1 || n > 1024) {
-    findings.push({
-      rule: 'agdx/cap/body_ref',
-      severity: 'error',
-      path: `${path}.reference`,
-      message: `reference is ${n} bytes; it must be 1..1024`,
-      span: spanOf(ref.value),
-    });
+    findings.push(finding('agdx/cap/body_ref', `${path}.reference`, `reference is ${n} bytes; it must be 1..1024`, spanOf(ref.value)));
   }
   if (!fields.get('size_bytes')) throw new FieldError('agdx/field-type', 'a body reference requires size_bytes', item.start);
   const size = readUint(fields.get('size_bytes')!.value, `${path}.size_bytes`);
@@ -124,6 +115,10 @@ export interface BodyContext {
   operation?: string;
   /** The agdx.ct header when the record has headers. */
   contentType: number | null;
+  /** The record's dialect: its bodies with shapes of their own are read as those shapes (0.0.1 when not said). */
+  dialect?: Dialect;
+  /** The record's task_state (a session status's body depends on it). */
+  taskState?: number;
 }
 
 export interface BodyReading {
@@ -173,6 +168,8 @@ export function readBody(bytes: Uint8Array, start: number, end: number, ctx: Bod
   };
 
   if (ctx.kind === 'error') return capsule('error_body', 'AgentErrorBody (error kind)', readErrorBody);
+  const shape = ctx.operation !== undefined ? bodyShapeOf(ctx.dialect ?? DIALECT_001, ctx.kind, ctx.operation) : null;
+  if (shape) return shapedBody(bytes, start, end, shape, ctx, detail);
   if (ctx.kind === 'status' && ctx.operation === 'card') return capsule('card', 'AgentCard (status card)', readCard);
   if (ctx.kind === 'status' && (ctx.operation === 'quarantine' || ctx.operation === 'unquarantine')) {
     const id = utf8OrNull(content);
@@ -221,10 +218,10 @@ function jsonBody(content: Uint8Array, span: Span, reason: string, findings: Fin
       const parsed = JSON.parse(text);
       return { view: { rendering: 'json', reason, text: detail ? JSON.stringify(parsed, null, 2) : '', span }, node: null, findings };
     } catch (e) {
-      findings.push({ rule: 'agdx/body/json', severity: 'warning', path: 'body', message: `the body does not parse as JSON: ${(e as Error).message}`, span });
+      findings.push(finding('agdx/body/json', 'body', `the body does not parse as JSON: ${(e as Error).message}`, span));
     }
   } else {
-    findings.push({ rule: 'agdx/body/json', severity: 'warning', path: 'body', message: 'the body is not UTF-8, so not JSON', span });
+    findings.push(finding('agdx/body/json', 'body', 'the body is not UTF-8, so not JSON', span));
   }
   return { view: { rendering: text !== null ? 'text' : 'hex', reason, text: detail ? (text ?? toHex(content)) : '', span }, node: null, findings };
 }

@@ -1,7 +1,10 @@
 // The canonical encoding of an envelope: what serde + ciborium write for the decoded value.
 // Declaration order, absent fields omitted, shortest heads, shortest exact floats, metadata
-// sorted bytewise. It is both the noncanonical check and (with the domain) the signing input.
+// sorted bytewise. It is both the noncanonical check and (with the domain) the signing input:
+// a 0.7 record's parent and root are in both, in their place (dialects.ts).
 import { CborWriter } from '../cbor/encoder';
+import type { CborItem } from '../cbor/reader';
+import { LATEST, type Dialect, type FieldSpec } from './dialects';
 import type { Envelope, MetaValue, SignatureCapsule, SignatureContext, Usage } from './envelope';
 import { USAGE_FIELDS } from './envelope';
 
@@ -59,47 +62,62 @@ function writeSignature(w: CborWriter, s: SignatureCapsule): void {
   }
 }
 
-/** Canonical bytes of the envelope; without the signature when `withSignature` is false. */
-export function encodeEnvelope(env: Envelope, withSignature = true): Uint8Array {
+/**
+ * Canonical bytes of the envelope; without the signature when `withSignature` is false. The fields
+ * go in `dialect`'s declaration order (dialects.ts), each as its wire type writes it; the newest
+ * dialect's order holds every field in its place, so a record of any dialect encodes as its writer
+ * encoded it.
+ */
+export function encodeEnvelope(env: Envelope, withSignature = true, dialect: Dialect = LATEST): Uint8Array {
   const w = new CborWriter();
-  const fields: [string, (w: CborWriter) => void][] = [];
-  const add = (name: string, write: (w: CborWriter) => void) => fields.push([name, write]);
-  add('kind', (w) => w.text(env.kind));
-  if (env.record) add('record', (w) => w.bytes(env.record!));
-  add('conversation', (w) => w.bytes(env.conversation));
-  add('source', (w) => w.text(env.source));
-  if (env.target !== undefined) add('target', (w) => w.text(env.target!));
-  if (env.cause) add('cause', (w) => w.bytes(env.cause!));
-  if (env.cause_at) add('cause_at', (w) => w.bytes(env.cause_at!));
-  if (env.correlation) add('correlation', (w) => w.bytes(env.correlation!));
-  if (env.channel) add('channel', (w) => w.bytes(env.channel!));
-  if (env.idempotency_key !== undefined) add('idempotency_key', (w) => w.text(env.idempotency_key!));
-  if (env.deadline_micros !== undefined) add('deadline_micros', (w) => w.uint(env.deadline_micros!));
-  if (env.sequence !== undefined) add('sequence', (w) => w.uint(env.sequence!));
-  if (env.last) add('last', (w) => w.bool(true));
-  if (env.finish_reason !== undefined) add('finish_reason', (w) => w.text(env.finish_reason!));
-  if (env.task_state !== undefined) add('task_state', (w) => w.uint(env.task_state!));
-  if (env.operation !== undefined) add('operation', (w) => w.text(env.operation!));
-  if (env.tool !== undefined) add('tool', (w) => w.text(env.tool!));
-  if (env.usage) add('usage', (w) => writeUsage(w, env.usage!));
-  if (env.metadata) {
-    add('metadata', (w) => {
-      w.head(5, env.metadata!.size);
-      for (const [k, v] of env.metadata!) {
-        w.text(k);
-        writeMeta(w, v);
+  const values = env as unknown as Record<string, unknown>;
+  const present: FieldSpec[] = [];
+  for (const f of dialect.fields) {
+    const v = values[f.name];
+    if (v === undefined || (f.name === 'signature' && !withSignature)) continue;
+    if (f.wire === 'true' && v !== true) continue;
+    if (f.wire === 'nonzero' && (v === 0 || v === 0n)) continue;
+    if (f.wire === 'bytes' && (v as Uint8Array).length === 0) continue;
+    present.push(f);
+  }
+  w.head(5, present.length);
+  for (const f of present) {
+    w.text(f.name);
+    const v = values[f.name];
+    switch (f.wire) {
+      case 'kind':
+      case 'text':
+        w.text(v as string);
+        break;
+      case 'id':
+      case 'position':
+      case 'bytes':
+        w.bytes(v as Uint8Array);
+        break;
+      case 'uint':
+      case 'u8':
+      case 'nonzero':
+        w.uint(v as number | bigint);
+        break;
+      case 'true':
+        w.bool(true);
+        break;
+      case 'usage':
+        writeUsage(w, v as Usage);
+        break;
+      case 'metadata': {
+        const m = v as Map<string, MetaValue>;
+        w.head(5, m.size);
+        for (const [k, x] of m) {
+          w.text(k);
+          writeMeta(w, x);
+        }
+        break;
       }
-    });
-  }
-  if (env.must_understand !== undefined && env.must_understand !== 0 && env.must_understand !== 0n) {
-    add('must_understand', (w) => w.uint(env.must_understand!));
-  }
-  if (env.body && env.body.length > 0) add('body', (w) => w.bytes(env.body!));
-  if (withSignature && env.signature) add('signature', (w) => writeSignature(w, env.signature!));
-  w.head(5, fields.length);
-  for (const [name, write] of fields) {
-    w.text(name);
-    write(w);
+      case 'signature':
+        writeSignature(w, v as SignatureCapsule);
+        break;
+    }
   }
   return w.finish();
 }
@@ -113,4 +131,38 @@ export function signingInputSegments(env: Envelope): { domain: Uint8Array; conte
     context: env.signature?.context ? encodeSignatureContext(env.signature.context) : new Uint8Array(0),
     envelope: encodeEnvelope(env, false),
   };
+}
+
+/**
+ * A signed envelope that holds fields no dialect knows, as received without its signature entry:
+ * the signing input its writer may have used (it signed every field it wrote, and the canonical
+ * re-encoding drops the fields the decoder does not keep). `covers` are the fields it covers that
+ * the canonical input does not.
+ */
+export interface AsReceived {
+  envelope: Uint8Array;
+  covers: readonly string[];
+  /** What the canonical input leaves uncovered (signature.ts uncoveredPaths): the record's not_covered unless this input verifies. */
+  notCovered: string[];
+}
+
+/**
+ * `item` (a definite map, untagged, its bytes in `bytes`) without its `signature` entry: a map head
+ * for one entry fewer, then every other entry's bytes as received. Null for any other item.
+ */
+export function receivedWithoutSignature(bytes: Uint8Array, item: CborItem, covers: readonly string[], notCovered: string[]): AsReceived | null {
+  if (item.kind !== 'map' || item.indefinite) return null;
+  const kept = item.entries.filter((e) => !(e.key.kind === 'text' && e.key.value === 'signature'));
+  if (kept.length === item.entries.length) return null;
+  const w = new CborWriter();
+  w.head(5, kept.length);
+  const head = w.finish();
+  const parts = [head, ...kept.map((e) => bytes.subarray(e.key.start, e.value.end))];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return { envelope: out, covers: Object.freeze([...covers]), notCovered };
 }

@@ -1,17 +1,10 @@
 // AGDX code dictionaries (u8 codes). Unknown codes pass through as `unrecognized-N`.
 
-export const TASK_STATES: Record<number, string> = {
-  1: 'submitted',
-  2: 'working',
-  3: 'input-required',
-  4: 'completed',
-  5: 'canceled',
-  6: 'failed',
-  7: 'rejected',
-  8: 'auth-required',
-  9: 'unknown',
-};
-export const TERMINAL_TASK_STATES = new Set([4, 5, 6, 7]);
+import { LATEST } from './dialects';
+
+/** Task states by code, as every dialect between them names them (dialects.ts: 0.7 added 10 paused). */
+export const TASK_STATES: Readonly<Record<number, string>> = LATEST.taskStates;
+export const TERMINAL_TASK_STATES: ReadonlySet<number> = LATEST.terminal;
 
 export const CONTENT_TYPES: Record<number, string> = {
   0: 'raw',
@@ -47,9 +40,8 @@ export const HEALTH: Record<number, string> = { 1: 'healthy', 2: 'degraded', 3: 
 
 export const SIGNATURE_SCHEMES: Record<number, string> = { 1: 'ed25519' };
 
-export const STATUS_OPERATIONS = ['task', 'card', 'progress', 'quarantine', 'unquarantine'];
 export const CHUNK_PURPOSES = ['chat', 'reasoning', 'tool_args'];
 
-export function codeName(dict: Record<number, string>, code: number): string {
+export function codeName(dict: Readonly<Record<number, string>>, code: number): string {
   return dict[code] ?? `unrecognized-${code}`;
 }

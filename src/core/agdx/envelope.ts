@@ -1,9 +1,9 @@
 // The AGDX v1 envelope (agdx-v1.md): its fields in wire order, and a decoder as lenient as the
 // Rust reference (laser-wire 0.0.1), which keeps each field's bytes for the hex view and findings.
 import type { Span } from '../bytes';
-import type { DecodeError } from '../rules';
 import type { CborItem } from '../cbor/reader';
 import { isNull, untag } from '../cbor/reader';
+import { KINDS, LATEST, type Kind } from './dialects';
 import {
   FieldError,
   describeItem,
@@ -17,40 +17,22 @@ import {
   structEntries,
   type ReadContext,
 } from './fields';
+import type { DecodeError } from '../verdict';
 
-export const KINDS = ['command', 'response', 'event', 'chunk', 'status', 'error'] as const;
-export type Kind = (typeof KINDS)[number];
+export { KINDS, type Kind } from './dialects';
 
-/** Field names in declaration (wire) order. */
-export const ENVELOPE_FIELDS = [
-  'kind',
-  'record',
-  'conversation',
-  'source',
-  'target',
-  'cause',
-  'cause_at',
-  'correlation',
-  'channel',
-  'idempotency_key',
-  'deadline_micros',
-  'sequence',
-  'last',
-  'finish_reason',
-  'task_state',
-  'operation',
-  'tool',
-  'usage',
-  'metadata',
-  'must_understand',
-  'body',
-  'signature',
-] as const;
-export type EnvelopeField = (typeof ENVELOPE_FIELDS)[number];
+/**
+ * Field names in declaration (wire) order: the newest dialect's list (dialects.ts), which holds
+ * every field any dialect has, each in its place (a record's own fields are in its dialect's order).
+ */
+export const ENVELOPE_FIELDS: readonly EnvelopeField[] = LATEST.fields.map((f) => f.name as EnvelopeField);
+export type EnvelopeField = keyof Envelope;
 /** ENVELOPE_FIELDS as a set, made once (the decoder and the classifier ask it for every field). */
 export const ENVELOPE_FIELD_SET: ReadonlySet<string> = new Set(ENVELOPE_FIELDS);
 
-export const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'reasoning_output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
+/** The usage fields every dialect knows between them, in order (input_tokens and output_tokens required). */
+export const USAGE_FIELDS: readonly UsageField[] = LATEST.usage as readonly UsageField[];
+export type UsageField = keyof Usage;
 
 export type MetaValue =
   | { type: 'text'; value: string }
@@ -66,6 +48,8 @@ export interface Usage {
   reasoning_output_tokens?: number | bigint;
   cache_read_input_tokens?: number | bigint;
   cache_creation_input_tokens?: number | bigint;
+  /** 0.7: the cost in micro-units of the deployment's currency. */
+  cost_micros?: number | bigint;
 }
 
 export interface SignatureContext {
@@ -84,6 +68,10 @@ export interface Envelope {
   kind: Kind;
   record?: Uint8Array;
   conversation: Uint8Array;
+  /** 0.7: the conversation this one was spawned from. */
+  parent?: Uint8Array;
+  /** 0.7: the first conversation of the tree (requires parent). */
+  root?: Uint8Array;
   source: string;
   target?: string;
   cause?: Uint8Array;
@@ -207,36 +195,54 @@ function decode(item: CborItem, ctx: ReadContext): DecodedEnvelope {
     conversation: readBytes(present.get('conversation')!, 'conversation', ctx, 16),
     source: readText(present.get('source')!, 'source'),
   };
-  const get = (name: EnvelopeField) => present.get(name);
-  let v: CborItem | undefined;
-  if ((v = get('record'))) env.record = readBytes(v, 'record', ctx, 16);
-  if ((v = get('target'))) env.target = readText(v, 'target');
-  if ((v = get('cause'))) env.cause = readBytes(v, 'cause', ctx, 16);
-  if ((v = get('cause_at'))) env.cause_at = readBytes(v, 'cause_at', ctx, 20);
-  if ((v = get('correlation'))) env.correlation = readBytes(v, 'correlation', ctx, 16);
-  if ((v = get('channel'))) env.channel = readBytes(v, 'channel', ctx, 16);
-  if ((v = get('idempotency_key'))) env.idempotency_key = readText(v, 'idempotency_key');
-  if ((v = get('deadline_micros'))) env.deadline_micros = readUint(v, 'deadline_micros');
-  if ((v = get('sequence'))) env.sequence = readUint(v, 'sequence');
-  if ((v = get('last'))) {
-    if (readBool(v, 'last')) env.last = true;
-    else explicitFalse.push('last');
+  // The other fields in declaration order, each by how it is written (dialects.ts).
+  const out = env as unknown as Record<string, unknown>;
+  for (const { name, wire } of LATEST.fields) {
+    const v = present.get(name);
+    if (v === undefined || name === 'conversation' || name === 'source') continue;
+    switch (wire) {
+      case 'kind':
+        break;
+      case 'id':
+        out[name] = readBytes(v, name, ctx, 16);
+        break;
+      case 'position':
+        out[name] = readBytes(v, name, ctx, 20);
+        break;
+      case 'text':
+        out[name] = readText(v, name);
+        break;
+      case 'uint':
+        out[name] = readUint(v, name);
+        break;
+      case 'u8':
+        out[name] = readSmallUint(v, name, 255);
+        break;
+      case 'true':
+        if (readBool(v, name)) out[name] = true;
+        else explicitFalse.push(name);
+        break;
+      case 'nonzero': {
+        const n = readUint(v, name);
+        if (n !== 0 && n !== 0n) out[name] = n;
+        break;
+      }
+      case 'bytes': {
+        const bytes = readBytes(v, name, ctx);
+        if (bytes.length > 0) out[name] = bytes;
+        break;
+      }
+      case 'usage':
+        env.usage = readUsage(v, locations, unknown);
+        break;
+      case 'metadata':
+        env.metadata = readMetadata(v, locations);
+        break;
+      case 'signature':
+        env.signature = readSignature(v, ctx, locations, unknown);
+        break;
+    }
   }
-  if ((v = get('finish_reason'))) env.finish_reason = readText(v, 'finish_reason');
-  if ((v = get('task_state'))) env.task_state = readSmallUint(v, 'task_state', 255);
-  if ((v = get('operation'))) env.operation = readText(v, 'operation');
-  if ((v = get('tool'))) env.tool = readText(v, 'tool');
-  if ((v = get('usage'))) env.usage = readUsage(v, locations, unknown);
-  if ((v = get('metadata'))) env.metadata = readMetadata(v, locations);
-  if ((v = get('must_understand'))) {
-    const mu = readUint(v, 'must_understand');
-    if (mu !== 0) env.must_understand = mu;
-  }
-  if ((v = get('body'))) {
-    const body = readBytes(v, 'body', ctx);
-    if (body.length > 0) env.body = body;
-  }
-  if ((v = get('signature'))) env.signature = readSignature(v, ctx, locations, unknown);
   // Every field read: what is left to fail is in what the reference skips (unknown keys and values).
   for (const u of unknown) checkSimpleValues(u.item, u.name);
   for (const o of others) checkSimpleValues(o.key, o.name);

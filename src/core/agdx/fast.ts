@@ -6,12 +6,34 @@
 import { numberToHalf } from '../cbor/encoder';
 import { halfToNumber } from '../cbor/reader';
 import { utf8Range } from '../bytes';
-import type { Envelope, Kind, MetaValue, SignatureCapsule, Usage } from './envelope';
-import { ENVELOPE_FIELDS, KINDS, USAGE_FIELDS } from './envelope';
+import { KINDS, LATEST, type Kind, type WireType } from './dialects';
+import type { Envelope, MetaValue, SignatureCapsule, Usage } from './envelope';
+import { USAGE_FIELDS } from './envelope';
 import { METADATA_MAX_ENTRIES, METADATA_MAX_VALUE_BYTES } from './validate';
 
 const enc = new TextEncoder();
-const FIELD_BYTES = ENVELOPE_FIELDS.map((f) => enc.encode(f));
+// The fields as the newest dialect lists them (dialects.ts): their names' bytes, how each is
+// written (as a small number, for a jump table), and the names the values are stored under.
+const FIELDS = LATEST.fields;
+const FIELD_BYTES = FIELDS.map((f) => enc.encode(f.name));
+const FIELD_NAMES = FIELDS.map((f) => f.name);
+const WIRE_CODES: Record<WireType, number> = {
+  kind: 0,
+  id: 1,
+  position: 2,
+  text: 3,
+  uint: 4,
+  u8: 5,
+  true: 6,
+  nonzero: 7,
+  bytes: 8,
+  usage: 9,
+  metadata: 10,
+  signature: 11,
+};
+const FIELD_WIRE = Uint8Array.from(FIELDS, (f) => WIRE_CODES[f.wire]);
+/** Every field undefined: each envelope starts as a copy, so all of them share one hidden class. */
+const BLANK: Record<string, undefined> = Object.fromEntries(FIELD_NAMES.map((n) => [n, undefined]));
 const USAGE_BYTES = USAGE_FIELDS.map((f) => enc.encode(f));
 const SIG_FIELDS = ['scheme', 'key_id', 'bytes', 'context'] as const;
 const SIG_BYTES = SIG_FIELDS.map((f) => enc.encode(f));
@@ -317,122 +339,67 @@ const EMPTY = new Uint8Array(0);
 
 function readEnvelope(): FastEnvelope | null {
   const count = len(5);
-  // Every field in one literal: the same hidden class for every envelope (absent = undefined).
-  const env: Partial<Envelope> = {
-    kind: undefined,
-    record: undefined,
-    conversation: undefined,
-    source: undefined,
-    target: undefined,
-    cause: undefined,
-    cause_at: undefined,
-    correlation: undefined,
-    channel: undefined,
-    idempotency_key: undefined,
-    deadline_micros: undefined,
-    sequence: undefined,
-    last: undefined,
-    finish_reason: undefined,
-    task_state: undefined,
-    operation: undefined,
-    tool: undefined,
-    usage: undefined,
-    metadata: undefined,
-    must_understand: undefined,
-    body: undefined,
-    signature: undefined,
-  };
+  const env: Record<string, unknown> = { ...BLANK };
   let bodyStart = -1;
   let bodyEnd = -1;
   let last = -1;
   for (let i = 0; i < count; i++) {
     const f = key(FIELD_BYTES, last + 1);
     last = f;
-    // On the field's index in ENVELOPE_FIELDS (a jump table, not 22 name comparisons).
-    switch (f) {
+    let v: unknown;
+    // On how the field is written (a jump table, not a comparison per field name).
+    switch (FIELD_WIRE[f]) {
       case 0: // kind
-        env.kind = kind();
+        v = kind();
         break;
-      case 1: // record
-        env.record = id();
+      case 1: // id
+        v = id();
         break;
-      case 2: // conversation
-        env.conversation = id();
+      case 2: // position
+        v = fixedBytes(20);
         break;
-      case 3: // source
-        env.source = text();
+      case 3: // text
+        v = text();
         break;
-      case 4: // target
-        env.target = text();
+      case 4: // uint
+        v = uint();
         break;
-      case 5: // cause
-        env.cause = id();
+      case 5: // u8
+        v = uint(255);
         break;
-      case 6: // cause_at
-        env.cause_at = fixedBytes(20);
-        break;
-      case 7: // correlation
-        env.correlation = id();
-        break;
-      case 8: // channel
-        env.channel = id();
-        break;
-      case 9: // idempotency_key
-        env.idempotency_key = text();
-        break;
-      case 10: // deadline_micros
-        env.deadline_micros = uint();
-        break;
-      case 11: // sequence
-        env.sequence = uint();
-        break;
-      case 12: // last
+      case 6: // true (written only when true)
         if (b[pos] !== 0xf5) throw NOT_FAST;
         pos++;
-        env.last = true;
+        v = true;
         break;
-      case 13: // finish_reason
-        env.finish_reason = text();
-        break;
-      case 14: // task_state
-        env.task_state = uint(255) as number;
-        break;
-      case 15: // operation
-        env.operation = text();
-        break;
-      case 16: // tool
-        env.tool = text();
-        break;
-      case 17: // usage
-        env.usage = usage();
-        break;
-      case 18: // metadata
-        env.metadata = metadata();
-        break;
-      case 19: {
-        // must_understand
-        const v = uint();
+      case 7: // nonzero (written only when not 0)
+        v = uint();
         if (v === 0) throw NOT_FAST;
-        env.must_understand = v;
         break;
-      }
-      case 20: {
-        // body
+      case 8: {
+        // bytes (written only when not empty)
         const n = len(2);
         if (n === 0) throw NOT_FAST;
         bodyStart = pos;
         bodyEnd = pos + n;
-        env.body = b.subarray(bodyStart, bodyEnd);
+        v = b.subarray(bodyStart, bodyEnd);
         pos = bodyEnd;
         break;
       }
-      case 21: // signature
-        env.signature = signature();
+      case 9:
+        v = usage();
+        break;
+      case 10:
+        v = metadata();
+        break;
+      default:
+        v = signature();
         break;
     }
+    env[FIELD_NAMES[f]] = v;
   }
   if (env.kind === undefined || env.conversation === undefined || env.source === undefined) return null;
-  return { envelope: env as Envelope, end: pos, bodyStart, bodyEnd };
+  return { envelope: env as unknown as Envelope, end: pos, bodyStart, bodyEnd };
 }
 
 function usage(): Usage {

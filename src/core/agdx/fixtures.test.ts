@@ -9,11 +9,11 @@ import { fromHex, toBase64, toCrockford, toHex } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
 import { readSingle, untag } from '../cbor/reader';
 import { inspectInput } from '../inspect';
-import type { Finding } from '../model';
-import { flat, inspectedOf, type FlatRecord } from '../import/test-helpers';
+import { flat, inspectedOf, type FlatRecord } from '../../../test/support/import-helpers';
 import { buildReport } from '../report';
 import { encodeEnvelope, signingInputSegments } from './canonical';
 import { decodeEnvelope, type Envelope, type MetaValue } from './envelope';
+import type { Finding } from '../verdict';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { concatBytes, fromHex, toHex } from '../bytes';
 import { readSingle } from '../cbor/reader';
 import { inspect, inspectInput } from '../inspect';
-import { flat } from '../import/test-helpers';
+import { flat } from '../../../test/support/import-helpers';
 import { isKeyEntry, keyId, parseKeys, type RegisteredKey } from '../keys/keys';
 import { encodeEnvelope, signingInputSegments } from './canonical';
 import { decodeEnvelope, type Envelope } from './envelope';

@@ -2,10 +2,12 @@
 // matching live here; key lookup and Ed25519 verification plug in through `verify`.
 import type { Span } from '../bytes';
 import { bytesEqual, toCrockford, toHex } from '../bytes';
-import type { Finding, SignatureVerdict } from '../model';
+import type { SignatureVerdict } from '../model';
 import type { DecodedEnvelope, Envelope } from './envelope';
-import type { ObservedHeaders } from './headers';
+import { BROADCAST, crockfordBytes, type ObservedHeaders } from './headers';
 import { headerString, headerUint, type Header } from './iggy';
+import { finding } from '../rules';
+import type { Finding } from '../verdict';
 
 export interface SignatureCheck {
   verdict: SignatureVerdict;
@@ -43,10 +45,17 @@ export function contextMatch(env: Envelope, observed: ObservedHeaders | null): b
  * the decoded envelope, and the decoder keeps no unknown key: so every unknown field (of the
  * envelope, usage, the signature capsule or its context) is outside it. The record's log headers
  * are outside it too, except where a signed value fixes theirs: agdx.ct / agdx.av equal to the
- * signed context's, gen_ai.conversation.id naming the signed conversation, agdx.to equal to the
- * signed target (a laser record's partition_key likewise). Empty for an unsigned envelope.
+ * signed context's, gen_ai.conversation.id naming the signed conversation (as a u128 or as text),
+ * agdx.to equal to the signed target (or `*` without one), gen_ai.agent.id the signed source,
+ * agdx.parent_conv / agdx.root_conv the signed parent / root (a laser record's partition_key
+ * likewise). Empty for an unsigned envelope.
  */
 export function uncoveredPaths(decoded: DecodedEnvelope, headers?: readonly Header[], partitionKey?: string): string[] {
+  const names = (h: Header, id: Uint8Array): boolean => {
+    const text = headerString(h);
+    const bytes = text === null ? null : crockfordBytes(text);
+    return bytes !== null && bytesEqual(bytes, id);
+  };
   const env = decoded.envelope;
   if (!env.signature) return [];
   const out = decoded.unknown.map((u) => u.name);
@@ -58,10 +67,17 @@ export function uncoveredPaths(decoded: DecodedEnvelope, headers?: readonly Head
       case 'agdx.av':
         return ctx?.agent_version !== undefined && headerUint(h) === BigInt(ctx.agent_version);
       case 'gen_ai.conversation.id':
-        // A little-endian u128; the envelope's id is big-endian.
-        return h.kind === 'uint128' && h.value.length === 16 && bytesEqual(h.value.slice().reverse(), env.conversation);
+        // A little-endian u128 (the envelope's id is big-endian), or the Crockford id as text (0.7).
+        return h.kind === 'uint128' ? h.value.length === 16 && bytesEqual(h.value.slice().reverse(), env.conversation) : names(h, env.conversation);
       case 'agdx.to':
-        return env.target !== undefined && headerString(h) === env.target;
+        // `*` addresses every agent: what an envelope without a target is.
+        return env.target !== undefined ? headerString(h) === env.target : headerString(h) === BROADCAST;
+      case 'gen_ai.agent.id':
+        return headerString(h) === env.source;
+      case 'agdx.parent_conv':
+        return env.parent !== undefined && names(h, env.parent);
+      case 'agdx.root_conv':
+        return env.root !== undefined && names(h, env.root);
       default:
         return false;
     }
@@ -84,22 +100,10 @@ export function signatureShapeFindings(env: Envelope, spanOf: (path: string) => 
   if (sig?.scheme !== 1 || (sig.key_id.length === 8 && sig.bytes.length === 64)) return NO_FINDINGS;
   const problems: Finding[] = [];
   if (sig.key_id.length !== 8) {
-    problems.push({
-      rule: 'agdx/signature/shape',
-      severity: 'error',
-      path: 'signature.key_id',
-      message: `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`,
-      span: spanOf('signature.key_id'),
-    });
+    problems.push(finding('agdx/signature/shape', 'signature.key_id', `an Ed25519 key id is 8 bytes, found ${sig.key_id.length}`, spanOf('signature.key_id')));
   }
   if (sig.bytes.length !== 64) {
-    problems.push({
-      rule: 'agdx/signature/shape',
-      severity: 'error',
-      path: 'signature.bytes',
-      message: `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`,
-      span: spanOf('signature.bytes'),
-    });
+    problems.push(finding('agdx/signature/shape', 'signature.bytes', `an Ed25519 signature is 64 bytes, found ${sig.bytes.length}`, spanOf('signature.bytes')));
   }
   return problems;
 }

@@ -7,12 +7,15 @@ import { toDiagnostic } from '../cbor/diagnostic';
 import type { FieldNode } from '../model';
 import type { DecodedEnvelope } from './envelope';
 import { CONTENT_TYPES, SIGNATURE_SCHEMES, TASK_STATES, codeName } from './dictionaries';
+import { isoFromMicros } from '../time';
 
 /** What each envelope field means (agdx-v1.md), shown on hover. */
 export const FIELD_DOCS: Record<string, string> = {
   kind: 'The message kind: command, response, event, chunk, status or error. Selects the validity matrix.',
   record: 'Record id: 16 bytes (big-endian u128), shown in Crockford base32; usually a ULID.',
   conversation: 'Conversation id: 16 bytes, always present; the partition key on the log.',
+  parent: 'The conversation this one was spawned from (laser-sdk 0.7 on): a child session names its parent.',
+  root: 'The first conversation of the session tree (laser-sdk 0.7 on); requires parent.',
   source: 'The sending agent id (1..256 bytes, no control character). A claim, not an identity: only a signature binds it.',
   target: 'The receiving agent id, when addressed.',
   cause: "The causal parent's record id.",
@@ -24,10 +27,13 @@ export const FIELD_DOCS: Record<string, string> = {
   sequence: 'Chunk order within its stream, from 0.',
   last: 'Marks the terminal chunk of a stream (written only when true).',
   finish_reason: 'Why generation stopped (open OTel vocabulary: stop, length, content_filter, tool_call, error, …).',
-  task_state: 'Task state code (A2A v0.3 order): submitted, working, input-required, completed, canceled, failed, rejected, auth-required, unknown.',
-  operation: 'Status: task, card, progress, quarantine or unquarantine. Opening chunk: chat, reasoning or tool_args. Otherwise free.',
+  task_state:
+    'Task state code (A2A v0.3 order): submitted, working, input-required, completed, canceled, failed, rejected, auth-required, unknown; laser-sdk 0.7 adds 10 paused (not terminal).',
+  operation:
+    'Status: task, card, progress, quarantine or unquarantine (and session, from laser-sdk 0.7 on). Opening chunk: chat, reasoning or tool_args. Otherwise free.',
   tool: 'The tool this message is about.',
-  usage: 'Token usage (advisory): input_tokens and output_tokens required, reasoning and cache counts optional.',
+  usage: 'Token usage (advisory): input_tokens and output_tokens required, reasoning and cache counts optional (and cost_micros, from laser-sdk 0.7 on).',
+  'usage.cost_micros': "The call's cost in micro-units of the deployment's currency (laser-sdk 0.7 on; advisory).",
   metadata: 'Text keys (sorted bytewise) to scalars or lists (of scalars and lists); capped at 32 entries and 8192 bytes.',
   must_understand: 'A bitset of features the receiver must implement; no bits are defined, so any set bit means reject.',
   body: 'The payload, in the codec named by the agdx.ct header (or by the kind).',
@@ -38,14 +44,12 @@ export const FIELD_DOCS: Record<string, string> = {
   'signature.context': 'The content type and agent version the signer saw; must match agdx.ct / agdx.av.',
 };
 
-export const ID_FIELDS = new Set(['record', 'conversation', 'cause', 'correlation', 'channel']);
+export const ID_FIELDS = new Set(['record', 'conversation', 'parent', 'root', 'cause', 'correlation', 'channel']);
 
 const spanOf = (item: CborItem): Span => [item.start, item.end];
 
 export function formatMicros(micros: number | bigint): string {
-  const ms = Number(BigInt(micros) / 1000n);
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? `${micros} µs (out of range)` : d.toISOString();
+  return isoFromMicros(micros) ?? `${micros} µs (out of range)`;
 }
 
 export function formatId(bytes: Uint8Array): { display: string; hint: string } {

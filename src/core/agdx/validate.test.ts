@@ -5,11 +5,11 @@ import { firstDifference, toHex } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
 import { readSingle } from '../cbor/reader';
 import { inspectInput } from '../inspect';
-import type { Finding } from '../model';
-import { flat, type FlatRecord } from '../import/test-helpers';
+import { flat, type FlatRecord } from '../../../test/support/import-helpers';
 import { encodeEnvelope } from './canonical';
 import { decodeEnvelope, type MetaValue } from './envelope';
 import { metaValueSize, validateEnvelope } from './validate';
+import type { Finding } from '../verdict';
 
 // ---------------------------------------------------------------------------------------------
 // A small CBOR builder: JS values to CBOR, maps in the order given

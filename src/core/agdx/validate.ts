@@ -2,10 +2,16 @@
 // the first violation; this lists every one, each with its rule id, field path and bytes.
 import type { Span } from '../bytes';
 import { hasControlChar, utf8Length } from '../bytes';
-import type { Finding, Severity } from '../model';
 import { finding as ruleFinding, type CapName, type FindingRuleId, type MatrixField } from '../rules';
+import { bytesEqual, toCrockford } from '../bytes';
 import type { DecodedEnvelope, Envelope, MetaValue } from './envelope';
-import { CHUNK_PURPOSES, STATUS_OPERATIONS } from './dictionaries';
+import { CHUNK_PURPOSES } from './dictionaries';
+import { DIALECT_001, dialectOf, type Dialect, type DialectVerdict } from './dialects';
+import { sessionBodyValid } from './fast-session';
+import { dialectHeaders } from './headers';
+import type { Header } from './iggy';
+import { bodyHasKey, bodyItem, readSessionBody, ShapeError, startLineageMismatch } from './shapes';
+import type { DecodeError, Finding, Severity } from '../verdict';
 
 const byteLength = utf8Length;
 
@@ -54,12 +60,66 @@ function presence(out: Finding[] | null, spanOf: SpanOf, kind: string, field: Ma
 // Shared and frozen: most records have no finding, and nobody may add to this one.
 const NONE = Object.freeze([]) as unknown as Finding[];
 
-export function validateEnvelope(decoded: DecodedEnvelope): Finding[] {
-  return validateFields(decoded.envelope, (path) => decoded.locations.get(path)?.value ?? null);
+/** The dialect an envelope's fields and (when it has them) its log headers show (dialects.ts). */
+export function envelopeDialect(env: Envelope, headers?: readonly Header[] | null): DialectVerdict {
+  return dialectOf(env as unknown as Parameters<typeof dialectOf>[0], bodyHasKey, headers?.length ? dialectHeaders(headers) : null);
 }
 
-/** The matrix, the caps and must_understand over a decoded envelope; `spanOf` locates a field's bytes. */
-export function validateFields(env: Envelope, spanOf: SpanOf): Finding[] {
+/**
+ * What the dialect's reader refuses while it decodes, beyond a field's type (dialects.ts
+ * `idsAtDecode`: the 0.7 port parses agent ids and idempotency keys as it reads them): the decode
+ * error, in the port's words, or null. 0.0.1 reads such values and the caps report them (below).
+ */
+export function decodeRefusal(env: Envelope, dialect: Dialect, spanOf: SpanOf): DecodeError | null {
+  if (!dialect.idsAtDecode) return null;
+  const source = agentIdRefusal(env.source);
+  if (source !== null) return refusal(dialect, spanOf, 'source', source);
+  const target = env.target !== undefined ? agentIdRefusal(env.target) : null;
+  if (target !== null) return refusal(dialect, spanOf, 'target', target);
+  const key = env.idempotency_key;
+  if (key !== undefined) {
+    if (key.length === 0) return refusal(dialect, spanOf, 'idempotency_key', 'idempotency key must not be empty');
+    const n = byteLength(key);
+    if (n > 64) return refusal(dialect, spanOf, 'idempotency_key', `idempotency key is ${n}B, exceeds cap 64B`);
+  }
+  return null;
+}
+
+/** What the 0.7 reader refuses in an agent id, in its words, or null. */
+function agentIdRefusal(v: string): string | null {
+  if (v.length === 0) return 'agent id must not be empty';
+  const n = byteLength(v);
+  if (n > 256) return `agent id is ${n}B, exceeds cap 256B`;
+  if (hasControlChar(v)) return 'agent id must not contain control characters';
+  return null;
+}
+
+function refusal(dialect: Dialect, spanOf: SpanOf, field: string, why: string): DecodeError {
+  return { code: 'agdx/field-type', message: `${field}: ${why} (the ${dialect.id} reader refuses it while decoding)`, offset: spanOf(field)?.[0] ?? null };
+}
+
+export function validateEnvelope(decoded: DecodedEnvelope, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): Finding[] {
+  return validateFields(decoded.envelope, (path) => decoded.locations.get(path)?.value ?? null, dialect, bodyAt);
+}
+
+/**
+ * Where the body's content is, when its bytes are at hand: `bytes[start, end)` (the record's bytes,
+ * so a finding inside the body points at its own bytes). Without it the body is read from
+ * `env.body` and such a finding has the body's span.
+ */
+export interface BodyAt {
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+}
+
+/**
+ * The matrix, the caps and must_understand over a decoded envelope, by the rules of `dialect` (the
+ * one its fields show, dialects.ts; 0.0.1 when the caller does not say); `spanOf` locates a field's
+ * bytes. A 0.0.1 record is judged exactly as agdx-v1.md says; a 0.7 one as the 0.7 port validates
+ * it: its lineage, and a session status's state, `last` and body.
+ */
+export function validateFields(env: Envelope, spanOf: SpanOf, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): Finding[] {
   // Written without per-call closures: this runs once per record of a large log.
   let out: Finding[] | null = null;
   const k = env.kind;
@@ -69,6 +129,7 @@ export function validateFields(env: Envelope, spanOf: SpanOf): Finding[] {
   const task = env.operation === 'task';
 
   out = presence(out, spanOf, k, 'record', !!env.record, SIMPLE.record[k]);
+  if (dialect.lineage && (env.parent || env.root)) out = checkLineage(out, env, spanOf);
   out = presence(
     out,
     spanOf,
@@ -90,13 +151,24 @@ export function validateFields(env: Envelope, spanOf: SpanOf): Finding[] {
   if (isChunk) {
     if (env.deadline_micros !== undefined && !seq0) out = matrix(out, spanOf, 'deadline_micros', 'chunk may carry deadline_micros only on sequence 0');
   } else out = presence(out, spanOf, k, 'deadline_micros', env.deadline_micros !== undefined, k === 'command' ? 'O' : 'X');
-  if (k === 'status') out = presence(out, spanOf, k, 'task_state', env.task_state !== undefined, task ? 'R' : 'O', task ? ' when operation is task' : '');
+  const stateRequired = k === 'status' && env.operation !== undefined && dialect.taskStateFor.includes(env.operation);
+  if (k === 'status')
+    out = presence(
+      out,
+      spanOf,
+      k,
+      'task_state',
+      env.task_state !== undefined,
+      stateRequired ? 'R' : 'O',
+      stateRequired ? ` when operation is ${env.operation}` : '',
+    );
   else out = presence(out, spanOf, k, 'task_state', env.task_state !== undefined, k === 'response' || k === 'error' ? 'O' : 'X');
 
   if (k === 'status') {
-    if (env.operation === undefined) out = matrix(out, spanOf, 'operation', `status requires operation (one of ${STATUS_OPERATIONS.join(', ')})`);
-    else if (!STATUS_OPERATIONS.includes(env.operation)) {
-      out = matrix(out, spanOf, 'operation', `status operation ${JSON.stringify(env.operation)} is not one of ${STATUS_OPERATIONS.join(', ')}`);
+    const ops = dialect.statusOperations;
+    if (env.operation === undefined) out = matrix(out, spanOf, 'operation', `status requires operation (one of ${ops.join(', ')})`);
+    else if (!ops.includes(env.operation)) {
+      out = matrix(out, spanOf, 'operation', `status operation ${JSON.stringify(env.operation)} is not one of ${ops.join(', ')}`);
     }
   } else if (isChunk && env.sequence !== undefined) {
     if (seq0) {
@@ -114,21 +186,91 @@ export function validateFields(env: Envelope, spanOf: SpanOf): Finding[] {
   if (isChunk) {
     if (!hasBody && !env.last) out = matrix(out, spanOf, 'body', 'chunk requires a non-empty body unless it is the last');
   } else if (k !== 'status' && !hasBody) out = matrix(out, spanOf, 'body', `${k} requires a non-empty body`);
+  const session = k === 'status' && dialect.sessionOperation !== null && env.operation === dialect.sessionOperation;
+  if (session && !hasBody)
+    out = matrix(out, spanOf, 'body', `status requires body when operation is ${env.operation}: a session status carries its start, transition or end`);
+  if (session) out = checkSession(out, env, spanOf, dialect, hasBody, bodyAt);
 
-  out = checkCaps(out, env, spanOf);
+  out = checkCaps(out, env, spanOf, dialect);
 
   if (env.must_understand !== undefined) {
     const mask = BigInt(env.must_understand).toString(16).padStart(16, '0');
     out = finding(
       out,
       'agdx/must-understand',
-      'error',
+      dialect.mustUnderstand,
       'must_understand',
-      `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): a receiver must reject the message`,
+      dialect.mustUnderstand === 'error'
+        ? `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): a receiver must reject the message`
+        : `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): the envelope is valid, but a receiver that implements none of them refuses it when it handles it`,
       spanOf('must_understand'),
     );
   }
   return out ?? NONE;
+}
+
+/** 0.7 lineage: root needs parent; neither names the record's own conversation. */
+function checkLineage(out: Finding[] | null, env: Envelope, spanOf: SpanOf): Finding[] | null {
+  if (env.root && !env.parent)
+    out = finding(
+      out,
+      'agdx/lineage/root-needs-parent',
+      'error',
+      'root',
+      'root requires parent: a record names the root of its session tree only with the parent it was spawned from',
+      spanOf('root'),
+    );
+  const self = env.parent && bytesEqual(env.parent, env.conversation) ? 'parent' : env.root && bytesEqual(env.root, env.conversation) ? 'root' : null;
+  if (self)
+    out = finding(
+      out,
+      'agdx/lineage/self',
+      'error',
+      self,
+      `parent and root must differ from conversation: ${self} names the record's own conversation`,
+      spanOf(self),
+    );
+  return out;
+}
+
+/**
+ * A 0.7 session status: `last` set exactly when the state is terminal, and the body the state calls
+ * for (a SessionStart when submitted, or working with the agent or SDK named; a SessionEnd when
+ * terminal; a SessionTransition otherwise), read as the port reads it, a start's lineage the
+ * envelope's. task_state and the body being there are the matrix's (above); without a state there
+ * is nothing more to judge, as the port stops there.
+ */
+function checkSession(out: Finding[] | null, env: Envelope, spanOf: SpanOf, dialect: Dialect, hasBody: boolean, bodyAt: BodyAt | undefined): Finding[] | null {
+  const state = env.task_state;
+  if (state === undefined) return out;
+  if (!!env.last !== dialect.terminal.has(state)) {
+    const why = env.last ? `last is set, but ${state} is not a terminal state` : `the state ${state} is terminal, but last is not set`;
+    out = finding(out, 'agdx/session/last', 'error', 'last', `session last must match terminal task state: ${why}`, spanOf('last') ?? spanOf('task_state'));
+  }
+  if (!hasBody) return out;
+  const at = bodyAt ?? { bytes: env.body!, start: 0, end: env.body!.length };
+  // The bodies laser-sdk writes are checked from their bytes; anything else is read in full.
+  if (sessionBodyValid(at.bytes, at.start, at.end, state, dialect.terminal, env.parent, env.root)) return out;
+  const whole = spanOf('body');
+  try {
+    const item = bodyItem(at.bytes, at.start, at.end, 'session body');
+    const body = readSessionBody(item, state, dialect.terminal);
+    if (body.shape === 'start') {
+      const mismatch = startLineageMismatch(body.value, env.parent, env.root);
+      if (mismatch) out = finding(out, 'agdx/session/lineage', 'error', 'body', `${mismatch}: ${lineageWords(body.value, env)}`, whole);
+    }
+  } catch (e) {
+    if (!(e instanceof ShapeError)) throw e;
+    const span = e.item && bodyAt ? ([e.item.start, e.item.end] as Span) : whole;
+    out = finding(out, 'agdx/session/body', 'error', e.path, e.message, span);
+  }
+  return out;
+}
+
+/** The start body's parent and root against the envelope's, in words. */
+function lineageWords(start: { parent?: Uint8Array; root?: Uint8Array }, env: Envelope): string {
+  const id = (b: Uint8Array | undefined) => (b ? toCrockford(b) : 'none');
+  return `the start body names parent ${id(start.parent)}, root ${id(start.root)}; the envelope parent ${id(env.parent)}, root ${id(env.root)}`;
 }
 
 function cap(out: Finding[] | null, spanOf: SpanOf, name: CapName, path: string, message: string): Finding[] {
@@ -152,13 +294,17 @@ function capAgent(out: Finding[] | null, spanOf: SpanOf, field: string, v: strin
   return out;
 }
 
-function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf): Finding[] | null {
+function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf, dialect: Dialect): Finding[] | null {
   out = capText(out, spanOf, 'operation', env.operation, 256, 0);
   out = capText(out, spanOf, 'tool', env.tool, 256, 0);
   out = capText(out, spanOf, 'finish_reason', env.finish_reason, 256, 0);
-  out = capText(out, spanOf, 'idempotency_key', env.idempotency_key, 64, 1);
-  out = capAgent(out, spanOf, 'source', env.source);
-  out = capAgent(out, spanOf, 'target', env.target);
+  // A dialect whose reader refuses an agent id or idempotency key outside these caps while decoding
+  // (decodeRefusal, which every reader asks first) has none left to report here.
+  if (!dialect.idsAtDecode) {
+    out = capText(out, spanOf, 'idempotency_key', env.idempotency_key, 64, 1);
+    out = capAgent(out, spanOf, 'source', env.source);
+    out = capAgent(out, spanOf, 'target', env.target);
+  }
   if (env.metadata) {
     if (env.metadata.size > METADATA_MAX_ENTRIES)
       out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than ${METADATA_MAX_ENTRIES}`);

@@ -9,7 +9,7 @@ import { isKeyEntry, type RegistryEntry } from '../keys/keys';
 import { agdxTrustSubject, decideTrust } from '../keys/trust';
 import type { InspectedRecord } from '../records';
 import { withSignature } from '../verdict';
-import { signingInputSegments } from './canonical';
+import { signingInputSegments, type AsReceived } from './canonical';
 import type { Envelope } from './envelope';
 import type { ObservedHeaders } from './headers';
 import { checkSignatureShape } from './signature';
@@ -45,9 +45,17 @@ export interface VerifyContext {
    * it was read, which no key changes. Re-verifying passes the record's current list on.
    */
   notCovered?: string[];
+  /** The envelope as received without its signature, when it holds fields no dialect knows (canonical.ts): tried after the canonical input. */
+  asReceived?: AsReceived;
 }
 
-/** The full verdict for an envelope: shape, key lookup, Ed25519, trust, context. */
+/**
+ * The full verdict for an envelope: shape, key lookup, Ed25519, trust, context. The signing input is
+ * the canonical encoding of the record's fields (in its dialect's order, canonical.ts); for a record
+ * holding fields no dialect knows, the envelope as received without its signature is tried too
+ * (always asked, so a caller that collects the checks asks the same ones in the same order), and
+ * when only that verifies the verdict says so and those fields count as covered.
+ */
 export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerdict {
   const shape = checkSignatureShape(env, ctx.observed, () => null, ctx.notCovered).verdict;
   if (shape.status !== 'unknown_key') return shape;
@@ -55,18 +63,23 @@ export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerd
   const candidates = ctx.keys.filter(isKeyEntry).filter((k) => k.algorithm === 'ed25519' && k.id === shape.key_id);
   if (candidates.length === 0) return shape;
   const message = ctx.message ?? signingInput(env);
+  const received = ctx.asReceived ? receivedSigningInput(env, ctx.asReceived) : null;
   const verify = ctx.verify ?? nobleVerify;
   // Several registrations may share one public key (one per agent): verify once per distinct key.
-  const verified = candidates
-    .filter((k, i) => candidates.findIndex((c) => bytesEqual(c.publicKey, k.publicKey)) === i)
-    .filter((k) => verify(sig.bytes, message, k.publicKey));
+  const distinct = candidates.filter((k, i) => candidates.findIndex((c) => bytesEqual(c.publicKey, k.publicKey)) === i);
+  const overCanonical = distinct.filter((k) => verify(sig.bytes, message, k.publicKey));
+  const overReceived = received ? distinct.filter((k) => verify(sig.bytes, received, k.publicKey)) : [];
+  const verified = overCanonical.length ? overCanonical : overReceived;
   if (verified.length === 0) {
     return {
       ...shape,
       status: 'invalid',
-      reason: `the signature does not verify under the registered key ${shape.key_id} over the canonical signing input (${message.length} bytes)`,
+      reason: `the signature does not verify under the registered key ${shape.key_id} over the canonical signing input (${message.length} bytes)${
+        received ? `, nor over the envelope as received (${received.length} bytes)` : ''
+      }`,
     };
   }
+  const asReceived = overCanonical.length === 0 && ctx.asReceived ? ctx.asReceived : null;
   const good = candidates.filter((k) => verified.some((v) => bytesEqual(v.publicKey, k.publicKey)));
   const subject = agdxTrustSubject(env, ctx.logTimeMicros);
   const decisions = good.map((k) => ({ key: k, ...decideTrust(k, subject) }));
@@ -78,13 +91,23 @@ export function verifyEnvelope(env: Envelope, ctx: VerifyContext): SignatureVerd
     decisions.find((d) => d.key.agent === env.source) ??
     decisions[0];
   const context = shape.context_match === false ? '; but the signed context does not match the observed headers (the codec was relabelled)' : '';
+  const how = asReceived
+    ? ` over the envelope as received, which holds fields no AGDX dialect this inspector knows (${asReceived.covers.join(', ')}): they are signed too`
+    : '';
   return {
     ...shape,
     status: 'valid',
     signer: best.key.agent || null,
     trusted: best.trusted && shape.context_match !== false,
-    reason: `valid under key ${shape.key_id}: ${best.reason}${context}`,
+    not_covered: asReceived ? shape.not_covered.filter((p) => !asReceived.covers.includes(p)) : shape.not_covered,
+    reason: `valid under key ${shape.key_id}${how}: ${best.reason}${context}`,
   };
+}
+
+/** The signed message over the envelope as received: the domain, the encoded context, the received envelope. */
+function receivedSigningInput(env: Envelope, asReceived: AsReceived): Uint8Array {
+  const s = signingInputSegments(env);
+  return concatBytes(s.domain, s.context, asReceived.envelope);
 }
 
 /** Every AGDX record verified against the given keys (after the registry changed, say): new verdicts, the other records as they were. */
@@ -94,7 +117,14 @@ export function applyKeys(records: readonly InspectedRecord[], keys: readonly Re
     if (!env) return r;
     return withVerdictSignature(
       r,
-      verifyEnvelope(env, { keys, observed: r.data.observed, logTimeMicros: r.verdict.logTimeMicros, verify, notCovered: r.verdict.signature.not_covered }),
+      verifyEnvelope(env, {
+        keys,
+        observed: r.data.observed,
+        logTimeMicros: r.verdict.logTimeMicros,
+        verify,
+        notCovered: r.data.asReceived?.notCovered ?? r.verdict.signature.not_covered,
+        asReceived: r.data.asReceived,
+      }),
     );
   });
 }
@@ -126,14 +156,21 @@ export async function applyKeysWith(records: readonly InspectedRecord[], keys: r
   let current: InspectedRecord | null = null;
   const collect: Ed25519Verify = (signature, message, publicKey) => {
     jobs.push({ signature, message, publicKey });
-    messages.set(current!, message);
+    // The first message asked is the canonical input (the as-received one, when there is one, comes after).
+    if (!messages.has(current!)) messages.set(current!, message);
     return false;
   };
   // First pass: which checks each record needs (verifyEnvelope asks once per distinct key).
   for (const r of records) {
     if (!r.data.envelope?.signature) continue;
     current = r;
-    verifyEnvelope(r.data.envelope, { keys, observed: r.data.observed, logTimeMicros: r.verdict.logTimeMicros, verify: collect });
+    verifyEnvelope(r.data.envelope, {
+      keys,
+      observed: r.data.observed,
+      logTimeMicros: r.verdict.logTimeMicros,
+      verify: collect,
+      asReceived: r.data.asReceived,
+    });
   }
   const answers = jobs.length ? await verifyMany(jobs) : [];
   let next = 0;
@@ -148,7 +185,8 @@ export async function applyKeysWith(records: readonly InspectedRecord[], keys: r
       logTimeMicros: r.verdict.logTimeMicros,
       verify: env.signature ? answer : undefined,
       message: messages.get(r),
-      notCovered: r.verdict.signature.not_covered,
+      notCovered: r.data.asReceived?.notCovered ?? r.verdict.signature.not_covered,
+      asReceived: r.data.asReceived,
     });
     return withVerdictSignature(r, signature);
   });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { utf8Encode } from '../bytes';
 import { inspect } from '../inspect';
-import { flat } from '../import/test-helpers';
+import { flat } from '../../../test/support/import-helpers';
 import { parseKeys } from '../keys/keys';
 import { applyAgentDnaTrust } from './trust';
 import { buildReport } from '../report';

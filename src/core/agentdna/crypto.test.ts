@@ -7,7 +7,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { fromHex, toHex, utf8Encode } from '../bytes';
 import { cardIdOf, deriveDid, looksLikeRubixDid, pubKeyPem } from './did';
-import { CURVE_N, publicKeyOf, readDerLenient, readHexLikePython, recoverCandidates, verifyWithKey } from './ecdsa';
+import { bigintBytes32, CURVE_N, publicKeyOf, readDerLenient, readHexLikePython, recoverCandidates, verifyWithKey } from './ecdsa';
+import { signedBytes } from './hash';
 import { checkSignatureBytes, checkSignatureText } from './signature';
 
 const VECTORS = new URL('../../../vectors/agentdna/', import.meta.url);
@@ -316,3 +317,45 @@ describe('DER as ECPy reads it', () => {
 function lenAndBytes(b: Uint8Array): number[] {
   return [b.length, ...b];
 }
+
+describe('the fast forms of the per-signature steps give what the plain ones give', () => {
+  it("signedBytes' truncation rule is the first 32 bytes of the whole message's UTF-8, surrogates (paired or lone) at any place", () => {
+    const units = fc.oneof(fc.constantFrom('a', 'é', '✓', '\u{1F600}', '\ud800', '\udc00', '0'), fc.string({ maxLength: 2 }));
+    fc.assert(
+      fc.property(fc.array(units, { maxLength: 40 }), (parts) => {
+        const m = parts.join('');
+        expect(signedBytes(m, 'truncate')).toEqual(utf8Encode(m).slice(0, 32));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('bigintBytes32 is the low 256 bits, big-endian, for any integer (negative and wider ones too)', () => {
+    const plain = (n: bigint) => {
+      const out = new Array<number>(32);
+      for (let i = 31; i >= 0; i--) {
+        out[i] = Number(n & 0xffn);
+        n >>= 8n;
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(1n << 300n), max: 1n << 300n }), (n) => {
+        expect(bigintBytes32(n)).toEqual(plain(n));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('readHexLikePython gives exactly the bytes of its pairs, for hex with whitespace and cases mixed', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 80 }), fc.boolean(), (bytes, spaced) => {
+        const text = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(spaced ? ' ' : '');
+        const read = readHexLikePython(text);
+        expect(read.bytes).toEqual(bytes);
+        expect(read.bytes!.buffer.byteLength).toBe(bytes.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -93,7 +93,7 @@ export function didOf(publicKey: Uint8Array): string | null {
   return deriveDid(publicKey)?.did ?? null;
 }
 
-export { looksLikeRubixDid } from './did-shape';
+export { looksLikeRubixDid } from '../keys/did-shape';
 
 /** A provenance card id: CIDv0 (`Qm…`) of sha256 of the string (user card of a DID, agent card of a DID, …). */
 export function cardIdOf(text: string): string {

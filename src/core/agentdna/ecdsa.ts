@@ -28,7 +28,8 @@ function hexDigit(c: number): number {
 
 /** Python's bytes.fromhex: pairs of hex digits, ASCII whitespace allowed between pairs. */
 export function readHexLikePython(text: string): HexRead {
-  const out: number[] = [];
+  const out = new Uint8Array(text.length >> 1);
+  let length = 0;
   const issues: string[] = [];
   let upper = false;
   let space = false;
@@ -48,12 +49,12 @@ export function readHexLikePython(text: string): HexRead {
     if (c >= 0x41 && c <= 0x46) upper = true;
     const c2 = text.charCodeAt(i + 1);
     if (c2 >= 0x41 && c2 <= 0x46) upper = true;
-    out.push(hi * 16 + lo);
+    out[length++] = hi * 16 + lo;
     i += 2;
   }
   if (upper) issues.push('the hex has upper-case digits (AgentDNA writes lower case)');
   if (space) issues.push('the hex has whitespace between bytes (Python accepts it; AgentDNA never writes it)');
-  return { bytes: Uint8Array.from(out), reason: null, issues };
+  return { bytes: out.slice(0, length), reason: null, issues };
 }
 
 export type DerRead = { ok: true; r: bigint; s: bigint; issues: string[] } | { ok: false; reason: string; issues: string[] };
@@ -259,11 +260,10 @@ export function bits2int(e: Uint8Array): bigint {
 }
 
 export function bigintBytes32(n: bigint): number[] {
+  // Through one hex string: 32 BigInt shifts and masks cost more than the check they feed.
+  const h = BigInt.asUintN(256, n).toString(16).padStart(64, '0');
   const out = new Array<number>(32);
-  for (let i = 31; i >= 0; i--) {
-    out[i] = Number(n & 0xffn);
-    n >>= 8n;
-  }
+  for (let i = 0; i < 32; i++) out[i] = (hexDigit(h.charCodeAt(2 * i)) << 4) | hexDigit(h.charCodeAt(2 * i + 1));
   return out;
 }
 

@@ -111,6 +111,8 @@ export function signedMessage(contentHashHex: string, parentHashes: ReadonlyArra
 
 /** The ECDSA input under each rule: the first 32 bytes of ASCII(msg), or sha256(ASCII(msg)). */
 export function signedBytes(message: string, rule: 'truncate' | 'sha256'): Uint8Array {
-  const bytes = utf8Encode(message);
-  return rule === 'truncate' ? bytes.slice(0, 32) : sha256(bytes);
+  if (rule === 'sha256') return sha256(utf8Encode(message));
+  // The first 32 bytes come from the first 32 UTF-16 units at most (each is at least a byte); one
+  // more keeps a surrogate pair at the edge whole.
+  return utf8Encode(message.length > 33 ? message.slice(0, 33) : message).slice(0, 32);
 }

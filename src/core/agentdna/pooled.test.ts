@@ -2,7 +2,7 @@
 // in place gives: the benchmark's generated workflows (really signed) read whole, in parts with a
 // pool, and with a pool that never answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentdnaWorkflows } from '../../../bench/generate';
+import { agentdnaWorkflows } from '../../../test/support/generate';
 import { inspectInput, inspectInputBatches } from '../inspect';
 import { readJson } from '../json/lossless';
 import { readAgentDna, readAgentDnaParts, type AgentDnaPart } from '../import/agentdna';
@@ -11,7 +11,7 @@ import { isValid } from '../verdict';
 import type { WorkflowReport } from './model';
 import { completeWorkflow, isRecoveredPending, installSecpWasm, RECOVERY_PENDING, type SignatureCheck } from './signature';
 import { runSignatureJob, SignatureResults, type SignatureJob } from './signature-jobs';
-import { secpWasmForTests } from './test-secp';
+import { secpWasmForTests } from '../../../test/support/secp';
 
 beforeAll(() => installSecpWasm(secpWasmForTests()));
 afterAll(() => installSecpWasm(null));

@@ -28,7 +28,7 @@ import {
   signatureCacheSizes,
   installSecpWasm,
 } from './signature';
-import { secpWasmForTests } from './test-secp';
+import { secpWasmForTests } from '../../../test/support/secp';
 
 const wasm = secpWasmForTests();
 const hex = (h: string) => fromHex(h)!;

@@ -4,7 +4,7 @@
 // files"): a DID entry, for a key the DID commits to, or a secp256k1 key entry whose agent is the DID,
 // for that very key. The record's verdict comes from the tip.
 import { toHex } from '../bytes';
-import { isDidEntry, shortDid, type RegisteredDid, type RegisteredKey, type RegistryEntry } from '../keys/keys';
+import { isDidEntry, type RegisteredDid, type RegisteredKey, type RegistryEntry } from '../keys/keys';
 import { decideAmong } from '../keys/trust';
 import type { SignatureVerdict } from '../model';
 import type { InspectedRecord } from '../records';
@@ -12,6 +12,7 @@ import { withSignature } from '../verdict';
 import { epochSecondsToMicros } from '../time';
 import { uncompressedKey } from './ecdsa';
 import type { EnvelopeReport } from './model';
+import { shortDid } from '../short-id';
 
 /** The trust of one envelope's signature. */
 export interface EnvelopeTrust {

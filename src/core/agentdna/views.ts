@@ -9,14 +9,13 @@ import { isoFromSeconds } from '../time';
 import type { CardInfo } from './cards';
 import { lastEntries, str, type EnvelopeNode, type JsonObject } from './envelope';
 import { statusName, verdictLine, type WorkflowAnalysis } from './workflow';
+import { shortDid } from '../short-id';
 
 const DISPLAY_MAX = 300;
 const TREE_DEPTH = 48;
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 export const truncate = (s: string, max = DISPLAY_MAX) => (s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s);
-/** A DID or hash for one-line displays: its start and end. */
-export const shortId = (s: string) => (s.length > 24 ? `${s.slice(0, 12)}…${s.slice(-6)}` : s);
 
 function jsonType(v: JsonValue): string {
   switch (v.type) {
@@ -180,7 +179,7 @@ export function envelopeTree(n: EnvelopeNode, a: WorkflowAnalysis, label: string
   return {
     path: n.path,
     label,
-    display: `${shortId(from)}${to ? ` → ${shortId(to)}` : ''}: ${preview}`,
+    display: `${shortDid(from)}${to ? ` → ${shortDid(to)}` : ''}: ${preview}`,
     type: 'envelope',
     span: n.span,
     keySpan,

@@ -8,7 +8,7 @@ import { toHex, utf8Encode } from '../bytes';
 import { readJson, type JsonValue } from '../json/lossless';
 import { signedBytes } from './hash';
 import { agentdnaShape, readAgentDna, type AgentDnaResult } from '../import/agentdna';
-import { flat, type FlatRecord } from '../import/test-helpers';
+import { flat, type FlatRecord } from '../../../test/support/import-helpers';
 import type { WorkflowReport } from './model';
 
 const VECTORS = new URL('../../../vectors/agentdna/', import.meta.url);

@@ -2,13 +2,16 @@
 // modes (agentdna.md, "Verification modes") computed from it.
 import { readHexLikePython } from './ecdsa';
 import type { JsonValue } from '../json/lossless';
-import type { Finding, Span } from '../model';
+import type { Span } from '../model';
 import { allOccurrences, contentFieldsOf, spanOf, str, type EnvelopeNode, type JsonObject } from './envelope';
 import { contentJson as computeContentJson, sha256Hex, signedMessage, type SignedMessage } from './hash';
 import { PyDict, pythonDumps, type PyValue } from './python-json';
 import type { EnvelopeReport, ModeName, ModeVerdict } from './model';
 import { checkSignatureText, type ExtraKeys, type SigStatus, type SignatureCheck } from './signature';
 import { jobKey, signatureJob, type SignatureJob, type SignatureResults } from './signature-jobs';
+import { finding } from '../rules';
+import type { Finding } from '../verdict';
+import { shortHash } from '../short-id';
 
 /** What AgentDNA's verify_envelope would do with one envelope. */
 export interface AgentDnaOutcome {
@@ -72,10 +75,7 @@ export function statusName(code: bigint | null): string {
   return STATUS_NAMES[code.toString()] ?? "a deployment's own policy denial code";
 }
 
-function short(h: string | null): string {
-  if (h === null) return '(none)';
-  return h.length > 16 ? `${h.slice(0, 12)}…` : h;
-}
+const short = (h: string | null): string => (h === null ? '(none)' : shortHash(h));
 
 /** The claimed hash as Python would compare it (absent → "" default). */
 function claimedKey(n: EnvelopeNode): string {
@@ -447,13 +447,7 @@ function findingsFor(verdicts: EnvelopeVerdict[]): Finding[] {
     const n = v.node;
     const where = v.occurrences.length > 1 ? ` (occurs ${v.occurrences.length} times)` : '';
     if (v.missing.length > 0) {
-      out.push({
-        rule: 'agentdna/hash',
-        severity: 'error',
-        path: n.path || null,
-        message: `${label(n)}: no content hash can be computed: ${v.missing.join(', ')} missing${where}`,
-        span: n.span,
-      });
+      out.push(finding('agentdna/hash', n.path || null, `${label(n)}: no content hash can be computed: ${v.missing.join(', ')} missing${where}`, n.span));
     } else if (!v.hashOk) {
       const msg =
         n.hash === undefined
@@ -461,86 +455,71 @@ function findingsFor(verdicts: EnvelopeVerdict[]): Finding[] {
           : v.claimedHash === null
             ? `${label(n)}: the hash is not a string; the content hash is ${v.contentHash}`
             : `${label(n)}: the stored hash ${v.claimedHash} is not the content hash ${v.contentHash}${v.claimedHashSignature === 'valid' ? ': the content was changed after signing (the signature was made over the stored hash, and does not hold for the content as it is now)' : ''}`;
-      out.push({ rule: 'agentdna/hash', severity: 'error', path: at(n, 'hash'), message: msg + where, span: spanOf(n.hash) ?? n.span });
+      out.push(finding('agentdna/hash', at(n, 'hash'), msg + where, spanOf(n.hash) ?? n.span));
     }
     if (v.message && !v.message.ok) {
       const bad = n.badParents[0];
       const parent = bad ? undefined : n.parents[v.message.parentIndex];
       const span: Span | null = bad ? [bad.value.start, bad.value.end] : parent ? (spanOf(parent.hash) ?? parent.span) : n.span;
-      out.push({
-        rule: 'agentdna/parent-hash',
-        severity: 'error',
-        path: n.path || null,
-        message: `${label(n)}: ${v.message.reason}, so the signed message cannot be formed${where}`,
-        span,
-      });
+      out.push(finding('agentdna/parent-hash', n.path || null, `${label(n)}: ${v.message.reason}, so the signed message cannot be formed${where}`, span));
     }
     const sig = v.signature;
     if (sig.status === 'invalid' || sig.status === 'malformed' || sig.status === 'unsigned') {
-      out.push({
-        rule: 'agentdna/signature',
-        severity: 'error',
-        path: at(n, 'signature'),
-        message: `${label(n)}: signature ${sig.status}: ${sig.reason}${where}`,
-        span: spanOf(n.signature) ?? n.span,
-      });
+      out.push(finding('agentdna/signature', at(n, 'signature'), `${label(n)}: signature ${sig.status}: ${sig.reason}${where}`, spanOf(n.signature) ?? n.span));
     }
     if (sig.der_issues.length > 0) {
-      out.push({
-        rule: 'agentdna/signature/der',
-        severity: 'warning',
-        path: at(n, 'signature'),
-        message: `${label(n)}: accepted by ECPy but not strict DER: ${sig.der_issues.join('; ')}`,
-        span: spanOf(n.signature),
-      });
+      out.push(
+        finding(
+          'agentdna/signature/der',
+          at(n, 'signature'),
+          `${label(n)}: accepted by ECPy but not strict DER: ${sig.der_issues.join('; ')}`,
+          spanOf(n.signature),
+        ),
+      );
     }
     if (v.statusCode !== 1000n) {
       const raw = n.statusCode ? pythonDumps(n.statusCode.value) : '1000';
-      out.push({
-        rule: 'agentdna/status-code',
-        severity: 'warning',
-        path: at(n, 'status_code'),
-        message: `${label(n)}: status_code ${raw}: ${statusName(v.statusCode)}`,
-        span: spanOf(n.statusCode),
-      });
+      out.push(finding('agentdna/status-code', at(n, 'status_code'), `${label(n)}: status_code ${raw}: ${statusName(v.statusCode)}`, spanOf(n.statusCode)));
     }
     if (v.duplicateHash) {
-      out.push({
-        rule: 'agentdna/duplicate-hash',
-        severity: 'error',
-        path: at(n, 'hash'),
-        message: `${label(n)}: another, different envelope of this workflow claims the same hash ${short(v.claimedHash)}; heavy mode verifies only the first one it meets`,
-        span: spanOf(n.hash),
-      });
+      out.push(
+        finding(
+          'agentdna/duplicate-hash',
+          at(n, 'hash'),
+          `${label(n)}: another, different envelope of this workflow claims the same hash ${short(v.claimedHash)}; heavy mode verifies only the first one it meets`,
+          spanOf(n.hash),
+        ),
+      );
     }
     if (n.legacy.length > 0) {
-      out.push({
-        rule: 'agentdna/legacy',
-        severity: 'warning',
-        path: n.path || null,
-        message: `${label(n)}: a 1.0-style envelope: ${n.legacy.join('; ')}; it cannot be verified as a 2.0 envelope`,
-        span: n.span,
-      });
+      out.push(
+        finding(
+          'agentdna/legacy',
+          n.path || null,
+          `${label(n)}: a 1.0-style envelope: ${n.legacy.join('; ')}; it cannot be verified as a 2.0 envelope`,
+          n.span,
+        ),
+      );
     }
     for (const k of n.duplicateKeys) {
       const e = n.fields.get(k)!;
-      out.push({
-        rule: 'agentdna/duplicate-key',
-        severity: 'warning',
-        path: at(n, k),
-        message: `${label(n)}: "${k}" appears more than once; AgentDNA (Python) uses the last one, other readers may use the first`,
-        span: [e.keyStart, e.value.end],
-      });
+      out.push(
+        finding(
+          'agentdna/duplicate-key',
+          at(n, k),
+          `${label(n)}: "${k}" appears more than once; AgentDNA (Python) uses the last one, other readers may use the first`,
+          [e.keyStart, e.value.end],
+        ),
+      );
     }
     for (const k of n.unknownKeys) {
       const e = n.fields.get(k)!;
-      out.push({
-        rule: 'agentdna/unknown-field',
-        severity: 'info',
-        path: at(n, k),
-        message: `${label(n)}: "${k}" is not an Envelope field: AgentDNA drops it, it is neither hashed nor signed`,
-        span: [e.keyStart, e.value.end],
-      });
+      out.push(
+        finding('agentdna/unknown-field', at(n, k), `${label(n)}: "${k}" is not an Envelope field: AgentDNA drops it, it is neither hashed nor signed`, [
+          e.keyStart,
+          e.value.end,
+        ]),
+      );
     }
   }
   return out;

@@ -275,3 +275,44 @@ export function hasControlChar(text: string): boolean {
   }
   return false;
 }
+
+/** Where a character of a text is: its byte offset in the text's UTF-8, and its 1-based line and column (in characters). */
+export interface TextPlace {
+  offset: number;
+  line: number;
+  column: number;
+}
+
+/** The place of UTF-16 index `at` of `text` (a parser's position, for a message a person can find). */
+export function textPlace(text: string, at: number): TextPlace {
+  if (typeof text !== 'string' || !Number.isInteger(at)) throw new TypeError('textPlace: a text and an index');
+  let offset = 0;
+  let line = 1;
+  let column = 1;
+  for (let i = 0; i < at && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const low = c >= 0xdc00 && c <= 0xdfff;
+    if (c === 0x0a) {
+      line++;
+      column = 1;
+    } else if (!low) column++;
+    offset += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : low ? 0 : 3;
+  }
+  return { offset, line, column };
+}
+
+/** The place of byte `offset` of UTF-8 `bytes` (an error's offset into pasted text). */
+export function bytePlace(bytes: Uint8Array, offset: number): TextPlace {
+  if (!(bytes instanceof Uint8Array) || !Number.isInteger(offset)) throw new TypeError('bytePlace: bytes and an offset');
+  let line = 1;
+  let column = 1;
+  const end = Math.min(Math.max(0, offset), bytes.length);
+  for (let i = 0; i < end; i++) {
+    const b = bytes[i];
+    if (b === 0x0a) {
+      line++;
+      column = 1;
+    } else if ((b & 0xc0) !== 0x80) column++;
+  }
+  return { offset: end, line, column };
+}

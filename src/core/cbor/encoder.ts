@@ -1,6 +1,18 @@
 // A canonical CBOR writer in the style of serde + ciborium: shortest heads, definite lengths,
 // floats in the shortest width that holds the value exactly. Callers choose key order.
 
+/** A value `CborWriter.value` writes: integers (a number with a fraction is a float), text, bytes, arrays, maps in their order. */
+export type CborValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | Uint8Array
+  | readonly CborValue[]
+  | ReadonlyMap<string, CborValue>
+  | { readonly [key: string]: CborValue };
+
 export class CborWriter {
   private buf = new Uint8Array(256);
   private len = 0;
@@ -120,6 +132,27 @@ export class CborWriter {
     this.buf[this.len++] = 0xfb;
     new DataView(this.buf.buffer).setFloat64(this.len, value);
     this.len += 8;
+    return this;
+  }
+
+  /** Any CborValue: an object's keys in their order (a body map as its writer orders it), undefined members left out. */
+  value(v: CborValue): this {
+    if (v === null) return this.null();
+    if (typeof v === 'boolean') return this.bool(v);
+    if (typeof v === 'bigint') return this.int(v);
+    if (typeof v === 'number') return Number.isInteger(v) ? this.int(v) : this.float(v);
+    if (typeof v === 'string') return this.text(v);
+    if (v instanceof Uint8Array) return this.bytes(v);
+    if (Array.isArray(v)) {
+      this.head(4, v.length);
+      for (const x of v) this.value(x);
+      return this;
+    }
+    const all: [string, CborValue | undefined][] =
+      v instanceof Map ? [...(v as ReadonlyMap<string, CborValue>)] : Object.entries(v as { readonly [key: string]: CborValue });
+    const entries = all.filter((e): e is [string, CborValue] => e[1] !== undefined);
+    this.head(5, entries.length);
+    for (const [k, x] of entries) this.text(k).value(x);
     return this;
   }
 

@@ -6,6 +6,7 @@
 // lengths, tags), as the Rust reference does, and reports the encoding facts so callers decide.
 // Every declared length is checked against the bytes left before anything is allocated, and the
 // items of one top-level item are counted from their heads before any of them is built.
+import { utf8Range } from '../bytes';
 
 export type CborErrorCode = 'cbor/truncated' | 'cbor/invalid' | 'cbor/trailing-bytes' | 'cbor/too-deep' | 'cbor/too-large' | 'cbor/too-many-items';
 
@@ -314,10 +315,13 @@ class Reader {
   private definiteString(major: number, arg: number | bigint, start: number, minimal: boolean): CborBytes | CborText {
     const len = this.checkLength(arg, 1, MAJOR_NAMES[major], start);
     const contentStart = this.pos;
-    const content = this.bytes.subarray(contentStart, contentStart + len);
     this.pos += len;
-    if (major === 2) return { kind: 'bytes', value: content, indefinite: false, contentStart, start, end: this.pos, minimal };
-    return { kind: 'text', value: decodeText(content, contentStart), indefinite: false, contentStart, start, end: this.pos, minimal };
+    if (major === 2)
+      return { kind: 'bytes', value: this.bytes.subarray(contentStart, this.pos), indefinite: false, contentStart, start, end: this.pos, minimal };
+    // Decoded where it is (short text, keys above all, shared with the last read of the same bytes).
+    const text = utf8Range(this.bytes, contentStart, this.pos);
+    if (text === null) fail('cbor/invalid', 'text string is not valid UTF-8', contentStart);
+    return { kind: 'text', value: text, indefinite: false, contentStart, start, end: this.pos, minimal };
   }
 
   private chunkedString(major: number, start: number): CborBytes | CborText {

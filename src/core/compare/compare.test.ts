@@ -8,8 +8,8 @@ import { encodeEnvelope, signingInputSegments } from '../agdx/canonical';
 import { decodeEnvelope, type Envelope } from '../agdx/envelope';
 import { bytesEqual, concatBytes, toHex, utf8Encode } from '../bytes';
 import { readSingle } from '../cbor/reader';
-import { SEED7, envelopeArb, signEnvelope } from '../fuzz/agdx-gen';
-import { params } from '../fuzz/support';
+import { SEED7, envelopeArb, signEnvelope } from '../../../test/support/agdx-gen';
+import { params } from '../../../test/support/fuzz';
 import { inspectInput } from '../inspect';
 import * as ed from '@noble/ed25519';
 import { applyKeys } from '../agdx/verify';
@@ -153,6 +153,22 @@ describe('compareRecords: two AGDX envelopes', () => {
     expect(v.b.valid).toBe(false);
     expect(v.changes).toContain('valid on A, not on B');
     expect(v.onlyB).toContain('agdx/matrix/operation');
+  });
+
+  it('a laser-sdk 0.7 session body is read as CBOR whatever agdx.ct says (its shape is its own), member by member', () => {
+    // The Iggy export of the vectors with every agdx.ct saying JSON (1) instead of CBOR (3).
+    const exportJson = JSON.parse(new TextDecoder().decode(vector('agdx/laser-sdk-ts-0.7.0/iggy_export.json'))) as {
+      messages: { user_headers: { key: { value: string }; value: { value: string } }[] }[];
+    };
+    for (const m of exportJson.messages) for (const h of m.user_headers) if (atob(h.key.value) === 'agdx.ct') h.value.value = btoa('\x01');
+    const exported = sides('export.json', json(exportJson));
+    const byType = (t: string) => exported.find((x) => x.record.verdict.displayType === t)!;
+    expect(exported.length).toBe(35);
+    const s = compareRecords(byType('session.started'), byType('session.paused'));
+    expect(s.verdicts.changes).toContain('display type session.started → session.paused');
+    expect(s.fields.body).toMatchObject({ a: 'cbor', b: 'cbor', compared: 'cbor' });
+    // The start's fields, member by member: the agent it names is gone from the transition.
+    expect(s.fields.rows.some((r) => r.path.startsWith('body.') && r.status === 'removed')).toBe(true);
   });
 });
 

@@ -88,6 +88,9 @@ export interface VerdictSide {
   reason: string;
   errors: number;
   warnings: number;
+  /** The AGDX dialect its fields show, and the reference's display type (docs/report.md "Dialects"). */
+  dialect: string | null;
+  displayType: string | null;
 }
 
 export interface VerdictDiff {

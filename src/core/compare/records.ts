@@ -4,10 +4,9 @@
 import { encodeEnvelope } from '../agdx/canonical';
 import type { WorkflowReport } from '../agentdna/model';
 import { utf8Encode } from '../bytes';
-import type { Finding } from '../model';
 import { recordViews, type InspectedRecord } from '../records';
 import { byteDiff, cborLayout, jsonLayout, treeLayout } from './bytes';
-import { signatureWords } from '../verdict';
+import { signatureWords, type Finding } from '../verdict';
 import type { ByteDiff, FieldDiff, RecordComparison, SideInfo, VerdictDiff, VerdictSide } from './model';
 import { agdxSigningMeaning, agentDnaSigningMeaning, noSigningMeaning } from './signing';
 import { diffValues, MAX_ROWS } from './structure';
@@ -102,6 +101,8 @@ function verdictSide(s: CompareSide): VerdictSide {
     reason: v.signature.reason,
     errors: s.findings.filter((f) => f.severity === 'error').length,
     warnings: s.findings.filter((f) => f.severity === 'warning').length,
+    dialect: v.dialect,
+    displayType: v.displayType,
   };
 }
 
@@ -115,6 +116,9 @@ export function verdictDiff(a: CompareSide, b: CompareSide): VerdictDiff {
   if (va.decoded !== vb.decoded) changes.push(`decoded on ${va.decoded ? 'A' : 'B'} only`);
   if (va.valid !== vb.valid) changes.push(`valid on ${va.valid ? 'A' : 'B'}, not on ${va.valid ? 'B' : 'A'}`);
   if (verdictSignature(va) !== verdictSignature(vb)) changes.push(`signature ${verdictSignature(va)} → ${verdictSignature(vb)}`);
+  // Judged by different rules (docs/report.md "Dialects"), or shown as different things by the reference.
+  if (va.dialect !== vb.dialect) changes.push(`AGDX dialect ${va.dialect ?? 'none'} → ${vb.dialect ?? 'none'}`);
+  if (va.displayType !== vb.displayType) changes.push(`display type ${va.displayType ?? 'none'} → ${vb.displayType ?? 'none'}`);
   const rules = (s: CompareSide) => new Set([...s.findings.map((f) => f.rule), ...(s.record.verdict.error ? [s.record.verdict.error.code] : [])]);
   const ra = rules(a);
   const rb = rules(b);

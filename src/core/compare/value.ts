@@ -6,6 +6,8 @@
 import { toHex, utf8OrNull } from '../bytes';
 import { toDiagnostic } from '../cbor/diagnostic';
 import { readSingle, untag, type CborItem } from '../cbor/reader';
+import { bodyShapeOf } from '../agdx/dialects';
+import { envelopeDialect } from '../agdx/validate';
 import { CONTENT_TYPES, SIGNATURE_SCHEMES, TASK_STATES, codeName } from '../agdx/dictionaries';
 import { ENVELOPE_FIELDS, USAGE_FIELDS, type Envelope, type MetaValue } from '../agdx/envelope';
 import type { Header } from '../agdx/iggy';
@@ -203,6 +205,8 @@ function decodeBody(env: Envelope, contentType: number | null): BodyDecoding | n
   };
   const bytes: BodyDecoding = { reading: 'bytes', value: bytesValue(body) };
   if (env.kind === 'error' || (env.kind === 'status' && env.operation === 'card')) return cbor() ?? bytes;
+  // A body with a shape of its own (a session status, state, context: dialects.ts) is CBOR whatever agdx.ct says.
+  if (env.operation !== undefined && bodyShapeOf(envelopeDialect(env).dialect, env.kind, env.operation)) return cbor() ?? bytes;
   if (env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine')) return asText() ?? bytes;
   switch (contentType) {
     case 1:
@@ -255,6 +259,8 @@ function valueOfField(env: Envelope, name: (typeof ENVELOPE_FIELDS)[number], bod
       return text(env.kind);
     case 'record':
     case 'conversation':
+    case 'parent':
+    case 'root':
     case 'cause':
     case 'correlation':
     case 'channel': {

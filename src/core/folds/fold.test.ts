@@ -7,14 +7,15 @@ import type { Envelope, MetaValue } from '../agdx/envelope';
 import { signingInput } from '../agdx/verify';
 import { concatBytes, fromHex } from '../bytes';
 import { CborWriter } from '../cbor/encoder';
-import { Conversation, factsOf, hops, id16, makeRecord, text } from '../graph/test-helpers';
+import { Conversation, factsOf, hops, id16, makeRecord, text } from '../../../test/support/graph-helpers';
 import { inspect } from '../inspect';
 import { keyId, type RegisteredKey } from '../keys/keys';
 import type { SignatureVerdict } from '../model';
 import { logFactsOf, type InspectedRecord } from '../records';
-import { analyzeLog, refoldLog } from '../log/analysis';
+import { analyzeLog, refoldLog } from '../analysis/log';
 import { isValid } from '../verdict';
-import { decodeCard, FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
+import { decodeCard } from '../agdx/card';
+import { FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
 
 const root = resolve(__dirname, '../../..');
 
@@ -474,12 +475,12 @@ describe('conversations, usage, bridge loops and log order', () => {
       badlySigned: { count: 1, records: [3] },
     });
     expect(Object.fromEntries(ca.usage)).toEqual({
-      booker: { input: 101n, output: 22n, reasoning: 5n, cache_read: 30n, cache_creation: 4n, records: 2 },
-      planner: { input: 7n, output: 8n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 1 },
+      booker: { input: 101n, output: 22n, reasoning: 5n, cache_read: 30n, cache_creation: 4n, cost_micros: 0n, records: 2 },
+      planner: { input: 7n, output: 8n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, cost_micros: 0n, records: 1 },
     });
     expect(ca.usageTotal).toMatchObject({ input: 108n, output: 30n, records: 3 });
     expect(Object.fromEntries(f.conversations[1].usage)).toEqual({
-      booker: { input: 1000n, output: 1n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 1 },
+      booker: { input: 1000n, output: 1n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, cost_micros: 0n, records: 1 },
     });
     // Per agent across conversations.
     expect(agentOf(f, 'booker').usage).toMatchObject({ input: 1101n, output: 23n, records: 3 });
@@ -631,7 +632,7 @@ describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () =>
       runs: ['run-7'],
     });
     expect(c.usage.size).toBe(0);
-    expect(c.usageTotal).toEqual({ input: 0n, output: 0n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 0 });
+    expect(c.usageTotal).toEqual({ input: 0n, output: 0n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, cost_micros: 0n, records: 0 });
     expect(f.findings).toEqual([]);
     expect(f.bridgeLoops).toBe(0);
     expect(toReportFolds(f).conversations[0].usage_total).toEqual({
@@ -640,6 +641,7 @@ describe('over inspect() of vectors/agdx/made/conversation_http_v07.json', () =>
       reasoning: '0',
       cache_read: '0',
       cache_creation: '0',
+      cost_micros: '0',
       records: 0,
     });
   });

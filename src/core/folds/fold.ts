@@ -1,10 +1,8 @@
 // Folds the log into the state AGDX consumers keep (agent registry, quarantine, run registry) and
 // per-conversation summaries, in log order, optionally only up to a position (the time slider).
 // Pure and deterministic: it reads the log's entries (log/entry.ts), never a record; findings are returned, not applied.
-import type { Usage } from '../agdx/envelope';
 import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
 import type { LocateField, LogEntry, LogFacts } from '../log/entry';
-import type { Finding } from '../model';
 import { finding, type FindingRuleId } from '../rules';
 import {
   FOLD_RULES,
@@ -16,8 +14,11 @@ import {
   type QuarantineBacking,
   type QuarantineFact,
   type RunState,
-  type UsageTotals,
 } from './model';
+import type { Finding } from '../verdict';
+import { isoFromMicros } from '../time';
+import { foldSessions } from './sessions';
+import { emptyUsage, UsageSum } from './usage';
 
 /** What a fold needs of the log that does not depend on asOf: computed once per log (and per key change). */
 export interface PreparedLog {
@@ -43,48 +44,8 @@ export function foldLog(facts: LogFacts, options: FoldOptions = {}): FoldResult 
 
 /** A time as people read it: ISO 8601 (when in range) and the µs it came from. */
 export function describeTime(t: bigint | null): string {
-  if (t === null) return 'an unknown time';
-  const ms = Number(t / 1000n);
-  const d = new Date(ms);
-  return Number.isFinite(d.getTime()) ? `${d.toISOString()} (${t} µs)` : `${t} µs`;
-}
-
-export const emptyUsage = (): UsageTotals => ({ input: 0n, output: 0n, reasoning: 0n, cache_read: 0n, cache_creation: 0n, records: 0 });
-
-/**
- * Sums token counts in doubles while they stay exact, spilling to bigint beyond 2^53: a fold runs
- * per slider move, and bigint arithmetic on every record costs more than the rest of the fold.
- */
-class UsageSum {
-  private readonly n = [0, 0, 0, 0, 0];
-  private big: bigint[] | null = null;
-  private count = 0;
-
-  add(u: Usage): void {
-    this.put(0, u.input_tokens);
-    this.put(1, u.output_tokens);
-    this.put(2, u.reasoning_output_tokens);
-    this.put(3, u.cache_read_input_tokens);
-    this.put(4, u.cache_creation_input_tokens);
-    this.count++;
-  }
-
-  private put(k: number, v: number | bigint | undefined): void {
-    if (v === undefined) return;
-    if (typeof v === 'number') {
-      const sum = this.n[k] + v;
-      if (Number.isSafeInteger(sum)) {
-        this.n[k] = sum;
-        return;
-      }
-    }
-    (this.big ??= [0n, 0n, 0n, 0n, 0n])[k] += BigInt(v);
-  }
-
-  totals(): UsageTotals {
-    const at = (k: number) => BigInt(this.n[k]) + (this.big ? this.big[k] : 0n);
-    return { input: at(0), output: at(1), reasoning: at(2), cache_read: at(3), cache_creation: at(4), records: this.count };
-  }
+  const iso = t === null ? null : isoFromMicros(t);
+  return t === null ? 'an unknown time' : iso !== null ? `${iso} (${t} µs)` : `${t} µs`;
 }
 
 function backingOf(e: LogEntry): QuarantineBacking {
@@ -444,6 +405,9 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
         ? { position: -1, recordIndex: -1, time: null }
         : { position: limit - 1, recordIndex: order[limit - 1].record, time: order[limit - 1].time };
 
+  const sessions = foldSessions(order, limit, prepared.locate);
+  for (const f of sessions.findings) findings.push(f);
+
   return {
     order: order.map((e) => e.record),
     folded: limit,
@@ -457,6 +421,7 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       usage: new Map([...w.usage].map(([k, u]) => [k, u.totals()])),
       usageTotal: w.total.totals(),
     })),
+    sessions: sessions.sessions,
     findings,
     bridgeLoops: bridgeLoopRecords.length,
     bridgeLoopRecords,

@@ -2,7 +2,7 @@
 // registry, conversation summaries; their findings (agdx/fold/*) and report@1 sections.
 export * from './model';
 export { foldLog, foldPrepared, prepareFold, describeTime, type PreparedLog } from './fold';
-export { decodeCard, cardFromItem } from './card';
+export { foldSessions, lifecycleAllows, SESSION_LIFECYCLE } from './sessions';
 export {
   toReportFolds,
   reportUsage,
@@ -10,6 +10,7 @@ export {
   type ReportAgent,
   type ReportRun,
   type ReportConversation,
+  type ReportSession,
   type ReportQuarantineFact,
   type ReportCapability,
   type ReportUsage,

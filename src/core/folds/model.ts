@@ -1,46 +1,9 @@
 // The state AGDX consumers fold the log into, as the inspector reconstructs it: the agent
 // registry (cards, liveness), quarantine, the run registry, per-conversation summaries.
 // Record indices index the `records` array the fold was given (the report's `records` too).
-import type { Finding, SignatureStatus } from '../model';
-
-/** Where a record's time came from: Iggy's log time, the record id's ULID time, or nowhere. */
-export type TimeSource = 'log' | 'ulid' | null;
-
-export interface RecordTime {
-  /** Epoch microseconds, or null when the record has neither a log time nor a ULID time. */
-  time: bigint | null;
-  source: TimeSource;
-}
-
-/** A capability's input or output: a one-entry map `{content_type}` or `{schema_id}`. */
-export type ContentShape =
-  | { kind: 'content_type'; value: string }
-  | { kind: 'schema_id'; value: string }
-  /** Some other shape: its CBOR diagnostic, so nothing is hidden. */
-  | { kind: 'other'; value: string };
-
-export interface CapabilityData {
-  skillId: string;
-  input: ContentShape | null;
-  output: ContentShape | null;
-  costClass: number | null;
-  latencyClass: number | null;
-  maxConcurrency: number | null;
-  /** Health code (1 healthy, 2 degraded, 3 unavailable) and its name (`unrecognized-N` otherwise). */
-  health: number | null;
-  healthName: string | null;
-  /** Load, per mille. */
-  load: number | null;
-}
-
-export interface CardData {
-  name: string | null;
-  version: string | null;
-  capabilities: CapabilityData[];
-  ttlMicros: bigint | null;
-}
-
-export type CardDecoding = { ok: true; card: CardData } | { ok: false; error: string };
+import type { CardData } from '../agdx/card';
+import type { SignatureStatus } from '../model';
+import type { Finding } from '../verdict';
 
 /** Usage totals (advisory: the envelope's token counts summed as written). */
 export interface UsageTotals {
@@ -49,6 +12,8 @@ export interface UsageTotals {
   reasoning: bigint;
   cache_read: bigint;
   cache_creation: bigint;
+  /** 0.7: cost in micro-units (0 when no record carried one). */
+  cost_micros: bigint;
   /** How many records carried usage. */
   records: number;
 }
@@ -202,6 +167,8 @@ export interface FoldResult {
   /** Records whose metadata bridge_hops repeats a bridge id (a routing loop). */
   bridgeLoops: number;
   bridgeLoopRecords: number[];
+  /** Sessions (0.7 conversations with `session` statuses), first seen first: folds/sessions.ts. */
+  sessions: SessionState[];
   /** The fold's clock: the latest time of any folded record (null when none has a time). */
   now: bigint | null;
   /** Folded records by where their time came from. */
@@ -214,4 +181,80 @@ export const FOLD_RULES = {
   quarantined: 'agdx/fold/quarantined',
   dead: 'agdx/fold/dead',
   afterTerminal: 'agdx/fold/after-terminal',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Sessions (the 0.7 dialect's conversations with `session` statuses: folds/sessions.ts)
+// ---------------------------------------------------------------------------------------------
+
+export type { SessionNote } from '../agdx/session-note';
+
+/** One step of a session's lifecycle: a session status record. */
+export interface SessionStep {
+  code: number;
+  state: string;
+  recordIndex: number;
+  time: bigint | null;
+  /** The body's shape (start, transition, end), or null when the body did not read. */
+  body: 'start' | 'transition' | 'end' | null;
+  /** The lifecycle does not allow this change from the state before it (flagged agdx/session/transition). */
+  disallowed: boolean;
+  /** Written after the session's terminal state (flagged agdx/session/after-end). */
+  afterEnd: boolean;
+}
+
+/** A record parked while its session was paused, and the record that unparked it (null: never). */
+export interface ParkedWork {
+  role: string;
+  /** The parked record's place in the log, as the SessionParking names it. */
+  source: { stream: number; topic: number; partition: number; offset: bigint; generation: bigint | null };
+  /** The record in this log at that place, when it is here. */
+  sourceRecord: number | null;
+  /** The pause request the parking answers, as a log position. */
+  request: { stream: number; topic: number; partition: number; offset: bigint };
+  parkedRecord: number | null;
+  unparkedRecord: number | null;
+}
+
+export interface SessionBudget {
+  tokens: bigint | null;
+  costMicros: bigint | null;
+}
+
+export interface SessionState {
+  /** The conversation (Crockford). */
+  conversation: string;
+  label: string | null;
+  namespace: string | null;
+  agent: string | null;
+  sdk: { language: string; version: string } | null;
+  /** The envelope lineage of the session's records (the first that names one), Crockford. */
+  parent: string | null;
+  root: string | null;
+  history: SessionStep[];
+  /** The latest state up to the terminal one, or null without history. */
+  state: string | null;
+  /** The terminal state reached, or null while the session is open. */
+  terminal: string | null;
+  end: { reason: string | null; error: { code: number; name: string; message: string | null; retryable: boolean } | null; recordIndex: number } | null;
+  /** The first SessionStart's budget, or null without one. */
+  budget: SessionBudget | null;
+  /** Usage summed over the session's records; `cost_micros` summed too. */
+  usage: UsageTotals;
+  costMicros: bigint;
+  /** Input + output tokens (what the budget's token ceiling counts). */
+  tokens: bigint;
+  /** The record whose usage first passed the budget, and which ceiling. */
+  overBudget: { recordIndex: number; dimension: 'tokens' | 'cost_micros'; ceiling: bigint; spent: bigint } | null;
+  parked: ParkedWork[];
+  records: number[];
+  firstTime: bigint | null;
+  lastTime: bigint | null;
+}
+
+export const SESSION_RULES = {
+  transition: 'agdx/session/transition',
+  afterEnd: 'agdx/session/after-end',
+  neverUnparked: 'agdx/session/never-unparked',
+  overBudget: 'agdx/session/over-budget',
 } as const;

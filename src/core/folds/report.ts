@@ -1,7 +1,8 @@
 // report@1's `agents`, `runs` and `conversations` sections (docs/report.md, "Folds"): the fold as
 // JSON. Times, ttl and token counts are strings of decimal digits (they may pass 2^53); record
 // references are indices into the report's `records`.
-import type { AgentState, CapabilityData, ContentShape, ConversationSummary, FoldResult, QuarantineFact, RunState, UsageTotals } from './model';
+import type { CapabilityData, ContentShape } from '../agdx/card';
+import type { AgentState, ConversationSummary, FoldResult, QuarantineFact, RunState, SessionState, UsageTotals } from './model';
 
 const str = (v: bigint | null): string | null => (v === null ? null : v.toString());
 
@@ -11,6 +12,7 @@ export interface ReportUsage {
   reasoning: string;
   cache_read: string;
   cache_creation: string;
+  cost_micros: string;
   records: number;
 }
 
@@ -92,10 +94,50 @@ export interface ReportConversation {
   runs: string[];
 }
 
+type ReportPosition = { stream: number; topic: number; partition: number; offset: string };
+
+export interface ReportSession {
+  conversation: string;
+  label: string | null;
+  namespace: string | null;
+  agent: string | null;
+  sdk: { language: string; version: string } | null;
+  parent: string | null;
+  root: string | null;
+  history: {
+    state: string;
+    code: number;
+    record: number;
+    time: string | null;
+    body: 'start' | 'transition' | 'end' | null;
+    disallowed: boolean;
+    after_end: boolean;
+  }[];
+  state: string | null;
+  terminal: string | null;
+  end: { reason: string | null; error: { code: number; name: string; message: string | null; retryable: boolean } | null; record: number } | null;
+  budget: { tokens: string | null; cost_micros: string | null } | null;
+  usage: ReportUsage;
+  tokens: string;
+  over_budget: { record: number; dimension: 'tokens' | 'cost_micros'; ceiling: string; spent: string } | null;
+  parked: {
+    role: string;
+    source: ReportPosition & { generation: string | null };
+    source_record: number | null;
+    request: ReportPosition;
+    parked_record: number | null;
+    unparked_record: number | null;
+  }[];
+  records: number[];
+  first_time: string | null;
+  last_time: string | null;
+}
+
 export interface ReportFolds {
   agents: ReportAgent[];
   runs: ReportRun[];
   conversations: ReportConversation[];
+  sessions: ReportSession[];
 }
 
 export function reportUsage(u: UsageTotals): ReportUsage {
@@ -105,6 +147,7 @@ export function reportUsage(u: UsageTotals): ReportUsage {
     reasoning: u.reasoning.toString(),
     cache_read: u.cache_read.toString(),
     cache_creation: u.cache_creation.toString(),
+    cost_micros: u.cost_micros.toString(),
     records: u.records,
   };
 }
@@ -203,11 +246,63 @@ function reportConversation(c: ConversationSummary): ReportConversation {
   };
 }
 
-/** The three report@1 sections (JSON-safe: no bigints, no Maps). */
+const position = (p: { stream: number; topic: number; partition: number; offset: bigint }): ReportPosition => ({
+  stream: p.stream,
+  topic: p.topic,
+  partition: p.partition,
+  offset: p.offset.toString(),
+});
+
+function reportSession(s: SessionState): ReportSession {
+  return {
+    conversation: s.conversation,
+    label: s.label,
+    namespace: s.namespace,
+    agent: s.agent,
+    sdk: s.sdk && { ...s.sdk },
+    parent: s.parent,
+    root: s.root,
+    history: s.history.map((h) => ({
+      state: h.state,
+      code: h.code,
+      record: h.recordIndex,
+      time: str(h.time),
+      body: h.body,
+      disallowed: h.disallowed,
+      after_end: h.afterEnd,
+    })),
+    state: s.state,
+    terminal: s.terminal,
+    end: s.end && { reason: s.end.reason, error: s.end.error && { ...s.end.error }, record: s.end.recordIndex },
+    budget: s.budget && { tokens: str(s.budget.tokens), cost_micros: str(s.budget.costMicros) },
+    usage: reportUsage(s.usage),
+    tokens: s.tokens.toString(),
+    over_budget: s.overBudget && {
+      record: s.overBudget.recordIndex,
+      dimension: s.overBudget.dimension,
+      ceiling: s.overBudget.ceiling.toString(),
+      spent: s.overBudget.spent.toString(),
+    },
+    parked: s.parked.map((p) => ({
+      role: p.role,
+      source: { ...position(p.source), generation: str(p.source.generation) },
+      source_record: p.sourceRecord,
+      request: position(p.request),
+      parked_record: p.parkedRecord,
+      unparked_record: p.unparkedRecord,
+    })),
+    records: [...s.records],
+    first_time: str(s.firstTime),
+    last_time: str(s.lastTime),
+  };
+}
+
+/** The fold's report@1 sections (JSON-safe: no bigints, no Maps). */
 export function toReportFolds(result: FoldResult): ReportFolds {
   return {
     agents: result.agents.map(reportAgent),
     runs: result.runs.map(reportRun),
     conversations: result.conversations.map(reportConversation),
+    sessions: result.sessions.map(reportSession),
   };
 }

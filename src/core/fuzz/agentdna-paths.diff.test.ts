@@ -15,18 +15,18 @@ import { installSha256Text, type Sha256Text } from '../agentdna/hash';
 import type { WorkflowReport } from '../agentdna/model';
 import { completeWorkflow, installSecpWasm } from '../agentdna/signature';
 import { runSignatureJob, SignatureResults, type SignatureJob } from '../agentdna/signature-jobs';
-import { secpWasmForTests } from '../agentdna/test-secp';
+import { secpWasmForTests } from '../../../test/support/secp';
 import { publicKeyOf } from '../agentdna/ecdsa';
 import { fromHex } from '../bytes';
-import { vector, vectorFiles } from '../import/test-helpers';
+import { vector, vectorFiles } from '../../../test/support/import-helpers';
 import { inspect, inspectInputBatches, type InputFile } from '../inspect';
 import type { RegistryEntry } from '../keys/keys';
 import { analyzeRecords, recordViews, type InputResult, type InspectedRecord } from '../records';
 import { buildReport } from '../report';
 import { readAgentDna } from '../import/agentdna';
 import { readJson } from '../json/lossless';
-import { documentText, keys, sign, SIGNERS } from './agentdna-arbitraries';
-import { hostileString, params, TIMEOUT, utf8 } from './support';
+import { documentText, keys, sign, SIGNERS } from '../../../test/support/agentdna-arbitraries';
+import { hostileString, params, TIMEOUT, utf8 } from '../../../test/support/fuzz';
 
 beforeAll(() => installSecpWasm(secpWasmForTests()));
 afterAll(() => {

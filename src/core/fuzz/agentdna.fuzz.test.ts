@@ -12,8 +12,8 @@ import { fromHex } from '../bytes';
 import { inspect, inspectInput } from '../inspect';
 import { isValid } from '../verdict';
 import { readJson } from '../json/lossless';
-import { build, documentText, SIGNERS, keys, VALID, type Obj } from './agentdna-arbitraries';
-import { bounded, checkRecords, checkResult, hostileString, params, same, TIMEOUT, utf8, verdictOf } from './support';
+import { build, documentText, SIGNERS, keys, VALID, type Obj } from '../../../test/support/agentdna-arbitraries';
+import { bounded, checkRecords, checkResult, hostileString, params, same, TIMEOUT, utf8, verdictOf } from '../../../test/support/fuzz';
 
 describe('AgentDNA documents of any shape', () => {
   it('never throw: records with verdicts or coded errors, workflow reports that index them', { timeout: TIMEOUT }, () => {

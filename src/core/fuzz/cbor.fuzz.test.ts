@@ -24,7 +24,7 @@ import {
   TIMEOUT,
   writeHead,
   type Model,
-} from './support';
+} from '../../../test/support/fuzz';
 
 /** The reader's item as a model (encoding details dropped). */
 function toModel(it: CborItem): Model {

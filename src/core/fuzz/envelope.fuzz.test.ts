@@ -14,7 +14,7 @@ import { readSingle } from '../cbor/reader';
 import { inspect, inspectInput } from '../inspect';
 import { readJson } from '../json/lossless';
 import { jsonToCborItem } from '../json/to-cbor';
-import { envelopeArb, jsonView, keyFor, lenienceArb, lenientModel, normEnvelope, SEED7, signEnvelope } from './agdx-gen';
+import { envelopeArb, jsonView, keyFor, lenienceArb, lenientModel, normEnvelope, SEED7, signEnvelope } from '../../../test/support/agdx-gen';
 import {
   bounded,
   cat,
@@ -32,7 +32,7 @@ import {
   utf8,
   verdictOf,
   type Model,
-} from './support';
+} from '../../../test/support/fuzz';
 
 const LASER = new URL('../../../vectors/agdx/laser-wire-0.0.1/', import.meta.url);
 const FIXTURES = readdirSync(LASER)

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { Envelope, MetaValue } from '../agdx/envelope';
 import { inspect } from '../inspect';
 import type { InspectResult } from '../records';
-import { flatAll, type FlatRecord } from '../import/test-helpers';
+import { flatAll, type FlatRecord } from '../../../test/support/import-helpers';
 import { isKeyEntry, parseKeys } from '../keys/keys';
 import { decodeBundle, decodePermalink } from '../share/permalink';
 import { buildReport } from '../report';
-import { bounded, checkResult, PERMALINK_CODES, reportSlow, RUNS, TIMEOUT, utf8 } from './support';
+import { bounded, checkResult, PERMALINK_CODES, reportSlow, RUNS, TIMEOUT, utf8 } from '../../../test/support/fuzz';
 
 const ROOT = new URL('../../../vectors/hostile/', import.meta.url);
 const list = (dir: string) =>

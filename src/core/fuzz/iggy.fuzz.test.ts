@@ -5,9 +5,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeEnvelope } from '../agdx/canonical';
+import { readHeaderBlock } from '../agdx/iggy';
+import { decodeRefusal, envelopeDialect } from '../agdx/validate';
 import { toBase64 } from '../bytes';
 import { inspectInput } from '../inspect';
-import { envelopeArb, keyFor, SEED7, signEnvelope } from './agdx-gen';
+import { envelopeArb, keyFor, SEED7, signEnvelope } from '../../../test/support/agdx-gen';
 import {
   Bytes,
   cat,
@@ -23,7 +25,7 @@ import {
   utf8,
   verdictOf,
   writeHead,
-} from './support';
+} from '../../../test/support/fuzz';
 
 type Era = '>=0.7' | '0.5-0.6' | '<=0.4';
 
@@ -228,6 +230,17 @@ describe('Iggy binary header blocks', () => {
           expect(input.format).toMatch(/^iggy-headers\(/);
           expect(records).toHaveLength(1);
           const alone = inspectInput(0, { name: 'env.bin', bytes: payload }).records[0];
+          // Headers only the 0.7 dialect writes make the record a 0.7 one, whose reader refuses while
+          // decoding an agent id or idempotency key outside its caps (dialects.ts idsAtDecode); the
+          // same envelope alone is 0.0.1, read, and reported by the caps.
+          const asBlock = alone.data.envelope ? envelopeDialect(alone.data.envelope, readHeaderBlock(bytes, era, () => false)?.headers) : null;
+          const refused = asBlock && alone.data.envelope ? decodeRefusal(alone.data.envelope, asBlock.dialect, () => null) : null;
+          if (refused) {
+            expect(records[0].verdict.decoded).toBe(false);
+            expect(records[0].verdict.error?.message).toBe(refused.message);
+            expect(alone.verdict.findings.some((f) => f.rule === 'agdx/cap/agent_id' || f.rule === 'agdx/cap/idempotency_key')).toBe(true);
+            return;
+          }
           expect(records[0].verdict.decoded).toBe(alone.verdict.decoded);
           const envelope = records[0].data.envelope;
           expect(envelope && encodeEnvelope(envelope)).toEqual(alone.data.envelope && encodeEnvelope(alone.data.envelope));

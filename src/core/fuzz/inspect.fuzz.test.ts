@@ -7,8 +7,22 @@ import { describe, expect, it } from 'vitest';
 import { encodeEnvelope } from '../agdx/canonical';
 import { toBase64, toHex } from '../bytes';
 import { inspect } from '../inspect';
-import { envelopeArb, keyFor, SEED7, signEnvelope } from './agdx-gen';
-import { bounded, cat, checkRecords, checkResult, encodeModel, hostileString, modelArb, params, same, styleArb, TIMEOUT, utf8, verdictOf } from './support';
+import { envelopeArb, keyFor, SEED7, signEnvelope } from '../../../test/support/agdx-gen';
+import {
+  bounded,
+  cat,
+  checkRecords,
+  checkResult,
+  encodeModel,
+  hostileString,
+  modelArb,
+  params,
+  same,
+  styleArb,
+  TIMEOUT,
+  utf8,
+  verdictOf,
+} from '../../../test/support/fuzz';
 
 /** Inputs of every kind the sniffer tells apart. */
 const anyInput: fc.Arbitrary<Uint8Array> = fc.oneof(

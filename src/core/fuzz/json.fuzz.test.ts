@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readJson, toPlain, type JsonValue } from '../json/lossless';
-import { bounded, hostileString, params, TIMEOUT, utf8 } from './support';
+import { bounded, hostileString, params, TIMEOUT, utf8 } from '../../../test/support/fuzz';
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromBase64, fromHex, toBase64, toHex } from '../bytes';
 import { entryKey, isDidEntry, keyId, parseKeys, pemBlocks, toKeyFile, type KeyParseResult } from '../keys/keys';
-import { bounded, hostileString, params, TIMEOUT, utf8 } from './support';
+import { bounded, hostileString, params, TIMEOUT, utf8 } from '../../../test/support/fuzz';
 
 ed.hashes.sha512 = sha512;
 const pub = ed.getPublicKey(new Uint8Array(32).fill(7));

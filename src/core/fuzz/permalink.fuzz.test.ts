@@ -11,8 +11,21 @@ import { decodeBundle, decodePermalink, encodeBundle, encodePermalink, type Shar
 import { redactInput } from '../share/redact';
 import { encodeEnvelope } from '../agdx/canonical';
 import { inspect } from '../inspect';
-import { envelopeArb } from './agdx-gen';
-import { boundedAsync, cat, encodeModel, hostileString, MINIMAL, modelArb, params, PERMALINK_CODES, styleArb, TIMEOUT, utf8, type Model } from './support';
+import { envelopeArb } from '../../../test/support/agdx-gen';
+import {
+  boundedAsync,
+  cat,
+  encodeModel,
+  hostileString,
+  MINIMAL,
+  modelArb,
+  params,
+  PERMALINK_CODES,
+  styleArb,
+  TIMEOUT,
+  utf8,
+  type Model,
+} from '../../../test/support/fuzz';
 
 function checkShare(r: ShareResult, where: string): void {
   if (!r.ok) {

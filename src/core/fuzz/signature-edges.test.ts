@@ -26,7 +26,7 @@ import { fromHex, toHex } from '../bytes';
 import { inspect } from '../inspect';
 import { isValid } from '../verdict';
 import { keyId, parseKeys, type RegisteredKey } from '../keys/keys';
-import { keyFor, SEED7, signEnvelope } from './agdx-gen';
+import { keyFor, SEED7, signEnvelope } from '../../../test/support/agdx-gen';
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 const P = 2n ** 255n - 19n;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgdxGraph, FoldNode, GhostNode, RecordNode, StreamNode } from './model';
 import { toReportGraph } from './report';
-import { Conversation, causeAt, crock, hops, id16, text, graphOf } from './test-helpers';
+import { Conversation, causeAt, crock, hops, id16, text, graphOf } from '../../../test/support/graph-helpers';
 
 const body = text('{}');
 const edge = (g: AgdxGraph, from: string, to: string, via: string) => g.edges.find((e) => e.from === from && e.to === to && e.via === via);

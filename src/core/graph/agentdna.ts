@@ -6,9 +6,9 @@
 // `duplicate` (and so is the first holder of that hash). A child names its parents by hash only;
 // when a hash has several holders, the edge goes to the one whose content matches the hash.
 import type { WorkflowReport } from '../agentdna/model';
-import { short } from './keys';
 import type { AgentDnaGraph, AgentDnaNodeInput, EnvelopeNode, GhostNode, GraphEdge, MissingParent } from './model';
 import { findCycles } from './scc';
+import { shortened } from '../short-id';
 
 const pad = (n: number, width: number) => String(Math.max(0, Math.trunc(n))).padStart(width, '0');
 
@@ -58,7 +58,7 @@ export function buildAgentDnaGraph(envelopes: readonly AgentDnaNodeInput[]): Age
     const node: EnvelopeNode = {
       id: list.length === 0 ? `dna:${e.hash}` : `dna:${e.hash}~${list.length + 1}`,
       kind: 'envelope',
-      label: `${short(e.from, 14)}${e.to ? ` → ${short(e.to, 14)}` : ''} · ${e.hash.slice(0, 8)}`,
+      label: `${shortened(e.from, 14, 0)}${e.to ? ` → ${shortened(e.to, 14, 0)}` : ''} · ${e.hash.slice(0, 8)}`,
       group: null,
       sortKey: `${pad(e.epoch ?? 0, 16)}:${pad(e.recordIndex, 9)}:${e.path}`,
       recordIndex: e.recordIndex,

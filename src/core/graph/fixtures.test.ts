@@ -11,7 +11,7 @@ import { spanOfPath } from './keys';
 import { layoutGraph } from './layout';
 import type { RecordNode, StreamNode } from './model';
 import { toReportGraph } from './report';
-import { hops, id16, text, graphOf } from './test-helpers';
+import { hops, id16, text, graphOf } from '../../../test/support/graph-helpers';
 
 const bytes = new Uint8Array(readFileSync(new URL('../../../vectors/agdx/made/conversation.cborseq', import.meta.url)));
 const CMD = '01J0Y1ZAG00000000000000001';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { layoutGraph, NODE_HEIGHT, NODE_WIDTH } from './layout';
 import type { LayoutInput } from './model';
-import { Conversation, crock, id16, text, graphOf } from './test-helpers';
+import { Conversation, crock, id16, text, graphOf } from '../../../test/support/graph-helpers';
 
 const body = text('{}');
 

@@ -5,7 +5,7 @@
 // Direction: every edge points from the child (the later record) to its parent (what it was
 // caused by, answers or continues), as report.md's `{ from: <child>, to: <parent> }` does.
 import type { Usage } from '../agdx/envelope';
-import type { Finding } from '../model';
+import type { Finding } from '../verdict';
 
 /** The causal links an AGDX envelope names itself. */
 export type CausalVia = 'cause' | 'cause_at';

@@ -4,15 +4,16 @@
 // (log/entry.ts), in numbers (CompactRecordGraph: node k is entry k, edges in typed arrays, ids
 // made when asked), so a million-record log costs tens of bytes a record; buildRecordGraph makes
 // the objects the UI draws from it. Drawing (draw.ts) folds it without changing it.
-import type { Finding } from '../model';
 import { finding, type FindingRuleId } from '../rules';
 import { describeEntry, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
 import { byKey } from './edges';
 import { KeyGroups } from './key-groups';
-import { describeCauseAt, short, type CauseAt } from './keys';
+import { type CauseAt, describeCauseAt } from '../agdx/cause-at';
 import type { CausalVia, EdgeVia, GhostNode, GraphEdge, GraphFinding, GraphRecord, RecordGraph, ReassembledStream } from './model';
 import { findCyclesInRows } from './scc';
 import { reassembleStreams } from './streams';
+import type { Finding } from '../verdict';
+import { shortened } from '../short-id';
 
 export interface RecordGraphOptions {
   /** Where a finding's field is in its record's bytes (the findings have no span without it). */
@@ -466,7 +467,7 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
       ghosts.push({
         id: `ghost:${refs[0].key}`,
         kind: 'ghost',
-        label: `missing ${refs[0].via === 'cause' ? short(refs[0].ref, 26) : refs[0].ref}`,
+        label: `missing ${refs[0].via === 'cause' ? shortened(refs[0].ref, 26, 0) : refs[0].ref}`,
         group: list[child].conversation,
         sortKey,
         recordIndex: null,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCompactRecordGraph } from './record-graph';
 import { recordLinks } from './record-links';
-import { Conversation, causeAt, crock, factsOf, id16, text } from './test-helpers';
+import { Conversation, causeAt, crock, factsOf, id16, text } from '../../../test/support/graph-helpers';
 
 const body = text('{}');
 

@@ -6,7 +6,7 @@
 // scan of the edges and entries when the record is opened, no index of objects held beside them.
 import type { LogEntry } from '../log/entry';
 import { byKey } from './edges';
-import { describeCauseAt } from './keys';
+import { describeCauseAt } from '../agdx/cause-at';
 import type { EdgeVia } from './model';
 import { nodeOfRecord, RECORD_EDGE_VIAS, type CompactRecordGraph } from './record-graph';
 

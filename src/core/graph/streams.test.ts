@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_GAP_LIST, reassembleStreams } from './streams';
-import { Conversation, crock, id16, text, factsOf } from './test-helpers';
+import { Conversation, crock, id16, text, factsOf } from '../../../test/support/graph-helpers';
 
 const CORR = id16(0x5);
 const CHAN = id16(0x6);

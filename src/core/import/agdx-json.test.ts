@@ -5,7 +5,7 @@ import { encodeEnvelope } from '../agdx/canonical';
 import { toHex } from '../bytes';
 import { inspectInput } from '../inspect';
 import { agdxJson } from './agdx-json';
-import { fixturesOf, golden, sourceOf, utf8, vector, flatInput } from './test-helpers';
+import { fixturesOf, golden, sourceOf, utf8, vector, flatInput } from '../../../test/support/import-helpers';
 
 describe('fixtures', () => {
   it.each(fixturesOf(agdxJson))('%s', (file) => {

@@ -14,7 +14,7 @@ import { readJson, type JsonValue } from '../json/lossless';
 import { recordViews, type InspectedRecord } from '../records';
 import { isValid } from '../verdict';
 import { agentdna, agentdnaShape, readAgentDna, readAgentDnaParts, type AgentDnaPart, type AgentDnaResult } from './agentdna';
-import { FIXTURE_FORMATS, fixturesOf, flat, golden, sourceOf, utf8, vector, type FlatRecord } from './test-helpers';
+import { FIXTURE_FORMATS, fixturesOf, flat, golden, sourceOf, utf8, vector, type FlatRecord } from '../../../test/support/import-helpers';
 
 describe('fixtures', () => {
   it.each(fixturesOf(agentdna))('%s', (file) => {

@@ -6,7 +6,7 @@
 import { utf8Encode } from '../bytes';
 import type { JsonEntry, JsonValue } from '../json/lossless';
 import { readJson } from '../json/lossless';
-import { unsignedVerdict, type BodyView, type DecodeError, type FieldNode, type Finding, type RecordFormat, type Span } from '../model';
+import { unsignedVerdict, type BodyView, type FieldNode, type RecordFormat, type Span } from '../model';
 import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
 import { isCardObject, policyDisplay, readCard, stateData, type CardInfo } from '../agentdna/cards';
 import { policyChange } from '../compare/policy';
@@ -15,10 +15,13 @@ import type { WorkflowReport } from '../agentdna/model';
 import type { ExtraKeys } from '../agentdna/signature';
 import type { SignatureJob, SignatureResults } from '../agentdna/signature-jobs';
 import { envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
-import { cardTree, display, envelopeTree, payloadBody, pretty, shortId, workflowTree } from '../agentdna/views';
+import { cardTree, display, envelopeTree, payloadBody, pretty, workflowTree } from '../agentdna/views';
 import { analyzeWorkflow, envelopeReport, signatureJobsOf, type WorkflowAnalysis } from '../agentdna/workflow';
 import { blankRecord, failedRecord, finishRecord, jsonDecodeError, type Place, type RecordDraft } from './build';
 import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
+import { finding } from '../rules';
+import type { DecodeError, Finding } from '../verdict';
+import { shortDid } from '../short-id';
 
 export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
 
@@ -117,13 +120,14 @@ function workflowFindings(root: JsonObject): { findings: Finding[]; legacy: bool
   if (reasons.length > 0) {
     if (!fields.has('id')) reasons.push('it has no `id`');
     const span = remarks ? ([remarks.keyStart, remarks.value.end] as Span) : version ? ([version.keyStart, version.value.end] as Span) : null;
-    findings.push({
-      rule: 'agentdna/legacy',
-      severity: 'warning',
-      path: remarks ? 'remarks' : 'version',
-      message: `a 1.0-style IntentWorkflow (${reasons.join(', ')}): shown and checked as far as it goes; AgentDNA 2.0 does not write this shape`,
-      span,
-    });
+    findings.push(
+      finding(
+        'agentdna/legacy',
+        remarks ? 'remarks' : 'version',
+        `a 1.0-style IntentWorkflow (${reasons.join(', ')}): shown and checked as far as it goes; AgentDNA 2.0 does not write this shape`,
+        span,
+      ),
+    );
   }
   return { findings, legacy: reasons.length > 0 };
 }
@@ -190,7 +194,7 @@ function buildWorkflow(
     findings,
     signature: workflowSignature(envelopes, NO_REGISTRY, uncoveredPaths(tip, shape === 'workflow' ? root : null)),
     ...views,
-    summary: `${what} ${tipHash ? tipHash.slice(0, 12) + '…' : '(no hash)'} from ${shortId(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
+    summary: `${what} ${tipHash ? `${tipHash.slice(0, 12)}…` : '(no hash)'} from ${shortDid(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
   };
   const edges: WorkflowReport['edges'] = [];
   const seen = new Set<string>();
@@ -248,23 +252,20 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
   const base = blankRecord(place, index, 'agentdna.card', span);
   const findings: Finding[] = [];
   if (card.legacy) {
-    findings.push({
-      rule: 'agentdna/legacy',
-      severity: 'warning',
-      path: card.typeEntry ? 'type' : null,
-      message: `${card.legacy}`,
-      span: card.typeEntry ? [card.typeEntry.value.start, card.typeEntry.value.end] : span,
-    });
+    findings.push(
+      finding(
+        'agentdna/legacy',
+        card.typeEntry ? 'type' : null,
+        `${card.legacy}`,
+        card.typeEntry ? [card.typeEntry.value.start, card.typeEntry.value.end] : span,
+      ),
+    );
   }
   if (card.policy?.problem) {
     const pe = card.policy.entry;
-    findings.push({
-      rule: 'agentdna/card-policy',
-      severity: card.policy.bytes === null ? 'error' : 'warning',
-      path: 'policy',
-      message: card.policy.problem,
-      span: [pe.value.start, pe.value.end],
-    });
+    findings.push(
+      finding('agentdna/card-policy', 'policy', card.policy.problem, [pe.value.start, pe.value.end], card.policy.bytes === null ? 'error' : 'warning'),
+    );
   }
   let body: BodyView | null = null;
   let change = '';
@@ -300,7 +301,7 @@ function buildCard(place: Place, index: number, card: CardInfo, span: Span, vers
     signature: UNSIGNED_CARD,
     tree: cardTree(card),
     body,
-    summary: `${card.kind} ${shortId(card.did ?? '(no DID)')}${version !== null ? ` v${version}` : ''}${change ? `: ${change}` : ''}`,
+    summary: `${card.kind} ${shortDid(card.did ?? '(no DID)')}${version !== null ? ` v${version}` : ''}${change ? `: ${change}` : ''}`,
   };
 }
 

@@ -2,6 +2,7 @@
 // overrides freely), made into an immutable verdict and its data by finishRecord; drafts for an
 // envelope analysis or a failure; and the field-tree node of a record's Iggy user headers.
 import type { EnvelopeAnalysis } from '../agdx/analyze';
+import type { AsReceived } from '../agdx/canonical';
 import type { Envelope } from '../agdx/envelope';
 import type { ObservedHeaders } from '../agdx/headers';
 import { headerViews, type Header } from '../agdx/iggy';
@@ -10,9 +11,7 @@ import type { JsonError } from '../json/lossless';
 import {
   unsignedVerdict,
   type BodyView,
-  type DecodeError,
   type FieldNode,
-  type Finding,
   type HeaderView,
   type LogPosition,
   type RecordFormat,
@@ -21,6 +20,7 @@ import {
   type ViewOrigin,
 } from '../model';
 import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
+import type { DecodeError, Finding } from '../verdict';
 
 export interface Place {
   input: number;
@@ -60,7 +60,17 @@ export interface RecordDraft {
   body: BodyView | null;
   /** Set for a record read without its views: builds them when the record is opened (tree, headerViews and body are then unused). */
   viewBuilder?: ViewBuilder;
+  dialect: string | null;
+  dialectEvidence: readonly string[];
+  /** Null: as finishRecord works it out (an AGDX record that did not decode is `undecodable`). */
+  displayType: string | null;
+  /** A signed envelope with fields no dialect knows, as received without its signature (canonical.ts). */
+  asReceived: AsReceived | null;
 }
+
+const NO_EVIDENCE: readonly string[] = Object.freeze([]);
+/** The formats whose records the reference's dispatch table shows as `undecodable` when they do not decode. */
+const AGDX_FORMATS: ReadonlySet<RecordFormat> = new Set(['agdx.envelope', 'agdx.record', 'agdx.dead_letter']);
 
 export const NO_SIGNATURE = unsignedVerdict('nothing here carries a signature');
 
@@ -93,6 +103,10 @@ export function blankRecord(place: Place, index: number, format: RecordFormat, s
     tree: [],
     headerViews: null,
     body: null,
+    dialect: null,
+    dialectEvidence: NO_EVIDENCE,
+    displayType: null,
+    asReceived: null,
   };
 }
 
@@ -122,6 +136,9 @@ export function finishRecord(d: RecordDraft): InspectedRecord {
       logTimeMicros: d.logTimeMicros,
       parent: d.parent,
       summary: d.summary,
+      dialect: d.dialect,
+      dialectEvidence: d.dialectEvidence,
+      displayType: d.displayType ?? (!d.decoded && AGDX_FORMATS.has(d.format) ? 'undecodable' : null),
     },
     data: {
       view: d.view,
@@ -132,6 +149,8 @@ export function finishRecord(d: RecordDraft): InspectedRecord {
       logPosition: d.logPosition,
       bodySpan: d.bodySpan,
       views,
+      // Only on the few records that have one.
+      ...(d.asReceived ? { asReceived: d.asReceived } : {}),
     },
   };
 }
@@ -177,6 +196,10 @@ export function envelopeRecord(base: RecordDraft, a: EnvelopeAnalysis): RecordDr
     envelope: env,
     observed: a.observed,
     summary: env ? envelopeSummary(env) : `${a.error!.code}: ${a.error!.message}`,
+    dialect: a.dialect?.dialect.id ?? null,
+    dialectEvidence: a.dialect?.evidence ?? NO_EVIDENCE,
+    displayType: a.displayType,
+    asReceived: a.asReceived,
   };
 }
 

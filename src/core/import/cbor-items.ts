@@ -7,6 +7,7 @@ import { readBodyRef, readCard, readErrorBody, type CapsuleReading } from '../ag
 import { classifyCbor } from '../agdx/classify';
 import { DEAD_LETTER_REASONS, codeName } from '../agdx/dictionaries';
 import { FieldError, readBytes, readSmallUint, readText, readUint, structEntries } from '../agdx/fields';
+import { displayType } from '../agdx/dispatch';
 import { checkSignatureShape } from '../agdx/signature';
 import { cborNode, formatLogPosition, formatMicros } from '../agdx/tree';
 import { toDiagnostic } from '../cbor/diagnostic';
@@ -19,6 +20,7 @@ import { fastEnvelopeRecord } from './fast-record';
 import { startsLikeMap } from './importer';
 import { laserRecord, nestedEnvelope } from './laser-record';
 import { envelopeViews, notAMapViews } from './views';
+import { finding } from '../rules';
 
 const spanOf = (item: CborItem): Span => [item.start, item.end];
 
@@ -146,8 +148,9 @@ function deadLetter(place: Place, item: CborItem, index: number): RecordDraft[] 
       decoded: true,
       summary,
       kind: null,
+      displayType: displayType({ kind: 'dead_letter' }),
       tree: cborNode(item, '', 'dead letter', null, describe).children ?? [],
-      findings: [{ rule: 'agdx/dead-letter', severity: 'info', path: null, message: summary, span: spanOf(item) }],
+      findings: [finding('agdx/dead-letter', null, summary, spanOf(item))],
     };
     const payload = fields.get('payload');
     if (!payload) return [record];

@@ -8,7 +8,7 @@ import { CborWriter } from '../cbor/encoder';
 import { inspectInput, inspectInputBatches } from '../inspect';
 import { recordViews } from '../records';
 import { cbor, cborRefusal } from './cbor';
-import { checkRecords, fixturesOf, flat, flatInput, golden, only, sourceOf, utf8, vector } from './test-helpers';
+import { checkRecords, fixturesOf, flat, flatInput, golden, only, sourceOf, utf8, vector } from '../../../test/support/import-helpers';
 
 const BARE_ENVELOPES = fixturesOf(cbor).filter((f) => f.startsWith('agdx/laser-wire-0.0.1/') && f.endsWith('.bin'));
 

@@ -2,9 +2,9 @@
 // capsule, a control frame) or a CBOR sequence (RFC 8742) of them. Streams: a sequence comes in
 // batches of records while the rest is read.
 import { readItemAt, untag } from '../cbor/reader';
-import type { DecodeError } from '../model';
 import { cborRecordBatches } from './cbor-items';
 import { wholeInput, startsLikeMap, type ImportedBatch, type Importer, type Source } from './importer';
+import type { DecodeError } from '../verdict';
 
 /** Why binary bytes are not read as CBOR records: the input/unrecognized error, or null when they are. */
 const refusals = new WeakMap<Source, DecodeError | null>();

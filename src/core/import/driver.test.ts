@@ -15,17 +15,18 @@ import { agdxJson } from './agdx-json';
 import { agentdna } from './agentdna';
 import { iggyHeaders } from './iggy-headers';
 import type { Importer } from './importer';
-import { FIXTURE_FORMATS, VECTORS, checkRecords, flat, formatOf, sourceOf, utf8, vector, vectorFiles } from './test-helpers';
+import { FIXTURE_FORMATS, VECTORS, checkRecords, flat, formatOf, sourceOf, utf8, vector, vectorFiles } from '../../../test/support/import-helpers';
 
 const place = (bytes: Uint8Array) => ({ input: 0, view: bytes, viewOrigin: 'input' as const });
 
 describe('dispatch', () => {
-  it('asks the importers in this order: text (JSON by shape, hex, base64), then binary, fallbacks last', () => {
+  it('asks the importers in this order: text (JSON by shape, diagnostic notation, hex, base64), then binary, fallbacks last', () => {
     expect(IMPORTERS.map((i) => i.format)).toEqual([
       'empty',
       'iggy-json',
       'agdx-json',
       'agentdna',
+      'diag',
       'json',
       'hex',
       'base64',

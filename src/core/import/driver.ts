@@ -1,7 +1,6 @@
 // The one way in for every input (the CLI, the worker, tests): the importers in the order they are
 // asked, and the driver that gives the first one that reads an input its bytes. A new input format
 // is one module in this folder and one entry in IMPORTERS.
-import type { DecodeError } from '../model';
 import { agdxJson } from './agdx-json';
 import { agentdna } from './agentdna';
 import { failedRecord, finishRecord, type Place } from './build';
@@ -11,18 +10,19 @@ import { fileType } from './file-types';
 import { iggyHeaders } from './iggy-headers';
 import { iggyJson } from './iggy-json';
 import { wholeInput, Source, type ImportContext, type ImportedBatch, type ImportOptions, type Importer } from './importer';
-import { base64, hex } from './text';
+import { base64, diagnostic, hex } from './text';
+import type { DecodeError } from '../verdict';
 
 /**
  * Every importer, in the order the driver asks them; the first whose `detect` claims an input
  * reads it. Text comes before binary: JSON by shape (an Iggy export has messages; an envelope view
- * a kind; AgentDNA the rest), then JSON no shape fits, then hex and base64 of anything here, then
- * other text. Binary: an Iggy header block, then files that are plainly something else by their
+ * a kind; AgentDNA the rest), then CBOR diagnostic notation that is not JSON, then JSON no shape
+ * fits, then hex and base64 of anything here, then other text. Binary: an Iggy header block, then files that are plainly something else by their
  * first bytes (a PNG, a PDF, a program: what CBOR would make of them says nothing useful), then bare
  * CBOR (whose reader may take a block's bytes for something else). The fallbacks claim what is
  * left, so every input is read by exactly one importer.
  */
-export const IMPORTERS: readonly Importer[] = [empty, iggyJson, agdxJson, agentdna, json, hex, base64, text, iggyHeaders, fileType, cbor, unknown];
+export const IMPORTERS: readonly Importer[] = [empty, iggyJson, agdxJson, agentdna, diagnostic, json, hex, base64, text, iggyHeaders, fileType, cbor, unknown];
 
 /** The first importer that reads the source, in batches (a format that cannot stream comes as one). */
 function* readBatches(source: Source, context: ImportContext, batchSize: number, importers: readonly Importer[]): Generator<ImportedBatch> {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { inspectInput } from '../inspect';
 import { empty, json, text, unknown } from './fallbacks';
-import { fixturesOf, flatInput, golden, only, sourceOf, utf8, vector } from './test-helpers';
+import { fixturesOf, flatInput, golden, only, sourceOf, utf8, vector } from '../../../test/support/import-helpers';
 
 describe('fixtures', () => {
   it.each([...fixturesOf(json), ...fixturesOf(text), ...fixturesOf(unknown)])('%s', (file) => {

@@ -2,9 +2,10 @@
 // general decoder's item tree. Anything with a finding goes the general way, which locates every
 // finding's bytes; so a record's verdicts never depend on which way it went.
 import { readBody } from '../agdx/bodies';
+import { envelopeDisplay } from '../agdx/dispatch';
 import { IdViews, readCanonicalEnvelope } from '../agdx/fast';
 import { checkSignatureShape } from '../agdx/signature';
-import { validateFields } from '../agdx/validate';
+import { decodeRefusal, envelopeDialect, validateFields } from '../agdx/validate';
 import { bytesEqual, toCrockford } from '../bytes';
 import type { InspectedRecord, ViewBuilder } from '../records';
 import { envelopeSummary, type Place } from './build';
@@ -20,11 +21,16 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
   const fast = readCanonicalEnvelope(place.view.subarray(0, end), start, idViewsOf(place.view));
   if (!fast) return null;
   const env = fast.envelope;
-  if (validateFields(env, noSpan).length) return null;
+  // A bare envelope has no headers: its fields alone show its dialect.
+  const { dialect, evidence } = envelopeDialect(env);
+  if (decodeRefusal(env, dialect, noSpan)) return null;
+  const bodyAt = fast.bodyStart >= 0 ? { bytes: place.view, start: fast.bodyStart, end: fast.bodyEnd } : undefined;
+  if (validateFields(env, noSpan, dialect, bodyAt).length) return null;
   // readBody decides which bodies can have findings (kind-specific ones; a guess has none).
   if (
-    fast.bodyStart >= 0 &&
-    readBody(place.view, fast.bodyStart, fast.bodyEnd, { kind: env.kind, operation: env.operation, contentType: null }, false).findings.length
+    bodyAt &&
+    readBody(bodyAt.bytes, bodyAt.start, bodyAt.end, { kind: env.kind, operation: env.operation, contentType: null, dialect, taskState: env.task_state }, false)
+      .findings.length
   )
     return null;
   const signature = checkSignatureShape(env, null, noSpan);
@@ -49,6 +55,9 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
       logTimeMicros: null,
       parent: null,
       summary: envelopeSummary(env),
+      dialect: dialect.id,
+      dialectEvidence: evidence,
+      displayType: envelopeDisplay(env),
     },
     data: {
       view: place.view,

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { inspectInput } from '../inspect';
 import { FILE_TYPE_IDS, fileType, fileTypeOf } from './file-types';
-import { FIXTURE_FORMATS, fixturesOf, flat, golden, only, sourceOf, utf8, vector } from './test-helpers';
+import { FIXTURE_FORMATS, fixturesOf, flat, golden, only, sourceOf, utf8, vector } from '../../../test/support/import-helpers';
 
 describe('fixtures', () => {
   it.each(fixturesOf(fileType))('%s', (file) => {

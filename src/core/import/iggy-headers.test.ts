@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { inspectInput } from '../inspect';
 import { iggyHeaders } from './iggy-headers';
-import { fixturesOf, golden, sourceOf, vector, flatInput } from './test-helpers';
+import { fixturesOf, golden, sourceOf, vector, flatInput } from '../../../test/support/import-helpers';
 
 describe('fixtures', () => {
   it.each(fixturesOf(iggyHeaders))('%s', (file) => {

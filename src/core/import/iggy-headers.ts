@@ -3,9 +3,10 @@
 import { analyzeEnvelope } from '../agdx/analyze';
 import { readHeaderBlock, type HeaderBlock } from '../agdx/iggy';
 import { readItemAt } from '../cbor/reader';
-import type { DecodeError, Span } from '../model';
+import type { Span } from '../model';
 import { blankRecord, envelopeRecord, finishRecord, headersNode, type RecordDraft } from './build';
 import { startsLikeMap, type Importer, type Source } from './importer';
+import type { DecodeError } from '../verdict';
 
 /** The header block at the start of binary bytes, in the first layout that reads; null when there is none. */
 function detectHeaderBlock(source: Source): HeaderBlock | null {

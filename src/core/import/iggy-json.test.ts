@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { inspectInput } from '../inspect';
 import { iggyJson } from './iggy-json';
-import { fixturesOf, golden, sourceOf, utf8, vector, flatInput } from './test-helpers';
+import { fixturesOf, golden, sourceOf, utf8, vector, flatInput } from '../../../test/support/import-helpers';
 
 describe('fixtures', () => {
   it.each(fixturesOf(iggyJson))('%s', (file) => {

@@ -15,6 +15,7 @@ import { recordsFromItem } from './cbor-items';
 import { jsonRoot, type Importer } from './importer';
 import { withLogTime } from './log-time';
 import { envelopeViews } from './views';
+import { finding } from '../rules';
 
 type JsonArray = Extract<JsonValue, { type: 'array' }>;
 
@@ -92,13 +93,7 @@ export function readIggyExport(input: number, text: Uint8Array, root: JsonValue,
       ...blankRecord(place, index, 'agdx.record', null),
       ...common,
       tree: [headersNode(headers, null)],
-      findings: problems.map((p) => ({
-        rule: 'agdx/header/unreadable',
-        severity: 'warning' as const,
-        path: 'headers',
-        message: `a user header could not be read: ${p}`,
-        span: null,
-      })),
+      findings: problems.map((p) => finding('agdx/header/unreadable', 'headers', `a user header could not be read: ${p}`, null)),
     };
     const item = readSingle(payload);
     if (!item.ok) {

@@ -7,8 +7,9 @@ import { normaliseKind, type Header } from '../agdx/iggy';
 import { cborNode } from '../agdx/tree';
 import type { CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
-import type { DecodeError, Span } from '../model';
+import type { Span } from '../model';
 import { blankRecord, envelopeRecord, headersNode, type Place, type RecordDraft } from './build';
+import type { DecodeError } from '../verdict';
 
 const spanOf = (item: CborItem): Span => [item.start, item.end];
 

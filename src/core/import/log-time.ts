@@ -5,10 +5,10 @@
 // that is a finding (an unsigned record has no signed time: its record id is as open to rewriting
 // as the log time around it).
 import type { Span } from '../bytes';
-import type { Finding } from '../model';
 import { finding } from '../rules';
 import { agdxSignedTime, formatDuration, isoFromMicros } from '../time';
 import type { RecordDraft } from './build';
+import type { Finding } from '../verdict';
 
 /** How far a log time and a record id's ULID time may drift apart (clocks, queues) before it is said. */
 export const LOG_TIME_SKEW_MICROS = 300_000_000n;

@@ -6,7 +6,7 @@ import { encodeEnvelope } from '../agdx/canonical';
 import { toHex } from '../bytes';
 import { inspectInput } from '../inspect';
 import { base64, hex } from './text';
-import { fixturesOf, golden, sourceOf, utf8, vector, flatInput, type FlatRecord } from './test-helpers';
+import { fixturesOf, golden, sourceOf, utf8, vector, flatInput, type FlatRecord } from '../../../test/support/import-helpers';
 
 describe('fixtures', () => {
   it.each([...fixturesOf(hex), ...fixturesOf(base64)])('%s', (file) => {

@@ -7,7 +7,8 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesEqual, fromBase64, fromHex, readUintLE, toHex, utf8Encode, utf8OrNull } from '../bytes';
 import { getMember, readJson, type JsonValue } from '../json/lossless';
-import { looksLikeRubixDid } from '../agentdna/did-shape';
+import { looksLikeRubixDid } from './did-shape';
+import { shortDid } from '../short-id';
 
 export type KeyKind = 'agent' | 'operator';
 export type KeyAlgorithm = 'ed25519' | 'secp256k1';
@@ -63,11 +64,6 @@ export function entryKey(e: RegistryEntry): string {
 export function entryLabel(e: RegistryEntry): string {
   if (isDidEntry(e)) return `DID ${shortDid(e.did)}${e.agent ? ` (${e.agent})` : ''}`;
   return `key ${e.id}${e.agent ? ` of ${e.agent}` : ''}`;
-}
-
-/** A DID for one-line messages: its start and end. */
-export function shortDid(did: string): string {
-  return did.length > 24 ? `${did.slice(0, 12)}…${did.slice(-6)}` : did;
 }
 
 export interface KeyParseResult {

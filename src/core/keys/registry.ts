@@ -6,7 +6,8 @@
 // does a new entry that binds a key to an AgentDNA DID the registry already holds with another
 // identity (a DID entry, which commits to its own key, or another key): a conflict, never added
 // silently, or anyone's key file could make their key sign as someone else's DID.
-import { entryKey, entryLabel, isDidEntry, isKeyEntry, shortDid, type KeyKind, type RegistryEntry } from './keys';
+import { entryKey, entryLabel, isDidEntry, isKeyEntry, type KeyKind, type RegistryEntry } from './keys';
+import { shortDid } from '../short-id';
 
 /** The fields of an entry that a change may set. */
 export interface EntryFields {

@@ -3,10 +3,10 @@
 // deadline checks, and a key change that renews the verdict part and folds again over the same graph.
 import { describe, expect, it } from 'vitest';
 import { fromHex } from '../bytes';
-import { Conversation, causeAt, crock, hops, id16, makeRecord, text } from '../graph/test-helpers';
+import { Conversation, causeAt, crock, hops, id16, makeRecord, text } from '../../../test/support/graph-helpers';
 import type { SignatureVerdict } from '../model';
 import { logFactsOf, type InspectedRecord } from '../records';
-import { analyzeLog, refoldLog } from './analysis';
+import { analyzeLog, refoldLog } from '../analysis/log';
 import { LogFactsBuilder, withVerdicts } from './entry';
 import { logSource } from '../records';
 

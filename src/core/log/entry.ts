@@ -4,9 +4,9 @@
 // so a reader that streams a large log can keep these entries and let the records go.
 import type { Envelope, Kind, MetaValue, Usage } from '../agdx/envelope';
 import { bytesEqual, toCrockford, ulidTimeMs, utf8OrNull } from '../bytes';
-import { decodeCard } from '../folds/card';
-import type { CardDecoding, RecordTime, TimeSource } from '../folds/model';
-import { readCauseAt, repeatedBridgeHops, type CauseAt } from '../graph/keys';
+import { type CardDecoding, decodeCard } from '../agdx/card';
+import { type CauseAt, readCauseAt } from '../agdx/cause-at';
+import { sessionNoteOf, type SessionNote } from '../agdx/session-note';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
 
 /** One record with an envelope, as the log analysis sees it. Immutable. */
@@ -39,6 +39,9 @@ export interface LogEntry {
   readonly kind: Kind;
   readonly recordId: string | null;
   readonly conversation: string;
+  /** 0.7: the conversation this one was spawned from, and the first of its tree (Crockford). */
+  readonly parentConversation: string | null;
+  readonly rootConversation: string | null;
   readonly source: string;
   readonly target: string | null;
   readonly operation: string | null;
@@ -64,6 +67,8 @@ export interface LogEntry {
   readonly quarantineTarget: string | null;
   /** A chunk's body (the reassembled text of its stream); null for every other kind. */
   readonly body: Uint8Array | null;
+  /** A session status's or parked / unparked event's body, as the session fold reads it. */
+  readonly session: SessionNote | null;
 
   // What the record's verdict says: these change with the keys (see withVerdicts).
   /** Quarantine facts rest on it. */
@@ -112,6 +117,29 @@ export function runId(meta: Map<string, MetaValue> | undefined): string | null {
   if (v.type === 'text') return v.value;
   if (v.type === 'int') return v.value.toString();
   return null;
+}
+
+/** Where a record's time came from: Iggy's log time, the record id's ULID time, or nowhere. */
+export type TimeSource = 'log' | 'ulid' | null;
+
+export interface RecordTime {
+  /** Epoch microseconds, or null when the record has neither a log time nor a ULID time. */
+  time: bigint | null;
+  source: TimeSource;
+}
+
+/** Bridge ids that metadata `bridge_hops` lists more than once. */
+function repeatedBridgeHops(meta: Map<string, MetaValue> | undefined): string[] {
+  const hops = meta?.get('bridge_hops');
+  if (hops?.type !== 'list') return [];
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const h of hops.items) {
+    if (h.type !== 'text') continue;
+    if (seen.has(h.value)) repeated.add(h.value);
+    seen.add(h.value);
+  }
+  return [...repeated];
 }
 
 /** A record's time: its log time when known, else its record id's ULID time (ms → µs), else null. */
@@ -273,6 +301,10 @@ interface Sparse {
   bridgeLoop: Map<number, readonly string[]>;
   card: Map<number, CardDecoding>;
   quarantineTarget: Map<number, string>;
+  /** Crockford ids of the envelope's parent / root conversations. */
+  parentConversation: Map<number, string>;
+  rootConversation: Map<number, string>;
+  session: Map<number, SessionNote>;
   /** The bytes, or where BodyCopies keeps them. */
   body: Map<number, Uint8Array | number>;
 }
@@ -405,6 +437,15 @@ class PackedEntry implements LogEntry {
   get quarantineTarget(): string | null {
     return this.c.sparse.quarantineTarget.get(this.k) ?? null;
   }
+  get parentConversation(): string | null {
+    return this.c.sparse.parentConversation.get(this.k) ?? null;
+  }
+  get rootConversation(): string | null {
+    return this.c.sparse.rootConversation.get(this.k) ?? null;
+  }
+  get session(): SessionNote | null {
+    return this.c.sparse.session.get(this.k) ?? null;
+  }
   get body(): Uint8Array | null {
     const b = this.c.sparse.body.get(this.k);
     return b === undefined ? null : typeof b === 'number' ? this.c.bodies!.bytes(b) : b;
@@ -502,6 +543,7 @@ export class LogFactsBuilder {
   private readonly correlations = new LastId();
   private readonly channels = new LastId();
   private readonly recordIds = new LastId();
+  private readonly conversationIds = new LastId();
   private readonly table = new StringTable();
   private readonly bodies: BodyCopies | null;
   private readonly col = {
@@ -541,6 +583,9 @@ export class LogFactsBuilder {
     bridgeLoop: new Map(),
     card: new Map(),
     quarantineTarget: new Map(),
+    parentConversation: new Map(),
+    rootConversation: new Map(),
+    session: new Map(),
     body: new Map(),
   };
   /** Whether every entry so far has a sortKey whose numbers fit their widths (then ranks compare numbers). */
@@ -626,6 +671,10 @@ export class LogFactsBuilder {
     if (env.kind === 'status' && env.operation === 'card') s.card.set(k, decodeCard(env.body));
     const target = quarantine && env.body && env.body.length > 0 ? utf8OrNull(env.body) : null;
     if (target !== null) s.quarantineTarget.set(k, target);
+    if (env.parent) s.parentConversation.set(k, this.conversationIds.of(env.parent));
+    if (env.root) s.rootConversation.set(k, this.conversationIds.of(env.root));
+    const note = sessionNoteOf(env);
+    if (note) s.session.set(k, note);
     if (env.kind === 'chunk' && env.body) s.body.set(k, this.bodies ? this.bodies.copy(env.body) : env.body);
   }
 

@@ -1,7 +1,7 @@
 // Redaction: every body a record carries is blanked in place (AGDX bodies, AgentDNA payloads and
 // card policies, body capsules, dead-letter details, control frames, undecoded bytes), the records
 // read back the same, and what cannot be blanked is listed.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toBase64, utf8Encode } from '../bytes';
@@ -10,9 +10,9 @@ import type { Envelope } from '../agdx/envelope';
 import { CborWriter } from '../cbor/encoder';
 import { readJson, type JsonValue } from '../json/lossless';
 import { inspect } from '../inspect';
-import { flat, flatAll, type FlatRecord } from '../import/test-helpers';
+import { flat, flatAll, type FlatRecord } from '../../../test/support/import-helpers';
 import { blankAsRedacted, redactInput, writeBlankJson, writeBlankString } from './redact';
-import { readItemAt } from '../cbor/reader';
+import { readItemAt, type CborItem } from '../cbor/reader';
 
 const root = resolve(__dirname, '../../..');
 const read = (p: string) => new Uint8Array(readFileSync(resolve(root, 'vectors', p)));
@@ -179,6 +179,58 @@ describe('AGDX', () => {
     expect(r.bytes.length).toBe(bytes.length);
     expect(shape(again)).toEqual(shape(records));
     for (const x of again) if (x.envelope?.body) expect([...x.envelope.body].every((b) => b === 0)).toBe(true);
+  });
+});
+
+describe('AGDX 0.7 bodies with shapes of their own', () => {
+  const DIR = 'agdx/laser-sdk-ts-0.7.0';
+  const vectors = readdirSync(resolve(root, 'vectors', DIR)).filter((f) => f.endsWith('.bin'));
+  /** The text leaves of a CBOR item (not its map keys), with their paths. */
+  const leaves = (item: CborItem, path = '', out: [string, string][] = []): [string, string][] => {
+    if (item.kind === 'text') out.push([path, item.value]);
+    else if (item.kind === 'tag') leaves(item.item, path, out);
+    else if (item.kind === 'array') for (const [i, x] of item.items.entries()) leaves(x, `${path}[${i}]`, out);
+    else if (item.kind === 'map') for (const e of item.entries) leaves(e.value, `${path}.${e.key.kind === 'text' ? e.key.value : '?'}`, out);
+    return out;
+  };
+
+  it('every vector: the same verdicts after redaction; a session, state or context body keeps its shape, and its text is gone', () => {
+    let shaped = 0;
+    for (const f of vectors) {
+      const bytes = read(`${DIR}/${f}`);
+      const before = flatAll(inspect([{ name: 'in', bytes }]));
+      const r = redactInput(bytes, inspect([{ name: 'in', bytes }]).records);
+      const after = flatAll(inspect([{ name: 'in', bytes: r.bytes }]));
+      expect(r.bytes.length, f).toBe(bytes.length);
+      expect(r.unblankable, f).toEqual([]);
+      const verdict = (x: FlatRecord) => [x.decoded, x.valid, x.displayType, x.dialect, x.findings.map((g) => `${g.rule} ${g.severity} ${g.path}`)];
+      // An undecoded record is blanked whole (undecoded bytes, below): it is not a record any more.
+      if (!before[0].decoded) continue;
+      expect(after.map(verdict), f).toEqual(before.map(verdict));
+      if (!r.blanked.some((b) => b.startsWith('1 session, state or context body'))) continue;
+      shaped++;
+      const span = before[0].bodySpan!;
+      const item = (b: Uint8Array) => {
+        const x = readItemAt(b.subarray(0, span[1]), span[0]);
+        if (!x.ok) throw new Error(f);
+        return x.value;
+      };
+      const was = leaves(item(bytes));
+      const now = leaves(item(r.bytes));
+      expect(
+        now.map(([p]) => p),
+        f,
+      ).toEqual(was.map(([p]) => p));
+      now.forEach(([p, v], i) => {
+        // A patch's operation names are a closed vocabulary its reader checks: kept; every other text is stars.
+        if (/^\.patch\[\d+\]\.op$/.test(p)) expect(v).toBe(was[i][1]);
+        else expect(v, `${f} ${p}`).toBe('*'.repeat(new TextEncoder().encode(was[i][1]).length));
+      });
+      // Redacted once is redacted: the link's claim holds for it.
+      expect(blankAsRedacted(r.bytes, inspect([{ name: 'in', bytes: r.bytes }]).records), f).toEqual([true]);
+    }
+    // Starts, transitions, ends, parkings, state deltas and snapshots, context manifests, compactions, retrievals.
+    expect(shaped).toBeGreaterThanOrEqual(20);
   });
 });
 

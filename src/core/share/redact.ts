@@ -2,6 +2,10 @@
 // so offsets, spans and the records around it stay where they were; signatures and hashes over a
 // blanked body can then no longer be re-checked, and the view says so. What is a body:
 // - an AGDX envelope's `body` (zeros; a chunked body becomes one byte string of zeros of the same size);
+//   a body with a shape of its own (0.7: a session status's, a state document or patch, a context
+//   manifest, compaction or retrieval, a parking) has its values blanked and its shape kept, so the
+//   record reads and is judged as before (a session start keeps its parent and root, which the
+//   envelope carries anyway; a patch its operation names);
 // - an AgentDNA envelope's `payload`, in every envelope of a workflow's chain (a JSON string of `*`);
 // - an AgentDNA card's policy document (base64 of zeros) or, without one, its metadata;
 // - AGDX capsules that are bodies (error body, card, body reference): every text and byte string
@@ -15,6 +19,7 @@ import { bytesEqual, toBase64, utf8Encode, utf8Lossy, utf8OrNull } from '../byte
 import type { CborItem } from '../cbor/reader';
 import { readItemAt } from '../cbor/reader';
 import { readEnvelopeTree, allOccurrences, lastEntries, type JsonObject } from '../agentdna/envelope';
+import { bodyShapeOf, DIALECT_001, dialectById, type BodyShapeName } from '../agdx/dialects';
 import { readJson } from '../json/lossless';
 import type { Span } from '../model';
 import { recordViews, type InspectedRecord } from '../records';
@@ -126,6 +131,58 @@ function blankStrings(buf: Uint8Array, item: CborItem): number {
   return n;
 }
 
+/**
+ * Every value inside a CBOR item blanked where it is, map keys and what `keep` names (by path: `parent`,
+ * `patch[0].op`) kept: text as `*`, byte strings as zeros, integers and floats as 0 of the same width
+ * (a wider head than 0 needs: the bytes stay where they were), booleans and null as they are.
+ */
+function blankValues(buf: Uint8Array, item: CborItem, keep: (path: string) => boolean, path = ''): void {
+  if (path && keep(path)) return;
+  switch (item.kind) {
+    case 'bytes':
+    case 'text':
+      if (item.contentStart >= 0) buf.fill(item.kind === 'bytes' ? 0 : STAR, item.contentStart, item.end);
+      else writeBlankString(buf, [item.start, item.end], item.kind === 'bytes' ? 2 : 3, item.kind === 'bytes' ? 0 : STAR);
+      return;
+    case 'uint':
+    case 'nint':
+      // Major type 0, the same additional information, an argument of zeros: the value 0 in as many bytes.
+      {
+        const ai = buf[item.start] & 0x1f;
+        buf[item.start] = ai >= 24 ? ai : 0;
+        buf.fill(0, item.start + 1, item.end);
+      }
+      return;
+    case 'float':
+      buf.fill(0, item.start + 1, item.end);
+      return;
+    case 'tag':
+      blankValues(buf, item.item, keep, path);
+      return;
+    case 'array':
+      item.items.forEach((x, i) => {
+        blankValues(buf, x, keep, `${path}[${i}]`);
+      });
+      return;
+    case 'map':
+      for (const e of item.entries) {
+        const k = e.key.kind === 'text' ? e.key.value : '?';
+        blankValues(buf, e.value, keep, path ? `${path}.${k}` : k);
+      }
+      return;
+  }
+}
+
+/**
+ * What a shaped body keeps when it is blanked: what its reader checks against the envelope or
+ * reads as a closed vocabulary (a SessionStart's parent and root, a patch's operation names).
+ */
+function keptIn(shape: BodyShapeName): (path: string) => boolean {
+  if (shape === 'session') return (p) => p === 'parent' || p === 'root';
+  if (shape === 'state_delta') return (p) => /^patch\[\d+\]\.op$/.test(p);
+  return () => false;
+}
+
 function cborAt(view: Uint8Array, span: Span | null): CborItem | null {
   if (!span) return null;
   const r = readItemAt(view.subarray(0, span[1]), span[0]);
@@ -160,6 +217,7 @@ function isJsonText(bytes: Uint8Array): boolean {
 const KINDS = {
   undecoded: ['undecoded record (all its bytes)', 'undecoded records (all their bytes)'],
   body: ['AGDX body', 'AGDX bodies'],
+  shaped: ['session, state or context body (its values; its shape kept)', 'session, state or context bodies (their values; their shape kept)'],
   control: ['control frame (its strings)', 'control frames (their strings)'],
   error_body: ['error body capsule (its strings)', 'error body capsules (their strings)'],
   card: ['card capsule (its strings)', 'card capsules (their strings)'],
@@ -233,6 +291,18 @@ export function redactInput(input: Uint8Array, records: readonly InspectedRecord
       case 'agdx.envelope':
       case 'agdx.record': {
         if (!d.envelope?.body) break;
+        // A body with a shape of its own (a session status, state, context: dialects.ts) keeps its
+        // shape: its values are blanked where they are, so the record reads (and judges) as before.
+        const shape =
+          d.bodySpan && d.envelope.operation !== undefined
+            ? bodyShapeOf(dialectById(r.dialect ?? '') ?? DIALECT_001, d.envelope.kind, d.envelope.operation)
+            : null;
+        const shaped = shape && d.bodySpan ? cborAt(buf, d.bodySpan) : null;
+        if (shape && shaped) {
+          blankValues(buf, shaped, keptIn(shape.shape));
+          blanked.add('shaped');
+          break;
+        }
         const bodyView = d.bodySpan ? null : recordViews(record).body;
         if (d.bodySpan) buf.fill(0, d.bodySpan[0], d.bodySpan[1]);
         else if (bodyView?.span && json && buf[bodyView.span[0]] === 0x5b /* [ */) writeZeroByteArray(buf, bodyView.span);

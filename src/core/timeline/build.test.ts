@@ -3,7 +3,7 @@
 // (gap, abandoned, late chunks), clock skew, causal links, and mark verdicts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Conversation, id16, text } from '../graph/test-helpers';
+import { Conversation, id16, text } from '../../../test/support/graph-helpers';
 import { inspect } from '../inspect';
 import { analyzeRecords } from '../records';
 import { isValid } from '../verdict';

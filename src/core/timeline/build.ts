@@ -1,9 +1,9 @@
 // Builds the timeline model (model.ts) from a load's log analysis: the entries' times and agents,
-// the timing's command/answer pairs, deadlines and skews (log/timing.ts), and the record-level
+// the timing's command/answer pairs, deadlines and skews (analysis/timing.ts), and the record-level
 // graph's streams and causal edges. Linear in the records (plus one sort by time); built in the
 // worker for each Timeline request, since mark verdicts change with the keys.
 import { RECORD_EDGE_VIAS } from '../graph/record-graph';
-import type { LogAnalysis } from '../log/analysis';
+import type { LogAnalysis } from '../analysis/log';
 import type { LogEntry } from '../log/entry';
 import { shortId } from '../short-id';
 import {

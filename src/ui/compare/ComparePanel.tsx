@@ -12,7 +12,7 @@ import { NamedText } from '../components/Identity';
 import { displayText } from '../format';
 import { queryKeys } from '../query-keys';
 import { inspectorClient } from '../worker-client';
-import { useCompareApi } from './compare-context';
+import { useCompareApi } from '../compare-context';
 import { firstKeyOf } from '../summary-store';
 import { comparedWords, subjectOf } from './compare-view';
 import { LogDiffView } from './LogDiffView';

@@ -9,7 +9,7 @@ import { Dialog } from '../components/Dialog';
 import { displayText, groupDigits } from '../format';
 import { queryKeys } from '../query-keys';
 import { inspectorClient } from '../worker-client';
-import { useCompareApi } from './compare-context';
+import { useCompareApi } from '../compare-context';
 import { recordWords } from './compare-view';
 import { BUTTON } from './parts';
 

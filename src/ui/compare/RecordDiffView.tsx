@@ -2,12 +2,12 @@
 // difference means for signatures, the field diff (every change marked by a sign and a word, not
 // by colour alone), the byte diff of their canonical encodings as compact hex with the differing
 // bytes marked, and two AgentDNA workflows envelope by envelope. Strings from records are text.
-import { type CSSProperties, type ReactNode, useState } from 'react';
+import { type CSSProperties, useState } from 'react';
 import type { ByteDiff, ChangeStatus, EnvelopePair, EnvelopeSide, FieldRow, RecordComparison, VerdictSide, WorkflowDiff } from '../../core/compare/model';
 import { envelopeWords, signatureWords } from '../../core/verdict';
 import { RuleRef } from '../components/RuleRef';
 import { displayText, groupDigits, hex2 } from '../format';
-import { byteHunks, bytesWords, type HunkSide, shownRows } from './compare-view';
+import { alignedColumns, byteHunks, type ByteColumn, bytesWords, columnWords, type Hunk, shownRows } from './compare-view';
 import { Section } from '../components/Section';
 import { CardLabel, CARD_ROW, CARD_TABLE, STATUS_STYLE, StatusMark, WithCode } from './parts';
 
@@ -216,7 +216,7 @@ const BYTES_TITLE: Record<ByteDiff['what'], string> = {
   received: 'Bytes as received (no canonical encoding for these records)',
 };
 
-/** Bytes shown per side of a hunk; a longer stretch says how many more. */
+/** Columns shown per hunk; a longer stretch says how many more. */
 const HUNK_BYTES = 256;
 
 function BytesSection({ d }: { d: ByteDiff }) {
@@ -233,61 +233,71 @@ function BytesSection({ d }: { d: ByteDiff }) {
         {d.truncated && ' Only the first MiB of each is shown.'}
       </p>
       {hunks.length > 0 && (
-        <ol aria-label="Differing stretches" className="mt-2 flex flex-col gap-2">
-          {hunks.map((h) => (
-            <li key={`${h.a.start}-${h.b.start}`} className="rounded border border-slate-200 p-2 dark:border-slate-700">
-              <p className="mb-1 text-xs">
-                A {bytesWords([h.a.marks[0][0], h.a.marks[h.a.marks.length - 1][1]])} ↔ B {bytesWords([h.b.marks[0][0], h.b.marks[h.b.marks.length - 1][1]])}
-                {h.fields.length > 0 && <> · {h.fields.join(', ')}</>}
-                <span className="text-slate-600 dark:text-slate-400"> (differing bytes marked)</span>
-              </p>
-              <HexLine side="A" bytes={d.a} window={h.a} />
-              <HexLine side="B" bytes={d.b} window={h.b} />
-            </li>
-          ))}
-        </ol>
+        <>
+          <p className="mt-1 text-[11px] text-slate-600 dark:text-slate-400" data-testid="byte-legend">
+            A above B, aligned (a shortest edit, Myers&apos;): <span className={TONE.changed}>~ changed</span> ·{' '}
+            <span className={TONE.inserted}>+ only in B (inserted)</span> · <span className={TONE.deleted}>− only in A (deleted)</span>; ·· where one side has
+            no byte.
+          </p>
+          <ol aria-label="Differing stretches" className="mt-2 flex flex-col gap-2">
+            {hunks.map((h) => (
+              <li key={`${h.a.start}-${h.b.start}`} className="rounded border border-slate-200 p-2 dark:border-slate-700">
+                <p className="mb-1 text-xs">
+                  A {bytesWords([h.a.marks[0][0], h.a.marks[h.a.marks.length - 1][1]])} ↔ B {bytesWords([h.b.marks[0][0], h.b.marks[h.b.marks.length - 1][1]])}
+                  {h.fields.length > 0 && <> · {h.fields.join(', ')}</>}
+                </p>
+                <AlignedHunk d={d} hunk={h} />
+              </li>
+            ))}
+          </ol>
+        </>
       )}
       {more > 0 && <p className="mt-1 text-xs">{more} more differing stretches are not shown.</p>}
     </Section>
   );
 }
 
-/** One side of a hunk as hex: its offset, then its bytes, the differing ones in <mark>. */
-function HexLine({ side, bytes, window: w }: { side: 'A' | 'B'; bytes: Uint8Array; window: HunkSide }) {
-  const end = Math.min(w.end, w.start + HUNK_BYTES);
-  const marked = (i: number) => w.marks.some(([s, e]) => i >= s && i < e);
-  const cells: ReactNode[] = [];
-  for (let i = w.start; i < end; ) {
-    const m = marked(i);
-    let j = i;
-    while (j < end && marked(j) === m) j++;
-    const hex = Array.from(bytes.subarray(i, j), hex2).join(' ');
-    cells.push(
-      m ? (
-        <mark
-          key={i}
-          className="rounded-sm bg-amber-200 px-0.5 text-slate-950 underline decoration-dotted underline-offset-2 dark:bg-amber-700 dark:text-white"
-        >
-          {hex}
-        </mark>
-      ) : (
-        <span key={i}>{hex}</span>
-      ),
+const TONE = {
+  equal: '',
+  changed: 'rounded-sm bg-amber-200 text-slate-950 dark:bg-amber-700 dark:text-white',
+  inserted: 'rounded-sm bg-emerald-200 text-emerald-950 dark:bg-emerald-800 dark:text-white',
+  deleted: 'rounded-sm bg-red-200 text-red-950 dark:bg-red-800 dark:text-white',
+};
+
+/**
+ * A hunk as columns, A's byte above B's (alignedColumns): the columns wrap together, so A and B
+ * stay aligned on every line; a byte only one side has leaves the other blank (··). The words of
+ * what differs are there for a screen reader (the columns are hidden from it).
+ */
+function AlignedHunk({ d, hunk }: { d: ByteDiff; hunk: Hunk }) {
+  const { columns, more } = alignedColumns(d, hunk, HUNK_BYTES);
+  const cell = (bytes: Uint8Array, i: number | null, op: ByteColumn['op']) =>
+    op === 'equal' ? (
+      <span className="px-[0.2ch]">{i === null ? '··' : hex2(bytes[i])}</span>
+    ) : (
+      <mark className={`px-[0.2ch] ${TONE[op]}`}>{i === null ? '··' : hex2(bytes[i])}</mark>
     );
-    if (j < end) cells.push(' ');
-    i = j;
-  }
-  const empty = w.marks.every(([s, e]) => s === e);
   return (
-    <p className="flex gap-2 font-mono text-xs" data-side={side}>
-      <span className="w-4 shrink-0 font-sans font-semibold">{side}</span>
-      <span className="w-14 shrink-0 text-slate-600 dark:text-slate-400">0x{w.start.toString(16).padStart(4, '0')}</span>
-      <span className="min-w-0 break-words">
-        {cells}
-        {w.end > end && <span className="font-sans text-slate-600 dark:text-slate-400"> … {groupDigits(w.end - end)} more bytes</span>}
-        {empty && <span className="font-sans text-slate-600 dark:text-slate-400"> (nothing here on {side}: the other side's bytes are extra)</span>}
-      </span>
-    </p>
+    <div className="font-mono text-xs" data-testid="aligned-hunk">
+      <p className="sr-only">{columnWords(columns, d.a, d.b)}</p>
+      <div aria-hidden="true" className="flex flex-wrap gap-x-[0.3ch] gap-y-1">
+        <span className="mr-1 inline-flex flex-col font-sans font-semibold">
+          <span>A</span>
+          <span>B</span>
+        </span>
+        <span className="mr-2 inline-flex flex-col text-slate-600 dark:text-slate-400">
+          <span>0x{hunk.a.start.toString(16).padStart(4, '0')}</span>
+          <span>0x{hunk.b.start.toString(16).padStart(4, '0')}</span>
+        </span>
+        {columns.map((c) => (
+          <span key={`${c.a}:${c.b}`} className="inline-flex flex-col" data-op={c.op}>
+            <span data-side="A">{cell(d.a, c.a, c.op)}</span>
+            <span data-side="B">{cell(d.b, c.b, c.op)}</span>
+          </span>
+        ))}
+        {more > 0 && <span className="ml-1 self-center font-sans text-slate-600 dark:text-slate-400">… {groupDigits(more)} more bytes</span>}
+      </div>
+    </div>
   );
 }
 

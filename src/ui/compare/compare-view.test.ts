@@ -3,7 +3,8 @@ import type { ByteRange } from '../../core/compare/model';
 import type { InputSummary } from '../../wire/protocol';
 import type { RecordSummary } from '../../wire/summary-pack';
 import { firstKeyOf, type SummarySource } from '../summary-store';
-import { byteHunks, bytesWords, comparedWords, latencyWords, recordWords, shownRows, subjectOf } from './compare-view';
+import { byteDiff } from '../../core/compare/bytes';
+import { alignedColumns, byteHunks, bytesWords, columnWords, comparedWords, latencyWords, recordWords, shownRows, subjectOf } from './compare-view';
 
 /** Records 0–2 of input 0 (two of conversation C1), 3–4 of input 1 (no conversation). */
 function store(): SummarySource {
@@ -101,5 +102,33 @@ describe('the shown parts', () => {
     // The timeline's wording: three significant figures, minutes past a minute.
     expect(latencyWords(1_500)).toBe('1.5 ms');
     expect(latencyWords(75_000_000)).toBe('1 min 15 s');
+  });
+});
+
+describe('an aligned hunk', () => {
+  it('shows one inserted byte as inserted, and the bytes after it line up again (equal above equal)', () => {
+    // B: the same bytes with 0x10 changed to 0x11 and 0x99 inserted after 0x05.
+    const a = Uint8Array.from([1, 2, 0x10, 3, 4, 5, 6, 7, 8, 9]);
+    const b = Uint8Array.from([1, 2, 0x11, 3, 4, 5, 0x99, 6, 7, 8, 9]);
+    const d = byteDiff('received', a, b);
+    const { hunks } = byteHunks(d, 8);
+    expect(hunks).toHaveLength(1);
+    const { columns, more } = alignedColumns(d, hunks[0]);
+    expect(more).toBe(0);
+    expect(columns.map((c) => c.op)).toEqual(['equal', 'equal', 'changed', 'equal', 'equal', 'equal', 'inserted', 'equal', 'equal', 'equal', 'equal']);
+    for (const c of columns) if (c.op === 'equal') expect(a[c.a!]).toBe(b[c.b!]);
+    expect(columns[6]).toEqual({ op: 'inserted', a: null, b: 6 });
+    expect(columnWords(columns, a, b)).toBe('byte changed at A 2, B 2 (10 → 11); byte only in B (inserted) at B 6 (99)');
+    // The other way round, the byte is deleted.
+    const back = byteDiff('received', b, a);
+    const cols = alignedColumns(back, byteHunks(back, 8).hunks[0]).columns;
+    expect(cols.filter((c) => c.op === 'deleted')).toEqual([{ op: 'deleted', a: 6, b: null }]);
+  });
+
+  it('counts the columns past its limit', () => {
+    const a = new Uint8Array(40).fill(1);
+    const b = new Uint8Array(40).fill(2);
+    const d = byteDiff('received', a, b);
+    expect(alignedColumns(d, byteHunks(d).hunks[0], 16)).toMatchObject({ more: 24 });
   });
 });

@@ -108,6 +108,67 @@ export function byteHunks(diff: Pick<ByteDiff, 'ranges' | 'a' | 'b'>, context = 
   return { hunks, more };
 }
 
+/** A column of an aligned hunk: A's byte above B's, either missing where the other side has bytes of its own. */
+export interface ByteColumn {
+  op: 'equal' | 'changed' | 'inserted' | 'deleted';
+  /** The byte's offset in A (null: B's byte is inserted). */
+  a: number | null;
+  /** The byte's offset in B (null: A's byte is deleted). */
+  b: number | null;
+}
+
+/**
+ * A hunk as aligned columns, A over B: equal bytes side by side; in a stretch that differs, bytes
+ * paired as changed while both sides have one, then the longer side's extra bytes as inserted (only
+ * in B) or deleted (only in A), the other side left blank, so the bytes after them line up again.
+ * The diff's stretches come from Myers' alignment (core/compare/align.ts): no byte of a differing
+ * stretch equals one of the other side's, so how they pair within it is a matter of showing.
+ * At most `max` columns (the rest counted).
+ */
+export function alignedColumns(diff: Pick<ByteDiff, 'ranges'>, hunk: Hunk, max = 256): { columns: ByteColumn[]; more: number } {
+  const columns: ByteColumn[] = [];
+  let more = 0;
+  const push = (c: ByteColumn) => (columns.length < max ? columns.push(c) : more++);
+  for (const r of diff.ranges) {
+    // The stretches in the hunk's window (an equal stretch may reach past it: only its part inside counts).
+    if (r.a[1] < hunk.a.start || r.a[0] > hunk.a.end || r.b[1] < hunk.b.start || r.b[0] > hunk.b.end) continue;
+    if (r.op === 'equal') {
+      const from = Math.max(r.a[0], hunk.a.start, r.a[0] + (hunk.b.start - r.b[0]));
+      const to = Math.min(r.a[1], hunk.a.end, r.a[0] + (hunk.b.end - r.b[0]));
+      for (let i = from; i < to; i++) push({ op: 'equal', a: i, b: r.b[0] + (i - r.a[0]) });
+      continue;
+    }
+    const la = r.a[1] - r.a[0];
+    const lb = r.b[1] - r.b[0];
+    for (let k = 0; k < Math.max(la, lb); k++) {
+      if (k < la && k < lb) push({ op: 'changed', a: r.a[0] + k, b: r.b[0] + k });
+      else if (k < la) push({ op: 'deleted', a: r.a[0] + k, b: null });
+      else push({ op: 'inserted', a: null, b: r.b[0] + k });
+    }
+  }
+  return { columns, more };
+}
+
+/** A hunk's differences in words, for a screen reader: "byte 75 changed (6c → 6d); 1 byte inserted at B 88 (58)". */
+export function columnWords(columns: readonly ByteColumn[], a: Uint8Array, b: Uint8Array): string {
+  const hex = (bytes: Uint8Array, i: number | null) => (i === null ? '' : bytes[i].toString(16).padStart(2, '0'));
+  const out: string[] = [];
+  for (let i = 0; i < columns.length; ) {
+    const op = columns[i].op;
+    let j = i;
+    while (j < columns.length && columns[j].op === op) j++;
+    const run = columns.slice(i, j);
+    const n = run.length;
+    const many = n === 1 ? 'byte' : `${n} bytes`;
+    if (op === 'changed')
+      out.push(`${many} changed at A ${run[0].a}, B ${run[0].b} (${run.map((c) => hex(a, c.a)).join(' ')} → ${run.map((c) => hex(b, c.b)).join(' ')})`);
+    else if (op === 'inserted') out.push(`${many} only in B (inserted) at B ${run[0].b} (${run.map((c) => hex(b, c.b)).join(' ')})`);
+    else if (op === 'deleted') out.push(`${many} only in A (deleted) at A ${run[0].a} (${run.map((c) => hex(a, c.a)).join(' ')})`);
+    i = j;
+  }
+  return out.join('; ');
+}
+
 /** A span of bytes as a person counts them: `bytes 12–29` for [12, 30) (end exclusive), `byte 12` for [12, 13), or `no bytes (at 12)`. */
 export function bytesWords([start, end]: readonly [number, number]): string {
   return end > start + 1 ? `bytes ${start}–${end - 1}` : end > start ? `byte ${start}` : `no bytes (at ${start})`;

@@ -6,7 +6,7 @@ import type { PageDispatch } from '../hooks/use-page-store';
 import type { ViewHistory } from '../hooks/use-view-history';
 import type { PageState } from '../store/page';
 import type { SummaryStore } from '../summary-store';
-import type { CompareApi } from './compare-context';
+import type { CompareApi } from '../compare-context';
 
 export interface Compare {
   api: CompareApi;

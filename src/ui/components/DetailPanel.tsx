@@ -7,23 +7,19 @@ import { shortId } from '../../core/short-id';
 import { displayLines, displayText } from '../format';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
-import { useCompareApi } from '../compare/compare-context';
+import { useCompareApi } from '../compare-context';
+import { TrustSampleKey, useSampleKey } from '../sample-key';
 import { Badges, Headline } from './Badges';
 import { FieldTree, nodeAtOffset, nodeByPath } from './FieldTree';
 import { Findings } from './Findings';
-import { HexView } from './HexView';
+import { BytesView } from './BytesView';
+import { CopyButton } from './CopyButton';
 import { NamedText } from './Identity';
 import { RecordLinks } from './RecordLinks';
 import { RuleRef } from './RuleRef';
 import { Section } from './Section';
 import { SignaturePanel } from './SignaturePanel';
 import { WorkflowPanel } from './WorkflowPanel';
-
-const ORIGIN_WORDS = {
-  input: 'offsets into the input file',
-  payload: 'offsets into the message payload (decoded from base64)',
-  'decoded-text': 'offsets into the bytes decoded from the pasted hex or base64 text',
-};
 
 /** `onSelect` selects another record (a cause, a command the record names). */
 export function DetailPanel({ recordKey, onSelect }: { recordKey: number; onSelect: (key: number) => void }) {
@@ -36,6 +32,26 @@ export function DetailPanel({ recordKey, onSelect }: { recordKey: number; onSele
   if (query.data === null) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">This record is no longer loaded.</p>;
   if (!detail || detail.summary.key !== recordKey) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading record…</p>;
   return <RecordDetailView key={recordKey} detail={detail} onSelect={onSelect} />;
+}
+
+/** What the reference calls the record, and which AGDX dialect its fields show (and by what). */
+function DialectLine({ displayType, dialect, evidence }: { displayType: string | null; dialect: string | null; evidence: readonly string[] }) {
+  return (
+    <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-300" data-testid="detail-dialect">
+      {displayType && (
+        <>
+          display type <span className="font-mono text-teal-800 dark:text-teal-300">{displayType}</span>
+        </>
+      )}
+      {displayType && dialect && ' · '}
+      {dialect && (
+        <>
+          AGDX dialect <span className="font-mono">{dialect}</span>
+          {evidence.length > 0 ? ` (shown by ${evidence.join(', ')})` : ' (nothing newer present)'}
+        </>
+      )}
+    </p>
+  );
 }
 
 /** Opens the picker of a record to compare this one with (src/ui/compare). */
@@ -82,6 +98,7 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
   // Nothing recognised it (a PNG, an empty file, text of no known shape): one message and its bytes,
   // not empty findings, signature and field panels beside it.
   const unreadable = s.format === 'unknown' && !s.decoded;
+  const sampleKey = useSampleKey();
   const showFields = !(unreadable && detail.tree.length === 0);
 
   return (
@@ -94,7 +111,8 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
               {' · '}
               <span className="font-mono" title={displayText(s.id)} data-testid="detail-id">
                 {displayText(shortId(s.id))}
-              </span>
+              </span>{' '}
+              <CopyButton label="Copy id" title={`The whole id: ${displayText(s.id)}`} text={() => s.id ?? ''} />
             </>
           )}
         </h2>
@@ -111,11 +129,13 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
                 <NamedText text={s.summary} />
               </bdi>
             </p>
+            {(s.displayType || s.dialect) && <DialectLine displayType={s.displayType} dialect={s.dialect} evidence={detail.dialectEvidence} />}
             <div className="mt-1 flex flex-wrap items-center gap-2">
               <Headline record={s} />
               <Badges record={s} />
               <CompareWith recordKey={s.key} />
             </div>
+            {sampleKey.keyId !== null && detail.signature.key_id === sampleKey.keyId && <TrustSampleKey className="mt-1" />}
             <RecordLinks links={detail.links} onSelect={onSelect} />
           </>
         )}
@@ -165,17 +185,14 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
             <FieldTree nodes={detail.tree} selectedPath={selection.path} onSelect={selectField} notCovered={notCovered} links={links} onLink={onSelect} />
           </Section>
         )}
-        <Section title="Bytes">
-          <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">
-            {detail.hex.length} bytes, {ORIGIN_WORDS[detail.viewOrigin]}
-            {detail.hexTruncated && ' (the first 1 MiB)'}. Click a byte to select its field.
-          </p>
-          <HexView bytes={detail.hex} offset={detail.hexOffset} highlight={selection.span} onByte={selectByte} label="Hex view" />
-        </Section>
+        <BytesView detail={detail} highlight={selection.span} onByte={selectByte} />
       </div>
       {detail.body && (
         <Section title={`Body · ${detail.body.rendering}`}>
-          <p className="mb-1 text-[11px] text-slate-500 dark:text-slate-400">{displayText(detail.body.reason)}</p>
+          <p className="mb-1 flex flex-wrap items-baseline gap-2 text-[11px] text-slate-500 dark:text-slate-400">
+            <span>{displayText(detail.body.reason)}</span>
+            <CopyButton label="Copy body" title="The body as shown below" text={() => detail.body?.text ?? ''} />
+          </p>
           <section aria-label="Body">
             <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">
               {displayLines(detail.body.text)}

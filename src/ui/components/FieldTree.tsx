@@ -2,6 +2,7 @@ import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import type { FieldNode, Span } from '../../core/model';
 import type { RecordLinkView } from '../../wire/protocol';
 import { displayText } from '../format';
+import { listboxTarget } from '../listbox';
 
 interface Props {
   nodes: FieldNode[];
@@ -55,6 +56,8 @@ const itemOf = (target: EventTarget) => (target as Element).closest<HTMLElement>
 
 interface NodeProps {
   node: FieldNode;
+  /** The item it is inside (null at the top). */
+  parent: FieldNode | null;
   depth: number;
   selectedPath: string | null;
   /** The path of the item that is the tree's one Tab stop (roving focus). */
@@ -65,7 +68,7 @@ interface NodeProps {
   onLink?: (key: number) => void;
 }
 
-const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, onSelect, notCovered, links, onLink }: NodeProps) {
+const TreeNode = memo(function TreeNode({ node, parent, depth, selectedPath, focusPath, onSelect, notCovered, links, onLink }: NodeProps) {
   const link = depth === 0 ? links.get(node.path) : undefined;
   const [open, setOpen] = useState(depth < 1);
   const selected = node.path === selectedPath;
@@ -98,14 +101,21 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, 
           onSelect(node.path, node.span);
         } else if (e.key === 'ArrowRight' && hasChildren) {
           e.preventDefault();
-          // Open it; if it is open already, on to its first child.
+          // Open it; if it is open already, on to its first child (selected, as the other moves select).
           if (!open) setOpen(true);
-          else e.currentTarget.querySelector<HTMLElement>('[role="treeitem"]')?.focus();
+          else {
+            e.currentTarget.querySelector<HTMLElement>('[role="treeitem"]')?.focus();
+            const child = node.children![0];
+            onSelect(child.path, child.span);
+          }
         } else if (e.key === 'ArrowLeft') {
           e.preventDefault();
           // Close it; if it is closed (or a leaf), back to its parent.
           if (hasChildren && open) setOpen(false);
-          else (e.currentTarget.parentElement ? itemOf(e.currentTarget.parentElement) : null)?.focus();
+          else if (parent) {
+            (e.currentTarget.parentElement ? itemOf(e.currentTarget.parentElement) : null)?.focus();
+            onSelect(parent.path, parent.span);
+          }
         }
       }}
       title={node.hint && displayText(node.hint)}
@@ -152,6 +162,7 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, 
             <TreeNode
               key={c.path + c.label}
               node={c}
+              parent={node}
               depth={depth + 1}
               selectedPath={selectedPath}
               focusPath={focusPath}
@@ -167,21 +178,29 @@ const TreeNode = memo(function TreeNode({ node, depth, selectedPath, focusPath, 
   );
 });
 
+/** Items PageUp and PageDown move by. */
+const TREE_PAGE = 10;
+
 /**
- * The record's fields as an ARIA tree: one Tab stop (the selected field, else the first), Up and
- * Down (Home, End) move between the items shown, Right opens an item or goes into it, Left closes
- * it or goes up to its parent, Enter or Space selects (its bytes light up in the hex view).
+ * The record's fields as an ARIA tree: one Tab stop (the selected field, else the first); Up and
+ * Down, PageUp and PageDown, Home and End move between the items shown and select the one they
+ * reach (its bytes light up in the hex view); Right opens an item or goes into it, Left closes it or
+ * goes up to its parent; Enter or Space selects.
  */
 export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS, links = NO_LINKS, onLink }: Props) {
   if (nodes.length === 0) return <p className="text-xs text-slate-600 dark:text-slate-400">No fields: the record did not decode.</p>;
   const focusPath = selectedPath !== null && nodeByPath(nodes, selectedPath) ? selectedPath : nodes[0].path;
+  // Up, Down, PageUp, PageDown, Home and End move among the items shown and select the one they reach (the listbox keys).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const items = [...e.currentTarget.querySelectorAll<HTMLElement>('[role="treeitem"]')];
     const at = items.indexOf(itemOf(e.target) as HTMLElement);
-    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[e.key];
-    if (to === undefined || at < 0) return;
+    const to = at < 0 ? null : listboxTarget(e.key, at, items.length, TREE_PAGE);
+    if (to === null) return;
     e.preventDefault();
-    items[Math.max(0, Math.min(items.length - 1, to))].focus();
+    const item = items[to];
+    item.focus();
+    const node = nodeByPath(nodes, item.dataset.path ?? '');
+    if (node) onSelect(node.path, node.span);
   };
   return (
     <div role="tree" aria-label="Fields" onKeyDown={onKeyDown} className="font-sans">
@@ -189,6 +208,7 @@ export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS
         <TreeNode
           key={n.path + n.label}
           node={n}
+          parent={null}
           depth={0}
           selectedPath={selectedPath}
           focusPath={focusPath}

@@ -2,7 +2,8 @@
 // gives it, with the identity itself in the tooltip, or as written when the registry names it not.
 // Both are strings a record or a registry controls: shown through displayText, inside <bdi>.
 import { Fragment, useMemo } from 'react';
-import { isDidEntry, shortDid } from '../../core/keys/keys';
+import { isDidEntry } from '../../core/keys/keys';
+import { shortDid } from '../../core/short-id';
 import { displayText } from '../format';
 import { useRegistry } from '../registry-context';
 
@@ -24,7 +25,7 @@ export function Identity({ value, shorten = (s) => s }: { value: string; shorten
  */
 export function NamedText({ text }: { text: string }) {
   const { keys, name } = useRegistry();
-  // Each named DID as written in full, and as summaries shorten it (start and end, as shortDid and agentdna/views.ts do).
+  // Each named DID as written in full, and as summaries shorten it (start and end, core/short-id.ts shortDid).
   const forms = useMemo(() => {
     const out = new Map<string, string>();
     for (const e of keys) {

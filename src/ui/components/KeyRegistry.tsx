@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
-import { entryKey, parseKeys, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
-import { applyChange, importEntries, type RegistryChange } from '../../core/keys/registry';
+import { entryKey, toKeyFile, type KeyKind, type RegistryEntry } from '../../core/keys/keys';
+import { applyChange, type RegistryChange } from '../../core/keys/registry';
+import { addKeys } from '../keys-add';
 import { download } from '../download';
 import { displayText } from '../format';
 import { storedKeyProblems } from '../keys-store';
@@ -28,19 +29,11 @@ export function KeyRegistry({ keys, onChange, pending, onPending, onClose }: Pro
   const file = useRef<HTMLInputElement>(null);
 
   const add = (input: string | Uint8Array, from: string) => {
-    const parsed = parseKeys(input, { agent: agent.trim() || undefined });
-    // An entry of no agent trusts nothing: the parser refuses it, saying which (a problem below).
-    setProblems(parsed.problems);
-    if (!parsed.keys.length) return;
-    let changes: RegistryChange[] = [];
-    onChange((current) => {
-      const r = importEntries(current, parsed, kind, from);
-      changes = r.changes;
-      return r.registry;
-    });
-    const waiting = changes.filter((c) => !c.applied);
+    const { read, problems: unread, applied, waiting } = addKeys(input, { agent: agent.trim() || undefined, kind, from }, onChange);
+    setProblems(unread);
+    if (!read) return;
     onPending([...pending.filter((p) => !waiting.some((w) => w.entry === p.entry)), ...waiting]);
-    setNotes(changes.filter((c) => c.applied).map((c) => `${c.label}: ${c.description}`));
+    setNotes(applied.map((c) => `${c.label}: ${c.description}`));
     setText('');
   };
   const update = (key: string, patch: Partial<RegistryEntry>) =>

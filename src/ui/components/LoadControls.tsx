@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { displayText, groupDigits } from '../format';
 import { useDismiss } from '../hooks/use-dismiss';
 import { queryKeys } from '../query-keys';
@@ -49,6 +49,8 @@ interface FilterBarProps {
   version: number;
   /** The rule ids the worker found `filter.rule` to mean (null: no rule; undefined: not answered yet). */
   matched: string[] | null | undefined;
+  /** The list's own controls, before the count (its density). */
+  controls?: ReactNode;
 }
 
 /**
@@ -56,7 +58,7 @@ interface FilterBarProps {
  * the filtering. The rule is an id, any start of ids, or a word (src/core/rule-filter.ts); "Rules"
  * lists the ids the records carry, with counts, and the line under the bar says which ids the words matched.
  */
-export function FilterBar({ filter, onChange, shown, total, version, matched }: FilterBarProps) {
+export function FilterBar({ filter, onChange, shown, total, version, matched, controls }: FilterBarProps) {
   const set = (patch: Partial<RecordFilter>) => onChange({ ...filter, ...patch });
   const explain = useExplain();
   const input = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 dark:border-slate-700 dark:bg-slate-950';
@@ -140,7 +142,9 @@ export function FilterBar({ filter, onChange, shown, total, version, matched }: 
       >
         Rules {rulesOpen ? '▴' : '▾'}
       </button>
-      <span data-testid="shown" className="ml-auto text-slate-600 dark:text-slate-400">
+      <span className="ml-auto" />
+      {controls}
+      <span data-testid="shown" className="text-slate-600 dark:text-slate-400">
         {shown === total ? records(total) : `${groupDigits(shown)} of ${groupDigits(total)}`}
       </span>
       {rule && matched !== undefined && (

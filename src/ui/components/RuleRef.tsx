@@ -29,11 +29,12 @@ export function useExplain(): (id: string) => void {
 }
 
 /** A rule id or error code as a button: activating it opens what it means, from the catalogue. */
-export function RuleRef({ id, className = '' }: { id: string; className?: string }) {
+export function RuleRef({ id, className = '', tabIndex }: { id: string; className?: string; tabIndex?: number }) {
   const explain = useExplain();
   return (
     <button
       type="button"
+      tabIndex={tabIndex}
       aria-haspopup="dialog"
       title={`What ${id} means, and what usually fixes it`}
       onClick={() => explain(id)}

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { groupDigits } from '../format';
+import { TrustSampleKey } from '../sample-key';
 
 interface Props {
   records: number;
@@ -27,10 +28,12 @@ export function SamplesNote({ records, onFiles, onClear, onDismiss }: Props) {
       className="flex flex-wrap items-center gap-x-3 gap-y-1.5 border-b border-sky-300 bg-sky-50 px-4 py-2 text-sm text-sky-950 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
     >
       <p className="w-full sm:w-auto sm:min-w-0 sm:flex-1">
-        <span className="font-semibold">{records === 1 ? 'This record is a sample' : `These ${groupDigits(records)} records are samples`}</span>, loaded because
-        this is your first visit. Open your own files (or drop them anywhere on the page), or clear the samples.
+        <span className="font-semibold">{records === 1 ? 'This record is a sample' : `These ${groupDigits(records)} records are samples`}</span>, loaded on your
+        first visit: open your own files, or drop them anywhere on the page.
       </p>
-      <span className="flex gap-2">
+      <span className="flex flex-wrap items-center gap-2">
+        {/* One sample is signed by a public test key: trusting it shows a record become trusted. */}
+        <TrustSampleKey short />
         <button type="button" className={button} onClick={() => picker.current?.click()}>
           Open files…
         </button>

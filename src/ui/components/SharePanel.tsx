@@ -1,33 +1,63 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { InputRedaction, Unblankable, ViewToShare } from '../../wire/protocol';
+import type { InputRedaction, ShareRecords, Unblankable, ViewToShare } from '../../wire/protocol';
+import { exportBundle } from '../exports';
 import { groupDigits } from '../format';
 import { queryKeys } from '../query-keys';
-import { download } from '../download';
 import { Dialog } from './Dialog';
 import { inspectorClient } from '../worker-client';
 
-/** Past this many characters a link is awkward in chat and mail (README: "Sharing"). */
+/** Past this many characters a link is awkward in chat and mail (docs/guide.md: "Sharing"). */
 export const LINK_SOFT_LIMIT = 8_000;
 
-/** Share exactly what is on screen: a permalink (records and view in the fragment) or a bundle file. */
-export function SharePanel({ view, version, onClose }: { view: ViewToShare; version: number; onClose: () => void }) {
+/** What each part a link can carry holds, for its choice's words: null when there is no such part. */
+export interface ShareParts {
+  /** The selected record in words (and the one compared with it), or null with nothing selected. */
+  selected: string | null;
+  /** Records the list's filter keeps, or null without a filter. */
+  filtered: number | null;
+  all: number;
+}
+
+const records = (n: number) => `${groupDigits(n)} record${n === 1 ? '' : 's'}`;
+
+/**
+ * Share a part of what is loaded, or all of it, with the view: a permalink (records and view in the
+ * fragment) or a bundle file. Each part's link size is shown before one is chosen.
+ */
+export function SharePanel({ view, version, parts, onClose }: { view: ViewToShare; version: number; parts: ShareParts; onClose: () => void }) {
   const [redact, setRedact] = useState(false);
   // What to do with inputs that have parts redaction cannot blank: asked before any link is made.
   const [unblankable, setUnblankable] = useState<Unblankable | undefined>(undefined);
   const [copied, setCopied] = useState(false);
+  const offered: ShareRecords[] = [
+    ...(parts.selected !== null ? (['selected'] as const) : []),
+    ...(parts.filtered !== null ? (['filtered'] as const) : []),
+    'all',
+  ];
+  const [chosen, setChosen] = useState<ShareRecords>('all');
+  const part = offered.includes(chosen) ? chosen : 'all';
 
-  // The size meter is live: the link is rebuilt (in the worker) whenever the load, the view or an option changes.
-  const query = useQuery({
-    queryKey: queryKeys.share(version, view, redact, unblankable),
+  // Each part's link, built in the worker (the sizes are shown beside the choices), again whenever
+  // the load, the view or an option changes. The last link stays on screen while the next is built.
+  const linkOf = (records: ShareRecords) => ({
+    queryKey: queryKeys.share(version, view, redact, unblankable, records),
     queryFn: async () => {
-      const r = await inspectorClient().call('share', { view, redact, bundle: false, unblankable });
+      const r = await inspectorClient().call('share', { view, redact, bundle: false, unblankable, records });
       return { url: r.fragment ? `${location.origin}${location.pathname}#${r.fragment}` : '', problems: r.problems, redaction: r.redaction };
     },
-    // The last link stays on screen while the next is built.
-    placeholderData: (previous) => previous,
+    placeholderData: <T,>(previous: T) => previous,
   });
-  const link = query.data ?? null;
+  const links = {
+    selected: useQuery({ ...linkOf('selected'), enabled: offered.includes('selected') }),
+    filtered: useQuery({ ...linkOf('filtered'), enabled: offered.includes('filtered') }),
+    all: useQuery(linkOf('all')),
+  };
+  const link = links[part].data ?? null;
+  const sizeOf = (records: ShareRecords) => {
+    const d = links[records].data;
+    return d ? (d.url ? `${groupDigits(d.url.length)} characters` : 'cannot be shared as a link') : 'measuring…';
+  };
 
   const withLeftovers = link?.redaction?.filter((x) => x.unblankable.length) ?? [];
   // Waiting for the person's choice about parts redaction cannot blank (not for a view too large to share).
@@ -35,14 +65,33 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
 
   const length = link?.url.length ?? 0;
   const tooLong = length > LINK_SOFT_LIMIT;
+  const choices: { records: ShareRecords; words: string }[] = [
+    ...(parts.selected !== null ? [{ records: 'selected' as const, words: `The selected record: ${parts.selected}` }] : []),
+    ...(parts.filtered !== null ? [{ records: 'filtered' as const, words: `The ${records(parts.filtered)} the filter keeps` }] : []),
+    { records: 'all', words: `Everything loaded: ${records(parts.all)}` },
+  ];
   return (
     <Dialog id="share-title" title="Share this view" onClose={onClose}>
       <p className="text-xs text-slate-600 dark:text-slate-300">
         The records and the view travel in the link's fragment (after #), which browsers never send to a server. Keys never travel: whoever opens it checks the
-        signatures against their own registry.
+        signatures against their own registry. A part travels as the bytes of its records alone (cut out of their inputs where they can be).
       </p>
+      <fieldset className="mt-3 flex flex-col gap-1 text-sm" data-testid="share-parts">
+        <legend className="text-xs font-medium">What to share</legend>
+        {choices.map((c) => (
+          <label key={c.records} className="flex items-baseline gap-2">
+            <input type="radio" name="share-records" checked={part === c.records} onChange={() => setChosen(c.records)} />
+            <span className="min-w-0">
+              <bdi>{c.words}</bdi>{' '}
+              <span className="text-xs text-slate-600 dark:text-slate-400" data-testid={`share-size-${c.records}`}>
+                ({sizeOf(c.records)})
+              </span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
       <fieldset className="mt-3 flex flex-col gap-1 text-sm">
-        <legend className="sr-only">What to include</legend>
+        <legend className="text-xs font-medium">Bodies</legend>
         <label className="flex items-center gap-2">
           <input type="radio" name="redact" checked={!redact} onChange={() => setRedact(false)} /> Include the records in full
         </label>
@@ -118,28 +167,10 @@ export function SharePanel({ view, version, onClose }: { view: ViewToShare; vers
         <button
           type="button"
           disabled={!link?.url || pending}
-          onClick={async () => {
-            const r = await inspectorClient().call('share', { view, redact, bundle: true, unblankable });
-            if (r.bundle) download('envelope-inspector.eibundle', r.bundle as Uint8Array<ArrayBuffer>, 'application/octet-stream');
-          }}
+          onClick={() => void exportBundle(view, { redact, unblankable, records: part })}
           className={`rounded px-3 py-1.5 text-sm ${tooLong ? 'bg-teal-700 font-medium text-white hover:bg-teal-800' : 'border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
         >
           Download bundle
-        </button>
-        <span className="mx-2 border-l border-slate-300 dark:border-slate-700" />
-        <button
-          type="button"
-          onClick={async () => download('envelope-inspector-report.json', (await inspectorClient().call('report', {})).json, 'application/json')}
-          className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-        >
-          Export report (JSON)
-        </button>
-        <button
-          type="button"
-          onClick={async () => download('envelope-inspector-report.md', (await inspectorClient().call('report', {})).markdown, 'text/markdown')}
-          className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-        >
-          Export summary (Markdown)
         </button>
       </div>
     </Dialog>

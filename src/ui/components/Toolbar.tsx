@@ -12,28 +12,43 @@ interface Props {
   onPaste: () => void;
   onKeys: () => void;
   onShare: () => void;
+  /** Saves the report (report@1 JSON), its Markdown summary, or a bundle of the view. */
+  onExport: (what: 'json' | 'markdown' | 'bundle') => void;
   onClear: () => void;
 }
 
-/** The page's header: the ways in (files, paste, samples), keys, share, clear, and the status line. */
-export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onShare, onClear }: Props) {
+const EXPORTS = [
+  { what: 'json', label: 'Report (JSON)', title: "report@1, the command line's document (envelope-inspector inspect --json)" },
+  { what: 'markdown', label: 'Summary (Markdown)', title: 'The report as a Markdown summary, for a ticket or a pull request' },
+  { what: 'bundle', label: 'Bundle (.eibundle)', title: 'Everything loaded and this view, in a file that reopens it when dropped' },
+] as const;
+
+/** A button that opens a strip of choices below the toolbar (the samples, the exports): Esc or a click elsewhere closes it. */
+function useStrip() {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const strip = useRef<HTMLUListElement>(null);
+  useDismiss(
+    open,
+    useCallback(() => setOpen(false), []),
+    button,
+    strip,
+  );
+  return { open, setOpen, button, strip };
+}
+
+/** The page's header: the ways in (files, paste, samples), keys, share, export, clear, and the status line. */
+export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onShare, onExport, onClear }: Props) {
   const fileInput = useRef<HTMLInputElement>(null);
-  const [samplesOpen, setSamplesOpen] = useState(false);
-  const samplesButton = useRef<HTMLButtonElement>(null);
-  const samplesMenu = useRef<HTMLUListElement>(null);
+  // The samples and the exports close on Esc (focus back on their button) and on a click anywhere else.
+  const samples = useStrip();
+  const exports = useStrip();
+  const { open: samplesOpen, setOpen: setSamplesOpen, button: samplesButton, strip: samplesMenu } = samples;
   const choose = (chosen: Sample[]) => {
     setSamplesOpen(false);
     samplesButton.current?.focus();
     intake.sampleSet(chosen);
   };
-
-  // The samples close on Esc (focus back on their button) and on a click anywhere else.
-  useDismiss(
-    samplesOpen,
-    useCallback(() => setSamplesOpen(false), []),
-    samplesButton,
-    samplesMenu,
-  );
   return (
     <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
       <h1 className="mr-4 text-lg font-semibold tracking-tight">Envelope Inspector</h1>
@@ -120,9 +135,47 @@ export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onS
         Share
       </button>
       <button
+        ref={exports.button}
+        type="button"
+        aria-expanded={exports.open}
+        aria-controls="exports-menu"
+        disabled={!loaded}
+        onClick={() => exports.setOpen((open) => !open)}
+        className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-40 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
+        Export {exports.open ? '▴' : '▾'}
+      </button>
+      {exports.open && (
+        // A strip of its own below the buttons, as the samples are.
+        <ul
+          ref={exports.strip}
+          id="exports-menu"
+          aria-label="Export"
+          className="order-last flex basis-full flex-wrap gap-1 border-t border-slate-200 pt-2 text-sm dark:border-slate-800"
+        >
+          {EXPORTS.map((x) => (
+            <li key={x.what}>
+              <button
+                type="button"
+                title={x.title}
+                className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+                onClick={() => {
+                  exports.setOpen(false);
+                  exports.button.current?.focus();
+                  onExport(x.what);
+                }}
+              >
+                {x.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
         type="button"
         onClick={() => {
           setSamplesOpen(false);
+          exports.setOpen(false);
           onClear();
         }}
         disabled={!loaded}

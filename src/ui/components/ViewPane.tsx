@@ -1,19 +1,21 @@
 import { Suspense, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import { splitAfterKey, useSplit } from '../hooks/use-split';
-import { TABS, tabSpec, type TabId, type TabPanelProps } from '../tabs';
+import { shownTabs, tabSpec, type LoadedKinds, type TabId, type TabPanelProps } from '../tabs';
 import { DetailPanel } from './DetailPanel';
 
 interface Props extends TabPanelProps {
   tab: TabId;
   onTab: (tab: TabId) => void;
+  loaded: LoadedKinds;
 }
 
 /**
  * The right-hand pane: the tab bar and the open tab's panel (both from the tab registry), above the
  * selected record's detail, with a separator between the two that a pointer drags and the arrow keys move.
  */
-export function ViewPane({ tab, onTab, ...panel }: Props) {
+export function ViewPane({ tab, onTab, loaded, ...panel }: Props) {
   const spec = tabSpec(tab);
+  const tabs = shownTabs(loaded, tab);
   const content = spec.panel?.(panel);
   const [share, setShare] = useSplit();
   const area = useRef<HTMLDivElement>(null);
@@ -44,11 +46,11 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
   };
   // Left and right move to the previous and next tab (wrapping), Home and End to the first and last; the tab opens as focus moves.
   const onTabKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const at = TABS.findIndex((t) => t.id === tab);
-    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: TABS.length - 1 }[e.key];
+    const at = tabs.findIndex((t) => t.id === tab);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
     if (to === undefined) return;
     e.preventDefault();
-    const next = TABS[(to + TABS.length) % TABS.length].id;
+    const next = tabs[(to + tabs.length) % tabs.length].id as TabId;
     onTab(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
@@ -57,8 +59,14 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
     // On a narrow screen the page scrolls and this pane is nearly a screen tall, so a tab's panel (the
     // graph) gets a usable height; side by side, it fills the row.
     <div className="flex h-[calc(100dvh-3rem)] min-h-0 flex-col md:h-auto">
-      <div role="tablist" aria-label="View" onKeyDown={onTabKey} className="flex gap-1 border-b border-slate-200 px-3 pt-2 dark:border-slate-800">
-        {TABS.map((t) => (
+      {/* On a phone the six tabs fit the width (tighter, a little smaller); should they not, the bar scrolls sideways. */}
+      <div
+        role="tablist"
+        aria-label="View"
+        onKeyDown={onTabKey}
+        className="flex gap-0.5 overflow-x-auto border-b border-slate-200 px-2 pt-2 sm:gap-1 sm:px-3 dark:border-slate-800"
+      >
+        {tabs.map((t) => (
           <button
             key={t.id}
             id={`tab-${t.id}`}
@@ -68,8 +76,8 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
             aria-controls={tab === t.id && content ? 'tab-panel' : undefined}
             // One stop in the Tab order, on the open tab; the arrow keys move between tabs (the ARIA tabs pattern).
             tabIndex={tab === t.id ? 0 : -1}
-            onClick={() => onTab(t.id)}
-            className={`rounded-t px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-teal-600 ${tab === t.id ? 'border border-b-0 border-slate-200 bg-white font-medium dark:border-slate-800 dark:bg-slate-950' : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100'}`}
+            onClick={() => onTab(t.id as TabId)}
+            className={`shrink-0 rounded-t px-1.5 py-1.5 text-[13px] sm:px-3 sm:text-sm focus-visible:outline-2 focus-visible:outline-teal-600 ${tab === t.id ? 'border border-b-0 border-slate-200 bg-white font-medium dark:border-slate-800 dark:bg-slate-950' : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100'}`}
           >
             {t.label}
           </button>
@@ -78,7 +86,14 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
       <div ref={area} className="flex min-h-0 flex-1 flex-col">
         {content && (
           <>
-            <div role="tabpanel" id="tab-panel" aria-labelledby={`tab-${tab}`} className="min-h-40" style={{ height: `${Math.round(share * 1000) / 10}%` }}>
+            {/* A full tab (the comparison) takes the whole pane: no separator, no record detail below. */}
+            <div
+              role="tabpanel"
+              id="tab-panel"
+              aria-labelledby={`tab-${tab}`}
+              className={spec.full ? 'min-h-0 flex-1' : 'min-h-40'}
+              style={spec.full ? undefined : { height: `${Math.round(share * 1000) / 10}%` }}
+            >
               {spec.lazy ? (
                 <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the {spec.label.toLowerCase()} view…</p>}>
                   {content}
@@ -87,6 +102,10 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
                 content
               )}
             </div>
+          </>
+        )}
+        {content && !spec.full && (
+          <>
             {/* biome-ignore lint/a11y/useSemanticElements: a focusable, movable separator (the ARIA window splitter), not an <hr> */}
             <div
               role="separator"
@@ -108,13 +127,15 @@ export function ViewPane({ tab, onTab, ...panel }: Props) {
             </div>
           </>
         )}
-        <div className="min-h-0 flex-1 overflow-auto [contain:strict]">
-          {panel.selected !== null ? (
-            <DetailPanel recordKey={panel.selected} onSelect={panel.onSelect} />
-          ) : (
-            <p className="p-6 text-sm text-slate-600 dark:text-slate-400">Select a record to see its fields, bytes and findings.</p>
-          )}
-        </div>
+        {!(content && spec.full) && (
+          <div className="min-h-0 flex-1 overflow-auto [contain:strict]">
+            {panel.selected !== null ? (
+              <DetailPanel recordKey={panel.selected} onSelect={panel.onSelect} />
+            ) : (
+              <p className="p-6 text-sm text-slate-600 dark:text-slate-400">Select a record to see its fields, bytes and findings.</p>
+            )}
+          </div>
+        )}
       </div>
     </div>
   );

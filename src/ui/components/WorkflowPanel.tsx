@@ -3,13 +3,12 @@ import type { EnvelopeReport, WorkflowReport } from '../../core/agentdna/model';
 import { type BadgeWords, envelopeWords, type VerdictTone } from '../../core/verdict';
 import { displayLines, displayText } from '../format';
 import { Identity } from './Identity';
-
-const shortDid = (did: string) => (did.length > 20 ? `${did.slice(0, 10)}…${did.slice(-6)}` : did);
+import { isoFromSeconds } from '../../core/time';
+import { shortDid } from '../../core/short-id';
 
 function epochDate(epoch: string | null): string {
   if (!epoch || !/^\d+(\.\d+)?$/.test(epoch)) return epoch === null ? '—' : displayText(epoch);
-  const d = new Date(Number(epoch) * 1000);
-  return Number.isNaN(d.getTime()) ? epoch : d.toISOString();
+  return isoFromSeconds(Number(epoch)) ?? epoch;
 }
 
 function pretty(payload: string | null): string {

@@ -18,9 +18,27 @@ const PILL_TONES = {
   none: 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200',
 };
 
-function Pill({ tone, title, children, testId }: { tone: keyof typeof PILL_TONES; title?: string; children: React.ReactNode; testId?: string }) {
+/** A verdict as a small coloured word; `shrink`: it gives way (cut short) before the others do. */
+function Pill({
+  tone,
+  title,
+  children,
+  testId,
+  shrink = false,
+}: {
+  tone: keyof typeof PILL_TONES;
+  title?: string;
+  children: React.ReactNode;
+  testId?: string;
+  shrink?: boolean;
+}) {
   return (
-    <span title={title} data-tone={tone} data-testid={testId} className={`truncate rounded px-1 text-[10px] leading-4 ${PILL_TONES[tone]}`}>
+    <span
+      title={title}
+      data-tone={tone}
+      data-testid={testId}
+      className={`${shrink ? 'min-w-8 shrink' : 'shrink-0'} truncate rounded px-1 text-[11px] leading-4 ${PILL_TONES[tone]}`}
+    >
       {children}
     </span>
   );
@@ -39,7 +57,7 @@ function Frame({ data, children }: { data: FlowNodeData; children: React.ReactNo
       data-alarm={data.alarm || undefined}
       data-selected={data.selected || undefined}
       title={`${data.title}\n${data.fullId ?? data.subtitle}\n${data.detail}${data.stream ? `\nstream: ${data.stream.summary} · ${data.stream.detail}` : ''}${data.cycle ? '\nin a cycle' : ''}`}
-      className={`h-full w-full overflow-hidden rounded-md border-2 px-2 py-1 text-left text-xs shadow-sm ${tone} ${data.selected ? 'ring-4 ring-amber-400' : ''} ${data.cycle ? 'outline outline-2 outline-offset-2 outline-fuchsia-500' : ''}`}
+      className={`h-full w-full overflow-hidden rounded-md border-2 px-2 py-1 text-left text-[13px] leading-[18px] shadow-sm ${tone} ${data.selected ? 'ring-4 ring-amber-400' : ''} ${data.cycle ? 'outline outline-2 outline-offset-2 outline-fuchsia-500' : ''}`}
     >
       <Handle type="target" position={Position.Right} className="!h-1.5 !w-1.5 !bg-slate-400" />
       {children}
@@ -53,15 +71,27 @@ function Frame({ data, children }: { data: FlowNodeData; children: React.ReactNo
  * envelope, so "decoded" shows only when it is not). The signature pill reads as the list's badge:
  * green only when trusted; valid but not trusted is orange and says why.
  */
-function RecordPills({ badges }: { badges: NonNullable<FlowNodeData['badges']> }) {
+function RecordPills({ badges, timing, place }: { badges: NonNullable<FlowNodeData['badges']>; timing: FlowNodeData['timing']; place: string | null }) {
   const sig = signatureWords({ status: badges.signature, trusted: badges.trusted, note: badges.note });
+  const untrusted = badges.signature === 'valid' && !badges.trusted;
   // Only the tones are read: a node does not know its finding counts.
   const b = verdictBadges({ ...badges, errors: 0, warnings: 0 });
   return (
     <div className="mt-0.5 flex gap-1 overflow-hidden">
+      {/* A late answer, an unanswered command: first, as what most needs a look. */}
+      {timing.map((t) => (
+        <Pill key={t.mark} tone={t.mark === 'late' ? 'bad' : 'warn'} title={t.words} testId="node-timing">
+          {t.mark}
+        </Pill>
+      ))}
+      {place && (
+        <Pill tone="none" title={`This record shares its id with another: it is ${place}`} testId="node-place" shrink>
+          {place}
+        </Pill>
+      )}
       {!badges.decoded && <Pill tone="bad">undecoded</Pill>}
       {b.valid && <Pill tone={b.valid.tone}>{badges.valid ? 'valid' : 'invalid'}</Pill>}
-      <Pill tone={sig.tone} title={sig.label} testId="node-signature">
+      <Pill tone={sig.tone} title={sig.label} testId="node-signature" shrink={untrusted}>
         {sig.short}
       </Pill>
     </div>
@@ -74,7 +104,7 @@ function FoldToggle({ target, unfolded, onToggle }: { target: string; unfolded: 
     <button
       type="button"
       aria-label={unfolded ? 'fold the stream back' : undefined}
-      className="nodrag ml-auto shrink-0 rounded border border-slate-300 px-1 text-[10px] hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+      className="nodrag ml-auto shrink-0 rounded border border-slate-300 px-1 text-[11px] hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
       onClick={(e) => {
         e.stopPropagation();
         onToggle(target);
@@ -93,15 +123,15 @@ export const RecordNode = memo(function RecordNode({ data }: NodeProps<FlowNode>
       <Frame data={data}>
         <div className="flex items-baseline gap-1">
           <span className="shrink-0 font-semibold">{data.title}</span>
-          <span className="truncate text-[10px] text-slate-600 dark:text-slate-400" data-testid="chunk-role">
+          <span className="truncate text-[11px] text-slate-600 dark:text-slate-400" data-testid="chunk-role">
             {data.detail}
           </span>
           <FoldToggle target={head.id} unfolded onToggle={data.onToggle} />
         </div>
-        <div className="truncate text-[11px]" data-testid="stream-summary">
+        <div className="truncate text-[12px]" data-testid="stream-summary">
           stream: {head.summary}
         </div>
-        <div className="truncate text-[11px] text-slate-600 dark:text-slate-300" data-testid="stream-detail">
+        <div className="truncate text-[12px] text-slate-600 dark:text-slate-300" data-testid="stream-detail">
           {head.detail}
         </div>
       </Frame>
@@ -111,11 +141,11 @@ export const RecordNode = memo(function RecordNode({ data }: NodeProps<FlowNode>
     <Frame data={data}>
       <div className="flex items-baseline gap-1">
         <span className="font-semibold">{data.title}</span>
-        <span className="truncate font-mono text-[10px] text-slate-600 dark:text-slate-400">{data.subtitle}</span>
-        {data.cycle && <span className="ml-auto text-[10px] text-fuchsia-600">cycle</span>}
+        <span className="truncate font-mono text-[11px] text-slate-600 dark:text-slate-400">{data.subtitle}</span>
+        {data.cycle && <span className="ml-auto text-[11px] text-fuchsia-600">cycle</span>}
       </div>
-      <div className="truncate text-[11px]">{data.detail}</div>
-      {data.badges && <RecordPills badges={data.badges} />}
+      <div className="truncate text-[12px]">{data.detail}</div>
+      {data.badges && <RecordPills badges={data.badges} timing={data.timing} place={data.place} />}
     </Frame>
   );
 });
@@ -127,10 +157,10 @@ export const StreamNode = memo(function StreamNode({ data }: NodeProps<FlowNode>
         <span className="font-semibold">{data.title}</span>
         <FoldToggle target={data.id} unfolded={data.expanded} onToggle={data.onToggle} />
       </div>
-      <div className="text-[11px]" data-testid="stream-summary">
+      <div className="text-[12px]" data-testid="stream-summary">
         {data.subtitle}
       </div>
-      <div className="truncate text-[11px] text-slate-600 dark:text-slate-300">{data.detail}</div>
+      <div className="truncate text-[12px] text-slate-600 dark:text-slate-300">{data.detail}</div>
     </Frame>
   );
 });
@@ -139,8 +169,8 @@ export const GhostNode = memo(function GhostNode({ data }: NodeProps<FlowNode>) 
   return (
     <Frame data={data}>
       <div className="font-semibold">{data.title}</div>
-      <div className="truncate font-mono text-[10px]">{data.subtitle}</div>
-      <div className="truncate text-[11px]">{data.detail}</div>
+      <div className="truncate font-mono text-[11px]">{data.subtitle}</div>
+      <div className="truncate text-[12px]">{data.detail}</div>
     </Frame>
   );
 });
@@ -152,9 +182,9 @@ export const EnvelopeNode = memo(function EnvelopeNode({ data }: NodeProps<FlowN
     <Frame data={data}>
       <div className="flex items-baseline gap-1">
         <span className="truncate font-semibold">{data.title}</span>
-        {d.duplicate && <span className="ml-auto text-[10px] text-red-600">duplicate hash</span>}
+        {d.duplicate && <span className="ml-auto text-[11px] text-red-600">duplicate hash</span>}
       </div>
-      <div className="truncate text-[10px]" title={d.from}>
+      <div className="truncate text-[11px]" title={d.from}>
         from <Identity value={d.from} shorten={() => data.subtitle} /> · {d.epoch}
       </div>
       <div className="mt-0.5 flex gap-1">

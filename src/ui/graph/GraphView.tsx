@@ -24,7 +24,7 @@ import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
 import { shortId } from '../../core/short-id';
 import { nodeTypes, type FlowNode } from './GraphNodes';
 import { conversationBoxes, GROUP_LABEL } from './groups';
-import { fitViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
+import { fitViewport, openViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
 
 interface Props {
   version: number;
@@ -107,7 +107,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         width: n.width,
         height: n.height,
         data: { ...n, selected: selected !== null && n.recordKeys.includes(selected), onToggle: toggle, expanded: expanded.includes(n.id) },
-        ariaLabel: `${n.title} ${n.subtitle}: ${n.detail}${n.stream ? `; stream: ${n.stream.summary}, ${n.stream.detail}` : ''}`,
+        ariaLabel: `${n.title} ${n.subtitle}${n.place ? ` (${n.place})` : ''}: ${n.detail}${n.timing.map((t) => `; ${t.mark}`).join('')}${n.stream ? `; stream: ${n.stream.summary}, ${n.stream.detail}` : ''}`,
         draggable: false,
         connectable: false,
       })),
@@ -143,8 +143,8 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
     [graph, visible, shown, faces],
   );
 
-  // The first time the graph is drawn (not from a link's viewport), fit it at a readable zoom; a
-  // large graph opens at its default viewport (READABLE_ZOOM or more) and is panned.
+  // The first time the graph is drawn (not from a link's viewport), it opens on the selected
+  // record's neighbourhood at a zoom where node text reads at 12 px or more (viewport.ts).
   const fitted = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new load (version) is fitted afresh
   useEffect(() => {
@@ -152,34 +152,33 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   }, [version]);
   // Selecting a record elsewhere centres its node (the first fit keeps it in view instead).
   const lastCentred = useRef<number | null>(null);
+  /** Fit: as much of the graph as fits, at a readable zoom (the 0 key, the fit button). */
   const fit = useCallback(
-    (duration = 0, focusKey: number | null = null) => {
+    (duration = 0) => {
       const el = box.current;
-      if (!graph || !el || el.clientWidth === 0 || el.clientHeight === 0) return false;
-      const focus = focusKey === null ? null : (graph.nodes.find((x) => x.recordKeys.includes(focusKey)) ?? null);
-      void flow.setViewport(fitViewport(graph.nodes, { width: el.clientWidth, height: el.clientHeight }, focus), { duration });
-      return true;
+      if (!graph || !el || el.clientWidth === 0 || el.clientHeight === 0) return;
+      void flow.setViewport(fitViewport(graph.nodes, { width: el.clientWidth, height: el.clientHeight }), { duration });
     },
     [graph, flow],
   );
-  // A viewport the view opened with (a link's) that shows no node, aimed at empty space: fitted instead, and said.
+  // A viewport the view opened with (a link's) that shows no node, aimed at empty space: opened as
+  // without one instead, and said.
   const [emptyViewport, setEmptyViewport] = useState(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: fitted once, when the graph and the canvas's size are known; `selected` is read then
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opened once, when the graph and the canvas's size are known; `selected` is read then
   useEffect(() => {
-    if (fitted.current || !graph) return;
-    if (viewport) {
-      const el = box.current;
-      if (!el || el.clientWidth === 0 || el.clientHeight === 0) return;
-      fitted.current = true;
-      if (graph.nodes.length === 0 || showsAnyNode(graph.nodes, { width: el.clientWidth, height: el.clientHeight }, viewport)) return;
-      setEmptyViewport(fit(0, selected));
-      lastCentred.current = selected;
-      return;
-    }
-    if (large) return;
-    fitted.current = fit(0, selected);
-    if (fitted.current) lastCentred.current = selected;
-  }, [graph, viewport, large, fit, size]);
+    const el = box.current;
+    if (fitted.current || !graph || !el || el.clientWidth === 0 || el.clientHeight === 0) return;
+    const canvas = { width: el.clientWidth, height: el.clientHeight };
+    fitted.current = true;
+    if (viewport && (graph.nodes.length === 0 || showsAnyNode(graph.nodes, canvas, viewport))) return;
+    const focus = selected === null ? null : (graph.nodes.find((x) => x.recordKeys.includes(selected)) ?? null);
+    const v = openViewport(graph.nodes, graph.edges, canvas, focus);
+    void flow.setViewport(v);
+    // A large graph draws the nodes around the view: the view it opens on, now.
+    if (large) setView(v);
+    if (viewport) setEmptyViewport(true);
+    lastCentred.current = selected;
+  }, [graph, viewport, large, flow, size]);
 
   useEffect(() => {
     if (selected === null || !graph || lastCentred.current === selected) return;

@@ -8,7 +8,7 @@ import { utf8Encode } from '../../core/bytes';
 import { inspect } from '../../core/inspect';
 import { renderGraph } from '../../worker/graph-render';
 import type { GraphRender } from '../../wire/graph';
-import { summarize } from '../../worker/session';
+import { summarize } from '../../worker/summarize';
 import { shortId } from '../../core/short-id';
 import { graphToSvg, idKey, xmlText } from './export';
 
@@ -55,6 +55,8 @@ function graphOf(labels: string[]): GraphRender {
       badges: null,
       dna: null,
       expandable: false,
+      timing: [],
+      place: null,
     })),
     edges: labels.length > 1 ? [{ id: 'e', from: 'n1', to: 'n0', via: 'cause', count: 1, note: null }] : [],
     folded: [],

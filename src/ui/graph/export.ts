@@ -101,7 +101,9 @@ export function graphToSvg(graph: GraphRender, visibleVia: ReadonlySet<string>):
       `<g>${tooltip}<rect x="${n.x}" y="${n.y}" width="${n.width}" height="${n.height}" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="2"${n.kind === 'ghost' ? ' stroke-dasharray="5 3"' : ''}/>`,
     );
     out.push(`<text x="${n.x + 8}" y="${n.y + 18}" font-weight="bold">${esc(n.title)}</text>`);
-    out.push(`<text x="${n.x + 8}" y="${n.y + 34}" fill="#475569">${esc(n.subtitle)}</text>`);
+    // The id, then where the record is when others share its id, and its deadline marks (as the node shows them).
+    const marks = [n.place, ...n.timing.map((t) => t.mark)].filter(Boolean).join(' · ');
+    out.push(`<text x="${n.x + 8}" y="${n.y + 34}" fill="#475569">${esc(marks ? `${n.subtitle} · ${marks}` : n.subtitle)}</text>`);
     out.push(`<text x="${n.x + 8}" y="${n.y + 50}">${esc(firstChars(n.detail, 40))}</text></g>`);
   }
   if (key.length) {

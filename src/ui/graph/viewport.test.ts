@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIT_MAX_ZOOM, fitViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
+import { FIT_MAX_ZOOM, fitViewport, LABEL_ZOOM, neighbourhood, openViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
 
 const grid = (columns: number, rows: number) =>
   Array.from({ length: columns * rows }, (_, i) => ({ x: (i % columns) * 300, y: Math.floor(i / columns) * 100, width: 220, height: 72 }));
@@ -42,6 +42,35 @@ describe('fitViewport', () => {
   it('no nodes; misuse throws', () => {
     expect(fitViewport([], { width: 10, height: 10 })).toEqual({ x: 24, y: 24, zoom: 1 });
     expect(() => fitViewport([], { width: 0, height: 10 })).toThrow(TypeError);
+  });
+});
+
+describe('openViewport', () => {
+  // A chain 0 → 1 → … → 39 laid out in a row, 300 px apart.
+  const nodes = Array.from({ length: 40 }, (_, i) => ({ id: `n${i}`, x: i * 300, y: 0, width: 220, height: 72 }));
+  const edges = nodes.slice(1).map((n, i) => ({ from: n.id, to: nodes[i].id }));
+  const size = { width: 1000, height: 400 };
+
+  it("opens on the selected node's neighbourhood at a zoom where 11 px node text reads at 12 px or more", () => {
+    const focus = nodes[20];
+    expect(neighbourhood(nodes, edges, focus).map((n) => n.id)).toEqual(['n19', 'n20', 'n21']);
+    const v = openViewport(nodes, edges, size, focus);
+    expect(v.zoom).toBeGreaterThanOrEqual(LABEL_ZOOM);
+    expect(11 * v.zoom).toBeGreaterThanOrEqual(12);
+    // The selected node is in view, and so is the rest of its neighbourhood when it fits.
+    const left = (b: { x: number }) => b.x * v.zoom + v.x;
+    for (const n of [nodes[19], nodes[20], nodes[21]]) {
+      expect(left(n)).toBeGreaterThanOrEqual(0);
+      expect(left(n) + n.width * v.zoom).toBeLessThanOrEqual(size.width);
+    }
+  });
+
+  it('a neighbourhood wider than the canvas is centred on the selected node; without one, the graph opens from its start', () => {
+    const v = openViewport(nodes, edges, { width: 390, height: 400 }, nodes[5]);
+    expect(v.zoom).toBe(LABEL_ZOOM);
+    expect(v.x + (nodes[5].x + 110) * v.zoom).toBeCloseTo(195);
+    const whole = openViewport(nodes, edges, size, null);
+    expect(whole).toMatchObject({ zoom: LABEL_ZOOM, x: 24 });
   });
 });
 

@@ -1,9 +1,14 @@
-// Where the graph opens: fitted to the canvas, but never so small its text cannot be read. A graph
-// too large to fit at a readable zoom opens at that zoom on its top-left corner (where its first
-// layers are), and the person pans from there; one that fits is centred. Pure: no DOM.
+// Where the graph opens, and where Fit takes it. It opens on the selected record's neighbourhood
+// (its node and those one edge away) at a zoom where every label of a node reads at 12 px or more;
+// a neighbourhood too large for the canvas is centred on the selected node. Fit shows as much of
+// the graph as fits, never so small its text cannot be read: a graph too large opens at that zoom
+// on its top-left corner (where its first layers are), and the person pans from there; one that
+// fits is centred. Pure: no DOM.
 
-/** React Flow's zoom below which node text is specks (11 px text at 0.6 is about 7 px). */
+/** React Flow's zoom below which node text is specks (11 px text at 0.6 is about 7 px): Fit goes no lower. */
 export const READABLE_ZOOM = 0.6;
+/** The smallest text on a node (GraphNodes.tsx: ids, pills) is 11 px: at this zoom it reads at 12 px. */
+export const LABEL_ZOOM = 12 / 11;
 /** Fitting a small graph never blows it up past this. */
 export const FIT_MAX_ZOOM = 1.25;
 const PADDING = 24;
@@ -16,10 +21,16 @@ export interface Box {
 }
 
 /**
- * The viewport (React Flow's x, y, zoom) that shows `nodes` on a canvas of `size`; with `focus` (the
- * selected record's node), one that also shows it: when the fit leaves it out, it is centred instead.
+ * The viewport (React Flow's x, y, zoom) that shows `nodes` on a canvas of `size` at `minZoom` or
+ * more; with `focus` (the selected record's node), one that also shows it: when the fit leaves it
+ * out, it is centred instead.
  */
-export function fitViewport(nodes: readonly Box[], size: { width: number; height: number }, focus: Box | null = null): { x: number; y: number; zoom: number } {
+export function fitViewport(
+  nodes: readonly Box[],
+  size: { width: number; height: number },
+  focus: Box | null = null,
+  minZoom = READABLE_ZOOM,
+): { x: number; y: number; zoom: number } {
   if (!(size.width > 0 && size.height > 0)) throw new TypeError('fitViewport: the canvas must have a size');
   if (nodes.length === 0) return { x: PADDING, y: PADDING, zoom: 1 };
   let minX = Infinity;
@@ -34,7 +45,7 @@ export function fitViewport(nodes: readonly Box[], size: { width: number; height
   }
   const room = { width: Math.max(1, size.width - 2 * PADDING), height: Math.max(1, size.height - 2 * PADDING) };
   const fit = Math.min(room.width / (maxX - minX || 1), room.height / (maxY - minY || 1));
-  const zoom = Math.min(FIT_MAX_ZOOM, Math.max(READABLE_ZOOM, fit));
+  const zoom = Math.min(Math.max(FIT_MAX_ZOOM, minZoom), Math.max(minZoom, fit));
   // Along each axis: centred when the graph fits, else from its start.
   const place = (min: number, max: number, span: number) => {
     const drawn = (max - min) * zoom;
@@ -47,6 +58,30 @@ export function fitViewport(nodes: readonly Box[], size: { width: number; height
   const inView = left >= 0 && top >= 0 && left + focus.width * zoom <= size.width && top + focus.height * zoom <= size.height;
   if (inView) return fitted;
   return { x: size.width / 2 - (focus.x + focus.width / 2) * zoom, y: size.height / 2 - (focus.y + focus.height / 2) * zoom, zoom };
+}
+
+/** `focus` and the nodes one edge away from it (either way). */
+export function neighbourhood<N extends Box & { id: string }>(nodes: readonly N[], edges: readonly { from: string; to: string }[], focus: N): N[] {
+  const near = new Set([focus.id]);
+  for (const e of edges) {
+    if (e.from === focus.id) near.add(e.to);
+    else if (e.to === focus.id) near.add(e.from);
+  }
+  return nodes.filter((n) => near.has(n.id));
+}
+
+/**
+ * Where the graph opens: on `focus`'s neighbourhood (the selected record's node), else on the whole
+ * graph, at LABEL_ZOOM or more; what does not fit at that zoom is centred on the focus (or shown from
+ * the graph's top-left corner).
+ */
+export function openViewport<N extends Box & { id: string }>(
+  nodes: readonly N[],
+  edges: readonly { from: string; to: string }[],
+  size: { width: number; height: number },
+  focus: N | null,
+): { x: number; y: number; zoom: number } {
+  return fitViewport(focus ? neighbourhood(nodes, edges, focus) : nodes, size, focus, LABEL_ZOOM);
 }
 
 /** Whether a viewport on a canvas of `size` shows any part of any of `nodes` (a link's may aim at empty space). */

@@ -1,6 +1,6 @@
 // Loading: the one load path every source ends in (drop, picker, paste, samples, Retry), a link's
 // opening, Cancel and Clear, and what the watchdog's restarts bring. The worker does the decoding.
-// What keeps the page responsive while a large file loads lives here too (README, "What keeps the
+// What keeps the page responsive while a large file loads lives here too (docs/architecture.md, "What keeps the
 // page responsive"): batches render as transitions, the worker hears once when a load's first
 // records are drawn, and the first record's detail opens when the load ends, not in the middle of it.
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,7 +8,7 @@ import { startTransition, useCallback, useEffect, useMemo, useRef } from 'react'
 import type { InputPayload, InputSummary, SharedView } from '../../wire/protocol';
 import { queryKeys } from '../query-keys';
 import { firstKey, viewFromLink } from '../store/page';
-import { DEFAULT_TAB } from '../tabs';
+import { DEFAULT_TAB, tabSpec } from '../tabs';
 import { inspectorClient } from '../worker-client';
 import type { Keys } from './use-keys';
 import type { PageDispatch } from './use-page-store';
@@ -84,11 +84,16 @@ export function useLoads(recordsVersion: number, dispatch: PageDispatch, view: V
         );
         loadId.current = null;
         for (const i of r.inputs) inputsSeen.set(i.input, i);
-        const unreadable = [...inputsSeen.values()].filter((i) => i.error !== null).length;
+        const unreadable = [...inputsSeen.values()].filter((i) => i.error !== null);
         dispatch({ type: 'load-ended', result: r, records: loaded || r.records.count, inputs: inputsSeen.size, unreadable });
+        // What was loaded is selected (the list scrolls to it) and its first record's detail opens:
+        // the person looks at what they just gave, not at what was there before.
         const first = firstLoaded ?? firstKey(r.records);
         if (r.view) applyView(r.view);
-        else if (current.current.selected === null && first !== null) show({ selected: first }, 'replace');
+        else if (first !== null) {
+          const { selected, tab } = current.current;
+          show({ selected: first, tab: tabSpec(tab).full ? DEFAULT_TAB : tab }, selected === null ? 'replace' : 'push');
+        }
         void queryClient.invalidateQueries({ queryKey: queryKeys.details() });
       } catch (e) {
         dispatch({ type: 'load-failed', message: (e as Error).message });

@@ -2,7 +2,7 @@
 // them, the summary store fed once per action, and the view helpers the history hook relies on.
 import { describe, expect, it } from 'vitest';
 import type { RegistryEntry } from '../../core/keys/keys';
-import type { InputPayload, InputSummary, Loaded, SharedView } from '../../wire/protocol';
+import { type InputPayload, type InputSummary, LOG_ORDER, type Loaded, type SharedView } from '../../wire/protocol';
 import { packSummaries, type RecordSummary, type SummaryPack } from '../../wire/summary-pack';
 import { SummaryStore } from '../summary-store';
 import type { StoppedInput } from '../worker-client';
@@ -18,10 +18,14 @@ import {
   viewFromLink,
   type PageAction,
   type PageState,
+  listQueryActive,
+  unreadableWords,
 } from './page';
 
 const summary = (key: number, input = 0): RecordSummary => ({
   key,
+  dialect: null,
+  displayType: null,
   input,
   index: key,
   format: 'agdx.envelope' as RecordSummary['format'],
@@ -40,6 +44,9 @@ const summary = (key: number, input = 0): RecordSummary => ({
   warnings: 0,
   summary: `record ${key}`,
   redacted: false,
+  operation: null,
+  timeMs: null,
+  timeFrom: null,
 });
 const pack = (keys: number[], input = 0): SummaryPack => packSummaries(keys.map((k) => summary(k, input)));
 const inputSummary = (input: number, name: string, records = 0): InputSummary => ({ input, name, bytes: 10, sha256: '', format: 'agdx', records, error: null });
@@ -94,7 +101,11 @@ describe('a load', () => {
     expect(state.inputs).toEqual([a2]);
     expect(state.recordsVersion).toBe(1);
     const b = inputSummary(1, 'b.bin', 1);
-    ({ state } = run([{ type: 'load-ended', result: loaded({ inputs: [b], records: pack([2], 1) }), records: 3, inputs: 2, unreadable: 0 }], state, summaries));
+    ({ state } = run(
+      [{ type: 'load-ended', result: loaded({ inputs: [b], records: pack([2], 1) }), records: 3, inputs: 2, unreadable: [] }],
+      state,
+      summaries,
+    ));
     expect(state.inputs).toEqual([a2, b]);
     expect(state.progress).toBeNull();
     expect(state.loadVersion).toBe(1);
@@ -107,7 +118,7 @@ describe('a load', () => {
 
   it('a cancelled load says what it kept; problems are shown with control characters made visible', () => {
     const { state } = run([
-      { type: 'load-ended', result: loaded({ cancelled: true, problems: ['x.bin: bad\u0007', 'y: worse'] }), records: 1, inputs: 1, unreadable: 0 },
+      { type: 'load-ended', result: loaded({ cancelled: true, problems: ['x.bin: bad\u0007', 'y: worse'] }), records: 1, inputs: 1, unreadable: [] },
     ]);
     expect(state.status).toBe('Cancelled: kept 1 record from 1 input.');
     expect(state.problem).toBe('x.bin: bad⟨U+0007⟩; y: worse');
@@ -123,8 +134,17 @@ describe('a load', () => {
       format: 'file(png)',
       error: { code: 'input/unrecognized', message: 'a PNG image, not an agent record', offset: 0 },
     };
-    const { state } = run([{ type: 'load-ended', result: loaded({ inputs: [png], records: pack([0]) }), records: 1, inputs: 1, unreadable: 1 }]);
+    const { state } = run([{ type: 'load-ended', result: loaded({ inputs: [png], records: pack([0]) }), records: 1, inputs: 1, unreadable: [png] }]);
     expect(state.status).toBe('Loaded 0 records from 1 input (it is unreadable).');
+    // The alert line (a live region) says why, as the input's header in the list does.
+    expect(state.problem).toBe('photo.png could not be read: a PNG image, not an agent record (input/unrecognized)');
+    const many = [1, 2, 3, 4, 5].map((n) => ({ ...png, input: n, name: `p${n}.png`, error: { ...png.error!, offset: 7 } }));
+    expect(unreadableWords(many)).toEqual([
+      'p1.png could not be read: a PNG image, not an agent record (input/unrecognized, byte 7)',
+      'p2.png could not be read: a PNG image, not an agent record (input/unrecognized, byte 7)',
+      'p3.png could not be read: a PNG image, not an agent record (input/unrecognized, byte 7)',
+      'and 2 more inputs could not be read (see their headers in the list)',
+    ]);
   });
 
   it('a failed load says why, and the next load clears the alert', () => {
@@ -154,13 +174,34 @@ describe('the filter', () => {
     const keys = new Int32Array([1, 3]);
     let { state } = run([
       { type: 'filter', filter: { kind: 'command' } },
-      { type: 'visible', keys, filter: { kind: 'command' }, rules: null },
+      { type: 'visible', keys, filter: { kind: 'command' }, order: LOG_ORDER, rules: null },
     ]);
-    expect(state.visible).toEqual({ keys, filter: { kind: 'command' }, rules: null });
+    expect(state.visible).toEqual({ keys, filter: { kind: 'command' }, order: LOG_ORDER, rules: null });
     ({ state } = run([{ type: 'filter', filter: { kind: 'command', source: 'al' } }], state));
     expect(state.visible?.keys).toBe(keys);
     ({ state } = run([{ type: 'filter', filter: { kind: '' } }], state));
     expect(state.visible).toBeNull();
+  });
+
+  it('asks the worker for the keys while the list is sorted, with or without a filter; back in log order, every record shows as loaded', () => {
+    const byTime = { by: 'time', descending: true } as const;
+    const keys = new Int32Array([3, 1, 2]);
+    let { state } = run([{ type: 'order', order: byTime }]);
+    expect(listQueryActive(state.filter, state.order)).toBe(true);
+    ({ state } = run([{ type: 'visible', keys, filter: {}, order: byTime, rules: null }], state));
+    // Clearing a filter keeps the sorted keys (the list stays sorted); log order again drops them.
+    ({ state } = run([{ type: 'filter', filter: {} }], state));
+    expect(state.visible?.keys).toBe(keys);
+    ({ state } = run([{ type: 'order', order: LOG_ORDER }], state));
+    expect(state.visible).toBeNull();
+    expect(listQueryActive({}, LOG_ORDER)).toBe(false);
+  });
+
+  it('drops what it said of a hidden selection when the filter changes again', () => {
+    let { state } = run([{ type: 'list-notice', notice: 'The filter hides it' }]);
+    expect(state.listNotice).toBe('The filter hides it');
+    ({ state } = run([{ type: 'filter', filter: { kind: 'event' } }], state));
+    expect(state.listNotice).toBeNull();
   });
 });
 

@@ -1,14 +1,23 @@
 // The page's session state as one value changed only by typed actions, through a pure reducer, so
 // it can be tested without React or a DOM. React holds the value (useReducer in usePageStore), not
 // an external store read with useSyncExternalStore: such a store renders every change at once, and
-// a load's batches must render as transitions, in slices (README, "What keeps the page responsive").
+// a load's batches must render as transitions, in slices (docs/architecture.md, "What keeps the page responsive").
 //
 // The record summaries stay in the SummaryStore (one packed array, no per-record objects): an
 // action that brings a pack is written there once, before the reducer runs (`applySummaries`),
 // since React may run a reducer twice; the state keeps `recordsVersion`, which tells React it changed.
 import type { RegistryEntry } from '../../core/keys/keys';
 import type { RegistryChange } from '../../core/keys/registry';
-import type { ComparedPair, InputSummary, Loaded, LoadProgress, RecordFilter, SharedView } from '../../wire/protocol';
+import {
+  type ComparedPair,
+  type InputSummary,
+  LOG_ORDER,
+  type ListOrder,
+  type Loaded,
+  type LoadProgress,
+  type RecordFilter,
+  type SharedView,
+} from '../../wire/protocol';
 import { SLOT, type SummaryPack } from '../../wire/summary-pack';
 import { displayText } from '../format';
 import { filterFromLink } from '../shared-view';
@@ -34,11 +43,16 @@ export interface PageState {
   viewport: SharedView['viewport'];
   /** The list's filter; the worker works out which records match. */
   filter: RecordFilter;
+  /** The list's order (log order, or by a column); the worker sorts. */
+  order: ListOrder;
   /**
-   * The keys the worker found for a filter, the filter they answer (they arrive a moment after it
-   * changes) and the rule ids its `rule` matched (null without one); null without a filter.
+   * The keys the worker found for a filter and an order, in that order, what they answer (they arrive
+   * a moment after a change) and the rule ids the filter's `rule` matched (null without one); null
+   * with no filter in log order (every record, as loaded).
    */
-  visible: { keys: Int32Array; filter: RecordFilter; rules: string[] | null } | null;
+  visible: { keys: Int32Array; filter: RecordFilter; order: ListOrder; rules: string[] | null } | null;
+  /** What the list says after a filter hid the selected record and the first record it kept was selected instead. */
+  listNotice: string | null;
   /** The running load's records and bytes, or null. */
   progress: LoadProgress | null;
   /** The status line. */
@@ -64,8 +78,10 @@ export type PageAction =
   | { type: 'view'; view: PageView }
   | { type: 'viewport'; viewport: SharedView['viewport'] }
   | { type: 'filter'; filter: RecordFilter }
-  /** The worker's answer to `filter`. */
-  | { type: 'visible'; keys: Int32Array; filter: RecordFilter; rules: string[] | null }
+  | { type: 'order'; order: ListOrder }
+  /** The worker's answer to `filter` and `order`. */
+  | { type: 'visible'; keys: Int32Array; filter: RecordFilter; order: ListOrder; rules: string[] | null }
+  | { type: 'list-notice'; notice: string | null }
   /** A load was asked for: its inputs are being gathered. */
   | { type: 'load-asked' }
   | { type: 'load-started'; inputs: number; bytes: number }
@@ -74,7 +90,7 @@ export type PageAction =
    * `records` and `inputs`: how many the load read in all (batches and reply); `unreadable`: the
    * inputs among them nothing could be read from (each is one record of format unknown, not counted as a record).
    */
-  | { type: 'load-ended'; result: Loaded; records: number; inputs: number; unreadable: number }
+  | { type: 'load-ended'; result: Loaded; records: number; inputs: number; unreadable: InputSummary[] }
   | { type: 'load-failed'; message: string }
   | { type: 'link-opening' }
   /** A link or bundle opened in place of what was loaded (its view comes apart: `shared-view`). */
@@ -103,7 +119,9 @@ export function initialPageState(keys: RegistryEntry[]): PageState {
     view: { selected: null, tab: DEFAULT_TAB },
     viewport: null,
     filter: {},
+    order: LOG_ORDER,
     visible: null,
+    listNotice: null,
     progress: null,
     status: '',
     problem: null,
@@ -121,6 +139,11 @@ export const firstKey = (pack: SummaryPack): number | null => (pack.count ? pack
 
 /** A filter with any field set. */
 export const filterActive = (f: RecordFilter): boolean => Object.values(f).some((v) => v);
+
+export const sameOrder = (a: ListOrder, b: ListOrder): boolean => a.by === b.by && a.descending === b.descending;
+
+/** Whether the list shows anything but every record in log order: then the worker says which keys, in which order. */
+export const listQueryActive = (filter: RecordFilter, order: ListOrder): boolean => filterActive(filter) || !sameOrder(order, LOG_ORDER);
 
 /** New inputs are appended; inputs the worker re-judged are replaced. */
 export function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): InputSummary[] {
@@ -140,6 +163,19 @@ export function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): Inp
 export function loadedStatus(records: number, inputs: number, unreadable: number, cancelled: boolean): string {
   const read = `${cancelled ? 'Cancelled: kept' : 'Loaded'} ${plural(Math.max(0, records - unreadable), 'record')} from ${plural(inputs, 'input')}`;
   return unreadable ? `${read} (${unreadable === inputs && inputs > 0 ? (inputs === 1 ? 'it is' : 'all are') : unreadable} unreadable).` : `${read}.`;
+}
+
+/** Inputs the alert line names one by one; the rest are counted. */
+const UNREADABLE_NAMED = 3;
+
+/** What the alert line says of the inputs nothing could be read from: their names, why, and where. */
+export function unreadableWords(inputs: readonly InputSummary[]): string[] {
+  const words = inputs.slice(0, UNREADABLE_NAMED).map((i) => {
+    const e = i.error;
+    return e ? `${i.name} could not be read: ${e.message} (${e.code}${e.offset ? `, byte ${e.offset}` : ''})` : `${i.name} could not be read`;
+  });
+  if (inputs.length > UNREADABLE_NAMED) words.push(`and ${inputs.length - UNREADABLE_NAMED} more inputs could not be read (see their headers in the list)`);
+  return words;
 }
 
 /**
@@ -179,9 +215,13 @@ export function reducePage(state: PageState, action: PageAction): PageState {
     case 'viewport':
       return { ...state, viewport: action.viewport };
     case 'filter':
-      return { ...state, filter: action.filter, visible: filterActive(action.filter) ? state.visible : null };
+      return { ...state, filter: action.filter, visible: listQueryActive(action.filter, state.order) ? state.visible : null, listNotice: null };
+    case 'order':
+      return { ...state, order: action.order, visible: listQueryActive(state.filter, action.order) ? state.visible : null };
     case 'visible':
-      return { ...state, visible: { keys: action.keys, filter: action.filter, rules: action.rules } };
+      return { ...state, visible: { keys: action.keys, filter: action.filter, order: action.order, rules: action.rules } };
+    case 'list-notice':
+      return { ...state, listNotice: action.notice };
     case 'load-asked':
       return { ...state, problem: null };
     case 'load-started':
@@ -195,14 +235,16 @@ export function reducePage(state: PageState, action: PageAction): PageState {
       };
     case 'load-ended': {
       const r = action.result;
+      // Every load error is said in the alert line (a live region), the inputs nothing could be read from too.
+      const problems = [...r.problems, ...unreadableWords(action.unreadable)];
       return {
         ...state,
         progress: null,
         inputs: mergeInputs(state.inputs, r.inputs),
         recordsVersion: state.recordsVersion + 1,
         loadVersion: state.loadVersion + 1,
-        problem: r.problems.length ? displayText(r.problems.join('; ')) : state.problem,
-        status: loadedStatus(action.records, action.inputs, action.unreadable, r.cancelled),
+        problem: problems.length ? displayText(problems.join('; ')) : state.problem,
+        status: loadedStatus(action.records, action.inputs, action.unreadable.length, r.cancelled),
       };
     }
     case 'load-failed':
@@ -228,7 +270,7 @@ export function reducePage(state: PageState, action: PageAction): PageState {
         ...state,
         viewport: action.view.viewport,
         filter,
-        visible: filterActive(filter) ? state.visible : null,
+        visible: listQueryActive(filter, state.order) ? state.visible : null,
         shared: { view: action.view, filter },
         compare: action.view.compare ?? null,
         comparePicking: null,

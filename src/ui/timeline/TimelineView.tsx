@@ -15,15 +15,17 @@ import {
   useState,
   type KeyboardEvent,
   type PointerEvent as ReactPointerEvent,
-  type ReactNode,
 } from 'react';
-import { formatDuration, isoFromMicros } from '../../core/time';
-import { DEADLINE, MARK, readDeadline, readMark, rows, SKEW, SPAN, STREAM, type PackedMark, type TimelinePack } from '../../wire/timeline-pack';
-import { displayText, groupDigits } from '../format';
+import { formatDuration } from '../../core/time';
+import { MARK, rows, STREAM, type TimelinePack } from '../../wire/timeline-pack';
+import { displayText } from '../format';
 import { queryKeys } from '../query-keys';
 import { inspectorClient } from '../worker-client';
 import { DARK, drawTimeline, laneAt, laneTops, LIGHT, markY, streamY, type TimelineLayout } from './draw';
 import { centreOn, fitView, markNear, panBy, wheelFactor, xOf, zoomAt, type TimeView } from './view';
+import { at, describeMark, MarkList, problemsOf } from './parts';
+import { usePrefersDark } from '../hooks/use-prefers-dark';
+import { AXIS, LaneColumn, TimelineSummary } from './summary';
 
 interface Props {
   version: number;
@@ -31,38 +33,11 @@ interface Props {
   onSelect: (key: number) => void;
 }
 
-const AXIS = 26;
 /** Arrow keys scroll the lanes by this much. */
 const LANE_STEP = 60;
 /** How far a click may be from a mark and still pick it (px). */
 const HIT = 8;
 const KEY_ZOOM = 1.5;
-/** Problems listed above the canvas, each kind (the rest: the Findings filter). */
-const LISTED = 3;
-const LIST_ROW = 30;
-
-const VERDICT_WORDS: Record<PackedMark['verdict'], string> = {
-  invalid: 'invalid',
-  'bad-signature': 'signature invalid or malformed',
-  'unknown-key': 'signed by an unknown key',
-  untrusted: 'signature valid, not trusted',
-  trusted: 'signature valid, trusted',
-  unsigned: 'unsigned',
-};
-
-const at = (t: number) => (t === 0 ? '0' : `${t < 0 ? '' : '+'}${formatDuration(Math.round(t))}`);
-
-function usePrefersDark(): boolean {
-  const [dark, setDark] = useState(() => typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches);
-  useEffect(() => {
-    if (typeof matchMedia !== 'function') return;
-    const m = matchMedia('(prefers-color-scheme: dark)');
-    const on = () => setDark(m.matches);
-    m.addEventListener('change', on);
-    return () => m.removeEventListener('change', on);
-  }, []);
-  return dark;
-}
 
 export default function TimelineView({ version, selected, onSelect }: Props) {
   const query = useQuery({ queryKey: queryKeys.timeline(version), queryFn: () => inspectorClient().call('timeline', {}), structuralSharing: false });
@@ -71,50 +46,6 @@ export default function TimelineView({ version, selected, onSelect }: Props) {
   if (query.isError) return <p className="p-4 text-sm text-red-600">The timeline could not be built: {query.error.message}</p>;
   if (!pack) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the timeline…</p>;
   return <Timeline key={version} pack={pack} selected={selected} onSelect={onSelect} />;
-}
-
-/** What the page says of deadlines and clocks, from the pack: each problem with the record it selects. */
-interface Problem {
-  key: string;
-  record: number;
-  text: string;
-}
-
-/**
- * The deadline and clock problems of a timeline: all counted, the first LISTED of each kind put in
- * words (a large log has thousands; only those few are shown).
- */
-function problemsOf(p: TimelinePack, labelOf: (record: number) => string) {
-  const missed: Problem[] = [];
-  const unanswered: Problem[] = [];
-  const skews: Problem[] = [];
-  const count = { missed: 0, unanswered: 0, skews: 0, met: 0 };
-  for (let i = 0, n = rows(p.deadlines, DEADLINE.STRIDE); i < n; i++) {
-    const d = readDeadline(p, i);
-    if (d.state === 'missed' && d.answer !== null) {
-      if (count.missed++ < LISTED) {
-        missed.push({
-          key: `m${i}`,
-          record: d.answer,
-          text: `Deadline missed by ${formatDuration(Math.round(d.missedBy ?? 0))}: ${labelOf(d.answer)} answered ${labelOf(d.command)}`,
-        });
-      }
-    } else if (d.state === 'unanswered') {
-      if (count.unanswered++ < LISTED)
-        unanswered.push({ key: `u${i}`, record: d.command, text: `No answer before the deadline (${at(d.at)}): ${labelOf(d.command)}` });
-    } else if (d.state === 'met') count.met++;
-  }
-  for (let i = 0, n = rows(p.skews, SKEW.STRIDE); i < n; i++) {
-    if (count.skews++ >= LISTED) continue;
-    const o = i * SKEW.STRIDE;
-    const record = p.skews[o + SKEW.RECORD];
-    skews.push({
-      key: `s${i}`,
-      record,
-      text: `Clock skew: ${labelOf(record)} is ${formatDuration(Math.round(p.skews[o + SKEW.BY]))} earlier than ${p.skews[o + SKEW.VIA] === 0 ? 'its cause' : 'its command'}`,
-    });
-  }
-  return { missed, unanswered, skews, count };
 }
 
 const Timeline = memo(function Timeline({
@@ -144,16 +75,7 @@ const Timeline = memo(function Timeline({
   );
   const problems = useMemo(() => problemsOf(pack, labelOf), [pack, labelOf]);
   // What a mark is, in words (the tooltip, the announcement and the list view).
-  const describe = useCallback(
-    (i: number) => {
-      const m = readMark(pack, i);
-      const notes = [VERDICT_WORDS[m.verdict]];
-      if (m.late) notes.push('came after its stream ended');
-      if (m.skewed) notes.push('earlier than its cause or command (clock skew)');
-      return `${m.label} — ${pack.lanes[m.lane]}, at ${at(m.t)} (${m.source === 'log' ? 'log time' : 'record id ULID time'}); ${notes.join('; ')}`;
-    },
-    [pack],
-  );
+  const describe = useCallback((i: number) => describeMark(pack, i), [pack]);
   const dark = usePrefersDark();
   const [links, setLinks] = useState(false);
   const [list, setList] = useState(false);
@@ -433,7 +355,6 @@ const Timeline = memo(function Timeline({
     schedule();
   };
 
-  const origin = pack.origin !== null ? isoFromMicros(pack.origin) : null;
   const select = (record: number) => {
     onSelect(record);
     const i = record < markOf.length ? markOf[record] : -1;
@@ -443,104 +364,25 @@ const Timeline = memo(function Timeline({
     }
   };
   const selectedWords = selectedMark >= 0 ? describe(selectedMark) : null;
-  // The legend and keys are open on a wide screen; on a phone they fold away to leave the canvas room.
-  const [wide] = useState(() => typeof matchMedia !== 'function' || matchMedia('(min-width: 768px)').matches);
 
   return (
     <section aria-label="Timeline" className="flex h-full flex-col text-[11px]">
-      <div className="border-b border-slate-200 px-3 py-1 dark:border-slate-800" data-testid="timeline-summary">
-        <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
-          <span>
-            {groupDigits(count)} record{count === 1 ? '' : 's'} on {pack.lanes.length} lane{pack.lanes.length === 1 ? '' : 's'}
-            {origin ? <span className="text-slate-600 dark:text-slate-400"> from {origin}</span> : ''}
-            {pack.untimed > 0 && ` · ${groupDigits(pack.untimed)} without a time (no log time, no ULID record id): not drawn`}
-          </span>
-          <span>
-            {groupDigits(rows(pack.spans, SPAN.STRIDE))} answers · {groupDigits(problems.count.met)} deadlines met ·{' '}
-            <span className={problems.count.missed ? 'font-semibold text-red-700 dark:text-red-300' : ''}>⚠ {groupDigits(problems.count.missed)} missed</span> ·{' '}
-            <span className={problems.count.unanswered ? 'font-semibold text-red-700 dark:text-red-300' : ''}>
-              {groupDigits(problems.count.unanswered)} unanswered
-            </span>{' '}
-            ·{' '}
-            <span className={problems.count.skews ? 'text-violet-700 dark:text-violet-300' : ''}>
-              ⟲ {groupDigits(problems.count.skews)} clock skew{problems.count.skews === 1 ? '' : 's'}
-            </span>
-          </span>
-          <span className="ml-auto inline-flex items-center gap-3">
-            <label className="inline-flex items-center gap-1">
-              <input type="checkbox" checked={links} onChange={() => setLinks((x) => !x)} /> causal links
-            </label>
-            <button
-              type="button"
-              aria-pressed={list}
-              onClick={() => setList((x) => !x)}
-              className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-            >
-              List view
-            </button>
-          </span>
-        </p>
-        {(problems.missed.length > 0 || problems.unanswered.length > 0 || problems.skews.length > 0) && (
-          <ul className="mt-0.5 flex max-h-16 flex-col overflow-y-auto" aria-label="Deadlines and clocks">
-            {[
-              ...problems.missed.map((x) => ({ ...x, tone: 'missed' })),
-              ...problems.unanswered.map((x) => ({ ...x, tone: 'unanswered' })),
-              ...problems.skews.map((x) => ({ ...x, tone: 'skew' })),
-            ].map((x) => (
-              <li key={x.key} className="truncate">
-                <button
-                  type="button"
-                  data-testid={`timeline-${x.tone}`}
-                  onClick={() => select(x.record)}
-                  title={displayText(x.text)}
-                  className={`max-w-full truncate text-left underline-offset-2 hover:underline ${x.tone === 'skew' ? 'text-violet-800 dark:text-violet-300' : 'text-red-800 dark:text-red-300'}`}
-                >
-                  {x.tone === 'skew' ? '⟲' : '⚠'} <bdi>{displayText(x.text)}</bdi>
-                </button>
-              </li>
-            ))}
-            {(problems.count.missed > LISTED || problems.count.unanswered > LISTED || problems.count.skews > LISTED) && (
-              <li className="text-slate-600 dark:text-slate-400">…and more: filter the records by rule agdx/deadline/ or agdx/graph/clock-skew.</li>
-            )}
-          </ul>
-        )}
-        <details open={wide} className="mt-0.5">
-          <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Legend and keys</summary>
-          <Legend />
-          <p className="text-slate-600 dark:text-slate-400" id="timeline-keys">
-            <span ref={range} data-testid="timeline-range" className="mr-2 text-slate-700 dark:text-slate-300" />
-            Zoom: wheel, pinch or + −. Pan: drag, shift+wheel or ← →. Lanes: ↑ ↓, or scroll the agents. Home: fit all. [ ]: previous / next mark, Enter: select
-            it.
-          </p>
-        </details>
-      </div>
+      <TimelineSummary
+        pack={pack}
+        count={count}
+        problems={problems}
+        links={links}
+        onLinks={() => setLinks((x) => !x)}
+        list={list}
+        onList={() => setList((x) => !x)}
+        onSelect={select}
+        range={range}
+      />
       {list ? (
         <MarkList pack={pack} selected={selectedMark} describe={describe} onSelect={select} />
       ) : (
-        <div className="flex min-h-0 flex-1">
-          <div className="flex w-24 shrink-0 flex-col border-r sm:w-32 border-slate-200 dark:border-slate-800">
-            <div className="flex shrink-0 items-center px-2 font-medium text-slate-600 dark:text-slate-400" style={{ height: AXIS }}>
-              Agent
-            </div>
-            <div ref={lanesCol} className="relative min-h-0 flex-1 overflow-y-auto" onScroll={(e) => setScroll(e.currentTarget.scrollTop)}>
-              <ul aria-label="Agents (one lane each)" style={{ height: tops[tops.length - 1] }}>
-                {pack.lanes.slice(laneWindow[0], laneWindow[1] + 1).map((agent, k) => {
-                  const lane = laneWindow[0] + k;
-                  return (
-                    <li
-                      key={lane}
-                      className={`absolute right-0 left-0 flex items-center truncate px-2 ${lane % 2 ? 'bg-slate-100/80 dark:bg-slate-800/55' : ''}`}
-                      style={{ top: tops[lane], height: tops[lane + 1] - tops[lane] }}
-                      title={displayText(agent)}
-                    >
-                      <bdi className="truncate">{displayText(agent)}</bdi>
-                      <span className="ml-auto pl-1 text-slate-500 dark:text-slate-400">{pack.laneMarks[lane]}</span>
-                    </li>
-                  );
-                })}
-              </ul>
-            </div>
-          </div>
+        <div className="flex min-h-[50%] flex-1" data-testid="timeline-chart">
+          <LaneColumn pack={pack} tops={tops} laneWindow={laneWindow} column={lanesCol} onScroll={setScroll} />
           <div
             ref={box}
             // A widget of its own: it takes the keys (zoom, pan, marks) while it has focus.
@@ -589,99 +431,3 @@ const Timeline = memo(function Timeline({
     </section>
   );
 });
-
-/** What the glyphs and lines mean (the verdicts in the badge tones, each with a shape of its own). */
-function Legend() {
-  const item = (svg: ReactNode, words: string) => (
-    <span className="inline-flex items-center gap-1">
-      <svg width="14" height="12" aria-hidden="true" className="overflow-visible">
-        {svg}
-      </svg>
-      {words}
-    </span>
-  );
-  return (
-    <p className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5" role="note" aria-label="Timeline legend">
-      {item(<circle cx="7" cy="6" r="4.5" className="fill-emerald-600 dark:fill-emerald-400" />, 'trusted')}
-      {item(<circle cx="7" cy="6" r="4.5" className="fill-slate-500 dark:fill-slate-400" />, 'unsigned')}
-      {item(
-        <>
-          <circle cx="7" cy="6" r="4.5" className="fill-orange-600 dark:fill-orange-400" />
-          <circle cx="7" cy="6" r="2" fill="#fff" />
-        </>,
-        'not trusted',
-      )}
-      {item(<path d="M7 0.5 L12.5 6 L7 11.5 L1.5 6 Z" className="fill-amber-600 dark:fill-amber-400" />, 'unknown key')}
-      {item(<path d="M7 0.5 L12.5 11 L1.5 11 Z" className="fill-red-600 dark:fill-red-400" />, 'bad signature')}
-      {item(
-        <>
-          <rect x="2.5" y="1.5" width="9" height="9" className="fill-red-700 dark:fill-red-400" />
-          <path d="M4.5 3.5 L9.5 8.5 M9.5 3.5 L4.5 8.5" stroke="#fff" />
-        </>,
-        'invalid',
-      )}
-      {item(<path d="M0 6 H14 M0 3 V9 M14 3 V9" className="stroke-slate-500" />, 'command → answer (latency)')}
-      {item(<path d="M4 0 V12 M4 0 L10 3 L4 6 Z" className="fill-red-600 stroke-red-600" />, 'deadline (⚠ missed)')}
-      {item(<rect x="0" y="4" width="14" height="5" className="fill-teal-600/60" />, 'chunk stream')}
-      {item(<circle cx="7" cy="6" r="5" fill="none" strokeDasharray="2 2" className="stroke-red-600" />, 'late chunk')}
-      {item(<circle cx="7" cy="6" r="5" fill="none" className="stroke-violet-600" />, '⟲ clock skew')}
-    </p>
-  );
-}
-
-/** Every mark as a row, in time order (windowed): the list the canvas draws, for reading and the keyboard. */
-function MarkList({
-  pack,
-  selected,
-  describe,
-  onSelect,
-}: {
-  pack: TimelinePack;
-  selected: number;
-  describe: (i: number) => string;
-  onSelect: (record: number) => void;
-}) {
-  const count = rows(pack.marks, MARK.STRIDE);
-  const scroller = useRef<HTMLDivElement>(null);
-  const [top, setTop] = useState(0);
-  const [height, setHeight] = useState(400);
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  // The selected record's row is scrolled into view when it is out of it.
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el || selected < 0) return;
-    const y = selected * LIST_ROW;
-    if (y < el.scrollTop || y + LIST_ROW > el.scrollTop + el.clientHeight) el.scrollTop = y - el.clientHeight / 2;
-  }, [selected]);
-  const first = Math.max(0, Math.floor(top / LIST_ROW) - 5);
-  const last = Math.min(count, Math.ceil((top + height) / LIST_ROW) + 5);
-  const items = [];
-  for (let i = first; i < last; i++) {
-    const record = pack.marks[i * MARK.STRIDE + MARK.RECORD];
-    items.push(
-      <li key={i} className="absolute right-0 left-0" style={{ top: i * LIST_ROW, height: LIST_ROW }}>
-        <button
-          type="button"
-          aria-current={i === selected ? 'true' : undefined}
-          onClick={() => onSelect(record)}
-          className={`h-full w-full truncate px-3 text-left text-xs outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-500 ${i === selected ? 'bg-teal-50 font-medium dark:bg-teal-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
-        >
-          <bdi>{displayText(describe(i))}</bdi>
-        </button>
-      </li>,
-    );
-  }
-  return (
-    <div ref={scroller} className="relative min-h-0 flex-1 overflow-y-auto" onScroll={(e) => setTop(e.currentTarget.scrollTop)} data-testid="timeline-list">
-      <ul aria-label={`Timeline marks in time order (${count})`} className="relative" style={{ height: count * LIST_ROW }}>
-        {items}
-      </ul>
-    </div>
-  );
-}

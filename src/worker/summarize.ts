@@ -1,0 +1,52 @@
+// A record as the page lists it (RecordSummary): its verdict, with the log's findings about it
+// counted in, its operation and its time (log time, else its id's ULID time) for the list's columns.
+import { trustNote } from '../core/keys/trust-note';
+import type { InspectedRecord } from '../core/records';
+import { hasBody } from '../core/share/redact';
+import { agdxRecordTime } from '../core/time';
+import { allFindings, isValid, type Finding } from '../core/verdict';
+import type { RecordSummary } from '../wire/summary-pack';
+import type { SummaryCounts } from './summary-columns';
+
+/** A record as the page lists it: its verdict with the log's findings about it counted in. */
+export function summarize(key: number, r: InspectedRecord, logFindings?: readonly Finding[], redacted = false): RecordSummary {
+  const v = r.verdict;
+  let errors = 0;
+  let warnings = 0;
+  for (const f of allFindings(v, logFindings)) {
+    if (f.severity === 'error') errors++;
+    else if (f.severity === 'warning') warnings++;
+  }
+  return summaryFrom(key, r, { valid: isValid(v, logFindings), errors, warnings, redacted: redacted && hasBody(r) });
+}
+
+/** A summary from its verdict and the counts made with the log's findings (summarize). */
+export function summaryFrom(key: number, { verdict: v, data }: InspectedRecord, counts: SummaryCounts): RecordSummary {
+  const time = agdxRecordTime(v.logTimeMicros, data.envelope?.record);
+  return {
+    key,
+    input: v.input,
+    index: v.index,
+    format: v.format,
+    kind: v.kind,
+    id: v.id,
+    conversation: v.conversation,
+    source: v.source,
+    target: v.target,
+    decoded: v.decoded,
+    valid: counts.valid,
+    errorCode: v.error?.code ?? null,
+    signature: v.signature.status,
+    trusted: v.signature.trusted,
+    trustNote: trustNote(v.signature),
+    errors: counts.errors,
+    warnings: counts.warnings,
+    summary: v.summary,
+    redacted: counts.redacted,
+    dialect: v.dialect,
+    displayType: v.displayType,
+    operation: data.envelope?.operation ?? null,
+    timeMs: time ? Number(time.micros / 1000n) : null,
+    timeFrom: time ? (v.logTimeMicros !== null ? 'log' : 'id') : null,
+  };
+}

@@ -189,7 +189,10 @@ describe('AGDX 0.7 bodies with shapes of their own', () => {
   const leaves = (item: CborItem, path = '', out: [string, string][] = []): [string, string][] => {
     if (item.kind === 'text') out.push([path, item.value]);
     else if (item.kind === 'tag') leaves(item.item, path, out);
-    else if (item.kind === 'array') item.items.forEach((x, i) => leaves(x, `${path}[${i}]`, out));
+    else if (item.kind === 'array')
+      item.items.forEach((x, i) => {
+        leaves(x, `${path}[${i}]`, out);
+      });
     else if (item.kind === 'map') for (const e of item.entries) leaves(e.value, `${path}.${e.key.kind === 'text' ? e.key.value : '?'}`, out);
     return out;
   };

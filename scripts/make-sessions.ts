@@ -1,7 +1,7 @@
 // Builds the sample conversation tree of the laser-sdk 0.7 dialect with the project's own encoder
 // (src/core/agdx/session-writer.ts): two sessions, "booker"'s spawned by "planner"'s, a pause with
 // parked work unparked after the resume, a budget, a failed tool call, state and context events.
-// Writes vectors/agdx/sessions/sessions_tree_http_v07.json and its copy in public/samples/.
+// Writes vectors/agdx/sessions/sessions_tree_http_v07.json.
 // Run: npx tsx scripts/make-sessions.ts   (deterministic; the output is committed).
 import { writeFileSync } from 'node:fs';
 import type { Envelope } from '../src/core/agdx/envelope';
@@ -225,5 +225,4 @@ status(20 * s, planning, 'planner', 4, endBody('done'));
 
 const text = iggyExport(records, { start: START_MS * 1000, firstOffset: 0, partition: topic.partition });
 writeFileSync('vectors/agdx/sessions/sessions_tree_http_v07.json', text);
-writeFileSync('public/samples/sessions_tree_http_v07.json', text);
 console.log(`wrote ${records.length} records`);

@@ -18,8 +18,11 @@ import {
   readSessionTransition,
   readStateDelta,
   readStateSnapshot,
+  parkingOf,
+  sessionBodyOf,
   ShapeError,
 } from './shapes';
+import { DIALECT_001, DIALECT_07 } from './dialects';
 import { cbor, event, Float, id, position, Raw, reportOf, rulesOf, session, START } from './test-helpers';
 
 /** What a reader makes of `value` (written as CBOR): the value, or the failure as [message, path]. */
@@ -492,5 +495,31 @@ describe('the shapes in records: body checks are warnings with their rule, path 
   it('a value written raw inside a body (a tag) is read through, as the envelope reads tags', () => {
     const body = cbor({ items: [['a', new Raw(Uint8Array.of(0xc1, 0xf9, 0x38, 0x00))]] });
     expect(outcome(readContextRetrieval, body)).toEqual({ items: [['a', 0.5]] });
+  });
+});
+
+describe('the bodies a session fold reads (sessionBodyOf, parkingOf): the validator’s readers, typed', () => {
+  it('a session status’s start, transition or end by its state; null for what is no session status of its dialect, or a body that is not its shape', () => {
+    const start = sessionBodyOf(session(1, { label: 'Plan', ...START, tags: ['demo'] }), DIALECT_07);
+    expect(start).toMatchObject({ shape: 'start', value: { label: 'Plan', agent: 'planner', tags: ['demo'] } });
+    expect(sessionBodyOf(session(10, { actor: 'critic' }), DIALECT_07)).toEqual({ shape: 'transition', value: { actor: 'critic' } });
+    expect(sessionBodyOf(session(4, { reason: 'done' }), DIALECT_07)).toMatchObject({ shape: 'end', value: { reason: 'done' } });
+    // Not a session status: another operation or kind, no state, no body; 0.0.1 has no session operation.
+    expect(sessionBodyOf(session(1, START, { operation: 'task' }), DIALECT_07)).toBeNull();
+    expect(sessionBodyOf({ ...session(1, START), kind: 'event' }, DIALECT_07)).toBeNull();
+    expect(sessionBodyOf(session(undefined, START), DIALECT_07)).toBeNull();
+    expect(sessionBodyOf(session(2, undefined), DIALECT_07)).toBeNull();
+    expect(sessionBodyOf(session(1, START), DIALECT_001)).toBeNull();
+    // A submitted status whose body is no start (no agent): the validator's agdx/session/body, and no body here.
+    expect(sessionBodyOf(session(1, { actor: 'planner' }), DIALECT_07)).toBeNull();
+  });
+
+  it('a parked or unparked record’s parking; null for another operation, or a body that is not one', () => {
+    const parking = { source: { Message: { stream: 1, topic: 2, partition: 0, offset: 41, generation: 3 } }, role: 'worker', request: position(1, 2, 0, 7n) };
+    expect(parkingOf(event('session_parked', parking), DIALECT_07)).toMatchObject({ role: 'worker', source: { kind: 'message', offset: 41n } });
+    expect(parkingOf(event('session_unparked', parking), DIALECT_07)?.request).toMatchObject({ stream: 1, topic: 2, partition: 0, offset: 7n });
+    expect(parkingOf(event('state_delta', parking), DIALECT_07)).toBeNull();
+    expect(parkingOf(event('session_parked', parking), DIALECT_001)).toBeNull();
+    expect(parkingOf(event('session_parked', { ...parking, source: { Memory: { id: 'm' } } }), DIALECT_07)).toBeNull();
   });
 });

@@ -13,6 +13,7 @@
 import { hasControlChar, utf8Length } from '../bytes';
 import type { CborItem } from '../cbor/reader';
 import { readItemAt, untag } from '../cbor/reader';
+import type { Dialect } from './dialects';
 import type { MetaValue } from './envelope';
 
 /** Why a body is not its shape: the port's words, the field's path, and the item it is about (null: the body as a whole). */
@@ -451,6 +452,46 @@ export function readSessionBody(item: CborItem, state: number, terminal: Readonl
   if (shape === 'start') return { shape, value: readSessionStart(item) };
   if (shape === 'end') return { shape, value: readSessionEnd(item) };
   return { shape, value: readSessionTransition(item) };
+}
+
+/** What a record needs to have its shaped body read: its kind, operation, task state and body bytes. */
+export interface ShapedRecord {
+  readonly kind: string;
+  readonly operation?: string;
+  readonly task_state?: number;
+  readonly body?: Uint8Array;
+}
+
+/**
+ * A session status's body as a session fold reads it (the same readers the validator judges it
+ * with): the SessionStart, SessionTransition or SessionEnd its state calls for. Null when the record
+ * is not a status of its dialect's session operation, has no task state or body, or its body is not
+ * the shape its state calls for (the record's agdx/session/body finding says why).
+ */
+export function sessionBodyOf(env: ShapedRecord, dialect: Dialect): SessionBody | null {
+  if (env.kind !== 'status' || dialect.sessionOperation === null || env.operation !== dialect.sessionOperation) return null;
+  if (env.task_state === undefined || !env.body?.length) return null;
+  return shapedOrNull(() => readSessionBody(bodyItem(env.body!, 0, env.body!.length, 'session body'), env.task_state!, dialect.terminal));
+}
+
+/**
+ * A parked or unparked record's SessionParking (what waits, and for which request), or null when
+ * the record's dialect gives its operation no parking body, or the body is not one (the record's
+ * agdx/session/parking finding says why).
+ */
+export function parkingOf(env: ShapedRecord, dialect: Dialect): SessionParking | null {
+  if (env.operation === undefined || !env.body) return null;
+  if (dialect.bodies[`${env.kind}/${env.operation}`]?.shape !== 'session_parking') return null;
+  return shapedOrNull(() => readSessionParking(bodyItem(env.body!, 0, env.body!.length, 'session parking')));
+}
+
+function shapedOrNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof ShapeError) return null;
+    throw e;
+  }
 }
 
 export function readSessionStart(item: CborItem): SessionStart {

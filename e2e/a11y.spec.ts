@@ -60,6 +60,19 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'the list under a rule filter');
     });
 
+    test('the Sessions tab over the sample conversation tree of the laser-sdk 0.7 dialect, a session chosen', async ({ inspector, page }) => {
+      test.setTimeout(120_000);
+      await inspector.open();
+      await inspector.dropFiles([vector('agdx/sessions/sessions_tree_http_v07.json')]);
+      await expect(inspector.input('sessions_tree_http_v07.json')).toContainText('24 records');
+      await openTab(page, 'Sessions');
+      await expect(page.locator('[data-session]')).toHaveCount(2);
+      await expectAccessible(page, 'the Sessions tab');
+      await page.getByRole('button', { name: 'Book flights' }).click();
+      await expect(page.getByTestId('shown')).toContainText('16 of 24');
+      await expectAccessible(page, 'the Sessions tab with a session chosen');
+    });
+
     test("issue 18's parts: the first visit's note, the not-trusted badge, the split, an unreadable input", async ({ inspector, page }) => {
       test.setTimeout(120_000);
       await inspector.openWithSamples();

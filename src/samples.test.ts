@@ -1,10 +1,11 @@
-// The samples a first visit loads (public/samples): byte copies of vectors the tests read (their
+// The samples (public/samples, the first visit loads those not marked menu-only): byte copies of vectors the tests read (their
 // ORIGIN.md says which), and the sample key the signed one is signed by, as a key file.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKeys } from './core/keys/keys';
 import { inspect, inspectInput } from './core/inspect';
+import { loadedOnFirstVisit, type Sample } from './ui/sources';
 
 const ROOT = resolve(__dirname, '..');
 const read = (p: string) => new Uint8Array(readFileSync(resolve(ROOT, p)));
@@ -12,6 +13,7 @@ const read = (p: string) => new Uint8Array(readFileSync(resolve(ROOT, p)));
 /** Each sample and the vector it is a copy of. */
 const COPIES: Record<string, string> = {
   'conversation.cborseq': 'vectors/agdx/made/conversation.cborseq',
+  'sessions_tree_http_v07.json': 'vectors/agdx/sessions/sessions_tree_http_v07.json',
   'record_http_v07.json': 'vectors/agdx/iggy/record_http_v07.json',
   'agent_record.bin': 'vectors/agdx/laser-wire-0.0.1/agent_record.bin',
   'signed_command.bin': 'vectors/agdx/made/signed_command.bin',
@@ -23,7 +25,7 @@ const COPIES: Record<string, string> = {
 };
 
 describe('the samples', () => {
-  const index: { file: string; title: string }[] = JSON.parse(readFileSync(resolve(ROOT, 'public/samples/index.json'), 'utf8'));
+  const index: Sample[] = JSON.parse(readFileSync(resolve(ROOT, 'public/samples/index.json'), 'utf8'));
 
   it('are byte copies of their vectors, each listed with a title', () => {
     expect(index.map((s) => s.file).sort()).toEqual(Object.keys(COPIES).sort());
@@ -31,6 +33,13 @@ describe('the samples', () => {
       expect(s.title.length, s.file).toBeGreaterThan(5);
       expect(read(`public/samples/${s.file}`), s.file).toEqual(read(COPIES[s.file]));
     }
+  });
+
+  it('load on the first visit all but the conversation tree, which is in the Samples menu only', () => {
+    const first = loadedOnFirstVisit(index).map((s) => s.file);
+    expect(first).toHaveLength(index.length - 1);
+    expect(first).not.toContain('sessions_tree_http_v07.json');
+    expect(index.filter((s) => s.firstVisit !== undefined).map((s) => [s.file, s.firstVisit])).toEqual([['sessions_tree_http_v07.json', false]]);
   });
 
   it('hold an AgentDNA workflow, and a command signed by the sample key, which trusts it', () => {

@@ -16,7 +16,12 @@ export function fromText(text: string, name?: string): InputPayload {
 export interface Sample {
   file: string;
   title: string;
+  /** false: in the Samples menu only, not loaded on the first visit (default true). */
+  firstVisit?: boolean;
 }
+
+/** The samples a first visit loads. */
+export const loadedOnFirstVisit = (all: Sample[]): Sample[] => all.filter((s) => s.firstVisit !== false);
 
 export async function sampleList(): Promise<Sample[]> {
   const res = await fetch(`${import.meta.env.BASE_URL}samples/index.json`);

@@ -4,7 +4,7 @@
 // samples until the person dismisses the note or loads something else.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { InputPayload } from '../../wire/protocol';
-import { fromFiles, fromSamples, fromText, sampleList, type Sample } from '../sources';
+import { fromFiles, loadedOnFirstVisit, fromSamples, fromText, sampleList, type Sample } from '../sources';
 import type { Loads } from './use-loads';
 
 const VISITED_KEY = 'envelope-inspector.visited';
@@ -53,7 +53,7 @@ export function useIntake({ load, openLink }: Pick<Loads, 'load' | 'openLink'>):
     const params = new URLSearchParams(location.search);
     if (params.get('samples') === 'none' || localStorage.getItem(VISITED_KEY)) return;
     localStorage.setItem(VISITED_KEY, '1');
-    void load(sampleList().then(fromSamples)).then(() => setFirstVisitSamples(true));
+    void load(sampleList().then((all) => fromSamples(loadedOnFirstVisit(all)))).then(() => setFirstVisitSamples(true));
   }, [load, openLink]);
 
   return useMemo(() => {

@@ -31,6 +31,7 @@ import {
   type SourceRef,
 } from './shapes';
 import { cborNode, formatId } from './tree';
+import { plural } from '../plural';
 
 /** What a shaped body is read with: the record's kind, operation, dialect and task state. */
 export interface ShapeContext {
@@ -62,7 +63,6 @@ const source = (s: SourceRef) =>
     : s.kind === 'kv'
       ? `key-value ${s.namespace}/${s.key}`
       : `memory ${s.id}`;
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const VIEWS: Record<Exclude<BodyShapeName, 'session'>, ShapeView> = {
   session_parking: {

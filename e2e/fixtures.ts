@@ -210,6 +210,23 @@ export class InspectorPage {
     await expect(this.graph.locator('.react-flow__node').first()).toBeVisible();
   }
 
+  /**
+   * Shows every node of the graph: the graph opens on the selection's neighbourhood and Fit stops at
+   * a readable zoom, so after Fit it zooms out (the "-" key) until React Flow, which draws only what
+   * is in view, has drawn `count` nodes matching `nodes`.
+   */
+  async showWholeGraph(nodes: Locator, count: number) {
+    await this.page.getByRole('button', { name: /^Fit the graph/ }).click();
+    await expect.poll(() => this.graphZoom()).toBeGreaterThanOrEqual(0.6);
+    await this.page.getByLabel(/^Graph canvas/).focus();
+    for (let i = 0; i < 12 && (await nodes.count()) < count; i++) {
+      const before = await this.graphZoom();
+      await this.page.keyboard.press('-');
+      await expect.poll(() => this.graphZoom()).toBeLessThan(before);
+    }
+    await expect(nodes).toHaveCount(count);
+  }
+
   /** React Flow's zoom, read from its viewport's transform in the DOM. */
   async graphZoom(): Promise<number> {
     const transform = await this.graph.locator('.react-flow__viewport').evaluate((el) => (el as HTMLElement).style.transform);

@@ -40,7 +40,7 @@ test('an AgentDNA fan-in workflow draws its DAG with the tampered envelope marke
   await page.getByRole('tab', { name: 'Graph' }).click();
   const canvas = page.locator('.react-flow');
   // Six distinct envelopes; six parent edges: a tree would have five, the fan-in adds one.
-  await expect(canvas.locator('[data-node-kind="envelope"]')).toHaveCount(6);
+  await inspector.showWholeGraph(canvas.locator('[data-node-kind="envelope"]'), 6);
   await expect(canvas.locator('.react-flow__edge.edge-parent_envelope')).toHaveCount(6);
   await expect(canvas.locator('[data-node-kind="envelope"][data-alarm]')).toHaveCount(1);
   await expect(canvas.locator('[data-node-kind="envelope"][data-alarm]')).toContainText('hash BAD');

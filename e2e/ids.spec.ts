@@ -33,7 +33,7 @@ atEachWidth(() => {
     // The graph: the same short forms on the nodes, the ghost's too, each whole in the node's tooltip.
     await inspector.openGraph();
     const labels = inspector.graph.locator('[data-node-kind="record"] .font-mono');
-    await expect(labels).toHaveCount(5);
+    await inspector.showWholeGraph(labels, 5);
     const shown = await labels.allTextContents();
     expect(new Set(shown).size).toBe(5);
     for (const label of shown) expect(label).toMatch(SHORT);

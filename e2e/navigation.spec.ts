@@ -74,7 +74,7 @@ atEachWidth(() => {
       // The new input's first record is selected, in view in the list, and its detail is open.
       await expect(selectedRow(inspector)).toHaveAttribute('data-input', name);
       await expect(selectedRow(inspector)).toHaveAttribute('data-index', '0');
-      expect(await inView(inspector, selectedRow(inspector))).toBe(true);
+      await expect.poll(() => inView(inspector, selectedRow(inspector))).toBe(true);
       await expect(inspector.detail).toContainText(`${name} · record #0`);
       await expect(inspector.detail).toContainText('agdx.envelope · command');
     }
@@ -118,15 +118,19 @@ test('the compact list shows at least 24 rows on a 1440×900 screen; PageDown mo
   await page.getByLabel('Choose record files').setInputFiles(path);
   await expect(page.getByTestId('shown')).toHaveText('3,000 records');
   await expect(inspector.recordScroller).toHaveAttribute('data-density', 'compact');
-  const box = await inspector.box(inspector.recordScroller);
-  const rows = await inspector.recordScroller.evaluate((el, b) => {
-    const whole = [...el.querySelectorAll('[role="option"]')].filter((r) => {
-      const rect = r.getBoundingClientRect();
-      return rect.top >= b.y - 0.5 && rect.bottom <= b.y + b.height + 0.5;
-    });
-    return { whole: whole.length, height: Math.round(whole[0].getBoundingClientRect().height) };
-  }, box);
-  expect(rows.whole).toBeGreaterThanOrEqual(24);
+  const measure = async () => {
+    const box = await inspector.box(inspector.recordScroller);
+    return inspector.recordScroller.evaluate((el, b) => {
+      const whole = [...el.querySelectorAll('[role="option"]')].filter((r) => {
+        const rect = r.getBoundingClientRect();
+        return rect.top >= b.y - 0.5 && rect.bottom <= b.y + b.height + 0.5;
+      });
+      return { whole: whole.length, height: Math.round(whole[0].getBoundingClientRect().height) };
+    }, box);
+  };
+  // Polled: the page's layout (the load's status line, the detail) settles after the last record.
+  await expect.poll(async () => (await measure()).whole).toBeGreaterThanOrEqual(24);
+  const rows = await measure();
   expect(rows.height).toBeLessThanOrEqual(32);
   // The comfortable rows stay an option (a third as many fit).
   await inspector.setDensity('comfortable');
@@ -138,9 +142,9 @@ test('the compact list shows at least 24 rows on a 1440×900 screen; PageDown mo
   await inspector.tabTo(page.getByRole('listbox', { name: 'Records' }).locator('[role="option"][tabindex="0"]'));
   await expect(page.locator(':focus')).toHaveAttribute('data-index', '0');
   await page.keyboard.press('PageDown');
-  const after = Number(await selectedRow(inspector).getAttribute('data-index'));
-  expect(after).toBeGreaterThanOrEqual(rows.whole - 2);
-  expect(await inView(inspector, selectedRow(inspector))).toBe(true);
+  // Polled: the selection and the scroll follow the key a frame or two later.
+  await expect.poll(async () => Number(await selectedRow(inspector).getAttribute('data-index'))).toBeGreaterThanOrEqual(rows.whole - 2);
+  await expect.poll(() => inView(inspector, selectedRow(inspector))).toBe(true);
   await page.keyboard.press('End');
   await expect(selectedRow(inspector)).toHaveAttribute('data-index', '2999');
   await expect(page.locator(':focus')).toHaveAttribute('data-index', '2999');

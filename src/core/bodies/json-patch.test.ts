@@ -69,6 +69,9 @@ describe('replace', () => {
     expect(ok({ xs: [1, 2] }, [{ op: 'replace', path: '/xs/0', value: 9 }])).toEqual({ xs: [9, 2] });
     expect(ok({ a: 1 }, [{ op: 'replace', path: '', value: 'all' }])).toBe('all');
   });
+  it('keeps a replaced member in its place among the others', () => {
+    expect(Object.keys(ok({ a: 1, b: 2 }, [{ op: 'replace', path: '/a', value: 3 }]))).toEqual(['a', 'b']);
+  });
   it('fails when the target does not exist (replace never adds)', () => {
     expect(failure({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }]).reason).toBe('/b: no member "b"');
     expect(failure({ xs: [] }, [{ op: 'replace', path: '/xs/0', value: 2 }]).reason).toBe('/xs/0: no element "0" in an array of 0');

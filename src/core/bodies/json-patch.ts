@@ -111,9 +111,15 @@ function applyOne(doc: Json, op: PatchOp): Json {
       return add(doc, tokens, copy(op.value), op.path);
     case 'remove':
       return remove(doc, tokens, op.path);
-    case 'replace':
+    case 'replace': {
+      // In place: a replaced member keeps its place among the others.
       valueAt(doc, tokens, op.path);
-      return add(tokens.length ? remove(doc, tokens, op.path) : doc, tokens, copy(op.value), op.path);
+      if (tokens.length === 0) return copy(op.value);
+      const { parent, last } = parentOf(doc, tokens, op.path);
+      if (Array.isArray(parent)) parent[arrayIndex(last)] = copy(op.value);
+      else parent[last] = copy(op.value);
+      return doc;
+    }
     case 'move': {
       const from = pointerTokens(op.from);
       if (op.path !== op.from && op.path.startsWith(`${op.from}/`)) throw new PatchFailure(`${op.from} cannot be moved into its own child ${op.path}`);

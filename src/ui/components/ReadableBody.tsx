@@ -121,19 +121,20 @@ function Fragments({ fragments, onSelect }: { fragments: readonly FragmentView[]
         {fragments.map((f, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: fragments have no id of their own, and their order is the body's
           <li key={i} className="[overflow-wrap:anywhere]">
+            {/* What counts first (kind, tokens, the record), then where it is from in words. */}
             <span className="mr-1.5 rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">{displayText(f.kind)}</span>
-            <bdi className="font-mono">{displayText(f.what)}</bdi>
             {f.tokens !== null && (
-              <span className="ml-1.5 whitespace-nowrap text-slate-700 dark:text-slate-300">
+              <span className="whitespace-nowrap font-semibold">
                 {f.tokens} tokens · {f.bytes} bytes
               </span>
             )}
-            {f.score !== undefined && <span className="ml-1.5 whitespace-nowrap text-slate-700 dark:text-slate-300">score {f.score}</span>}
+            {f.score !== undefined && <span className="whitespace-nowrap font-semibold">score {f.score}</span>}
             {f.points !== undefined && (
               <span className="ml-1.5">
                 <Pointer points={f.points} onSelect={onSelect} />
               </span>
             )}
+            <bdi className="block font-mono text-[11px] text-slate-600 dark:text-slate-400">{displayText(f.what)}</bdi>
           </li>
         ))}
       </ul>

@@ -60,7 +60,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'the list under a rule filter');
     });
 
-    test('the Sessions tab over the sample conversation tree of the laser-sdk 0.7 dialect, a session chosen', async ({ inspector, page }) => {
+    test('the Sessions tab over the sample conversation tree of the laser-sdk 0.7 dialect, a session chosen, a readable body', async ({ inspector, page }) => {
       test.setTimeout(120_000);
       await inspector.open();
       await inspector.dropFiles([vector('agdx/sessions/sessions_tree_http_v07.json')]);
@@ -71,6 +71,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Book flights' }).click();
       await expect(page.getByTestId('shown')).toContainText('16 of 24');
       await expectAccessible(page, 'the Sessions tab with a session chosen');
+      // A record's readable body (issue 25 item 4): a StateDelta, its operations and the state after it.
+      await openTab(page, 'Record');
+      await (await inspector.revealRecord('sessions_tree_http_v07.json', 18)).click();
+      await expect(inspector.detail.getByRole('tree', { name: 'State after this delta' })).toBeVisible();
+      await expectAccessible(page, "a StateDelta's readable body");
     });
 
     test("issue 18's parts: the first visit's note, the not-trusted badge, the split, an unreadable input", async ({ inspector, page }) => {

@@ -13,6 +13,7 @@ import type { RegistryEntry } from '../core/keys/keys';
 import type { RuleCount } from '../core/rule-filter';
 import type { TextReading } from '../core/read-text';
 import type { BodyView, FieldNode, HeaderView, SignatureVerdict, Span, ViewOrigin } from '../core/model';
+import type { ReadableBody } from '../core/bodies/readable';
 import type { GraphRender } from './graph';
 import type { GraphPart } from './graph-parts';
 import type { RecordSummary, SummaryPack } from './summary-pack';
@@ -169,6 +170,8 @@ export interface RecordDetail {
   links: RecordLinkView[];
   /** What showed the record's AGDX dialect (summary.dialect): field paths and `headers.<name>`. */
   dialectEvidence: readonly string[];
+  /** A 0.7 shaped body in readable form, its pointers resolved over the last load (null: the body has no shape of its own, or is not its shape). */
+  readableBody: ReadableBody | null;
 }
 
 /** What redaction blanked in one input, and what it could not (then the person decides before a link is made). */

@@ -413,3 +413,21 @@ describe('loads asked at once', () => {
     expect(inputs.slice(4500)).toEqual([1]);
   });
 });
+
+describe("a record's readable body (core/bodies/readable.ts) in its detail", () => {
+  it('resolves its pointers over the load and labels them as the record links are', async () => {
+    const session = new InspectorSession();
+    const path = 'vectors/agdx/sessions/sessions_tree_http_v07.json';
+    const { records } = await session.load([{ name: path, data: new Blob([read(path)]) }]);
+    const key = (operation: string) => records.findIndex((r) => r.operation === operation);
+    const delta = session.detail(key('state_delta'))!.readableBody!;
+    expect(delta.after?.status).toBe('applied');
+    expect(delta.after?.status === 'applied' && delta.after.snapshot).toEqual({
+      record: key('state_snapshot'),
+      label: expect.stringMatching(/^event \S+ · record #8$/),
+    });
+    const manifest = session.detail(key('context_assembled'))!.readableBody!;
+    expect(manifest.fragments!.map((f) => f.points?.record)).toEqual([2, 3]);
+    expect(session.detail(key('chat'))!.readableBody).toBeNull();
+  });
+});

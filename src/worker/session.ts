@@ -5,7 +5,9 @@ import { encodeEnvelope, signingInputSegments } from '../core/agdx/canonical';
 import { applyKeys, applyKeysWith, type VerifyMany } from '../core/agdx/verify';
 import { foldPrepared, toReportFolds } from '../core/folds';
 import { refoldLog, type LogAnalysis } from '../core/analysis/log';
-import { withVerdicts } from '../core/log/entry';
+import { withVerdicts, type LogEntry } from '../core/log/entry';
+import { recordsByPosition, type RecordAtPosition } from '../core/log/positions';
+import { readableBodyOf, type BodyLog } from '../core/bodies/readable';
 import { recordLinks, type RecordLink } from '../core/graph/record-links';
 import { RuleIndex } from '../core/rule-filter';
 import { shortId } from '../core/short-id';
@@ -98,6 +100,8 @@ export class InspectorSession {
   private keys: readonly RegistryEntry[] = [];
   /** The log's analysis (record-level graph, folds, their findings): made once per load, folded again per key change. */
   private log: LogAnalysis | null = null;
+  /** The record at a log position, over the entries of `log` (bodyLog). */
+  private positions: { entries: readonly LogEntry[]; recordAt: RecordAtPosition } | null = null;
   /** AgentDNA workflows, `record` being the record key. */
   private workflows: WorkflowReport[] = [];
   /**
@@ -556,6 +560,22 @@ export class InspectorSession {
       context: { signed: data.envelope?.signature?.context ?? null, observed: data.observed },
       links: this.links(key),
       dialectEvidence: v.dialectEvidence,
+      readableBody: readableBodyOf(r, key, this.bodyLog(this.inputOf[key])),
+    };
+  }
+
+  /**
+   * What a record's readable body reads of the load: the last load's entries (none while it is still
+   * reading), the records' envelopes, links' labels, and the position lookup (made once per analysis).
+   */
+  private bodyLog(from: number): BodyLog {
+    const entries = this.log?.facts.entries ?? [];
+    if (this.positions?.entries !== entries) this.positions = { entries, recordAt: recordsByPosition(entries) };
+    return {
+      entries,
+      envelopeOf: (k) => this.records[k]?.data.envelope ?? null,
+      labelOf: (k) => this.recordLabel(k, from),
+      recordAt: this.positions.recordAt,
     };
   }
 

@@ -8,6 +8,7 @@ import { ERROR_CODES, codeName } from '../agdx/dictionaries';
 import { DIALECT_07, taskStateName } from '../agdx/dialects';
 import type { Position, SessionParking } from '../agdx/shapes';
 import type { LocateField, LogEntry } from '../log/entry';
+import { recordsByPosition } from '../log/positions';
 import type { Finding } from '../verdict';
 import { finding, type FindingRuleId } from '../rules';
 import { SESSION_RULES, type FoldFinding, type ParkedWork, type SessionState, type SessionStep } from './model';
@@ -79,17 +80,7 @@ export function foldSessions(order: readonly LogEntry[], limit: number, locate?:
     const f: Finding = finding(rule, path, message, locate?.(e.record, path) ?? null);
     findings.push({ recordIndex: e.record, finding: f });
   };
-  let byPosition: Map<string, number> | null = null;
-  const recordAt = (s: { stream: number; topic: number; partition: number; offset: bigint }): number | null => {
-    if (!byPosition) {
-      byPosition = new Map();
-      for (const e of order) {
-        const at = e.logPosition;
-        if (at) byPosition.set(`${at.stream ?? '*'}:${at.topic ?? '*'}:${at.partition}:${at.offset}`, e.record);
-      }
-    }
-    return byPosition.get(`${s.stream}:${s.topic}:${s.partition}:${s.offset}`) ?? byPosition.get(`*:*:${s.partition}:${s.offset}`) ?? null;
-  };
+  const recordAt = recordsByPosition(order);
 
   const works = new Map<string, Work>();
   const budgetUsage = new Map<string, { tokens: bigint; cost: bigint }>();

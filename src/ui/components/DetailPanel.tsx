@@ -15,6 +15,7 @@ import { Findings } from './Findings';
 import { BytesView } from './BytesView';
 import { CopyButton } from './CopyButton';
 import { NamedText } from './Identity';
+import { ReadableBodyView } from './ReadableBody';
 import { RecordLinks } from './RecordLinks';
 import { RuleRef } from './RuleRef';
 import { Section } from './Section';
@@ -193,6 +194,7 @@ function RecordDetailView({ detail, onSelect }: { detail: RecordDetail; onSelect
             <span>{displayText(detail.body.reason)}</span>
             <CopyButton label="Copy body" title="The body as shown below" text={() => detail.body?.text ?? ''} />
           </p>
+          {detail.readableBody && <ReadableBodyView body={detail.readableBody} recordKey={detail.key} onSelect={onSelect} />}
           <section aria-label="Body">
             <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">
               {displayLines(detail.body.text)}

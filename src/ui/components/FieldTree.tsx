@@ -13,6 +13,10 @@ interface Props {
   /** The record's cause, cause_at and correlation resolved, by field (their values link to the records they name). */
   links?: ReadonlyMap<string, RecordLinkView>;
   onLink?: (key: number) => void;
+  /** The tree's accessible name (the record's fields by default). */
+  label?: string;
+  /** Items opened at first down to this depth (the top items only by default). */
+  openDepth?: number;
 }
 
 const NO_PATHS: ReadonlySet<string> = new Set();
@@ -66,11 +70,12 @@ interface NodeProps {
   notCovered: ReadonlySet<string>;
   links: ReadonlyMap<string, RecordLinkView>;
   onLink?: (key: number) => void;
+  openDepth: number;
 }
 
-const TreeNode = memo(function TreeNode({ node, parent, depth, selectedPath, focusPath, onSelect, notCovered, links, onLink }: NodeProps) {
+const TreeNode = memo(function TreeNode({ node, parent, depth, selectedPath, focusPath, onSelect, notCovered, links, onLink, openDepth }: NodeProps) {
   const link = depth === 0 ? links.get(node.path) : undefined;
-  const [open, setOpen] = useState(depth < 1);
+  const [open, setOpen] = useState(depth < openDepth);
   const selected = node.path === selectedPath;
   const ref = useRef<HTMLDivElement>(null);
   const hasChildren = !!node.children?.length;
@@ -170,6 +175,7 @@ const TreeNode = memo(function TreeNode({ node, parent, depth, selectedPath, foc
               notCovered={notCovered}
               links={links}
               onLink={onLink}
+              openDepth={openDepth}
             />
           ))}
         </div>
@@ -187,7 +193,7 @@ const TREE_PAGE = 10;
  * reach (its bytes light up in the hex view); Right opens an item or goes into it, Left closes it or
  * goes up to its parent; Enter or Space selects.
  */
-export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS, links = NO_LINKS, onLink }: Props) {
+export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS, links = NO_LINKS, onLink, label = 'Fields', openDepth = 1 }: Props) {
   if (nodes.length === 0) return <p className="text-xs text-slate-600 dark:text-slate-400">No fields: the record did not decode.</p>;
   const focusPath = selectedPath !== null && nodeByPath(nodes, selectedPath) ? selectedPath : nodes[0].path;
   // Up, Down, PageUp, PageDown, Home and End move among the items shown and select the one they reach (the listbox keys).
@@ -203,7 +209,7 @@ export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS
     if (node) onSelect(node.path, node.span);
   };
   return (
-    <div role="tree" aria-label="Fields" onKeyDown={onKeyDown} className="font-sans">
+    <div role="tree" aria-label={label} onKeyDown={onKeyDown} className="font-sans">
       {nodes.map((n) => (
         <TreeNode
           key={n.path + n.label}
@@ -216,6 +222,7 @@ export function FieldTree({ nodes, selectedPath, onSelect, notCovered = NO_PATHS
           notCovered={notCovered}
           links={links}
           onLink={onLink}
+          openDepth={openDepth}
         />
       ))}
     </div>

@@ -12,7 +12,8 @@ const WHAT: Record<RecordLinkView['field'], string> = {
   correlation: 'the command it pairs with',
 };
 
-function RecordButton({ record, onSelect }: { record: LinkedRecord; onSelect: (key: number) => void }) {
+/** A button that selects the record it names (by its label): the detail's one look for a link to a record. */
+export function RecordButton({ record, onSelect }: { record: LinkedRecord; onSelect: (key: number) => void }) {
   return (
     <button
       type="button"

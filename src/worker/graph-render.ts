@@ -124,6 +124,10 @@ function agdxFace(
           stream: head && { id: head.id, summary: head.summary, detail: head.detail },
         };
       }
+      // The reference's display type (session.started, model.request, tool.call, …) names the
+      // record, as the list's type column does; the AGDX kind stays on the line below.
+      const title = s?.displayType ?? n.recordKind;
+      const who = `${n.source}${n.target ? ` → ${n.target}` : ''}`;
       return {
         ...base,
         timing: timingOf(n.recordIndex, about),
@@ -131,10 +135,10 @@ function agdxFace(
         place: n.duplicateId && s ? `${about.inputName ? `${cutName(about.inputName(s.input))} ` : ''}#${s.index}` : null,
         recordKey: n.recordIndex,
         recordKeys: [n.recordIndex],
-        title: n.recordKind,
+        title,
         subtitle: short(n.recordId),
         fullId: n.recordId,
-        detail: `${n.source}${n.target ? ` → ${n.target}` : ''}`,
+        detail: title === n.recordKind ? who : `${n.recordKind} · ${who}`,
         alarm: !n.valid || badlySigned(s) || n.cycle || !!n.loop || n.findings.length > 0,
         badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted, note: s.trustNote } : null,
         expandable: false,

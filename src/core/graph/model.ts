@@ -43,7 +43,7 @@ export const EDGE_KINDS: Readonly<Record<EdgeVia, EdgeKind>> = {
   correlation: { label: 'correlation pair', color: '#0d9488', dash: '2 3', report: 'correlations' },
   sequence: { label: 'stream order', color: '#94a3b8', dash: '', report: null },
   parent_envelope: { label: 'AgentDNA parent', color: '#7c3aed', dash: '', report: 'edges' },
-  lineage: { label: 'parent conversation', color: '#c2410c', dash: '8 3 2 3', report: null },
+  lineage: { label: 'spawned by', color: '#c2410c', dash: '8 3 2 3', report: null },
 };
 
 /** The edge kinds in the legend's order. */

@@ -84,8 +84,9 @@ export function conversationLineage(list: readonly LogEntry[], ids: readonly str
 
 /**
  * Boxes for the lineage ghosts, which the layered layout leaves out: in a column left of everything
- * `boxes` holds (nothing there to cover), each at the height of the first child naming it, moved
- * down past the ghosts placed before it.
+ * `boxes` holds (nothing there to cover), each at the height of the first child naming it, or
+ * below the ghost above it when that one is in the way. Linear after a sort: a large tree of
+ * conversations whose parents are not loaded has thousands of ghosts.
  */
 export function lineageGhostBoxes(
   lineage: ConversationLineage,
@@ -99,12 +100,14 @@ export function lineageGhostBoxes(
   let left = 0;
   for (const b of boxes.values()) left = Math.min(left, b.x);
   const x = left - rankGap - size.width;
-  const taken: number[] = [];
-  for (const g of lineage.ghosts) {
-    const child = lineage.edges.find((e) => e.to === g.id);
-    let y = (child && boxes.get(child.from)?.y) ?? 0;
-    while (taken.some((t) => y < t + size.height + rowGap && t < y + size.height + rowGap)) y += size.height + rowGap;
-    taken.push(y);
+  // The first child of each ghost: edges come in log order of their children.
+  const wanted = new Map<string, number>();
+  for (const e of lineage.edges) if (!wanted.has(e.to)) wanted.set(e.to, boxes.get(e.from)?.y ?? 0);
+  const order = lineage.ghosts.map((g, i) => ({ id: g.id, y: wanted.get(g.id) ?? 0, i })).sort((a, b) => a.y - b.y || a.i - b.i);
+  let next = -Infinity;
+  for (const g of order) {
+    const y = Math.max(g.y, next);
+    next = y + size.height + rowGap;
     out.set(g.id, { x, y, width: size.width, height: size.height });
   }
   return out;

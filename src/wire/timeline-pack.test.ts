@@ -7,7 +7,22 @@ import { buildTimeline } from '../core/timeline/build';
 import { MARK_KINDS } from '../core/timeline/model';
 import { Conversation, id16, text } from '../../test/support/graph-helpers';
 import { analyzeRecords } from '../core/records';
-import { DEADLINE, LINK, MARK, SKEW, SPAN, STREAM, packTimeline, readDeadline, readMark, readStream, rows, timelineBuffers } from './timeline-pack';
+import {
+  DEADLINE,
+  LINK,
+  MARK,
+  PARKING,
+  SKEW,
+  SPAN,
+  STREAM,
+  STRETCH,
+  packTimeline,
+  readDeadline,
+  readMark,
+  readStream,
+  rows,
+  timelineBuffers,
+} from './timeline-pack';
 
 function model() {
   const result = inspect([{ name: 'deadlines.cborseq', bytes: new Uint8Array(readFileSync('vectors/agdx/made/deadlines.cborseq')) }]);
@@ -90,10 +105,27 @@ describe('packTimeline', () => {
   it('hands over one buffer per list, none shared', () => {
     const p = packTimeline(model());
     const buffers = timelineBuffers(p);
-    const lists = [p.marks, p.spans, p.deadlines, p.streams, p.streamLate, p.skews, p.links];
+    const lists = [p.marks, p.spans, p.deadlines, p.streams, p.streamLate, p.skews, p.links, p.stretches, p.parkings];
     expect(buffers).toHaveLength(lists.length);
     for (const [i, list] of lists.entries()) expect(buffers[i]).toBe(list.buffer);
     expect(new Set(buffers).size).toBe(buffers.length);
+  });
+
+  it("sessions: a row per state and lane, the states named once, and the parked work's link", () => {
+    const result = inspect([{ name: 'tree.json', bytes: new Uint8Array(readFileSync('vectors/agdx/sessions/sessions_tree_http_v07.json')) }]);
+    const t = buildTimeline(result.log, () => 'unsigned');
+    const p = packTimeline(t);
+    expect(p.sessionLabels).toEqual(['Trip planning', 'Book flights']);
+    expect(p.sessionStates).toEqual(['submitted', 'working', 'completed', 'paused']);
+    const packed = Array.from({ length: rows(p.stretches, STRETCH.STRIDE) }, (_, i) =>
+      Array.from(p.stretches.subarray(i * STRETCH.STRIDE, (i + 1) * STRETCH.STRIDE)),
+    );
+    const expected = t.sessions.flatMap((s, session) =>
+      s.stretches.flatMap((x) => s.lanes.map((lane) => [x.start, x.end, lane, p.sessionStates.indexOf(x.state), x.record, session])),
+    );
+    expect(packed).toEqual(expected);
+    expect(Array.from(p.parkings)).toEqual(t.parkings.flatMap((x) => [x.fromT, x.fromLane, x.toT, x.toLane, x.from, x.to]));
+    expect(rows(p.parkings, PARKING.STRIDE)).toBe(1);
   });
 
   it('numbers kinds as the decoder names them', () => {

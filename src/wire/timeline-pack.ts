@@ -27,6 +27,10 @@ export const STREAM = {
 } as const;
 export const SKEW = { T: 0, OTHER_T: 1, LANE: 2, OTHER_LANE: 3, RECORD: 4, EARLIER_THAN: 5, BY: 6, VIA: 7, STRIDE: 8 } as const;
 export const LINK = { FROM_T: 0, FROM_LANE: 1, TO_T: 2, TO_LANE: 3, FROM: 4, TO: 5, STRIDE: 6 } as const;
+/** A session's stretch of one state on one of its lanes (STATE: its index in sessionStates; SESSION: in sessionLabels). */
+export const STRETCH = { START: 0, END: 1, LANE: 2, STATE: 3, RECORD: 4, SESSION: 5, STRIDE: 6 } as const;
+/** Parked work to the record that unparked it. */
+export const PARKING = { FROM_T: 0, FROM_LANE: 1, TO_T: 2, TO_LANE: 3, FROM: 4, TO: 5, STRIDE: 6 } as const;
 
 export const DEADLINE_STATES = ['met', 'missed', 'unanswered', 'pending'] as const satisfies readonly TimelineDeadline['state'][];
 /** Stream terminals by code; `open` for none. */
@@ -57,6 +61,11 @@ export interface TimelinePack {
   streamLate: Float64Array;
   skews: Float64Array;
   links: Float64Array;
+  /** Sessions' stretches (STRETCH) by session then state, and each session's label and the states' names. */
+  stretches: Float64Array;
+  sessionLabels: (string | null)[];
+  sessionStates: string[];
+  parkings: Float64Array;
 }
 
 /** How many rows a packed list holds. */
@@ -72,6 +81,14 @@ function table<T>(list: readonly T[], stride: number, write: (row: Float64Array,
 }
 
 export function packTimeline(t: Timeline): TimelinePack {
+  const states: string[] = [];
+  const stretchRows = t.sessions.flatMap((s, session) =>
+    s.stretches.flatMap((x) => {
+      let state = states.indexOf(x.state);
+      if (state < 0) state = states.push(x.state) - 1;
+      return s.lanes.map((lane) => ({ ...x, lane, state, session }));
+    }),
+  );
   const kindCode = new Map<string, number>(MARK_KINDS.map((k, i) => [k, i]));
   const verdictCode = new Map<string, number>(MARK_VERDICTS.map((v, i) => [v, i]));
   const late: number[] = [];
@@ -150,12 +167,30 @@ export function packTimeline(t: Timeline): TimelinePack {
       d[o + LINK.FROM] = l.from;
       d[o + LINK.TO] = l.to;
     }),
+    stretches: table(stretchRows, STRETCH.STRIDE, (d, o, x) => {
+      d[o + STRETCH.START] = x.start;
+      d[o + STRETCH.END] = x.end;
+      d[o + STRETCH.LANE] = x.lane;
+      d[o + STRETCH.STATE] = x.state;
+      d[o + STRETCH.RECORD] = x.record;
+      d[o + STRETCH.SESSION] = x.session;
+    }),
+    sessionLabels: t.sessions.map((s) => s.label),
+    sessionStates: states,
+    parkings: table(t.parkings, PARKING.STRIDE, (d, o, x) => {
+      d[o + PARKING.FROM_T] = x.fromT;
+      d[o + PARKING.FROM_LANE] = x.fromLane;
+      d[o + PARKING.TO_T] = x.toT;
+      d[o + PARKING.TO_LANE] = x.toLane;
+      d[o + PARKING.FROM] = x.from;
+      d[o + PARKING.TO] = x.to;
+    }),
   };
 }
 
 /** The buffers a pack hands over (each belongs to the pack alone). */
 export function timelineBuffers(p: TimelinePack): ArrayBuffer[] {
-  return [p.marks, p.spans, p.deadlines, p.streams, p.streamLate, p.skews, p.links].map((a) => a.buffer as ArrayBuffer);
+  return [p.marks, p.spans, p.deadlines, p.streams, p.streamLate, p.skews, p.links, p.stretches, p.parkings].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** One mark read back (for lists, tooltips and announcements; drawing reads the rows directly). */

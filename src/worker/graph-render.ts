@@ -5,6 +5,7 @@ import {
   buildAgentDnaGraph,
   drawAgdxGraph,
   layoutGraph,
+  lineageGhostBoxes,
   NODE_HEIGHT,
   NODE_WIDTH,
   type AgdxNode,
@@ -123,6 +124,10 @@ function agdxFace(
           stream: head && { id: head.id, summary: head.summary, detail: head.detail },
         };
       }
+      // The reference's display type (session.started, model.request, tool.call, …) names the
+      // record, as the list's type column does; the AGDX kind stays on the line below.
+      const title = s?.displayType ?? n.recordKind;
+      const who = `${n.source}${n.target ? ` → ${n.target}` : ''}`;
       return {
         ...base,
         timing: timingOf(n.recordIndex, about),
@@ -130,10 +135,10 @@ function agdxFace(
         place: n.duplicateId && s ? `${about.inputName ? `${cutName(about.inputName(s.input))} ` : ''}#${s.index}` : null,
         recordKey: n.recordIndex,
         recordKeys: [n.recordIndex],
-        title: n.recordKind,
+        title,
         subtitle: short(n.recordId),
         fullId: n.recordId,
-        detail: `${n.source}${n.target ? ` → ${n.target}` : ''}`,
+        detail: title === n.recordKind ? who : `${n.recordKind} · ${who}`,
         alarm: !n.valid || badlySigned(s) || n.cycle || !!n.loop || n.findings.length > 0,
         badges: s ? { decoded: s.decoded, valid: s.valid, signature: s.signature, trusted: s.trusted, note: s.trustNote } : null,
         expandable: false,
@@ -156,6 +161,19 @@ function agdxFace(
       };
     }
     case 'ghost':
+      if (n.refs[0]?.via === 'parent')
+        return {
+          ...base,
+          recordKey: null,
+          recordKeys: [],
+          title: 'missing conversation',
+          subtitle: short(n.refs[0].ref),
+          fullId: n.refs[0].ref,
+          detail: 'named as parent, not loaded',
+          alarm: false,
+          badges: null,
+          expandable: false,
+        };
       return {
         ...base,
         recordKey: null,
@@ -269,14 +287,21 @@ export function renderGraph(
     return bottom;
   };
   const streams = new Map(agdx.streams.map((s) => [s.id, s]));
+  const boxes = layoutGraph(agdx);
   const agdxBottom = place(
     agdx.nodes.map((n) => agdxFace(n, summaryOf, streams, about)),
-    layoutGraph(agdx),
+    boxes,
+    0,
+  );
+  // The parents not loaded, beside the layout (which does not follow lineage edges).
+  place(
+    agdx.lineage.ghosts.map((n) => agdxFace(n, summaryOf, streams, about)),
+    lineageGhostBoxes(agdx.lineage, boxes, { width: NODE_WIDTH, height: NODE_HEIGHT }),
     0,
   );
   // The AgentDNA DAGs go below the AGDX graph.
   place(agentdna.nodes.map(dnaFace), layoutGraph(agentdna), agdx.nodes.length ? agdxBottom + 120 : 0);
-  const edges = [...agdx.edges, ...agentdna.edges].map(({ id, from, to, via, count, note }) => ({ id, from, to, via, count, note }));
+  const edges = [...agdx.edges, ...agdx.lineage.edges, ...agentdna.edges].map(({ id, from, to, via, count, note }) => ({ id, from, to, via, count, note }));
   return {
     nodes,
     edges,

@@ -623,7 +623,8 @@ describe('issue 23: smaller holes', () => {
     const graph = s.graph([]);
     expect(graph.nodes.length).toBeGreaterThan(0);
     for (const n of graph.nodes) expect(JSON.stringify([n.title, n.subtitle, n.detail, n.fullId, n.dna, n.stream, n.badges])).not.toMatch(UNSAFE_JSON);
-    expect(graph.nodes.find((n) => n.kind === 'record')!.detail).toBe(`${displayText(HOSTILE)} → ${displayText(HOSTILE)}`);
+    // The title is the record's display type (agent.message), so the line below names its kind first.
+    expect(graph.nodes.find((n) => n.kind === 'record')!.detail).toBe(`event · ${displayText(HOSTILE)} → ${displayText(HOSTILE)}`);
     const { markdown } = s.report();
     expect(markdown.replaceAll('\n', '')).not.toMatch(UNSAFE);
     expect(markdown).toContain('⟨U+202E⟩rennalp');

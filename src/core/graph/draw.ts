@@ -41,6 +41,8 @@ export function drawAgdxGraph(graph: RecordGraph, options: DrawOptions = {}): Ag
     groups,
     nodeOfRecord,
     recordLevel: graph,
+    // After both foldings `view` takes each record to the node that shows it.
+    lineage: { edges: remap(graph.lineage.edges, d.view), ghosts: graph.lineage.ghosts },
     missing: graph.missing,
     cycles: graph.cycles,
     streams: graph.streams,

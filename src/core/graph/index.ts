@@ -7,3 +7,4 @@ export { reassembleStreams, streamId, MAX_GAP_LIST, MAX_TEXT_BYTES } from './str
 export { buildAgentDnaGraph, agentDnaInputs } from './agentdna';
 export { toReportGraph, type ReportGraph, type ReportStream, type ReportEdgeVia } from './report';
 export { layoutGraph, NODE_WIDTH, NODE_HEIGHT } from './layout';
+export { conversationLineage, lineageGhostBoxes } from './lineage';

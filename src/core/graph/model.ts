@@ -16,9 +16,38 @@ export type CausalVia = 'cause' | 'cause_at';
  * - `correlation`: a response, an error, a status task update or a chunk stream pairs with its command;
  * - `sequence`: a chunk continues the previous chunk of its stream (only drawn for an unfolded stream),
  *   or an error carrying a stream's channel ends it;
- * - `parent_envelope`: an AgentDNA envelope names a parent envelope (by hash).
+ * - `parent_envelope`: an AgentDNA envelope names a parent envelope (by hash);
+ * - `lineage`: a conversation names the conversation that spawned it (laser-sdk 0.7's `parent`),
+ *   drawn between one record of each (lineage.ts).
  */
-export type EdgeVia = CausalVia | 'correlation' | 'sequence' | 'parent_envelope';
+export type EdgeVia = CausalVia | 'correlation' | 'sequence' | 'parent_envelope' | 'lineage';
+
+/** What an edge kind is to a person and to the report. */
+export interface EdgeKind {
+  /** The legend's words for it. */
+  label: string;
+  /** Its stroke in the view and the exports (CSS colour; SVG dash array, empty for a solid line). */
+  color: string;
+  dash: string;
+  /**
+   * Where report@1's `graph` lists it (docs/report.md): `edges` (causal), `correlations`, or
+   * nowhere (stream order follows from `streams`; lineage from the `sessions` section's parent).
+   */
+  report: 'edges' | 'correlations' | null;
+}
+
+/** Every edge kind, in the legend's order: the one table the view, the exports and the report read. */
+export const EDGE_KINDS: Readonly<Record<EdgeVia, EdgeKind>> = {
+  cause: { label: 'cause (record id)', color: '#334155', dash: '', report: 'edges' },
+  cause_at: { label: 'cause_at (log position)', color: '#334155', dash: '6 4', report: 'edges' },
+  correlation: { label: 'correlation pair', color: '#0d9488', dash: '2 3', report: 'correlations' },
+  sequence: { label: 'stream order', color: '#94a3b8', dash: '', report: null },
+  parent_envelope: { label: 'AgentDNA parent', color: '#7c3aed', dash: '', report: 'edges' },
+  lineage: { label: 'spawned by', color: '#c2410c', dash: '8 3 2 3', report: null },
+};
+
+/** The edge kinds in the legend's order. */
+export const EDGE_VIAS = Object.keys(EDGE_KINDS) as EdgeVia[];
 
 export interface GraphEdge {
   /** Unique within its graph: `<from>><to>:<via>`. */
@@ -158,8 +187,11 @@ export interface StreamNode extends NodeBase {
 export interface GhostNode extends NodeBase {
   kind: 'ghost';
   recordIndex: null;
-  /** How children name it (one ghost may be named by record id and by log position). */
-  refs: { via: CausalVia | 'parent_envelope'; ref: string }[];
+  /**
+   * How children name it (one ghost may be named by record id and by log position); `parent`: a
+   * conversation not in the load that others name as their parent (ref: its Crockford id).
+   */
+  refs: { via: CausalVia | 'parent_envelope' | 'parent'; ref: string }[];
   note: string | null;
 }
 
@@ -222,6 +254,18 @@ export interface FoldInfo {
   childKind: string | null;
 }
 
+/**
+ * Which conversation spawned which (laser-sdk 0.7's `parent`), for drawing only: not in report@1's
+ * `graph`, and left out of the layered layout (a conversation's records keep their places whether
+ * its parent is loaded or not).
+ */
+export interface ConversationLineage {
+  /** One per (child conversation, parent conversation) pair, via `lineage`: from a record of the child to one of the parent or its ghost. */
+  edges: GraphEdge[];
+  /** Parent conversations no record of the load belongs to, one ghost each (refs via `parent`). */
+  ghosts: GhostNode[];
+}
+
 /** A conversation. */
 export interface GraphGroup {
   id: string;
@@ -267,6 +311,8 @@ export interface RecordGraph {
   findings: GraphFinding[];
   /** Record index → record-level node id. */
   ids: Map<number, string>;
+  /** Parent → child conversations (not in `edges`: the report does not list them). */
+  lineage: ConversationLineage;
 }
 
 /** The AGDX graph as drawn: streams and large fan-outs folded, over its record-level graph. */
@@ -283,6 +329,8 @@ export interface AgdxGraph {
   nodeOfRecord: Map<number, string>;
   /** What was drawn: one node per record, nothing folded (what the report describes). */
   recordLevel: RecordGraph;
+  /** The record-level lineage re-targeted to the drawn nodes (kept out of `nodes` and `edges`, which the layout lays out). */
+  lineage: ConversationLineage;
   // The record-level graph's, for convenience.
   missing: MissingParent[];
   cycles: string[][];

@@ -10,6 +10,7 @@ import { byKey } from './edges';
 import { KeyGroups } from './key-groups';
 import { type CauseAt, describeCauseAt } from '../agdx/cause-at';
 import type { CausalVia, EdgeVia, GhostNode, GraphEdge, GraphFinding, GraphRecord, RecordGraph, ReassembledStream } from './model';
+import { conversationLineage } from './lineage';
 import { findCyclesInRows } from './scc';
 import { reassembleStreams } from './streams';
 import type { Finding } from '../verdict';
@@ -268,6 +269,8 @@ export function recordGraphOf(g: CompactRecordGraph, list: readonly LogEntry[]):
     streams: g.streams,
     findings: g.findings,
     ids: new Map(records.map((r) => [r.recordIndex, r.id])),
+    // Here, not in the compact graph: only drawing needs it (the report, written from the compact graph, has none).
+    lineage: conversationLineage(list, ids),
   };
 }
 

@@ -1,7 +1,16 @@
 // report@1's `graph` section (report.md) from the graph model.
 import type { Usage } from '../agdx/envelope';
 import { StreamedArray } from '../report-json';
-import type { AgdxGraph, AgentDnaGraph, GraphEdge, ReassembledStream, RecordGraph, StreamTerminal } from './model';
+import {
+  EDGE_KINDS,
+  EDGE_VIAS,
+  type AgdxGraph,
+  type AgentDnaGraph,
+  type GraphEdge,
+  type ReassembledStream,
+  type RecordGraph,
+  type StreamTerminal,
+} from './model';
 import { nodeId, RECORD_EDGE_VIAS, type CompactRecordGraph } from './record-graph';
 
 export type ReportEdgeVia = 'cause' | 'cause_at' | 'parent_envelope';
@@ -39,7 +48,8 @@ export interface ReportGraph {
   correlations: { from: string; to: string; via: 'correlation' }[];
 }
 
-const CAUSAL = new Set<string>(['cause', 'cause_at', 'parent_envelope']);
+/** The kinds `edges` lists (EDGE_KINDS); lineage is listed nowhere in the graph section. */
+const CAUSAL = new Set<string>(EDGE_VIAS.filter((v) => EDGE_KINDS[v].report === 'edges'));
 
 function jsonUsage(u: Usage | null): Record<string, number | string> | null {
   if (!u) return null;

@@ -228,3 +228,41 @@ describe('markVerdict', () => {
     expect(markVerdict({ valid: true, signature: 'unsupported', trusted: false })).toBe('unsigned');
   });
 });
+
+describe('buildTimeline: sessions (laser-sdk 0.7)', () => {
+  const tree = () => {
+    const result = inspect([{ name: 'sessions_tree_http_v07.json', bytes: new Uint8Array(readFileSync('vectors/agdx/sessions/sessions_tree_http_v07.json')) }]);
+    return buildTimeline(result.log, plain);
+  };
+
+  it("draws each session's states as stretches along its statuses' lane, the paused one from the pause to the resume", () => {
+    const t = tree();
+    const lane = (agent: string) => t.lanes.findIndex((l) => l.agent === agent);
+    const at = (record: number) => t.marks.find((m) => m.record === record)!.t;
+    expect(t.sessions.map((s) => [s.label, s.lanes, s.terminal])).toEqual([
+      ['Trip planning', [lane('planner')], 'completed'],
+      ['Book flights', [lane('booker')], 'completed'],
+    ]);
+    const booker = t.sessions[1].stretches;
+    expect(booker.map((x) => x.state)).toEqual(['submitted', 'working', 'paused', 'working', 'completed']);
+    // Paused from its status (#11) to the resume (#14); each stretch ends where the next begins; the end is an instant.
+    expect(booker[2]).toEqual({ state: 'paused', start: at(11), end: at(14), record: 11 });
+    for (let i = 0; i + 1 < booker.length; i++) expect(booker[i].end).toBe(booker[i + 1].start);
+    expect(booker[4].start).toBe(booker[4].end);
+  });
+
+  it('links the work parked while paused to the record that unparked it', () => {
+    const t = tree();
+    expect(t.parkings.map((p) => [p.from, p.to])).toEqual([[12, 15]]);
+    expect(t.parkings[0].toT).toBeGreaterThan(t.parkings[0].fromT);
+  });
+
+  it('an open session runs to its last record; a log without sessions has none', () => {
+    const c = new Conversation();
+    c.add({ kind: 'status', record: id16(1), operation: 'session', task_state: 2, body }, { logTime: ms(1) });
+    c.add({ kind: 'event', record: id16(2), body }, { logTime: ms(5) });
+    const t = buildTimeline(analyzeRecords(c.records), plain);
+    expect(t.sessions.map((s) => s.stretches)).toEqual([[{ state: 'working', start: 0, end: 4000, record: 0 }]]);
+    expect(deadlinesVector().timeline.sessions).toEqual([]);
+  });
+});

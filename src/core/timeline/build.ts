@@ -14,6 +14,8 @@ import {
   type TimelineLane,
   type TimelineLink,
   type TimelineMark,
+  type TimelineParking,
+  type TimelineSession,
   type TimelineSkew,
   type TimelineSpan,
   type TimelineStream,
@@ -172,6 +174,8 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
     links.push({ from: from.record, to: to.record, fromLane: from.lane, toLane: to.lane, fromT: from.t, toT: to.t });
   }
 
+  const { sessions, parkings } = sessionBands(analysis, mark);
+
   return {
     origin,
     start: 0,
@@ -183,9 +187,54 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
     streams,
     skews,
     links,
+    sessions,
+    parkings,
     records: facts.entries.length,
     untimed: facts.entries.length - timed.length,
   };
+}
+
+/**
+ * The sessions' lifecycles as stretches of state between their timed statuses (a status after the
+ * session's end changes nothing, as in the fold), along the lanes of those statuses; and the parked
+ * work that was unparked, as links.
+ */
+function sessionBands(analysis: LogAnalysis, mark: (record: number) => TimelineMark | null): { sessions: TimelineSession[]; parkings: TimelineParking[] } {
+  const sessions: TimelineSession[] = [];
+  const parkings: TimelineParking[] = [];
+  for (const s of analysis.folds.sessions) {
+    const steps = s.history
+      .filter((h) => !h.afterEnd)
+      .flatMap((h) => {
+        const m = mark(h.recordIndex);
+        return m ? [{ state: h.state, m }] : [];
+      });
+    if (steps.length > 0) {
+      // An open session's last state runs to its last timed record.
+      let last = steps[steps.length - 1].m.t;
+      for (const r of s.records) last = Math.max(last, mark(r)?.t ?? last);
+      const lanes: number[] = [];
+      for (const { m } of steps) if (!lanes.includes(m.lane)) lanes.push(m.lane);
+      sessions.push({
+        conversation: s.conversation,
+        label: s.label,
+        lanes,
+        terminal: s.terminal,
+        stretches: steps.map(({ state, m }, i) => ({
+          state,
+          start: m.t,
+          end: i + 1 < steps.length ? Math.max(m.t, steps[i + 1].m.t) : s.terminal !== null ? m.t : Math.max(m.t, last),
+          record: m.record,
+        })),
+      });
+    }
+    for (const p of s.parked) {
+      const from = mark(p.sourceRecord ?? p.parkedRecord ?? -1);
+      const to = p.unparkedRecord === null ? null : mark(p.unparkedRecord);
+      if (from && to) parkings.push({ from: from.record, to: to.record, fromLane: from.lane, toLane: to.lane, fromT: from.t, toT: to.t });
+    }
+  }
+  return { sessions, parkings };
 }
 
 /**

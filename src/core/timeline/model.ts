@@ -161,6 +161,41 @@ export interface TimelineLink {
   toT: number;
 }
 
+/** One state of a session's lifecycle, from the status that entered it to the next one (the terminal state: an instant). */
+export interface TimelineStretch {
+  state: string;
+  start: number;
+  end: number;
+  /** The session status that entered it. */
+  record: number;
+}
+
+/**
+ * A session (folds/sessions.ts) drawn as a band along the lanes of its statuses' agents: its states
+ * in order, the last open one running to the session's last record (a session not ended).
+ */
+export interface TimelineSession {
+  conversation: string;
+  label: string | null;
+  /** The lanes its session statuses are on, in order of first use. */
+  lanes: number[];
+  stretches: TimelineStretch[];
+  /** The terminal state reached, or null while open. */
+  terminal: string | null;
+}
+
+/** Work parked while its session was paused, to the record that unparked it. */
+export interface TimelineParking {
+  /** The parked work (the record the SessionParking names), else the session_parked event. */
+  from: number;
+  /** The session_unparked event. */
+  to: number;
+  fromLane: number;
+  toLane: number;
+  fromT: number;
+  toT: number;
+}
+
 export interface Timeline {
   /** The epoch µs that times count from (the earliest record time), or null when nothing has a time. */
   origin: bigint | null;
@@ -175,6 +210,10 @@ export interface Timeline {
   streams: TimelineStream[];
   skews: TimelineSkew[];
   links: TimelineLink[];
+  /** Sessions with at least one timed status, first seen first. */
+  sessions: TimelineSession[];
+  /** Parked work that was unparked, both records timed. */
+  parkings: TimelineParking[];
   /** AGDX records with an envelope in the load, and those of them without a time (not drawn). */
   records: number;
   untimed: number;

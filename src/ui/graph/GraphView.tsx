@@ -20,7 +20,8 @@ import type { GraphRender } from '../../wire/graph';
 import { download } from '../download';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
-import { EDGE_COLORS, EDGE_DASH, graphToSvg, svgToPng } from './export';
+import { EDGE_KINDS, EDGE_VIAS } from '../../core/graph/model';
+import { graphToSvg, svgToPng } from './export';
 import { shortId } from '../../core/short-id';
 import { nodeTypes, type FlowNode } from './GraphNodes';
 import { conversationBoxes, GROUP_LABEL } from './groups';
@@ -39,17 +40,9 @@ const CULL_ABOVE = 400;
 /** Below this canvas size the minimap would cover what it maps: it is not drawn. */
 const MINIMAP_MIN = { width: 640, height: 360 };
 
-const EDGE_STYLES = [
-  { via: 'cause', label: 'cause (record id)' },
-  { via: 'cause_at', label: 'cause_at (log position)' },
-  { via: 'correlation', label: 'correlation pair' },
-  { via: 'sequence', label: 'stream order' },
-  { via: 'parent_envelope', label: 'AgentDNA parent' },
-] as const;
-
 function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [expanded, setExpanded] = useState<string[]>([]);
-  const [visible, setVisible] = useState<Set<string>>(() => new Set(EDGE_STYLES.map((e) => e.via)));
+  const [visible, setVisible] = useState<Set<string>>(() => new Set(EDGE_VIAS));
   // No structural sharing: a graph from the worker is new anyway, and keeping unchanged parts would
   // walk every node of both graphs, deeply, each time it is rebuilt (a fold opened, keys changed).
   const query = useQuery({
@@ -135,10 +128,10 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           target: e.to,
           label: e.count > 1 ? `×${e.count}` : undefined,
           data: { via: e.via, note: e.note },
-          style: { stroke: EDGE_COLORS[e.via], strokeWidth: 1.5, strokeDasharray: EDGE_DASH[e.via] || undefined },
-          markerEnd: { type: MarkerType.ArrowClosed, color: EDGE_COLORS[e.via] },
+          style: { stroke: EDGE_KINDS[e.via].color, strokeWidth: 1.5, strokeDasharray: EDGE_KINDS[e.via].dash || undefined },
+          markerEnd: { type: MarkerType.ArrowClosed, color: EDGE_KINDS[e.via].color },
           className: `edge-${e.via}`,
-          ariaLabel: `${EDGE_STYLES.find((x) => x.via === e.via)?.label ?? e.via}: from ${faces.get(e.from) ?? 'a node'} to ${faces.get(e.to) ?? 'a node'}`,
+          ariaLabel: `${EDGE_KINDS[e.via].label}: from ${faces.get(e.from) ?? 'a node'} to ${faces.get(e.to) ?? 'a node'}`,
         })),
     [graph, visible, shown, faces],
   );
@@ -217,24 +210,24 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
             The viewport this view opened with showed no node: fitted to the graph instead.
           </span>
         )}
-        {EDGE_STYLES.map((s) => (
-          <label key={s.via} className="inline-flex items-center gap-1">
+        {EDGE_VIAS.map((via) => (
+          <label key={via} className="inline-flex items-center gap-1">
             <input
               type="checkbox"
-              checked={visible.has(s.via)}
+              checked={visible.has(via)}
               onChange={() =>
                 setVisible((cur) => {
                   const next = new Set(cur);
-                  if (next.has(s.via)) next.delete(s.via);
-                  else next.add(s.via);
+                  if (next.has(via)) next.delete(via);
+                  else next.add(via);
                   return next;
                 })
               }
             />
             <svg width="22" height="6" aria-hidden="true">
-              <line x1="0" y1="3" x2="22" y2="3" stroke={EDGE_COLORS[s.via]} strokeWidth="2" strokeDasharray={EDGE_DASH[s.via] || undefined} />
+              <line x1="0" y1="3" x2="22" y2="3" stroke={EDGE_KINDS[via].color} strokeWidth="2" strokeDasharray={EDGE_KINDS[via].dash || undefined} />
             </svg>
-            {s.label}
+            {EDGE_KINDS[via].label}
           </label>
         ))}
         <span className="inline-flex items-center gap-1">

@@ -1,6 +1,7 @@
 // The graph as a standalone SVG (and PNG through a canvas): drawn from the laid-out model, so the
 // export shows every node, not only those on screen. All text is made valid XML and escaped.
 // graphToSvg and xmlText are pure (no DOM): svgToPng alone needs a browser.
+import { EDGE_KINDS } from '../../core/graph/model';
 import { shortId } from '../../core/short-id';
 import type { GraphRender } from '../../wire/graph';
 
@@ -25,15 +26,6 @@ export function xmlText(text: string): string {
 const esc = xmlText;
 /** The first `n` characters (code points, so no surrogate pair is cut in two). */
 const firstChars = (s: string, n: number) => (s.length <= n ? s : Array.from(s).slice(0, n).join(''));
-
-export const EDGE_COLORS: Record<string, string> = {
-  cause: '#334155',
-  cause_at: '#334155',
-  correlation: '#0d9488',
-  sequence: '#94a3b8',
-  parent_envelope: '#7c3aed',
-};
-export const EDGE_DASH: Record<string, string> = { cause: '', cause_at: '6 4', correlation: '2 3', sequence: '', parent_envelope: '' };
 
 /** A whole id in the export is cut at this many characters (a hostile ref may be of any length; real ids are at most 64). */
 const FULL_ID_CHARS = 128;
@@ -88,8 +80,9 @@ export function graphToSvg(graph: GraphRender, visibleVia: ReadonlySet<string>):
     const x2 = b.x + b.width;
     const y2 = b.y + b.height / 2;
     const mid = (x1 + x2) / 2;
+    const { color, dash } = EDGE_KINDS[e.via];
     out.push(
-      `<path d="M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}" fill="none" stroke="${EDGE_COLORS[e.via] ?? '#334155'}" stroke-width="1.5"${EDGE_DASH[e.via] ? ` stroke-dasharray="${EDGE_DASH[e.via]}"` : ''} marker-end="url(#arrow)"><title>${esc(e.via)}</title></path>`,
+      `<path d="M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}" fill="none" stroke="${color}" stroke-width="1.5"${dash ? ` stroke-dasharray="${dash}"` : ''} marker-end="url(#arrow)"><title>${esc(e.via)}</title></path>`,
     );
   }
   for (const n of graph.nodes) {

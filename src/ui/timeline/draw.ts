@@ -5,7 +5,21 @@
 // it without colour (circle, ring, diamond, triangle, crossed square).
 import { formatDuration } from '../../core/time';
 import { MARK_VERDICTS, MAX_TRACKS } from '../../core/timeline/model';
-import { DEADLINE, DEADLINE_STATES, LINK, MARK, MARK_FLAG, rows, SKEW, SPAN, STREAM, STREAM_TERMINALS, type TimelinePack } from '../../wire/timeline-pack';
+import {
+  DEADLINE,
+  DEADLINE_STATES,
+  LINK,
+  MARK,
+  MARK_FLAG,
+  PARKING,
+  rows,
+  SKEW,
+  SPAN,
+  STREAM,
+  STREAM_TERMINALS,
+  STRETCH,
+  type TimelinePack,
+} from '../../wire/timeline-pack';
 import { firstMarkFrom, ticks, xOf, type TimeView } from './view';
 
 export interface TimelineLayout {
@@ -74,6 +88,10 @@ export interface Palette {
   selection: string;
   /** By verdict, in MARK_VERDICTS order. */
   verdicts: readonly string[];
+  /** A session's band: a tint behind its lane's marks and a strip below them, working, paused or any other state. */
+  working: { tint: string; strip: string };
+  paused: { tint: string; strip: string };
+  waiting: { tint: string; strip: string };
 }
 
 // The badge tones (components/Badges.tsx): red for invalid and bad signatures, amber for an unknown
@@ -92,6 +110,9 @@ export const LIGHT: Palette = {
   skew: '#7c3aed',
   selection: '#0d9488',
   verdicts: ['#b91c1c', '#dc2626', '#d97706', '#ea580c', '#059669', '#64748b'],
+  working: { tint: 'rgba(13, 148, 136, 0.08)', strip: '#0d9488' },
+  paused: { tint: 'rgba(217, 119, 6, 0.16)', strip: '#b45309' },
+  waiting: { tint: 'rgba(100, 116, 139, 0.1)', strip: '#64748b' },
 };
 
 export const DARK: Palette = {
@@ -108,6 +129,9 @@ export const DARK: Palette = {
   skew: '#a78bfa',
   selection: '#2dd4bf',
   verdicts: ['#f87171', '#f87171', '#fbbf24', '#fb923c', '#34d399', '#94a3b8'],
+  working: { tint: 'rgba(45, 212, 191, 0.08)', strip: '#2dd4bf' },
+  paused: { tint: 'rgba(251, 191, 36, 0.16)', strip: '#fbbf24' },
+  waiting: { tint: 'rgba(148, 163, 184, 0.1)', strip: '#94a3b8' },
 };
 
 export interface DrawState {
@@ -185,6 +209,114 @@ const scratch = {
   dashY: new Float64Array(0),
 };
 
+/** States a session ends in badly: its end is drawn red. */
+const FAILED_STATES = new Set(['failed', 'canceled', 'rejected']);
+
+/**
+ * Sessions, behind everything of their lanes: each state a stretch of tint behind the marks with a
+ * strip below them (paused hatched, in amber, and said where there is room), the end a tick with
+ * its state; parked work a dashed curve below the marks to the record that unparked it.
+ */
+function drawSessions(
+  ctx: CanvasRenderingContext2D,
+  p: TimelinePack,
+  s: DrawState,
+  c: Palette,
+  at: {
+    firstLane: number;
+    lastLane: number;
+    minX: number;
+    maxX: number;
+    clampX: (x: number) => number;
+    place: (words: string, x: number, y: number) => boolean;
+  },
+): void {
+  const { view, layout: l } = s;
+  const { clampX } = at;
+  for (let i = 0, n = rows(p.stretches, STRETCH.STRIDE); i < n; i++) {
+    const o = i * STRETCH.STRIDE;
+    const lane = p.stretches[o + STRETCH.LANE];
+    if (lane < at.firstLane || lane > at.lastLane) continue;
+    const x1 = xOf(view, p.stretches[o + STRETCH.START]);
+    const x2 = xOf(view, p.stretches[o + STRETCH.END]);
+    if (x2 < at.minX || x1 > at.maxX) continue;
+    const state = p.sessionStates[p.stretches[o + STRETCH.STATE]];
+    const y = markY(l, lane);
+    const top = y - MARK_ROW / 2;
+    if (x2 === x1) {
+      // The terminal state: a tick, and its word.
+      const bad = FAILED_STATES.has(state);
+      ctx.strokeStyle = bad ? c.missed : c.met;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.moveTo(x1, top + 2);
+      ctx.lineTo(x1, top + MARK_ROW);
+      ctx.stroke();
+      ctx.lineWidth = 1;
+      const said = `session ${state}`;
+      if (at.place(said, x1 + 4, top + MARK_ROW - 3)) text(ctx, said, x1 + 4, top + MARK_ROW - 3, bad ? c.missed : c.muted);
+      continue;
+    }
+    const tone = state === 'working' ? c.working : state === 'paused' ? c.paused : c.waiting;
+    const a = clampX(x1);
+    const w = Math.max(1, clampX(x2) - a);
+    ctx.fillStyle = tone.tint;
+    ctx.fillRect(a, top, w, MARK_ROW);
+    ctx.fillStyle = tone.strip;
+    ctx.fillRect(a, top + MARK_ROW - 3, w, 2);
+    if (state !== 'paused') continue;
+    // Paused: hatched across the row, so the stretch shows without its colour.
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(a, top, w, MARK_ROW);
+    ctx.clip();
+    ctx.strokeStyle = tone.strip;
+    ctx.globalAlpha = 0.45;
+    ctx.beginPath();
+    const from = Math.floor(a / 8) * 8;
+    for (let x = from; x < a + w + MARK_ROW; x += 8) {
+      ctx.moveTo(x, top + MARK_ROW);
+      ctx.lineTo(x - MARK_ROW, top);
+    }
+    ctx.stroke();
+    ctx.restore();
+    const said = `paused ${formatDuration(Math.round(p.stretches[o + STRETCH.END] - p.stretches[o + STRETCH.START]))}`;
+    if (said.length * CHAR + 8 < w && at.place(said, a + 4, top + 6)) text(ctx, said, a + 4, top + 6, c.text);
+  }
+
+  for (let i = 0, n = rows(p.parkings, PARKING.STRIDE); i < n; i++) {
+    const o = i * PARKING.STRIDE;
+    const la = p.parkings[o + PARKING.FROM_LANE];
+    const lb = p.parkings[o + PARKING.TO_LANE];
+    if ((la < at.firstLane && lb < at.firstLane) || (la > at.lastLane && lb > at.lastLane)) continue;
+    const x1 = xOf(view, p.parkings[o + PARKING.FROM_T]);
+    const x2 = xOf(view, p.parkings[o + PARKING.TO_T]);
+    if (Math.max(x1, x2) < at.minX || Math.min(x1, x2) > at.maxX) continue;
+    const y1 = markY(l, la);
+    const y2 = markY(l, lb);
+    const drop = Math.max(y1, y2) + MARK_ROW;
+    ctx.strokeStyle = c.paused.strip;
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(x1, y1 + R + 1);
+    ctx.bezierCurveTo(x1, drop, x2, drop, x2, y2 + R + 2);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.lineWidth = 1;
+    // The arrowhead at the record that unparked it.
+    ctx.fillStyle = c.paused.strip;
+    ctx.beginPath();
+    ctx.moveTo(x2, y2 + R + 1);
+    ctx.lineTo(x2 - 4, y2 + R + 8);
+    ctx.lineTo(x2 + 4, y2 + R + 8);
+    ctx.fill();
+    const said = `parked ${formatDuration(Math.round(p.parkings[o + PARKING.TO_T] - p.parkings[o + PARKING.FROM_T]))}`;
+    const x = (x1 + x2) / 2 - (said.length * CHAR) / 2;
+    if (at.place(said, x, drop - 4)) text(ctx, said, x, drop - 4, c.paused.strip);
+  }
+}
+
 export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: DrawState, c: Palette): void {
   const { view, layout: l } = s;
   const W = l.width;
@@ -236,6 +368,8 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, p: TimelinePack, s: 
   ctx.moveTo(0, l.axis - 0.5);
   ctx.lineTo(W, l.axis - 0.5);
   ctx.stroke();
+
+  drawSessions(ctx, p, s, c, { firstLane, lastLane, minX, maxX, clampX, place });
 
   // Causal links (a toggle): child to parent, one path.
   if (s.links && p.links.length > 0) {

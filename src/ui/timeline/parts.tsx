@@ -155,6 +155,22 @@ export function Legend() {
       {item(<rect x="0" y="4" width="14" height="5" className="fill-teal-600/60" />, 'chunk stream')}
       {item(<circle cx="7" cy="6" r="5" fill="none" strokeDasharray="2 2" className="stroke-red-600" />, 'late chunk')}
       {item(<circle cx="7" cy="6" r="5" fill="none" className="stroke-violet-600" />, '⟲ clock skew')}
+      {item(
+        <>
+          <rect x="0" y="0" width="14" height="12" className="fill-teal-600/10" />
+          <rect x="0" y="9" width="14" height="2" className="fill-teal-600 dark:fill-teal-400" />
+        </>,
+        'session working',
+      )}
+      {item(
+        <>
+          <rect x="0" y="0" width="14" height="12" className="fill-amber-600/20" />
+          <path d="M2 12 L-4 0 M8 12 L2 0 M14 12 L8 0 M20 12 L14 0" className="stroke-amber-700 dark:stroke-amber-400" strokeOpacity="0.5" />
+          <rect x="0" y="9" width="14" height="2" className="fill-amber-700 dark:fill-amber-400" />
+        </>,
+        'session paused',
+      )}
+      {item(<path d="M1 2 C1 12 13 12 13 4" fill="none" strokeDasharray="3 2" className="stroke-amber-700 dark:stroke-amber-400" />, 'parked → unparked')}
     </p>
   );
 }

@@ -3,7 +3,7 @@
 // column of agents beside it, one lane each, scrolled with the canvas.
 import { type RefObject, useState } from 'react';
 import { isoFromMicros } from '../../core/time';
-import { rows, SPAN, type TimelinePack } from '../../wire/timeline-pack';
+import { PARKING, rows, SPAN, STRETCH, type TimelinePack } from '../../wire/timeline-pack';
 import { displayText, groupDigits } from '../format';
 import { Legend, ProblemList, type Problems } from './parts';
 
@@ -34,6 +34,16 @@ export function TimelineSummary({
   range: RefObject<HTMLSpanElement | null>;
 }) {
   const origin = pack.origin !== null ? isoFromMicros(pack.origin) : null;
+  const sessions = pack.sessionLabels.length;
+  const paused = pack.sessionStates.indexOf('paused');
+  // A stretch is a row per lane of its session: counted once, by the status that began it.
+  const pausedBy = new Set<number>();
+  for (let i = 0, n = rows(pack.stretches, STRETCH.STRIDE); i < n; i++) {
+    const o = i * STRETCH.STRIDE;
+    if (pack.stretches[o + STRETCH.STATE] === paused) pausedBy.add(pack.stretches[o + STRETCH.RECORD]);
+  }
+  const pauses = pausedBy.size;
+  const parkings = rows(pack.parkings, PARKING.STRIDE);
   // The legend and keys are open on a wide screen; on a phone they fold away to leave the canvas room.
   const [wide] = useState(() => typeof matchMedia !== 'function' || matchMedia('(min-width: 768px)').matches);
   // At most 45% of the pane (it scrolls): the chart keeps the rest.
@@ -56,6 +66,12 @@ export function TimelineSummary({
             ⟲ {groupDigits(problems.count.skews)} clock skew{problems.count.skews === 1 ? '' : 's'}
           </span>
         </span>
+        {sessions > 0 && (
+          <span data-testid="timeline-sessions">
+            {groupDigits(sessions)} session{sessions === 1 ? '' : 's'} · {groupDigits(pauses)} paused stretch{pauses === 1 ? '' : 'es'} ·{' '}
+            {groupDigits(parkings)} parked → unparked
+          </span>
+        )}
         <span className="ml-auto inline-flex items-center gap-3">
           <label className="inline-flex items-center gap-1">
             <input type="checkbox" checked={links} onChange={onLinks} /> causal links

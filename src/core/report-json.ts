@@ -245,9 +245,17 @@ export class JsonWriter {
       if (texts === null) this.value(to, element, depth + 1);
       else {
         const [last, next] = texts;
-        this.elementText(element, depth + 1, first ? null : last, next);
-        to.bytes(next.text.buf.subarray(0, next.text.length));
-        texts = [next, last];
+        next.clear();
+        if (walk(element, next.shape, next.values)) {
+          this.elementText(element, depth + 1, first ? null : last, next);
+          to.bytes(next.text.buf.subarray(0, next.text.length));
+          texts = [next, last];
+        } else {
+          // Too large to compare (a workflow of 100,000 envelopes): written as it is, its own lists compared within it.
+          next.clear();
+          this.value(to, element, depth + 1);
+          texts = [next, last];
+        }
         if (to === this.block) this.flushIfFull();
       }
       first = false;
@@ -260,12 +268,10 @@ export class JsonWriter {
   }
 
   /**
-   * An element's text, into `next`: the last element's text with the values that differ written
-   * anew when both have the same structure, else written whole.
+   * An element's text, into `next` (walked already): the last element's text with the values that
+   * differ written anew when both have the same structure, else written whole.
    */
   private elementText(v: unknown, depth: number, last: ElementText | null, next: ElementText): void {
-    next.clear();
-    walk(v, next.shape, next.values);
     if (last === null || !last.sameShape(next)) {
       this.element = next;
       try {
@@ -301,32 +307,40 @@ export class JsonWriter {
   }
 }
 
-/** A value's structure (member names, markers) and its values, in the order they are written. */
-function walk(v: unknown, shape: Scratch<unknown>, values: Scratch<unknown>): void {
+/** The most markers, names and values an element compared with the one before has. */
+const ELEMENT_SHAPE = 4096;
+
+/**
+ * A value's structure (member names, markers) and its values, in the order they are written;
+ * false when it has more than ELEMENT_SHAPE of them (then they are left incomplete).
+ */
+function walk(v: unknown, shape: Scratch<unknown>, values: Scratch<unknown>): boolean {
+  if (shape.length > ELEMENT_SHAPE) return false;
   if (v === null || typeof v !== 'object') {
     shape.push(VALUE);
     values.push(v);
-    return;
+    return true;
   }
   if (v instanceof StreamedArray) {
     // Read once, when written: never the same structure as another's.
     shape.push(Symbol('streamed'));
-    return;
+    return true;
   }
   if (Array.isArray(v)) {
     shape.push(OPEN_ARRAY);
-    for (let i = 0; i < v.length; i++) walk(jsonValue(v[i], i) ?? null, shape, values);
+    for (let i = 0; i < v.length; i++) if (!walk(jsonValue(v[i], i) ?? null, shape, values)) return false;
     shape.push(CLOSE);
-    return;
+    return true;
   }
   shape.push(OPEN_OBJECT);
   for (const key of Object.keys(v)) {
     const member = jsonValue((v as Record<string, unknown>)[key], key);
     if (member === undefined) continue;
     shape.push(key);
-    walk(member, shape, values);
+    if (!walk(member, shape, values)) return false;
   }
   shape.push(CLOSE);
+  return true;
 }
 
 /**

@@ -862,7 +862,7 @@ const BATCH_RECORDS = 2000;
  * hundred bytes, and a tab's worker dies near 4 GB. Past it an input is read to its end and the
  * rest of its records counted (InputSummary.unkept), and the load says so.
  */
-export const RECORDS_KEPT = 3_000_000;
+export const RECORDS_KEPT = 2_000_000;
 
 /** What a load says of an input whose records were not all kept. */
 function unkeptWords(input: InputSummary, recordsKept: number): string {

@@ -11,8 +11,13 @@ import { LogFactsBuilder } from '../core/log/entry';
 import { buildReport, exitStatus } from '../core/report';
 import { JsonWriter, StreamedArray } from '../core/report-json';
 import { concatBytes } from '../core/bytes';
+
 import { logSource } from '../core/records';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toHex } from '../core/bytes';
+import { run } from './main';
 import { readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput } from './stream';
+import { jsonTerminalSafe } from './terminal';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -131,6 +136,44 @@ describe('streamReport', () => {
     expect(readsAsCborSequence(Uint8Array.of(0xa5, 0x00, 0x00, 0x00))).toBe(false);
     expect(readsAsCborSequence(Uint8Array.of(0x7b, 0x22, 0x61, 0x22))).toBe(false);
     expect(readsAsCborSequence(Uint8Array.of(0xa5))).toBe(false);
+  });
+});
+
+describe('the report on a file of 0xa0 bytes (one record each: an empty map, no AGDX item)', () => {
+  const a0 = new Uint8Array(4096).fill(0xa0);
+
+  it('is the bytes the previous writer wrote (JSON.stringify of the whole report, made terminal-safe)', async () => {
+    const blocks: Uint8Array[] = [];
+    const code = await run(['inspect', '--json', 'a0.bin'], {
+      readFile: async () => a0,
+      readStdin: async () => new Uint8Array(),
+      stdout: () => {
+        throw new Error('the report goes out as bytes');
+      },
+      stdoutBytes: (b) => blocks.push(b.slice()),
+      stderr: (t) => {
+        throw new Error(t);
+      },
+    });
+    expect(code).toBe(1);
+    const out = concatBytes(...blocks);
+    // What main's CLI (jsonPieces, LineBlocks, JSON.stringify per record) wrote for this file, by its SHA-256.
+    expect(toHex(sha256(out))).toBe('6fcec2db96cdd2186a15dd4f96fa12c6dad8e46de0d6a355868fe601ccce87e2');
+    const whole = buildReport(inspect([{ name: 'a0.bin', bytes: a0 }], { detail: false }));
+    expect(new TextDecoder().decode(out)).toBe(`${jsonTerminalSafe(JSON.stringify(whole, null, 2))}\n`);
+  });
+
+  it('is the same read in windows, as a file larger than a window is', () => {
+    const expected = whole([{ name: 'a0.bin', bytes: a0 }]);
+    expect(streamed([{ name: 'a0.bin', file: memoryFile(a0) }], undefined, false, 1000)).toMatchObject(expected);
+  });
+
+  it('keeps nothing per record across the log: no entry for a record without an envelope, only its count', () => {
+    const facts = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
+    for (const r of inspect([{ name: 'a0.bin', bytes: a0 }], { detail: false }).records) facts.add(logSource(r));
+    const made = facts.facts();
+    expect(made.records).toBe(4096);
+    expect(made.entries).toHaveLength(0);
   });
 });
 

@@ -1,15 +1,16 @@
 // envelope-inspector: the command line over src/core, for CI pipelines and terminals.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { inspect, type InputFile } from '../core/inspect';
 import { parseKeys, type RegistryEntry } from '../core/keys/keys';
 import { mergeRegistry } from '../core/keys/registry';
 import { buildReport, exitStatus, GENERATOR } from '../core/report';
+import { JsonWriter } from '../core/report-json';
 import { reportToMarkdown } from '../core/report-markdown';
 import { Answer, type CliArgs, INSPECT_USAGE, parseInspectArgs, USAGE_LINE, UsageError } from './args';
 import { EXPLAIN_USAGE, explain } from './explain';
 import { EmptyDirectory, expandPaths, type ListDir } from './inputs';
-import { DEFAULT_WINDOW, LineBlocks, readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput } from './stream';
+import { DEFAULT_WINDOW, readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput } from './stream';
 import { formatGithub, formatSummary } from './summary';
 import { jsonTerminalSafe, terminalSafe } from './terminal';
 
@@ -24,6 +25,11 @@ export interface CliIo {
   /** A directory's entries, or null when the path is not a directory (a file, a pipe); throws when it cannot be read. */
   listDir?: ListDir;
   stdout(text: string): void;
+  /**
+   * Bytes to standard output as they are (a large report, block by block: the block is reused once
+   * it returns); without it they are decoded and handed to `stdout`.
+   */
+  stdoutBytes?(bytes: Uint8Array): void;
   stderr(text: string): void;
   /** A full garbage collection, when the runtime offers one (stream.ts StreamOptions.collect). */
   collect?(): void;
@@ -128,8 +134,9 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
   const policy = { failOn: args.failOn, requireTrusted: args.requireTrusted };
   if (args.format === 'json') {
     // Written as it goes: never the whole report, nor every record, in memory (stream.ts).
-    const out = new LineBlocks(io.stdout, jsonTerminalSafe);
-    const status = streamReport(inputs, { keys, ...policy, collect: io.collect }, (piece) => out.write(piece));
+    const out = new JsonWriter(bytesOut(io), { escape: jsonTerminalSafe });
+    const status = streamReport(inputs, { keys, ...policy, collect: io.collect }, out);
+    out.text('\n');
     out.end();
     return status;
   }
@@ -144,6 +151,12 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
     args.format === 'github' ? formatGithub(report, options) : args.format === 'markdown' ? reportToMarkdown(report, options) : formatSummary(report, options),
   );
   return exitStatus(report, policy);
+}
+
+function bytesOut(io: CliIo): (bytes: Uint8Array) => void {
+  if (io.stdoutBytes) return (bytes) => io.stdoutBytes!(bytes);
+  const text = new TextDecoder();
+  return (bytes) => io.stdout(text.decode(bytes, { stream: true }));
 }
 
 /**
@@ -187,5 +200,24 @@ export const nodeIo: CliIo = {
     return (await readdir(path, { withFileTypes: true })).map((e) => ({ name: e.name, directory: e.isDirectory() }));
   },
   stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  stdoutBytes: (bytes) => writeAll(1, bytes),
   stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes all the bytes now, whatever the descriptor: process.stdout queues what a pipe does not
+ * take at once, and a report written without a pause would pile up in memory; a pipe that is full
+ * (EAGAIN) is waited for.
+ */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) {
+    try {
+      done += writeSync(fd, bytes, done, bytes.length - done);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+}

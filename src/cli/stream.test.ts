@@ -9,10 +9,15 @@ import { inspect } from '../core/inspect';
 import { parseKeys } from '../core/keys/keys';
 import { LogFactsBuilder } from '../core/log/entry';
 import { buildReport, exitStatus } from '../core/report';
-import { jsonPieces, StreamedArray } from '../core/report-json';
+import { JsonWriter, StreamedArray } from '../core/report-json';
 import { concatBytes } from '../core/bytes';
+
 import { logSource } from '../core/records';
-import { LineBlocks, readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput } from './stream';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toHex } from '../core/bytes';
+import { run } from './main';
+import { readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput } from './stream';
+import { jsonTerminalSafe } from './terminal';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -46,10 +51,29 @@ function whole(inputs: { name: string; bytes: Uint8Array }[], keys = parseKeys(n
   return { text: JSON.stringify(report, null, 2), status: exitStatus(report, { requireTrusted }) };
 }
 
+/** What a JsonWriter hands on, as text: `blockSize` small, so values and characters are cut across blocks. */
+function written(write: (out: JsonWriter) => void, blockSize?: number): { text: string; blocks: number } {
+  const text = new TextDecoder();
+  let out = '';
+  let blocks = 0;
+  const writer = new JsonWriter(
+    (b) => {
+      blocks++;
+      out += text.decode(b, { stream: true });
+    },
+    { blockSize },
+  );
+  write(writer);
+  writer.end();
+  return { text: out + text.decode(), blocks };
+}
+
 function streamed(inputs: StreamInput[], keys = parseKeys(new Uint8Array()).keys, requireTrusted = false, window?: number) {
-  const pieces: string[] = [];
-  const status = streamReport(inputs, { keys, requireTrusted, window }, (p) => pieces.push(p));
-  return { text: pieces.join(''), status, pieces: pieces.length };
+  let status = 0;
+  const { text, blocks } = written((out) => {
+    status = streamReport(inputs, { keys, requireTrusted, window }, out);
+  }, 4096);
+  return { text, status, blocks };
 }
 
 const read = (f: string) => new Uint8Array(readFileSync(join(ROOT, f)));
@@ -115,37 +139,88 @@ describe('streamReport', () => {
   });
 });
 
-describe('jsonPieces', () => {
-  it('joins to JSON.stringify with two spaces, arrays streamed or not', () => {
+describe('the report on a file of 0xa0 bytes (one record each: an empty map, no AGDX item)', () => {
+  const a0 = new Uint8Array(4096).fill(0xa0);
+
+  it('is the bytes the previous writer wrote (JSON.stringify of the whole report, made terminal-safe)', async () => {
+    const blocks: Uint8Array[] = [];
+    const code = await run(['inspect', '--json', 'a0.bin'], {
+      readFile: async () => a0,
+      readStdin: async () => new Uint8Array(),
+      stdout: () => {
+        throw new Error('the report goes out as bytes');
+      },
+      stdoutBytes: (b) => blocks.push(b.slice()),
+      stderr: (t) => {
+        throw new Error(t);
+      },
+    });
+    expect(code).toBe(1);
+    const out = concatBytes(...blocks);
+    // What main's CLI (jsonPieces, LineBlocks, JSON.stringify per record) wrote for this file, by its SHA-256.
+    expect(toHex(sha256(out))).toBe('6fcec2db96cdd2186a15dd4f96fa12c6dad8e46de0d6a355868fe601ccce87e2');
+    const whole = buildReport(inspect([{ name: 'a0.bin', bytes: a0 }], { detail: false }));
+    expect(new TextDecoder().decode(out)).toBe(`${jsonTerminalSafe(JSON.stringify(whole, null, 2))}\n`);
+  });
+
+  it('is the same read in windows, as a file larger than a window is', () => {
+    const expected = whole([{ name: 'a0.bin', bytes: a0 }]);
+    expect(streamed([{ name: 'a0.bin', file: memoryFile(a0) }], undefined, false, 1000)).toMatchObject(expected);
+  });
+
+  it('keeps nothing per record across the log: no entry for a record without an envelope, only its count', () => {
+    const facts = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
+    for (const r of inspect([{ name: 'a0.bin', bytes: a0 }], { detail: false }).records) facts.add(logSource(r));
+    const made = facts.facts();
+    expect(made.records).toBe(4096);
+    expect(made.entries).toHaveLength(0);
+  });
+});
+
+describe('JsonWriter', () => {
+  const json = (v: unknown, blockSize?: number) => written((out) => out.write(v), blockSize).text;
+
+  it('writes the bytes of JSON.stringify with two spaces, arrays streamed or not', () => {
     const values: unknown[] = [
       { a: [], b: {}, c: [1, { d: [2, [3, []]], e: null }], f: undefined, g: 'x\n"y"', h: [undefined, () => 1] },
       [],
       [[[]]],
       'text',
       null,
+      [{ a: undefined, b: Symbol('s'), c: new Date(0), d: Object(3), e: -0, f: 1e21, g: Number.NaN, h: -5, i: 0.5, j: 'ünï \u202e 😀' }],
     ];
-    for (const v of values) for (const depth of [0, 1, 2, 5]) expect([...jsonPieces(v, depth)].join('')).toBe(JSON.stringify(v, null, 2));
+    for (const v of values) for (const blockSize of [1, 7, undefined]) expect(json(v, blockSize)).toBe(JSON.stringify(v, null, 2));
     const lazy = { head: 1, records: new StreamedArray([{ x: 1 }, { y: [2] }][Symbol.iterator]()), tail: [] };
-    expect([...jsonPieces(lazy)].join('')).toBe(JSON.stringify({ head: 1, records: [{ x: 1 }, { y: [2] }], tail: [] }, null, 2));
-    expect([...jsonPieces({ records: new StreamedArray([]) })].join('')).toBe(JSON.stringify({ records: [] }, null, 2));
+    expect(json(lazy)).toBe(JSON.stringify({ head: 1, records: [{ x: 1 }, { y: [2] }], tail: [] }, null, 2));
+    expect(json({ records: new StreamedArray([]) })).toBe(JSON.stringify({ records: [] }, null, 2));
+    expect(() => json({ a: 1n })).toThrow(TypeError);
   });
-});
 
-describe('LineBlocks', () => {
-  it('hands on blocks that end at a line break, the same text in the end', () => {
-    const out: string[] = [];
-    const blocks = new LineBlocks(
-      (b) => out.push(b),
-      (t) => t.toUpperCase(),
-      8,
-    );
-    for (const p of ['ab', 'c\nde', 'fghij', 'k\n', 'l\nm', 'n']) blocks.write(p);
-    // Handed on as the writes pass 8 characters, each cut at its last line break, before end().
-    expect(out).toEqual(['ABC\n', 'DEFGHIJK\n']);
-    blocks.end();
-    expect(out).toHaveLength(3);
-    expect(out.join('')).toBe('abc\ndefghijk\nl\nmn'.toUpperCase());
-    for (const b of out.slice(0, -1)) expect(b.endsWith('\n')).toBe(true);
+  it('writes list elements that repeat the one before but for some values as JSON.stringify does', () => {
+    // Alike elements (the text of the last one reused), values of other lengths, a member more, a nested list longer.
+    const alike = (i: number) => ({
+      index: i,
+      span: [i, i + 1],
+      error: { code: 'x', offset: i * 1000 },
+      ok: i % 3 === 0,
+      list: [],
+      name: i % 5 ? 'same' : `name ${i}`,
+    });
+    const list = Array.from({ length: 40 }, (_, i) => (i === 17 ? { ...alike(i), extra: null } : i === 23 ? { ...alike(i), list: [1, 'ü'] } : alike(i)));
+    for (const blockSize of [3, 100, undefined]) {
+      expect(json({ records: new StreamedArray(list), again: list }, blockSize)).toBe(JSON.stringify({ records: list, again: list }, null, 2));
+    }
+  });
+
+  it('goes through the escape for every string, member names too', () => {
+    const escapeRlo = (s: string) => s.replace(/\u202e/g, '\\u202e');
+    const v = { 'k\u202e': ['a\u202eb', { x: '\u202e' }, { x: '\u202e' }] };
+    const text = new TextDecoder();
+    let out = '';
+    const writer = new JsonWriter((b) => (out += text.decode(b, { stream: true })), { escape: escapeRlo });
+    writer.write(v);
+    writer.end();
+    expect(out).toBe(escapeRlo(JSON.stringify(v, null, 2)));
   });
 });
 

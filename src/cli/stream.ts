@@ -22,7 +22,7 @@ import { analyzeLogForReport } from '../core/analysis/log';
 import { LogFactsBuilder } from '../core/log/entry';
 import { logSource, recordViews, type InputResult, type InspectedRecord } from '../core/records';
 import { type ExitPolicy, recordPasses, reportHead, reportRecord, statusOf, streamedReportTail, type ReportRecord } from '../core/report';
-import { jsonPieces, StreamedArray } from '../core/report-json';
+import { type JsonWriter, StreamedArray } from '../core/report-json';
 import type { Finding } from '../core/verdict';
 
 /** A file read at any position, not whole. */
@@ -77,7 +77,8 @@ interface Batch {
  * hashed when `digest` (the first pass: the second reads the records again, not the digest).
  */
 function inputBatches(index: number, input: StreamInput, keys: readonly RegistryEntry[], window: number, digest: boolean): Iterable<Batch> {
-  return 'bytes' in input ? inspectInputBatches(index, input, keys, Infinity, { digest }) : cborWindows(index, input.name, input.file, window, digest);
+  // In batches, not whole: a batch's records are let go before the next is read.
+  return 'bytes' in input ? inspectInputBatches(index, input, keys, BATCH, { digest }) : cborWindows(index, input.name, input.file, window, digest);
 }
 
 function readFully(file: RandomAccessFile, buffer: Uint8Array, offset: number, length: number, position: number): void {
@@ -129,8 +130,8 @@ function* cborWindows(input: number, name: string, file: RandomAccessFile, windo
   yield { records: [], workflows: [], input: { name, bytes: size, sha256: hasher ? toHex(hasher.digest()) : '', format } };
 }
 
-/** Writes report@1 for the inputs as it goes (`write` gets pieces); returns the exit status (report.ts exitStatus). */
-export function streamReport(inputs: readonly StreamInput[], options: StreamOptions, write: (piece: string) => void): 0 | 1 {
+/** Writes report@1 for the inputs as it goes, into `out`; returns the exit status (report.ts exitStatus). */
+export function streamReport(inputs: readonly StreamInput[], options: StreamOptions, out: JsonWriter): 0 | 1 {
   const window = options.window ?? DEFAULT_WINDOW;
   if (!(window >= 1)) throw new TypeError('streamReport: window must be at least 1');
   const withKeys = (records: InspectedRecord[]) => (options.keys.length ? applyKeys(records, options.keys) : records);
@@ -159,7 +160,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
     }
     if (k !== count) throw new Error(`the inputs gave ${count} records, then ${k}: did a file change while read?`);
   }
-  for (const piece of jsonPieces({ ...reportHead(results), records: new StreamedArray(reportRecords()), ...tail })) write(piece);
+  out.write({ ...reportHead(results), records: new StreamedArray(reportRecords()), ...tail });
   return statusOf(status === 0, count, options);
 }
 
@@ -188,39 +189,4 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
 function located(record: InspectedRecord, found: readonly Finding[]): Finding[] {
   const tree = recordViews(record).tree;
   return found.map((f) => ({ ...f, span: f.path === null ? f.span : spanOfPath(tree, f.path) }));
-}
-
-/**
- * Pieces of text gathered and handed on in blocks that end at a line break (the last block may not:
- * the CLI's stdout adds the final line break), each made terminal-safe.
- */
-export class LineBlocks {
-  private parts: string[] = [];
-  private size = 0;
-  constructor(
-    private readonly out: (block: string) => void,
-    private readonly safe: (text: string) => string,
-    private readonly blockSize = 1 << 20,
-  ) {}
-
-  write(piece: string): void {
-    this.parts.push(piece);
-    this.size += piece.length;
-    if (this.size < this.blockSize) return;
-    const text = this.parts.join('');
-    const cut = text.lastIndexOf('\n') + 1;
-    if (cut === 0) {
-      this.parts = [text];
-      return;
-    }
-    this.out(this.safe(text.slice(0, cut)));
-    this.parts = cut < text.length ? [text.slice(cut)] : [];
-    this.size = text.length - cut;
-  }
-
-  end(): void {
-    if (this.size > 0 || this.parts.length > 0) this.out(this.safe(this.parts.join('')));
-    this.parts = [];
-    this.size = 0;
-  }
 }

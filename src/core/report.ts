@@ -120,7 +120,7 @@ export function reportTail(
 
 /**
  * reportTail from the compact record-level graph, the graph's edges and correlations made as they
- * are written (core/report-json.ts jsonPieces writes the same text).
+ * are written (core/report-json.ts JsonWriter writes the same text).
  */
 export function streamedReportTail(
   log: { graph: CompactRecordGraph; folds: FoldResult },

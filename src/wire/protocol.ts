@@ -37,7 +37,13 @@ export interface InputSummary {
   bytes: number;
   sha256: string;
   format: string;
+  /** Records kept (listed). */
   records: number;
+  /**
+   * Records read past what the page keeps (the worker's RECORDS_KEPT): counted, not kept, not
+   * listed. Absent when every record read was kept.
+   */
+  unkept?: number;
   /** The input's own failure (nothing in it could be read), if any. */
   error: DecodeError | null;
 }

@@ -80,6 +80,8 @@ export class InspectorSession {
   constructor(
     private readonly verifyMany?: VerifyMany,
     private readonly checkSignatures?: CheckSignatures,
+    /** The most records kept over a session's loads (RECORDS_KEPT); tests lower it. */
+    private readonly recordsKept = RECORDS_KEPT,
   ) {}
 
   /** The records with their signatures decided against the registry (on the pool when there is one). */
@@ -212,8 +214,11 @@ export class InspectorSession {
       hooks.reading?.(at);
       const bytes = new Uint8Array(await p.data.arrayBuffer());
       if (!isBundle(bytes)) {
-        if (hooks.batch) out.cancelled = await this.loadStream(p.name, bytes, progress, hooks, load);
-        else await this.loadOne(p.name, bytes, false, out);
+        if (hooks.batch) {
+          out.cancelled = await this.loadStream(p.name, bytes, progress, hooks, load);
+          const read = this.inputs[this.inputs.length - 1];
+          if (read.unkept) out.problems.push(unkeptWords(read, this.recordsKept));
+        } else await this.loadOne(p.name, bytes, false, out);
         progress.bytesDone += bytes.length;
         if (out.cancelled) break;
         continue;
@@ -317,25 +322,30 @@ export class InspectorSession {
         await batch.wait;
         continue;
       }
+      // Past the records the page keeps, the rest of the input is read and counted, not kept: a
+      // 16 MB file of one-byte records is 16.7 million of them, and kept they took the worker to 4 GB.
+      const room = Math.max(0, this.recordsKept - this.records.length);
+      const kept = batch.records.length <= room ? batch.records : batch.records.slice(0, room);
+      if (kept.length < batch.records.length) summary.unkept = (summary.unkept ?? 0) + batch.records.length - kept.length;
       const first = this.records.length;
       // A record's summary is made once, when its verdicts are in and it goes to the page (below):
       // until then the filter and the graph do not see it, as the page does not.
-      for (const r of batch.records) {
+      for (const r of kept) {
         this.records.push(r);
         this.inputOf.push(inputNumber);
       }
       const records = this.records;
-      const verified = this.verify(batch.records).then((rs) => {
+      const verified = this.verify(kept).then((rs) => {
         // The verdicts with their signatures decided take the read ones' places (unless cleared meanwhile).
         if (this.records === records) for (let i = 0; i < rs.length; i++) records[first + i] = rs[i];
         return rs;
       });
-      for (const w of batch.workflows) this.workflows.push({ ...w, record: w.record + first });
-      summary.records += batch.records.length;
+      for (const w of batch.workflows) if (w.record < kept.length) this.workflows.push({ ...w, record: w.record + first });
+      summary.records += kept.length;
       if (batch.input) {
         summary.sha256 = digest ? await digest : batch.input.sha256;
         summary.format = batch.input.format;
-        const only = summary.records === 1 ? this.records[this.records.length - 1] : null;
+        const only = summary.records === 1 && !summary.unkept ? this.records[this.records.length - 1] : null;
         summary.error = only && only.verdict.format === 'unknown' ? only.verdict.error : null;
       }
       progress.records += batch.records.length;
@@ -866,6 +876,20 @@ function canonicalDiff({ verdict, data }: InspectedRecord): RecordDetail['canoni
 
 /** Records read per batch while a large input streams in. */
 const BATCH_RECORDS = 2000;
+
+/**
+ * The most records a session keeps (over all its loads): a kept record costs the worker a few
+ * hundred bytes, and a tab's worker dies near 4 GB. Past it an input is read to its end and the
+ * rest of its records counted (InputSummary.unkept), and the load says so.
+ */
+export const RECORDS_KEPT = 2_000_000;
+
+/** What a load says of an input whose records were not all kept. */
+function unkeptWords(input: InputSummary, recordsKept: number): string {
+  const n = (k: number) => k.toLocaleString('en-US');
+  const read = input.records + (input.unkept ?? 0);
+  return `${input.name}: ${n(read)} records read, ${n(input.records)} of them kept and listed: the page keeps at most ${n(recordsKept)} records (the command line, envelope-inspector inspect, reports them all)`;
+}
 
 export interface LoadHooks {
   /** Told before each input is read (by its place in the load), so a crash or hang can be laid at its door. */

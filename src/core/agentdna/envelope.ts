@@ -162,7 +162,8 @@ export function allOccurrences(tip: EnvelopeNode): EnvelopeNode[] {
   const queue = [tip];
   for (let i = 0; i < queue.length; i++) {
     out.push(queue[i]);
-    queue.push(...queue[i].parents);
+    // One by one: a tip with 125,000 parents spread into push() overflows the stack.
+    for (const p of queue[i].parents) queue.push(p);
   }
   return out;
 }

@@ -283,24 +283,26 @@ export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, result
   const byPath = new Map<string, EnvelopeVerdict>();
   // Occurrences are the same envelope when their identities are equal. Equal identities have equal
   // content JSON, so identities (a json.dumps of every field) are written only within a group of
-  // equal content, which in most workflows holds one envelope.
-  const byContent = new Map<string, { verdict: EnvelopeVerdict; identity: string | null }[]>();
+  // equal content, which in most workflows holds one envelope; a group of many (125,000 parents
+  // with no content JSON) is looked up by identity, not searched.
+  const byContent = new Map<string, { first: EnvelopeVerdict; byIdentity: Map<string, EnvelopeVerdict> | null }>();
   for (const n of occurrences) {
     const content = envelopeHashes(n).contentJson ?? ''; // '' is no content JSON: those always start with '{'
     const group = byContent.get(content);
     let v: EnvelopeVerdict | undefined;
     if (group) {
       const id = identityOf(n);
-      v = group.find((g) => (g.identity ??= identityOf(g.verdict.node)) === id)?.verdict;
+      group.byIdentity ??= new Map([[identityOf(group.first.node), group.first]]);
+      v = group.byIdentity.get(id);
       if (v) v.occurrences.push(n);
       else {
         v = evaluate(n, verdicts.length, extraKeys, results);
-        group.push({ verdict: v, identity: id });
+        group.byIdentity.set(id, v);
         verdicts.push(v);
       }
     } else {
       v = evaluate(n, verdicts.length, extraKeys, results);
-      byContent.set(content, [{ verdict: v, identity: null }]);
+      byContent.set(content, { first: v, byIdentity: null });
       verdicts.push(v);
     }
     byPath.set(n.path, v);
@@ -409,7 +411,8 @@ function heavyMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, pars
     }
     seen.set(key, cur);
     checked.push(cur);
-    queue.push(...cur.parents);
+    // One by one: spread into push(), 125,000 parents overflow the stack.
+    for (const p of cur.parents) queue.push(p);
   }
   // unwrap() sorts newest first by (epoch, hash); the first failure ends the check either way.
   const notChecked =

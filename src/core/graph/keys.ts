@@ -7,7 +7,7 @@ export function spanOfPath(tree: readonly FieldNode[], path: string): Span | nul
   while (stack.length > 0) {
     const n = stack.pop()!;
     if (n.path === path) return n.span;
-    if (n.children && path.startsWith(n.path)) stack.push(...n.children);
+    if (n.children && path.startsWith(n.path)) for (const c of n.children) stack.push(c);
   }
   return null;
 }

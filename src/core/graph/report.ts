@@ -98,7 +98,7 @@ export function toReportGraph(...graphs: (RecordGraph | AgdxGraph | AgentDnaGrap
       out.nodes += g.records.length;
       edges = g.edges;
       ghosts = g.ghosts;
-      out.streams.push(...g.streams.map(reportStream));
+      for (const s of g.streams) out.streams.push(reportStream(s));
     } else {
       out.nodes += g.nodes.filter((n) => n.kind === 'envelope').length;
       edges = g.edges;
@@ -112,8 +112,9 @@ export function toReportGraph(...graphs: (RecordGraph | AgdxGraph | AgentDnaGrap
       if (CAUSAL.has(e.via)) out.edges.push({ from: e.from, to: e.to, via: e.via as ReportEdgeVia });
       else if (e.via === 'correlation') out.correlations.push({ from: e.from, to: e.to, via: 'correlation' });
     }
-    out.missing.push(...g.missing.map((m) => ({ from: m.from, ref: m.ref, via: m.via })));
-    out.cycles.push(...g.cycles.map((c) => [...c]));
+    // One by one: a workflow with 125,000 parents has as many, and spread into push() they overflow the stack.
+    for (const m of g.missing) out.missing.push({ from: m.from, ref: m.ref, via: m.via });
+    for (const c of g.cycles) out.cycles.push([...c]);
   }
   return out;
 }

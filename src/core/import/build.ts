@@ -163,8 +163,20 @@ export function jsonDecodeError(error: JsonError, context = ''): DecodeError {
   return { code: 'json/invalid', message: `${context}${error.message}`, offset: error.offset };
 }
 
+// A log of alike failures (a file of empty maps) repeats one message: the last failure's message
+// and summary are shared, not two strings of a few hundred bytes per record.
+let lastFailure: DecodeError = { code: 'input/unrecognized', message: '', offset: null };
+let lastSummary = '';
+
 export function failedRecord(place: Place, index: number, format: RecordFormat, span: Span | null, error: DecodeError): RecordDraft {
-  return { ...blankRecord(place, index, format, span), error, summary: `${error.code}: ${error.message}` };
+  if (error.code === lastFailure.code && error.message === lastFailure.message) {
+    // The same text in a string of its own: take the shared one.
+    if (error !== lastFailure) error = { ...error, message: lastFailure.message };
+  } else {
+    lastFailure = error;
+    lastSummary = `${error.code}: ${error.message}`;
+  }
+  return { ...blankRecord(place, index, format, span), error, summary: lastSummary };
 }
 
 /** Marks the deadline in the tree as expired when it is before the record's log time. */

@@ -53,7 +53,22 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
     batch.push(r);
     index++;
   };
+  // The last item that is a map of no AGDX shape, and its record: the same bytes again (a file of
+  // empty maps is millions of them) make the same record at another place, not read again.
+  let unrecognized: { bytes: Uint8Array; draft: RecordDraft } | null = null;
   while (pos < to) {
+    if (unrecognized !== null && sameBytesAt(bytes, pos, to, unrecognized.bytes)) {
+      const { draft } = unrecognized;
+      const end = pos + unrecognized.bytes.length;
+      push(finishRecord({ ...draft, index, span: [pos, end], error: { ...draft.error!, offset: pos } }));
+      items++;
+      pos = end;
+      if (batch.length >= batchSize && pos < to) {
+        yield { records: batch, items, pos, error: null };
+        batch = [];
+      }
+      continue;
+    }
     if (!detail && bytes[pos] >= 0xa0 && bytes[pos] < 0xb8) {
       const fast = fastEnvelopeRecord(place, pos, to, index, envelopeViews);
       if (fast) {
@@ -75,7 +90,9 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
       return;
     }
     items++;
-    for (const rec of recordsFromItem(place, r.value, index, { detail })) push(finishRecord(rec));
+    const drafts = recordsFromItem(place, r.value, index, { detail });
+    for (const rec of drafts) push(finishRecord(rec));
+    unrecognized = isUnrecognizedItem(drafts, r.value) ? { bytes: bytes.slice(pos, r.value.end), draft: drafts[0] } : null;
     pos = r.value.end;
     if (batch.length >= batchSize && pos < to) {
       yield { records: batch, items, pos, error: null };
@@ -83,6 +100,24 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
     }
   }
   yield { records: batch, items, pos, error: null };
+}
+
+/** The longest item whose record is reused for the same bytes again (cborRecordBatches). */
+const REPEATED_ITEM = 64;
+
+/** Whether an item's records are one unrecognized map whose only places are the item's start and end (recordsFromItem's last case). */
+function isUnrecognizedItem(drafts: readonly RecordDraft[], item: CborItem): boolean {
+  if (drafts.length !== 1 || item.end - item.start > REPEATED_ITEM) return false;
+  const d = drafts[0];
+  return (
+    d.format === 'unknown' && d.error?.code === 'input/unrecognized' && d.error.offset === item.start && d.span?.[0] === item.start && d.span[1] === item.end
+  );
+}
+
+function sameBytesAt(bytes: Uint8Array, pos: number, to: number, item: Uint8Array): boolean {
+  if (to - pos < item.length) return false;
+  for (let i = 0; i < item.length; i++) if (bytes[pos + i] !== item[i]) return false;
+  return true;
 }
 
 /** One top-level CBOR item as records (a dead letter gives two: itself and its payload), as drafts. */

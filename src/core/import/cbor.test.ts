@@ -8,6 +8,7 @@ import { CborWriter } from '../cbor/encoder';
 import { inspectInput, inspectInputBatches } from '../inspect';
 import { recordViews } from '../records';
 import { cbor, cborRefusal } from './cbor';
+import { cborRecordBatches } from './cbor-items';
 import { checkRecords, fixturesOf, flat, flatInput, golden, only, sourceOf, utf8, vector } from '../../../test/support/import-helpers';
 
 const BARE_ENVELOPES = fixturesOf(cbor).filter((f) => f.startsWith('agdx/laser-wire-0.0.1/') && f.endsWith('.bin'));
@@ -311,5 +312,25 @@ describe('sequences keep what came before a failure', () => {
     expect(records[1]).toMatchObject({ decoded: false });
     expect(records[1].error!.code).toBe('cbor/invalid');
     expect(records[1].error!.offset).toBe(a.length);
+  });
+});
+
+describe('the same unrecognized map again', () => {
+  it('makes the record each one makes read alone, at its own place', () => {
+    // Empty maps, a map with one key, another, and an envelope between them.
+    const env = encodeEnvelope({ kind: 'event', conversation: new Uint8Array(16), source: 'a' });
+    const items = [[0xa0], [0xa0], [0xa0], [0xa1, 0x61, 0x41, 0x01], [0xa1, 0x61, 0x41, 0x01], [0xa0], [...env], [0xa0], [0xa1, 0x61, 0x42, 0x02]];
+    const view = Uint8Array.from(items.flat());
+    const place = { input: 0, view, viewOrigin: 'input' as const };
+    const together = [...cborRecordBatches(place, 0, view.length, false, 2)].flatMap((b) => b.records.map((r) => r.verdict));
+    let at = 0;
+    const alone = items.map((item, index) => {
+      const [batch] = cborRecordBatches(place, at, at + item.length, false, 10, index);
+      at += item.length;
+      return batch.records[0].verdict;
+    });
+    expect(together).toEqual(alone);
+    expect(together.map((v) => v.span)).toEqual(alone.map((v) => v.span));
+    expect(together[2]).toMatchObject({ index: 2, span: [2, 3], error: { code: 'input/unrecognized', offset: 2 } });
   });
 });

@@ -41,7 +41,10 @@ export const InputHeader = memo(function InputHeader({ input, density }: { input
   // The name as it came may hold controls and bidi overrides: shown escaped and isolated.
   const name = displayText(input.name);
   // An input nothing could be read from is not counted as a record: it is one unreadable input.
-  const facts = `${input.format} · ${input.error ? 'unreadable' : `${groupDigits(input.records)} record${input.records === 1 ? '' : 's'}`} · ${size(input.bytes)}`;
+  const count = input.unkept
+    ? `${groupDigits(input.records + input.unkept)} records read, ${groupDigits(input.records)} kept`
+    : `${groupDigits(input.records)} record${input.records === 1 ? '' : 's'}`;
+  const facts = `${input.format} · ${input.error ? 'unreadable' : count} · ${size(input.bytes)}`;
   const compact = density === 'compact';
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of an input's facts, not form controls (no fieldset)

@@ -32,7 +32,7 @@ import type { InspectedRecord } from '../core/records';
 import type { VerifyHandlers, VerifyMessage, VerifyRequest } from '../wire/verify-protocol';
 import { answer } from './answer';
 import { verifyHandlers } from './verify-handlers';
-import { MAX_VERIFIERS, SIGNATURE_BATCH, VerifyPool, verifierCount, type LocalVerifier, type VerifierPort } from './verify-pool';
+import { IN_FLIGHT, MAX_VERIFIERS, SIGNATURE_BATCH, VerifyPool, verifierCount, type LocalVerifier, type VerifierPort } from './verify-pool';
 
 const wasm = secpWasmForTests();
 afterAll(() => installSecpWasm(null));
@@ -180,6 +180,19 @@ describe('the verifier pool', () => {
     expect(mine.batches.length).toBeGreaterThan(0);
     // In order: each answer is its own job's.
     expect(checks.map((c) => [c.status, c.r, c.signed_bytes_hex])).toEqual(jobs.map(runSignatureJob).map((c) => [c.status, c.r, c.signed_bytes_hex]));
+  });
+
+  it('keeps IN_FLIGHT batches at each verifier, so one never waits for the reading thread to send the next', async () => {
+    installSecpWasm(wasm);
+    let letGo = () => {};
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const { pool: p, verifiers } = pool(2, null, { ...handlers, agentdna: async (body, ctx) => (await gate, handlers.agentdna(body, ctx)) });
+    const answered = p.checkSignatures(randomJobs(SIGNATURE_BATCH * (IN_FLIGHT + 3)));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(verifiers[0].received).toHaveLength(IN_FLIGHT);
+    letGo();
+    await answered;
+    expect(verifiers[0].received).toHaveLength(IN_FLIGHT + 3);
   });
 
   it('leaves the reading thread out until it can check fast (libsecp256k1 loaded there)', async () => {

@@ -40,8 +40,13 @@ export interface VerifyPoolOptions {
 export const MAX_VERIFIERS = 7;
 /** AgentDNA jobs per batch: about 10 ms of libsecp256k1 checks, small enough to spread, large enough to amortise a message. */
 export const SIGNATURE_BATCH = 48;
-/** Batches a verifier holds at once (one checked, one waiting), so it never waits for the next. */
-const IN_FLIGHT = 2;
+/**
+ * Batches a verifier holds at once, so it never waits for the next: its next batch goes out only
+ * when the reading thread's turn ends (a stretch of workflows read, a batch of its own checked:
+ * 10–30 ms each), and with two (one checked, one waiting) a verifier idled about a tenth of a load.
+ * Four cover such a turn; more would leave the reading thread idle at the end of a load.
+ */
+export const IN_FLIGHT = 4;
 
 /** How many verifier workers for this many cores: the reading thread's core counted. */
 export function verifierCount(cores: number): number {

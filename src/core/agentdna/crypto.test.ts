@@ -328,6 +328,18 @@ describe('the fast forms of the per-signature steps give what the plain ones giv
       }),
       { numRuns: 500 },
     );
+    // Hex messages (the copy without an encoder), and ASCII runs with a wider unit near the 32nd byte.
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 0, maxLength: 70 }),
+        fc.array(units, { maxLength: 4 }),
+        (ascii, tail) => {
+          const m = ascii + tail.join('');
+          expect(signedBytes(m, 'truncate')).toEqual(utf8Encode(m).slice(0, 32));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('bigintBytes32 is the low 256 bits, big-endian, for any integer (negative and wider ones too)', () => {
@@ -356,6 +368,37 @@ describe('the fast forms of the per-signature steps give what the plain ones giv
         expect(read.bytes!.buffer.byteLength).toBe(bytes.length);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('readHexLikePython reads any text as bytes.fromhex does: pairs, whitespace between them, the rest refused; its issues as the text has them', () => {
+    const WHITESPACE = ' \t\n\v\f\r';
+    const fromHex = (text: string): Uint8Array | null => {
+      const out: number[] = [];
+      for (let i = 0; i < text.length; ) {
+        if (WHITESPACE.includes(text[i])) {
+          i++;
+          continue;
+        }
+        if (!/^[0-9a-fA-F]{2}$/.test(text.slice(i, i + 2))) return null;
+        out.push(Number.parseInt(text.slice(i, i + 2), 16));
+        i += 2;
+      }
+      return Uint8Array.from(out);
+    };
+    const unit = fc.constantFrom(...'0123456789abcdefABCDEF \t\n\r\v\fgxZ\u00e9\u0660');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 24 }), (text) => {
+        const read = readHexLikePython(text);
+        const want = fromHex(text);
+        expect(read.bytes).toEqual(want);
+        expect(read.reason === null).toBe(want !== null);
+        if (want !== null) {
+          expect(read.issues.some((i) => /upper-case/.test(i))).toBe(/[A-F]/.test(text));
+          expect(read.issues.some((i) => /whitespace/.test(i))).toBe(/[ \t\n\v\f\r]/.test(text));
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 });

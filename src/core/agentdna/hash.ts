@@ -112,6 +112,18 @@ export function signedMessage(contentHashHex: string, parentHashes: ReadonlyArra
 /** The ECDSA input under each rule: the first 32 bytes of ASCII(msg), or sha256(ASCII(msg)). */
 export function signedBytes(message: string, rule: 'truncate' | 'sha256'): Uint8Array {
   if (rule === 'sha256') return sha256(utf8Encode(message));
+  // A message of hex (what AgentDNA signs): its first 32 units are its first 32 bytes, copied
+  // without an encoder (a TextEncoder call costs more than the copy, once per check on each thread).
+  if (message.length >= 32) {
+    const e = new Uint8Array(32);
+    let i = 0;
+    for (; i < 32; i++) {
+      const c = message.charCodeAt(i);
+      if (c >= 0x80) break;
+      e[i] = c;
+    }
+    if (i === 32) return e;
+  }
   // The first 32 bytes come from the first 32 UTF-16 units at most (each is at least a byte); one
   // more keeps a surrogate pair at the edge whole.
   return utf8Encode(message.length > 33 ? message.slice(0, 33) : message).slice(0, 32);

@@ -426,6 +426,12 @@ const FIRST_STRETCH = 16;
 const STRETCH = 96;
 /** Items whose checks are kept in flight beyond the one being read. */
 const AHEAD = 3 * STRETCH;
+/**
+ * Before a wait, what is read so far goes to the page when it has had nothing for this long (ms),
+ * or nothing yet: a part at every stretch was about a hundred parts a load, each a render of the
+ * page's list and a turn of the reading thread, beside cores the checks could use.
+ */
+const WAIT_PART_MS = 150;
 
 export interface AgentDnaPartOptions {
   /** Items per part at most. */
@@ -459,7 +465,9 @@ export function* readAgentDnaParts(
   // Records and workflows handed over in earlier parts (workflows are added in record order).
   let sentRecords = 0;
   let sentWorkflows = 0;
+  let takenAt = Number.NEGATIVE_INFINITY;
   const take = (end: number): AgentDnaPart => {
+    takenAt = performance.now();
     const base = sentRecords;
     const part = {
       records: out.records.slice(base),
@@ -494,7 +502,7 @@ export function* readAgentDnaParts(
           }
           if (awaited < stretches.length && stretches[awaited].start === i) {
             // What is read so far goes first, so the page has it while this stretch is checked.
-            if (out.records.length > sentRecords) {
+            if (out.records.length > sentRecords && performance.now() - takenAt >= WAIT_PART_MS) {
               yield take(root.items[i - 1].end);
               items = 0;
             }

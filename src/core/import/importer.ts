@@ -113,8 +113,12 @@ export class Source {
   /** The lossless JSON reading of text that starts like JSON (`{` or `[`), ok or not; null for other input. */
   get json(): JsonResult | null {
     if (this.jsonMemo === undefined) {
-      const t = this.text?.trimStart();
-      this.jsonMemo = t !== undefined && (t.startsWith('{') || t.startsWith('[')) ? readJson(this.bytes) : null;
+      const text = this.text;
+      const t = text?.trimStart();
+      // The text is the strict decoder's, which drops a leading byte order mark: the reader's keeps it.
+      const b = this.bytes;
+      const decoded = text !== null && !(b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) ? text : undefined;
+      this.jsonMemo = t !== undefined && (t.startsWith('{') || t.startsWith('[')) ? readJson(b, { decoded }) : null;
     }
     return this.jsonMemo;
   }

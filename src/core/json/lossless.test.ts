@@ -330,6 +330,23 @@ describe('readJson: BOM', () => {
   });
 });
 
+describe('readJson: text decoded already', () => {
+  it('reads the same from the text the caller decoded as from the bytes alone: values, spans, failures', () => {
+    const texts = [
+      '{"a":"é","b":[1,2.50,-0,1e400],"c":{"d":null,"e":"\\u00e9\\ud83d\\ude00 ✓ 😀"}}',
+      '\uFEFF[1, "x"]',
+      '[{"k":"日本"},',
+      '{"a":"\uFEFFb"} x',
+      '',
+    ];
+    for (const t of texts) {
+      const bytes = enc.encode(t);
+      expect(readJson(bytes, { decoded: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) }), t).toEqual(readJson(bytes));
+    }
+    expect(() => readJson(enc.encode('1'), { decoded: '12' })).toThrow(TypeError);
+  });
+});
+
 describe('readJson: malformed input', () => {
   // [input, offset, part of the message]
   const cases: Array<[string, number, string]> = [

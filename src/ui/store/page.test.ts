@@ -128,6 +128,7 @@ describe('a load', () => {
     expect(loadedStatus(1, 1, 1, false)).toBe('Loaded 0 records from 1 input (it is unreadable).');
     expect(loadedStatus(16, 9, 1, false)).toBe('Loaded 15 records from 9 inputs (1 unreadable).');
     expect(loadedStatus(2, 2, 2, false)).toBe('Loaded 0 records from 2 inputs (all are unreadable).');
+    expect(loadedStatus(2_000_000, 1, 0, false)).toBe('Loaded 2,000,000 records from 1 input.');
     expect(loadedStatus(15, 8, 0, true)).toBe('Cancelled: kept 15 records from 8 inputs.');
     const png: InputSummary = {
       ...inputSummary(0, 'photo.png', 1),

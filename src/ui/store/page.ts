@@ -19,7 +19,7 @@ import {
   type SharedView,
 } from '../../wire/protocol';
 import { SLOT, type SummaryPack } from '../../wire/summary-pack';
-import { displayText } from '../format';
+import { displayText, groupDigits } from '../format';
 import { filterFromLink } from '../shared-view';
 import type { SummaryStore } from '../summary-store';
 import { DEFAULT_TAB, tabOf, type TabId } from '../tabs';
@@ -161,7 +161,8 @@ export function mergeInputs(prev: InputSummary[], incoming: InputSummary[]): Inp
  * (a PNG, an empty file), which are counted as unreadable inputs, not as records.
  */
 export function loadedStatus(records: number, inputs: number, unreadable: number, cancelled: boolean): string {
-  const read = `${cancelled ? 'Cancelled: kept' : 'Loaded'} ${plural(Math.max(0, records - unreadable), 'record')} from ${plural(inputs, 'input')}`;
+  const kept = Math.max(0, records - unreadable);
+  const read = `${cancelled ? 'Cancelled: kept' : 'Loaded'} ${groupDigits(kept)} ${kept === 1 ? 'record' : 'records'} from ${plural(inputs, 'input')}`;
   return unreadable ? `${read} (${unreadable === inputs && inputs > 0 ? (inputs === 1 ? 'it is' : 'all are') : unreadable} unreadable).` : `${read}.`;
 }
 

@@ -34,7 +34,8 @@ beforeAll(() => {
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await run(argv, { ...nodeIo, stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
+  // Without stdoutBytes the report's bytes reach stdout as text, where they are captured.
+  const code = await run(argv, { ...nodeIo, stdoutBytes: undefined, stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
   return { code, out: out.join('\n'), err };
 }
 

@@ -10,7 +10,7 @@
 //   BENCH_ONLY_AGDX=1 npm run bench      (the AGDX decode ratios in Node only)
 //   (a partial run keeps the other keys of results.json)
 //   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
-//   BENCH_PORT=4191 npm run bench        (the preview server's port, when the default 4190 is taken)
+//   BENCH_PORT=4189 npm run bench        (the preview server's port, when the default 4188 is taken)
 import * as ed from '@noble/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
@@ -361,7 +361,7 @@ async function browser(): Promise<number> {
   execSync('npx vite build', { stdio: 'ignore' });
 
   // BENCH_PORT: a free port when another checkout's bench holds the default (the server is strict).
-  const port = Number(process.env.BENCH_PORT ?? 4190);
+  const port = Number(process.env.BENCH_PORT ?? 4188);
   // Its own process group, so stopping it stops vite too (not only the npx wrapper). --bypass-lock:
   // an e2e run's preview of the same checkout may be up.
   const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--bypass-lock'], {

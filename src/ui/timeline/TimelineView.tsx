@@ -21,7 +21,9 @@ import { MARK, rows, STREAM, type TimelinePack } from '../../wire/timeline-pack'
 import { displayText } from '../format';
 import { queryKeys } from '../query-keys';
 import { inspectorClient } from '../worker-client';
-import { DARK, drawTimeline, laneAt, laneTops, LIGHT, markY, streamY, type TimelineLayout } from './draw';
+import { drawTimeline } from './draw';
+import { laneAt, laneTops, markY, streamY, type TimelineLayout } from './layout';
+import { DARK, LIGHT } from './palette';
 import { centreOn, fitView, markNear, panBy, wheelFactor, xOf, zoomAt, type TimeView } from './view';
 import { at, describeMark, MarkList, problemsOf } from './parts';
 import { usePrefersDark } from '../hooks/use-prefers-dark';

@@ -3,6 +3,7 @@
 import { laneAt, type TimelineLayout } from './layout';
 import type { TimeView } from './view';
 
+/** What a frame draws: the view and layout, the selected and the keyboard's marks, and whether links show. */
 export interface DrawState {
   view: TimeView;
   layout: TimelineLayout;

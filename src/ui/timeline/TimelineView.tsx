@@ -4,40 +4,25 @@
 // Everything the canvas says is also said in text: the deadline problems above it, the mark under
 // the pointer or the keyboard in words (announced), and a list view of every mark.
 import { useQuery } from '@tanstack/react-query';
-import {
-  memo,
-  startTransition,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type PointerEvent as ReactPointerEvent,
-} from 'react';
-import { formatDuration } from '../../core/time';
-import { MARK, rows, STREAM, type TimelinePack } from '../../wire/timeline-pack';
+import { memo, startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { MARK, rows, type TimelinePack } from '../../wire/timeline-pack';
 import { displayText } from '../format';
+import { usePrefersDark } from '../hooks/use-prefers-dark';
 import { queryKeys } from '../query-keys';
 import { inspectorClient } from '../worker-client';
-import { DARK, drawTimeline, laneAt, laneTops, LIGHT, markY, streamY, type TimelineLayout } from './draw';
-import { centreOn, fitView, markNear, panBy, wheelFactor, xOf, zoomAt, type TimeView } from './view';
-import { at, describeMark, MarkList, problemsOf } from './parts';
-import { usePrefersDark } from '../hooks/use-prefers-dark';
-import { AXIS, LaneColumn, TimelineSummary } from './summary';
+import { laneTops } from './layout';
+import { describeMark, MarkList, problemsOf } from './parts';
+import { LaneColumn, TimelineSummary } from './summary';
+import { useTimelineKeys } from './use-timeline-keys';
+import { useTimelinePainter } from './use-timeline-painter';
+import { useTimelinePointer } from './use-timeline-pointer';
+import { useViewport, useViewportMoves } from './use-timeline-viewport';
 
 interface Props {
   version: number;
   selected: number | null;
   onSelect: (key: number) => void;
 }
-
-/** Arrow keys scroll the lanes by this much. */
-const LANE_STEP = 60;
-/** How far a click may be from a mark and still pick it (px). */
-const HIT = 8;
-const KEY_ZOOM = 1.5;
 
 export default function TimelineView({ version, selected, onSelect }: Props) {
   const query = useQuery({ queryKey: queryKeys.timeline(version), queryFn: () => inspectorClient().call('timeline', {}), structuralSharing: false });
@@ -80,134 +65,15 @@ const Timeline = memo(function Timeline({
   const [links, setLinks] = useState(false);
   const [list, setList] = useState(false);
   const [focused, setFocused] = useState(-1);
-  const [tip, setTip] = useState<{ x: number; y: number; text: string } | null>(null);
-  const [laneWindow, setLaneWindow] = useState<[number, number]>([0, 20]);
   const tops = useMemo(() => laneTops(pack.laneTracks), [pack]);
+  const selectedMark = selected !== null && selected < markOf.length ? markOf[selected] : -1;
 
-  const canvas = useRef<HTMLCanvasElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const lanesCol = useRef<HTMLDivElement>(null);
-  const ring = useRef<HTMLDivElement>(null);
-  const range = useRef<HTMLSpanElement>(null);
-  const view = useRef<TimeView | null>(null);
-  const size = useRef({ width: 0, height: 0 });
-  const scroll = useRef(0);
-  const frame = useRef(0);
-  const state = useRef({ selected: -1, focused: -1, links: false, dark: false });
-  const selectedMark = selected !== null && selected < markOf.length ? markOf[selected] : -1;
-  state.current = { selected: selectedMark, focused, links, dark };
-
-  const layout = (): TimelineLayout => ({
-    width: size.current.width,
-    height: size.current.height,
-    axis: AXIS,
-    scroll: scroll.current,
-    tops,
-    tracks: pack.laneTracks,
-  });
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: layout() is made each render from pack and tops and reads refs; draw follows pack and tops
-  const draw = useCallback(() => {
-    const c = canvas.current;
-    const v = view.current;
-    if (!c || !v || size.current.width === 0) return;
-    const ctx = c.getContext('2d');
-    if (!ctx) return;
-    const dpr = window.devicePixelRatio || 1;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const l = layout();
-    const s = state.current;
-    drawTimeline(ctx, pack, { view: v, layout: l, selected: s.selected, focused: s.focused, links: s.links }, s.dark ? DARK : LIGHT);
-    c.parentElement?.setAttribute('data-drawn', 'true');
-    // The stretch of time in view, in words (set here, not through React: a wheel redraws every frame).
-    const shown = l.width * v.perPx;
-    const words = range.current;
-    if (words) {
-      words.textContent = `Showing ${at(v.start)} to ${at(v.start + shown)} (${formatDuration(Math.max(1, Math.round(shown)))} across)`;
-      words.dataset.spanMicros = String(shown);
-    }
-    // The keyboard's mark has a box in the page too (where a pointer would click it).
-    const r = ring.current;
-    if (r) {
-      const i = s.focused;
-      const x = i >= 0 ? xOf(v, pack.marks[i * MARK.STRIDE + MARK.T]) : -1;
-      const y = i >= 0 ? markY(l, pack.marks[i * MARK.STRIDE + MARK.LANE]) : -1;
-      const shown = i >= 0 && x >= 0 && x <= l.width && y >= AXIS && y <= l.height;
-      r.style.display = shown ? 'block' : 'none';
-      if (shown) r.style.transform = `translate(${x - 12}px, ${y - 12}px)`;
-    }
-  }, [pack, tops]);
-  const schedule = useCallback(() => {
-    cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(draw);
-  }, [draw]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: redrawn whenever what it draws changes
-  useEffect(schedule, [schedule, selectedMark, focused, links, dark]);
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
-
-  const fit = useCallback(() => {
-    if (size.current.width === 0) return;
-    view.current = fitView(pack.start, pack.end, size.current.width);
-    schedule();
-  }, [pack, schedule]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: layout() reads refs and the lane tops; setScroll follows pack, tops and schedule
-  const setScroll = useCallback(
-    (top: number) => {
-      const col = lanesCol.current;
-      const max = Math.max(0, tops[tops.length - 1] - (size.current.height - AXIS));
-      const next = Math.max(0, Math.min(max, top));
-      scroll.current = next;
-      if (col && Math.abs(col.scrollTop - next) > 0.5) col.scrollTop = next;
-      const l = layout();
-      const first = Math.max(0, laneAt(l, AXIS));
-      const last = Math.min(pack.lanes.length - 1, laneAt(l, size.current.height));
-      setLaneWindow((w) => (w[0] === first && w[1] === last ? w : [first, last]));
-      schedule();
-    },
-    [pack, tops, schedule],
-  );
-
-  // The canvas follows its box's size (in device pixels); the first size fits the whole timeline.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: list stands for the lanes drawn: a new one must re-fit the view
-  useEffect(() => {
-    const el = box.current;
-    const c = canvas.current;
-    if (!el || !c) return;
-    const ro = new ResizeObserver(() => {
-      const width = el.clientWidth;
-      const height = el.clientHeight;
-      if (width === size.current.width && height === size.current.height) return;
-      size.current = { width, height };
-      const dpr = window.devicePixelRatio || 1;
-      c.width = Math.round(width * dpr);
-      c.height = Math.round(height * dpr);
-      c.style.width = `${width}px`;
-      c.style.height = `${height}px`;
-      if (!view.current && width > 0) view.current = fitView(pack.start, pack.end, width);
-      setScroll(scroll.current);
-    });
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [pack, setScroll, list]);
-
-  /** Brings a mark into view: its time to the middle when it is off the canvas, its lane into the lanes shown. */
-  const reveal = useCallback(
-    (i: number) => {
-      const v = view.current;
-      if (!v || i < 0) return;
-      const t = pack.marks[i * MARK.STRIDE + MARK.T];
-      const x = xOf(v, t);
-      if (x < 24 || x > size.current.width - 24) view.current = centreOn(v, t, size.current.width);
-      const lane = pack.marks[i * MARK.STRIDE + MARK.LANE];
-      const top = tops[lane];
-      const height = tops[lane + 1] - top;
-      const room = size.current.height - AXIS;
-      if (top < scroll.current || top + height > scroll.current + room) setScroll(top - room / 2 + height / 2);
-      schedule();
-    },
-    [pack, tops, schedule, setScroll],
-  );
+  const viewport = useViewport(pack, tops);
+  const { canvas, ring, range, schedule } = useTimelinePainter(pack, viewport, { selected: selectedMark, focused, links, dark });
+  const moves = useViewportMoves(pack, tops, viewport, schedule, { box, canvas, lanesCol, list });
+  const { laneWindow, setScroll, reveal } = moves;
 
   // A record selected elsewhere: its mark is ringed, brought into view, and the keyboard goes on from it.
   useEffect(() => {
@@ -216,144 +82,9 @@ const Timeline = memo(function Timeline({
     reveal(selectedMark);
   }, [selectedMark, reveal]);
 
-  // Wheel and pinch (a trackpad's pinch is a wheel with ctrlKey): zoom about the pointer; sideways
-  // or with shift: pan. A native listener, so the page does not scroll too.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: list stands for the lanes drawn: a new one re-binds the wheel to the new view
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const onWheel = (e: WheelEvent) => {
-      const v = view.current;
-      if (!v) return;
-      e.preventDefault();
-      const x = e.clientX - el.getBoundingClientRect().left;
-      const sideways = Math.abs(e.deltaX) > Math.abs(e.deltaY);
-      if (sideways || (e.shiftKey && !e.ctrlKey)) view.current = panBy(v, (sideways ? e.deltaX : e.deltaY) * (e.deltaMode === 1 ? 16 : 1));
-      else view.current = zoomAt(v, wheelFactor(e.deltaY, e.deltaMode), x);
-      setTip(null);
-      schedule();
-    };
-    el.addEventListener('wheel', onWheel, { passive: false });
-    return () => el.removeEventListener('wheel', onWheel);
-  }, [schedule, list]);
-
-  const drag = useRef<{ x: number; y: number; moved: boolean; id: number } | null>(null);
-  const markAtPoint = (x: number, y: number) => {
-    const v = view.current;
-    if (!v) return -1;
-    const lane = laneAt(layout(), y);
-    if (lane < 0 || lane >= pack.lanes.length || y < AXIS) return -1;
-    return markNear(pack.marks, v, lane, x, HIT);
-  };
-  /** The stream whose bar is at a point (it selects its opening chunk), or -1. */
-  const streamAtPoint = (x: number, y: number) => {
-    const v = view.current;
-    if (!v) return -1;
-    const l = layout();
-    for (let i = 0, n = rows(pack.streams, STREAM.STRIDE); i < n; i++) {
-      const o = i * STREAM.STRIDE;
-      const by = streamY(l, pack.streams[o + STREAM.LANE]);
-      if (y < by - 3 || y > by + 8) continue;
-      if (x >= xOf(v, pack.streams[o + STREAM.START]) - 2 && x <= xOf(v, pack.streams[o + STREAM.END]) + 2) return pack.streams[o + STREAM.RECORD];
-    }
-    return -1;
-  };
-  const point = (e: ReactPointerEvent<HTMLElement>) => {
-    const r = box.current!.getBoundingClientRect();
-    return { x: e.clientX - r.left, y: e.clientY - r.top };
-  };
-  const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>) => {
-    if (e.button !== 0) return;
-    drag.current = { x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
-    e.currentTarget.setPointerCapture(e.pointerId);
-  };
-  const onPointerMove = (e: ReactPointerEvent<HTMLDivElement>) => {
-    const d = drag.current;
-    if (d) {
-      const dx = e.clientX - d.x;
-      const dy = e.clientY - d.y;
-      if (!d.moved && Math.abs(dx) + Math.abs(dy) < 4) return;
-      d.moved = true;
-      d.x = e.clientX;
-      d.y = e.clientY;
-      if (view.current) view.current = panBy(view.current, -dx);
-      if (dy) setScroll(scroll.current - dy);
-      setTip(null);
-      schedule();
-      return;
-    }
-    const { x, y } = point(e);
-    const i = markAtPoint(x, y);
-    setTip((cur) => (i < 0 ? null : cur && cur.text === describe(i) ? cur : { x, y, text: describe(i) }));
-  };
-  const onPointerUp = (e: ReactPointerEvent<HTMLDivElement>) => {
-    const d = drag.current;
-    drag.current = null;
-    if (e.currentTarget.hasPointerCapture(e.pointerId)) e.currentTarget.releasePointerCapture(e.pointerId);
-    if (!d || d.moved) return;
-    const { x, y } = point(e);
-    const i = markAtPoint(x, y);
-    if (i >= 0) {
-      setFocused(i);
-      onSelect(pack.marks[i * MARK.STRIDE + MARK.RECORD]);
-      return;
-    }
-    const record = streamAtPoint(x, y);
-    if (record >= 0) onSelect(record);
-  };
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const v = view.current;
-    if (!v) return;
-    const w = size.current.width;
-    const move = (i: number) => {
-      const next = Math.max(0, Math.min(count - 1, i));
-      if (count === 0) return;
-      setFocused(next);
-      reveal(next);
-    };
-    switch (e.key) {
-      case '+':
-      case '=':
-        view.current = zoomAt(v, KEY_ZOOM, w / 2);
-        break;
-      case '-':
-      case '_':
-        view.current = zoomAt(v, 1 / KEY_ZOOM, w / 2);
-        break;
-      case 'ArrowLeft':
-        view.current = panBy(v, -w / 8);
-        break;
-      case 'ArrowRight':
-        view.current = panBy(v, w / 8);
-        break;
-      case 'ArrowUp':
-        setScroll(scroll.current - LANE_STEP);
-        break;
-      case 'ArrowDown':
-        setScroll(scroll.current + LANE_STEP);
-        break;
-      case 'Home':
-        fit();
-        setScroll(0);
-        break;
-      case ']':
-        move(focused < 0 ? 0 : focused + 1);
-        break;
-      case '[':
-        move(focused < 0 ? 0 : focused - 1);
-        break;
-      case 'Enter':
-      case ' ':
-        if (focused < 0) return;
-        onSelect(pack.marks[focused * MARK.STRIDE + MARK.RECORD]);
-        break;
-      default:
-        return;
-    }
-    e.preventDefault();
-    schedule();
-  };
+  const pointer = useTimelinePointer({ pack, viewport, box, list, schedule, setScroll, describe, setFocused, onSelect });
+  const tip = pointer.tip;
+  const onKeyDown = useTimelineKeys({ pack, count, viewport, moves, schedule, focused, setFocused, onSelect });
 
   const select = (record: number) => {
     onSelect(record);
@@ -392,11 +123,7 @@ const Timeline = memo(function Timeline({
             // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is a widget that takes keys (above)
             tabIndex={0}
             onKeyDown={onKeyDown}
-            onPointerDown={onPointerDown}
-            onPointerMove={onPointerMove}
-            onPointerUp={onPointerUp}
-            onPointerCancel={() => (drag.current = null)}
-            onPointerLeave={() => setTip(null)}
+            {...pointer.handlers}
             className="relative min-h-0 min-w-0 flex-1 cursor-crosshair touch-none overflow-hidden outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-500"
             data-testid="timeline-canvas"
           >
@@ -406,7 +133,7 @@ const Timeline = memo(function Timeline({
               <div
                 role="tooltip"
                 className="pointer-events-none absolute z-10 max-w-md rounded border border-slate-300 bg-white px-2 py-1 text-[11px] shadow dark:border-slate-600 dark:bg-slate-900"
-                style={{ left: Math.min(tip.x + 12, Math.max(0, size.current.width - 300)), top: tip.y + 14 }}
+                style={{ left: Math.min(tip.x + 12, Math.max(0, viewport.size.current.width - 300)), top: tip.y + 14 }}
               >
                 <bdi>{displayText(tip.text)}</bdi>
               </div>

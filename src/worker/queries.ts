@@ -5,6 +5,7 @@ import { foldPrepared, toReportFolds } from '../core/folds';
 import { reportToMarkdown } from '../core/report-markdown';
 import { buildReport } from '../core/report';
 import { RuleIndex } from '../core/rule-filter';
+import { ruleSeverity } from '../core/rules';
 import { buildTimeline } from '../core/timeline/build';
 import { markVerdict, type Timeline } from '../core/timeline/model';
 import { allFindings, hasProblem } from '../core/verdict';
@@ -82,7 +83,7 @@ export class Queries {
     for (let key = 0; key < state.summaries.length; key++) {
       const v = state.records[key].verdict;
       index.add(key, allFindings(v, state.logRules(key)));
-      if (v.error) index.add(key, [{ rule: v.error.code, severity: 'error' }]);
+      if (v.error) index.add(key, [{ rule: v.error.code, severity: ruleSeverity(v.error.code) }]);
     }
     this.rules = { index, at: state.summariesAt };
     return index;

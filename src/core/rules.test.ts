@@ -25,6 +25,7 @@ import {
   RULE_IDS,
   type RuleId,
   ruleMeta,
+  ruleSeverity,
   rulesWithPrefix,
 } from './rules';
 import { RULES_BEGIN, RULES_END, rulesMarkdown, withRulesSection } from './rules-markdown';
@@ -248,6 +249,14 @@ describe('lookups and finding()', () => {
     });
     expect(finding('agdx/header/av', 'headers.agdx.av', 'no agdx.av header', span, 'warning')).toMatchObject({ severity: 'warning', span });
     expect(finding('agentdna/card-policy', 'policy', 'url-safe', null, 'warning').severity).toBe('warning');
+  });
+
+  it('ruleSeverity() gives a finding rule its default severity and a decode-error code error; an unknown id throws TypeError', () => {
+    expect(ruleSeverity('agdx/fold/dead')).toBe('warning');
+    expect(ruleSeverity('agdx/must-understand')).toBe('error');
+    expect(ruleSeverity('cbor/truncated')).toBe('error');
+    expect(() => ruleSeverity('agdx/nope' as RuleId)).toThrow(TypeError);
+    expect(() => ruleSeverity('__proto__' as RuleId)).toThrow(TypeError);
   });
 
   it('finding() throws TypeError on a severity the catalogue does not list, or on an id that is not a finding rule', () => {

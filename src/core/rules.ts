@@ -1459,6 +1459,17 @@ export function rulesWithPrefix(prefix: string): RuleMeta[] {
 }
 
 /**
+ * The severity a rule id carries by default: a finding rule's own (the one `finding()` gives), and
+ * error for a decode-error code (the record is not decoded, so not valid). An id the catalogue does
+ * not know is a bug: TypeError.
+ */
+export function ruleSeverity(id: RuleId): Severity {
+  const meta = CATALOGUE.get(id);
+  if (!meta) throw new TypeError(`${String(id)} is not in the catalogue`);
+  return meta.kind === 'finding' ? meta.severity : 'error';
+}
+
+/**
  * A finding of `rule` (verdict.ts's `Finding`), with the rule's default severity unless told
  * otherwise. A rule id that is not a finding rule, or a severity the catalogue does not list for it,
  * is a bug: TypeError. (Its type is the shape it returns: naming `Finding` here would have the

@@ -1,7 +1,8 @@
 // The page ↔ worker protocol, shared by both sides: one map (`Protocol`) from each request type to
 // the body the page sends, the reply it gets, and the parts that arrive before the reply (a load's
 // batches, a large graph's pieces). Adding a message is one entry here and one handler in the
-// worker's table (src/worker/handlers.ts); the page calls it with `InspectorClient.call`.
+// table of the session part that answers it (src/worker/loading.ts, keys.ts, sharing.ts, views.ts or
+// queries.ts; handlers.ts puts them together); the page calls it with `InspectorClient.call`.
 // The page sends Blobs (handles, not copies) and asks for details; the worker answers with compact
 // summaries and, on demand, the full detail of one record. Only plain data crosses: no classes, no functions.
 import type { WorkflowReport } from '../core/agentdna/model';

@@ -1,4 +1,4 @@
-// A load past the records the page keeps (session.ts RECORDS_KEPT): the rest of the input is read
+// A load past the records the page keeps (read-input.ts RECORDS_KEPT): the rest of the input is read
 // and counted, not kept, and the load says how many it read and how many it holds (issue 23: a
 // 16 MB file of 0xa0 bytes is 16.7 million one-byte records, and kept they took the worker to 4 GB).
 import { describe, expect, it } from 'vitest';

@@ -289,7 +289,15 @@ describe('AgentDNA quick checks on a pool (libsecp256k1)', () => {
         await new Promise((r) => setTimeout(r, 0));
         return structuredClone(jobs.map(runSignatureJob));
       });
-      const held = pooled as unknown as { workflows: WorkflowReport[]; background: Promise<void> };
+      // The workflows as the session holds them now (session-state.ts), and loading's background completion.
+      const held = {
+        get workflows(): WorkflowReport[] {
+          return pooled.state.workflows;
+        },
+        get background(): Promise<void> {
+          return (pooled.loading as unknown as { background: Promise<void> }).background;
+        },
+      };
       await pooled.load([{ name: 'w.json', data: new Blob([bytes]) }], { batch: () => {}, pause: () => Promise.resolve() });
       const plain = new InspectorSession();
       await plain.load([{ name: 'w.json', data: new Blob([bytes]) }]);
@@ -315,7 +323,7 @@ describe('AgentDNA quick checks on a pool (libsecp256k1)', () => {
       await held.background;
       expect(full).toBeGreaterThan(0);
       expect(held.workflows.flatMap((w) => w.envelopes.map((e) => e.recovered)).filter(isRecoveredPending)).toEqual([]);
-      expect(held.workflows).toEqual(JSON.parse(JSON.stringify((plain as unknown as typeof held).workflows)));
+      expect(held.workflows).toEqual(JSON.parse(JSON.stringify(plain.state.workflows)));
       // Nothing handed out before was changed.
       expect(before).toEqual(snapshot);
       expect(JSON.parse(pooled.report().json)).toEqual(JSON.parse(plain.report().json));

@@ -5,7 +5,8 @@ import type { InspectedRecord } from '../core/records';
 import { hasBody } from '../core/share/redact';
 import { agdxRecordTime } from '../core/time';
 import { allFindings, isValid, type Finding } from '../core/verdict';
-import type { RecordSummary } from '../wire/summary-pack';
+import type { HandlerContext, RequestType } from '../wire/protocol';
+import { packSummaries, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
 import type { SummaryCounts } from './summary-columns';
 
 /** A record as the page lists it: its verdict with the log's findings about it counted in. */
@@ -49,4 +50,11 @@ export function summaryFrom(key: number, { verdict: v, data }: InspectedRecord, 
     timeMs: time ? Number(time.micros / 1000n) : null,
     timeFrom: time ? (v.logTimeMicros !== null ? 'log' : 'id') : null,
   };
+}
+
+/** Summaries packed for the crossing, their buffer handed over with the reply. */
+export function packed<K extends RequestType>(records: ReadonlyArray<RecordSummary>, ctx: HandlerContext<K>): SummaryPack {
+  const pack = packSummaries(records);
+  ctx.transfer(pack.cols.buffer);
+  return pack;
 }

@@ -1,7 +1,7 @@
 // What the worker keeps of each record's summary beyond its verdict: whether the summary was made
 // (the record went to the page), its validity and finding counts with the log's findings counted
 // in, and whether its body was blanked. The rest of a summary is the verdict's (summaryOf in
-// session.ts reads it there). A 100,000-record load kept 100,000 summary objects of 19 fields
+// session-state.ts reads it there). A 100,000-record load kept 100,000 summary objects of 19 fields
 // (8.8 MB of the worker's heap); these columns are 9 bytes a record.
 import type { RecordSummary } from '../wire/summary-pack';
 

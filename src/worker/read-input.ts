@@ -1,0 +1,208 @@
+// How one input's bytes become records of the session: read whole (a bundle's or a link's inputs,
+// a load without batches) or in batches sent to the page as they are read, and the log's graph
+// findings redone once a load has read everything. Loading (loading.ts) and opening a link
+// (sharing.ts) both read through here.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
+import { toHex } from '../core/bytes';
+import { inspectInput, inspectInputBatches } from '../core/inspect';
+import { analyzeRecords } from '../core/records';
+import { blankAsRedacted } from '../core/share/redact';
+import { isUnreadableInput } from '../core/verdict';
+import type { HandlerContext, InputSummary, Loaded, LoadProgress, RequestType, SharedView } from '../wire/protocol';
+import type { RecordSummary } from '../wire/summary-pack';
+import type { Keys } from './keys';
+import type { SessionState } from './session-state';
+import { packed, summarize } from './summarize';
+
+/** Records read per batch while a large input streams in. */
+const BATCH_RECORDS = 2000;
+
+/**
+ * The most records a session keeps (over all its loads): a kept record costs the worker a few
+ * hundred bytes, and a tab's worker dies near 4 GB. Past it an input is read to its end and the
+ * rest of its records counted (InputSummary.unkept), and the load says so.
+ */
+export const RECORDS_KEPT = 2_000_000;
+
+export interface LoadHooks {
+  /** Told before each input is read (by its place in the load), so a crash or hang can be laid at its door. */
+  reading?: (at: number) => void;
+  /** Receives each batch as it is read (streaming); without it, inputs are read whole. */
+  batch?: (b: { inputs: InputSummary[]; records: RecordSummary[]; progress: LoadProgress }) => void;
+  /** Lets messages (a cancel) arrive between batches. */
+  pause?: () => Promise<void>;
+  /** Resolves when the page has drawn the first batch (or has had long enough to); awaited once per load. */
+  shown?: () => Promise<void>;
+  cancelled?: () => boolean;
+}
+
+export interface LoadResult {
+  inputs: InputSummary[];
+  /** Summaries not sent in a batch: every record when not streaming, else those re-judged at the end. */
+  records: RecordSummary[];
+  cancelled: boolean;
+  /** The view a bundle or link carried, when one was opened. */
+  view: SharedView | null;
+  problems: string[];
+}
+
+/** A load's (or a link's) result as it crosses: its summaries packed, their buffer handed over. */
+export function loaded<K extends RequestType>(result: LoadResult & { error?: string | null }, ctx: HandlerContext<K>): Loaded {
+  return { ...result, records: packed(result.records, ctx) };
+}
+
+export class InputReader {
+  /** `checkSignatures` runs a streamed input's AgentDNA checks elsewhere (the pool); `recordsKept` bounds the records kept. */
+  constructor(
+    private readonly state: SessionState,
+    private readonly keys: Keys,
+    private readonly checkSignatures: CheckSignatures | undefined,
+    readonly recordsKept: number,
+  ) {}
+
+  /** One input read whole (a bundle's or a link's inputs, or a load without batches); signatures on the pool. */
+  async readWhole(name: string, bytes: Uint8Array, redacted: boolean, out: LoadResult): Promise<void> {
+    const state = this.state;
+    const inputNumber = state.inputs.length;
+    state.inputBytes.push(bytes);
+    if (redacted) state.redactedInputs.add(inputNumber);
+    const read = inspectInput(inputNumber, { name, bytes }, this.keys.registry, false);
+    const { input, workflows } = read;
+    // The link's word that bodies were redacted holds only for records whose bodies are blank.
+    const blank = redacted ? blankAsRedacted(bytes, read.records) : null;
+    for (const w of workflows) state.workflows.push({ ...w, record: w.record + state.records.length });
+    const records = await this.keys.verify(read.records);
+    const only = isUnreadableInput(records.length, records[0]?.verdict) ? records[0].verdict : null;
+    const summary: InputSummary = {
+      input: inputNumber,
+      name: input.name,
+      bytes: input.bytes,
+      sha256: input.sha256,
+      format: input.format,
+      records: records.length,
+      error: only ? only.error : null,
+    };
+    state.inputs.push(summary);
+    out.inputs.push(summary);
+    records.forEach((r, i) => {
+      const key = state.records.length;
+      state.records.push(r);
+      state.inputOf.push(inputNumber);
+      if (blank?.[i]) state.blanked.add(key);
+      const s = summarize(key, r, undefined, !!blank?.[i]);
+      state.summaries.set(s);
+      out.records.push(s);
+    });
+    state.summariesChanged();
+  }
+
+  /**
+   * One input read in batches: each batch goes to the page as soon as it is read, and the loop
+   * yields between batches so a cancel can arrive. Returns whether it was cancelled (what was read stays).
+   */
+  async readStream(name: string, bytes: Uint8Array, progress: LoadProgress, hooks: LoadHooks, load: { drawn: boolean }): Promise<boolean> {
+    const state = this.state;
+    const inputNumber = state.inputs.length;
+    state.inputBytes.push(bytes);
+    const summary: InputSummary = { input: inputNumber, name, bytes: bytes.length, sha256: '', format: 'reading', records: 0, error: null };
+    state.inputs.push(summary);
+    const base = progress.bytesDone;
+    // Signatures are checked on the pool while the next batch decodes; a batch goes to the page
+    // when its verdicts are in, in order.
+    let sending: Promise<void> = Promise.resolve();
+    const check = this.checkSignatures;
+    const signatures = check ? () => new SignatureResults(check) : undefined;
+    // The input's SHA-256 by WebCrypto, native and beside the read (the pure hash took 660 ms of
+    // the reading thread for a 25 MB input in Chromium; this, about 80).
+    const digest = inputDigest(bytes);
+    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys.registry, BATCH_RECORDS, { signatures, digest: digest === null })) {
+      if (batch.wait) {
+        // Signature checks of the next stretch are still on the pool: the cores are theirs meanwhile.
+        await batch.wait;
+        continue;
+      }
+      // Past the records the page keeps, the rest of the input is read and counted, not kept: a
+      // 16 MB file of one-byte records is 16.7 million of them, and kept they took the worker to 4 GB.
+      const room = Math.max(0, this.recordsKept - state.records.length);
+      const kept = batch.records.length <= room ? batch.records : batch.records.slice(0, room);
+      if (kept.length < batch.records.length) summary.unkept = (summary.unkept ?? 0) + batch.records.length - kept.length;
+      const first = state.records.length;
+      // A record's summary is made once, when its verdicts are in and it goes to the page (below):
+      // until then the filter and the graph do not see it, as the page does not.
+      for (const r of kept) {
+        state.records.push(r);
+        state.inputOf.push(inputNumber);
+      }
+      const records = state.records;
+      const verified = this.keys.verify(kept).then((rs) => {
+        // The verdicts with their signatures decided take the read ones' places (unless cleared meanwhile).
+        if (state.records === records) for (let i = 0; i < rs.length; i++) records[first + i] = rs[i];
+        return rs;
+      });
+      for (const w of batch.workflows) if (w.record < kept.length) state.workflows.push({ ...w, record: w.record + first });
+      summary.records += kept.length;
+      if (batch.input) {
+        summary.sha256 = digest ? await digest : batch.input.sha256;
+        summary.format = batch.input.format;
+        const only = summary.records === 1 && !summary.unkept ? state.records[state.records.length - 1] : null;
+        summary.error = only && only.verdict.format === 'unknown' ? only.verdict.error : null;
+      }
+      progress.records += batch.records.length;
+      const snapshot = { inputs: [{ ...summary }], progress: { ...progress, bytesDone: base + batch.bytesDone } };
+      sending = sending.then(async () => {
+        const sent = (await verified).map((r, i) => summarize(first + i, r));
+        for (const s of sent) state.summaries.set(s);
+        state.summariesChanged();
+        hooks.batch!({ ...snapshot, records: sent });
+      });
+      if (batch.input) break;
+      if (!load.drawn) {
+        // Once a load: wait until the page has drawn the first records before reading on. Their
+        // first layout is the page's largest; with both cores busy decoding and verifying it took
+        // three times its CPU time in wall time (bench/run.ts saw 100–160 ms frames).
+        load.drawn = true;
+        await sending;
+        await hooks.shown?.();
+      }
+      await hooks.pause?.();
+      if (hooks.cancelled?.()) {
+        await sending;
+        summary.format += ' (cancelled)';
+        hooks.batch!({ inputs: [{ ...summary }], records: [], progress: { ...progress, bytesDone: base + batch.bytesDone } });
+        return true;
+      }
+    }
+    await sending;
+    return false;
+  }
+
+  /**
+   * Graph findings depend on every record loaded (a cause may point into another input): redo them
+   * and add the summaries of earlier records whose verdict changed to what goes to the page.
+   */
+  regraph(out: LoadResult): void {
+    const state = this.state;
+    state.log = analyzeRecords(state.records, state.currentRecords);
+    const sent = new Set(out.records.map((r) => r.key));
+    out.records = out.records.map((r) => summarize(r.key, state.records[r.key], state.logRules(r.key), r.redacted));
+    state.records.forEach((r, key) => {
+      if (sent.has(key)) return;
+      const old = state.summaryOf(key)!;
+      const s = summarize(key, r, state.logRules(key), old.redacted);
+      if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) out.records.push(s);
+    });
+    for (const s of out.records) state.summaries.set(s);
+    state.summariesChanged();
+  }
+}
+
+/** SHA-256 of an input by WebCrypto, hex (the pure hash if WebCrypto fails); null where there is none (then the read hashes it). */
+function inputDigest(bytes: Uint8Array): Promise<string> | null {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return null;
+  return subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>).then(
+    (d) => toHex(new Uint8Array(d)),
+    () => toHex(sha256(bytes)),
+  );
+}

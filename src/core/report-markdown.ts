@@ -1,6 +1,20 @@
 // A human-readable summary of a report@1 document, in Markdown: inputs with their SHA-256, every
 // record's verdicts and findings, signatures with key ids, workflows, graph problems.
-import { countsLine, type ExitPolicy, isProblem, recordFacts, type Report, type ReportRecord, reportCounts, unreadableInputs, withInputNames } from './report';
+import {
+  countRecord,
+  countsLine,
+  type ExitPolicy,
+  isProblem,
+  noCounts,
+  recordFacts,
+  type Report,
+  type ReportParts,
+  type ReportRecord,
+  recordsByInput,
+  reportCounts,
+  unreadableInputs,
+  withInputNames,
+} from './report';
 import { recordHeadline, signatureWords } from './verdict';
 import { displayText } from './unsafe-chars';
 
@@ -112,4 +126,101 @@ export function reportToMarkdown(report: Report, options: MarkdownOptions = {}):
   }
   out.push('');
   return out.join('\n');
+}
+
+/**
+ * reportToMarkdown's lines (each without its line break) from the report's parts as they come. The
+ * counts come first and each section lists the records again, so the records' lines are kept
+ * until the last record (the summary's text, not the records, nor the inputs' bytes).
+ */
+export function writeMarkdown(parts: ReportParts, line: (text: string) => void, options: MarkdownOptions = {}): void {
+  const { head, tail } = parts;
+  const names = head.inputs.map((i) => i.name);
+  const unreadable: boolean[] = [];
+  const counts = noCounts(names.length);
+  const shown = (r: ReportRecord) => !options.quiet || isProblem(r, options.policy);
+  const placeOf = (r: ReportRecord) => `${cell(names[r.input] ?? `input ${r.input}`)} #${r.index}`;
+  const message = (m: string) => cell(withInputNames(m, names));
+  const rows: string[] = [];
+  const uncovered: string[] = [];
+  const findings: string[] = [];
+  for (const group of recordsByInput(names.length, parts.records)) {
+    unreadable[group.input] = group.unreadable !== null;
+    if (group.unreadable) counts.unreadable++;
+    for (const r of group.unreadable ? [group.unreadable] : group.records) {
+      if (!group.unreadable) countRecord(counts, r);
+      if (!shown(r)) continue;
+      if (!group.unreadable)
+        rows.push(
+          `| ${cell(names[r.input])} | ${r.index} | ${cell(recordHeadline(recordFacts(r)).label)} | ${cell(r.format)} | ${cell(r.kind)} | ${cell(r.id)} | ${cell(r.source)} | ${r.decoded ? 'yes' : '**no**'} | ${r.decoded ? (r.valid ? 'yes' : '**no**') : '—'} | ${cell(signatureWords(r.signature).words)} | ${cell(r.signature.key_id)} | ${r.signature.trusted ? 'yes' : 'no'} |`,
+        );
+      if (r.signature.not_covered?.length)
+        uncovered.push(`- ${placeOf(r)} (${cell(signatureWords(r.signature).words)}): ${r.signature.not_covered.map(cell).join(', ')}`);
+      if (r.error || r.findings.length) {
+        findings.push(`### Record ${r.index} of ${cell(names[r.input] ?? `input ${r.input}`)}${r.id ? ` (${cell(r.id)})` : ''}`, '');
+        if (r.error) findings.push(`- **${cell(r.error.code)}** at byte ${r.error.offset ?? '?'}: ${message(r.error.message)}`);
+        for (const f of r.findings)
+          findings.push(
+            `- ${f.severity} \`${f.rule}\`${f.path ? ` (${cell(f.path)})` : ''}${f.span ? ` bytes ${f.span[0]}–${f.span[1]}` : ''}: ${message(f.message)}`,
+          );
+        findings.push('');
+      }
+    }
+  }
+  const all = (lines: readonly string[]) => {
+    for (const l of lines) line(l);
+  };
+  all(['# Envelope Inspector report', '']);
+  all([`${head.generator}, schema \`${head.schema}\`. ${cell(countsLine(counts))}.`, '']);
+  all(['## Inputs', '', '| # | name | format | bytes | SHA-256 |', '| --- | --- | --- | --- | --- |']);
+  for (const [n, i] of head.inputs.entries())
+    line(`| ${n} | ${cell(i.name)} | ${unreadable[n] ? `unreadable: ${cell(i.format)}` : cell(i.format)} | ${i.bytes} | \`${i.sha256}\` |`);
+  all([
+    '',
+    '## Records',
+    '',
+    '| input | # | verdict | format | kind | id | source | decoded | valid | signature | key id | trusted |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ]);
+  all(rows);
+  if (uncovered.length) {
+    all(['', '## Not covered by the signature', '', 'Fields these signed records hold that their signature does not vouch for:', '']);
+    all(uncovered);
+  }
+  if (findings.length) {
+    all(['', '## Findings', '']);
+    all(findings);
+  }
+  const workflows = tail.workflows as unknown as {
+    record: number;
+    modes: Record<string, number>;
+    envelopes: { hash: string; hash_ok: boolean; signature: string; did_match: boolean }[];
+  }[];
+  if (workflows.length) {
+    all(['## Workflows', '', '| record | light | heavy | boundary | envelopes | tampered |', '| --- | --- | --- | --- | --- | --- |']);
+    for (const w of workflows) {
+      const tampered = w.envelopes.filter((e) => !e.hash_ok || e.signature !== 'valid' || !e.did_match).map((e) => `${cell(e.hash.slice(0, 12))}…`);
+      line(`| ${w.record} | ${w.modes.light} | ${w.modes.heavy} | ${w.modes.boundary} | ${w.envelopes.length} | ${tampered.join(', ') || 'none'} |`);
+    }
+    line('');
+  }
+  const g = tail.graph;
+  // Counted as they are made: a large log has millions.
+  let edges = 0;
+  for (const _ of g.edges.items) edges++;
+  all(['## Graph', '', `${g.nodes} nodes, ${edges} edges.`]);
+  if (g.missing.length) all(['', 'Missing parents:', ...g.missing.map((m) => `- ${cell(m.from)} → ${cell(m.ref)} (${cell(m.via)})`)]);
+  if (g.cycles.length) all(['', 'Cycles:', ...g.cycles.map((c) => `- ${c.map(cell).join(' → ')}`)]);
+  const streams = g.streams as { channel: string; chunks: number; duplicates: number; after_terminal: number; gaps: number[]; terminal: string | null }[];
+  const troubled = streams.filter(
+    (s) => s.duplicates || s.after_terminal || s.gaps.length || s.terminal === 'gap' || s.terminal === 'abandoned' || s.terminal === null,
+  );
+  if (troubled.length) {
+    line('');
+    line('Streams with problems:');
+    for (const s of troubled)
+      line(
+        `- channel ${cell(s.channel)}: ${s.chunks} chunks, ${s.duplicates} duplicates, ${s.after_terminal} after the terminal, gaps ${s.gaps.join(', ') || 'none'}, terminal ${cell(s.terminal ?? 'none (still open)')}`,
+      );
+  }
 }

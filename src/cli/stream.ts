@@ -135,7 +135,7 @@ function* cborWindows(input: number, name: string, file: RandomAccessFile, windo
 export type ReportSink = (parts: ReportParts) => void;
 
 /** report@1 as JSON text, through `out`. */
-export function jsonSink(out: JsonWriter): ReportSink {
+function jsonSink(out: JsonWriter): ReportSink {
   return ({ head, records, tail }) => out.write({ ...head, records: new StreamedArray(records), ...tail });
 }
 

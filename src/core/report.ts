@@ -141,7 +141,10 @@ export function streamedReportTail(
  */
 export interface ReportParts {
   head: ReturnType<typeof reportHead>;
-  /** Read once, in input order: a record is let go once the reader has taken the next. */
+  /**
+   * Read once. Streamed, they come in input order, each let go once the reader has taken the next;
+   * a whole report's (reportParts) come in its order.
+   */
   records: Iterable<ReportRecord>;
   tail: ReturnType<typeof streamedReportTail>;
 }

@@ -141,7 +141,8 @@ describe('--format github', () => {
   it('one workflow annotation per finding and decode error, with the file and the record offset, then the summary', async () => {
     const { code, out } = await cli('inspect', '--format', 'github', '--keys', KEYS, dir);
     expect(code).toBe(1);
-    const lines = out.split('\n');
+    // Each line ends in a line break, the last too (as the JSON report's text does).
+    const lines = out.trimEnd().split('\n');
     const f = (p: string) => `${dir}/${p}`;
     expect(lines).toContain(
       `::error file=${f('pixel.png')},title=input/unrecognized::record #0 at byte 0: input/unrecognized (bytes 0–1): a PNG image, not an agent record`,

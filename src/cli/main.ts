@@ -1,17 +1,16 @@
 // envelope-inspector: the command line over src/core, for CI pipelines and terminals.
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { inspect, type InputFile } from '../core/inspect';
 import { parseKeys, type RegistryEntry } from '../core/keys/keys';
 import { mergeRegistry } from '../core/keys/registry';
-import { buildReport, exitStatus, GENERATOR } from '../core/report';
+import { GENERATOR } from '../core/report';
 import { JsonWriter } from '../core/report-json';
-import { reportToMarkdown } from '../core/report-markdown';
+import { writeMarkdown } from '../core/report-markdown';
 import { Answer, type CliArgs, INSPECT_USAGE, parseInspectArgs, USAGE_LINE, UsageError } from './args';
 import { EXPLAIN_USAGE, explain } from './explain';
 import { EmptyDirectory, expandPaths, type ListDir } from './inputs';
-import { DEFAULT_WINDOW, readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput } from './stream';
-import { formatGithub, formatSummary } from './summary';
+import { DEFAULT_WINDOW, readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput, type StreamOptions } from './stream';
+import { LineOut, writeGithub, writeSummary } from './summary';
 import { jsonTerminalSafe, terminalSafe } from './terminal';
 
 export interface CliIo {
@@ -78,7 +77,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     for (const path of paths) {
       try {
-        inputs.push(path === '-' ? { name: '<stdin>', bytes: await io.readStdin() } : await openInput(path, io, args.format === 'json'));
+        inputs.push(path === '-' ? { name: '<stdin>', bytes: await io.readStdin() } : await openInput(path, io));
       } catch (e) {
         io.stderr(`envelope-inspector: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
         return 2;
@@ -91,11 +90,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 }
 
 /**
- * A named input: a large file that reads as a CBOR sequence stays a file to read in windows (for
- * --json, which streams), anything else is read whole.
+ * A named input: a large file that reads as a CBOR sequence stays a file to read in windows, anything
+ * else is read whole.
  */
-async function openInput(path: string, io: CliIo, streams: boolean): Promise<StreamInput> {
-  const file = streams && io.openFile ? await io.openFile(path) : null;
+async function openInput(path: string, io: CliIo): Promise<StreamInput> {
+  const file = io.openFile ? await io.openFile(path) : null;
   if (file) {
     const first = new Uint8Array(Math.min(4, file.size));
     let kept = false;
@@ -132,25 +131,33 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
       else if (!c.applied) io.stderr(`envelope-inspector: ${path}: ${c.label} is in the registry already; not applied, it would loosen it: ${c.description}`);
   }
   const policy = { failOn: args.failOn, requireTrusted: args.requireTrusted };
+  const options: StreamOptions = { keys, ...policy, collect: io.collect };
   if (args.format === 'json') {
     // Written as it goes: never the whole report, nor every record, in memory (stream.ts).
     const out = new JsonWriter(bytesOut(io), { escape: jsonTerminalSafe });
-    const status = streamReport(inputs, { keys, ...policy, collect: io.collect }, out);
+    const status = streamReport(inputs, options, out);
     out.text('\n');
     out.end();
     return status;
   }
-  // Only --format json keeps a file to read in windows (openInput).
-  const whole: InputFile[] = inputs.map((input) => {
-    if (!('bytes' in input)) throw new TypeError('the readable summary reads its inputs whole');
-    return input;
+  // The readable summaries from the same stream: each record's lines once it is final (Markdown's
+  // once the last is, its counts coming first).
+  const out = new LineOut(textOut(io));
+  const summary = { quiet: args.quiet, policy };
+  const status = streamReport(inputs, options, (parts) => {
+    if (args.format === 'github') writeGithub(parts, out, summary);
+    else if (args.format === 'markdown') writeMarkdown(parts, (line) => out.line(line), summary);
+    else writeSummary(parts, out, summary);
   });
-  const report = buildReport(inspect(whole, { keys, detail: false }));
-  const options = { quiet: args.quiet, policy };
-  io.stdout(
-    args.format === 'github' ? formatGithub(report, options) : args.format === 'markdown' ? reportToMarkdown(report, options) : formatSummary(report, options),
-  );
-  return exitStatus(report, policy);
+  out.end();
+  return status;
+}
+
+/** Text to standard output, as bytes when it takes them (nodeIo writes those at once, not queued). */
+function textOut(io: CliIo): (text: string) => void {
+  if (!io.stdoutBytes) return (text) => io.stdout(text);
+  const utf8 = new TextEncoder();
+  return (text) => io.stdoutBytes!(utf8.encode(text));
 }
 
 function bytesOut(io: CliIo): (bytes: Uint8Array) => void {

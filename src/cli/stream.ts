@@ -1,5 +1,6 @@
-// `inspect --json` in bounded memory: the report written as it goes, the same characters as the
-// whole report (core/report.ts buildReport, JSON.stringify with two spaces).
+// `inspect` in bounded memory: the report written as it goes, the same characters as the whole
+// report (core/report.ts buildReport, JSON.stringify with two spaces), or a readable summary of it
+// (summary.ts, core/report-markdown.ts) made from the same parts as they come.
 //
 // report@1 puts the log's findings (graph, streams, folds, deadlines) inside each record and the
 // inputs' digests before the records, so the inputs are read twice. The first pass keeps, per
@@ -21,7 +22,7 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { analyzeLogForReport } from '../core/analysis/log';
 import { LogFactsBuilder } from '../core/log/entry';
 import { logSource, recordViews, type InputResult, type InspectedRecord } from '../core/records';
-import { type ExitPolicy, recordPasses, reportHead, reportRecord, statusOf, streamedReportTail, type ReportRecord } from '../core/report';
+import { type ExitPolicy, recordPasses, type ReportParts, type ReportRecord, reportHead, reportRecord, statusOf, streamedReportTail } from '../core/report';
 import { type JsonWriter, StreamedArray } from '../core/report-json';
 import type { Finding } from '../core/verdict';
 
@@ -130,8 +131,17 @@ function* cborWindows(input: number, name: string, file: RandomAccessFile, windo
   yield { records: [], workflows: [], input: { name, bytes: size, sha256: hasher ? toHex(hasher.digest()) : '', format } };
 }
 
-/** Writes report@1 for the inputs as it goes, into `out`; returns the exit status (report.ts exitStatus). */
-export function streamReport(inputs: readonly StreamInput[], options: StreamOptions, out: JsonWriter): 0 | 1 {
+/** What takes the streamed report: the JSON writer (jsonSink) or a readable summary (summary.ts). */
+export type ReportSink = (parts: ReportParts) => void;
+
+/** report@1 as JSON text, through `out`. */
+function jsonSink(out: JsonWriter): ReportSink {
+  return ({ head, records, tail }) => out.write({ ...head, records: new StreamedArray(records), ...tail });
+}
+
+/** Streams report@1 for the inputs into `sink` (jsonSink(out) for a JsonWriter); returns the exit status (report.ts exitStatus). */
+export function streamReport(inputs: readonly StreamInput[], options: StreamOptions, out: JsonWriter | ReportSink): 0 | 1 {
+  const sink = typeof out === 'function' ? out : jsonSink(out);
   const window = options.window ?? DEFAULT_WINDOW;
   if (!(window >= 1)) throw new TypeError('streamReport: window must be at least 1');
   const withKeys = (records: InspectedRecord[]) => (options.keys.length ? applyKeys(records, options.keys) : records);
@@ -146,6 +156,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
 
   // Pass 2: the records again, each written as it comes.
   let status: 0 | 1 = 0;
+  let read = false;
   function* reportRecords(): Generator<ReportRecord> {
     let k = 0;
     for (let i = 0; i < inputs.length; i++) {
@@ -159,8 +170,11 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
       }
     }
     if (k !== count) throw new Error(`the inputs gave ${count} records, then ${k}: did a file change while read?`);
+    read = true;
   }
-  out.write({ ...reportHead(results), records: new StreamedArray(reportRecords()), ...tail });
+  sink({ head: reportHead(results), records: reportRecords(), tail });
+  // The status and the check that the inputs did not change are made as the records are read.
+  if (!read) throw new Error('streamReport: the sink did not read every record');
   return statusOf(status === 0, count, options);
 }
 

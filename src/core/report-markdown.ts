@@ -1,7 +1,19 @@
 // A human-readable summary of a report@1 document, in Markdown: inputs with their SHA-256, every
 // record's verdicts and findings, signatures with key ids, workflows, graph problems.
-import { countsLine, type ExitPolicy, isProblem, recordFacts, type Report, type ReportRecord, reportCounts, unreadableInputs, withInputNames } from './report';
-import { recordHeadline, signatureWords } from './verdict';
+import {
+  countRecord,
+  countsLine,
+  type ExitPolicy,
+  isProblem,
+  noCounts,
+  recordFacts,
+  type Report,
+  type ReportParts,
+  type ReportRecord,
+  reportParts,
+  withInputNames,
+} from './report';
+import { isUnreadableInput, recordHeadline, signatureWords } from './verdict';
 import { displayText } from './unsafe-chars';
 
 /** What a renderer acts on anywhere in text: escapes, code, emphasis, links and images (by their brackets), table cells, strikethrough, math. */
@@ -38,78 +50,114 @@ export interface MarkdownOptions {
   policy?: ExitPolicy;
 }
 
+/** The Markdown summary of a whole report (the app's export): writeMarkdown over its parts. */
 export function reportToMarkdown(report: Report, options: MarkdownOptions = {}): string {
-  const out: string[] = [];
-  const names = report.inputs.map((i) => i.name);
-  const unreadable = unreadableInputs(report);
+  const lines: string[] = [];
+  writeMarkdown(reportParts(report), (l) => lines.push(l), options);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * reportToMarkdown's lines (each without its line break) from the report's parts as they come. The
+ * counts come first and each section lists the records again, so the records' lines are kept
+ * until the last record (the summary's text, not the records, nor the inputs' bytes).
+ */
+export function writeMarkdown(parts: ReportParts, line: (text: string) => void, options: MarkdownOptions = {}): void {
+  const { head, tail } = parts;
+  const names = head.inputs.map((i) => i.name);
+  const counts = noCounts(names.length);
   const shown = (r: ReportRecord) => !options.quiet || isProblem(r, options.policy);
-  const records = report.records.filter(shown);
   const placeOf = (r: ReportRecord) => `${cell(names[r.input] ?? `input ${r.input}`)} #${r.index}`;
   const message = (m: string) => cell(withInputNames(m, names));
-  out.push('# Envelope Inspector report', '');
-  out.push(`${report.generator}, schema \`${report.schema}\`. ${cell(countsLine(reportCounts(report, unreadable)))}.`, '');
-  out.push('## Inputs', '', '| # | name | format | bytes | SHA-256 |', '| --- | --- | --- | --- | --- |');
-  for (const [n, i] of report.inputs.entries())
-    out.push(`| ${n} | ${cell(i.name)} | ${unreadable.has(n) ? `unreadable: ${cell(i.format)}` : cell(i.format)} | ${i.bytes} | \`${i.sha256}\` |`);
-  out.push(
+  // Kept to the end: whether an input is unreadable (a single record, not decoded, of format
+  // `unknown`) is known once its records are, and its record is then no row and in no count.
+  const rows: { input: number; row: string }[] = [];
+  const uncovered: string[] = [];
+  const findings: string[] = [];
+  const perInput = new Map<number, { records: number; first: ReportRecord }>();
+  for (const r of parts.records) {
+    const seen = perInput.get(r.input);
+    if (seen) seen.records++;
+    else perInput.set(r.input, { records: 1, first: r });
+    countRecord(counts, r);
+    if (!shown(r)) continue;
+    rows.push({
+      input: r.input,
+      row: `| ${cell(names[r.input])} | ${r.index} | ${cell(recordHeadline(recordFacts(r)).label)} | ${cell(r.format)} | ${cell(r.kind)} | ${cell(r.id)} | ${cell(r.source)} | ${r.decoded ? 'yes' : '**no**'} | ${r.decoded ? (r.valid ? 'yes' : '**no**') : '—'} | ${cell(signatureWords(r.signature).words)} | ${cell(r.signature.key_id)} | ${r.signature.trusted ? 'yes' : 'no'} |`,
+    });
+    if (r.signature.not_covered?.length)
+      uncovered.push(`- ${placeOf(r)} (${cell(signatureWords(r.signature).words)}): ${r.signature.not_covered.map(cell).join(', ')}`);
+    if (r.error || r.findings.length) {
+      findings.push(`### Record ${r.index} of ${cell(names[r.input] ?? `input ${r.input}`)}${r.id ? ` (${cell(r.id)})` : ''}`, '');
+      if (r.error) findings.push(`- **${cell(r.error.code)}** at byte ${r.error.offset ?? '?'}: ${message(r.error.message)}`);
+      for (const f of r.findings)
+        findings.push(
+          `- ${f.severity} \`${f.rule}\`${f.path ? ` (${cell(f.path)})` : ''}${f.span ? ` bytes ${f.span[0]}–${f.span[1]}` : ''}: ${message(f.message)}`,
+        );
+      findings.push('');
+    }
+  }
+  const unreadable = new Set<number>();
+  for (const [input, { records, first }] of perInput)
+    if (isUnreadableInput(records, first)) {
+      unreadable.add(input);
+      countRecord(counts, first, -1);
+    }
+  counts.unreadable = unreadable.size;
+  const all = (lines: readonly string[]) => {
+    for (const l of lines) line(l);
+  };
+  all(['# Envelope Inspector report', '']);
+  all([`${head.generator}, schema \`${head.schema}\`. ${cell(countsLine(counts))}.`, '']);
+  all(['## Inputs', '', '| # | name | format | bytes | SHA-256 |', '| --- | --- | --- | --- | --- |']);
+  for (const [n, i] of head.inputs.entries())
+    line(`| ${n} | ${cell(i.name)} | ${unreadable.has(n) ? `unreadable: ${cell(i.format)}` : cell(i.format)} | ${i.bytes} | \`${i.sha256}\` |`);
+  all([
     '',
     '## Records',
     '',
     '| input | # | verdict | format | kind | id | source | decoded | valid | signature | key id | trusted |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-  );
-  for (const r of records) {
-    if (unreadable.has(r.input)) continue;
-    out.push(
-      `| ${cell(names[r.input])} | ${r.index} | ${cell(recordHeadline(recordFacts(r)).label)} | ${cell(r.format)} | ${cell(r.kind)} | ${cell(r.id)} | ${cell(r.source)} | ${r.decoded ? 'yes' : '**no**'} | ${r.decoded ? (r.valid ? 'yes' : '**no**') : '—'} | ${cell(signatureWords(r.signature).words)} | ${cell(r.signature.key_id)} | ${r.signature.trusted ? 'yes' : 'no'} |`,
-    );
-  }
-  const uncovered = records.filter((r) => r.signature.not_covered?.length);
+  ]);
+  for (const { input, row } of rows) if (!unreadable.has(input)) line(row);
   if (uncovered.length) {
-    out.push('', '## Not covered by the signature', '', 'Fields these signed records hold that their signature does not vouch for:', '');
-    for (const r of uncovered) out.push(`- ${placeOf(r)} (${cell(signatureWords(r.signature).words)}): ${r.signature.not_covered.map(cell).join(', ')}`);
+    all(['', '## Not covered by the signature', '', 'Fields these signed records hold that their signature does not vouch for:', '']);
+    all(uncovered);
   }
-  const withFindings = records.filter((r) => r.error || r.findings.length);
-  if (withFindings.length) {
-    out.push('', '## Findings', '');
-    for (const r of withFindings) {
-      out.push(`### Record ${r.index} of ${cell(names[r.input] ?? `input ${r.input}`)}${r.id ? ` (${cell(r.id)})` : ''}`, '');
-      if (r.error) out.push(`- **${cell(r.error.code)}** at byte ${r.error.offset ?? '?'}: ${message(r.error.message)}`);
-      for (const f of r.findings)
-        out.push(
-          `- ${f.severity} \`${f.rule}\`${f.path ? ` (${cell(f.path)})` : ''}${f.span ? ` bytes ${f.span[0]}–${f.span[1]}` : ''}: ${message(f.message)}`,
-        );
-      out.push('');
-    }
+  if (findings.length) {
+    all(['', '## Findings', '']);
+    all(findings);
   }
-  const workflows = report.workflows as {
+  const workflows = tail.workflows as unknown as {
     record: number;
     modes: Record<string, number>;
     envelopes: { hash: string; hash_ok: boolean; signature: string; did_match: boolean }[];
   }[];
   if (workflows.length) {
-    out.push('## Workflows', '', '| record | light | heavy | boundary | envelopes | tampered |', '| --- | --- | --- | --- | --- | --- |');
+    all(['## Workflows', '', '| record | light | heavy | boundary | envelopes | tampered |', '| --- | --- | --- | --- | --- | --- |']);
     for (const w of workflows) {
       const tampered = w.envelopes.filter((e) => !e.hash_ok || e.signature !== 'valid' || !e.did_match).map((e) => `${cell(e.hash.slice(0, 12))}…`);
-      out.push(`| ${w.record} | ${w.modes.light} | ${w.modes.heavy} | ${w.modes.boundary} | ${w.envelopes.length} | ${tampered.join(', ') || 'none'} |`);
+      line(`| ${w.record} | ${w.modes.light} | ${w.modes.heavy} | ${w.modes.boundary} | ${w.envelopes.length} | ${tampered.join(', ') || 'none'} |`);
     }
-    out.push('');
+    line('');
   }
-  const g = report.graph;
-  out.push('## Graph', '', `${g.nodes} nodes, ${g.edges.length} edges.`);
-  if (g.missing.length) out.push('', 'Missing parents:', ...g.missing.map((m) => `- ${cell(m.from)} → ${cell(m.ref)} (${cell(m.via)})`));
-  if (g.cycles.length) out.push('', 'Cycles:', ...g.cycles.map((c) => `- ${c.map(cell).join(' → ')}`));
+  const g = tail.graph;
+  // Counted as they are made: a large log has millions.
+  let edges = 0;
+  for (const _ of g.edges.items) edges++;
+  all(['## Graph', '', `${g.nodes} nodes, ${edges} edges.`]);
+  if (g.missing.length) all(['', 'Missing parents:', ...g.missing.map((m) => `- ${cell(m.from)} → ${cell(m.ref)} (${cell(m.via)})`)]);
+  if (g.cycles.length) all(['', 'Cycles:', ...g.cycles.map((c) => `- ${c.map(cell).join(' → ')}`)]);
   const streams = g.streams as { channel: string; chunks: number; duplicates: number; after_terminal: number; gaps: number[]; terminal: string | null }[];
   const troubled = streams.filter(
     (s) => s.duplicates || s.after_terminal || s.gaps.length || s.terminal === 'gap' || s.terminal === 'abandoned' || s.terminal === null,
   );
   if (troubled.length) {
-    out.push('', 'Streams with problems:');
+    line('');
+    line('Streams with problems:');
     for (const s of troubled)
-      out.push(
+      line(
         `- channel ${cell(s.channel)}: ${s.chunks} chunks, ${s.duplicates} duplicates, ${s.after_terminal} after the terminal, gaps ${s.gaps.join(', ') || 'none'}, terminal ${cell(s.terminal ?? 'none (still open)')}`,
       );
   }
-  out.push('');
-  return out.join('\n');
 }

@@ -3,6 +3,7 @@ import type { Span } from './model';
 import { toReportFolds, type ReportFolds } from './folds';
 import { agentDnaInputs, buildAgentDnaGraph, toReportGraph, type ReportGraph } from './graph';
 import { toStreamedReportGraph, type StreamedReportGraph } from './graph/report';
+import { StreamedArray } from './report-json';
 import type { CompactRecordGraph } from './graph/record-graph';
 import type { FoldResult } from './folds/model';
 import type { WorkflowReport } from './agentdna/model';
@@ -133,6 +134,76 @@ export function streamedReportTail(
   };
 }
 
+/**
+ * report@1 in the order it is written (cli/stream.ts streamReport): the inputs, then the records one
+ * at a time, each final (the log's findings about it, made from every record, are in it), then the
+ * log-level parts, made before the records come, so a reader may take them first.
+ */
+export interface ReportParts {
+  head: ReturnType<typeof reportHead>;
+  /**
+   * Read once. Streamed, they come in input order, each let go once the reader has taken the next;
+   * a whole report's (reportParts) come in its order.
+   */
+  records: Iterable<ReportRecord>;
+  tail: ReturnType<typeof streamedReportTail>;
+}
+
+/** A whole report as its parts (a summary written from the parts, of a report made whole: the app's export). */
+export function reportParts(report: Report): ReportParts {
+  const { schema, generator, inputs, records, graph, ...tail } = report;
+  return {
+    head: { schema, generator, inputs },
+    records,
+    tail: { ...tail, graph: { ...graph, edges: new StreamedArray(graph.edges), correlations: new StreamedArray(graph.correlations) } },
+  };
+}
+
+/** An input's records as they come (recordsByInput). */
+export interface InputRecords {
+  input: number;
+  /**
+   * The one record of an input nothing could be read from (a PNG, an empty file: a single record
+   * of format `unknown`, not decoded, as the app tells them apart, worker/session.ts), else null.
+   * It stays in report@1 (`input/unrecognized`), but such an input is an input, not a record, in
+   * every count.
+   */
+  unreadable: ReportRecord | null;
+  /** The input's records (none when it is unreadable), read before the next input is given. */
+  records: Iterable<ReportRecord>;
+}
+
+/**
+ * The records of `inputs` inputs, which come in input order, input by input (every input, with
+ * records or not): an input's first record is held until the next one tells whether the input is
+ * unreadable (a single record of format `unknown`, not decoded). Reads one record ahead.
+ */
+export function* recordsByInput(inputs: number, records: Iterable<ReportRecord>): Generator<InputRecords> {
+  const it = records[Symbol.iterator]();
+  let next = it.next();
+  for (let i = 0; i < inputs; i++) {
+    const first = !next.done && next.value.input === i ? next.value : undefined;
+    if (first) next = it.next();
+    if (first && (next.done || next.value.input !== i) && isUnreadableInput(1, first)) {
+      yield { input: i, unreadable: first, records: [] };
+      continue;
+    }
+    const input = i;
+    const rest = (function* () {
+      if (first) yield first;
+      while (!next.done && next.value.input === input) {
+        const r = next.value;
+        next = it.next();
+        yield r;
+      }
+    })();
+    yield { input: i, unreadable: null, records: rest };
+    // What the reader left of the input.
+    for (const _ of rest);
+  }
+  if (!next.done) throw new Error(`recordsByInput: a record of input ${next.value.input} out of input order, or of no input`);
+}
+
 /** What makes the exit status 1 (report.md "Command line"): the default, `error`; `warning` adds warnings; `untrusted` is `--require-trusted`. */
 export const FAIL_ON = ['error', 'warning', 'untrusted'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
@@ -181,21 +252,6 @@ export function recordPasses(r: ReportRecord, options: ExitPolicy = {}): boolean
   return !(failOn === 'untrusted' || options.requireTrusted) || isTrusted(r);
 }
 
-/**
- * The inputs nothing could be read from (a PNG, an empty file): one record of format `unknown`,
- * not decoded, as the app tells them apart (worker/session.ts). Their record stays in report@1
- * (`input/unrecognized`), but they are inputs, not records, in every count.
- */
-export function unreadableInputs(report: Pick<Report, 'inputs' | 'records'>): Set<number> {
-  const count = new Map<number, number>();
-  const first = new Map<number, ReportRecord>();
-  for (const r of report.records) {
-    count.set(r.input, (count.get(r.input) ?? 0) + 1);
-    if (!first.has(r.input)) first.set(r.input, r);
-  }
-  return new Set([...first.keys()].filter((i) => isUnreadableInput(count.get(i)!, first.get(i))));
-}
-
 /** What the readable summary's last line counts (report.md "Command line"), each apart. */
 export interface ReportCounts {
   /** Records, those of unreadable inputs aside. */
@@ -213,32 +269,22 @@ export interface ReportCounts {
   warnings: number;
 }
 
-/** The counts over a report (or the records seen so far): `unreadable` says which inputs are not records. */
-export function reportCounts(report: Pick<Report, 'inputs' | 'records'>, unreadable = unreadableInputs(report)): ReportCounts {
-  const c: ReportCounts = {
-    records: 0,
-    inputs: report.inputs.length,
-    unreadable: unreadable.size,
-    valid: 0,
-    invalid: 0,
-    badlySigned: 0,
-    untrusted: 0,
-    errors: 0,
-    warnings: 0,
-  };
-  for (const r of report.records) {
-    if (unreadable.has(r.input)) continue;
-    c.records++;
-    if (r.decoded && r.valid) c.valid++;
-    else c.invalid++;
-    if (isBadlySigned(r.signature.status)) c.badlySigned++;
-    if (!isTrusted(r)) c.untrusted++;
-    for (const f of r.findings) {
-      if (f.severity === 'error') c.errors++;
-      else if (f.severity === 'warning') c.warnings++;
-    }
+/** The counts of `inputs` inputs before any record. */
+export function noCounts(inputs: number): ReportCounts {
+  return { records: 0, inputs, unreadable: 0, valid: 0, invalid: 0, badlySigned: 0, untrusted: 0, errors: 0, warnings: 0 };
+}
+
+/** Adds a record (not an unreadable input's) to the counts; with `by` -1, takes one counted already away. */
+export function countRecord(c: ReportCounts, r: ReportRecord, by: 1 | -1 = 1): void {
+  c.records += by;
+  if (r.decoded && r.valid) c.valid += by;
+  else c.invalid += by;
+  if (isBadlySigned(r.signature.status)) c.badlySigned += by;
+  if (!isTrusted(r)) c.untrusted += by;
+  for (const f of r.findings) {
+    if (f.severity === 'error') c.errors += by;
+    else if (f.severity === 'warning') c.warnings += by;
   }
-  return c;
 }
 
 /** The summary line: `12 records in 3 inputs (1 unreadable): 9 valid, 2 invalid or undecoded, 1 badly signed, 4 untrusted; 3 errors, 14 warnings`. */

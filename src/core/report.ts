@@ -164,7 +164,7 @@ export interface InputRecords {
   input: number;
   /**
    * The one record of an input nothing could be read from (a PNG, an empty file: a single record
-   * of format `unknown`, not decoded, as the app tells them apart, worker/session.ts), else null.
+   * of format `unknown`, not decoded, as the app tells them apart), else null.
    * It stays in report@1 (`input/unrecognized`), but such an input is an input, not a record, in
    * every count.
    */

@@ -48,7 +48,7 @@ const facts = (patch: Partial<VerdictFacts> = {}): VerdictFacts => ({
   ...patch,
 });
 
-/** A record's facts as the page's summary has them (worker/session.ts summarize). */
+/** A record's facts as the page's summary has them (worker/summarize.ts). */
 function factsOf(r: ReturnType<typeof buildReport>['records'][number]): VerdictFacts {
   return {
     decoded: r.decoded,

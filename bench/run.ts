@@ -254,11 +254,11 @@ if (!ONLY_BROWSER && !ONLY_AGDX) {
     note('cli_100k_rss_mb', 'not measured', `no ${gnuTime} (GNU time) on this machine`);
   } else {
     execSync('node scripts/build-cli.mjs', { stdio: 'inherit' });
-    /** Seconds and peak resident memory (MB) of one `inspect --json FILE > /dev/null`. */
-    const cli = (file: string) => {
+    /** Seconds and peak resident memory (MB) of one `inspect --json FILE > /dev/null` (or another format). */
+    const cli = (file: string, format = '--json') => {
       const stats = join(dir, 'cli-time.txt');
       execSync(
-        `${gnuTime} -f '%e %M' -o ${JSON.stringify(stats)} node bin/envelope-inspector.mjs inspect --json ${JSON.stringify(file)} > /dev/null || test $? -eq 1`,
+        `${gnuTime} -f '%e %M' -o ${JSON.stringify(stats)} node bin/envelope-inspector.mjs inspect ${format} ${JSON.stringify(file)} > /dev/null || test $? -eq 1`,
         { stdio: 'inherit' },
       );
       const [seconds, kb] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
@@ -279,6 +279,13 @@ if (!ONLY_BROWSER && !ONLY_AGDX) {
       `peak RSS of inspect --json on a 1,000,000-record file (${(statSync(million).size / 1e6).toFixed(0)} MB), output to /dev/null; ${(large.ms / 1000).toFixed(1)} s`,
     );
     note('cli_1m_ms', large.ms, 'wall time of the same run');
+    // The readable summary streams as --json does (issue 28): its peak should be within 10% of that one.
+    const summary = cli(million, '--format text');
+    note(
+      'cli_1m_summary_rss_ratio',
+      summary.mb / large.mb,
+      `peak RSS of the readable summary (inspect --format text) on the same file, ${summary.mb.toFixed(0)} MB in ${(summary.ms / 1000).toFixed(1)} s, over inspect --json's ${large.mb.toFixed(0)} MB (1.0 = the same)`,
+    );
   }
 }
 

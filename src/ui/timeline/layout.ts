@@ -16,7 +16,7 @@ export interface TimelineLayout {
 
 /** A lane, top to bottom: padding, its tracks of spans and deadlines, its marks, its stream bars. */
 const LANE_PAD = 4;
-export const TRACK = 16;
+const TRACK = 16;
 export const MARK_ROW = 22;
 const STREAM_ROW = 12;
 

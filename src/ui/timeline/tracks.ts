@@ -38,6 +38,23 @@ function scratchFor(slots: number) {
 }
 
 /**
+ * Adds [a, b] at height y to the open run of slot k: joined when they touch (within a pixel), else
+ * the open run goes to `out` (as a, b, y) and this one opens. Runs left open are flushed by the caller.
+ */
+function joinRun(k: number, a: number, b: number, y: number, out: number[]): void {
+  const { dashA, dashB, dashY } = scratch;
+  if (Number.isNaN(dashA[k]) || a > dashB[k] + 1 || b < dashA[k] - 1) {
+    if (!Number.isNaN(dashA[k])) out.push(dashA[k], dashB[k], dashY[k]);
+    dashA[k] = a;
+    dashB[k] = b;
+    dashY[k] = y;
+  } else {
+    dashA[k] = Math.min(dashA[k], a);
+    dashB[k] = Math.max(dashB[k], b);
+  }
+}
+
+/**
  * Command → answer spans on their command's track, labelled with the latency (where it fits: before
  * a deadline flag on it, and after the previous label on the track). Batched into one path per
  * colour, and a span whose ends fall on the same pixels as the previous one on its track is skipped.
@@ -72,18 +89,7 @@ export function drawSpans(ctx: CanvasRenderingContext2D, p: TimelinePack, s: Dra
     const skewed = x2 < x1;
     if (skewed) skewedSpans.push(x1, x2, y);
     else {
-      const k = slot * 2;
-      const lo = clampX(x1);
-      const hi = clampX(x2);
-      if (Number.isNaN(dashA[k]) || lo > dashB[k] + 1 || hi < dashA[k] - 1) {
-        if (!Number.isNaN(dashA[k])) plain.push(dashA[k], dashB[k], dashY[k]);
-        dashA[k] = lo;
-        dashB[k] = hi;
-        dashY[k] = y;
-      } else {
-        dashA[k] = Math.min(dashA[k], lo);
-        dashB[k] = Math.max(dashB[k], hi);
-      }
+      joinRun(slot * 2, clampX(x1), clampX(x2), y, plain);
       for (const x of [a, b]) {
         if (x < minX || x > maxX || lastTick[slot] === x) continue;
         lastTick[slot] = x;
@@ -170,16 +176,7 @@ export function drawDeadlines(ctx: CanvasRenderingContext2D, p: TimelinePack, s:
       // Dashed from the command to the deadline; overlapping ones on a track are drawn as one.
       const a = clampX(Math.min(x0, xd));
       const b = clampX(Math.max(x0, xd));
-      const k = slot * 2 + (state === STATE.unanswered ? 1 : 0);
-      if (Number.isNaN(dashA[k]) || a > dashB[k] + 1 || b < dashA[k] - 1) {
-        if (!Number.isNaN(dashA[k])) into.dashes.push(dashA[k], dashB[k], dashY[k]);
-        dashA[k] = a;
-        dashB[k] = b;
-        dashY[k] = y;
-      } else {
-        dashA[k] = Math.min(dashA[k], a);
-        dashB[k] = Math.max(dashB[k], b);
-      }
+      joinRun(slot * 2 + (state === STATE.unanswered ? 1 : 0), a, b, y, into.dashes);
     }
     // A solid bar, 4 px on whole pixels, from the deadline to the late answer: the miss, at a glance.
     if (state === STATE.missed) {

@@ -14,7 +14,7 @@ import type { Viewport } from './use-timeline-viewport';
 import { xOf } from './view';
 
 /** What a frame shows besides the view: mark indices (-1: none), the links toggle, the colour scheme. */
-export interface Drawn {
+interface Drawn {
   selected: number;
   focused: number;
   links: boolean;

@@ -6,7 +6,7 @@ import { markAt, streamAt } from './pick';
 import type { Viewport } from './use-timeline-viewport';
 import { panBy, wheelFactor, zoomAt } from './view';
 
-export interface Tip {
+interface Tip {
   x: number;
   y: number;
   text: string;
@@ -58,7 +58,7 @@ export function useTimelinePointer({
     return () => el.removeEventListener('wheel', onWheel);
   }, [box, view, schedule, list]);
 
-  const drag = useRef<{ x: number; y: number; moved: boolean; id: number } | null>(null);
+  const drag = useRef<{ x: number; y: number; moved: boolean } | null>(null);
   const markAtPoint = (x: number, y: number) => (view.current ? markAt(pack, view.current, layout(), x, y) : -1);
   const streamAtPoint = (x: number, y: number) => (view.current ? streamAt(pack, view.current, layout(), x, y) : -1);
   const point = (e: ReactPointerEvent<HTMLElement>) => {
@@ -67,7 +67,7 @@ export function useTimelinePointer({
   };
   const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>) => {
     if (e.button !== 0) return;
-    drag.current = { x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
+    drag.current = { x: e.clientX, y: e.clientY, moved: false };
     e.currentTarget.setPointerCapture(e.pointerId);
   };
   const onPointerMove = (e: ReactPointerEvent<HTMLDivElement>) => {

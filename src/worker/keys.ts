@@ -54,9 +54,9 @@ export class Keys {
     state.log = state.refold();
     const changed: RecordSummary[] = [];
     state.records.forEach((r, key) => {
-      const s = summarize(key, r, state.logRules(key), state.blanked.has(key));
       const old = state.summaryOf(key, was);
       if (!old) return; // still streaming in: its summary is made when it goes to the page
+      const s = summarize(key, r, state.logRules(key), state.blanked.has(key));
       if (
         old.signature !== s.signature ||
         old.trusted !== s.trusted ||

@@ -8,7 +8,7 @@ import { readText } from '../core/read-text';
 import { decodeBundle, isBundle } from '../core/share/permalink';
 import type { Handlers, InputPayload, InputSummary } from '../wire/protocol';
 import { packSummaries } from '../wire/summary-pack';
-import { type InputReader, type LoadHooks, loaded, type LoadResult } from './read-input';
+import { emptyLoad, type InputReader, type LoadHooks, loaded, type LoadResult } from './read-input';
 import type { SessionState } from './session-state';
 import type { Sharing } from './sharing';
 
@@ -34,7 +34,7 @@ export class Loading {
   }
 
   private async loadNow(payloads: InputPayload[], hooks: LoadHooks): Promise<LoadResult> {
-    const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
+    const out = emptyLoad();
     const progress = { records: 0, bytesDone: 0, bytesTotal: payloads.reduce((n, p) => n + p.data.size, 0) };
     const load = { drawn: false };
     for (const [at, p] of payloads.entries()) {

@@ -47,6 +47,9 @@ export interface LoadResult {
   problems: string[];
 }
 
+/** A load's result before its first input. */
+export const emptyLoad = (): LoadResult => ({ inputs: [], records: [], view: null, problems: [], cancelled: false });
+
 /** A load's (or a link's) result as it crosses: its summaries packed, their buffer handed over. */
 export function loaded<K extends RequestType>(result: LoadResult & { error?: string | null }, ctx: HandlerContext<K>): Loaded {
   return { ...result, records: packed(result.records, ctx) };
@@ -145,8 +148,8 @@ export class InputReader {
       if (batch.input) {
         summary.sha256 = digest ? await digest : batch.input.sha256;
         summary.format = batch.input.format;
-        const only = summary.records === 1 && !summary.unkept ? state.records[state.records.length - 1] : null;
-        summary.error = only && only.verdict.format === 'unknown' ? only.verdict.error : null;
+        const last = state.records.at(-1);
+        summary.error = !summary.unkept && isUnreadableInput(summary.records, last?.verdict) ? (last?.verdict.error ?? null) : null;
       }
       progress.records += batch.records.length;
       const snapshot = { inputs: [{ ...summary }], progress: { ...progress, bytesDone: base + batch.bytesDone } };

@@ -20,8 +20,6 @@ import { SessionState } from './session-state';
 import { Sharing, type ViewByKey } from './sharing';
 import { Views } from './views';
 
-export { RECORDS_KEPT, type LoadHooks, type LoadResult };
-
 export class InspectorSession {
   readonly state = new SessionState();
   readonly keys: Keys;

@@ -15,7 +15,7 @@ import {
 import { hasBody, redactInput } from '../core/share/redact';
 import type { ComparedPair, Handlers, InputRedaction, RecordFilter, SharedView, ShareRecords, Unblankable } from '../wire/protocol';
 import type { Queries } from './queries';
-import { type InputReader, loaded, type LoadResult } from './read-input';
+import { emptyLoad, type InputReader, loaded, type LoadResult } from './read-input';
 import type { SessionState } from './session-state';
 import { partInputs, placeIn, type PartInput } from './share-part';
 
@@ -36,7 +36,7 @@ export class Sharing {
 
   private async openNow(fragment: string): Promise<LoadResult & { error: string | null }> {
     const opened = await decodePermalink(fragment);
-    const out: LoadResult = { inputs: [], records: [], view: null, problems: [], cancelled: false };
+    const out = emptyLoad();
     if (!opened.ok) return { ...out, error: opened.error.message };
     this.state.clear();
     out.view = await this.loadShared(opened, out);

@@ -1,5 +1,5 @@
-// `inspect` in bounded memory: the report written as it goes, the same characters as the whole
-// report (core/report.ts buildReport, JSON.stringify with two spaces), or a readable summary of it
+// `inspect` in bounded memory: the report written as it goes, the same characters as the page's
+// (core/report.ts reportPartsOf, JSON.stringify with two spaces), or a readable summary of it
 // (summary.ts, core/report-markdown.ts) made from the same parts as they come.
 //
 // report@1 puts the log's findings (graph, streams, folds, deadlines) inside each record and the
@@ -22,8 +22,18 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { analyzeLogForReport } from '../core/analysis/log';
 import { LogFactsBuilder } from '../core/log/entry';
 import { logSource, recordViews, type InputResult, type InspectedRecord } from '../core/records';
-import { type ExitPolicy, recordPasses, type ReportParts, type ReportRecord, reportHead, reportRecord, statusOf, streamedReportTail } from '../core/report';
-import { type JsonWriter, StreamedArray } from '../core/report-json';
+import {
+  type ExitPolicy,
+  recordPasses,
+  reportDocument,
+  type ReportParts,
+  type ReportRecord,
+  reportHead,
+  reportRecord,
+  statusOf,
+  streamedReportTail,
+} from '../core/report';
+import type { JsonWriter } from '../core/report-json';
 import type { Finding } from '../core/verdict';
 
 /** A file read at any position, not whole. */
@@ -136,7 +146,7 @@ export type ReportSink = (parts: ReportParts) => void;
 
 /** report@1 as JSON text, through `out`. */
 function jsonSink(out: JsonWriter): ReportSink {
-  return ({ head, records, tail }) => out.write({ ...head, records: new StreamedArray(records), ...tail });
+  return (parts) => out.write(reportDocument(parts));
 }
 
 /** Streams report@1 for the inputs into `sink` (jsonSink(out) for a JsonWriter); returns the exit status (report.ts exitStatus). */

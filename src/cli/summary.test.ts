@@ -1,6 +1,6 @@
 // The readable summaries made from the streamed report (stream.ts, summary.ts writeSummary and
 // writeGithub, core/report-markdown.ts writeMarkdown) are the ones made from the whole report
-// (core/report.ts buildReport), character for character, with the same exit status: over every
+// (core/report.ts reportPartsOf, as the page makes it), character for character, with the same exit status: over every
 // vector alone and all together, with keys, --quiet and the policies, read whole and in windows.
 // (Before the CLI's whole path was removed, this compared with its formatters, formatSummary,
 // formatGithub and the previous reportToMarkdown, over the same cases: the same text.)
@@ -12,7 +12,7 @@ import { agdxSequence } from '../../test/support/generate';
 import { concatBytes } from '../core/bytes';
 import { inspect } from '../core/inspect';
 import { parseKeys, type RegistryEntry } from '../core/keys/keys';
-import { buildReport, type ExitPolicy, exitStatus, type ReportParts, reportParts } from '../core/report';
+import { buildReport, type ExitPolicy, exitStatus, type ReportParts, reportPartsOf } from '../core/report';
 import { writeMarkdown } from '../core/report-markdown';
 import { streamReport, type RandomAccessFile, type StreamInput } from './stream';
 import { LineOut, writeGithub, writeSummary } from './summary';
@@ -50,12 +50,12 @@ function write(parts: ReportParts, format: Format, out: LineOut, c: Case) {
 
 /** The summary of the whole report, as the command line made it before it streamed. */
 function whole(inputs: { name: string; bytes: Uint8Array }[], format: Format, c: Case = {}) {
-  const report = buildReport(inspect(inputs, { keys: c.keys ?? NO_KEYS, detail: false }));
+  const held = inspect(inputs, { keys: c.keys ?? NO_KEYS, detail: false });
   let text = '';
   const out = new LineOut((t) => (text += t));
-  write(reportParts(report), format, out, c);
+  write(reportPartsOf(held), format, out, c);
   out.end();
-  return { text, status: exitStatus(report, c.policy) };
+  return { text, status: exitStatus(buildReport(held), c.policy) };
 }
 
 /** The summary the command line writes: from the streamed report, in small blocks. */

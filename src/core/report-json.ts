@@ -363,3 +363,14 @@ function jsonValue(v: unknown, key: string | number): unknown {
   if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return undefined;
   return v;
 }
+
+/** A value's JSON text, as JSON.stringify(value, null, 2) gives it, written by a JsonWriter (a StreamedArray as it comes). */
+export function jsonText(value: unknown): string {
+  const utf8 = new TextDecoder();
+  const pieces: string[] = [];
+  const out = new JsonWriter((block) => pieces.push(utf8.decode(block, { stream: true })));
+  out.write(value);
+  out.end();
+  pieces.push(utf8.decode());
+  return pieces.join('');
+}

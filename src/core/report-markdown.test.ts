@@ -7,7 +7,7 @@ import { encodeEnvelope } from './agdx/canonical';
 import type { Envelope } from './agdx/envelope';
 import { CborWriter } from './cbor/encoder';
 import { inspect } from './inspect';
-import { buildReport } from './report';
+import { reportPartsOf } from './report';
 import { markdownText, reportToMarkdown } from './report-markdown';
 
 /** Undoes markdownText (but for line breaks, which became spaces): every backslash escapes the punctuation after it. */
@@ -104,7 +104,7 @@ function report(text: string) {
     }),
   );
   return reportToMarkdown(
-    buildReport(
+    reportPartsOf(
       inspect([
         { name: `${text}.cbor`, bytes: agdx },
         { name: `${text}.json`, bytes: workflow },

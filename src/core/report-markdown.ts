@@ -1,18 +1,6 @@
 // A human-readable summary of a report@1 document, in Markdown: inputs with their SHA-256, every
 // record's verdicts and findings, signatures with key ids, workflows, graph problems.
-import {
-  countRecord,
-  countsLine,
-  type ExitPolicy,
-  isProblem,
-  noCounts,
-  recordFacts,
-  type Report,
-  type ReportParts,
-  type ReportRecord,
-  reportParts,
-  withInputNames,
-} from './report';
+import { countRecord, countsLine, type ExitPolicy, isProblem, noCounts, recordFacts, type ReportParts, type ReportRecord, withInputNames } from './report';
 import { isUnreadableInput, recordHeadline, signatureWords } from './verdict';
 import { displayText } from './unsafe-chars';
 
@@ -50,10 +38,10 @@ export interface MarkdownOptions {
   policy?: ExitPolicy;
 }
 
-/** The Markdown summary of a whole report (the app's export): writeMarkdown over its parts. */
-export function reportToMarkdown(report: Report, options: MarkdownOptions = {}): string {
+/** The Markdown summary of a report as one text (the app's export): writeMarkdown over its parts. */
+export function reportToMarkdown(parts: ReportParts, options: MarkdownOptions = {}): string {
   const lines: string[] = [];
-  writeMarkdown(reportParts(report), (l) => lines.push(l), options);
+  writeMarkdown(parts, (l) => lines.push(l), options);
   return `${lines.join('\n')}\n`;
 }
 

@@ -7,7 +7,6 @@ import { StreamedArray } from './report-json';
 import type { CompactRecordGraph } from './graph/record-graph';
 import type { FoldResult } from './folds/model';
 import type { WorkflowReport } from './agentdna/model';
-import type { LogAnalysis } from './analysis/log';
 import { analyzeRecords, type InputResult, type InspectResult } from './records';
 import { trustNote } from './keys/trust-note';
 import { allFindings, hasProblem, isBadlySigned, isUnreadableInput, isValid, type RecordVerdict, type VerdictFacts, type Finding } from './verdict';
@@ -78,55 +77,16 @@ export function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] |
 /** Node ids in their display form: an AgentDNA envelope is named by its hash, as its record is. */
 const displayId = (s: string) => (s.startsWith('dna:') ? s.slice(4) : s);
 
-function withDisplayIds(g: ReportGraph): ReportGraph {
-  const id = displayId;
-  return {
-    ...g,
-    edges: g.edges.map((e) => ({ ...e, from: id(e.from), to: id(e.to) })),
-    missing: g.missing.map((m) => ({ ...m, from: id(m.from) })),
-    cycles: g.cycles.map((c) => c.map(id)),
-  };
-}
-
-/**
- * report@1 for inspected records. The log's analysis (graph and folds) is the one `inspect` made,
- * when given; made here otherwise.
- */
-export function buildReport(result: Omit<InspectResult, 'workflows' | 'log'> & Partial<Pick<InspectResult, 'workflows' | 'log'>>): Report {
-  const log = result.log ?? analyzeRecords(result.records);
-  const findings = log.findings;
-  return {
-    ...reportHead(result.inputs),
-    records: result.records.map((r, i) => reportRecord(r.verdict, findings.get(i))),
-    ...reportTail(log, result.workflows ?? []),
-  };
-}
-
 /** What report@1 says before its records. */
 export function reportHead(inputs: readonly InputResult[]): Pick<Report, 'schema' | 'generator' | 'inputs'> {
   return { schema: REPORT_SCHEMA, generator: GENERATOR, inputs: inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })) };
 }
 
-/** What report@1 says after its records: the workflows, the graph and the folds. */
-export function reportTail(
-  log: Pick<LogAnalysis, 'graph' | 'folds'>,
-  workflows: readonly WorkflowReport[],
-): Pick<Report, 'workflows' | 'graph' | 'agents' | 'runs' | 'conversations' | 'sessions'> {
-  return {
-    workflows: workflows as WorkflowReport[],
-    graph: withDisplayIds(toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(workflows)))),
-    ...toReportFolds(log.folds),
-  };
-}
+/** What report@1 says after its records, its graph's edges and correlations made as they are written (report-json.ts). */
+export type ReportTail = Pick<Report, 'workflows' | 'agents' | 'runs' | 'conversations' | 'sessions'> & { graph: StreamedReportGraph };
 
-/**
- * reportTail from the compact record-level graph, the graph's edges and correlations made as they
- * are written (core/report-json.ts JsonWriter writes the same text).
- */
-export function streamedReportTail(
-  log: { graph: CompactRecordGraph; folds: FoldResult },
-  workflows: readonly WorkflowReport[],
-): Omit<ReturnType<typeof reportTail>, 'graph'> & { graph: StreamedReportGraph } {
+/** The tail from the compact record-level graph and the folds: the workflows, the graph and the folds. */
+export function streamedReportTail(log: { graph: CompactRecordGraph; folds: FoldResult }, workflows: readonly WorkflowReport[]): ReportTail {
   return {
     workflows: workflows as WorkflowReport[],
     graph: toStreamedReportGraph(log.graph, toReportGraph(buildAgentDnaGraph(agentDnaInputs(workflows))), displayId),
@@ -143,20 +103,39 @@ export interface ReportParts {
   head: ReturnType<typeof reportHead>;
   /**
    * Read once. Streamed, they come in input order, each let go once the reader has taken the next;
-   * a whole report's (reportParts) come in its order.
+   * records held whole (reportPartsOf) come in their order, not necessarily by input.
    */
   records: Iterable<ReportRecord>;
-  tail: ReturnType<typeof streamedReportTail>;
+  tail: ReportTail;
 }
 
-/** A whole report as its parts (a summary written from the parts, of a report made whole: the app's export). */
-export function reportParts(report: Report): ReportParts {
-  const { schema, generator, inputs, records, graph, ...tail } = report;
-  return {
-    head: { schema, generator, inputs },
-    records,
-    tail: { ...tail, graph: { ...graph, edges: new StreamedArray(graph.edges), correlations: new StreamedArray(graph.correlations) } },
-  };
+/** Inspected records held whole, with their workflows and the log's analysis when made already. */
+export type HeldRecords = Omit<InspectResult, 'workflows' | 'log'> & Partial<Pick<InspectResult, 'workflows' | 'log'>>;
+
+/**
+ * The parts of report@1 for records held whole (the page's export): the parts streamReport writes,
+ * from the log's analysis `inspect` or the session made (made here otherwise). Each record is made
+ * as it is read. Read once: ask again for another reader.
+ */
+export function reportPartsOf(held: HeldRecords): ReportParts {
+  const log = held.log ?? analyzeRecords(held.records);
+  const { findings } = log;
+  function* records(): Generator<ReportRecord> {
+    for (let i = 0; i < held.records.length; i++) yield reportRecord(held.records[i].verdict, findings.get(i));
+  }
+  return { head: reportHead(held.inputs), records: records(), tail: streamedReportTail({ graph: log.compact, folds: log.folds }, held.workflows ?? []) };
+}
+
+/** The document the parts make, for a JsonWriter (its records and the graph's edges written as they come). */
+export function reportDocument({ head, records, tail }: ReportParts): unknown {
+  return { ...head, records: new StreamedArray(records), ...tail };
+}
+
+/** report@1 as one object, reportPartsOf's parts gathered (for code that reads a report whole: tests). */
+export function buildReport(held: HeldRecords): Report {
+  const { head, records, tail } = reportPartsOf(held);
+  const { graph } = tail;
+  return { ...head, records: [...records], ...tail, graph: { ...graph, edges: [...graph.edges.items], correlations: [...graph.correlations.items] } };
 }
 
 /** An input's records as they come (recordsByInput). */

@@ -3,7 +3,8 @@
 // The rule index behind the rule filter is this part's own, made again after the summaries change.
 import { foldPrepared, toReportFolds } from '../core/folds';
 import { reportToMarkdown } from '../core/report-markdown';
-import { buildReport } from '../core/report';
+import { reportDocument, reportPartsOf } from '../core/report';
+import { jsonText } from '../core/report-json';
 import { RuleIndex } from '../core/rule-filter';
 import { ruleSeverity } from '../core/rules';
 import { buildTimeline } from '../core/timeline/build';
@@ -120,13 +121,9 @@ export class Queries {
   report(): { json: string; markdown: string } {
     const state = this.state;
     state.completeLists(() => true);
-    const report = buildReport({
-      inputs: state.inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })),
-      records: state.records,
-      workflows: state.workflows,
-      log: state.analysis(),
-    });
-    return { json: JSON.stringify(report, null, 2), markdown: reportToMarkdown(report) };
+    const held = { inputs: state.inputs, records: state.records, workflows: state.workflows, log: state.analysis() };
+    // The parts are read once: made again for the summary.
+    return { json: jsonText(reportDocument(reportPartsOf(held))), markdown: reportToMarkdown(reportPartsOf(held)) };
   }
 }
 

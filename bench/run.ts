@@ -24,7 +24,7 @@ import { installSha256Text, sha256Hex } from '../src/core/agentdna/hash';
 import { nodeSha256Hex } from '../src/cli/hash';
 import { readItemAt } from '../src/core/cbor/reader';
 import { referenceConsume } from '../test/support/reference';
-import { buildAgdxGraph, layoutGraph } from '../src/core/graph';
+import { buildCompactRecordGraph, drawAgdxGraph, layoutGraph } from '../src/core/graph';
 import { logFactsOf } from '../src/core/records';
 import { inspectInput } from '../src/core/inspect';
 import { readJson } from '../src/core/json/lossless';
@@ -233,7 +233,9 @@ if (!ONLY_BROWSER && !ONLY_AGDX) {
 if (!ONLY_BROWSER && !ONLY_AGDX) {
   const conv = inspectInput(0, { name: 'g', bytes: agdxSequence(10_000, { perConversation: 10_000 }) }, undefined, false).records;
   const t = performance.now();
-  const g = buildAgdxGraph(logFactsOf(conv));
+  // As the app: the record-level graph built once per load (analysis/log.ts), drawn per request.
+  const facts = logFactsOf(conv);
+  const g = drawAgdxGraph(buildCompactRecordGraph(facts), facts.entries);
   const built = performance.now() - t;
   const t2 = performance.now();
   layoutGraph(g);

@@ -13,10 +13,8 @@ const counts = vi.hoisted(() => ({ graph: 0, folds: 0 }));
 
 vi.mock('./core/graph/record-graph', async (importOriginal) => {
   const real = await importOriginal<typeof import('./core/graph/record-graph')>();
-  // The app builds the graph's objects (buildRecordGraph); the command line only its compact form.
   return {
     ...real,
-    buildRecordGraph: (...args: Parameters<typeof real.buildRecordGraph>) => (counts.graph++, real.buildRecordGraph(...args)),
     buildCompactRecordGraph: (...args: Parameters<typeof real.buildCompactRecordGraph>) => (counts.graph++, real.buildCompactRecordGraph(...args)),
   };
 });

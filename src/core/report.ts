@@ -1,8 +1,8 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
 import type { Span } from './model';
 import { toReportFolds, type ReportFolds } from './folds';
-import { agentDnaInputs, buildAgentDnaGraph, toReportGraph, type ReportGraph } from './graph';
-import { toStreamedReportGraph, type StreamedReportGraph } from './graph/report';
+import { agentDnaInputs, buildAgentDnaGraph, type ReportGraph } from './graph';
+import { toReportGraph, type StreamedReportGraph } from './graph/report';
 import { StreamedArray } from './report-json';
 import type { CompactRecordGraph } from './graph/record-graph';
 import type { FoldResult } from './folds/model';
@@ -74,9 +74,6 @@ export function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] |
   return out;
 }
 
-/** Node ids in their display form: an AgentDNA envelope is named by its hash, as its record is. */
-const displayId = (s: string) => (s.startsWith('dna:') ? s.slice(4) : s);
-
 /** What report@1 says before its records. */
 export function reportHead(inputs: readonly InputResult[]): Pick<Report, 'schema' | 'generator' | 'inputs'> {
   return { schema: REPORT_SCHEMA, generator: GENERATOR, inputs: inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })) };
@@ -89,7 +86,7 @@ export type ReportTail = Pick<Report, 'workflows' | 'agents' | 'runs' | 'convers
 export function streamedReportTail(log: { graph: CompactRecordGraph; folds: FoldResult }, workflows: readonly WorkflowReport[]): ReportTail {
   return {
     workflows: workflows as WorkflowReport[],
-    graph: toStreamedReportGraph(log.graph, toReportGraph(buildAgentDnaGraph(agentDnaInputs(workflows))), displayId),
+    graph: toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(workflows))),
     ...toReportFolds(log.folds),
   };
 }

@@ -9,7 +9,7 @@ import { summarize } from './summarize';
 
 function rendered(file: string) {
   const result = inspect([{ name: file, bytes: new Uint8Array(readFileSync(resolve(process.cwd(), file))) }]);
-  return renderGraph(result.log.graph, result.workflows, (i) => summarize(i, result.records[i]), []);
+  return renderGraph(result.log, result.workflows, (i) => summarize(i, result.records[i]), []);
 }
 
 describe('renderGraph over the 0.7 dialect', () => {

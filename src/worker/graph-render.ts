@@ -11,8 +11,8 @@ import {
   type AgdxNode,
   type AgentDnaNode,
   type ReassembledStream,
-  type RecordGraph,
 } from '../core/graph';
+import type { LogAnalysis } from '../core/analysis/log';
 import type { WorkflowReport } from '../core/agentdna/model';
 import type { Finding } from '../core/verdict';
 import { shortId } from '../core/short-id';
@@ -267,14 +267,14 @@ export type SummaryOf = (key: number) => RecordSummary | undefined;
  * drawn with its verdict as the page has it, and the AgentDNA DAGs of the workflows; laid out.
  */
 export function renderGraph(
-  graph: RecordGraph,
+  log: Pick<LogAnalysis, 'compact' | 'facts'>,
   workflows: readonly WorkflowReport[],
   summaryOf: SummaryOf,
   expanded: string[],
   about: GraphAbout = {},
 ): GraphRender {
   const t0 = performance.now();
-  const agdx = drawAgdxGraph(graph, { expanded: new Set(expanded), valid: (i) => summaryOf(i)?.valid ?? true });
+  const agdx = drawAgdxGraph(log.compact, log.facts.entries, { expanded: new Set(expanded), valid: (i) => summaryOf(i)?.valid ?? true });
   const agentdna = buildAgentDnaGraph(agentDnaInputs(workflows));
   const nodes: GraphRenderNode[] = [];
   const place = (faces: Face[], boxes: Map<string, { x: number; y: number; width: number; height: number }>, dy: number) => {

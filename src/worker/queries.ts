@@ -105,7 +105,7 @@ export class Queries {
   /** Both graphs, laid out, as the page draws them: the record-level graph of the load, drawn. */
   graph(expanded: string[]): GraphRender {
     const state = this.state;
-    return renderGraph(state.analysis().graph, state.workflows, (key) => state.summaryOf(key), expanded, {
+    return renderGraph(state.analysis(), state.workflows, (key) => state.summaryOf(key), expanded, {
       findings: (key) => state.logRules(key),
       inputName: (input) => state.inputs[input]?.name ?? '',
     });

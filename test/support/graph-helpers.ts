@@ -5,8 +5,10 @@ import { blankRecord, envelopeSummary, finishRecord } from '../../src/core/impor
 import type { SignatureVerdict } from '../../src/core/model';
 import { locateIn, logFactsOf, type InspectedRecord } from '../../src/core/records';
 import { isValid, type Finding } from '../../src/core/verdict';
-import { buildAgdxGraph } from '../../src/core/graph/agdx';
-import type { AgdxGraph, DrawOptions } from '../../src/core/graph/model';
+import { drawAgdxGraph } from '../../src/core/graph/draw';
+import type { AgdxGraph, AgentDnaGraph, DrawOptions } from '../../src/core/graph/model';
+import { buildCompactRecordGraph } from '../../src/core/graph/record-graph';
+import { type ReportGraph, toReportGraph } from '../../src/core/graph/report';
 import { finding } from '../../src/core/rules';
 
 /** A 16-byte id whose value is `n` (big-endian). */
@@ -108,5 +110,14 @@ export const factsOf = logFactsOf;
 
 /** The graph of test records, built and drawn, each record drawn with its own validity; findings located in their trees. */
 export function graphOf(records: readonly InspectedRecord[], options: DrawOptions = {}): AgdxGraph {
-  return buildAgdxGraph(logFactsOf(records), { valid: (i) => isValid(records[i].verdict), locate: locateIn(records), ...options });
+  const facts = logFactsOf(records);
+  return drawAgdxGraph(buildCompactRecordGraph(facts, { locate: locateIn(records) }), facts.entries, { valid: (i) => isValid(records[i].verdict), ...options });
+}
+
+const NO_WORKFLOWS: AgentDnaGraph = { kind: 'agentdna', nodes: [], edges: [], missing: [], cycles: [] };
+
+/** report@1's graph section of test records (and an AgentDNA graph), its edges and correlations gathered. */
+export function reportGraphOf(records: readonly InspectedRecord[], workflows: AgentDnaGraph = NO_WORKFLOWS): ReportGraph {
+  const g = toReportGraph(buildCompactRecordGraph(logFactsOf(records)), workflows);
+  return { ...g, edges: [...g.edges.items], correlations: [...g.correlations.items] };
 }

@@ -6,8 +6,8 @@
 import type { PreparedLog } from '../folds/fold';
 import { foldPrepared, prepareFold } from '../folds/fold';
 import type { FoldFinding, FoldResult } from '../folds/model';
-import { buildCompactRecordGraph, recordGraphOf, type CompactRecordGraph } from '../graph/record-graph';
-import type { GraphFinding, RecordGraph } from '../graph/model';
+import { buildCompactRecordGraph, type CompactRecordGraph } from '../graph/record-graph';
+import type { GraphFinding } from '../graph/model';
 import type { LogFindings, Finding } from '../verdict';
 import type { LocateField, LogFacts } from '../log/entry';
 import { StructureFindings } from './structure';
@@ -15,13 +15,8 @@ import { RecordTiming, timingLinks, type LogTiming } from './timing';
 
 export interface LogAnalysis {
   readonly facts: LogFacts;
-  /** The record-level AGDX graph in numbers, kept for the whole load (links and times read it). */
+  /** The record-level AGDX graph in numbers, kept for the whole load (links, times, the drawing and the report read it). */
   readonly compact: CompactRecordGraph;
-  /**
-   * The same graph as objects, for drawing (graph/draw.ts): made the first time it is asked for
-   * (the Graph tab), then kept; a load nobody draws as a graph never holds an object per record.
-   */
-  readonly graph: RecordGraph;
   /**
    * Commands paired with their answers, deadlines passed unanswered, clock skew (timing.ts), for the
    * timeline: made the first time it is asked for, then kept. The timing's findings are made a
@@ -56,7 +51,6 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
       graphFindings: byRecord(compact.findings),
       recordTiming: new RecordTiming(facts, compact, { locate, keepEntries: true }),
       structure: new StructureFindings(compact, facts.entries, locate),
-      objects: once(() => recordGraphOf(compact, facts.entries)),
       times: once(() => timingLinks(facts, compact)),
     },
     locate,
@@ -65,8 +59,8 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
 
 /**
  * What a key change leaves as it is (the graph and the times rest on no verdict): the graph in
- * numbers, the timing's findings a record at a time, and the graph's objects and the timeline's
- * times, each made when first asked for. Made once per load and shared by its refolded analyses.
+ * numbers, the timing's findings a record at a time, and the timeline's times, made when first
+ * asked for. Made once per load and shared by its refolded analyses.
  */
 interface LogBase {
   readonly compact: CompactRecordGraph;
@@ -75,7 +69,6 @@ interface LogBase {
   readonly recordTiming: RecordTiming;
   /** Streams' gaps, duplicates and late records, repeated ids, cycles, missing causes: made when asked. */
   readonly structure: StructureFindings;
-  readonly objects: () => RecordGraph;
   readonly times: () => LogTiming;
 }
 
@@ -131,21 +124,16 @@ export function refoldLog(analysis: LogAnalysis, facts: LogFacts): LogAnalysis {
   if (facts.entries.length !== analysis.facts.entries.length) throw new TypeError('refoldLog: the facts are not those of this analysis');
   const base = bases.get(analysis);
   if (!base) throw new TypeError('refoldLog: not an analysis analyzeLog or refoldLog made');
-  // The objects, made or not, are the same graph's: the first facts' entries (a renewed entry's
-  // verdict is not in the graph).
   return withFolds(facts, base, analysis.fold.locate);
 }
 
 function withFolds(facts: LogFacts, base: LogBase, locate: LocateField | undefined): LogAnalysis {
   const fold = prepareFold(facts, locate);
   const folds = foldPrepared(fold);
-  const { compact, objects, times, recordTiming } = base;
+  const { compact, times, recordTiming } = base;
   const analysis: LogAnalysis = {
     facts,
     compact,
-    get graph() {
-      return objects();
-    },
     get timing() {
       return times();
     },

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgdxGraph, FoldNode, GhostNode, RecordNode, StreamNode } from './model';
-import { toReportGraph } from './report';
-import { Conversation, causeAt, crock, hops, id16, text, graphOf } from '../../../test/support/graph-helpers';
+import { Conversation, causeAt, crock, hops, id16, text, graphOf, reportGraphOf } from '../../../test/support/graph-helpers';
 
 const body = text('{}');
 const edge = (g: AgdxGraph, from: string, to: string, via: string) => g.edges.find((e) => e.from === from && e.to === to && e.via === via);
@@ -18,7 +17,7 @@ function exported() {
   return { c, cmd, resp };
 }
 
-describe('buildAgdxGraph: causal edges', () => {
+describe('drawAgdxGraph: causal edges', () => {
   it('draws cause and cause_at from the child to the parent; cause_at says what it could not check', () => {
     const { c } = exported();
     const g = graphOf(c.records);
@@ -49,7 +48,7 @@ describe('buildAgdxGraph: causal edges', () => {
     expect(ghost).toMatchObject({ kind: 'ghost', recordIndex: null, refs: [{ via: 'cause', ref: crock(0x404) }] });
     expect(edge(g, crock(7), ghost.id, 'cause')).toBeDefined();
     expect(g.missing).toEqual([{ from: crock(7), ref: crock(0x404), via: 'cause' }]);
-    const report = toReportGraph(g);
+    const report = reportGraphOf(c.records);
     expect(report.nodes).toBe(1); // the ghost is not counted
     expect(report.edges).toEqual([]); // the absent parent is in missing, not in edges
     expect(report.missing).toEqual(g.missing);
@@ -99,7 +98,7 @@ describe('buildAgdxGraph: causal edges', () => {
     expect(g.cycles).toEqual([[crock(1), crock(2)], [crock(3)]]);
     expect(g.nodes.filter((n) => n.cycle).map((n) => n.id)).toEqual([crock(1), crock(2), crock(3)]);
     expect(edge(g, crock(3), crock(3), 'cause')!.note).toMatch(/names itself/);
-    expect(toReportGraph(g).cycles).toEqual(g.cycles);
+    expect(reportGraphOf(c.records).cycles).toEqual(g.cycles);
   });
 
   it('a cause / cause_at disagreement is a warning on the child', () => {
@@ -147,7 +146,7 @@ describe('buildAgdxGraph: causal edges', () => {
   });
 });
 
-describe('buildAgdxGraph: correlation pairs', () => {
+describe('drawAgdxGraph: correlation pairs', () => {
   it('pairs a command with its response, its error and its status task updates', () => {
     const c = new Conversation();
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body });
@@ -164,8 +163,8 @@ describe('buildAgdxGraph: correlation pairs', () => {
       [crock(4), crock(1)],
       [crock(6), crock(5)],
     ]);
-    expect(toReportGraph(g).correlations).toHaveLength(3);
-    expect(toReportGraph(g).edges).toEqual([]); // correlation pairs stay out of the causal edges
+    expect(reportGraphOf(c.records).correlations).toHaveLength(3);
+    expect(reportGraphOf(c.records).edges).toEqual([]); // correlation pairs stay out of the causal edges
   });
 
   it('pairs with the nearest earlier command of the correlation, in the same conversation', () => {
@@ -182,7 +181,7 @@ describe('buildAgdxGraph: correlation pairs', () => {
   });
 });
 
-describe('buildAgdxGraph: streams, loops, folds, groups', () => {
+describe('drawAgdxGraph: streams, loops, folds, groups', () => {
   function withStream() {
     const c = new Conversation();
     c.add({ kind: 'command', record: id16(1), correlation: id16(0x50), body });
@@ -212,8 +211,8 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     expect(g.edges.some((e) => e.via === 'sequence')).toBe(false); // inside the fold
     expect(g.folded).toEqual([{ id: s.id, kind: 'stream', members: ['rec:0:1', 'rec:0:2', 'rec:0:3'], count: 3, parent: null, childKind: null }]);
     expect([1, 2, 3].map((i) => g.nodeOfRecord.get(i))).toEqual([s.id, s.id, s.id]);
-    expect(toReportGraph(g).nodes).toBe(5); // every chunk counts as a record
-    expect(toReportGraph(g).streams[0]).toMatchObject({
+    expect(reportGraphOf(c.records).nodes).toBe(5); // every chunk counts as a record
+    expect(reportGraphOf(c.records).streams[0]).toMatchObject({
       correlation: crock(0x50),
       channel: crock(0x60),
       chunks: 3,
@@ -234,7 +233,6 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     expect(edge(g, 'rec:0:3', 'rec:0:2', 'sequence')).toBeDefined();
     expect(node(g, 'rec:0:2').stream).toBe(folded.streams[0].id);
     expect(graphOf(c.records, { foldStreams: false }).nodes).toHaveLength(5);
-    expect(toReportGraph(g)).toEqual(toReportGraph(folded)); // the report does not depend on folding
   });
 
   it('an error that ends a stream follows it', () => {
@@ -276,8 +274,8 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
     expect(edge(g, crock(500), fold.id, 'cause')).toBeDefined();
     expect(g.folded).toEqual([{ id: fold.id, kind: 'fan-out', members: fold.members, count: 60, parent: crock(1), childKind: 'event' }]);
     expect(g.nodeOfRecord.get(1)).toBe(fold.id);
-    expect(toReportGraph(g).nodes).toBe(63);
-    expect(toReportGraph(g).edges).toHaveLength(62);
+    expect(reportGraphOf(c.records).nodes).toBe(63);
+    expect(reportGraphOf(c.records).edges).toHaveLength(62);
 
     expect(graphOf(c.records, { expanded: new Set([fold.id]) }).nodes).toHaveLength(63);
     expect(graphOf(c.records, { foldThreshold: 60 }).nodes.some((n) => n.kind === 'fold')).toBe(false);
@@ -300,7 +298,9 @@ describe('buildAgdxGraph: streams, loops, folds, groups', () => {
 
   it('skips records without an envelope', () => {
     const c = withStream();
-    const g = graphOf([...c.records, { verdict: { ...c.records[0].verdict, decoded: false }, data: { ...c.records[0].data, envelope: null } }]);
-    expect(g.recordLevel.records).toHaveLength(5);
+    const g = graphOf([...c.records, { verdict: { ...c.records[0].verdict, decoded: false }, data: { ...c.records[0].data, envelope: null } }], {
+      foldStreams: false,
+    });
+    expect(g.nodes).toHaveLength(5);
   });
 });

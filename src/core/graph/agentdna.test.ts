@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAgentDnaGraph } from './agentdna';
 import type { AgentDnaNodeInput, EnvelopeNode } from './model';
-import { toReportGraph } from './report';
+import { reportGraphOf } from '../../../test/support/graph-helpers';
 
 const H = (c: string) => c.repeat(64).slice(0, 64);
 const env = (hash: string, parents: string[], more: Partial<AgentDnaNodeInput> = {}): AgentDnaNodeInput => ({
@@ -55,7 +55,7 @@ describe('buildAgentDnaGraph', () => {
       [`dna:${H('a')}~2`, true, true],
     ]);
     expect(g.edges.find((e) => e.from === `dna:${H('t')}` && e.to.startsWith(`dna:${H('a')}`))!.to).toBe(`dna:${H('a')}`);
-    expect(toReportGraph(g).nodes).toBe(5);
+    expect(reportGraphOf([], g).nodes).toBe(5);
   });
 
   it('an envelope given twice with an identity is one node; a different identity is a duplicate', () => {
@@ -77,14 +77,14 @@ describe('buildAgentDnaGraph', () => {
       { from: `dna:${H('t')}`, ref: H('z'), via: 'parent_envelope' },
       { from: `dna:${H('t')}`, ref: '', via: 'parent_envelope' },
     ]);
-    const report = toReportGraph(g);
+    const report = reportGraphOf([], g);
     expect(report.nodes).toBe(1);
     expect(report.edges).toEqual([]);
   });
 
-  it('reports parent_envelope edges beside AGDX ones', () => {
-    const report = toReportGraph(null, buildAgentDnaGraph(workflow));
-    expect(report.edges).toContainEqual({ from: `dna:${H('t')}`, to: `dna:${H('a')}`, via: 'parent_envelope' });
+  it('reports parent_envelope edges beside AGDX ones, envelopes named by their hash', () => {
+    const report = reportGraphOf([], buildAgentDnaGraph(workflow));
+    expect(report.edges).toContainEqual({ from: H('t'), to: H('a'), via: 'parent_envelope' });
     expect(report.nodes).toBe(4);
     expect(report.streams).toEqual([]);
   });

@@ -1,15 +1,109 @@
-// Drawing the AGDX graph: the record-level graph (record-graph.ts, built once per load) with chunk
-// streams folded into one node each and large fan-outs folded, edges re-targeted and de-duplicated
-// with a count. A cheap step, redone for every Graph request and expand; it changes nothing of the
-// record-level graph.
+// Drawing the AGDX graph: the record-level graph (record-graph.ts, built once per load, in numbers)
+// made into a node per record, then chunk streams folded into one node each and large fan-outs
+// folded, edges re-targeted and de-duplicated with a count. A cheap step, redone for every Graph
+// request and expand; it changes nothing of the record-level graph.
+import type { LogEntry } from '../log/entry';
+import type { Finding } from '../verdict';
 import { byKey, remap } from './edges';
-import type { AgdxGraph, AgdxNode, DrawOptions, FoldInfo, FoldNode, GraphEdge, GraphGroup, GraphRecord, RecordGraph, RecordNode, StreamNode } from './model';
+import { conversationLineage } from './lineage';
+import type {
+  AgdxGraph,
+  AgdxNode,
+  ConversationLineage,
+  DrawOptions,
+  FoldInfo,
+  FoldNode,
+  GhostNode,
+  GraphEdge,
+  GraphFinding,
+  GraphGroup,
+  GraphRecord,
+  MissingParent,
+  ReassembledStream,
+  RecordNode,
+  StreamNode,
+} from './model';
+import { type CompactRecordGraph, DUPLICATE_ID, IN_CYCLE, nodeId, RECORD_EDGE_VIAS } from './record-graph';
 
 export const DEFAULT_FOLD_THRESHOLD = 50;
 
+/** The record-level graph with a node per record and nothing folded: what drawing starts from. */
+interface RecordLevel {
+  /** One per record with an envelope, in record order. */
+  records: GraphRecord[];
+  /** Parents named by some child and absent from the load. */
+  ghosts: readonly GhostNode[];
+  /** Ids of the records and ghosts by sortKey (ties: records, in record order, then ghosts): the order drawing keeps. */
+  order: string[];
+  /** Record-level edges (ghosts included as targets), de-duplicated with a count. */
+  edges: GraphEdge[];
+  missing: MissingParent[];
+  /** Cycles of cause / cause_at edges, each the record-level node ids in sortKey order. */
+  cycles: string[][];
+  streams: ReassembledStream[];
+  /** By record index, ascending. */
+  findings: GraphFinding[];
+  /** Record index → record-level node id. */
+  ids: Map<number, string>;
+  /** Parent → child conversations (not in `edges`: the report does not list them). */
+  lineage: ConversationLineage;
+}
+
+/** The record-level nodes of a compact graph built from these entries. */
+function recordLevel(g: CompactRecordGraph, list: readonly LogEntry[]): RecordLevel {
+  const ids = new Array<string>(g.records + g.ghosts.length);
+  for (let k = 0; k < ids.length; k++) ids[k] = nodeId(g, k);
+  const byRecord = new Map<number, Finding[]>();
+  for (const { recordIndex, finding: f } of g.findings) {
+    const fs = byRecord.get(recordIndex);
+    if (fs) fs.push(f);
+    else byRecord.set(recordIndex, [f]);
+  }
+  const records: GraphRecord[] = list.map((e, k) => ({
+    id: ids[k],
+    // Joined: one flat string per node, not a chain of concatenations.
+    label: [e.kind, e.operation ? ` ${e.operation}` : '', ' ', e.source, e.target ? ` → ${e.target}` : ''].join(''),
+    sortKey: e.sortKey,
+    recordIndex: e.record,
+    cycle: (g.flags[k] & IN_CYCLE) !== 0,
+    recordId: e.recordId,
+    recordKind: e.kind,
+    conversation: e.conversation,
+    correlation: e.correlation,
+    channel: e.channel,
+    sequence: e.sequence,
+    source: e.source,
+    target: e.target,
+    duplicateId: (g.flags[k] & DUPLICATE_ID) !== 0,
+    loop: e.bridgeLoop,
+    findings: byRecord.get(e.record) ?? [],
+  }));
+  const edges: GraphEdge[] = [];
+  const { notes } = g.edges;
+  for (let e = 0; e < g.edges.length; e++) {
+    const f = ids[g.edges.from(e)];
+    const t = ids[g.edges.to(e)];
+    const v = RECORD_EDGE_VIAS[g.edges.via(e)];
+    edges.push({ id: [f, '>', t, ':', v].join(''), from: f, to: t, via: v, count: g.edges.count(e), note: notes.get(e) ?? null });
+  }
+  return {
+    records,
+    ghosts: g.ghosts,
+    order: [...records, ...g.ghosts].sort(byKey).map((n) => n.id),
+    edges,
+    missing: g.missing.map((m) => ({ from: ids[m.from], ref: m.ref, via: m.via })),
+    cycles: g.cycles.map((c) => c.map((k) => ids[k])),
+    streams: g.streams,
+    findings: g.findings,
+    ids: new Map(records.map((r) => [r.recordIndex, r.id])),
+    // Here, not in the compact graph: only drawing needs it (the report, written from the compact graph, has none).
+    lineage: conversationLineage(list, ids),
+  };
+}
+
 /** What the folding steps share: the drawn nodes by id, and where each folded node went. */
 interface Drawing {
-  graph: RecordGraph;
+  graph: RecordLevel;
   drawn: Map<string, AgdxNode>;
   /** Stream and fold nodes, as they were made (some may be folded again). */
   added: AgdxNode[];
@@ -19,7 +113,9 @@ interface Drawing {
   edges: GraphEdge[];
 }
 
-export function drawAgdxGraph(graph: RecordGraph, options: DrawOptions = {}): AgdxGraph {
+/** The record-level graph built from `entries` (the log's facts'), drawn. */
+export function drawAgdxGraph(compact: CompactRecordGraph, entries: readonly LogEntry[], options: DrawOptions = {}): AgdxGraph {
+  const graph = recordLevel(compact, entries);
   const valid = options.valid ?? (() => true);
   const d: Drawing = { graph, drawn: new Map(), added: [], view: new Map(), folded: [], edges: [] };
   for (const r of graph.records) d.drawn.set(r.id, recordNode(r, valid(r.recordIndex)));
@@ -40,7 +136,6 @@ export function drawAgdxGraph(graph: RecordGraph, options: DrawOptions = {}): Ag
     folded: d.folded,
     groups,
     nodeOfRecord,
-    recordLevel: graph,
     // After both foldings `view` takes each record to the node that shows it.
     lineage: { edges: remap(graph.lineage.edges, d.view), ghosts: graph.lineage.ghosts },
     missing: graph.missing,

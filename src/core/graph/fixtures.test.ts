@@ -10,8 +10,7 @@ import { recordViews } from '../records';
 import { spanOfPath } from './keys';
 import { layoutGraph } from './layout';
 import type { RecordNode, StreamNode } from './model';
-import { toReportGraph } from './report';
-import { hops, id16, text, graphOf } from '../../../test/support/graph-helpers';
+import { hops, id16, text, graphOf, reportGraphOf } from '../../../test/support/graph-helpers';
 
 const bytes = new Uint8Array(readFileSync(new URL('../../../vectors/agdx/made/conversation.cborseq', import.meta.url)));
 const CMD = '01J0Y1ZAG00000000000000001';
@@ -66,7 +65,7 @@ describe('the conversation fixture, end to end', () => {
   });
 
   it('reports and lays out', () => {
-    const report = toReportGraph(graph);
+    const report = reportGraphOf(records);
     expect(report.nodes).toBe(6);
     expect(report.edges).toEqual([{ from: `${CMD}@0:4`, to: CMD, via: 'cause' }]);
     expect(report.missing).toEqual([]);

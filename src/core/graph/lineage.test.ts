@@ -2,11 +2,10 @@
 // conversation that spawned it, drawn beside report@1's graph and its layout, never in them.
 import { describe, expect, it } from 'vitest';
 import type { InspectedRecord } from '../records';
-import { Conversation, crock, graphOf, id16, text } from '../../../test/support/graph-helpers';
+import { Conversation, crock, graphOf, id16, reportGraphOf, text } from '../../../test/support/graph-helpers';
 import { layoutGraph } from './layout';
 import { lineageGhostBoxes } from './lineage';
 import type { AgdxGraph, GraphEdge } from './model';
-import { toReportGraph } from './report';
 
 const body = text('{}');
 const PLANNER = id16(0x51);
@@ -37,14 +36,14 @@ describe('conversation lineage', () => {
     expect(g.lineage.ghosts).toEqual([]);
     // Kept out of the edges the layout and the report read.
     expect(g.edges.some((e) => e.via === 'lineage')).toBe(false);
-    expect(g.recordLevel.edges.some((e) => e.via === 'lineage')).toBe(false);
+    expect(reportGraphOf(tree()).edges.some((e) => (e.via as string) === 'lineage')).toBe(false);
   });
 
   it("leaves report@1's graph and the layout of the records as they are without lineage", () => {
     const withLineage = graphOf(tree());
     const without = graphOf(tree(false));
     expect(without.lineage.edges).toEqual([]);
-    expect(toReportGraph(withLineage)).toEqual(toReportGraph(without));
+    expect(reportGraphOf(tree())).toEqual(reportGraphOf(tree(false)));
     expect(layoutGraph(withLineage)).toEqual(layoutGraph(without));
   });
 
@@ -72,7 +71,7 @@ describe('conversation lineage', () => {
     expect(g.lineage.ghosts).toEqual([expect.objectContaining({ id: ghost, kind: 'ghost', group: null, refs: [{ via: 'parent', ref: crock(0x51) }] })]);
     expect(g.nodes.some((n) => n.id === ghost)).toBe(false);
     expect(g.missing).toEqual([]);
-    expect(toReportGraph(g).missing).toEqual([]);
+    expect(reportGraphOf(c.records).missing).toEqual([]);
   });
 
   it("follows the parent's record into the node that shows it (a folded stream)", () => {

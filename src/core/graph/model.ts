@@ -162,7 +162,7 @@ export interface GraphRecord extends Omit<NodeBase, 'kind' | 'group'> {
   duplicateId: boolean;
   /** Bridge ids repeated in metadata `bridge_hops` (a routing loop), or null. */
   loop: readonly string[] | null;
-  /** The graph's findings about this record (also listed in RecordGraph.findings). */
+  /** The graph's findings about this record (also listed in the graph's findings). */
   findings: Finding[];
 }
 
@@ -288,34 +288,7 @@ export interface DrawOptions extends AgdxGraphOptions {
   valid?: (recordIndex: number) => boolean;
 }
 
-/**
- * The AGDX graph with one node per record and nothing folded: what the report describes, and what
- * drawing starts from. Built once per load from the log's entries (it depends on no verdict, so a
- * key change leaves it as it is).
- */
-export interface RecordGraph {
-  kind: 'agdx-records';
-  /** One per record with an envelope, in record order. */
-  records: GraphRecord[];
-  /** Parents named by some child and absent from the load. */
-  ghosts: GhostNode[];
-  /** Ids of the records and ghosts by sortKey (ties: records, in record order, then ghosts): the order drawing keeps. */
-  order: string[];
-  /** Record-level edges (ghosts included as targets), de-duplicated with a count. */
-  edges: GraphEdge[];
-  missing: MissingParent[];
-  /** Cycles of cause / cause_at edges, each the record-level node ids in sortKey order. */
-  cycles: string[][];
-  streams: ReassembledStream[];
-  /** By record index, ascending. */
-  findings: GraphFinding[];
-  /** Record index → record-level node id. */
-  ids: Map<number, string>;
-  /** Parent → child conversations (not in `edges`: the report does not list them). */
-  lineage: ConversationLineage;
-}
-
-/** The AGDX graph as drawn: streams and large fan-outs folded, over its record-level graph. */
+/** The AGDX graph as drawn: the record-level graph (record-graph.ts) with streams and large fan-outs folded. */
 export interface AgdxGraph {
   kind: 'agdx';
   /** The nodes as drawn (after folding), ordered by sortKey. */
@@ -327,8 +300,6 @@ export interface AgdxGraph {
   groups: GraphGroup[];
   /** Record index → the drawn node that shows it (its own node, a stream node or a fold node). */
   nodeOfRecord: Map<number, string>;
-  /** What was drawn: one node per record, nothing folded (what the report describes). */
-  recordLevel: RecordGraph;
   /** The record-level lineage re-targeted to the drawn nodes (kept out of `nodes` and `edges`, which the layout lays out). */
   lineage: ConversationLineage;
   // The record-level graph's, for convenience.

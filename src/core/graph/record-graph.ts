@@ -2,15 +2,13 @@
 // parent its cause (record id) and cause_at (log position) name, ghosts for absent parents, cycles,
 // bridge loops, correlation pairs and chunk streams. Built once per load from the log's entries
 // (log/entry.ts), in numbers (CompactRecordGraph: node k is entry k, edges in typed arrays, ids
-// made when asked), so a million-record log costs tens of bytes a record; buildRecordGraph makes
-// the objects the UI draws from it. Drawing (draw.ts) folds it without changing it.
+// made when asked), so a million-record log costs tens of bytes a record. Drawing (draw.ts) makes
+// the objects it draws from it, without changing it.
 import { finding, type FindingRuleId } from '../rules';
 import { describeEntry, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
-import { byKey } from './edges';
 import { KeyGroups } from './key-groups';
 import { type CauseAt, describeCauseAt } from '../agdx/cause-at';
-import type { CausalVia, EdgeVia, GhostNode, GraphEdge, GraphFinding, GraphRecord, RecordGraph, ReassembledStream } from './model';
-import { conversationLineage } from './lineage';
+import type { CausalVia, EdgeVia, GhostNode, GraphFinding, ReassembledStream } from './model';
 import { findCyclesInRows } from './scc';
 import { reassembleStreams } from './streams';
 import type { Finding } from '../verdict';
@@ -213,64 +211,6 @@ export function buildCompactRecordGraph(facts: LogFacts, options: RecordGraphOpt
     cycles,
     streams,
     findings: b.findings.sort((x, y) => x.recordIndex - y.recordIndex),
-  };
-}
-
-/** The record-level graph as objects (what the UI draws from). */
-export function buildRecordGraph(facts: LogFacts, options: RecordGraphOptions = {}): RecordGraph {
-  return recordGraphOf(buildCompactRecordGraph(facts, options), facts.entries);
-}
-
-/** The objects of a compact graph built from these entries. */
-export function recordGraphOf(g: CompactRecordGraph, list: readonly LogEntry[]): RecordGraph {
-  const ids = new Array<string>(g.records + g.ghosts.length);
-  for (let k = 0; k < ids.length; k++) ids[k] = nodeId(g, k);
-  const byRecord = new Map<number, Finding[]>();
-  for (const { recordIndex, finding: f } of g.findings) {
-    const fs = byRecord.get(recordIndex);
-    if (fs) fs.push(f);
-    else byRecord.set(recordIndex, [f]);
-  }
-  const records: GraphRecord[] = list.map((e, k) => ({
-    id: ids[k],
-    // Joined: one flat string per node, not a chain of concatenations.
-    label: [e.kind, e.operation ? ` ${e.operation}` : '', ' ', e.source, e.target ? ` → ${e.target}` : ''].join(''),
-    sortKey: e.sortKey,
-    recordIndex: e.record,
-    cycle: (g.flags[k] & IN_CYCLE) !== 0,
-    recordId: e.recordId,
-    recordKind: e.kind,
-    conversation: e.conversation,
-    correlation: e.correlation,
-    channel: e.channel,
-    sequence: e.sequence,
-    source: e.source,
-    target: e.target,
-    duplicateId: (g.flags[k] & DUPLICATE_ID) !== 0,
-    loop: e.bridgeLoop,
-    findings: byRecord.get(e.record) ?? [],
-  }));
-  const edges: GraphEdge[] = [];
-  const { notes } = g.edges;
-  for (let e = 0; e < g.edges.length; e++) {
-    const f = ids[g.edges.from(e)];
-    const t = ids[g.edges.to(e)];
-    const v = RECORD_EDGE_VIAS[g.edges.via(e)];
-    edges.push({ id: [f, '>', t, ':', v].join(''), from: f, to: t, via: v, count: g.edges.count(e), note: notes.get(e) ?? null });
-  }
-  return {
-    kind: 'agdx-records',
-    records,
-    ghosts: [...g.ghosts],
-    order: [...records, ...g.ghosts].sort(byKey).map((n) => n.id),
-    edges,
-    missing: g.missing.map((m) => ({ from: ids[m.from], ref: m.ref, via: m.via })),
-    cycles: g.cycles.map((c) => c.map((k) => ids[k])),
-    streams: g.streams,
-    findings: g.findings,
-    ids: new Map(records.map((r) => [r.recordIndex, r.id])),
-    // Here, not in the compact graph: only drawing needs it (the report, written from the compact graph, has none).
-    lineage: conversationLineage(list, ids),
   };
 }
 

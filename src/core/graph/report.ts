@@ -1,16 +1,7 @@
 // report@1's `graph` section (report.md) from the graph model.
 import type { Usage } from '../agdx/envelope';
 import { StreamedArray } from '../report-json';
-import {
-  EDGE_KINDS,
-  EDGE_VIAS,
-  type AgdxGraph,
-  type AgentDnaGraph,
-  type GraphEdge,
-  type ReassembledStream,
-  type RecordGraph,
-  type StreamTerminal,
-} from './model';
+import { EDGE_KINDS, EDGE_VIAS, type AgentDnaGraph, type ReassembledStream, type StreamTerminal } from './model';
 import { nodeId, RECORD_EDGE_VIAS, type CompactRecordGraph } from './record-graph';
 
 export type ReportEdgeVia = 'cause' | 'cause_at' | 'parent_envelope';
@@ -79,65 +70,34 @@ function reportStream(s: ReassembledStream): ReportStream {
   };
 }
 
-/**
- * The report's graph, from the record-level graphs (folding is a view: the report does not depend
- * on it). Ids are node ids: a record's Crockford id (disambiguated as `<id>@<input>:<index>` when
- * several records share it), `rec:<input>:<index>` for a record without an id, `dna:<hash>` for an
- * AgentDNA envelope (`dna:<hash>~2`… for a different envelope claiming a hash already taken), and
- * `ghost:…` for an absent parent.
- */
-export function toReportGraph(...graphs: (RecordGraph | AgdxGraph | AgentDnaGraph | null | undefined)[]): ReportGraph {
-  const out: ReportGraph = { nodes: 0, edges: [], missing: [], cycles: [], streams: [], correlations: [] };
-  for (const drawnOrNot of graphs) {
-    if (!drawnOrNot) continue;
-    // A drawn graph is reported as the record-level graph it was drawn from.
-    const g = drawnOrNot.kind === 'agdx' ? drawnOrNot.recordLevel : drawnOrNot;
-    let edges: readonly GraphEdge[];
-    let ghosts: readonly { kind: string; id: string }[];
-    if (g.kind === 'agdx-records') {
-      out.nodes += g.records.length;
-      edges = g.edges;
-      ghosts = g.ghosts;
-      for (const s of g.streams) out.streams.push(reportStream(s));
-    } else {
-      out.nodes += g.nodes.filter((n) => n.kind === 'envelope').length;
-      edges = g.edges;
-      ghosts = g.nodes;
-    }
-    // An edge to an absent parent is reported in `missing`, not in `edges`.
-    const ghostIds = new Set<string>();
-    for (const n of ghosts) if (n.kind === 'ghost') ghostIds.add(n.id);
-    for (const e of edges) {
-      if (ghostIds.has(e.to)) continue;
-      if (CAUSAL.has(e.via)) out.edges.push({ from: e.from, to: e.to, via: e.via as ReportEdgeVia });
-      else if (e.via === 'correlation') out.correlations.push({ from: e.from, to: e.to, via: 'correlation' });
-    }
-    // One by one: a workflow with 125,000 parents has as many, and spread into push() they overflow the stack.
-    for (const m of g.missing) out.missing.push({ from: m.from, ref: m.ref, via: m.via });
-    for (const c of g.cycles) out.cycles.push([...c]);
-  }
-  return out;
-}
-
 /** ReportGraph with its edges and correlations made one at a time, as they are written (a large log has millions). */
 export interface StreamedReportGraph extends Omit<ReportGraph, 'edges' | 'correlations'> {
   edges: StreamedArray<ReportGraph['edges'][number]>;
   correlations: StreamedArray<ReportGraph['correlations'][number]>;
 }
 
+/** Node ids in their display form: an AgentDNA envelope is named by its hash, as its record is. */
+const displayId = (s: string) => (s.startsWith('dna:') ? s.slice(4) : s);
+
 /**
- * What toReportGraph(recordGraphOf(records), ...others) gives, its edges', missing parents' and
- * cycles' node ids through `display` (correlations left as they are),
- * from the compact record-level graph: its edges' ids made as they are written, never all at once.
+ * The report's graph, from the compact record-level graph and the workflows' AgentDNA graph
+ * (folding is a view: the report does not depend on it). Node ids: a record's Crockford id
+ * (disambiguated as `<id>@<input>:<index>` when several records share it), `rec:<input>:<index>`
+ * for a record without an id, an AgentDNA envelope's hash (`<hash>~2`… for a different envelope
+ * claiming a hash already taken), and `ghost:…` for an absent parent; correlations keep the node
+ * ids as they are. The records' edges are named as they are written, never all at once.
  */
-export function toStreamedReportGraph(records: CompactRecordGraph, others: ReportGraph, display: (id: string) => string): StreamedReportGraph {
+export function toReportGraph(records: CompactRecordGraph, workflows: AgentDnaGraph): StreamedReportGraph {
   const { edges } = records;
-  const id = (node: number) => display(nodeId(records, node));
-  // As report.ts's withDisplayIds: edges, missing and cycles in display form; correlations as they are.
+  const id = (node: number) => displayId(nodeId(records, node));
+  const envelopes = workflows.nodes.filter((n) => n.kind === 'envelope').length;
+  // An edge to an absent parent is reported in `missing`, not in `edges`.
+  const ghostIds = new Set<string>();
+  for (const n of workflows.nodes) if (n.kind === 'ghost') ghostIds.add(n.id);
+  const workflowEdges = workflows.edges.filter((e) => !ghostIds.has(e.to));
   function* recordEdges(causal: boolean) {
     const name = causal ? id : (node: number) => nodeId(records, node);
     for (let e = 0; e < edges.length; e++) {
-      // An edge to an absent parent is reported in `missing`, not in `edges`.
       const to = edges.to(e);
       if (to >= records.records) continue;
       const via = RECORD_EDGE_VIAS[edges.via(e)];
@@ -146,21 +106,21 @@ export function toStreamedReportGraph(records: CompactRecordGraph, others: Repor
   }
   function* all() {
     yield* recordEdges(true) as Generator<ReportGraph['edges'][number]>;
-    for (const e of others.edges) yield { ...e, from: display(e.from), to: display(e.to) };
+    for (const e of workflowEdges) if (CAUSAL.has(e.via)) yield { from: displayId(e.from), to: displayId(e.to), via: e.via as ReportEdgeVia };
   }
   function* correlations() {
     yield* recordEdges(false) as Generator<ReportGraph['correlations'][number]>;
-    yield* others.correlations;
+    for (const e of workflowEdges) if (e.via === 'correlation') yield { from: e.from, to: e.to, via: 'correlation' as const };
   }
+  const missing: ReportGraph['missing'] = records.missing.map((m) => ({ from: id(m.from), ref: m.ref, via: m.via as string }));
+  // One by one: a workflow with 125,000 parents has as many, and spread into push() they overflow the stack.
+  for (const m of workflows.missing) missing.push({ from: displayId(m.from), ref: m.ref, via: m.via });
   return {
-    nodes: records.records + others.nodes,
+    nodes: records.records + envelopes,
     edges: new StreamedArray(all()),
-    missing: [
-      ...records.missing.map((m) => ({ from: id(m.from), ref: m.ref, via: m.via as string })),
-      ...others.missing.map((m) => ({ ...m, from: display(m.from) })),
-    ],
-    cycles: [...records.cycles.map((c) => c.map(id)), ...others.cycles.map((c) => c.map(display))],
-    streams: [...records.streams.map(reportStream), ...others.streams],
+    missing,
+    cycles: [...records.cycles.map((c) => c.map(id)), ...workflows.cycles.map((c) => c.map(displayId))],
+    streams: records.streams.map(reportStream),
     correlations: new StreamedArray(correlations()),
   };
 }

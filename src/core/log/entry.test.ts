@@ -103,14 +103,14 @@ describe('a key change', () => {
     expect(log.findings.get(2)?.map((f) => f.rule)).toEqual(['agdx/fold/unauthorised']);
     // Record 1's cause is not loaded: the graph's info, which no key change touches.
     expect(log.findings.get(1)?.map((f) => f.rule)).toEqual(['agdx/graph/missing-cause']);
-    expect(log.graph.missing.map((m) => m.ref)).toEqual([crock(7)]);
+    expect(log.compact.missing.map((m) => m.ref)).toEqual([crock(7)]);
 
     const after = quarantine(valid('ops', true));
     const facts = withVerdicts(log.facts, (i) => ({ signature: after[i].verdict.signature, invalid: false }));
     // Entries whose verdict part did not change are kept as they were.
     expect(facts.entries.filter((e, i) => e === log.facts.entries[i]).map((e) => e.record)).toEqual([0, 1, 3]);
     const again = refoldLog(log, facts);
-    expect(again.graph).toBe(log.graph);
+    expect(again.compact).toBe(log.compact);
     expect(again.findings.get(2)).toBeUndefined();
     expect(again.findings.get(3)?.map((f) => f.rule)).toEqual(['agdx/fold/quarantined']);
     expect(again.folds.quarantine[0].backing).toBe('operator-signed');

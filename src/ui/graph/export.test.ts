@@ -104,7 +104,7 @@ describe('graphToSvg', () => {
     const from = '\\u0000\\u001b\\ud800<b>&';
     const text = `{"type":"intent_workflow","envelope":{"from":"${from}","payload":"p","epoch":1,"hash":"${from}","signature":""}}`;
     const result = inspect([{ name: 'wf.json', bytes: utf8Encode(text) }]);
-    const graph = renderGraph(result.log.graph, result.workflows, (i) => summarize(i, result.records[i]), []);
+    const graph = renderGraph(result.log, result.workflows, (i) => summarize(i, result.records[i]), []);
     expect(graph.nodes.length).toBeGreaterThan(0);
     expect(graph.nodes.some((n) => FORBIDDEN.test(n.subtitle + n.title + n.detail))).toBe(true);
     expectWellFormed(graphToSvg(graph, new Set(['parent_envelope', 'cause'])));
@@ -114,7 +114,7 @@ describe('graphToSvg', () => {
 describe('ids in the export', () => {
   const file = resolve(__dirname, '../../../vectors/agdx/made/conversation_http_v07.json');
   const result = inspect([{ name: 'conversation_http_v07.json', bytes: new Uint8Array(readFileSync(file)) }]);
-  const graph = renderGraph(result.log.graph, result.workflows, (i) => summarize(i, result.records[i]), []);
+  const graph = renderGraph(result.log, result.workflows, (i) => summarize(i, result.records[i]), []);
 
   it('records with different ids get different labels (start…end), the ghost included', () => {
     const records = graph.nodes.filter((n) => n.kind === 'record');

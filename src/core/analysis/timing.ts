@@ -4,12 +4,11 @@
 // log entry has it (log time in µs, else its record id's ULID ms × 1000), compared as recorded and
 // never corrected. It rests on no verdict, only on the record-level graph. A record's findings are
 // made when they are asked for (RecordTiming: the page's list and details, the command line's
-// report as it writes each record); the timeline's pairs and skews when it is drawn (timingLinks);
-// analyzeTiming makes everything at once, the reference the tests hold RecordTiming to. All by the
-// same rules (checkEdge, checkUnanswered).
+// report as it writes each record); the timeline's pairs and skews when it is drawn (timingLinks).
+// Both by the same rules (checkEdge, checkUnanswered).
 import { KINDS, type Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
-import type { EdgeVia, GraphFinding } from '../graph/model';
+import type { EdgeVia } from '../graph/model';
 import { nodeOfRecord, RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
 import type { Span } from '../model';
 import { finding } from '../rules';
@@ -55,12 +54,6 @@ export interface LogTiming {
   readonly pairs: readonly AnswerPair[];
   readonly unanswered: readonly UnansweredCommand[];
   readonly skews: readonly ClockSkew[];
-}
-
-/** The timing with its findings all made at once (analyzeTiming: the reference RecordTiming is held to). */
-export interface TimingAnalysis extends LogTiming {
-  /** agdx/deadline/missed, agdx/deadline/unanswered and agdx/graph/clock-skew, by record index ascending. */
-  readonly findings: readonly GraphFinding[];
 }
 
 const isAnswer = (kind: Kind) => kind === 'response' || kind === 'error';
@@ -160,37 +153,18 @@ function eachRecordEdge(graph: CompactRecordGraph, fn: (child: number, parent: n
   }
 }
 
-export interface TimingOptions {
-  locate?: LocateField;
-}
-
-/** The whole log's timing and every timing finding at once, spans located by `options.locate`. */
-export function analyzeTiming(facts: LogFacts, graph: CompactRecordGraph, options: TimingOptions = {}): TimingAnalysis {
-  const { locate } = options;
-  const findings: GraphFinding[] = [];
-  const timing = runTiming(facts, graph, (e, rule, path, message) =>
-    findings.push({ recordIndex: e.record, finding: finding(rule, path, message(), path === null ? null : (locate?.(e.record, path) ?? null)) }),
-  );
-  findings.sort((x, y) => x.recordIndex - y.recordIndex);
-  return { ...timing, findings };
-}
-
 /**
  * The log's timing without its findings (the timeline's pairs, unanswered commands and skews): a
  * load's findings are made a record at a time (RecordTiming), its messages never all held.
  */
 export function timingLinks(facts: LogFacts, graph: CompactRecordGraph): LogTiming {
-  return runTiming(facts, graph, () => {});
-}
-
-function runTiming(facts: LogFacts, graph: CompactRecordGraph, finding: TimingSink['finding']): LogTiming {
   const list = facts.entries;
 
   const pairs: AnswerPair[] = [];
   const skews: ClockSkew[] = [];
   const unanswered: UnansweredCommand[] = [];
   const sink: TimingSink = {
-    finding,
+    finding: () => {},
     pair: (p) => pairs.push(p),
     skew: (s) => skews.push(s),
     unanswered: (u) => unanswered.push(u),
@@ -295,8 +269,8 @@ export interface RecordTimingOptions {
 
 /**
  * A log's timing findings one record at a time (the command line's report, written as it goes;
- * the page's records as they are shown): the same findings as analyzeTiming, in the same order,
- * made when asked, so a large log's (a fifth of its records may have one) are never all held.
+ * the page's records as they are shown), made when asked, so a large log's (a fifth of its
+ * records may have one) are never all held.
  */
 export class RecordTiming {
   private readonly nodes: TimedNodes;
@@ -347,7 +321,8 @@ export class RecordTiming {
   }
 
   /**
-   * The timing findings about a record (by its record index), in analyzeTiming's order; with
+   * The timing findings about a record (by its record index): its edges' in the graph's order, then
+   * its unanswered deadline; with
    * `spans` false their spans are null (enough to count them or read their rules, and cheaper).
    */
   findingsOf(record: number, spans = true): Finding[] {

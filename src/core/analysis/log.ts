@@ -49,7 +49,7 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
     {
       compact,
       graphFindings: byRecord(compact.findings),
-      recordTiming: new RecordTiming(facts, compact, { locate, keepEntries: true }),
+      recordTiming: new RecordTiming(facts, compact, { locate }),
       structure: new StructureFindings(compact, facts.entries, locate),
       times: once(() => timingLinks(facts, compact)),
     },

@@ -184,18 +184,12 @@ export function timingLinks(facts: LogFacts, graph: CompactRecordGraph): LogTimi
   return { pairs, unanswered, skews };
 }
 
-/** What RecordTiming reads of a graph node (nodes are entries, in record order). */
-interface TimedNodes {
-  node(k: number): Timed;
-  kind(k: number): Kind;
-}
-
 /**
- * The few columns RecordTiming reads, copied out of the entries so the facts can be let go (the
- * command line's report). By node: its kind (in KINDS), time source (in TIME_SOURCES), time and
- * deadline (NaN: none, or in the big maps).
+ * The few columns RecordTiming reads of a graph node (nodes are entries, in record order), copied
+ * out of the entries so the facts can be let go (the command line's report). By node: its kind
+ * (in KINDS), time source (in TIME_SOURCES), time and deadline (NaN: none, or in the big maps).
  */
-class CopiedNodes implements TimedNodes {
+class CopiedNodes {
   private readonly kinds: Uint8Array;
   private readonly timeSource: Uint8Array;
   private readonly time: Float64Array;
@@ -246,25 +240,9 @@ class CopiedNodes implements TimedNodes {
   }
 }
 
-/** The entries themselves, for a log that keeps its facts (the page's): nothing copied. */
-class EntryNodes implements TimedNodes {
-  constructor(private readonly list: readonly LogEntry[]) {}
-  kind(k: number): Kind {
-    return this.list[k].kind;
-  }
-  node(k: number): Timed {
-    return this.list[k];
-  }
-}
-
 export interface RecordTimingOptions {
   /** Finds a finding's field in its record's bytes (the page's log); without it, spans are null (the command line locates a record's when it writes it). */
   locate?: LocateField;
-  /**
-   * Read the facts' entries when asked (the page keeps them anyway) rather than copy the columns
-   * the rules read (the command line lets its facts go once the analysis is made). Default false.
-   */
-  keepEntries?: boolean;
 }
 
 /**
@@ -273,7 +251,7 @@ export interface RecordTimingOptions {
  * records may have one) are never all held.
  */
 export class RecordTiming {
-  private readonly nodes: TimedNodes;
+  private readonly nodes: CopiedNodes;
   /** By node: 1 when a command answered in its own input. */
   private readonly answered: Uint8Array;
   /** Each node's edges to records, in the graph's order: outEdges[outStart[k] .. outStart[k + 1]). */
@@ -296,7 +274,7 @@ export class RecordTiming {
     const n = graph.records;
     const list = facts.entries;
     if (list.length !== n) throw new TypeError('RecordTiming: the graph is not that of these facts');
-    const nodes = options.keepEntries ? new EntryNodes(list) : new CopiedNodes(list, graph);
+    const nodes = new CopiedNodes(list, graph);
     this.nodes = nodes;
     this.locate = options.locate;
     this.latestTimeByInput = facts.latestTimeByInput;

@@ -146,6 +146,7 @@ export interface ReportParts {
    * a whole report's (reportParts) come in its order.
    */
   records: Iterable<ReportRecord>;
+  /** Streamed, its `workflows` fill as the records are read (the second pass makes them again): read them after the records. */
   tail: ReturnType<typeof streamedReportTail>;
 }
 

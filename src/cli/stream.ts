@@ -163,6 +163,11 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   // Made once the entries are gone: the folds' report copies what it lists.
   const { findingsOf } = log;
   const tail = streamedReportTail(log, workflows);
+  // The workflows are written after the records, and pass 2 makes each one again as it reads its
+  // record: those are the ones written (the sink reads tail.workflows after the records), so pass
+  // 1's are not held through pass 2 (a workflow of 500,000 parents lists 500,000 paths and spans).
+  const written = tail.workflows;
+  written.length = 0;
 
   // Pass 2: the records again, each written as it comes.
   let status: 0 | 1 = 0;
@@ -171,6 +176,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
     let k = 0;
     for (let i = 0; i < inputs.length; i++) {
       for (const batch of inputBatches(i, inputs[i], options.keys, window, false)) {
+        for (const w of batch.workflows) written.push({ ...w, record: w.record + k });
         for (const r of withKeys(batch.records)) {
           const found = findingsOf(k++);
           const out = reportRecord(r.verdict, found && located(r, found));

@@ -103,6 +103,7 @@ export interface ReportParts {
    * records held whole (reportPartsOf) come in their order, not necessarily by input.
    */
   records: Iterable<ReportRecord>;
+  /** Streamed, its `workflows` fill as the records are read (the second pass makes them again): read them after the records. */
   tail: ReportTail;
 }
 

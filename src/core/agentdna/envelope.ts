@@ -11,35 +11,92 @@ export type JsonObject = Extract<JsonValue, { type: 'object' }>;
 export const ENVELOPE_KEYS = ['from', 'from_', 'payload', 'epoch', 'status_code', 'run_id', 'to', 'hash', 'signature', 'parent_envelope'] as const;
 const KNOWN_KEYS: ReadonlySet<string> = new Set(ENVELOPE_KEYS);
 
-export interface EnvelopeNode {
-  /** Dotted path of this occurrence, e.g. `envelope.parent_envelope[1]`. */
-  path: string;
-  value: JsonObject;
-  span: Span;
-  /** Each key's effective entry (the last occurrence, as json.loads keeps it). */
-  fields: Map<string, JsonEntry>;
-  /** The sender: `from_` when present, else `from`. */
-  from: JsonEntry | undefined;
-  payload: JsonEntry | undefined;
-  epoch: JsonEntry | undefined;
-  statusCode: JsonEntry | undefined;
-  runId: JsonEntry | undefined;
-  to: JsonEntry | undefined;
-  hash: JsonEntry | undefined;
-  signature: JsonEntry | undefined;
-  parentEnvelope: JsonEntry | undefined;
+/** One occurrence of an envelope in a workflow's DAG, read from its JSON object. */
+export class EnvelopeNode {
+  // The lists below are NONE until something is added: a workflow can hold half a million
+  // occurrences, most of them leaves with none of these, and an empty array each is 3 × 32 bytes.
   /** Parents as AgentDNA sees them (a single object counts as a list of one; falsy entries dropped). */
-  parents: EnvelopeNode[];
+  parents: readonly EnvelopeNode[] = NONE;
   /** Parent entries AgentDNA cannot read (truthy but not an object): the signed message is impossible. */
-  badParents: { index: number; value: JsonValue; path: string }[];
-  /** Keys that appear more than once (json.loads keeps the last one; other readers may not). */
-  duplicateKeys: string[];
-  /** Keys outside the Envelope dataclass (ignored by AgentDNA, never hashed). */
-  unknownKeys: string[];
+  badParents: readonly { index: number; value: JsonValue; path: string }[] = NONE;
   /** Why this looks like a pre-2.0 envelope, if it does. */
-  legacy: string[];
-  /** Depth from the tip (0). */
-  depth: number;
+  legacy: readonly string[] = NONE;
+
+  constructor(
+    /** Dotted path of this occurrence, e.g. `envelope.parent_envelope[1]`. */
+    readonly path: string,
+    readonly value: JsonObject,
+    /** Its number in its tree, 0 for the tip and counting as read: what an analysis indexes by. */
+    readonly serial: number,
+  ) {
+    const from = this.from;
+    const to = this.to;
+    if (from && from.value.type === 'object') this.legacy = [...this.legacy, 'the sender is an object (1.0 actors), not a DID string'];
+    if (to && to.value.type === 'object') this.legacy = [...this.legacy, 'the recipient is an object (1.0 actors), not a DID string'];
+  }
+
+  /** Keys that appear more than once (json.loads keeps the last one; other readers may not). */
+  get duplicateKeys(): readonly string[] {
+    return lastEntries(this.value).duplicates;
+  }
+
+  /** Keys outside the Envelope dataclass (ignored by AgentDNA, never hashed). */
+  get unknownKeys(): readonly string[] {
+    return [...lastEntries(this.value).fields.keys()].filter((k) => !KNOWN_KEYS.has(k));
+  }
+
+  // The fields and the key lists, found when asked (an object has a few entries): kept in each of
+  // half a million occurrences, they would be 60 MB.
+  /** The sender: `from_` when present, else `from`. */
+  get from(): JsonEntry | undefined {
+    return lastEntry(this.value, 'from_') ?? lastEntry(this.value, 'from');
+  }
+  get payload(): JsonEntry | undefined {
+    return lastEntry(this.value, 'payload');
+  }
+  get epoch(): JsonEntry | undefined {
+    return lastEntry(this.value, 'epoch');
+  }
+  get statusCode(): JsonEntry | undefined {
+    return lastEntry(this.value, 'status_code');
+  }
+  get runId(): JsonEntry | undefined {
+    return lastEntry(this.value, 'run_id');
+  }
+  get to(): JsonEntry | undefined {
+    return lastEntry(this.value, 'to');
+  }
+  get hash(): JsonEntry | undefined {
+    return lastEntry(this.value, 'hash');
+  }
+  get signature(): JsonEntry | undefined {
+    return lastEntry(this.value, 'signature');
+  }
+  get parentEnvelope(): JsonEntry | undefined {
+    return lastEntry(this.value, 'parent_envelope');
+  }
+
+  /** The object's byte span (made when asked: most occurrences are never reported one by one). */
+  get span(): Span {
+    return [this.value.start, this.value.end];
+  }
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** The effective entry of a key: its last occurrence, as json.loads keeps it. */
+function lastEntry(obj: JsonObject, key: string): JsonEntry | undefined {
+  const entries = obj.entries;
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i].key === key) return entries[i];
+  return undefined;
+}
+
+/**
+ * Each key's effective entry (the last occurrence, as json.loads keeps it). Made when asked, not
+ * kept per occurrence: a Map each is most of what a wide workflow's nodes would hold.
+ */
+export function fieldsOf(n: EnvelopeNode): Map<string, JsonEntry> {
+  return lastEntries(n.value).fields;
 }
 
 /** Python truthiness of a JSON value. */
@@ -83,68 +140,37 @@ export function looksLikeEnvelope(v: JsonValue | undefined): boolean {
  * occurrence is its own node: the same envelope reached twice (fan-in) appears twice.
  */
 export function readEnvelopeTree(tip: JsonObject, path: string): EnvelopeNode {
-  const root = makeNode(tip, path, 0);
+  let serial = 0;
+  const root = new EnvelopeNode(path, tip, serial++);
   const work: EnvelopeNode[] = [root];
   while (work.length > 0) {
     const node = work.pop()!;
     const pe = node.parentEnvelope?.value;
     if (!pe || !truthy(pe)) continue;
     const base = node.path ? `${node.path}.parent_envelope` : 'parent_envelope';
+    const parents: EnvelopeNode[] = [];
+    const badParents: { index: number; value: JsonValue; path: string }[] = [];
     if (pe.type === 'object') {
       // AgentDNA: "Fallback in case a legacy linear dictionary is passed"
-      node.legacy.push('parent_envelope is a single object, not a list (the 1.0 linear chain)');
-      const child = makeNode(pe, base, node.depth + 1);
-      node.parents.push(child);
-      work.push(child);
+      node.legacy = [...node.legacy, 'parent_envelope is a single object, not a list (the 1.0 linear chain)'];
+      parents.push(new EnvelopeNode(base, pe, serial++));
     } else if (pe.type === 'array') {
       pe.items.forEach((item, index) => {
-        const p = `${base}[${index}]`;
+        // join() makes a flat string; a template makes a rope of six pieces (~200 bytes a path).
+        const p = [base, '[', index, ']'].join('');
         if (!truthy(item)) return; // `[parse_envelope(p) for p in parents_data if p]`
-        if (item.type !== 'object') {
-          node.badParents.push({ index, value: item, path: p });
-          return;
-        }
-        const child = makeNode(item, p, node.depth + 1);
-        node.parents.push(child);
-        work.push(child);
+        if (item.type !== 'object') badParents.push({ index, value: item, path: p });
+        else parents.push(new EnvelopeNode(p, item, serial++));
       });
     } else {
-      node.badParents.push({ index: 0, value: pe, path: base });
+      badParents.push({ index: 0, value: pe, path: base });
     }
+    if (parents.length > 0) node.parents = parents;
+    if (badParents.length > 0) node.badParents = badParents;
+    // One by one: a tip with 125,000 parents spread into push() overflows the stack.
+    for (const child of parents) work.push(child);
   }
   return root;
-}
-
-function makeNode(value: JsonObject, path: string, depth: number): EnvelopeNode {
-  const { fields, duplicates } = lastEntries(value);
-  const from = fields.get('from_') ?? fields.get('from');
-  const legacy: string[] = [];
-  if (from && from.value.type === 'object') legacy.push('the sender is an object (1.0 actors), not a DID string');
-  const toEntry = fields.get('to');
-  if (toEntry && toEntry.value.type === 'object') legacy.push('the recipient is an object (1.0 actors), not a DID string');
-  const unknownKeys: string[] = [];
-  for (const k of fields.keys()) if (!KNOWN_KEYS.has(k)) unknownKeys.push(k);
-  return {
-    path,
-    value,
-    span: [value.start, value.end],
-    fields,
-    from,
-    payload: fields.get('payload'),
-    epoch: fields.get('epoch'),
-    statusCode: fields.get('status_code'),
-    runId: fields.get('run_id'),
-    to: toEntry,
-    hash: fields.get('hash'),
-    signature: fields.get('signature'),
-    parentEnvelope: fields.get('parent_envelope'),
-    parents: [],
-    badParents: [],
-    duplicateKeys: duplicates,
-    unknownKeys,
-    legacy,
-    depth,
-  };
 }
 
 /** The string value of an entry, or null. */
@@ -182,7 +208,7 @@ export function uncoveredPaths(tip: EnvelopeNode, workflow: JsonObject | null): 
   if (workflow) for (const key of lastEntries(workflow).fields.keys()) if (key !== 'envelope') out.push(key);
   for (const n of allOccurrences(tip)) {
     for (const k of n.unknownKeys) out.push(at(n.path, k));
-    if (n.fields.has('from_') && n.fields.has('from')) out.push(at(n.path, 'from'));
+    if (n.from?.key === 'from_' && fieldsOf(n).has('from')) out.push(at(n.path, 'from'));
     for (const b of n.badParents) out.push(b.path);
   }
   return [...new Set(out)];

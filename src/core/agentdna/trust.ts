@@ -117,8 +117,12 @@ function untrustedParents(parents: readonly (EnvelopeFacts & Pick<EnvelopeReport
 export function workflowSignature(
   envelopes: readonly (EnvelopeFacts & Pick<EnvelopeReport, 'path' | 'signature_reason'>)[],
   index: DidIndex,
-  /** What the signatures do not cover (it depends on the document only, not on the registry). */
-  notCovered: readonly string[] = [],
+  /**
+   * What the signatures do not cover (it depends on the document only, not on the registry), or
+   * how to list it: asked only of a signed workflow (an unsigned one lists nothing, and the walk
+   * over every occurrence is half a million paths in a wide one).
+   */
+  notCovered: readonly string[] | (() => readonly string[]) = [],
 ): SignatureVerdict {
   const tip = envelopes[0];
   if (!tip)
@@ -152,7 +156,7 @@ export function workflowSignature(
     signer: trust.signer,
     trusted,
     context_match: null,
-    not_covered: status === 'unsigned' ? [] : [...notCovered],
+    not_covered: status === 'unsigned' ? [] : [...(typeof notCovered === 'function' ? notCovered() : notCovered)],
     reason,
   };
 }

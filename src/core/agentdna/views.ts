@@ -7,7 +7,7 @@ import { readJson } from '../json/lossless';
 import type { BodyView, FieldNode, Span } from '../model';
 import { isoFromSeconds } from '../time';
 import type { CardInfo } from './cards';
-import { lastEntries, str, type EnvelopeNode, type JsonObject } from './envelope';
+import { fieldsOf, lastEntries, str, type EnvelopeNode, type JsonObject } from './envelope';
 import { statusName, verdictLine, type WorkflowAnalysis } from './workflow';
 import { shortDid } from '../short-id';
 
@@ -89,13 +89,13 @@ function epochHint(v: JsonValue): string | undefined {
   return iso ? `Unix seconds: ${iso}` : 'Unix seconds (out of range)';
 }
 
-function fieldHint(n: EnvelopeNode, e: JsonEntry, a: WorkflowAnalysis): string | undefined {
-  const v = a.byPath.get(n.path)!;
-  if (n.fields.get(e.key) !== e) return 'a duplicate key: ignored (json.loads keeps the last occurrence)';
+function fieldHint(n: EnvelopeNode, fields: Map<string, JsonEntry>, e: JsonEntry, a: WorkflowAnalysis): string | undefined {
+  const v = a.verdictOf(n);
+  if (fields.get(e.key) !== e) return 'a duplicate key: ignored (json.loads keeps the last occurrence)';
   switch (e.key) {
     case 'from':
     case 'from_': {
-      if (e.key === 'from' && n.fields.has('from_')) return 'ignored: from_ is present and wins';
+      if (e.key === 'from' && fields.has('from_')) return 'ignored: from_ is present and wins';
       const s = v.signature;
       if (s.status === 'valid')
         return s.key_source === 'did'
@@ -130,12 +130,13 @@ function fieldHint(n: EnvelopeNode, e: JsonEntry, a: WorkflowAnalysis): string |
 }
 
 export function envelopeTree(n: EnvelopeNode, a: WorkflowAnalysis, label: string, keySpan: Span | null): FieldNode {
-  const v = a.byPath.get(n.path)!;
+  const v = a.verdictOf(n);
   const parentsByPath = new Map(n.parents.map((p) => [p.path, p]));
+  const fields = fieldsOf(n);
   const children: FieldNode[] = n.value.entries.map((e) => {
     const p = join(n.path, e.key);
     const ks: Span = [e.keyStart, e.keyEnd];
-    if (e.key === 'parent_envelope' && n.fields.get(e.key) === e) {
+    if (e.key === 'parent_envelope' && fields.get(e.key) === e) {
       const pv = e.value;
       const node: FieldNode = { path: p, label: e.key, display: display(pv), type: jsonType(pv), span: [pv.start, pv.end], keySpan: ks };
       if (pv.type === 'object' && parentsByPath.has(p)) {
@@ -163,7 +164,7 @@ export function envelopeTree(n: EnvelopeNode, a: WorkflowAnalysis, label: string
       }
       return node;
     }
-    return jsonTree(e.value, p, e.key, ks, 1, fieldHint(n, e, a));
+    return jsonTree(e.value, p, e.key, ks, 1, fieldHint(n, fields, e, a));
   });
   const from = str(n.from) ?? '?';
   const to = str(n.to);

@@ -3,7 +3,7 @@
 import { readHexLikePython } from './ecdsa';
 import type { JsonValue } from '../json/lossless';
 import type { Span } from '../model';
-import { allOccurrences, contentFieldsOf, spanOf, str, type EnvelopeNode, type JsonObject } from './envelope';
+import { allOccurrences, contentFieldsOf, fieldsOf, spanOf, str, type EnvelopeNode, type JsonObject } from './envelope';
 import { contentJson as computeContentJson, sha256Hex, signedMessage, type SignedMessage } from './hash';
 import { PyDict, pythonDumps, type PyValue } from './python-json';
 import type { EnvelopeReport, ModeName, ModeVerdict } from './model';
@@ -46,11 +46,13 @@ export interface EnvelopeVerdict {
 
 export const MODE_FAILURE: Record<ModeName, number> = { light: 2001, heavy: 2002, boundary: 2003 };
 
+type VerdictOf = (occurrence: EnvelopeNode) => EnvelopeVerdict;
+
 export interface WorkflowAnalysis {
   tip: EnvelopeNode;
   verdicts: EnvelopeVerdict[];
-  /** Verdict of each occurrence, by occurrence path. */
-  byPath: Map<string, EnvelopeVerdict>;
+  /** The verdict of an occurrence of this analysis's tree. */
+  verdictOf: VerdictOf;
   modes: Record<ModeName, ModeVerdict>;
   findings: Finding[];
   /** AgentDNA cannot parse the workflow at all (every mode raises). */
@@ -86,7 +88,7 @@ function claimedKey(n: EnvelopeNode): string {
 
 function identityOf(n: EnvelopeNode): string {
   const entries: Array<readonly [string, PyValue]> = [];
-  for (const [k, e] of n.fields) if (k !== 'parent_envelope' && k !== 'from' && k !== 'from_') entries.push([k, e.value]);
+  for (const [k, e] of fieldsOf(n)) if (k !== 'parent_envelope' && k !== 'from' && k !== 'from_') entries.push([k, e.value]);
   if (n.from) entries.push(['from_', n.from.value]);
   const parents = n.parents.map((p) => (p.hash ? p.hash.value : null) as PyValue);
   return pythonDumps(
@@ -280,7 +282,8 @@ function evaluate(n: EnvelopeNode, index: number, extraKeys: ExtraKeys | undefin
 export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, results?: SignatureResults): WorkflowAnalysis {
   const occurrences = allOccurrences(tip);
   const verdicts: EnvelopeVerdict[] = [];
-  const byPath = new Map<string, EnvelopeVerdict>();
+  // By serial, not in a Map by path: half a million occurrences cost 4 bytes each, not ~40.
+  const verdictIndex = new Int32Array(occurrences.length);
   // Occurrences are the same envelope when their identities are equal. Equal identities have equal
   // content JSON, so identities (a json.dumps of every field) are written only within a group of
   // equal content, which in most workflows holds one envelope; a group of many (125,000 parents
@@ -305,7 +308,7 @@ export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, result
       byContent.set(content, { first: v, byIdentity: null });
       verdicts.push(v);
     }
-    byPath.set(n.path, v);
+    verdictIndex[n.serial] = v.index;
   }
 
   // Two different envelopes claiming the same hash.
@@ -323,13 +326,14 @@ export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, result
   const parseProblem = verdicts.find((v) => v.missing.length > 0 || v.node.badParents.length > 0);
   const parseError = parseProblem ? `AgentDNA cannot parse this workflow: ${parseProblem.agentdna.reason} at ${parseProblem.node.path || 'the top'}` : null;
 
+  const verdictOf: VerdictOf = (n) => verdicts[verdictIndex[n.serial]];
   const modes = {
-    light: lightMode(tip, byPath, occurrences.length, parseError),
-    heavy: heavyMode(tip, byPath, parseError),
-    boundary: boundaryMode(tip, byPath, occurrences.length, parseError),
+    light: lightMode(tip, verdictOf, occurrences.length, parseError),
+    heavy: heavyMode(tip, verdictOf, parseError),
+    boundary: boundaryMode(tip, verdictOf, occurrences.length, parseError),
   };
 
-  return { tip, verdicts, byPath, modes, findings: findingsFor(verdicts), parseError };
+  return { tip, verdicts, verdictOf, modes, findings: findingsFor(verdicts), parseError };
 }
 
 function label(n: EnvelopeNode): string {
@@ -338,8 +342,10 @@ function label(n: EnvelopeNode): string {
 
 function runChecks(
   name: ModeName,
-  steps: Array<{ node: EnvelopeNode; full: boolean }>,
-  byPath: Map<string, EnvelopeVerdict>,
+  /** Checked fully (hash and signature), in order; then `hashOnlyNodes`, their hashes only. */
+  full: readonly EnvelopeNode[],
+  hashOnlyNodes: readonly EnvelopeNode[],
+  verdictOf: VerdictOf,
   parseError: string | null,
   notChecked: string,
 ): ModeVerdict {
@@ -356,10 +362,13 @@ function runChecks(
       notChecked,
     };
   }
-  for (const { node, full } of steps) {
-    const v = byPath.get(node.path)!;
-    (full ? verified : hashOnly).push(node.path);
-    if (full) {
+  // Two lists, not a step object each: light mode's hash-only list is every parent of the tip.
+  for (let i = 0; i < full.length + hashOnlyNodes.length; i++) {
+    const isFull = i < full.length;
+    const node = isFull ? full[i] : hashOnlyNodes[i - full.length];
+    const v = verdictOf(node);
+    (isFull ? verified : hashOnly).push(node.path);
+    if (isFull) {
       if (!v.agentdna.ok) {
         return {
           code: MODE_FAILURE[name],
@@ -386,16 +395,16 @@ function runChecks(
   return { code: 1000, raised: false, verified, hashOnly, failedAt: null, reason: 'passed', notChecked };
 }
 
-function lightMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, total: number, parseError: string | null): ModeVerdict {
+function lightMode(tip: EnvelopeNode, verdictOf: VerdictOf, total: number, parseError: string | null): ModeVerdict {
   const parents = tip.parents;
   const deeper = total - 1 - parents.length;
   const notChecked =
     `Light verified the tip's signature and compared only the hashes of its ${parents.length} direct parent(s): ` +
     `no parent signature was checked${deeper > 0 ? `, and ${deeper} deeper envelope occurrence(s) were not looked at` : ''}.`;
-  return runChecks('light', [{ node: tip, full: true }, ...parents.map((p) => ({ node: p, full: false }))], byPath, parseError, notChecked);
+  return runChecks('light', [tip], parents, verdictOf, parseError, notChecked);
 }
 
-function heavyMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, parseError: string | null): ModeVerdict {
+function heavyMode(tip: EnvelopeNode, verdictOf: VerdictOf, parseError: string | null): ModeVerdict {
   // IntentWorkflow.unwrap: breadth-first from the tip, de-duplicated by the hash each envelope claims.
   const seen = new Map<string, EnvelopeNode>();
   const checked: EnvelopeNode[] = [];
@@ -406,7 +415,7 @@ function heavyMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, pars
     const key = claimedKey(cur);
     const first = seen.get(key);
     if (first !== undefined) {
-      if (byPath.get(first.path) !== byPath.get(cur.path)) skippedDifferent.push(cur);
+      if (verdictOf(first) !== verdictOf(cur)) skippedDifferent.push(cur);
       continue;
     }
     seen.set(key, cur);
@@ -419,20 +428,13 @@ function heavyMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, pars
     skippedDifferent.length > 0
       ? `Heavy verified each envelope once per claimed hash and skipped ${skippedDifferent.length} different envelope(s) that reuse a hash already seen (${skippedDifferent.map(label).join(', ')}), and everything under them.`
       : 'Heavy verified every envelope reachable from the tip, but only once per claimed hash: a different envelope reusing a hash would be skipped (none does here).';
-  return runChecks(
-    'heavy',
-    checked.map((node) => ({ node, full: true })),
-    byPath,
-    parseError,
-    notChecked,
-  );
+  return runChecks('heavy', checked, [], verdictOf, parseError, notChecked);
 }
 
-function boundaryMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, total: number, parseError: string | null): ModeVerdict {
+function boundaryMode(tip: EnvelopeNode, verdictOf: VerdictOf, total: number, parseError: string | null): ModeVerdict {
   let root = tip;
   while (root.parents.length > 0) root = root.parents[0];
-  const steps = [{ node: tip, full: true }];
-  if (root !== tip) steps.push({ node: root, full: true });
+  const steps = root === tip ? [tip] : [tip, root];
   const between = total - steps.length;
   const notChecked =
     root === tip
@@ -440,7 +442,7 @@ function boundaryMode(tip: EnvelopeNode, byPath: Map<string, EnvelopeVerdict>, t
       : between === 0
         ? 'Boundary verified the tip and the root (reached through each first parent); there is nothing in between.'
         : `Boundary verified the tip and the root (reached through each first parent) only: ${between} envelope occurrence(s) in between and on other branches were not checked, neither their hashes nor their signatures.`;
-  return runChecks('boundary', steps, byPath, parseError, notChecked);
+  return runChecks('boundary', steps, [], verdictOf, parseError, notChecked);
 }
 
 function findingsFor(verdicts: EnvelopeVerdict[]): Finding[] {
@@ -504,8 +506,9 @@ function findingsFor(verdicts: EnvelopeVerdict[]): Finding[] {
         ),
       );
     }
+    const fields = n.duplicateKeys.length > 0 || n.unknownKeys.length > 0 ? fieldsOf(n) : null;
     for (const k of n.duplicateKeys) {
-      const e = n.fields.get(k)!;
+      const e = fields!.get(k)!;
       out.push(
         finding(
           'agentdna/duplicate-key',
@@ -516,7 +519,7 @@ function findingsFor(verdicts: EnvelopeVerdict[]): Finding[] {
       );
     }
     for (const k of n.unknownKeys) {
-      const e = n.fields.get(k)!;
+      const e = fields!.get(k)!;
       out.push(
         finding('agentdna/unknown-field', at(n, k), `${label(n)}: "${k}" is not an Envelope field: AgentDNA drops it, it is neither hashed nor signed`, [
           e.keyStart,
@@ -584,7 +587,7 @@ export function envelopeReport(v: EnvelopeVerdict): EnvelopeReport {
     duplicate_hash: v.duplicateHash,
     agentdna_ok: v.agentdna.ok,
     agentdna_reason: v.agentdna.reason,
-    legacy: n.legacy,
+    legacy: [...n.legacy],
     trust_reason: 'no registry applied',
   };
 }

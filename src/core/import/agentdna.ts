@@ -175,7 +175,7 @@ function buildWorkflow(
   const tip = readEnvelopeTree(envObj, shape === 'workflow' ? 'envelope' : '');
   const a = analyzeWorkflow(tip, checking.extraKeys, checking.results);
   const findings = [...wf.findings, ...a.findings];
-  const tipV = a.byPath.get(tip.path)!;
+  const tipV = a.verdictOf(tip);
   const tipHash = tipV.claimedHash ?? tipV.contentHash ?? '';
   const views = checking.views ? { viewBuilder: checking.views } : workflowViews(root, shape, tip, a);
   const m = a.modes;
@@ -192,7 +192,7 @@ function buildWorkflow(
     source: str(tip.from),
     target: str(tip.to),
     findings,
-    signature: workflowSignature(envelopes, NO_REGISTRY, uncoveredPaths(tip, shape === 'workflow' ? root : null)),
+    signature: workflowSignature(envelopes, NO_REGISTRY, () => uncoveredPaths(tip, shape === 'workflow' ? root : null)),
     ...views,
     summary: `${what} ${tipHash ? `${tipHash.slice(0, 12)}…` : '(no hash)'} from ${shortDid(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
   };
@@ -200,7 +200,7 @@ function buildWorkflow(
   const seen = new Set<string>();
   for (const v of a.verdicts) {
     for (const p of v.node.parents) {
-      const pv = a.byPath.get(p.path)!;
+      const pv = a.verdictOf(p);
       const key = `${v.index}>${pv.index}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -63,6 +63,11 @@ type NumberValue = Extract<JsonValue, { type: 'number' }>;
 type Container = ObjectValue | ArrayValue;
 
 const DEFAULT_MAX_DEPTH = 512;
+/** Keys up to this long, this many distinct ones, are shared (Reader.shared). */
+const MAX_SHARED_KEY = 32;
+const MAX_SHARED_KEYS = 4096;
+/** The small integers' bigints, made once (each BigInt() is 24 bytes more, per number in the document). */
+const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 256 }, (_, i) => BigInt(i));
 const DEFAULT_MAX_INTEGER_DIGITS = 4300;
 
 // ignoreBOM: a string value may legitimately start with U+FEFF; the default decoder would drop it.
@@ -180,6 +185,7 @@ class Reader {
   private readonly keys: string[] = [];
   private readonly keyStarts: number[] = [];
   private readonly keyEnds: number[] = [];
+  private readonly keyTexts = new Map<string, string>();
 
   /** Where the document starts in `b` (it ends at n). */
   private readonly start: number;
@@ -296,6 +302,9 @@ class Reader {
             }
             if (d === 0x5d) {
               top.end = pos + 1;
+              // Exactly as long as it is: push() leaves room for ~16 more, which in a document of
+              // many small containers is most of the tree's memory (500,000 parents: 64 MB).
+              top.items = top.items.slice();
               pos++;
               stack.pop();
               value = top;
@@ -315,6 +324,7 @@ class Reader {
             }
             if (d === 0x7d) {
               top.end = pos + 1;
+              top.entries = top.entries.slice(); // exactly as long as it is, as items above
               pos++;
               stack.pop();
               value = top;
@@ -350,13 +360,25 @@ class Reader {
       const expected = afterComma ? "expected a string key after ',' in object" : "expected a string key or '}' after '{'";
       this.fail(pos, `${expected}, found ${this.describe(pos)}${this.hint(pos)}`);
     }
-    this.keys[depthIndex] = this.readString(pos);
+    this.keys[depthIndex] = this.shared(this.readString(pos));
     this.keyStarts[depthIndex] = pos;
     this.keyEnds[depthIndex] = this.pos;
     pos = this.skipWhitespace(this.pos);
     this.pos = pos;
     if (pos >= n || b[pos] !== 0x3a) this.fail(pos, `expected ':' after object key, found ${this.describe(pos)}`);
     return pos + 1;
+  }
+
+  /**
+   * One string for each distinct short key: a document repeats its few keys in every object, and
+   * 500,000 `{"from": …}` would otherwise keep 500,000 copies of "from" (12 MB).
+   */
+  private shared(key: string): string {
+    if (key.length > MAX_SHARED_KEY) return key;
+    const known = this.keyTexts.get(key);
+    if (known !== undefined) return known;
+    if (this.keyTexts.size < MAX_SHARED_KEYS) this.keyTexts.set(key, key);
+    return key;
   }
 
   /** Reads the string whose opening quote is at q; leaves this.pos just past the closing quote. */
@@ -526,7 +548,13 @@ class Reader {
     const text = this.src !== null ? this.src.slice(start - this.delta, i - this.delta) : asciiString(b, start, i);
     const value = Number(text);
     // For safe integers BigInt(value) equals BigInt(text) and skips a second parse of the digits.
-    const big = isInteger ? (Number.isSafeInteger(value) ? BigInt(value) : BigInt(text)) : null;
+    const big = isInteger
+      ? value >= 0 && value < SMALL_BIGINTS.length
+        ? SMALL_BIGINTS[value]
+        : Number.isSafeInteger(value)
+          ? BigInt(value)
+          : BigInt(text)
+      : null;
     return { type: 'number', start, end: i, text, isInteger, value, big };
   }
 

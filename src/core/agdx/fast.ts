@@ -13,7 +13,7 @@ import { METADATA_MAX_ENTRIES, METADATA_MAX_VALUE_BYTES } from './validate';
 
 const enc = new TextEncoder();
 // The fields as the newest dialect lists them (dialects.ts): their names' bytes, how each is
-// written (as a small number, for a jump table), and the names the values are stored under.
+// written (as a small number, for a jump table), and their names (envelopeOf's, checked below).
 const FIELDS = LATEST.fields;
 const FIELD_BYTES = FIELDS.map((f) => enc.encode(f.name));
 const FIELD_NAMES = FIELDS.map((f) => f.name);
@@ -33,41 +33,47 @@ const WIRE_CODES: Record<WireType, number> = {
 };
 const FIELD_WIRE = Uint8Array.from(FIELDS, (f) => WIRE_CODES[f.wire]);
 /**
- * An envelope with every field undefined, written out as one literal: every envelope the fast path
- * makes has one hidden class from its first line (a copy of an object built from the table was
- * about a third slower on the benchmark's 0.0.1 mix, measured in one process against this). It
- * lists the newest dialect's fields in their order, which is checked when this module loads: a
- * dialect that adds a field fails here until the field is added.
+ * The values of the envelope being read, by field index: a read stores each value here (an array
+ * store, where a store into the envelope under a field name that varies was a megamorphic keyed
+ * store) and the envelope is made from them in one go, at the end.
  */
-function blank(): Record<string, unknown> {
+const values: unknown[] = FIELDS.map(() => undefined);
+/**
+ * The envelope of `v`, written out as one literal: every envelope the fast path makes has one
+ * hidden class (a copy of an object built from the table was about a third slower on the
+ * benchmark's 0.0.1 mix). It lists the newest dialect's fields in their order, which is checked
+ * when this module loads: a dialect that adds a field fails here until the field is added.
+ */
+function envelopeOf(v: unknown[]): Record<string, unknown> {
   return {
-    kind: undefined,
-    record: undefined,
-    conversation: undefined,
-    parent: undefined,
-    root: undefined,
-    source: undefined,
-    target: undefined,
-    cause: undefined,
-    cause_at: undefined,
-    correlation: undefined,
-    channel: undefined,
-    idempotency_key: undefined,
-    deadline_micros: undefined,
-    sequence: undefined,
-    last: undefined,
-    finish_reason: undefined,
-    task_state: undefined,
-    operation: undefined,
-    tool: undefined,
-    usage: undefined,
-    metadata: undefined,
-    must_understand: undefined,
-    body: undefined,
-    signature: undefined,
+    kind: v[0],
+    record: v[1],
+    conversation: v[2],
+    parent: v[3],
+    root: v[4],
+    source: v[5],
+    target: v[6],
+    cause: v[7],
+    cause_at: v[8],
+    correlation: v[9],
+    channel: v[10],
+    idempotency_key: v[11],
+    deadline_micros: v[12],
+    sequence: v[13],
+    last: v[14],
+    finish_reason: v[15],
+    task_state: v[16],
+    operation: v[17],
+    tool: v[18],
+    usage: v[19],
+    metadata: v[20],
+    must_understand: v[21],
+    body: v[22],
+    signature: v[23],
   };
 }
-if (Object.keys(blank()).join() !== FIELD_NAMES.join()) throw new TypeError("fast.ts: blank() does not list the newest dialect's fields in their order");
+if (Object.keys(envelopeOf(values)).join() !== FIELD_NAMES.join())
+  throw new TypeError("fast.ts: envelopeOf() does not list the newest dialect's fields in their order");
 const USAGE_BYTES = USAGE_FIELDS.map((f) => enc.encode(f));
 const SIG_FIELDS = ['scheme', 'key_id', 'bytes', 'context'] as const;
 const SIG_BYTES = SIG_FIELDS.map((f) => enc.encode(f));
@@ -92,24 +98,23 @@ export interface FastEnvelope {
  * every record of it, a correlation, the record a cause names) is one shared view rather than a new
  * one per field: most of what a decoded log keeps is these views. Made per input by the caller
  * (it holds views of that input, so it must not outlive it). A direct-mapped table that keeps each
- * slot's hash and bytes beside its view, so a lookup reads this table and not the input again; a
+ * slot's id (four 32-bit words) beside its view, so a lookup reads this table and not the input again; a
  * collision only costs a new view.
  */
 export class IdViews {
   private readonly mask: number;
-  private readonly hashes: Int32Array;
-  private readonly held: Uint8Array;
+  /** Each slot's id as four 32-bit words (compared word by word, never read from the input again). */
+  private readonly held: Int32Array;
   private readonly views: (Uint8Array | undefined)[];
 
   /** `inputLength`: the size of the input, which bounds how many ids it can hold (and so the table's). */
   constructor(inputLength: number) {
     // An envelope with an id takes more than 32 bytes: a small input gets a small table, a large
-    // one 4096 slots (about 110 KB, next to megabytes of input).
+    // one 4096 slots (about 100 KB, next to megabytes of input).
     let slots = 16;
     while (slots < 4096 && slots * 32 < inputLength) slots *= 2;
     this.mask = slots - 1;
-    this.hashes = new Int32Array(slots);
-    this.held = new Uint8Array(slots * 16);
+    this.held = new Int32Array(slots * 4);
     this.views = new Array<Uint8Array | undefined>(slots).fill(undefined);
   }
 
@@ -125,17 +130,15 @@ export class IdViews {
     h ^= h >>> 13;
     const slot = h & this.mask;
     const held = this.held;
-    const o = slot << 4;
+    const o = slot << 2;
     const seen = this.views[slot];
-    if (seen !== undefined && this.hashes[slot] === h) {
-      let i = 0;
-      while (i < 16 && held[o + i] === bytes[at + i]) i++;
-      if (i === 16) return seen;
-    }
+    if (seen !== undefined && held[o] === w0 && held[o + 1] === w1 && held[o + 2] === w2 && held[o + 3] === w3) return seen;
     const made = bytes.subarray(at, at + 16);
     this.views[slot] = made;
-    this.hashes[slot] = h;
-    for (let i = 0; i < 16; i++) held[o + i] = bytes[at + i];
+    held[o] = w0;
+    held[o + 1] = w1;
+    held[o + 2] = w2;
+    held[o + 3] = w3;
     return made;
   }
 }
@@ -363,9 +366,10 @@ export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?
     if (e === NOT_FAST) return null;
     throw e;
   } finally {
-    // Hold no input past the read.
+    // Hold no input past the read (and start the next one with no values).
     b = EMPTY;
     ids = null;
+    values.fill(undefined);
   }
 }
 
@@ -373,7 +377,6 @@ const EMPTY = new Uint8Array(0);
 
 function readEnvelope(): FastEnvelope | null {
   const count = len(5);
-  const env = blank();
   let bodyStart = -1;
   let bodyEnd = -1;
   let last = -1;
@@ -430,8 +433,9 @@ function readEnvelope(): FastEnvelope | null {
         v = signature();
         break;
     }
-    env[FIELD_NAMES[f]] = v;
+    values[f] = v;
   }
+  const env = envelopeOf(values);
   if (env.kind === undefined || env.conversation === undefined || env.source === undefined) return null;
   return { envelope: env as unknown as Envelope, end: pos, bodyStart, bodyEnd };
 }

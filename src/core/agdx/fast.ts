@@ -148,37 +148,39 @@ export class IdViews {
 // nothing here calls out, so no two reads interleave.
 let b: Uint8Array = new Uint8Array(0);
 let pos = 0;
+/** Where the bytes the read may use end (a window of `b`, without a view made for it per read). */
+let limit = 0;
 let ids: IdViews | null = null;
 
 /** A minimal head of `major`; returns its argument (number or bigint). */
 function head(major: number): number | bigint {
-  if (pos >= b.length) throw NOT_FAST;
+  if (pos >= limit) throw NOT_FAST;
   const ib = b[pos++];
   if (ib >> 5 !== major) throw NOT_FAST;
   const ai = ib & 31;
   if (ai < 24) return ai;
   const p = pos;
   if (ai === 24) {
-    if (p + 1 > b.length || b[p] < 24) throw NOT_FAST;
+    if (p + 1 > limit || b[p] < 24) throw NOT_FAST;
     pos += 1;
     return b[p];
   }
   if (ai === 25) {
-    if (p + 2 > b.length) throw NOT_FAST;
+    if (p + 2 > limit) throw NOT_FAST;
     const v = (b[p] << 8) | b[p + 1];
     if (v <= 0xff) throw NOT_FAST;
     pos += 2;
     return v;
   }
   if (ai === 26) {
-    if (p + 4 > b.length) throw NOT_FAST;
+    if (p + 4 > limit) throw NOT_FAST;
     const v = ((b[p] << 24) >>> 0) + (b[p + 1] << 16) + (b[p + 2] << 8) + b[p + 3];
     if (v <= 0xffff) throw NOT_FAST;
     pos += 4;
     return v;
   }
   if (ai === 27) {
-    if (p + 8 > b.length) throw NOT_FAST;
+    if (p + 8 > limit) throw NOT_FAST;
     const hi = ((b[p] << 24) >>> 0) + (b[p + 1] << 16) + (b[p + 2] << 8) + b[p + 3];
     const lo = ((b[p + 4] << 24) >>> 0) + (b[p + 5] << 16) + (b[p + 6] << 8) + b[p + 7];
     if (hi === 0) throw NOT_FAST;
@@ -190,7 +192,7 @@ function head(major: number): number | bigint {
 
 function len(major: number): number {
   const n = head(major);
-  if (typeof n !== 'number' || n > b.length - pos) throw NOT_FAST;
+  if (typeof n !== 'number' || n > limit - pos) throw NOT_FAST;
   return n;
 }
 
@@ -205,7 +207,7 @@ function bytes(): Uint8Array {
 function id(): Uint8Array {
   if (b[pos] !== 0x50) throw NOT_FAST;
   pos++;
-  if (pos + 16 > b.length) throw NOT_FAST;
+  if (pos + 16 > limit) throw NOT_FAST;
   const out = ids !== null ? ids.view(b, pos) : b.subarray(pos, pos + 16);
   pos += 16;
   return out;
@@ -214,7 +216,7 @@ function id(): Uint8Array {
 function fixedBytes(size: number): Uint8Array {
   if (b[pos] !== 0x40 + size) throw NOT_FAST;
   pos++;
-  if (pos + size > b.length) throw NOT_FAST;
+  if (pos + size > limit) throw NOT_FAST;
   const out = b.subarray(pos, pos + size);
   pos += size;
   return out;
@@ -237,7 +239,7 @@ function textContent(n: number): string {
 function kind(): Kind {
   const ib = b[pos];
   const n = ib - 0x60;
-  if (n < 0 || n >= 24 || pos + 1 + n > b.length) throw NOT_FAST;
+  if (n < 0 || n >= 24 || pos + 1 + n > limit) throw NOT_FAST;
   const p = pos + 1;
   for (let i = 0; i < KIND_BYTES.length; i++) {
     const name = KIND_BYTES[i];
@@ -272,7 +274,7 @@ function key(names: Uint8Array[], from: number): number {
     if (n < 24) throw NOT_FAST;
     p = pos + 2;
   } else throw NOT_FAST;
-  if (p + n > b.length) throw NOT_FAST;
+  if (p + n > limit) throw NOT_FAST;
   for (let i = from; i < names.length; i++) {
     const name = names[i];
     if (name.length !== n) continue;
@@ -291,7 +293,7 @@ function float(): number {
   const p = pos + 1;
   let v: number;
   if (ib === 0xf9) {
-    if (p + 2 > b.length) throw NOT_FAST;
+    if (p + 2 > limit) throw NOT_FAST;
     v = halfToNumber((b[p] << 8) | b[p + 1]);
     pos = p + 2;
     if (Number.isNaN(v) && !(b[p] === 0x7e && b[p + 1] === 0)) throw NOT_FAST;
@@ -299,14 +301,14 @@ function float(): number {
   }
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (ib === 0xfa) {
-    if (p + 4 > b.length) throw NOT_FAST;
+    if (p + 4 > limit) throw NOT_FAST;
     v = dv.getFloat32(p);
     pos = p + 4;
     if (Number.isNaN(v) || numberToHalf(v) !== null) throw NOT_FAST;
     return v;
   }
   if (ib === 0xfb) {
-    if (p + 8 > b.length) throw NOT_FAST;
+    if (p + 8 > limit) throw NOT_FAST;
     v = dv.getFloat64(p);
     pos = p + 8;
     if (Number.isNaN(v) || Math.fround(v) === v) throw NOT_FAST;
@@ -353,12 +355,13 @@ function less(b: Uint8Array, a0: number, a1: number, c0: number, c1: number): bo
 }
 
 /**
- * The envelope at `start`, when its bytes are canonical; null sends the caller to the general
- * decoder. With `idViews` (one per input), repeated ids share one view.
+ * The envelope at `start`, when its bytes are canonical and end by `end`; null sends the caller to
+ * the general decoder. With `idViews` (one per input), repeated ids share one view.
  */
-export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?: IdViews): FastEnvelope | null {
+export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?: IdViews, end = bytes.length): FastEnvelope | null {
   b = bytes;
   pos = start;
+  limit = Math.min(end, bytes.length);
   ids = idViews ?? null;
   try {
     return readEnvelope();
@@ -435,6 +438,9 @@ function readEnvelope(): FastEnvelope | null {
     }
     values[f] = v;
   }
+  // A one-byte value (true, false, null) is taken without a bounds check: one just past the limit
+  // leaves the envelope to the general decoder, as it does where the bytes end.
+  if (pos > limit) throw NOT_FAST;
   const env = envelopeOf(values);
   if (env.kind === undefined || env.conversation === undefined || env.source === undefined) return null;
   return { envelope: env as unknown as Envelope, end: pos, bodyStart, bodyEnd };

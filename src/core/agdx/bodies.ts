@@ -33,13 +33,17 @@ export function readErrorBody(item: CborItem, path: string, detail = true): Caps
   const codeValue = readSmallUint(code.value, `${path}.code`, 255);
   const message = fields.get('message') ? readText(fields.get('message')!.value, `${path}.message`) : undefined;
   const retryable = fields.get('retryable') ? readBool(fields.get('retryable')!.value, `${path}.retryable`) : false;
-  const describe = (p: string, it: CborItem): Partial<FieldNode> | undefined => {
+  const summary = `${codeName(ERROR_CODES, codeValue)}${message ? `: ${message}` : ''}${retryable ? ' (retryable)' : ''}`;
+  // The tree (and the closure that describes its code) only with detail: bulk loading reads every error body.
+  const tree = detail ? { ...cborNode(item, path, path.split('.').pop()!, null, errorCodeDescriber(path, codeValue)), display: summary } : NO_TREE;
+  return { tree, summary, findings: [] };
+}
+
+function errorCodeDescriber(path: string, codeValue: number): (p: string, it: CborItem) => Partial<FieldNode> | undefined {
+  return (p, it) => {
     if (p === `${path}.code` && untag(it).kind === 'uint') return { display: `${codeName(ERROR_CODES, codeValue)} (${codeValue})` };
     return undefined;
   };
-  const summary = `${codeName(ERROR_CODES, codeValue)}${message ? `: ${message}` : ''}${retryable ? ' (retryable)' : ''}`;
-  const tree = detail ? { ...cborNode(item, path, path.split('.').pop()!, null, describe), display: summary } : NO_TREE;
-  return { tree, summary, findings: [] };
 }
 
 /** AgentCard: name?, version?, capabilities? (≤ 64), ttl_micros?. */
@@ -133,57 +137,29 @@ export interface BodyReading {
  * the findings are worked out: the same findings, without the views.
  */
 export function readBody(bytes: Uint8Array, start: number, end: number, ctx: BodyContext, detail = true): BodyReading {
-  const content = bytes.subarray(start, end);
+  // Written without per-call closures: this runs once per record of a large log.
   const span: Span = [start, end];
   const findings: Finding[] = [];
-  const warn = (codec: BodyCodec, message: string, at: Span = span) => findings.push(finding(`agdx/body/${codec}`, 'body', message, at));
-  const ctName = ctx.contentType !== null ? codeName(CONTENT_TYPES, ctx.contentType) : null;
-  const ctReason = ctx.contentType !== null ? `${ctName} (agdx.ct = ${ctx.contentType})` : null;
+  const ctReason = ctx.contentType !== null ? `${codeName(CONTENT_TYPES, ctx.contentType)} (agdx.ct = ${ctx.contentType})` : null;
 
-  const nestedCbor = (): CborItem | string => {
-    const r = readItemAt(bytes.subarray(0, end), start);
-    if (!r.ok) return `${r.error.message} (${r.error.code} at byte ${r.error.offset})`;
-    if (r.value.end !== end) return `${end - r.value.end} bytes after the CBOR item (at byte ${r.value.end})`;
-    return r.value;
-  };
-  const capsule = (rendering: string, reason: string, read: (item: CborItem, path: string, detail: boolean) => CapsuleReading): BodyReading => {
-    const item = nestedCbor();
-    if (typeof item === 'string') {
-      warn('cbor', `the ${rendering.replace('_', ' ')} body is not CBOR: ${item}`);
-      return { view: { rendering: 'hex', reason, text: detail ? toHex(content) : '', span }, node: null, findings };
-    }
-    try {
-      const r = read(item, 'body', detail);
-      findings.push(...r.findings);
-      return { view: { rendering, reason, text: detail ? `${r.summary}\n${toDiagnostic(item)}` : r.summary, span }, node: detail ? r.tree : null, findings };
-    } catch (e) {
-      if (!(e instanceof FieldError)) throw e;
-      warn('cbor', `the body is CBOR but not a valid ${rendering.replace('_', ' ')}: ${e.message}`, [e.offset, end]);
-      return {
-        view: { rendering: 'cbor', reason, text: detail ? toDiagnostic(item) : '', span },
-        node: detail ? cborNode(item, 'body', 'body', null) : null,
-        findings,
-      };
-    }
-  };
-
-  if (ctx.kind === 'error') return capsule('error_body', 'AgentErrorBody (error kind)', readErrorBody);
+  if (ctx.kind === 'error') return capsuleBody(bytes, span, findings, detail, 'error_body', 'AgentErrorBody (error kind)', readErrorBody);
   const shape = ctx.operation !== undefined ? bodyShapeOf(ctx.dialect ?? DIALECT_001, ctx.kind, ctx.operation) : null;
   if (shape) return shapedBody(bytes, start, end, shape, ctx, detail);
-  if (ctx.kind === 'status' && ctx.operation === 'card') return capsule('card', 'AgentCard (status card)', readCard);
+  if (ctx.kind === 'status' && ctx.operation === 'card') return capsuleBody(bytes, span, findings, detail, 'card', 'AgentCard (status card)', readCard);
   if (ctx.kind === 'status' && (ctx.operation === 'quarantine' || ctx.operation === 'unquarantine')) {
+    const content = bytes.subarray(start, end);
     const id = utf8OrNull(content);
-    if (id === null) warn('agent_id', `the ${ctx.operation} body is not UTF-8`);
+    if (id === null) warn(findings, 'agent_id', `the ${ctx.operation} body is not UTF-8`, span);
     return { view: { rendering: 'agent_id', reason: `agent id (${ctx.operation})`, text: id ?? toHex(content), span }, node: null, findings };
   }
   switch (ctx.contentType) {
     case 1:
-      return jsonBody(content, span, ctReason!, findings, detail);
+      return jsonBody(bytes.subarray(start, end), span, ctReason!, findings, detail);
     case 3: {
-      const item = nestedCbor();
+      const item = nestedCbor(bytes, start, end);
       if (typeof item === 'string') {
-        warn('cbor', `the body does not parse as CBOR: ${item}`);
-        return { view: { rendering: 'hex', reason: ctReason!, text: toHex(content), span }, node: null, findings };
+        warn(findings, 'cbor', `the body does not parse as CBOR: ${item}`, span);
+        return { view: { rendering: 'hex', reason: ctReason!, text: toHex(bytes.subarray(start, end)), span }, node: null, findings };
       }
       return {
         view: { rendering: 'cbor', reason: ctReason!, text: detail ? toDiagnostic(item) : '', span },
@@ -192,22 +168,68 @@ export function readBody(bytes: Uint8Array, start: number, end: number, ctx: Bod
       };
     }
     case 8:
-      return capsule('body_ref', ctReason!, readBodyRef);
+      return capsuleBody(bytes, span, findings, detail, 'body_ref', ctReason!, readBodyRef);
     case 0: {
       if (!detail) return { view: { rendering: 'text', reason: ctReason!, text: '', span }, node: null, findings };
+      const content = bytes.subarray(start, end);
       const text = utf8OrNull(content);
       return { view: { rendering: text !== null ? 'text' : 'hex', reason: ctReason!, text: text ?? toHex(content), span }, node: null, findings };
     }
     case null:
       // A guess has no findings: without detail there is nothing to do.
-      return detail ? guessBody(bytes, content, span, end) : { view: { rendering: 'raw', reason: 'no agdx.ct header', text: '', span }, node: null, findings };
+      return detail
+        ? guessBody(bytes, bytes.subarray(start, end), span, end)
+        : { view: { rendering: 'raw', reason: 'no agdx.ct header', text: '', span }, node: null, findings };
     default:
       // msgpack, bson, avro, protobuf, arrow, any, or an unknown code: no schema here.
       return {
-        view: { rendering: 'hex', reason: `${ctReason}: shown as hex (no decoder for it here)`, text: detail ? toHex(content) : '', span },
+        view: { rendering: 'hex', reason: `${ctReason}: shown as hex (no decoder for it here)`, text: detail ? toHex(bytes.subarray(start, end)) : '', span },
         node: null,
         findings,
       };
+  }
+}
+
+function warn(findings: Finding[], codec: BodyCodec, message: string, at: Span): void {
+  findings.push(finding(`agdx/body/${codec}`, 'body', message, at));
+}
+
+/** The body `bytes[start, end)` as one CBOR item, or why it is not one. */
+function nestedCbor(bytes: Uint8Array, start: number, end: number): CborItem | string {
+  const r = readItemAt(bytes.subarray(0, end), start);
+  if (!r.ok) return `${r.error.message} (${r.error.code} at byte ${r.error.offset})`;
+  if (r.value.end !== end) return `${end - r.value.end} bytes after the CBOR item (at byte ${r.value.end})`;
+  return r.value;
+}
+
+/** A body that is a capsule (`span` its content's place in `bytes`), read by `read`. */
+function capsuleBody(
+  bytes: Uint8Array,
+  span: Span,
+  findings: Finding[],
+  detail: boolean,
+  rendering: string,
+  reason: string,
+  read: (item: CborItem, path: string, detail: boolean) => CapsuleReading,
+): BodyReading {
+  const [start, end] = span;
+  const item = nestedCbor(bytes, start, end);
+  if (typeof item === 'string') {
+    warn(findings, 'cbor', `the ${rendering.replace('_', ' ')} body is not CBOR: ${item}`, span);
+    return { view: { rendering: 'hex', reason, text: detail ? toHex(bytes.subarray(start, end)) : '', span }, node: null, findings };
+  }
+  try {
+    const r = read(item, 'body', detail);
+    findings.push(...r.findings);
+    return { view: { rendering, reason, text: detail ? `${r.summary}\n${toDiagnostic(item)}` : r.summary, span }, node: detail ? r.tree : null, findings };
+  } catch (e) {
+    if (!(e instanceof FieldError)) throw e;
+    warn(findings, 'cbor', `the body is CBOR but not a valid ${rendering.replace('_', ' ')}: ${e.message}`, [e.offset, end]);
+    return {
+      view: { rendering: 'cbor', reason, text: detail ? toDiagnostic(item) : '', span },
+      node: detail ? cborNode(item, 'body', 'body', null) : null,
+      findings,
+    };
   }
 }
 

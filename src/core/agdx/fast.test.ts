@@ -53,6 +53,37 @@ describe('the canonical fast path', () => {
     expect(n).toBe(400);
   });
 
+  it('reads within `end` exactly as it reads bytes that stop there', () => {
+    // Every cut of every envelope of a mixed sequence, then of a last chunk with no body: its last
+    // byte is last = true, a one-byte value, so the cut just before it must refuse it too.
+    const lastChunk = encodeEnvelope({
+      kind: 'chunk',
+      conversation: new Uint8Array(16).fill(7),
+      source: 'a',
+      channel: new Uint8Array(16).fill(9),
+      sequence: 2,
+      last: true,
+    });
+    expect(lastChunk[lastChunk.length - 1]).toBe(0xf5);
+    const mixed = agdxSequence(60);
+    const seq = new Uint8Array(mixed.length + 2 * lastChunk.length);
+    seq.set(mixed);
+    seq.set(lastChunk, mixed.length);
+    seq.set(lastChunk, mixed.length + lastChunk.length);
+    let start = 0;
+    while (start < seq.length) {
+      const whole = readCanonicalEnvelope(seq, start)!;
+      for (let cut = start; cut <= whole.end; cut++) {
+        const windowed = readCanonicalEnvelope(seq, start, undefined, cut);
+        const copied = readCanonicalEnvelope(seq.slice(0, cut), start);
+        expect(windowed === null, `${start}..${cut}`).toBe(copied === null);
+        expect(windowed === null, `${start}..${cut}`).toBe(cut < whole.end);
+      }
+      expect(readCanonicalEnvelope(seq, start, undefined, whole.end)!.envelope).toEqual(whole.envelope);
+      start = whole.end;
+    }
+  });
+
   it('never accepts what is not canonical, and never disagrees with the general decoder (property)', () => {
     const command = new Uint8Array(readFileSync(resolve(dir, 'agent_command_signed.bin')));
     fc.assert(

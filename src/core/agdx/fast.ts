@@ -13,7 +13,7 @@ import { METADATA_MAX_ENTRIES, METADATA_MAX_VALUE_BYTES } from './validate';
 
 const enc = new TextEncoder();
 // The fields as the newest dialect lists them (dialects.ts): their names' bytes, how each is
-// written (as a small number, for a jump table), and the names the values are stored under.
+// written (as a small number, for a jump table), and their names (envelopeOf's, checked below).
 const FIELDS = LATEST.fields;
 const FIELD_BYTES = FIELDS.map((f) => enc.encode(f.name));
 const FIELD_NAMES = FIELDS.map((f) => f.name);
@@ -33,41 +33,47 @@ const WIRE_CODES: Record<WireType, number> = {
 };
 const FIELD_WIRE = Uint8Array.from(FIELDS, (f) => WIRE_CODES[f.wire]);
 /**
- * An envelope with every field undefined, written out as one literal: every envelope the fast path
- * makes has one hidden class from its first line (a copy of an object built from the table was
- * about a third slower on the benchmark's 0.0.1 mix, measured in one process against this). It
- * lists the newest dialect's fields in their order, which is checked when this module loads: a
- * dialect that adds a field fails here until the field is added.
+ * The values of the envelope being read, by field index: a read stores each value here (an array
+ * store, where a store into the envelope under a field name that varies was a megamorphic keyed
+ * store) and the envelope is made from them in one go, at the end.
  */
-function blank(): Record<string, unknown> {
+const values: unknown[] = FIELDS.map(() => undefined);
+/**
+ * The envelope of `v`, written out as one literal: every envelope the fast path makes has one
+ * hidden class (a copy of an object built from the table was about a third slower on the
+ * benchmark's 0.0.1 mix). It lists the newest dialect's fields in their order, which is checked
+ * when this module loads: a dialect that adds a field fails here until the field is added.
+ */
+function envelopeOf(v: unknown[]): Record<string, unknown> {
   return {
-    kind: undefined,
-    record: undefined,
-    conversation: undefined,
-    parent: undefined,
-    root: undefined,
-    source: undefined,
-    target: undefined,
-    cause: undefined,
-    cause_at: undefined,
-    correlation: undefined,
-    channel: undefined,
-    idempotency_key: undefined,
-    deadline_micros: undefined,
-    sequence: undefined,
-    last: undefined,
-    finish_reason: undefined,
-    task_state: undefined,
-    operation: undefined,
-    tool: undefined,
-    usage: undefined,
-    metadata: undefined,
-    must_understand: undefined,
-    body: undefined,
-    signature: undefined,
+    kind: v[0],
+    record: v[1],
+    conversation: v[2],
+    parent: v[3],
+    root: v[4],
+    source: v[5],
+    target: v[6],
+    cause: v[7],
+    cause_at: v[8],
+    correlation: v[9],
+    channel: v[10],
+    idempotency_key: v[11],
+    deadline_micros: v[12],
+    sequence: v[13],
+    last: v[14],
+    finish_reason: v[15],
+    task_state: v[16],
+    operation: v[17],
+    tool: v[18],
+    usage: v[19],
+    metadata: v[20],
+    must_understand: v[21],
+    body: v[22],
+    signature: v[23],
   };
 }
-if (Object.keys(blank()).join() !== FIELD_NAMES.join()) throw new TypeError("fast.ts: blank() does not list the newest dialect's fields in their order");
+if (Object.keys(envelopeOf(values)).join() !== FIELD_NAMES.join())
+  throw new TypeError("fast.ts: envelopeOf() does not list the newest dialect's fields in their order");
 const USAGE_BYTES = USAGE_FIELDS.map((f) => enc.encode(f));
 const SIG_FIELDS = ['scheme', 'key_id', 'bytes', 'context'] as const;
 const SIG_BYTES = SIG_FIELDS.map((f) => enc.encode(f));
@@ -92,24 +98,23 @@ export interface FastEnvelope {
  * every record of it, a correlation, the record a cause names) is one shared view rather than a new
  * one per field: most of what a decoded log keeps is these views. Made per input by the caller
  * (it holds views of that input, so it must not outlive it). A direct-mapped table that keeps each
- * slot's hash and bytes beside its view, so a lookup reads this table and not the input again; a
+ * slot's id (four 32-bit words) beside its view, so a lookup reads this table and not the input again; a
  * collision only costs a new view.
  */
 export class IdViews {
   private readonly mask: number;
-  private readonly hashes: Int32Array;
-  private readonly held: Uint8Array;
+  /** Each slot's id as four 32-bit words (compared word by word, never read from the input again). */
+  private readonly held: Int32Array;
   private readonly views: (Uint8Array | undefined)[];
 
   /** `inputLength`: the size of the input, which bounds how many ids it can hold (and so the table's). */
   constructor(inputLength: number) {
     // An envelope with an id takes more than 32 bytes: a small input gets a small table, a large
-    // one 4096 slots (about 110 KB, next to megabytes of input).
+    // one 4096 slots (about 100 KB, next to megabytes of input).
     let slots = 16;
     while (slots < 4096 && slots * 32 < inputLength) slots *= 2;
     this.mask = slots - 1;
-    this.hashes = new Int32Array(slots);
-    this.held = new Uint8Array(slots * 16);
+    this.held = new Int32Array(slots * 4);
     this.views = new Array<Uint8Array | undefined>(slots).fill(undefined);
   }
 
@@ -125,17 +130,15 @@ export class IdViews {
     h ^= h >>> 13;
     const slot = h & this.mask;
     const held = this.held;
-    const o = slot << 4;
+    const o = slot << 2;
     const seen = this.views[slot];
-    if (seen !== undefined && this.hashes[slot] === h) {
-      let i = 0;
-      while (i < 16 && held[o + i] === bytes[at + i]) i++;
-      if (i === 16) return seen;
-    }
+    if (seen !== undefined && held[o] === w0 && held[o + 1] === w1 && held[o + 2] === w2 && held[o + 3] === w3) return seen;
     const made = bytes.subarray(at, at + 16);
     this.views[slot] = made;
-    this.hashes[slot] = h;
-    for (let i = 0; i < 16; i++) held[o + i] = bytes[at + i];
+    held[o] = w0;
+    held[o + 1] = w1;
+    held[o + 2] = w2;
+    held[o + 3] = w3;
     return made;
   }
 }
@@ -145,37 +148,39 @@ export class IdViews {
 // nothing here calls out, so no two reads interleave.
 let b: Uint8Array = new Uint8Array(0);
 let pos = 0;
+/** Where the bytes the read may use end (a window of `b`, without a view made for it per read). */
+let limit = 0;
 let ids: IdViews | null = null;
 
 /** A minimal head of `major`; returns its argument (number or bigint). */
 function head(major: number): number | bigint {
-  if (pos >= b.length) throw NOT_FAST;
+  if (pos >= limit) throw NOT_FAST;
   const ib = b[pos++];
   if (ib >> 5 !== major) throw NOT_FAST;
   const ai = ib & 31;
   if (ai < 24) return ai;
   const p = pos;
   if (ai === 24) {
-    if (p + 1 > b.length || b[p] < 24) throw NOT_FAST;
+    if (p + 1 > limit || b[p] < 24) throw NOT_FAST;
     pos += 1;
     return b[p];
   }
   if (ai === 25) {
-    if (p + 2 > b.length) throw NOT_FAST;
+    if (p + 2 > limit) throw NOT_FAST;
     const v = (b[p] << 8) | b[p + 1];
     if (v <= 0xff) throw NOT_FAST;
     pos += 2;
     return v;
   }
   if (ai === 26) {
-    if (p + 4 > b.length) throw NOT_FAST;
+    if (p + 4 > limit) throw NOT_FAST;
     const v = ((b[p] << 24) >>> 0) + (b[p + 1] << 16) + (b[p + 2] << 8) + b[p + 3];
     if (v <= 0xffff) throw NOT_FAST;
     pos += 4;
     return v;
   }
   if (ai === 27) {
-    if (p + 8 > b.length) throw NOT_FAST;
+    if (p + 8 > limit) throw NOT_FAST;
     const hi = ((b[p] << 24) >>> 0) + (b[p + 1] << 16) + (b[p + 2] << 8) + b[p + 3];
     const lo = ((b[p + 4] << 24) >>> 0) + (b[p + 5] << 16) + (b[p + 6] << 8) + b[p + 7];
     if (hi === 0) throw NOT_FAST;
@@ -187,7 +192,7 @@ function head(major: number): number | bigint {
 
 function len(major: number): number {
   const n = head(major);
-  if (typeof n !== 'number' || n > b.length - pos) throw NOT_FAST;
+  if (typeof n !== 'number' || n > limit - pos) throw NOT_FAST;
   return n;
 }
 
@@ -202,7 +207,7 @@ function bytes(): Uint8Array {
 function id(): Uint8Array {
   if (b[pos] !== 0x50) throw NOT_FAST;
   pos++;
-  if (pos + 16 > b.length) throw NOT_FAST;
+  if (pos + 16 > limit) throw NOT_FAST;
   const out = ids !== null ? ids.view(b, pos) : b.subarray(pos, pos + 16);
   pos += 16;
   return out;
@@ -211,7 +216,7 @@ function id(): Uint8Array {
 function fixedBytes(size: number): Uint8Array {
   if (b[pos] !== 0x40 + size) throw NOT_FAST;
   pos++;
-  if (pos + size > b.length) throw NOT_FAST;
+  if (pos + size > limit) throw NOT_FAST;
   const out = b.subarray(pos, pos + size);
   pos += size;
   return out;
@@ -234,7 +239,7 @@ function textContent(n: number): string {
 function kind(): Kind {
   const ib = b[pos];
   const n = ib - 0x60;
-  if (n < 0 || n >= 24 || pos + 1 + n > b.length) throw NOT_FAST;
+  if (n < 0 || n >= 24 || pos + 1 + n > limit) throw NOT_FAST;
   const p = pos + 1;
   for (let i = 0; i < KIND_BYTES.length; i++) {
     const name = KIND_BYTES[i];
@@ -269,7 +274,7 @@ function key(names: Uint8Array[], from: number): number {
     if (n < 24) throw NOT_FAST;
     p = pos + 2;
   } else throw NOT_FAST;
-  if (p + n > b.length) throw NOT_FAST;
+  if (p + n > limit) throw NOT_FAST;
   for (let i = from; i < names.length; i++) {
     const name = names[i];
     if (name.length !== n) continue;
@@ -288,7 +293,7 @@ function float(): number {
   const p = pos + 1;
   let v: number;
   if (ib === 0xf9) {
-    if (p + 2 > b.length) throw NOT_FAST;
+    if (p + 2 > limit) throw NOT_FAST;
     v = halfToNumber((b[p] << 8) | b[p + 1]);
     pos = p + 2;
     if (Number.isNaN(v) && !(b[p] === 0x7e && b[p + 1] === 0)) throw NOT_FAST;
@@ -296,14 +301,14 @@ function float(): number {
   }
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (ib === 0xfa) {
-    if (p + 4 > b.length) throw NOT_FAST;
+    if (p + 4 > limit) throw NOT_FAST;
     v = dv.getFloat32(p);
     pos = p + 4;
     if (Number.isNaN(v) || numberToHalf(v) !== null) throw NOT_FAST;
     return v;
   }
   if (ib === 0xfb) {
-    if (p + 8 > b.length) throw NOT_FAST;
+    if (p + 8 > limit) throw NOT_FAST;
     v = dv.getFloat64(p);
     pos = p + 8;
     if (Number.isNaN(v) || Math.fround(v) === v) throw NOT_FAST;
@@ -350,12 +355,13 @@ function less(b: Uint8Array, a0: number, a1: number, c0: number, c1: number): bo
 }
 
 /**
- * The envelope at `start`, when its bytes are canonical; null sends the caller to the general
- * decoder. With `idViews` (one per input), repeated ids share one view.
+ * The envelope at `start`, when its bytes are canonical and end by `end`; null sends the caller to
+ * the general decoder. With `idViews` (one per input), repeated ids share one view.
  */
-export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?: IdViews): FastEnvelope | null {
+export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?: IdViews, end = bytes.length): FastEnvelope | null {
   b = bytes;
   pos = start;
+  limit = Math.min(end, bytes.length);
   ids = idViews ?? null;
   try {
     return readEnvelope();
@@ -363,9 +369,10 @@ export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?
     if (e === NOT_FAST) return null;
     throw e;
   } finally {
-    // Hold no input past the read.
+    // Hold no input past the read (and start the next one with no values).
     b = EMPTY;
     ids = null;
+    values.fill(undefined);
   }
 }
 
@@ -373,7 +380,6 @@ const EMPTY = new Uint8Array(0);
 
 function readEnvelope(): FastEnvelope | null {
   const count = len(5);
-  const env = blank();
   let bodyStart = -1;
   let bodyEnd = -1;
   let last = -1;
@@ -430,8 +436,12 @@ function readEnvelope(): FastEnvelope | null {
         v = signature();
         break;
     }
-    env[FIELD_NAMES[f]] = v;
+    values[f] = v;
   }
+  // A one-byte value (true, false, null) is taken without a bounds check: one just past the limit
+  // leaves the envelope to the general decoder, as it does where the bytes end.
+  if (pos > limit) throw NOT_FAST;
+  const env = envelopeOf(values);
   if (env.kind === undefined || env.conversation === undefined || env.source === undefined) return null;
   return { envelope: env as unknown as Envelope, end: pos, bodyStart, bodyEnd };
 }

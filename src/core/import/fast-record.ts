@@ -18,7 +18,7 @@ const noSpan = () => null;
  * its bytes when it is opened.
  */
 export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number, views: ViewBuilder): InspectedRecord | null {
-  const fast = readCanonicalEnvelope(place.view.subarray(0, end), start, idViewsOf(place.view));
+  const fast = readCanonicalEnvelope(place.view, start, idViewsOf(place.view), end);
   if (!fast) return null;
   const env = fast.envelope;
   // A bare envelope has no headers: its fields alone show its dialect.

@@ -156,9 +156,9 @@ export function readEnvelopeTree(tip: JsonObject, path: string): EnvelopeNode {
       parents.push(new EnvelopeNode(base, pe, serial++));
     } else if (pe.type === 'array') {
       pe.items.forEach((item, index) => {
+        if (!truthy(item)) return; // `[parse_envelope(p) for p in parents_data if p]`
         // join() makes a flat string; a template makes a rope of six pieces (~200 bytes a path).
         const p = [base, '[', index, ']'].join('');
-        if (!truthy(item)) return; // `[parse_envelope(p) for p in parents_data if p]`
         if (item.type !== 'object') badParents.push({ index, value: item, path: p });
         else parents.push(new EnvelopeNode(p, item, serial++));
       });

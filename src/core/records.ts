@@ -20,8 +20,15 @@ export interface RecordViews {
   readonly body: BodyView | null;
 }
 
-/** Builds a record's views from its bytes: one function per format that reads in bulk, shared by its records. */
-export type ViewBuilder = (record: InspectedRecord) => RecordViews;
+/**
+ * Builds a record's views from its bytes: one function per format that reads in bulk, shared by its
+ * records. `locate` may find a field's bytes without building the views (a large log's findings
+ * are located on many records): a span or null as the views' field tree gives it, or undefined
+ * for a path it leaves to the tree.
+ */
+export type ViewBuilder = ((record: InspectedRecord) => RecordViews) & {
+  readonly locate?: (record: InspectedRecord, path: string) => Span | null | undefined;
+};
 
 /** What a record is besides its verdict: what it was read from, and what the log analysis and the views read. */
 export interface RecordData {
@@ -86,6 +93,13 @@ export function logSource({ verdict, data }: InspectedRecord): LogSource {
   };
 }
 
+/** Where a field of a record is: its views' field tree gives it (the builder's `locate` finds it without building the tree). */
+export function spanOfField(record: InspectedRecord, path: string): Span | null {
+  const v = record.data.views;
+  const quick = typeof v === 'function' ? v.locate?.(record, path) : undefined;
+  return quick !== undefined ? quick : spanOfPath(recordViews(record).tree, path);
+}
+
 /** The log's facts of a load's records (log/entry.ts). */
 export function logFactsOf(records: readonly InspectedRecord[]): LogFacts {
   return logFacts(records.map(logSource));
@@ -99,7 +113,7 @@ export function logFactsOf(records: readonly InspectedRecord[]): LogFacts {
  */
 export function locateIn(records: readonly InspectedRecord[] | (() => readonly InspectedRecord[])): LocateField {
   const now = typeof records === 'function' ? records : () => records;
-  return (i, path) => spanOfPath(recordViews(now()[i]).tree, path);
+  return (i, path) => spanOfField(now()[i], path);
 }
 
 /**

@@ -11,6 +11,17 @@ vi.mock('../core/graph/keys', async (importOriginal) => {
   const real = await importOriginal<typeof import('../core/graph/keys')>();
   return { ...real, spanOfPath: (...args: Parameters<typeof real.spanOfPath>) => (counts.located++, real.spanOfPath(...args)) };
 });
+// A record read in bulk finds a top-level field without its tree (views.ts): that counts too.
+vi.mock('../core/import/views', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../core/import/views')>();
+  const locate = real.envelopeViews.locate!;
+  const counted: typeof locate = (record, path) => {
+    const span = locate(record, path);
+    if (span !== undefined) counts.located++;
+    return span;
+  };
+  return { ...real, envelopeViews: Object.assign((r: Parameters<typeof real.envelopeViews>[0]) => real.envelopeViews(r), { locate: counted }) };
+});
 vi.mock('../core/analysis/timing', async (importOriginal) => {
   const real = await importOriginal<typeof import('../core/analysis/timing')>();
   return { ...real, timingLinks: (...args: Parameters<typeof real.timingLinks>) => (counts.timingLinks++, real.timingLinks(...args)) };

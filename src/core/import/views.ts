@@ -4,7 +4,9 @@
 import { analyzeEnvelope } from '../agdx/analyze';
 import { headerViews } from '../agdx/iggy';
 import { toDiagnostic } from '../cbor/diagnostic';
-import { readItemAt, type CborItem } from '../cbor/reader';
+import { readItemAt, untag, type CborItem } from '../cbor/reader';
+import { DIALECTS } from '../agdx/dialects';
+import type { Span } from '../model';
 import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
 import { headersNode, markDeadline } from './build';
 
@@ -18,7 +20,9 @@ function itemOf({ verdict, data }: InspectedRecord): CborItem | null {
 }
 
 /** An envelope (bare in a CBOR sequence, or an Iggy message's payload with the message's headers). */
-export const envelopeViews: ViewBuilder = (record) => {
+export const envelopeViews: ViewBuilder = Object.assign(envelopeViewsOf, { locate: envelopeFieldSpan });
+
+function envelopeViewsOf(record: InspectedRecord): RecordViews {
   const { verdict, data } = record;
   const item = itemOf(record);
   if (!item) return NO_VIEWS;
@@ -29,7 +33,30 @@ export const envelopeViews: ViewBuilder = (record) => {
     headers: data.headers ? headerViews(data.headers) : null,
     body: a.body,
   };
-};
+}
+
+/** The names of the envelope's own fields in any dialect: the tree gives each its key's text as its path. */
+const TOP_LEVEL = new Set(DIALECTS.flatMap((d) => d.fields.map((f) => f.name)));
+
+/**
+ * A top-level field's value span, read from the envelope's item as its field tree reads it (the
+ * last entry of that name, as spanOfPath finds it), without decoding and judging the envelope
+ * again; any other path is left to the tree (undefined).
+ */
+function envelopeFieldSpan(record: InspectedRecord, path: string): Span | null | undefined {
+  if (!TOP_LEVEL.has(path)) return undefined;
+  // An envelope that did not decode has no field tree (its headers have no such paths).
+  if (!record.verdict.decoded) return null;
+  const item = itemOf(record);
+  const root = item && untag(item);
+  if (root?.kind !== 'map') return null;
+  for (let i = root.entries.length - 1; i >= 0; i--) {
+    const { key, value } = root.entries[i];
+    const k = untag(key);
+    if (k.kind === 'text' && k.value === path) return [value.start, value.end];
+  }
+  return null;
+}
 
 /** Well-formed CBOR that is not a map: the item in diagnostic notation. */
 export const notAMapViews: ViewBuilder = (record) => {

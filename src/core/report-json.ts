@@ -15,7 +15,8 @@ export class StreamedArray<T> {
 export interface JsonWriterOptions {
   /**
    * Rewrites a string's JSON text (with its quotes) before it is written, keeping its JSON value
-   * (the command line escapes what a terminal acts on). Only strings hold characters past ASCII.
+   * (the command line escapes what a terminal acts on). Only strings hold characters past ASCII;
+   * a string of printable ASCII without `"` or `\` is written as it is, without asking.
    */
   escape?: (json: string) => string;
   /** Bytes gathered before they are handed on (default 1 MiB). */
@@ -176,6 +177,15 @@ export class JsonWriter {
   }
 
   private string(to: Bytes, s: string): void {
+    // Printable ASCII but `"` and `\` is its own JSON text in quotes, which `escape` is not asked
+    // about (see JsonWriterOptions): ids and names mostly are, and most are written once.
+    if (s.length <= LONG_STRING && plainAscii(s)) {
+      to.reserve(s.length + 2);
+      to.buf[to.length++] = 0x22;
+      to.ascii(s);
+      to.buf[to.length++] = 0x22;
+      return;
+    }
     let b = this.strings.get(s);
     if (b === undefined) {
       const json = JSON.stringify(s);
@@ -305,6 +315,15 @@ export class JsonWriter {
     }
     text.bytes(from.subarray(copied, last.text.length));
   }
+}
+
+/** Whether every character of `s` is printable ASCII other than `"` and `\`. */
+function plainAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
 }
 
 /** The most markers, names and values an element compared with the one before has. */

@@ -212,7 +212,32 @@ describe('JsonWriter', () => {
     }
   });
 
-  it('goes through the escape for every string, member names too', () => {
+  it('writes elements of many structures in turn as JSON.stringify does (each compared with the last of its own)', () => {
+    // Twelve structures cycling (more than the writer keeps), values changing within each.
+    const shaped = (i: number) => {
+      const shape = (i * 7) % 12;
+      const v: Record<string, unknown> = { index: i, kind: ['a', 'b', 'c'][shape % 3] };
+      for (let m = 0; m < shape; m++) v[`m${m}`] = m % 2 ? [i, m] : { at: i + m, same: 'x' };
+      return v;
+    };
+    const list = Array.from({ length: 200 }, (_, i) => shaped(i));
+    for (const blockSize of [5, undefined])
+      expect(json({ records: new StreamedArray(list), again: list }, blockSize)).toBe(JSON.stringify({ records: list, again: list }, null, 2));
+  });
+
+  it('asks the escape about every string but plain printable ASCII, member names too', () => {
+    const asked: string[] = [];
+    const text = new TextDecoder();
+    let out = '';
+    const writer = new JsonWriter((b) => (out += text.decode(b, { stream: true })), { escape: (s) => (asked.push(s), s) });
+    const v = { plain: 'id 01HZ', quoted: 'a "b"', ü: 'tab\there' };
+    writer.write(v);
+    writer.end();
+    expect(out).toBe(JSON.stringify(v, null, 2));
+    expect(asked).toEqual(['"a \\"b\\""', '"ü"', '"tab\\there"']);
+  });
+
+  it('goes through the escape for strings past ASCII, member names too', () => {
     const escapeRlo = (s: string) => s.replace(/\u202e/g, '\\u202e');
     const v = { 'k\u202e': ['a\u202eb', { x: '\u202e' }, { x: '\u202e' }] };
     const text = new TextDecoder();

@@ -244,27 +244,35 @@ export class JsonWriter {
   }
 
   private array(to: Bytes, items: Iterable<unknown>, depth: number): void {
-    // Inside an element its arrays are part of its text; elsewhere each element is compared with the one before.
-    let texts: [ElementText, ElementText] | null = this.element === null ? [new ElementText(), new ElementText()] : null;
+    // Inside an element its arrays are part of its text; elsewhere each element is compared with
+    // the last ones written of its structure (a log's records take a few: signed or not, with
+    // findings or none), kept most recent first.
+    const compared = this.element === null;
+    const recent: ElementText[] = [];
+    let next = compared ? new ElementText() : null;
     let first = true;
     let i = 0;
     for (const item of items) {
       const element = jsonValue(item, i++) ?? null;
       to.ascii(first ? '[' : ',');
       to.bytes(this.newline(depth + 1));
-      if (texts === null) this.value(to, element, depth + 1);
+      if (next === null) this.value(to, element, depth + 1);
       else {
-        const [last, next] = texts;
         next.clear();
         if (walk(element, next.shape, next.values)) {
-          this.elementText(element, depth + 1, first ? null : last, next);
+          let at = 0;
+          while (at < recent.length && !recent[at].sameShape(next)) at++;
+          const last = at < recent.length ? recent[at] : null;
+          this.elementText(element, depth + 1, last, next);
           to.bytes(next.text.buf.subarray(0, next.text.length));
-          texts = [next, last];
+          // `next` takes its structure's place at the front; what it replaces is the next one to fill.
+          if (last !== null) recent.splice(at, 1);
+          recent.unshift(next);
+          next = last ?? (recent.length > RECENT_SHAPES ? recent.pop()! : new ElementText());
         } else {
           // Too large to compare (a workflow of 100,000 envelopes): written as it is, its own lists compared within it.
           next.clear();
           this.value(to, element, depth + 1);
-          texts = [next, last];
         }
         if (to === this.block) this.flushIfFull();
       }
@@ -325,6 +333,9 @@ function plainAscii(s: string): boolean {
   }
   return true;
 }
+
+/** How many structures of an array's elements are kept to compare the next element with. */
+const RECENT_SHAPES = 8;
 
 /** The most markers, names and values an element compared with the one before has. */
 const ELEMENT_SHAPE = 4096;

@@ -520,7 +520,18 @@ const SHARED_SIGNATURES = 4096;
 /** Equal signature verdicts, one object each. */
 class SignatureTable {
   private readonly byKey = new Map<string, SignatureVerdict>();
+  // The verdict asked for last and its shared one: a run of unsigned records hands in one object
+  // (signature.ts UNSIGNED), and its key was a JSON text made per record.
+  private lastAsked: SignatureVerdict | null = null;
+  private lastShared: SignatureVerdict | null = null;
   of(v: SignatureVerdict): SignatureVerdict {
+    if (v === this.lastAsked) return this.lastShared!;
+    const shared = this.shared(v);
+    this.lastAsked = v;
+    this.lastShared = shared;
+    return shared;
+  }
+  private shared(v: SignatureVerdict): SignatureVerdict {
     const key = JSON.stringify([v.status, v.scheme, v.key_id, v.signer, v.trusted, v.context_match, v.not_covered, v.reason]);
     const known = this.byKey.get(key);
     if (known) return known;

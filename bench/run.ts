@@ -295,7 +295,11 @@ if (!ONLY_BROWSER && !ONLY_AGDX) {
     note('cli_1m_ms', large.ms, 'wall time of the same run');
     // The baseline of the same run: cbor-x decodeMultiple plus JSON.stringify of every record (bench/cli-baseline.mjs).
     const baseline = timed(`node bench/cli-baseline.mjs ${JSON.stringify(million)}`);
-    note('cli_baseline_1m_ms', baseline.ms, `cbor-x decodeMultiple + JSON.stringify of each record to a null sink, same file (${baseline.mb.toFixed(0)} MB peak)`);
+    note(
+      'cli_baseline_1m_ms',
+      baseline.ms,
+      `cbor-x decodeMultiple + JSON.stringify of each record to a null sink, same file (${baseline.mb.toFixed(0)} MB peak)`,
+    );
     note('cli_1m_ratio', large.ms / baseline.ms, 'cli_1m_ms over cli_baseline_1m_ms (budget: at most 2.5)');
     // The readable summary streams as --json does (issue 28): its peak should be within 10% of that one.
     const summary = cli(million, '--format text');

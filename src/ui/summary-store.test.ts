@@ -64,7 +64,7 @@ describe('SummaryStore', () => {
     const store = new SummaryStore();
     const many = Array.from({ length: 20_000 }, (_, k) => summary(k));
     store.apply(packSummaries(many.slice(0, 10_000)));
-    store.apply(packSummaries(many.slice(10_000))); // past the first capacity: the store grows and copies
+    store.apply(packSummaries(many.slice(10_000))); // past the first chunk: the store adds one
     expect(store.length).toBe(20_000);
     for (const k of [0, 1234, 9999, 10_000, 16_384, 19_999]) expect(store.get(k), `record ${k}`).toEqual(many[k]);
     expect(store.inputOf(0)).toBe(0);
@@ -83,7 +83,8 @@ describe('SummaryStore', () => {
     expect(store.capacity).toBe(20_000);
     for (const k of [0, 16_384, 19_999]) expect(store.get(k), `record ${k}`).toEqual(many[k]);
     store.apply(packSummaries(many.slice(20_000)));
-    expect(store.capacity).toBe(40_000);
+    // The cut chunk whole again, and one more: three chunks of 16,384.
+    expect(store.capacity).toBe(49_152);
     expect(store.get(39_999)).toEqual(many[39_999]);
     expect(store.get(12_345)).toEqual(many[12_345]);
     // A small load keeps the first room: no shrinking below it.
@@ -91,5 +92,24 @@ describe('SummaryStore', () => {
     small.apply(packSummaries(many.slice(0, 10)));
     small.trim();
     expect(small.capacity).toBe(16_384);
+  });
+});
+
+describe('SummaryStore chunks', () => {
+  it('keeps every record across chunk edges, applied in packs that straddle them and replaced in place', () => {
+    const store = new SummaryStore();
+    const many = Array.from({ length: 50_000 }, (_, k) => summary(k));
+    for (let from = 0; from < many.length; from += 7_001) store.apply(packSummaries(many.slice(from, from + 7_001)));
+    expect(store.length).toBe(50_000);
+    for (const k of [0, 16_383, 16_384, 32_767, 32_768, 49_151, 49_152, 49_999]) {
+      expect(store.get(k), `record ${k}`).toEqual(many[k]);
+      expect(store.inputOf(k)).toBe(many[k].input);
+    }
+    store.trim();
+    expect(store.capacity).toBe(50_000);
+    const again = { ...summary(16_384), valid: !many[16_384].valid };
+    store.apply(packSummaries([again]));
+    expect(store.get(16_384)).toEqual(again);
+    expect(store.get(16_383)).toEqual(many[16_383]);
   });
 });

@@ -1,12 +1,16 @@
-// The page's copy of every record summary: one growing Int32Array indexed by record key, plus the
-// strings the packs brought. Summary objects are made on demand for the rows on screen and cached
+// The page's copy of every record summary: Int32Array rows indexed by record key, in chunks of
+// 16,384 rows (growing adds a chunk and copies nothing: a doubling array's copies were the page's
+// longest tasks at a million records), plus the strings the packs brought. Summary objects are made on demand for the rows on screen and cached
 // (bounded), so a 100,000-record log costs the page a few MB and no per-record objects.
 import { dialectAt, SLOT, STRIDE, STRING_SLOTS, summaryAt, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
 
 /** Summaries made for display are kept up to this many (rows on screen and around them). */
 const CACHE_LIMIT = 2048;
-/** Records the store holds before it first grows (it doubles after). */
-const INITIAL_CAPACITY = 16_384;
+/** Rows per chunk (a power of two: a key's chunk is a shift, its row a mask). */
+const CHUNK_SHIFT = 14;
+const CHUNK_ROWS = 1 << CHUNK_SHIFT;
+const CHUNK_MASK = CHUNK_ROWS - 1;
+const newChunk = () => new Int32Array(STRIDE * CHUNK_ROWS);
 
 /** What the page's views read summaries from: the SummaryStore, or a stand-in in a test. */
 export type SummarySource = Pick<SummaryStore, 'length' | 'get' | 'inputOf'>;
@@ -24,7 +28,7 @@ export function firstKeyOf(input: number, store: Pick<SummarySource, 'length' | 
 }
 
 export class SummaryStore {
-  private cols = new Int32Array(STRIDE * INITIAL_CAPACITY);
+  private chunks: Int32Array[] = [newChunk()];
   private strings: string[] = [];
   private size = 0;
   private cache = new Map<number, RecordSummary>();
@@ -32,7 +36,9 @@ export class SummaryStore {
 
   /** Records the store has room for before it grows again. */
   get capacity(): number {
-    return this.cols.length / STRIDE;
+    let rows = 0;
+    for (const c of this.chunks) rows += c.length / STRIDE;
+    return rows;
   }
 
   /** Records known: one more than the highest key applied. */
@@ -54,11 +60,12 @@ export class SummaryStore {
     const base = this.strings.length;
     for (const s of pack.strings) this.strings.push(s);
     // Plain index copies: a subarray per row made this the page's slowest step of a batch.
-    const dst = this.cols;
+    const chunks = this.chunks;
     for (let n = 0; n < pack.count; n++) {
       const from = n * STRIDE;
       const key = src[from + SLOT.KEY];
-      const to = key * STRIDE;
+      const dst = chunks[key >>> CHUNK_SHIFT];
+      const to = (key & CHUNK_MASK) * STRIDE;
       for (let j = 0; j < STRIDE; j++) dst[to + j] = src[from + j];
       for (let j = 0; j < STRING_SLOTS.length; j++) {
         const at = to + STRING_SLOTS[j];
@@ -82,7 +89,7 @@ export class SummaryStore {
     let s = this.cache.get(key);
     if (!s) {
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-      s = summaryAt(this.cols, key * STRIDE, this.strings);
+      s = summaryAt(this.chunks[key >>> CHUNK_SHIFT], (key & CHUNK_MASK) * STRIDE, this.strings);
       this.cache.set(key, s);
     }
     return s;
@@ -90,20 +97,23 @@ export class SummaryStore {
 
   /** A record's input number, without making its summary (the list's binary searches use it). */
   inputOf(key: number): number {
-    return key >= 0 && key < this.size ? this.cols[key * STRIDE + SLOT.INPUT] : Infinity;
+    return key >= 0 && key < this.size ? this.chunks[key >>> CHUNK_SHIFT][(key & CHUNK_MASK) * STRIDE + SLOT.INPUT] : Infinity;
   }
 
   /**
-   * Lets go of the room grown for records that did not come (a load has ended): the store doubles
-   * as it grows, and a 100,000-record load left 31,000 rows (1.9 MB) unused.
+   * Lets go of the room grown for records that did not come (a load has ended): the last chunk is
+   * cut to the rows used (the first is kept whole), at most one chunk copied.
    */
   trim(): void {
-    const used = this.size * STRIDE;
-    if (this.cols.length > used && this.cols.length > STRIDE * INITIAL_CAPACITY) this.cols = this.cols.slice(0, Math.max(used, STRIDE * INITIAL_CAPACITY));
+    const last = this.chunks.length - 1;
+    if (last === 0) return;
+    const rows = this.size - last * CHUNK_ROWS;
+    if (rows <= 0) this.chunks.length = last;
+    else if (rows * STRIDE < this.chunks[last].length) this.chunks[last] = this.chunks[last].slice(0, rows * STRIDE);
   }
 
   clear(): void {
-    this.cols = new Int32Array(STRIDE * INITIAL_CAPACITY);
+    this.chunks = [newChunk()];
     this.strings = [];
     this.size = 0;
     this.seenDialects = new Set();
@@ -111,11 +121,14 @@ export class SummaryStore {
   }
 
   private reserve(records: number): void {
-    if (records * STRIDE <= this.cols.length) return;
-    let capacity = this.cols.length;
-    while (capacity < records * STRIDE) capacity *= 2;
-    const grown = new Int32Array(capacity);
-    grown.set(this.cols.subarray(0, this.size * STRIDE));
-    this.cols = grown;
+    const chunks = this.chunks;
+    const last = chunks.length - 1;
+    // A trimmed last chunk takes its full size again (a copy of at most one chunk).
+    if (chunks[last].length < STRIDE * CHUNK_ROWS && records > last * CHUNK_ROWS + chunks[last].length / STRIDE) {
+      const whole = newChunk();
+      whole.set(chunks[last]);
+      chunks[last] = whole;
+    }
+    while (chunks.length * CHUNK_ROWS < records) chunks.push(newChunk());
   }
 }

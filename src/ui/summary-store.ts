@@ -1,7 +1,8 @@
 // The page's copy of every record summary: Int32Array rows indexed by record key, in chunks of
 // 16,384 rows (growing adds a chunk and copies nothing: a doubling array's copies were the page's
-// longest tasks at a million records), plus the strings the packs brought. Summary objects are made on demand for the rows on screen and cached
-// (bounded), so a 100,000-record log costs the page a few MB and no per-record objects.
+// longest tasks at a million records), plus the strings the packs brought. Summary objects are
+// made on demand for the rows on screen and cached (bounded), so a 100,000-record log costs the
+// page a few MB and no per-record objects.
 import { dialectAt, SLOT, STRIDE, STRING_SLOTS, summaryAt, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
 
 /** Summaries made for display are kept up to this many (rows on screen and around them). */

@@ -10,7 +10,7 @@ import { buildCompactRecordGraph } from '../graph/record-graph';
 import { analyzeRecords, logFactsOf } from '../records';
 import { buildReport } from '../report';
 import { formatDuration } from '../time';
-import { RecordTiming } from './timing';
+import { RecordTiming, timingLinks } from './timing';
 
 const body = text('{}');
 const ms = (n: number) => BigInt(n) * 1000n;
@@ -234,5 +234,47 @@ describe("one record at a time (RecordTiming, the command line's report)", () =>
     const bare = c.records.flatMap((_, record) => timing.findingsOf(record, false).map((finding) => ({ recordIndex: record, finding })));
     expect(bare).toEqual(located.map((f) => ({ ...f, finding: { ...f.finding, span: null } })));
     expect(asked).toEqual(first);
+  });
+});
+
+describe('RecordTiming on a random log', () => {
+  it('finds per record what the timeline finds over the whole log: every missed deadline, skew and unanswered command', () => {
+    // Seeded random records of every kind over a few correlations, causes naming earlier records,
+    // log times that go back now and then, deadlines before and after the answers, some times beyond a double's.
+    let seed = 11;
+    const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const kinds = ['command', 'response', 'error', 'event', 'status', 'chunk'] as const;
+    const seen = { missed: 0, skews: 0, unanswered: 0 };
+    for (const base of [1_000_000n, 2n ** 60n]) {
+      const c = new Conversation();
+      for (let n = 0; n < 1_500; n++) {
+        const kind = kinds[rnd(kinds.length)];
+        const t = base + BigInt(n * 10 - rnd(40));
+        c.add(
+          {
+            kind,
+            ...(kind === 'chunk' ? {} : { record: id16(1000 + n) }),
+            ...(n > 0 && rnd(3) === 0 && kind !== 'chunk' ? { cause: id16(1000 + rnd(n)) } : {}),
+            ...(kind !== 'event' && kind !== 'status' ? { correlation: id16(rnd(25)) } : {}),
+            ...(kind === 'command' && rnd(2) === 0 ? { deadline_micros: t + BigInt(rnd(60)) } : {}),
+            body,
+          },
+          { logTime: t, input: rnd(8) === 0 ? 1 : 0 },
+        );
+      }
+      const facts = logFactsOf(c.records);
+      const graph = buildCompactRecordGraph(facts, { notes: false });
+      const timing = new RecordTiming(facts, graph);
+      const links = timingLinks(facts, graph);
+      const count = (rule: string) => c.records.reduce((n, _, k) => n + timing.findingsOf(k, false).filter((f) => f.rule === rule).length, 0);
+      expect(count('agdx/deadline/missed')).toBe(links.pairs.filter((p) => p.missedBy !== null).length);
+      expect(count('agdx/graph/clock-skew')).toBe(links.skews.length);
+      expect(count('agdx/deadline/unanswered')).toBe(links.unanswered.length);
+      seen.missed += links.pairs.filter((p) => p.missedBy !== null).length;
+      seen.skews += links.skews.length;
+      seen.unanswered += links.unanswered.length;
+    }
+    // Not vacuous: the logs carry each kind of finding.
+    expect(Math.min(seen.missed, seen.skews, seen.unanswered), JSON.stringify(seen)).toBeGreaterThan(10);
   });
 });

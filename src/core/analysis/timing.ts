@@ -224,6 +224,18 @@ class CopiedNodes {
     return KINDS[this.kinds[k]];
   }
 
+  /** Node k's time as a number, null when it has none, undefined when it is too large for one (then node() has it). */
+  plainTime(k: number): number | null | undefined {
+    const t = this.time[k];
+    return !Number.isNaN(t) ? t : this.bigTime.has(k) ? undefined : null;
+  }
+
+  /** The same of a command's deadline (null for any other kind). */
+  plainDeadline(k: number): number | null | undefined {
+    const d = this.deadline[k];
+    return !Number.isNaN(d) ? d : this.bigDeadline.has(k) ? undefined : null;
+  }
+
   node(k: number): Timed {
     const g = this.graph;
     return {
@@ -305,7 +317,7 @@ export class RecordTiming {
    */
   findingsOf(record: number, spans = true): Finding[] {
     const k = nodeOfRecord(this.graph.recordIndex, record);
-    if (k < 0) return [];
+    if (k < 0 || !this.mayFind(k)) return [];
     const out: Finding[] = [];
     const sink: TimingSink = {
       finding: (_e, rule, path, message) => out.push(finding(rule, path, message(), spans && path !== null ? this.spanOf(record, path) : null)),
@@ -320,6 +332,35 @@ export class RecordTiming {
     }
     checkUnanswered(child, this.answered[k] === 1, this.latestTimeByInput, sink);
     return out;
+  }
+
+  /**
+   * Whether node k can have a timing finding, read from the columns alone: false only where the
+   * rules (checkEdge, checkUnanswered) surely find nothing, so most records of a large log build no
+   * nodes (two objects and four bigints each). A time or deadline too large for a number: true.
+   */
+  private mayFind(k: number): boolean {
+    const { nodes } = this;
+    const { edges, recordIndex } = this.graph;
+    const kind = nodes.kind(k);
+    if (kind === 'command' && this.answered[k] !== 1 && nodes.plainDeadline(k) !== null) return true;
+    const time = nodes.plainTime(k);
+    if (time === undefined) return true;
+    if (time === null) return false; // no rule fires without the child's time
+    for (let i = this.outStart[k]; i < this.outStart[k + 1]; i++) {
+      const e = this.outEdges[i];
+      const p = edges.to(e);
+      if (recordIndex[p] === recordIndex[k]) continue;
+      const via = RECORD_EDGE_VIAS[edges.via(e)];
+      const cause = via === 'cause' || via === 'cause_at';
+      if (!cause && !answersCommand(kind, nodes.kind(p), via)) continue;
+      const parentTime = nodes.plainTime(p);
+      if (parentTime === undefined || (parentTime !== null && time < parentTime)) return true;
+      if (cause) continue;
+      const deadline = nodes.plainDeadline(p);
+      if (deadline === undefined || (deadline !== null && time > deadline)) return true;
+    }
+    return false;
   }
 
   private spanOf(record: number, path: string): Span | null {

@@ -82,6 +82,13 @@ const agdx = ONLY_TIMELINE || ONLY_AGENTDNA || ONLY_SESSIONS || ONLY_MILLION ? n
 const dir = join(tmpdir(), 'envelope-inspector-bench');
 /** The 1,000,000-record file, made once into bench/tmp (which git ignores) by whichever step needs it first. */
 const MILLION = 'bench/tmp/agdx-1m.cborseq';
+function millionFile(): string {
+  if (!existsSync(MILLION)) {
+    mkdirSync('bench/tmp', { recursive: true });
+    writeFileSync(MILLION, agdxSequence(1_000_000));
+  }
+  return MILLION;
+}
 mkdirSync(dir, { recursive: true });
 // (A partial run writes only what it reads: the folder is shared by every checkout's bench.)
 if (!ONLY_TIMELINE && !ONLY_AGENTDNA && !ONLY_SESSIONS && !ONLY_MILLION) writeFileSync(join(dir, 'agdx-100k.cborseq'), agdx);
@@ -285,11 +292,7 @@ if (!ONLY_BROWSER && !ONLY_AGDX) {
     const small = cli(join(dir, 'agdx-100k.cborseq'));
     note('cli_100k_rss_mb', small.mb, `peak RSS of inspect --json on the 100,000-record file (${(agdx.length / 1e6).toFixed(1)} MB), output to /dev/null`);
     note('cli_100k_ms', small.ms, 'wall time of the same run');
-    const million = MILLION;
-    if (!existsSync(million)) {
-      mkdirSync('bench/tmp', { recursive: true });
-      writeFileSync(million, agdxSequence(1_000_000));
-    }
+    const million = millionFile();
     const large = cli(million);
     note(
       'cli_1m_rss_mb',
@@ -368,6 +371,18 @@ function probeReadings(page: Page) {
   return page.evaluate(() => {
     const w = window as unknown as { __longest: number; __longestAt: number; __frames: string[] };
     return { longest: w.__longest, at: w.__longestAt, frames: [...w.__frames] };
+  });
+}
+
+/**
+ * The memory of the page and its workers (where the records live), as Chromium measures it for a
+ * cross-origin isolated page (vite preview sends the headers); -1 where it cannot.
+ */
+function pageHeapBytes(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const p = performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> };
+    if (!crossOriginIsolated || !p.measureUserAgentSpecificMemory) return -1;
+    return (await p.measureUserAgentSpecificMemory()).bytes;
   });
 }
 
@@ -491,13 +506,7 @@ async function browser(): Promise<number> {
       Math.max(...longests),
       `longest main-thread task while it loaded, worst of ${runs} loads ${each(longests)}, from the file handed to the page (PerformanceObserver longtask; 0 = none over 50 ms)`,
     );
-    // Heap after the load: the page and its workers (where the records live), as Chromium measures
-    // it for a cross-origin isolated page (vite preview sends the headers).
-    const heap = await page.evaluate(async () => {
-      const p = performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> };
-      if (!crossOriginIsolated || !p.measureUserAgentSpecificMemory) return -1;
-      return (await p.measureUserAgentSpecificMemory()).bytes;
-    });
+    const heap = await pageHeapBytes(page);
     note(
       'browser_heap_mb',
       heap < 0 ? 'not measured' : heap / 1024 / 1024,
@@ -577,22 +586,19 @@ async function browser(): Promise<number> {
  * kind filter answered over all of them. One load, in a page of its own.
  */
 async function million(browser: import('@playwright/test').Browser, port: number): Promise<void> {
-  if (!existsSync(MILLION)) {
-    mkdirSync('bench/tmp', { recursive: true });
-    writeFileSync(MILLION, agdxSequence(1_000_000));
-  }
+  const file = millionFile();
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.addInitScript(longTaskProbe);
   await page.goto(`http://127.0.0.1:${port}/?samples=none`);
   await page.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
   // Timed from the input's change event in the page: Playwright first hands the 227 MB to the
-  // page through the DevTools protocol (seconds here), which a person's drop or pick does not do.
+  // page through the DevTools protocol, which a person's drop or pick does not do.
   await page.evaluate(() => {
     const w = window as unknown as { __chosenAt?: number };
     document.addEventListener('change', () => (w.__chosenAt ??= performance.now()), true);
   });
   const handOver = Date.now();
-  await page.getByLabel('Choose record files').setInputFiles(MILLION);
+  await page.getByLabel('Choose record files').setInputFiles(file);
   const handedMs = Date.now() - handOver;
   await probeReset(page);
   const first = (await page
@@ -606,11 +612,7 @@ async function million(browser: import('@playwright/test').Browser, port: number
   const loaded = await page.evaluate(() => performance.now() - (window as unknown as { __chosenAt: number }).__chosenAt);
   const { longest, at, frames } = await probeReadings(page);
   for (const f of frames) console.log(`    long frame ${f}`);
-  const heap = await page.evaluate(async () => {
-    const p = performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> };
-    if (!crossOriginIsolated || !p.measureUserAgentSpecificMemory) return -1;
-    return (await p.measureUserAgentSpecificMemory()).bytes;
-  });
+  const heap = await pageHeapBytes(page);
   // A kind filter: from the choice to the count of what it shows changing.
   const before = await page.getByTestId('shown').textContent();
   const f0 = Date.now();

@@ -247,9 +247,8 @@ export class JsonWriter {
     // Inside an element its arrays are part of its text; elsewhere each element is compared with
     // the last ones written of its structure (a log's records take a few: signed or not, with
     // findings or none), kept most recent first.
-    const compared = this.element === null;
     const recent: ElementText[] = [];
-    let next = compared ? new ElementText() : null;
+    let next = this.element === null ? new ElementText() : null;
     let first = true;
     let i = 0;
     for (const item of items) {

@@ -108,9 +108,9 @@ export class SummaryStore {
   trim(): void {
     const last = this.chunks.length - 1;
     if (last === 0) return;
+    // The last chunk holds at least one row: reserve adds one only for a key past the others.
     const rows = this.size - last * CHUNK_ROWS;
-    if (rows <= 0) this.chunks.length = last;
-    else if (rows * STRIDE < this.chunks[last].length) this.chunks[last] = this.chunks[last].slice(0, rows * STRIDE);
+    if (rows * STRIDE < this.chunks[last].length) this.chunks[last] = this.chunks[last].slice(0, rows * STRIDE);
   }
 
   clear(): void {

@@ -33,47 +33,129 @@ const WIRE_CODES: Record<WireType, number> = {
 };
 const FIELD_WIRE = Uint8Array.from(FIELDS, (f) => WIRE_CODES[f.wire]);
 /**
- * The values of the envelope being read, by field index: a read stores each value here (an array
- * store, where a store into the envelope under a field name that varies was a megamorphic keyed
- * store) and the envelope is made from them in one go, at the end.
+ * A new envelope with every field of the newest dialect absent, written out as one literal: every
+ * envelope the fast path makes has one hidden class. It lists the fields in the table's order,
+ * which is checked when this module loads: a dialect that adds a field fails here until the field
+ * is added here and in `store`.
  */
-const values: unknown[] = FIELDS.map(() => undefined);
-/**
- * The envelope of `v`, written out as one literal: every envelope the fast path makes has one
- * hidden class (a copy of an object built from the table was about a third slower on the
- * benchmark's 0.0.1 mix). It lists the newest dialect's fields in their order, which is checked
- * when this module loads: a dialect that adds a field fails here until the field is added.
- */
-function envelopeOf(v: unknown[]): Record<string, unknown> {
+function blank(): Record<string, unknown> {
   return {
-    kind: v[0],
-    record: v[1],
-    conversation: v[2],
-    parent: v[3],
-    root: v[4],
-    source: v[5],
-    target: v[6],
-    cause: v[7],
-    cause_at: v[8],
-    correlation: v[9],
-    channel: v[10],
-    idempotency_key: v[11],
-    deadline_micros: v[12],
-    sequence: v[13],
-    last: v[14],
-    finish_reason: v[15],
-    task_state: v[16],
-    operation: v[17],
-    tool: v[18],
-    usage: v[19],
-    metadata: v[20],
-    must_understand: v[21],
-    body: v[22],
-    signature: v[23],
+    kind: undefined,
+    record: undefined,
+    conversation: undefined,
+    parent: undefined,
+    root: undefined,
+    source: undefined,
+    target: undefined,
+    cause: undefined,
+    cause_at: undefined,
+    correlation: undefined,
+    channel: undefined,
+    idempotency_key: undefined,
+    deadline_micros: undefined,
+    sequence: undefined,
+    last: undefined,
+    finish_reason: undefined,
+    task_state: undefined,
+    operation: undefined,
+    tool: undefined,
+    usage: undefined,
+    metadata: undefined,
+    must_understand: undefined,
+    body: undefined,
+    signature: undefined,
   };
 }
-if (Object.keys(envelopeOf(values)).join() !== FIELD_NAMES.join())
-  throw new TypeError("fast.ts: envelopeOf() does not list the newest dialect's fields in their order");
+
+/**
+ * Stores field `f` (its index in the table) of `env`: one named store per field, each site seeing
+ * one property (a store under a name that varies was a megamorphic keyed store, and collecting the
+ * values in an array first cost a copy and a reset per record).
+ */
+function store(env: Record<string, unknown>, f: number, v: unknown): void {
+  switch (f) {
+    case 0:
+      env.kind = v;
+      break;
+    case 1:
+      env.record = v;
+      break;
+    case 2:
+      env.conversation = v;
+      break;
+    case 3:
+      env.parent = v;
+      break;
+    case 4:
+      env.root = v;
+      break;
+    case 5:
+      env.source = v;
+      break;
+    case 6:
+      env.target = v;
+      break;
+    case 7:
+      env.cause = v;
+      break;
+    case 8:
+      env.cause_at = v;
+      break;
+    case 9:
+      env.correlation = v;
+      break;
+    case 10:
+      env.channel = v;
+      break;
+    case 11:
+      env.idempotency_key = v;
+      break;
+    case 12:
+      env.deadline_micros = v;
+      break;
+    case 13:
+      env.sequence = v;
+      break;
+    case 14:
+      env.last = v;
+      break;
+    case 15:
+      env.finish_reason = v;
+      break;
+    case 16:
+      env.task_state = v;
+      break;
+    case 17:
+      env.operation = v;
+      break;
+    case 18:
+      env.tool = v;
+      break;
+    case 19:
+      env.usage = v;
+      break;
+    case 20:
+      env.metadata = v;
+      break;
+    case 21:
+      env.must_understand = v;
+      break;
+    case 22:
+      env.body = v;
+      break;
+    default:
+      env.signature = v;
+      break;
+  }
+}
+
+// The literal's keys and the stores' fields follow the table, checked once as the module loads.
+{
+  const probe = blank();
+  if (Object.keys(probe).join() !== FIELD_NAMES.join()) throw new TypeError("fast.ts: blank() does not list the newest dialect's fields in their order");
+  for (let f = 0; f < FIELD_NAMES.length; f++) store(probe, f, f);
+  if (FIELD_NAMES.some((name, f) => probe[name] !== f)) throw new TypeError("fast.ts: store() does not store the newest dialect's fields by their index");
+}
 const USAGE_BYTES = USAGE_FIELDS.map((f) => enc.encode(f));
 const SIG_FIELDS = ['scheme', 'key_id', 'bytes', 'context'] as const;
 const SIG_BYTES = SIG_FIELDS.map((f) => enc.encode(f));
@@ -133,7 +215,7 @@ export class IdViews {
     const o = slot << 2;
     const seen = this.views[slot];
     if (seen !== undefined && held[o] === w0 && held[o + 1] === w1 && held[o + 2] === w2 && held[o + 3] === w3) return seen;
-    const made = bytes.subarray(at, at + 16);
+    const made = new Uint8Array(bytes.buffer, bytes.byteOffset + at, 16);
     this.views[slot] = made;
     held[o] = w0;
     held[o + 1] = w1;
@@ -151,6 +233,14 @@ let pos = 0;
 /** Where the bytes the read may use end (a window of `b`, without a view made for it per read). */
 let limit = 0;
 let ids: IdViews | null = null;
+
+/**
+ * `n` bytes of the input at `at` as a view: the constructor, not `subarray`, which goes through the
+ * species lookup and took twice as long per view (four or more views a record).
+ */
+function viewOf(at: number, n: number): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset + at, n);
+}
 
 /** A minimal head of `major`; returns its argument (number or bigint). */
 function head(major: number): number | bigint {
@@ -198,7 +288,7 @@ function len(major: number): number {
 
 function bytes(): Uint8Array {
   const n = len(2);
-  const out = b.subarray(pos, pos + n);
+  const out = viewOf(pos, n);
   pos += n;
   return out;
 }
@@ -208,7 +298,7 @@ function id(): Uint8Array {
   if (b[pos] !== 0x50) throw NOT_FAST;
   pos++;
   if (pos + 16 > limit) throw NOT_FAST;
-  const out = ids !== null ? ids.view(b, pos) : b.subarray(pos, pos + 16);
+  const out = ids !== null ? ids.view(b, pos) : viewOf(pos, 16);
   pos += 16;
   return out;
 }
@@ -217,7 +307,7 @@ function fixedBytes(size: number): Uint8Array {
   if (b[pos] !== 0x40 + size) throw NOT_FAST;
   pos++;
   if (pos + size > limit) throw NOT_FAST;
-  const out = b.subarray(pos, pos + size);
+  const out = viewOf(pos, size);
   pos += size;
   return out;
 }
@@ -369,10 +459,9 @@ export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?
     if (e === NOT_FAST) return null;
     throw e;
   } finally {
-    // Hold no input past the read (and start the next one with no values).
+    // Hold no input past the read.
     b = EMPTY;
     ids = null;
-    values.fill(undefined);
   }
 }
 
@@ -380,6 +469,7 @@ const EMPTY = new Uint8Array(0);
 
 function readEnvelope(): FastEnvelope | null {
   const count = len(5);
+  const env = blank();
   let bodyStart = -1;
   let bodyEnd = -1;
   let last = -1;
@@ -422,7 +512,7 @@ function readEnvelope(): FastEnvelope | null {
         if (n === 0) throw NOT_FAST;
         bodyStart = pos;
         bodyEnd = pos + n;
-        v = b.subarray(bodyStart, bodyEnd);
+        v = viewOf(bodyStart, n);
         pos = bodyEnd;
         break;
       }
@@ -436,12 +526,11 @@ function readEnvelope(): FastEnvelope | null {
         v = signature();
         break;
     }
-    values[f] = v;
+    store(env, f, v);
   }
   // A one-byte value (true, false, null) is taken without a bounds check: one just past the limit
   // leaves the envelope to the general decoder, as it does where the bytes end.
   if (pos > limit) throw NOT_FAST;
-  const env = envelopeOf(values);
   if (env.kind === undefined || env.conversation === undefined || env.source === undefined) return null;
   return { envelope: env as unknown as Envelope, end: pos, bodyStart, bodyEnd };
 }

@@ -9,7 +9,8 @@ import { writeMarkdown } from '../core/report-markdown';
 import { Answer, type CliArgs, INSPECT_USAGE, parseInspectArgs, USAGE_LINE, UsageError } from './args';
 import { EXPLAIN_USAGE, explain } from './explain';
 import { EmptyDirectory, expandPaths, type ListDir } from './inputs';
-import { DEFAULT_WINDOW, readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput, type StreamOptions } from './stream';
+import { readsAsCborSequence } from '../core/inspect';
+import { DEFAULT_WINDOW, streamReport, type RandomAccessFile, type StreamInput, type StreamOptions } from './stream';
 import { LineOut, writeGithub, writeSummary } from './summary';
 import { jsonTerminalSafe, terminalSafe } from './terminal';
 

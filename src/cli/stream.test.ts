@@ -16,7 +16,8 @@ import { logSource } from '../core/records';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex } from '../core/bytes';
 import { run } from './main';
-import { readsAsCborSequence, streamReport, type RandomAccessFile, type StreamInput } from './stream';
+import { readsAsCborSequence } from '../core/inspect';
+import { streamReport, type RandomAccessFile, type StreamInput } from './stream';
 import { jsonTerminalSafe } from './terminal';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -13,9 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { WorkflowReport } from '../core/agentdna/model';
 import { applyKeys } from '../core/agdx/verify';
-import { cborRecordBatches } from '../core/import/cbor-items';
-import { startsLikeMap } from '../core/import/importer';
-import { inspectInputBatches } from '../core/inspect';
+import { type InputBatch, inspectInputBatches, inspectWindowBatches, type WindowSource } from '../core/inspect';
 import type { RegistryEntry } from '../core/keys/keys';
 import { analyzeLogForReport } from '../core/analysis/log';
 import { LogFactsBuilder } from '../core/log/entry';
@@ -64,80 +62,32 @@ const BATCH = 1000;
 export const DEFAULT_WINDOW = 8 << 20;
 
 /**
- * Whether a file starting with these bytes (at least 4) is read as a CBOR sequence whatever
- * follows, as the importers' driver would read it whole: it starts like a CBOR map, so it is no
- * text (nor JSON, hex, base64) and no known file type, and CBOR takes it; and it cannot start an
- * Iggy user-header block (≥ 0.7: first byte 2; ≤ 0.6: a little-endian key length of 1–255, so
- * three zero bytes after the first), whose detection reads the whole input.
- */
-export function readsAsCborSequence(first: Uint8Array): boolean {
-  return first.length >= 4 && startsLikeMap(first) && !(first[1] === 0 && first[2] === 0 && first[3] === 0);
-}
-
-interface Batch {
-  records: InspectedRecord[];
-  workflows: WorkflowReport[];
-  /** On the input's last batch. */
-  input: InputResult | null;
-}
-
-/**
  * An input's records in batches, as inspectInputBatches gives them (whole), or read in windows;
  * hashed when `digest` (the first pass: the second reads the records again, not the digest).
  */
-function inputBatches(index: number, input: StreamInput, keys: readonly RegistryEntry[], window: number, digest: boolean): Iterable<Batch> {
+function inputBatches(index: number, input: StreamInput, keys: readonly RegistryEntry[], window: number, digest: boolean): Iterable<InputBatch> {
   // In batches, not whole: a batch's records are let go before the next is read.
-  return 'bytes' in input ? inspectInputBatches(index, input, keys, BATCH, { digest }) : cborWindows(index, input.name, input.file, window, digest);
-}
-
-function readFully(file: RandomAccessFile, buffer: Uint8Array, offset: number, length: number, position: number): void {
-  for (let done = 0; done < length; ) {
-    const n = file.read(buffer, offset + done, length - done, position + done);
-    if (n <= 0) throw new Error(`the file ended at byte ${position + done}, before its size (${file.size}): did it change while read?`);
-    done += n;
-  }
-}
-
-/**
- * A CBOR sequence read window by window, with the records the driver makes of it whole: the same
- * spans, offsets and messages, since each window's buffer is the input's length with only the
- * window's bytes in it (the pages before are never written, so they cost no memory). A window that
- * ends in a failed item before the input's end is read again from that item, wider (to the end of
- * the input for a failure other than a truncation), so a failure is only ever the input's own.
- */
-function* cborWindows(input: number, name: string, file: RandomAccessFile, window: number, digest: boolean): Generator<Batch> {
-  const size = file.size;
+  if ('bytes' in input) return inspectInputBatches(index, input, keys, BATCH, { digest });
   // node:crypto's hash: native, where the pure one was 6% of a large report's time.
-  const hasher = digest ? createHash('sha256') : null;
-  let base = 0;
-  let records = 0;
-  let items = 0;
-  let want = window;
-  while (base < size) {
-    const end = Math.min(size, base + want);
-    const view = new Uint8Array(end);
-    readFully(file, view, base, end - base, base);
-    let next = end;
-    let callItems = 0;
-    for (const batch of cborRecordBatches({ input, view, viewOrigin: 'input' }, base, end, false, BATCH, records)) {
-      callItems = batch.items;
-      let out = batch.records;
-      if (batch.error && end < size) {
-        // Maybe the window's failure, not the input's: read again from the failed item.
-        out = out.slice(0, -1);
-        next = batch.records[batch.records.length - 1].verdict.span![0];
-        want = next > base ? window : batch.error.code === 'cbor/truncated' ? want * 2 : size - next;
-      } else want = window;
-      records += out.length;
-      if (out.length > 0) yield { records: out, workflows: [], input: null };
-    }
-    items += callItems;
-    hasher?.update(view.subarray(base, next));
-    base = next;
-  }
-  // As the CBOR importer names it: a sequence once it has two items (a dead letter is one item and two records).
-  const format = items > 1 || records > items + 1 ? 'cbor-seq' : 'cbor';
-  yield { records: [], workflows: [], input: { name, bytes: size, sha256: hasher ? hasher.digest('hex') : '', format } };
+  const hash = digest ? createHash('sha256') : null;
+  const hasher = hash && { update: (bytes: Uint8Array) => void hash.update(bytes), hex: () => hash.digest('hex') };
+  return inspectWindowBatches(index, input.name, fileWindows(input.file), { window, batchSize: BATCH, hasher });
+}
+
+/** A file's windows, each read when asked for into a buffer of the input's length (the pages before it are never written, so they cost no memory). */
+function fileWindows(file: RandomAccessFile): WindowSource {
+  return {
+    size: file.size,
+    window(from, to) {
+      const view = new Uint8Array(to);
+      for (let done = from; done < to; ) {
+        const n = file.read(view, done, to - done, done);
+        if (n <= 0) throw new Error(`the file ended at byte ${done}, before its size (${file.size}): did it change while read?`);
+        done += n;
+      }
+      return view;
+    },
+  };
 }
 
 /** What takes the streamed report: the JSON writer (jsonSink) or a readable summary (summary.ts). */

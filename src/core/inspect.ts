@@ -8,8 +8,9 @@ import type { SignatureResults } from './agentdna/signature-jobs';
 import { applyAgentDnaTrust } from './agentdna/trust';
 import { applyKeys } from './agdx/verify';
 import { toHex } from './bytes';
+import { cborRecordBatches } from './import/cbor-items';
 import { importBatches } from './import/driver';
-import { collectBatches } from './import/importer';
+import { collectBatches, startsLikeMap } from './import/importer';
 import { isKeyEntry, type RegistryEntry } from './keys/keys';
 import { analyzeRecords, type InputResult, type InspectedRecord, type InspectResult } from './records';
 
@@ -110,6 +111,87 @@ export function* inspectInputBatches(
       : null;
     yield { input, records, workflows, bytesDone: last ? bytes.length : to };
   }
+}
+
+/**
+ * Whether an input starting with these bytes (at least 4) is read as a CBOR sequence whatever
+ * follows, as the importers' driver would read it whole: it starts like a CBOR map, so it is no
+ * text (nor JSON, hex, base64), no bundle and no known file type, and CBOR takes it; and it cannot
+ * start an Iggy user-header block (≥ 0.7: first byte 2; ≤ 0.6: a little-endian key length of
+ * 1–255, so three zero bytes after the first), whose detection reads the whole input. Such an input
+ * can be read in windows (inspectWindowBatches).
+ */
+export function readsAsCborSequence(first: Uint8Array): boolean {
+  return first.length >= 4 && startsLikeMap(first) && !(first[1] === 0 && first[2] === 0 && first[3] === 0);
+}
+
+/** Where a windowed read gets an input's bytes: a file on the command line, a dropped file on the page. */
+export interface WindowSource {
+  readonly size: number;
+  /**
+   * A view of the input's length (positions as in the input) whose bytes [from, to) are read; or,
+   * when they are not yet, a promise that settles once they are (then ask again).
+   */
+  window(from: number, to: number): Uint8Array | Promise<void>;
+}
+
+/** A running SHA-256 (node:crypto's or noble's, wrapped). */
+export interface InputHasher {
+  update(bytes: Uint8Array): void;
+  hex(): string;
+}
+
+export interface WindowOptions {
+  /** Bytes asked for at a time; a window grows for an item larger than it. */
+  window: number;
+  batchSize: number;
+  /** Hashes the input as it is read; null leaves the last batch's sha256 '' for the caller to fill in. */
+  hasher: InputHasher | null;
+}
+
+/**
+ * A CBOR sequence (readsAsCborSequence) read window by window, never whole: the same records, spans,
+ * offsets and messages as inspectInputBatches gives, since a window's view has the input's
+ * positions. A window that ends in a failed item before the input's end is read again from that
+ * item, wider (to the end of the input for a failure other than a truncation), so a failure is only
+ * ever the input's own. While the source has yet to read a window, a batch with `wait` says so.
+ */
+export function* inspectWindowBatches(index: number, name: string, source: WindowSource, options: WindowOptions): Generator<InputBatch> {
+  const { size } = source;
+  if (!(options.window >= 1)) throw new TypeError('inspectWindowBatches: window must be at least 1');
+  const hasher = options.hasher;
+  let base = 0;
+  let records = 0;
+  let items = 0;
+  let want = options.window;
+  while (base < size) {
+    const end = Math.min(size, base + want);
+    let view = source.window(base, end);
+    while (!(view instanceof Uint8Array)) {
+      yield { input: null, records: [], workflows: [], bytesDone: base, wait: view };
+      view = source.window(base, end);
+    }
+    let next = end;
+    let windowItems = 0;
+    for (const batch of cborRecordBatches({ input: index, view, viewOrigin: 'input' }, base, end, false, options.batchSize, records)) {
+      windowItems = batch.items;
+      let out = batch.records;
+      if (batch.error && end < size) {
+        // Maybe the window's failure, not the input's: read again from the failed item.
+        out = out.slice(0, -1);
+        next = batch.records[batch.records.length - 1].verdict.span![0];
+        want = next > base ? options.window : batch.error.code === 'cbor/truncated' ? want * 2 : size - next;
+      } else want = options.window;
+      records += out.length;
+      if (out.length > 0) yield { input: null, records: out, workflows: [], bytesDone: Math.min(batch.pos, next) };
+    }
+    items += windowItems;
+    hasher?.update(view.subarray(base, next));
+    base = next;
+  }
+  // As the CBOR importer names it: a sequence once it has two items (a dead letter is one item and two records).
+  const format = items > 1 || records > items + 1 ? 'cbor-seq' : 'cbor';
+  yield { input: { name, bytes: size, sha256: hasher ? hasher.hex() : '', format }, records: [], workflows: [], bytesDone: size };
 }
 
 /** Inspects one input whole: its batches (of one, for every format) collected. Never throws for any bytes. */

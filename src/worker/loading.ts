@@ -4,10 +4,12 @@
 // page's "drawn" acknowledgements, by request id.
 import { completeWorkflow, isRecoveredPending, pendingInputs, type RecoveredKey } from '../core/agentdna/signature';
 import type { CheckSignatures } from '../core/agentdna/signature-jobs';
+import { readsAsCborSequence } from '../core/inspect';
 import { readText } from '../core/read-text';
 import { decodeBundle, isBundle } from '../core/share/permalink';
 import type { Handlers, InputPayload, InputSummary } from '../wire/protocol';
 import { packSummaries } from '../wire/summary-pack';
+import { BlobWindows } from './blob-windows';
 import { emptyLoad, type InputReader, type LoadHooks, loaded, type LoadResult } from './read-input';
 import type { SessionState } from './session-state';
 import type { Sharing } from './sharing';
@@ -43,10 +45,11 @@ export class Loading {
         break;
       }
       hooks.reading?.(at);
-      const bytes = new Uint8Array(await p.data.arrayBuffer());
-      if (!isBundle(bytes)) {
+      const windows = hooks.batch ? await this.windowsOf(p.data) : null;
+      const bytes = windows ? windows.bytes : new Uint8Array(await p.data.arrayBuffer());
+      if (windows || !isBundle(bytes)) {
         if (hooks.batch) {
-          out.cancelled = await this.reader.readStream(p.name, bytes, progress, hooks, load);
+          out.cancelled = await this.reader.readStream(p.name, windows ?? bytes, progress, hooks, load);
           const read = this.state.inputs[this.state.inputs.length - 1];
           if (read.unkept) out.problems.push(unkeptWords(read, this.reader.recordsKept));
         } else await this.reader.readWhole(p.name, bytes, false, out);
@@ -61,6 +64,17 @@ export class Loading {
     this.reader.regraph(out);
     this.completeInBackground();
     return out;
+  }
+
+  /**
+   * A file larger than a window that reads as a CBOR sequence, to be read in windows (its first one
+   * read here); null for anything else, read whole.
+   */
+  private async windowsOf(data: Blob): Promise<BlobWindows | null> {
+    const window = this.reader.window;
+    if (data.size <= window) return null;
+    const head = new Uint8Array(await data.slice(0, window).arrayBuffer());
+    return readsAsCborSequence(head) && !isBundle(head) ? new BlobWindows(data, head, window) : null;
   }
 
   /**

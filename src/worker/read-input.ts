@@ -5,18 +5,25 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import { toHex } from '../core/bytes';
-import { inspectInput, inspectInputBatches } from '../core/inspect';
+import { inspectInput, inspectInputBatches, inspectWindowBatches } from '../core/inspect';
 import { analyzeRecords } from '../core/records';
 import { blankAsRedacted } from '../core/share/redact';
 import { isUnreadableInput } from '../core/verdict';
 import type { HandlerContext, InputSummary, Loaded, LoadProgress, RequestType, SharedView } from '../wire/protocol';
 import type { RecordSummary } from '../wire/summary-pack';
+import type { BlobWindows } from './blob-windows';
 import type { Keys } from './keys';
 import type { SessionState } from './session-state';
 import { packed, summarize } from './summarize';
 
 /** Records read per batch while a large input streams in. */
 const BATCH_RECORDS = 2000;
+
+/**
+ * Bytes of a large CBOR sequence read at a time (BlobWindows): the first rows wait for one window,
+ * not for the whole file (a 227 MB file took 1–2 s to read whole in Chromium).
+ */
+export const LOAD_WINDOW = 4 << 20;
 
 /**
  * The most records a session keeps (over all its loads): a kept record costs the worker a few
@@ -62,6 +69,8 @@ export class InputReader {
     private readonly keys: Keys,
     private readonly checkSignatures: CheckSignatures | undefined,
     readonly recordsKept: number,
+    /** Bytes of a large CBOR sequence read at a time (LOAD_WINDOW; tests lower it). */
+    readonly window: number,
   ) {}
 
   /** One input read whole (a bundle's or a link's inputs, or a load without batches); signatures on the pool. */
@@ -102,9 +111,12 @@ export class InputReader {
 
   /**
    * One input read in batches: each batch goes to the page as soon as it is read, and the loop
-   * yields between batches so a cancel can arrive. Returns whether it was cancelled (what was read stays).
+   * yields between batches so a cancel can arrive. Returns whether it was cancelled (what was read
+   * stays). `input`: its bytes, or a large CBOR sequence still being read (read in windows).
    */
-  async readStream(name: string, bytes: Uint8Array, progress: LoadProgress, hooks: LoadHooks, load: { drawn: boolean }): Promise<boolean> {
+  async readStream(name: string, input: Uint8Array | BlobWindows, progress: LoadProgress, hooks: LoadHooks, load: { drawn: boolean }): Promise<boolean> {
+    const windows = input instanceof Uint8Array ? null : input;
+    const bytes = windows ? windows.bytes : (input as Uint8Array);
     const state = this.state;
     const inputNumber = state.inputs.length;
     state.inputBytes.push(bytes);
@@ -117,9 +129,13 @@ export class InputReader {
     const check = this.checkSignatures;
     const signatures = check ? () => new SignatureResults(check) : undefined;
     // The input's SHA-256 by WebCrypto, native and beside the read (the pure hash took 660 ms of
-    // the reading thread for a 25 MB input in Chromium; this, about 80).
-    const digest = inputDigest(bytes);
-    for (const batch of inspectInputBatches(inputNumber, { name, bytes }, this.keys.registry, BATCH_RECORDS, { signatures, digest: digest === null })) {
+    // the reading thread for a 25 MB input in Chromium; this, about 80); of a windowed read, once
+    // its last window is in.
+    const digest = windows ? null : inputDigest(bytes);
+    const batches = windows
+      ? inspectWindowBatches(inputNumber, name, windows, { window: this.window, batchSize: BATCH_RECORDS, hasher: null })
+      : inspectInputBatches(inputNumber, { name, bytes }, this.keys.registry, BATCH_RECORDS, { signatures, digest: digest === null });
+    for (const batch of batches) {
       if (batch.wait) {
         // Signature checks of the next stretch are still on the pool: the cores are theirs meanwhile.
         await batch.wait;
@@ -146,7 +162,7 @@ export class InputReader {
       for (const w of batch.workflows) if (w.record < kept.length) state.workflows.push({ ...w, record: w.record + first });
       summary.records += kept.length;
       if (batch.input) {
-        summary.sha256 = digest ? await digest : batch.input.sha256;
+        summary.sha256 = digest ? await digest : windows ? await (inputDigest(bytes) ?? toHex(sha256(bytes))) : batch.input.sha256;
         summary.format = batch.input.format;
         const last = state.records.at(-1);
         summary.error = !summary.unkept && isUnreadableInput(summary.records, last?.verdict) ? (last?.verdict.error ?? null) : null;
@@ -171,6 +187,8 @@ export class InputReader {
       await hooks.pause?.();
       if (hooks.cancelled?.()) {
         await sending;
+        // What was read stays, with the whole input's bytes, as a load read whole keeps them.
+        await windows?.settle();
         summary.format += ' (cancelled)';
         hooks.batch!({ inputs: [{ ...summary }], records: [], progress: { ...progress, bytesDone: base + batch.bytesDone } });
         return true;

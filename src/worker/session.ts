@@ -15,7 +15,7 @@ import type { RecordSummary } from '../wire/summary-pack';
 import { Keys } from './keys';
 import { Loading } from './loading';
 import { Queries } from './queries';
-import { InputReader, type LoadHooks, type LoadResult, RECORDS_KEPT } from './read-input';
+import { InputReader, LOAD_WINDOW, type LoadHooks, type LoadResult, RECORDS_KEPT } from './read-input';
 import { SessionState } from './session-state';
 import { Sharing, type ViewByKey } from './sharing';
 import { Views } from './views';
@@ -38,9 +38,11 @@ export class InspectorSession {
     checkSignatures?: CheckSignatures,
     /** The most records kept over a session's loads (RECORDS_KEPT); tests lower it. */
     recordsKept = RECORDS_KEPT,
+    /** Bytes of a large CBOR sequence read at a time (LOAD_WINDOW); tests lower it. */
+    loadWindow = LOAD_WINDOW,
   ) {
     this.keys = new Keys(this.state, verifyMany);
-    const reader = new InputReader(this.state, this.keys, checkSignatures, recordsKept);
+    const reader = new InputReader(this.state, this.keys, checkSignatures, recordsKept, loadWindow);
     this.queries = new Queries(this.state);
     this.sharing = new Sharing(this.state, reader, this.queries);
     this.loading = new Loading(this.state, reader, this.sharing, checkSignatures);

@@ -198,10 +198,15 @@ export class InspectorClient {
   }
 
   /**
-   * Loads inputs; large ones stream: `onBatch` gets records as they are read. `onId` receives the
+   * Loads inputs; large ones stream: `onBatch` gets records as they are read, and then the
+   * summaries of those whose verdicts the load's end changed (`verdicts` parts). `onId` receives the
    * load's id, for `cancel`. Each input's Blob stays here, for a restarted worker to read again.
    */
-  async load(inputs: InputPayload[], onBatch?: (b: Extract<Part<'load'>, { type: 'batch' }>) => void, onId?: (id: number) => void): Promise<Loaded> {
+  async load(
+    inputs: InputPayload[],
+    onBatch?: (b: Extract<Part<'load'>, { type: 'batch' | 'verdicts' }>) => void,
+    onId?: (id: number) => void,
+  ): Promise<Loaded> {
     let id = 0;
     let r: Loaded;
     try {
@@ -212,7 +217,7 @@ export class InspectorClient {
           onPart: (part) => {
             // Remember which input is being read: if the worker crashes or hangs, that is the one to drop.
             this.track(id, inputs, part);
-            if (part.type === 'batch') onBatch?.(part);
+            if (part.type !== 'reading') onBatch?.(part);
           },
           onId: (i) => {
             id = i;

@@ -210,7 +210,11 @@ export interface Loaded {
  * A load's parts: the input it starts reading (if the worker crashes or hangs now, that is the input
  * to blame), and each batch of records as they are read.
  */
-export type LoadPart = { type: 'reading'; at: number } | { type: 'batch'; inputs: InputSummary[]; records: SummaryPack; progress: LoadProgress };
+export type LoadPart =
+  | { type: 'reading'; at: number }
+  | { type: 'batch'; inputs: InputSummary[]; records: SummaryPack; progress: LoadProgress }
+  /** Summaries of records sent in earlier batches whose verdicts the load's end changed (the log's graph findings), a part at a time. */
+  | { type: 'verdicts'; records: SummaryPack };
 
 /** A permalink (and, when asked, a bundle) of the view, and what redaction did. */
 export interface Shared {

@@ -58,6 +58,33 @@ describe('the worker handler table', () => {
     expect(posted.at(-1)!.transfer).toEqual([reply.records.cols.buffer]);
   });
 
+  it('a streamed load sends the re-judged summaries of records it already sent as verdicts parts, not in its reply; applied in order they are what the whole load gives', async () => {
+    const { agdxSequence } = await import('../../test/support/generate');
+    // Causes named before their records: the load's end changes many earlier verdicts.
+    const bytes = agdxSequence(4500, { signedEvery: 1_000_000 });
+    const inputs = () => [{ name: 'big.cborseq', data: new Blob([bytes.slice()]) }];
+    const posted = await ask(inspectorHandlers(new InspectorSession(), { drawWaitMs: 0 }), { id: 1, type: 'load', body: { inputs: inputs(), stream: true } });
+    const byKey = new Map<number, unknown>();
+    const batched = new Set<number>();
+    let verdicts = 0;
+    for (const { part, transfer } of partsOf('load', posted)) {
+      if (part.type === 'reading') continue;
+      expect(transfer).toEqual([part.records.cols.buffer]);
+      for (const r of unpackSummaries(part.records)) {
+        if (part.type === 'batch') batched.add(r.key);
+        else {
+          expect(batched.has(r.key)).toBe(true);
+          verdicts++;
+        }
+        byKey.set(r.key, r);
+      }
+    }
+    expect(verdicts).toBeGreaterThan(0);
+    expect(replyOf('load', posted).records.count).toBe(0);
+    const whole = replyOf('load', await ask(inspectorHandlers(new InspectorSession()), { id: 1, type: 'load', body: { inputs: inputs() } }));
+    expect([...byKey.values()].sort((a, b) => (a as { key: number }).key - (b as { key: number }).key)).toEqual(unpackSummaries(whole.records));
+  });
+
   it('a load waits for the page to draw its first records (shown), and stops between batches when cancelled', async () => {
     const { agdxSequence } = await import('../../test/support/generate');
     // A draw wait far longer than the test: only `shown` can release it.

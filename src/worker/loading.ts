@@ -61,7 +61,7 @@ export class Loading {
       if (!opened.ok) out.problems.push(`${p.name}: ${opened.error.message}`);
       else out.view = await this.sharing.loadShared(opened, out);
     }
-    this.reader.regraph(out);
+    this.reader.regraph(out, hooks.verdicts);
     this.completeInBackground();
     return out;
   }
@@ -140,6 +140,10 @@ export function loadingHandlers(loading: Loading, { drawWaitMs = DRAW_WAIT_MS }:
               batch: (b) => {
                 const records = packSummaries(b.records);
                 ctx.part({ type: 'batch', ...b, records }, [records.cols.buffer]);
+              },
+              verdicts: (summaries) => {
+                const records = packSummaries(summaries);
+                ctx.part({ type: 'verdicts', records }, [records.cols.buffer]);
               },
               pause: () => pause(pauseMs ?? 0),
               cancelled: () => cancelledLoads.has(ctx.id),

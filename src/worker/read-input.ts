@@ -19,6 +19,9 @@ import { packed, summarize } from './summarize';
 /** Records read per batch while a large input streams in. */
 const BATCH_RECORDS = 2000;
 
+/** Summaries of re-judged records per `verdicts` part at a load's end (LoadHooks.verdicts). */
+const VERDICTS_PART = 20_000;
+
 /**
  * Bytes of a large CBOR sequence read at a time (BlobWindows): the first rows wait for one window,
  * not for the whole file (a 227 MB file took 1–2 s to read whole in Chromium).
@@ -39,6 +42,8 @@ export interface LoadHooks {
   batch?: (b: { inputs: InputSummary[]; records: RecordSummary[]; progress: LoadProgress }) => void;
   /** Lets messages (a cancel) arrive between batches. */
   pause?: () => Promise<void>;
+  /** Receives, a part at a time, the summaries of records sent in batches whose verdicts the load's end changed (else they come with the result). */
+  verdicts?: (records: RecordSummary[]) => void;
   /** Resolves when the page has drawn the first batch (or has had long enough to); awaited once per load. */
   shown?: () => Promise<void>;
   cancelled?: () => boolean;
@@ -200,20 +205,27 @@ export class InputReader {
 
   /**
    * Graph findings depend on every record loaded (a cause may point into another input): redo them
-   * and add the summaries of earlier records whose verdict changed to what goes to the page.
+   * and add the summaries of earlier records whose verdict changed to what goes to the page, or
+   * hand them to `verdicts` in parts (a million-record load changes hundreds of thousands, and one
+   * message of them was an 84 ms task for the page to take in).
    */
-  regraph(out: LoadResult): void {
+  regraph(out: LoadResult, verdicts?: (records: RecordSummary[]) => void): void {
     const state = this.state;
     state.log = analyzeRecords(state.records, state.currentRecords);
     const sent = new Set(out.records.map((r) => r.key));
     out.records = out.records.map((r) => summarize(r.key, state.records[r.key], state.logRules(r.key), r.redacted));
+    const changed = verdicts ? [] : out.records;
     state.records.forEach((r, key) => {
       if (sent.has(key)) return;
       const old = state.summaryOf(key)!;
       const s = summarize(key, r, state.logRules(key), old.redacted);
-      if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) out.records.push(s);
+      if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) changed.push(s);
     });
     for (const s of out.records) state.summaries.set(s);
+    if (verdicts) {
+      for (const s of changed) state.summaries.set(s);
+      for (let i = 0; i < changed.length; i += VERDICTS_PART) verdicts(changed.slice(i, i + VERDICTS_PART));
+    }
     state.summariesChanged();
   }
 }

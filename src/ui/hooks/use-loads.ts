@@ -67,6 +67,11 @@ export function useLoads(recordsVersion: number, dispatch: PageDispatch, view: V
         const r = await inspectorClient().load(
           list,
           (batch) => {
+            if (batch.type === 'verdicts') {
+              // Records already listed whose verdicts the end of the load changed: rewritten in place.
+              startTransition(() => dispatch({ type: 'verdicts', records: batch.records }));
+              return;
+            }
             // Records show as they are read; the list is windowed, so a batch costs little to draw.
             // A transition: React renders it in slices and yields, so no batch is one long task.
             loaded += batch.records.count;

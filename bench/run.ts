@@ -379,10 +379,21 @@ function probeReadings(page: Page) {
  * cross-origin isolated page (vite preview sends the headers); -1 where it cannot.
  */
 function pageHeapBytes(page: Page): Promise<number> {
+  return pageMemory(page).then((m) => m.bytes);
+}
+
+/** The page's memory (measureUserAgentSpecificMemory, -1 where it cannot) and where it is: the page, each worker. */
+function pageMemory(page: Page): Promise<{ bytes: number; parts: string[] }> {
   return page.evaluate(async () => {
-    const p = performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> };
-    if (!crossOriginIsolated || !p.measureUserAgentSpecificMemory) return -1;
-    return (await p.measureUserAgentSpecificMemory()).bytes;
+    type Part = { bytes: number; types: string[]; attribution: { url: string; scope: string }[] };
+    const p = performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number; breakdown: Part[] }> };
+    if (!crossOriginIsolated || !p.measureUserAgentSpecificMemory) return { bytes: -1, parts: [] };
+    const m = await p.measureUserAgentSpecificMemory();
+    const parts = m.breakdown
+      .filter((x) => x.bytes > 1 << 20)
+      .sort((x, y) => y.bytes - x.bytes)
+      .map((x) => `${(x.bytes / 1048576).toFixed(0)} MB ${x.types.join('+') || '?'} ${x.attribution.map((a) => `${a.scope} ${a.url.replace(/^.*\//, '')}`).join(', ')}`);
+    return { bytes: m.bytes, parts };
   });
 }
 
@@ -612,7 +623,8 @@ async function million(browser: import('@playwright/test').Browser, port: number
   const loaded = await page.evaluate(() => performance.now() - (window as unknown as { __chosenAt: number }).__chosenAt);
   const { longest, at, frames } = await probeReadings(page);
   for (const f of frames) console.log(`    long frame ${f}`);
-  const heap = await pageHeapBytes(page);
+  const { bytes: heap, parts } = await pageMemory(page);
+  for (const part of parts) console.log(`    memory ${part}`);
   // A kind filter: from the choice to the count of what it shows changing.
   const before = await page.getByTestId('shown').textContent();
   const f0 = Date.now();

@@ -56,6 +56,20 @@ describe('a large CBOR sequence read in windows', () => {
     await windows.settle();
     expect(windows.bytes).toEqual(bytes);
 
+    // It reads a few chunks ahead of what was asked for, then waits for the reader (or settle()).
+    const reads: number[] = [];
+    const blob = new Blob([bytes]);
+    const counted = { size: blob.size, slice: (a: number, b: number) => (reads.push(a), blob.slice(a, b)) } as unknown as Blob;
+    const lazy = new BlobWindows(counted, bytes.subarray(0, 1000), 1000);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(reads).toEqual([1000, 2000]);
+    await lazy.window(0, 3500);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(reads).toEqual([1000, 2000, 3000, 4000, 5000]);
+    await lazy.settle();
+    expect(reads).toHaveLength(9);
+    expect(lazy.bytes).toEqual(bytes);
+
     // A Blob whose reads come back empty before its size: the file changed under the reader.
     const shrunk = { size: 5000, slice: () => new Blob([]) } as unknown as Blob;
     const broken = new BlobWindows(shrunk, new Uint8Array(100), 1000);

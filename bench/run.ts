@@ -9,6 +9,7 @@
 //   BENCH_ONLY_AGENTDNA=1 npm run bench  (agentdna_verify_ratio only: the AgentDNA loads in Chromium and noble after)
 //   BENCH_ONLY_AGDX=1 npm run bench      (the AGDX decode ratios in Node only)
 //   BENCH_ONLY_MILLION=1 npm run bench   (the page loading the 1,000,000-record file only)
+//   BENCH_SKIP_10M=1 npm run bench       (without the command line on the 10,000,000-record file: about ten minutes, 2.3 GB in bench/tmp)
 //   (a partial run keeps the other keys of results.json)
 //   BENCH_BROWSER_RUNS=5 npm run bench   (loads of the 100,000-record file; default 3, the worst counts)
 //   BENCH_PORT=4189 npm run bench        (the preview server's port, when the default 4188 is taken)
@@ -17,7 +18,8 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { decodeMultiple } from 'cbor-x';
 import { spawn, execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createPrivateKey, sign as signNative } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeAndValidate } from '../src/core/agdx/bulk';
@@ -88,6 +90,28 @@ function millionFile(): string {
     writeFileSync(MILLION, agdxSequence(1_000_000));
   }
   return MILLION;
+}
+/** The 10,000,000-record file (2.3 GB), made once into bench/tmp: ten parts of a million, record numbers running on, each signed as the million's. */
+const TEN_MILLION = 'bench/tmp/agdx-10m.cborseq';
+function tenMillionFile(): string {
+  if (!existsSync(TEN_MILLION)) {
+    mkdirSync('bench/tmp', { recursive: true });
+    // node:crypto signs natively (noble's half a millisecond a signature is 17 minutes for 2 million).
+    const key = createPrivateKey({
+      key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(BENCH_SEED)]),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    const sign = (message: Uint8Array) => new Uint8Array(signNative(null, message, key));
+    const probe = new TextEncoder().encode('the same signature as noble');
+    if (!Buffer.from(sign(probe)).equals(Buffer.from(ed.sign(probe, BENCH_SEED))))
+      throw new Error('node:crypto and noble sign differently: the 10M file would not be the generator’s');
+    const part = `${TEN_MILLION}.part`;
+    writeFileSync(part, new Uint8Array(0));
+    for (let p = 0; p < 10; p++) appendFileSync(part, agdxSequence(1_000_000, { first: p * 1_000_000, seed: 7 + p, sign }));
+    renameSync(part, TEN_MILLION);
+  }
+  return TEN_MILLION;
 }
 mkdirSync(dir, { recursive: true });
 // (A partial run writes only what it reads: the folder is shared by every checkout's bench.)
@@ -308,6 +332,17 @@ if (!ONLY_BROWSER && !ONLY_AGDX) {
       `cbor-x decodeMultiple + JSON.stringify of each record to a null sink, same file (${baseline.mb.toFixed(0)} MB peak)`,
     );
     note('cli_1m_ratio', large.ms / baseline.ms, 'cli_1m_ms over cli_baseline_1m_ms (budget: at most 2.5)');
+    // Ten million records (issue 29): memory that does not grow with the log. BENCH_SKIP_10M=1 leaves it out (about ten minutes).
+    if (!process.env.BENCH_SKIP_10M) {
+      const ten = tenMillionFile();
+      const huge = cli(ten);
+      note(
+        'cli_10m_rss_mb',
+        huge.mb,
+        `peak RSS of inspect --json on a 10,000,000-record file (${(statSync(ten).size / 1e9).toFixed(2)} GB), output to /dev/null; ${(huge.ms / 1000).toFixed(0)} s (budget: at most 512)`,
+      );
+      note('cli_10m_ms', huge.ms, 'wall time of the same run');
+    }
     // The readable summary streams as --json does (issue 28): its peak should be within 10% of that one.
     const summary = cli(million, '--format text');
     note(
@@ -392,7 +427,10 @@ function pageMemory(page: Page): Promise<{ bytes: number; parts: string[] }> {
     const parts = m.breakdown
       .filter((x) => x.bytes > 1 << 20)
       .sort((x, y) => y.bytes - x.bytes)
-      .map((x) => `${(x.bytes / 1048576).toFixed(0)} MB ${x.types.join('+') || '?'} ${x.attribution.map((a) => `${a.scope} ${a.url.replace(/^.*\//, '')}`).join(', ')}`);
+      .map(
+        (x) =>
+          `${(x.bytes / 1048576).toFixed(0)} MB ${x.types.join('+') || '?'} ${x.attribution.map((a) => `${a.scope} ${a.url.replace(/^.*\//, '')}`).join(', ')}`,
+      );
     return { bytes: m.bytes, parts };
   });
 }

@@ -54,16 +54,27 @@ const te = new TextEncoder();
  */
 export function agdxSequence(
   count: number,
-  options: { signedEvery?: number; perConversation?: number; seed?: number; dialect?: '0.0.1' | '0.7' } = {},
+  options: {
+    signedEvery?: number;
+    perConversation?: number;
+    seed?: number;
+    dialect?: '0.0.1' | '0.7';
+    /** The first record's number (ids, conversations, times): a later part of a larger log. */
+    first?: number;
+    /** Signs with BENCH_SEED's key (default noble's ed.sign; the bench hands a native one: the same bytes, Ed25519 being deterministic). */
+    sign?: (message: Uint8Array) => Uint8Array;
+  } = {},
 ): Uint8Array {
   const is07 = options.dialect === '0.7';
+  const sign = options.sign ?? ((message: Uint8Array) => ed.sign(message, BENCH_SEED));
+  const first = options.first ?? 0;
   const rnd = prng(options.seed ?? 7);
   const signedEvery = options.signedEvery ?? 5;
   const perConversation = options.perConversation ?? 50;
   const keyIdBytes = fromHex(keyId(BENCH_PUBLIC_KEY))!;
   const parts: Uint8Array[] = [];
   let previous: Uint8Array | null = null;
-  for (let n = 0; n < count; n++) {
+  for (let n = first; n < first + count; n++) {
     const conv = Math.floor(n / perConversation);
     if (n % perConversation === 0) previous = null;
     const kinds: Kind[] = ['command', 'response', 'event', 'status', 'error', 'chunk'];
@@ -141,7 +152,7 @@ export function agdxSequence(
         : te.encode(JSON.stringify({ n, text: 'lorem ipsum dolor sit amet'.slice(0, 5 + Math.floor(rnd() * 20)) })));
     if (n % signedEvery === 0) {
       env.signature = { scheme: 1, key_id: keyIdBytes, bytes: new Uint8Array(64) };
-      env.signature.bytes = ed.sign(signingInput(env), BENCH_SEED);
+      env.signature.bytes = sign(signingInput(env));
     }
     const bytes = encodeEnvelope(env);
     parts.push(bytes);

@@ -1,7 +1,7 @@
 // A large CBOR sequence dropped on the page is read in windows (blob-windows.ts, core/inspect.ts
 // inspectWindowBatches): the first rows wait for one window, and what the session then holds and
 // reports is what reading the file whole gives, to the byte.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { agdxSequence } from '../../test/support/generate';
 import { BlobWindows } from './blob-windows';
 import { InspectorSession } from './session';
@@ -10,8 +10,11 @@ import { InspectorSession } from './session';
 async function streamed(bytes: Uint8Array, window: number) {
   const session = new InspectorSession(undefined, undefined, undefined, window);
   const sent: number[] = [];
-  const result = await session.load([{ name: 'log.cborseq', data: new Blob([bytes.slice()]) }], { batch: (b) => sent.push(...b.records.map((r) => r.key)) });
-  return { session, sent, result, report: session.report().json, summaries: session.state.records.map((_, k) => session.state.summaryOf(k)) };
+  const reads: number[] = [];
+  const result = await session.load([{ name: 'log.cborseq', data: new CountedBlob([bytes.slice()], reads) }], {
+    batch: (b) => sent.push(...b.records.map((r) => r.key)),
+  });
+  return { session, sent, reads, result, report: session.report().json, summaries: session.state.records.map((_, k) => session.state.summaryOf(k)) };
 }
 
 const whole = (bytes: Uint8Array) => streamed(bytes, Number.MAX_SAFE_INTEGER);
@@ -33,6 +36,8 @@ describe('a large CBOR sequence read in windows', () => {
         expect(got.summaries, `window ${window}`).toEqual(expected.summaries);
         expect(got.sent).toEqual(got.summaries.map((_, k) => k));
         expect(got.session.state.inputBytes[0]).toEqual(bytes);
+        // Read in windows (the first four bytes to decide, then a slice a window), not whole.
+        expect(got.reads.length, `window ${window}`).toBe(1 + Math.ceil(bytes.length / window));
       }
     });
   }
@@ -42,38 +47,45 @@ describe('a large CBOR sequence read in windows', () => {
     for (const bytes of [json, Uint8Array.from([0x02, 0, 0, 0, ...log.subarray(0, 20_000)])]) {
       const a = await streamed(bytes, 1024);
       expect(a.report).toBe((await whole(bytes)).report);
+      expect(a.reads).toEqual([0]);
     }
   });
 
-  it('asks again once a window is read, and a file that ends early is an error, not zeros', async () => {
+  it('asks again once a window is read, reads two chunks ahead of what was asked for, and a file that ends early is an error, not zeros', async () => {
     const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => i & 0xff);
-    const windows = new BlobWindows(new Blob([bytes]), bytes.subarray(0, 1000), 3000);
-    expect(windows.window(0, 1000)).toBe(windows.bytes);
-    const later = windows.window(5000, 9000);
-    expect(later).toBeInstanceOf(Promise);
-    await later;
-    expect(windows.window(5000, 9000)).toBe(windows.bytes);
-    await windows.settle();
-    expect(windows.bytes).toEqual(bytes);
-
-    // It reads a few chunks ahead of what was asked for, then waits for the reader (or settle()).
     const reads: number[] = [];
-    const blob = new Blob([bytes]);
-    const counted = { size: blob.size, slice: (a: number, b: number) => (reads.push(a), blob.slice(a, b)) } as unknown as Blob;
-    const lazy = new BlobWindows(counted, bytes.subarray(0, 1000), 1000);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(reads).toEqual([1000, 2000]);
-    await lazy.window(0, 3500);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(reads).toEqual([1000, 2000, 3000, 4000, 5000]);
-    await lazy.settle();
-    expect(reads).toHaveLength(9);
-    expect(lazy.bytes).toEqual(bytes);
+    const counted = new CountedBlob([bytes], reads);
+    const windows = new BlobWindows(counted, 1000);
+    const first = windows.window(0, 1000);
+    expect(first).toBeInstanceOf(Promise);
+    await first;
+    expect(windows.window(0, 1000)).toBe(windows.bytes);
+    // Two chunks ahead of the furthest byte asked for (1,000), then it waits for the reader.
+    await vi.waitFor(() => expect(reads).toEqual([0, 1000, 2000]));
+    await windows.window(0, 3500);
+    await vi.waitFor(() => expect(reads).toEqual([0, 1000, 2000, 3000, 4000, 5000]));
+    await windows.settle();
+    expect(reads).toHaveLength(10);
+    expect(windows.bytes).toEqual(bytes);
 
     // A Blob whose reads come back empty before its size: the file changed under the reader.
     const shrunk = { size: 5000, slice: () => new Blob([]) } as unknown as Blob;
-    const broken = new BlobWindows(shrunk, new Uint8Array(100), 1000);
-    await expect(broken.settle()).rejects.toThrow('the file ended at byte 100, before its size (5000)');
-    expect(() => broken.window(0, 200)).toThrow('the file ended at byte 100');
+    const broken = new BlobWindows(shrunk, 1000);
+    await expect(broken.settle()).rejects.toThrow('the file ended at byte 0, before its size (5000)');
+    expect(() => broken.window(0, 200)).toThrow('the file ended at byte 0');
   });
 });
+
+/** A Blob that notes where each slice starts. */
+class CountedBlob extends Blob {
+  constructor(
+    parts: BlobPart[],
+    private readonly reads: number[],
+  ) {
+    super(parts);
+  }
+  slice(start?: number, end?: number): Blob {
+    this.reads.push(start ?? 0);
+    return super.slice(start, end);
+  }
+}

@@ -1,5 +1,5 @@
-// A dropped file read in windows (core/inspect.ts WindowSource): the first window is there before
-// the first record is read, the rest is read into one buffer of the file's size a few windows ahead
+// A dropped file read in windows (core/inspect.ts WindowSource): the first records wait for the
+// first window only, the rest is read into one buffer of the file's size a few windows ahead
 // of the reader, so the first rows of a 200 MB sequence show after a few megabytes, not after the
 // whole file, and the reading stops while the reader does (the page's first layout is not shared
 // with a file being read).
@@ -27,18 +27,16 @@ export class BlobWindows implements WindowSource {
   private wake: (() => void) | null = null;
   private readonly done: Promise<void>;
 
-  /** `head`: the file's first bytes, already read; `chunk`: bytes read at a time after them. */
+  /** `chunk`: bytes read at a time. */
   constructor(
     blob: Blob,
-    head: Uint8Array,
     private readonly chunk: number,
   ) {
     if (!(chunk >= 1)) throw new TypeError('BlobWindows: chunk must be at least 1');
     this.size = blob.size;
     this.bytes = new Uint8Array(blob.size);
-    this.bytes.set(head.subarray(0, blob.size));
-    this.filled = Math.min(head.length, blob.size);
-    this.wanted = this.filled + AHEAD * chunk;
+    this.filled = 0;
+    this.wanted = AHEAD * chunk;
     this.done = this.fill(blob);
     // A failure reaches the reader through window(); settle() reports it too.
     this.done.catch(() => {});

@@ -66,15 +66,11 @@ export class Loading {
     return out;
   }
 
-  /**
-   * A file larger than a window that reads as a CBOR sequence, to be read in windows (its first one
-   * read here); null for anything else, read whole.
-   */
+  /** A file larger than a window whose first bytes read as a CBOR sequence (so no bundle either), to be read in windows; null for anything else, read whole. */
   private async windowsOf(data: Blob): Promise<BlobWindows | null> {
     const window = this.reader.window;
     if (data.size <= window) return null;
-    const head = new Uint8Array(await data.slice(0, window).arrayBuffer());
-    return readsAsCborSequence(head) && !isBundle(head) ? new BlobWindows(data, head, window) : null;
+    return readsAsCborSequence(new Uint8Array(await data.slice(0, 4).arrayBuffer())) ? new BlobWindows(data, window) : null;
   }
 
   /**

@@ -214,7 +214,7 @@ export class InputReader {
     state.log = analyzeRecords(state.records, state.currentRecords);
     const sent = new Set(out.records.map((r) => r.key));
     out.records = out.records.map((r) => summarize(r.key, state.records[r.key], state.logRules(r.key), r.redacted));
-    const changed = verdicts ? [] : out.records;
+    const changed: RecordSummary[] = [];
     state.records.forEach((r, key) => {
       if (sent.has(key)) return;
       const old = state.summaryOf(key)!;
@@ -222,10 +222,9 @@ export class InputReader {
       if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) changed.push(s);
     });
     for (const s of out.records) state.summaries.set(s);
-    if (verdicts) {
-      for (const s of changed) state.summaries.set(s);
-      for (let i = 0; i < changed.length; i += VERDICTS_PART) verdicts(changed.slice(i, i + VERDICTS_PART));
-    }
+    for (const s of changed) state.summaries.set(s);
+    if (verdicts) for (let i = 0; i < changed.length; i += VERDICTS_PART) verdicts(changed.slice(i, i + VERDICTS_PART));
+    else out.records = out.records.concat(changed);
     state.summariesChanged();
   }
 }

@@ -215,7 +215,7 @@ export class IdViews {
     const o = slot << 2;
     const seen = this.views[slot];
     if (seen !== undefined && held[o] === w0 && held[o + 1] === w1 && held[o + 2] === w2 && held[o + 3] === w3) return seen;
-    const made = new Uint8Array(bytes.buffer, bytes.byteOffset + at, 16);
+    const made = viewAt(bytes, at, 16);
     this.views[slot] = made;
     held[o] = w0;
     held[o + 1] = w1;
@@ -235,12 +235,15 @@ let limit = 0;
 let ids: IdViews | null = null;
 
 /**
- * `n` bytes of the input at `at` as a view: the constructor, not `subarray`, which goes through the
+ * `n` bytes of `bytes` at `at` as a view: the constructor, not `subarray`, which goes through the
  * species lookup and took twice as long per view (four or more views a record).
  */
-function viewOf(at: number, n: number): Uint8Array {
-  return new Uint8Array(b.buffer, b.byteOffset + at, n);
+function viewAt(bytes: Uint8Array, at: number, n: number): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset + at, n);
 }
+
+/** `n` bytes of the input being read at `at`, as a view. */
+const viewOf = (at: number, n: number): Uint8Array => viewAt(b, at, n);
 
 /** A minimal head of `major`; returns its argument (number or bigint). */
 function head(major: number): number | bigint {

@@ -43,16 +43,20 @@ export class Queries {
     const conversation = f.conversation?.trim().toUpperCase();
     // The records carrying a rule the words mean, marked once from the index (not a look at every record's findings).
     const rule = f.rule?.trim() ? this.ruleIndex().mark(this.matchRules(f.rule), state.summaries.length) : null;
+    // From the verdicts and the counts the summaries keep, not whole summaries: a summary reads a
+    // bulk-read record's envelope again (its operation and time), which no filter here needs.
     for (let key = 0; key < state.summaries.length; key++) {
-      const s = state.summaryOf(key);
-      if (!s) continue;
-      if (f.kind && (s.kind ?? s.format) !== f.kind) continue;
-      if (source && !(s.source ?? '').toLowerCase().includes(source)) continue;
-      if (conversation && !(s.conversation ?? '').startsWith(conversation)) continue;
-      if (f.validity === 'valid' && !(s.decoded && s.valid)) continue;
-      if (f.validity === 'invalid' && !(s.decoded && !s.valid)) continue;
-      if (f.validity === 'undecoded' && s.decoded) continue;
-      if (f.validity === 'problem' && !hasProblem(s)) continue;
+      const counts = state.summaries.get(key);
+      if (!counts) continue;
+      const v = state.records[key].verdict;
+      if (f.kind && (v.kind ?? v.format) !== f.kind) continue;
+      if (source && !(v.source ?? '').toLowerCase().includes(source)) continue;
+      if (conversation && !(v.conversation ?? '').startsWith(conversation)) continue;
+      if (f.validity === 'valid' && !(v.decoded && counts.valid)) continue;
+      if (f.validity === 'invalid' && !(v.decoded && !counts.valid)) continue;
+      if (f.validity === 'undecoded' && v.decoded) continue;
+      if (f.validity === 'problem' && !hasProblem({ decoded: v.decoded, errors: counts.errors, warnings: counts.warnings, signature: v.signature.status }))
+        continue;
       if (rule && !rule[key]) continue;
       out[n++] = key;
     }

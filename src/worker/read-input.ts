@@ -5,6 +5,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { SignatureResults, type CheckSignatures } from '../core/agentdna/signature-jobs';
 import { toHex } from '../core/bytes';
+import { letGoOfEnvelopes } from '../core/import/fast-record';
 import { inspectInput, inspectInputBatches, inspectWindowBatches } from '../core/inspect';
 import { analyzeRecords } from '../core/records';
 import { blankAsRedacted } from '../core/share/redact';
@@ -14,7 +15,7 @@ import type { RecordSummary } from '../wire/summary-pack';
 import type { BlobWindows } from './blob-windows';
 import type { Keys } from './keys';
 import type { SessionState } from './session-state';
-import { packed, summarize } from './summarize';
+import { packed, summarize, summaryCounts, summaryFrom } from './summarize';
 
 /** Records read per batch while a large input streams in. */
 const BATCH_RECORDS = 2000;
@@ -175,7 +176,10 @@ export class InputReader {
       progress.records += batch.records.length;
       const snapshot = { inputs: [{ ...summary }], progress: { ...progress, bytesDone: base + batch.bytesDone } };
       sending = sending.then(async () => {
-        const sent = (await verified).map((r, i) => summarize(first + i, r));
+        const checked = await verified;
+        const sent = checked.map((r, i) => summarize(first + i, r));
+        // What needed the envelopes of bulk-read records is done: a million of them held were a quarter of the worker's memory.
+        letGoOfEnvelopes(checked);
         for (const s of sent) state.summaries.set(s);
         state.summariesChanged();
         hooks.batch!({ ...snapshot, records: sent });
@@ -217,9 +221,10 @@ export class InputReader {
     const changed: RecordSummary[] = [];
     state.records.forEach((r, key) => {
       if (sent.has(key)) return;
-      const old = state.summaryOf(key)!;
-      const s = summarize(key, r, state.logRules(key), old.redacted);
-      if (s.valid !== old.valid || s.errors !== old.errors || s.warnings !== old.warnings) changed.push(s);
+      // The counts first: a summary is made only for a record whose counts changed.
+      const old = state.summaries.get(key)!;
+      const counts = summaryCounts(r, state.logRules(key), old.redacted);
+      if (counts.valid !== old.valid || counts.errors !== old.errors || counts.warnings !== old.warnings) changed.push(summaryFrom(key, r, counts));
     });
     for (const s of out.records) state.summaries.set(s);
     for (const s of changed) state.summaries.set(s);

@@ -11,6 +11,11 @@ import type { SummaryCounts } from './summary-columns';
 
 /** A record as the page lists it: its verdict with the log's findings about it counted in. */
 export function summarize(key: number, r: InspectedRecord, logFindings?: readonly Finding[], redacted = false): RecordSummary {
+  return summaryFrom(key, r, summaryCounts(r, logFindings, redacted));
+}
+
+/** What a record's summary counts with the log's findings about it (summarize), without the summary. */
+export function summaryCounts(r: InspectedRecord, logFindings?: readonly Finding[], redacted = false): SummaryCounts {
   const v = r.verdict;
   let errors = 0;
   let warnings = 0;
@@ -18,7 +23,7 @@ export function summarize(key: number, r: InspectedRecord, logFindings?: readonl
     if (f.severity === 'error') errors++;
     else if (f.severity === 'warning') warnings++;
   }
-  return summaryFrom(key, r, { valid: isValid(v, logFindings), errors, warnings, redacted: redacted && hasBody(r) });
+  return { valid: isValid(v, logFindings), errors, warnings, redacted: redacted && hasBody(r) };
 }
 
 /** A summary from its verdict and the counts made with the log's findings (summarize). */

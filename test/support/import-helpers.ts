@@ -271,7 +271,17 @@ export type FlatRecord = Omit<RecordVerdict, 'findings'> &
   RecordViews & { findings: readonly Finding[]; valid: boolean };
 
 export function flat(record: InspectedRecord, logFindings?: readonly Finding[]): FlatRecord {
-  const { views: _views, headers: _headers, ...data } = record.data;
+  // Read field by field, not spread: a bulk-read record's data reads its envelope when asked (fast-record.ts).
+  const d = record.data;
+  const data: Omit<RecordData, 'views' | 'headers'> = {
+    view: d.view,
+    viewOrigin: d.viewOrigin,
+    envelope: d.envelope,
+    observed: d.observed,
+    logPosition: d.logPosition,
+    bodySpan: d.bodySpan,
+    ...(d.asReceived ? { asReceived: d.asReceived } : {}),
+  };
   const out: FlatRecord = {
     ...record.verdict,
     ...data,

@@ -3,11 +3,13 @@
 // finding's bytes; so a record's verdicts never depend on which way it went.
 import { readBody } from '../agdx/bodies';
 import { envelopeDisplay } from '../agdx/dispatch';
-import { IdViews, readCanonicalEnvelope } from '../agdx/fast';
+import type { Envelope } from '../agdx/envelope';
+import { type FastEnvelope, IdViews, readCanonicalEnvelope } from '../agdx/fast';
 import { checkSignatureShape } from '../agdx/signature';
 import { decodeRefusal, envelopeDialect, validateFields } from '../agdx/validate';
 import { bytesEqual, toCrockford } from '../bytes';
-import type { InspectedRecord, ViewBuilder } from '../records';
+import type { Span, ViewOrigin } from '../model';
+import type { InspectedRecord, RecordData, ViewBuilder } from '../records';
 import { envelopeSummary, type Place } from './build';
 
 const noSpan = () => null;
@@ -59,17 +61,60 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
       dialectEvidence: evidence,
       displayType: envelopeDisplay(env),
     },
-    data: {
-      view: place.view,
-      viewOrigin: place.viewOrigin,
-      envelope: env,
-      headers: null,
-      observed: null,
-      logPosition: null,
-      bodySpan: fast.bodyStart >= 0 ? [fast.bodyStart, fast.bodyEnd] : null,
-      views,
-    },
+    data: new BulkEnvelopeData(place.view, place.viewOrigin, start, fast.end, views, env),
   };
+}
+
+/**
+ * A bulk-read envelope's data: a bare envelope (no headers, no log position) at its place in the
+ * input. The envelope is held until its reader lets it go (letGoOfEnvelopes: the page's worker,
+ * once a batch's signatures are checked and its summaries made): what a large log then keeps of
+ * such a record is its place, not the envelope's objects and views (about 250 bytes a record in
+ * Chromium, half the record), and its envelope is read again from the input when asked for later
+ * (the log's analysis, a detail, a key change, a comparison). The input's bytes are never written.
+ */
+class BulkEnvelopeData implements RecordData {
+  constructor(
+    readonly view: Uint8Array,
+    readonly viewOrigin: ViewOrigin,
+    private readonly start: number,
+    private readonly end: number,
+    readonly views: ViewBuilder,
+    private held: Envelope | null,
+  ) {}
+
+  get envelope(): Envelope {
+    return this.held ?? this.readAgain().envelope;
+  }
+  get bodySpan(): Span | null {
+    const { bodyStart, bodyEnd } = this.readAgain();
+    return bodyStart >= 0 ? [bodyStart, bodyEnd] : null;
+  }
+  get headers(): null {
+    return null;
+  }
+  get observed(): null {
+    return null;
+  }
+  get logPosition(): null {
+    return null;
+  }
+
+  letGo(): void {
+    this.held = null;
+  }
+
+  private readAgain(): FastEnvelope {
+    const again = readCanonicalEnvelope(this.view, this.start, undefined, this.end);
+    // It read once from these bytes, and nothing writes an input's bytes.
+    if (!again) throw new Error(`the envelope at ${this.start} no longer reads from its input`);
+    return again;
+  }
+}
+
+/** Lets go of the envelopes of bulk-read records (BulkEnvelopeData): each is read again from its input when asked for. */
+export function letGoOfEnvelopes(records: readonly InspectedRecord[]): void {
+  for (const r of records) if (r.data instanceof BulkEnvelopeData) r.data.letGo();
 }
 
 // Shared: a verdict's findings are never changed.

@@ -9,7 +9,7 @@ import type { InspectedRecord } from '../core/records';
 import type { Handlers } from '../wire/protocol';
 import type { RecordSummary } from '../wire/summary-pack';
 import type { SessionState } from './session-state';
-import { packed, summarize } from './summarize';
+import { packed, summaryCounts, summaryFrom } from './summarize';
 
 export class Keys {
   private keys: readonly RegistryEntry[] = [];
@@ -54,9 +54,11 @@ export class Keys {
     state.log = state.refold();
     const changed: RecordSummary[] = [];
     state.records.forEach((r, key) => {
-      const old = state.summaryOf(key, was);
-      if (!old) return; // still streaming in: its summary is made when it goes to the page
-      const s = summarize(key, r, state.logRules(key), state.blanked.has(key));
+      const kept = state.summaries.get(key);
+      if (!kept) return; // still streaming in: its summary is made when it goes to the page
+      const old = summaryFrom(key, was[key], kept);
+      // What it read of its envelope stays (the keys change no operation or time): only the counts are made again.
+      const s = summaryFrom(key, r, { ...kept, ...summaryCounts(r, state.logRules(key), state.blanked.has(key)) });
       if (
         old.signature !== s.signature ||
         old.trusted !== s.trusted ||

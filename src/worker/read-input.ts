@@ -224,7 +224,8 @@ export class InputReader {
       // The counts first: a summary is made only for a record whose counts changed.
       const old = state.summaries.get(key)!;
       const counts = summaryCounts(r, state.logRules(key), old.redacted);
-      if (counts.valid !== old.valid || counts.errors !== old.errors || counts.warnings !== old.warnings) changed.push(summaryFrom(key, r, counts));
+      if (counts.valid !== old.valid || counts.errors !== old.errors || counts.warnings !== old.warnings)
+        changed.push(summaryFrom(key, r, { ...old, ...counts }));
     });
     for (const s of out.records) state.summaries.set(s);
     for (const s of changed) state.summaries.set(s);

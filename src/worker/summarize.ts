@@ -7,11 +7,11 @@ import { agdxRecordTime } from '../core/time';
 import { allFindings, isValid, type Finding } from '../core/verdict';
 import type { HandlerContext, RequestType } from '../wire/protocol';
 import { packSummaries, type RecordSummary, type SummaryPack } from '../wire/summary-pack';
-import type { SummaryCounts } from './summary-columns';
+import type { EnvelopeSaid, SummaryCounts, SummaryKept } from './summary-columns';
 
 /** A record as the page lists it: its verdict with the log's findings about it counted in. */
 export function summarize(key: number, r: InspectedRecord, logFindings?: readonly Finding[], redacted = false): RecordSummary {
-  return summaryFrom(key, r, summaryCounts(r, logFindings, redacted));
+  return summaryFrom(key, r, { ...summaryCounts(r, logFindings, redacted), ...envelopeSaid(r) });
 }
 
 /** What a record's summary counts with the log's findings about it (summarize), without the summary. */
@@ -26,9 +26,20 @@ export function summaryCounts(r: InspectedRecord, logFindings?: readonly Finding
   return { valid: isValid(v, logFindings), errors, warnings, redacted: redacted && hasBody(r) };
 }
 
-/** A summary from its verdict and the counts made with the log's findings (summarize). */
-export function summaryFrom(key: number, { verdict: v, data }: InspectedRecord, counts: SummaryCounts): RecordSummary {
-  const time = agdxRecordTime(v.logTimeMicros, data.envelope?.record);
+/** What a record's summary reads of its envelope: its operation, and its time (log time, else its id's ULID time). */
+function envelopeSaid({ verdict: v, data }: InspectedRecord): EnvelopeSaid {
+  // Read once: a bulk-read record's envelope, once let go, is read again from the input each time.
+  const envelope = data.envelope;
+  const time = agdxRecordTime(v.logTimeMicros, envelope?.record);
+  return {
+    operation: envelope?.operation ?? null,
+    timeMs: time ? Number(time.micros / 1000n) : null,
+    timeFrom: time ? (v.logTimeMicros !== null ? 'log' : 'id') : null,
+  };
+}
+
+/** A summary from its verdict and what it says beyond it (summarize, or the summary columns). */
+export function summaryFrom(key: number, { verdict: v }: InspectedRecord, kept: SummaryKept): RecordSummary {
   return {
     key,
     input: v.input,
@@ -40,20 +51,20 @@ export function summaryFrom(key: number, { verdict: v, data }: InspectedRecord, 
     source: v.source,
     target: v.target,
     decoded: v.decoded,
-    valid: counts.valid,
+    valid: kept.valid,
     errorCode: v.error?.code ?? null,
     signature: v.signature.status,
     trusted: v.signature.trusted,
     trustNote: trustNote(v.signature),
-    errors: counts.errors,
-    warnings: counts.warnings,
+    errors: kept.errors,
+    warnings: kept.warnings,
     summary: v.summary,
-    redacted: counts.redacted,
+    redacted: kept.redacted,
     dialect: v.dialect,
     displayType: v.displayType,
-    operation: data.envelope?.operation ?? null,
-    timeMs: time ? Number(time.micros / 1000n) : null,
-    timeFrom: time ? (v.logTimeMicros !== null ? 'log' : 'id') : null,
+    operation: kept.operation,
+    timeMs: kept.timeMs,
+    timeFrom: kept.timeFrom,
   };
 }
 

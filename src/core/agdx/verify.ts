@@ -113,6 +113,7 @@ function receivedSigningInput(env: Envelope, asReceived: AsReceived): Uint8Array
 /** Every AGDX record verified against the given keys (after the registry changed, say): new verdicts, the other records as they were. */
 export function applyKeys(records: readonly InspectedRecord[], keys: readonly RegistryEntry[], verify?: Ed25519Verify): InspectedRecord[] {
   return records.map((r) => {
+    if (keyless(r)) return r;
     const env = r.data.envelope;
     if (!env) return r;
     return withVerdictSignature(
@@ -128,6 +129,13 @@ export function applyKeys(records: readonly InspectedRecord[], keys: readonly Re
     );
   });
 }
+
+/**
+ * Whether no key can change the record's signature verdict: it has no signature (verifyEnvelope
+ * answers with its shape alone, as it was read). Its envelope is then not read: a bulk-read
+ * record's is read again from the input each time it is asked for, and most of a log is unsigned.
+ */
+const keyless = (r: InspectedRecord): boolean => r.verdict.signature.status === 'unsigned';
 
 /** The record with a new signature part in its verdict (the same record when it did not change). */
 function withVerdictSignature(r: InspectedRecord, signature: SignatureVerdict): InspectedRecord {
@@ -151,7 +159,8 @@ export type VerifyMany = (jobs: VerifyJob[]) => Promise<boolean[]>;
  */
 export async function applyKeysWith(records: readonly InspectedRecord[], keys: readonly RegistryEntry[], verifyMany: VerifyMany): Promise<InspectedRecord[]> {
   const jobs: VerifyJob[] = [];
-  // Each record's signing input, built in the first pass and handed to the second.
+  // Each signed record's envelope and signing input, read in the first pass and handed to the second.
+  const envelopes = new Map<InspectedRecord, Envelope>();
   const messages = new Map<InspectedRecord, Uint8Array>();
   let current: InspectedRecord | null = null;
   const collect: Ed25519Verify = (signature, message, publicKey) => {
@@ -162,9 +171,12 @@ export async function applyKeysWith(records: readonly InspectedRecord[], keys: r
   };
   // First pass: which checks each record needs (verifyEnvelope asks once per distinct key).
   for (const r of records) {
-    if (!r.data.envelope?.signature) continue;
+    if (keyless(r)) continue;
+    const env = r.data.envelope;
+    if (!env?.signature) continue;
     current = r;
-    verifyEnvelope(r.data.envelope, {
+    envelopes.set(r, env);
+    verifyEnvelope(env, {
       keys,
       observed: r.data.observed,
       logTimeMicros: r.verdict.logTimeMicros,
@@ -177,7 +189,8 @@ export async function applyKeysWith(records: readonly InspectedRecord[], keys: r
   const answer: Ed25519Verify = () => answers[next++] ?? false;
   // Second pass asks the same questions in the same order, and gets the answers.
   return records.map((r) => {
-    const env = r.data.envelope;
+    if (keyless(r)) return r;
+    const env = envelopes.get(r) ?? r.data.envelope;
     if (!env) return r;
     const signature = verifyEnvelope(env, {
       keys,

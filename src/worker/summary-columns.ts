@@ -4,6 +4,7 @@
 // a summary is the verdict's (summaryOf in session-state.ts reads it there). A 100,000-record load
 // kept 100,000 summary objects of 19 fields (8.8 MB of the worker's heap); these columns are 21
 // bytes a record, and a summary made again needs no envelope (a bulk-read record's is let go).
+import { StringTable } from '../core/string-table';
 import type { RecordSummary } from '../wire/summary-pack';
 
 /** What a record's summary counts with the log's findings: made again when those change. */
@@ -27,8 +28,8 @@ export class SummaryColumns {
   private times = new Float64Array(1024);
   /** Into `operationNames`; -1: none. */
   private operations = new Int32Array(1024);
-  private operationNames: string[] = [];
-  private operationIds = new Map<string, number>();
+  /** Operations repeat across a log: each name kept once. */
+  private operationNames = new StringTable();
   private size = 0;
 
   /** One more than the highest key whose summary was made. */
@@ -46,13 +47,12 @@ export class SummaryColumns {
     if (!this.has(key)) return undefined;
     const flags = this.flags[key];
     const time = this.times[key];
-    const operation = this.operations[key];
     return {
       valid: (flags & VALID) !== 0,
       errors: this.errorCounts[key],
       warnings: this.warningCounts[key],
       redacted: (flags & REDACTED) !== 0,
-      operation: operation < 0 ? null : this.operationNames[operation],
+      operation: this.operationNames.at(this.operations[key]),
       timeMs: Number.isNaN(time) ? null : time,
       timeFrom: flags & TIME_FROM_LOG ? 'log' : flags & TIME_FROM_ID ? 'id' : null,
     };
@@ -68,7 +68,7 @@ export class SummaryColumns {
     this.errorCounts[key] = s.errors;
     this.warningCounts[key] = s.warnings;
     this.times[key] = s.timeMs ?? Number.NaN;
-    this.operations[key] = s.operation === null ? -1 : this.operationId(s.operation);
+    this.operations[key] = this.operationNames.id(s.operation);
     if (key >= this.size) this.size = key + 1;
   }
 
@@ -78,20 +78,8 @@ export class SummaryColumns {
     this.warningCounts = new Uint32Array(1024);
     this.times = new Float64Array(1024);
     this.operations = new Int32Array(1024);
-    this.operationNames = [];
-    this.operationIds.clear();
+    this.operationNames = new StringTable();
     this.size = 0;
-  }
-
-  /** Operations repeat across a log: each name kept once. */
-  private operationId(name: string): number {
-    let id = this.operationIds.get(name);
-    if (id === undefined) {
-      id = this.operationNames.length;
-      this.operationNames.push(name);
-      this.operationIds.set(name, id);
-    }
-    return id;
   }
 
   private reserve(records: number): void {

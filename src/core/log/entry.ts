@@ -8,6 +8,7 @@ import { type CardDecoding, decodeCard } from '../agdx/card';
 import { type CauseAt, readCauseAt } from '../agdx/cause-at';
 import { sessionNoteOf, type SessionNote } from '../agdx/session-note';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
+import { StringTable } from '../string-table';
 
 /** One record with an envelope, as the log analysis sees it. Immutable. */
 export interface LogEntry {
@@ -190,22 +191,6 @@ class Column<T extends Int32Array | Uint32Array | Float64Array | Uint8Array> {
 }
 
 const int32 = () => new Column((n) => new Int32Array(n));
-
-/** Strings a log repeats (conversations, agents, operations, correlations, channels, kinds), each kept once. */
-class StringTable {
-  readonly strings: string[] = [];
-  private readonly ids = new Map<string, number>();
-  id(s: string | null | undefined): number {
-    if (s === null || s === undefined) return -1;
-    let i = this.ids.get(s);
-    if (i === undefined) {
-      i = this.strings.length;
-      this.strings.push(s);
-      this.ids.set(s, i);
-    }
-    return i;
-  }
-}
 
 /** Chunk bodies copied out of the input (LogFactsBuilder's copyBodies), many to a block. */
 class BodyCopies {

@@ -189,14 +189,14 @@ export async function applyKeysWith(records: readonly InspectedRecord[], keys: r
   const answer: Ed25519Verify = () => answers[next++] ?? false;
   // Second pass asks the same questions in the same order, and gets the answers.
   return records.map((r) => {
-    if (keyless(r)) return r;
-    const env = envelopes.get(r) ?? r.data.envelope;
+    // Only a signed envelope's verdict can change (an unsigned one is keyless; one with no envelope has none to check).
+    const env = envelopes.get(r);
     if (!env) return r;
     const signature = verifyEnvelope(env, {
       keys,
       observed: r.data.observed,
       logTimeMicros: r.verdict.logTimeMicros,
-      verify: env.signature ? answer : undefined,
+      verify: answer,
       message: messages.get(r),
       notCovered: r.data.asReceived?.notCovered ?? r.verdict.signature.not_covered,
       asReceived: r.data.asReceived,

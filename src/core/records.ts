@@ -82,7 +82,6 @@ export function logSource({ verdict, data }: InspectedRecord): LogSource {
   return {
     input: verdict.input,
     index: verdict.index,
-    id: verdict.id,
     conversation: verdict.conversation,
     parent: verdict.parent,
     logTimeMicros: verdict.logTimeMicros,

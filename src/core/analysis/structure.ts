@@ -7,7 +7,7 @@
 // not a message each.
 import { formatMicros } from '../agdx/tree';
 import { shortId } from '../short-id';
-import { type CompactRecordGraph, DUPLICATE_ID, IN_CYCLE } from '../graph/record-graph';
+import { type CompactRecordGraph, DUPLICATE_ID, IN_CYCLE, recordIdOf } from '../graph/record-graph';
 import type { ReassembledStream } from '../graph/model';
 import type { LogPosition, Span } from '../model';
 import { finding } from '../rules';
@@ -51,7 +51,7 @@ export class StructureFindings {
     private readonly locate?: LocateField,
   ) {
     if (entries.length !== graph.recordIndex.length) throw new TypeError('StructureFindings: the entries are not those of this graph');
-    const { streams, recordIndex, flags, recordIds } = graph;
+    const { streams, recordIndex, flags, ids } = graph;
     let records = 0;
     for (let k = 0; k < recordIndex.length; k++) records = Math.max(records, recordIndex[k] + 1);
     const trouble = streams.some((s) => s.gapIndex !== null || s.duplicateIndices.length > 0 || s.lateIndices.length > 0 || s.terminal === 'abandoned');
@@ -74,14 +74,14 @@ export class StructureFindings {
     // Records sharing an id, in record order. Not a repeat: a dead letter's payload (it repeats its
     // original by design), nor the same log record read twice (two exports of one partition: the
     // same log position), which the graph takes for one record.
-    const firstById = new Map<string, number>();
+    const firstById = new Map<number, number>();
     const placeOf = (k: number) => {
       const p = entries[k].logPosition;
       return p ? `${p.stream}:${p.topic}:${p.partition}:${p.offset}` : null;
     };
     for (let k = 0; k < recordIndex.length; k++) {
-      const id = recordIds[k];
-      if (!(flags[k] & DUPLICATE_ID) || id === null || entries[k].parent !== null) continue;
+      const id = ids.record[k];
+      if (!(flags[k] & DUPLICATE_ID) || id < 0 || entries[k].parent !== null) continue;
       const first = firstById.get(id);
       if (first === undefined) firstById.set(id, k);
       else if (placeOf(k) === null || placeOf(k) !== placeOf(first)) this.firstWithId.set(recordIndex[k], first);
@@ -141,7 +141,7 @@ export class StructureFindings {
       add(
         'agdx/graph/duplicate-id',
         'record',
-        `record id ${g.recordIds[first]} is also the id of the record at input ${g.input[first]}, index ${g.index[first]}: a record id names one record, so what names it (a cause, a link) is ambiguous`,
+        `record id ${recordIdOf(g, first)} is also the id of the record at input ${g.input[first]}, index ${g.index[first]}: a record id names one record, so what names it (a cause, a link) is ambiguous`,
       );
     }
     for (const c of this.cycles.get(record) ?? []) {

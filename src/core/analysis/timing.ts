@@ -9,7 +9,7 @@
 import { KINDS, type Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
 import type { EdgeVia } from '../graph/model';
-import { nodeOfRecord, RECORD_EDGE_VIAS, type CompactRecordGraph } from '../graph/record-graph';
+import { nodeOfRecord, RECORD_EDGE_VIAS, recordIdOf, type CompactRecordGraph } from '../graph/record-graph';
 import type { Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
@@ -245,7 +245,7 @@ class CopiedNodes {
       timeSource: TIME_SOURCES[this.timeSource[k]],
       input: g.input[k],
       index: g.index[k],
-      recordId: g.recordIds[k],
+      recordId: recordIdOf(g, k),
       deadline: fromColumn(this.deadline, k, this.bigDeadline),
       correlation: this.correlation.get(k) ?? null,
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyGroups } from './key-groups';
+import { KeyGroups, NumberGroups } from './key-groups';
 
 describe('KeyGroups', () => {
   it('groups members by key in the order added', () => {
@@ -44,5 +44,43 @@ describe('KeyGroups', () => {
     few.add('a', 99);
     expect(few.members(few.group('a'))).toEqual([70, 99]);
     expect(() => few.add('b', 1)).toThrow(TypeError);
+  });
+});
+
+describe('NumberGroups', () => {
+  const members = (g: NumberGroups, group: number) => {
+    const out: number[] = [];
+    if (group >= 0) for (let m = g.first(group); m >= 0; m = g.next(m)) out.push(m);
+    return out;
+  };
+
+  it('groups members by their key number in the order added, as KeyGroups does by key', () => {
+    const n = 5000;
+    const g = new NumberGroups(1237, n);
+    const k = new KeyGroups(n);
+    for (let m = 0; m < n; m++) {
+      const key = (m * 7919) % 1237;
+      g.add(key, m);
+      k.add(String(key), m);
+    }
+    for (let key = 0; key < 1237; key++) {
+      expect(members(g, g.group(key))).toEqual(k.members(k.group(String(key))));
+      expect(g.size(key)).toBe(k.size(k.group(String(key))));
+    }
+  });
+
+  it('has no group for a key without members, nor for −1', () => {
+    const g = new NumberGroups(3, 2);
+    g.add(2, 1);
+    expect(g.group(0)).toBe(-1);
+    expect(g.group(-1)).toBe(-1);
+    expect(g.group(2)).toBe(2);
+    expect(members(g, 2)).toEqual([1]);
+  });
+
+  it('throws on a key or member out of range', () => {
+    expect(() => new NumberGroups(2, 2).add(2, 0)).toThrow(TypeError);
+    expect(() => new NumberGroups(2, 2).add(0, 2)).toThrow(TypeError);
+    expect(() => new NumberGroups(-1, 0)).toThrow(TypeError);
   });
 });

@@ -9,7 +9,7 @@ function hashOf(s: string): number {
   return h >>> 0;
 }
 
-export class KeyGroups {
+export class KeyGroups implements Groups {
   /** Per slot: group + 1, or 0 when empty. */
   private readonly table: Int32Array;
   private readonly mask: number;
@@ -97,5 +97,61 @@ export class KeyGroups {
     if (group < 0) return out;
     for (let m = this.head[group]; m >= 0; m = this.after[m]) out.push(m);
     return out;
+  }
+}
+
+/** What a search over a group's members reads (KeyGroups, NumberGroups). */
+export interface Groups {
+  first(group: number): number;
+  next(member: number): number;
+}
+
+/**
+ * Members (numbers below a bound, each added once) grouped by a number below `keys`, in the order
+ * added: KeyGroups for keys that are numbered already (ids in a log's IdTable), where the key is
+ * its group and nothing is searched.
+ */
+export class NumberGroups implements Groups {
+  private readonly head: Int32Array;
+  private readonly tail: Int32Array;
+  private readonly sizes: Int32Array;
+  private readonly after: Int32Array;
+
+  constructor(
+    readonly keys: number,
+    readonly bound: number,
+  ) {
+    if (!Number.isInteger(keys) || keys < 0 || !Number.isInteger(bound) || bound < 0) throw new TypeError('NumberGroups: keys and bound must be counts');
+    this.head = new Int32Array(keys).fill(-1);
+    this.tail = new Int32Array(keys);
+    this.sizes = new Int32Array(keys);
+    this.after = new Int32Array(bound).fill(-1);
+  }
+
+  /** Adds `member` to the group of `key`, at its end. */
+  add(key: number, member: number): void {
+    if (!(key >= 0 && key < this.keys)) throw new TypeError('NumberGroups.add: key out of range');
+    if (!(member >= 0 && member < this.bound)) throw new TypeError('NumberGroups.add: member out of range');
+    if (this.sizes[key] === 0) this.head[key] = member;
+    else this.after[this.tail[key]] = member;
+    this.tail[key] = member;
+    this.sizes[key]++;
+  }
+
+  /** The group of `key` (the key itself) when it has members, else −1 (also for −1: no key). */
+  group(key: number): number {
+    return key >= 0 && key < this.keys && this.sizes[key] > 0 ? key : -1;
+  }
+
+  size(group: number): number {
+    return this.sizes[group];
+  }
+
+  first(group: number): number {
+    return this.head[group];
+  }
+
+  next(member: number): number {
+    return this.after[member];
   }
 }

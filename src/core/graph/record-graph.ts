@@ -5,8 +5,8 @@
 // made when asked), so a million-record log costs tens of bytes a record. Drawing (draw.ts) makes
 // the objects it draws from it, without changing it.
 import { finding, type FindingRuleId } from '../rules';
-import { describeEntry, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
-import { KeyGroups } from './key-groups';
+import { describeEntry, type EntryIds, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
+import { type Groups, KeyGroups, NumberGroups } from './key-groups';
 import { type CauseAt, describeCauseAt } from '../agdx/cause-at';
 import type { CausalVia, EdgeVia, GhostNode, GraphFinding, ReassembledStream } from './model';
 import { findCyclesInRows } from './scc';
@@ -145,7 +145,8 @@ export interface CompactRecordGraph {
   readonly recordIndex: Int32Array;
   /** By entry: DUPLICATE_ID, PLACED_ID, IN_CYCLE. */
   readonly flags: Uint8Array;
-  readonly recordIds: readonly (string | null)[];
+  /** By entry: its record id and cause, as numbers in their table (the log's). */
+  readonly ids: EntryIds;
   readonly input: Int32Array;
   readonly index: Int32Array;
   readonly ghosts: readonly GhostNode[];
@@ -166,10 +167,15 @@ export function nodeId(g: CompactRecordGraph, node: number): string {
   return node >= g.records ? g.ghosts[node - g.records].id : recordNodeId(g, node);
 }
 
-type NodeParts = Pick<CompactRecordGraph, 'recordIds' | 'flags' | 'input' | 'index'>;
+type NodeParts = Pick<CompactRecordGraph, 'ids' | 'flags' | 'input' | 'index'>;
+
+/** Entry k's record id (Crockford), or null. */
+export function recordIdOf(g: Pick<CompactRecordGraph, 'ids'>, k: number): string | null {
+  return g.ids.table.text(g.ids.record[k]);
+}
 
 function recordNodeId(g: NodeParts, node: number): string {
-  const id = g.recordIds[node];
+  const id = recordIdOf(g, node);
   if (id === null) return `rec:${g.input[node]}:${g.index[node]}`;
   return g.flags[node] & PLACED_ID ? `${id}@${g.input[node]}:${g.index[node]}` : id;
 }
@@ -178,12 +184,13 @@ function recordNodeId(g: NodeParts, node: number): string {
 interface Building {
   list: readonly LogEntry[];
   n: number;
-  g: { recordIndex: Int32Array; flags: Uint8Array; recordIds: (string | null)[]; input: Int32Array; index: Int32Array };
+  g: { recordIndex: Int32Array; flags: Uint8Array; ids: EntryIds; input: Int32Array; index: Int32Array };
   /** Comparing these compares the entries' sortKeys. */
   keyClass: Int32Array;
   /** Entries in log order. */
   ordered: Int32Array;
-  byRecordId: KeyGroups;
+  /** Entries by their record id's number. */
+  byRecordId: NumberGroups;
   byPosition: KeyGroups | null;
   /** Where ids repeat (a load repeating a place): each entry's first and last entry with its id; else null. */
   canonFirst: Int32Array | null;
@@ -196,7 +203,7 @@ interface Building {
 }
 
 export function buildCompactRecordGraph(facts: LogFacts, options: RecordGraphOptions = {}): CompactRecordGraph {
-  const b = recordNodes(facts.entries, options.locate, options.notes ?? true);
+  const b = recordNodes(facts.entries, facts.ids, options.locate, options.notes ?? true);
   const streams = reassembleStreams(facts);
   const { ghosts, missing } = causalEdges(b);
   const cycles = causalCycles(b);
@@ -225,16 +232,17 @@ const idOf = (b: Building, k: number) => recordNodeId(b.g, k);
 // --- Record-level nodes, and bridge loops ---------------------------------------------------------
 
 /** One node per entry (a record id shared by several records is disambiguated by place), indexed by id and log position. */
-function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined, notes: boolean): Building {
+function recordNodes(list: readonly LogEntry[], ids: EntryIds, locate: LocateField | undefined, notes: boolean): Building {
   const n = list.length;
+  if (ids.record.length !== n) throw new TypeError('record-graph: the ids are not those of the entries');
   const g = {
     recordIndex: new Int32Array(n),
     flags: new Uint8Array(n),
-    recordIds: new Array<string | null>(n),
+    ids,
     input: new Int32Array(n),
     index: new Int32Array(n),
   };
-  const byRecordId = new KeyGroups(n);
+  const byRecordId = new NumberGroups(ids.table.size, n);
   let byPosition: KeyGroups | null = null;
   const ordered = new Int32Array(n);
   let placesRise = true;
@@ -243,9 +251,8 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined,
     g.recordIndex[k] = e.record;
     g.input[k] = e.input;
     g.index[k] = e.index;
-    const id = e.recordId;
-    g.recordIds[k] = id;
-    if (id !== null) {
+    const id = ids.record[k];
+    if (id >= 0) {
       if (byRecordId.group(id) >= 0) g.flags[k] |= PLACED_ID;
       byRecordId.add(id, k);
     }
@@ -254,7 +261,7 @@ function recordNodes(list: readonly LogEntry[], locate: LocateField | undefined,
     ordered[e.logOrder] = k;
     if (k > 0 && !(g.input[k] > g.input[k - 1] || (g.input[k] === g.input[k - 1] && g.index[k] > g.index[k - 1]))) placesRise = false;
   }
-  for (let r = 0; r < byRecordId.groups; r++) {
+  for (let r = 0; r < byRecordId.keys; r++) {
     if (byRecordId.size(r) < 2) continue;
     for (let k = byRecordId.first(r); k >= 0; k = byRecordId.next(k)) g.flags[k] |= DUPLICATE_ID;
   }
@@ -340,15 +347,7 @@ interface Picked {
  * before the child in the log, else the nearest one after it. The candidates: a group's members
  * (those `accept` takes).
  */
-function pick(
-  b: Building,
-  groups: KeyGroups | null,
-  group: number,
-  child: number,
-  what: string,
-  noun = 'other records',
-  accept?: (c: number) => boolean,
-): Picked {
+function pick(b: Building, groups: Groups | null, group: number, child: number, what: string, noun = 'other records', accept?: (c: number) => boolean): Picked {
   // One pass for the best candidate (not a sort per child: many records may share one id).
   let best = -1;
   let count = 0;
@@ -430,10 +429,12 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
 
   for (const child of b.ordered) {
     const e = list[child];
-    const causeId = e.cause;
+    const causeNumber = b.g.ids.cause[child];
     const at = e.causeAt;
-    if (causeId === null && at === null) continue;
-    const cause = causeId !== null ? pick(b, b.byRecordId, b.byRecordId.group(causeId), child, 'record id') : null;
+    if (causeNumber < 0 && at === null) continue;
+    const cause = causeNumber >= 0 ? pick(b, b.byRecordId, b.byRecordId.group(causeNumber), child, 'record id') : null;
+    // Its text only where a finding or a ghost names it.
+    const causeId = causeNumber >= 0 && (at !== null || cause!.entry < 0) ? b.g.ids.table.text(causeNumber) : null;
 
     let atRes: Picked | null = null;
     let atNote: string | null = null;
@@ -464,7 +465,7 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
     }
     if (atEntry >= 0) addEdge(b, child, atEntry, CAUSE_AT, atNote);
 
-    if (causeId !== null && at) causeMismatch(b, child, causeId, at, causeEntry, atEntry);
+    if (causeId !== null && at) causeMismatch(b, child, causeNumber, causeId, at, causeEntry, atEntry);
 
     // Absent parents.
     const refs: { via: CausalVia; ref: string; key: string }[] = [];
@@ -489,14 +490,14 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
 const named = (b: Building, k: number): string => describeEntry(b.list[k]);
 
 /** cause and cause_at both present and naming different records (c: what cause found, a: what cause_at found; −1: nothing). */
-function causeMismatch(b: Building, child: number, causeId: string, at: CauseAt, c: number, a: number): void {
+function causeMismatch(b: Building, child: number, causeNumber: number, causeId: string, at: CauseAt, c: number, a: number): void {
   let message: string | null = null;
   const cPosition = c >= 0 ? b.list[c].logPosition : null;
   if (c >= 0 && a >= 0 && c !== a) {
     message = `cause names ${named(b, c)}, but cause_at (${describeCauseAt(at)}) is ${named(b, a)}`;
   } else if (c >= 0 && a < 0 && cPosition && (cPosition.partition !== at.partition || cPosition.offset !== at.offset)) {
     message = `cause names ${named(b, c)}, which sits at partition ${cPosition.partition} offset ${cPosition.offset}; cause_at names ${describeCauseAt(at)}`;
-  } else if (c < 0 && a >= 0 && b.list[a].recordId !== causeId) {
+  } else if (c < 0 && a >= 0 && b.g.ids.record[a] !== causeNumber) {
     message = `cause_at (${describeCauseAt(at)}) is ${named(b, a)}, but cause names record ${causeId}, which is not in the log`;
   }
   if (message !== null) graphFinding(b, 'agdx/graph/cause-mismatch', 'cause_at', message, child);

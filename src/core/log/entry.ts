@@ -9,6 +9,7 @@ import { type CauseAt, readCauseAt } from '../agdx/cause-at';
 import { sessionNoteOf, type SessionNote } from '../agdx/session-note';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
 import { StringTable } from '../string-table';
+import { IdTable } from './ids';
 
 /** One record with an envelope, as the log analysis sees it. Immutable. */
 export interface LogEntry {
@@ -84,10 +85,24 @@ export interface LogEntry {
  */
 export type LocateField = (record: number, path: string) => Span | null;
 
+/**
+ * The entries' record ids and causes as numbers in one table of ids (LogEntry.recordId and cause
+ * are their Crockford text, made when asked): what the graph indexes records by.
+ */
+export interface EntryIds {
+  /** By entry: the number of its record id in `table`, or −1. */
+  readonly record: Int32Array;
+  /** By entry: the number of the id its cause names, or −1. */
+  readonly cause: Int32Array;
+  readonly table: IdTable;
+}
+
 /** The entries of a load, and what the analysis needs of the records that have no entry. */
 export interface LogFacts {
   /** One per record with an envelope, in record order. */
   readonly entries: readonly LogEntry[];
+  /** The entries' record ids and causes, by entry. */
+  readonly ids: EntryIds;
   /** How many records the load has (with an entry or not). */
   readonly records: number;
   /** The latest log time of any record (with an envelope or not), or null. */
@@ -100,8 +115,7 @@ export interface LogFacts {
 export interface LogSource {
   input: number;
   index: number;
-  /** The verdict's record id and conversation (the envelope's, in Crockford): made once, when read. */
-  id: string | null;
+  /** The verdict's conversation (the envelope's, in Crockford): made once, when read. */
   conversation: string | null;
   parent: number | null;
   logTimeMicros: bigint | null;
@@ -261,9 +275,7 @@ interface Columns {
   readonly operation: Int32Array;
   readonly correlation: Int32Array;
   readonly channel: Int32Array;
-  // Ids: most are a record's own (or the one before it, named as a cause), each its own string.
-  readonly recordId: readonly (string | null)[];
-  readonly cause: readonly (string | null)[];
+  readonly ids: EntryIds;
   /** The fields most records lack, by entry. */
   readonly sparse: Sparse;
   /** The chunk bodies copied out (LogFactsOptions.copyBodies). */
@@ -366,7 +378,7 @@ class PackedEntry implements LogEntry {
     return this.text(this.c.kind) as Kind;
   }
   get recordId(): string | null {
-    return this.c.recordId[this.k];
+    return this.c.ids.table.text(this.c.ids.record[this.k]);
   }
   get conversation(): string {
     return this.text(this.c.conversation)!;
@@ -381,7 +393,7 @@ class PackedEntry implements LogEntry {
     return this.text(this.c.operation);
   }
   get cause(): string | null {
-    return this.c.cause[this.k];
+    return this.c.ids.table.text(this.c.ids.cause[this.k]);
   }
   get causeAt(): CauseAt | null {
     return this.c.sparse.causeAt.get(this.k) ?? null;
@@ -469,6 +481,10 @@ class PackedFacts implements LogFacts {
     this.list = entries;
   }
 
+  get ids(): EntryIds {
+    return this.c.ids;
+  }
+
   get entries(): readonly LogEntry[] {
     if (this.list === null) {
       const n = this.c.record.length;
@@ -534,12 +550,12 @@ export class LogFactsBuilder {
   private latest: bigint | null = null;
   private readonly lastTime = new Map<number, bigint>();
   private readonly latestByInput = new Map<number, bigint>();
-  // A log repeats its ids from record to record (a conversation's correlation and channel; a cause
-  // naming the record before): the display form of the last one of each is reused.
+  // A log repeats its ids from record to record (a conversation's correlation and channel): the
+  // display form of the last one of each is reused.
   private readonly correlations = new LastId();
   private readonly channels = new LastId();
-  private readonly recordIds = new LastId();
   private readonly conversationIds = new LastId();
+  private readonly ids = new IdTable();
   private readonly table = new StringTable();
   private readonly bodies: BodyCopies | null;
   private readonly col = {
@@ -560,11 +576,11 @@ export class LogFactsBuilder {
     operation: int32(),
     correlation: int32(),
     channel: int32(),
+    recordId: int32(),
+    cause: int32(),
   };
   private readonly bigTime = new Map<number, bigint>();
   private readonly bigCarried = new Map<number, bigint>();
-  private readonly recordId: (string | null)[] = [];
-  private readonly cause: (string | null)[] = [];
   private readonly signature: SignatureVerdict[] = [];
   private readonly sparse: Sparse = {
     logTime: new Map(),
@@ -612,7 +628,7 @@ export class LogFactsBuilder {
       if (before === undefined || time > before) this.latestByInput.set(r.input, time);
     }
     if (!env) return;
-    const k = this.recordId.length;
+    const k = this.signature.length;
     const c = this.col;
     const t = this.table;
     const carried = this.lastTime.get(r.input) ?? 0n;
@@ -639,11 +655,8 @@ export class LogFactsBuilder {
     this.signature.push(this.signatures ? this.signatures.of(r.signature) : r.signature);
     const loop = repeatedBridgeHops(env.metadata);
     const quarantine = env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine');
-    const recordId = env.record ? (r.id ?? toCrockford(env.record)) : null;
-    const cause = env.cause ? this.recordIds.of(env.cause) : null;
-    if (env.record && recordId !== null) this.recordIds.remember(env.record, recordId);
-    this.recordId.push(recordId);
-    this.cause.push(cause);
+    c.recordId.push(env.record ? this.ids.intern(env.record) : -1);
+    c.cause.push(env.cause ? this.ids.intern(env.cause) : -1);
     c.kind.push(t.id(env.kind));
     c.conversation.push(t.id(r.conversation ?? toCrockford(env.conversation)));
     c.source.push(t.id(env.source));
@@ -700,8 +713,7 @@ export class LogFactsBuilder {
       operation: c.operation.done(),
       correlation: c.correlation.done(),
       channel: c.channel.done(),
-      recordId: this.recordId,
-      cause: this.cause,
+      ids: { record: c.recordId.done(), cause: c.cause.done(), table: this.ids },
       sparse: this.sparse,
       bodies: this.bodies,
       verdicts: { signature: this.signature, invalid: c.invalid.done() },

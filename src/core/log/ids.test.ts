@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { toCrockford } from '../bytes';
+import { IdTable } from './ids';
+
+const id = (n: number, length = 16) => {
+  const b = new Uint8Array(length);
+  new DataView(b.buffer).setUint32(length - 4, n);
+  b[0] = 1;
+  return b;
+};
+
+describe('IdTable', () => {
+  it('numbers each distinct id once, in the order first interned, and gives back its bytes and text', () => {
+    const t = new IdTable();
+    expect(t.intern(id(7))).toBe(0);
+    expect(t.intern(id(9))).toBe(1);
+    expect(t.intern(id(7))).toBe(0);
+    expect(t.size).toBe(2);
+    expect([...t.bytesOf(1)]).toEqual([...id(9)]);
+    expect(t.text(0)).toBe(toCrockford(id(7)));
+    expect(t.text(-1)).toBeNull();
+    expect(t.find(id(9))).toBe(1);
+    expect(t.find(id(8))).toBe(-1);
+  });
+
+  it('copies what it interns: a view written later changes nothing', () => {
+    const t = new IdTable();
+    const b = id(1);
+    t.intern(b);
+    b[15] = 99;
+    expect(t.find(id(1))).toBe(0);
+    expect(t.find(b)).toBe(-1);
+  });
+
+  it('agrees with a Map of the texts over many ids of several lengths, through growth', () => {
+    const t = new IdTable();
+    const ref = new Map<string, number>();
+    for (let i = 0; i < 20_000; i++) {
+      const length = [16, 16, 16, 8, 0, 20][i % 6];
+      const b = id((i * 7919) % 6151, Math.max(length, 4));
+      const bytes = length === 0 ? new Uint8Array(0) : b;
+      const key = toCrockford(bytes) + ':' + bytes.length;
+      const n = t.intern(bytes);
+      if (!ref.has(key)) ref.set(key, ref.size);
+      expect(n).toBe(ref.get(key));
+    }
+    expect(t.size).toBe(ref.size);
+    for (let n = 0; n < t.size; n++) expect(t.find(t.bytesOf(n).slice())).toBe(n);
+  });
+
+  it('throws a TypeError for a number it did not give', () => {
+    const t = new IdTable();
+    t.intern(id(1));
+    expect(() => t.bytesOf(1)).toThrow(TypeError);
+    expect(() => t.text(2)).toThrow(TypeError);
+    expect(() => t.bytesOf(0.5)).toThrow(TypeError);
+  });
+});

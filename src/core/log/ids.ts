@@ -1,0 +1,91 @@
+// The ids a log names (record ids and the causes that name them), each kept once as its bytes and
+// named by a number: a large log has a million record ids, and a Crockford string each (about 56
+// bytes with its pointer, twice more where the graph indexed them) was most of what the log's
+// analysis held per record. The string is made when asked for (a finding, a node drawn).
+import { toCrockford } from '../bytes';
+
+/** FNV-1a over the bytes. */
+function hashOf(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+export class IdTable {
+  /** Every id's bytes, one after another; id n is `bytes[starts[n] … starts[n + 1])`. */
+  private bytes = new Uint8Array(4096);
+  private starts = new Int32Array(257);
+  private count = 0;
+  /** Open addressing: per slot, id + 1, or 0 when empty; never more than half full. */
+  private table = new Int32Array(512);
+
+  /** How many distinct ids. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The number of these bytes, given one now when new (the bytes are copied). */
+  intern(id: Uint8Array): number {
+    const slot = this.slot(id, this.table);
+    const known = this.table[slot] - 1;
+    if (known >= 0) return known;
+    const n = this.count++;
+    const at = this.starts[n];
+    if (at + id.length > this.bytes.length) this.bytes = grown(this.bytes, at + id.length);
+    this.bytes.set(id, at);
+    if (n + 2 > this.starts.length) this.starts = grown(this.starts, n + 2);
+    this.starts[n + 1] = at + id.length;
+    this.table[slot] = n + 1;
+    if (this.count * 2 > this.table.length) this.rehash();
+    return n;
+  }
+
+  /** The number of these bytes, or −1 when they are not in the table. */
+  find(id: Uint8Array): number {
+    return this.table[this.slot(id, this.table)] - 1;
+  }
+
+  /** Id n's bytes (a view: never written). */
+  bytesOf(n: number): Uint8Array {
+    this.check(n);
+    return this.bytes.subarray(this.starts[n], this.starts[n + 1]);
+  }
+
+  /** Id n in Crockford base32, as the report and the page show ids; null for −1 (no id). */
+  text(n: number): string | null {
+    return n < 0 ? null : toCrockford(this.bytesOf(n));
+  }
+
+  private check(n: number): void {
+    if (!(Number.isInteger(n) && n >= 0 && n < this.count)) throw new TypeError(`IdTable: no id numbered ${n}`);
+  }
+
+  private slot(id: Uint8Array, table: Int32Array): number {
+    const mask = table.length - 1;
+    for (let i = hashOf(id) & mask; ; i = (i + 1) & mask) {
+      const n = table[i] - 1;
+      if (n < 0 || this.holds(n, id)) return i;
+    }
+  }
+
+  /** Whether id n is these bytes (compared in place: no view made per probe). */
+  private holds(n: number, id: Uint8Array): boolean {
+    const start = this.starts[n];
+    if (this.starts[n + 1] - start !== id.length) return false;
+    const bytes = this.bytes;
+    for (let i = 0; i < id.length; i++) if (bytes[start + i] !== id[i]) return false;
+    return true;
+  }
+
+  private rehash(): void {
+    const table = new Int32Array(this.table.length * 2);
+    for (let n = 0; n < this.count; n++) table[this.slot(this.bytes.subarray(this.starts[n], this.starts[n + 1]), table)] = n + 1;
+    this.table = table;
+  }
+}
+
+function grown<T extends Uint8Array | Int32Array>(a: T, atLeast: number): T {
+  const b = new (a.constructor as new (n: number) => T)(Math.max(a.length * 2, atLeast));
+  b.set(a);
+  return b;
+}

@@ -106,18 +106,10 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   const withKeys = (records: InspectedRecord[]) => (options.keys.length ? applyKeys(records, options.keys) : records);
 
   // Pass 1: the log's entries, the inputs' digests and formats, the workflows; then the analysis
-  // (the entries let go once it is made).
-  const { results, count, log, workflows } = firstPass(inputs, options, window, withKeys);
+  // (the entries let go once it is made) and what is written after the records.
+  const { results, count, findingsOf, tail } = firstPass(inputs, options, window, withKeys);
   options.collect?.();
-  // Made once the entries are gone: the folds' report copies what it lists.
-  const { findingsOf } = log;
-  const tail = streamedReportTail(log, workflows);
-  // The workflows are written after the records, and pass 2 makes each one again as it reads its
-  // record: those are the ones written (the sink reads tail.workflows after the records), so pass
-  // 1's are not held through pass 2 (a workflow of 500,000 parents lists 500,000 paths and spans).
-  // Emptied in place: this frame's `workflows` is the same array and lives until the sink returns.
   const written = tail.workflows;
-  written.length = 0;
 
   // Pass 2: the records again, each written as it comes.
   let status: 0 | 1 = 0;
@@ -144,7 +136,7 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   return statusOf(status === 0, count, options);
 }
 
-/** Pass 1 and the log's analysis: the inputs' results, the record count, the analysis and the workflows. */
+/** Pass 1 and the log's analysis: the inputs' results, the record count, the log's findings by record and what follows the records. */
 function firstPass(inputs: readonly StreamInput[], options: StreamOptions, window: number, withKeys: (records: InspectedRecord[]) => InspectedRecord[]) {
   const facts = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
   const results: InputResult[] = [];
@@ -162,7 +154,15 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
     }
   });
   options.collect?.();
-  return { results, count, log: analyzeLogForReport(facts.facts(), options.collect), workflows };
+  const log = analyzeLogForReport(facts.facts(), options.collect);
+  // Made once the entries are gone: the folds' report copies what it lists, and the analysis is
+  // not held past here (the folds' own lists, a million records' worth, go before pass 2).
+  const tail = streamedReportTail(log, workflows);
+  // The workflows are written after the records, and pass 2 makes each one again as it reads its
+  // record: those are the ones written (the sink reads tail.workflows after the records), so pass
+  // 1's are not held through pass 2 (a workflow of 500,000 parents lists 500,000 paths and spans).
+  tail.workflows.length = 0;
+  return { results, count, findingsOf: log.findingsOf, tail };
 }
 
 /** The log's findings about a record with their spans, as analyzeRecords' locate gives them: the field's bytes by its tree. */

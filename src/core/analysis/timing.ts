@@ -14,6 +14,7 @@ import type { Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
 import { describeEntry, TIME_SOURCES, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
+import { SparseIntegers, SparseValues } from '../log/sparse';
 import type { Finding } from '../verdict';
 
 /** A command and one answer of it (a response or error the graph pairs with it by correlation). */
@@ -193,11 +194,11 @@ class CopiedNodes {
   private readonly kinds: Uint8Array;
   private readonly timeSource: Uint8Array;
   private readonly time: Float64Array;
-  private readonly deadline: Float64Array;
   private readonly bigTime = new Map<number, bigint>();
-  private readonly bigDeadline = new Map<number, bigint>();
+  // Only commands have these (a fifth of a log, say): kept for those that have them.
+  private readonly deadline = new SparseIntegers();
   /** The correlation of a command with a deadline (all the unanswered finding reads of it). */
-  private readonly correlation = new Map<number, string>();
+  private readonly correlation = new SparseValues<string>();
 
   constructor(
     list: readonly LogEntry[],
@@ -207,7 +208,6 @@ class CopiedNodes {
     this.kinds = new Uint8Array(n);
     this.timeSource = new Uint8Array(n);
     this.time = new Float64Array(n);
-    this.deadline = new Float64Array(n);
     for (let k = 0; k < n; k++) {
       const e = list[k];
       const kind = KINDS.indexOf(e.kind);
@@ -215,8 +215,10 @@ class CopiedNodes {
       this.kinds[k] = kind;
       this.timeSource[k] = TIME_SOURCES.indexOf(e.timeSource);
       this.time[k] = toColumn(e.time, k, this.bigTime);
-      this.deadline[k] = e.kind === 'command' ? toColumn(e.deadline, k, this.bigDeadline) : Number.NaN;
-      if (e.kind === 'command' && e.deadline !== null && e.correlation !== null) this.correlation.set(k, e.correlation);
+      if (e.kind === 'command' && e.deadline !== null) {
+        this.deadline.set(k, exactOrBig(e.deadline));
+        if (e.correlation !== null) this.correlation.set(k, e.correlation);
+      }
     }
   }
 
@@ -232,8 +234,8 @@ class CopiedNodes {
 
   /** The same of a command's deadline (null for any other kind). */
   plainDeadline(k: number): number | null | undefined {
-    const d = this.deadline[k];
-    return !Number.isNaN(d) ? d : this.bigDeadline.has(k) ? undefined : null;
+    const d = this.deadline.get(k);
+    return d === undefined ? null : typeof d === 'bigint' ? undefined : d;
   }
 
   node(k: number): Timed {
@@ -246,7 +248,7 @@ class CopiedNodes {
       input: g.input[k],
       index: g.index[k],
       recordId: recordIdOf(g, k),
-      deadline: fromColumn(this.deadline, k, this.bigDeadline),
+      deadline: bigOrNull(this.deadline.get(k)),
       correlation: this.correlation.get(k) ?? null,
     };
   }
@@ -380,6 +382,16 @@ function toColumn(v: bigint | null, k: number, big: Map<number, bigint>): number
   if (BigInt(d) === v) return d;
   big.set(k, v);
   return Number.NaN;
+}
+
+/** An integer as a number when exact, else as it is. */
+function exactOrBig(v: bigint): number | bigint {
+  const d = Number(v);
+  return BigInt(d) === v ? d : v;
+}
+
+function bigOrNull(v: number | bigint | undefined): bigint | null {
+  return v === undefined ? null : BigInt(v);
 }
 
 function fromColumn(column: Float64Array, k: number, big: ReadonlyMap<number, bigint>): bigint | null {

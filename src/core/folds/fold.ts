@@ -32,6 +32,10 @@ export interface PreparedLog {
 export function prepareFold(facts: LogFacts, locate?: LocateField): PreparedLog {
   // Each entry knows its place in that order (LogEntry.logOrder): no sort, no sortKey strings.
   const entries = facts.entries;
+  // A log read in its own order (most are) is its order already: no second list of a million.
+  let inOrder = true;
+  for (let k = 0; k < entries.length && inOrder; k++) inOrder = entries[k].logOrder === k;
+  if (inOrder) return { facts, order: entries, locate };
   const order = new Array<LogEntry>(entries.length);
   for (const e of entries) order[e.logOrder] = e;
   return { facts, order, locate };

@@ -2,7 +2,7 @@
 // reads of each record: a compact entry per record with an AGDX envelope, made once when the
 // record is read. Nothing downstream of the entries looks at a record's bytes, envelope or views,
 // so a reader that streams a large log can keep these entries and let the records go.
-import type { Envelope, Kind, MetaValue, Usage } from '../agdx/envelope';
+import { type Envelope, KINDS, type Kind, type MetaValue, type Usage } from '../agdx/envelope';
 import { bytesEqual, toCrockford, ulidTimeMs, utf8OrNull } from '../bytes';
 import { type CardDecoding, decodeCard } from '../agdx/card';
 import { type CauseAt, readCauseAt } from '../agdx/cause-at';
@@ -10,6 +10,7 @@ import { sessionNoteOf, type SessionNote } from '../agdx/session-note';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
 import { StringTable } from '../string-table';
 import { IdTable } from './ids';
+import { SparseIntegers, SparseValues } from './sparse';
 
 /** One record with an envelope, as the log analysis sees it. Immutable. */
 export interface LogEntry {
@@ -176,6 +177,13 @@ export function describeEntry(e: Pick<LogEntry, 'recordId' | 'kind' | 'input' | 
 
 const pad = (n: bigint | number, width: number) => n.toString().padStart(width, '0');
 
+/** An entry's kind as its number in KINDS (a validated envelope has one of them). */
+function kindNumber(kind: Kind): number {
+  const i = KINDS.indexOf(kind);
+  if (i < 0) throw new TypeError(`LogFactsBuilder: an envelope of kind ${JSON.stringify(kind)}`);
+  return i;
+}
+
 /** The widths sortKey pads its numbers to: within them, comparing the strings compares the numbers. */
 const INPUT_WIDTH = 6;
 const INDEX_WIDTH = 9;
@@ -252,14 +260,14 @@ interface Columns {
   readonly record: Int32Array;
   readonly input: Int32Array;
   readonly index: Int32Array;
-  /** -1: none. */
-  readonly parent: Int32Array;
+  /** A dead letter's payload's record (few have one). */
+  readonly parent: SparseIntegers;
   /** The log time sortKey carries, in two 32-bit halves; one past 64 bits (a hostile export) in `bigCarried`. */
   readonly carriedHigh: Uint32Array;
   readonly carriedLow: Uint32Array;
   readonly bigCarried: ReadonlyMap<number, bigint>;
-  /** Position in log order. */
-  readonly rank: Int32Array;
+  /** Position in log order; null: each entry's own number (a log read in its order). */
+  readonly rank: Int32Array | null;
   /** The time when exact as a double; NaN: null, or in `bigTime`. */
   readonly time: Float64Array;
   readonly bigTime: ReadonlyMap<number, bigint>;
@@ -268,7 +276,8 @@ interface Columns {
   /** Bit 1: last. */
   readonly flags: Uint8Array;
   // Indices into `strings` (-1: null).
-  readonly kind: Int32Array;
+  /** In KINDS. */
+  readonly kind: Uint8Array;
   readonly conversation: Int32Array;
   readonly source: Int32Array;
   readonly target: Int32Array;
@@ -286,24 +295,24 @@ interface Columns {
 
 interface Sparse {
   // Integers as numbers while exact (a bigint is an object of its own), as bigints beyond.
-  logTime: Map<number, number | bigint>;
-  logPosition: Map<number, LogPosition>;
-  causeAt: Map<number, CauseAt>;
-  sequence: Map<number, number | bigint>;
-  finishReason: Map<number, string>;
-  usage: Map<number, Usage>;
-  deadline: Map<number, number | bigint>;
-  taskState: Map<number, number>;
-  run: Map<number, string>;
-  bridgeLoop: Map<number, readonly string[]>;
-  card: Map<number, CardDecoding>;
-  quarantineTarget: Map<number, string>;
+  logTime: SparseIntegers;
+  logPosition: SparseValues<LogPosition>;
+  causeAt: SparseValues<CauseAt>;
+  sequence: SparseIntegers;
+  finishReason: SparseValues<string>;
+  usage: SparseValues<Usage>;
+  deadline: SparseIntegers;
+  taskState: SparseIntegers;
+  run: SparseValues<string>;
+  bridgeLoop: SparseValues<readonly string[]>;
+  card: SparseValues<CardDecoding>;
+  quarantineTarget: SparseValues<string>;
   /** Crockford ids of the envelope's parent / root conversations. */
-  parentConversation: Map<number, string>;
-  rootConversation: Map<number, string>;
-  session: Map<number, SessionNote>;
+  parentConversation: SparseValues<string>;
+  rootConversation: SparseValues<string>;
+  session: SparseValues<SessionNote>;
   /** The bytes, or where BodyCopies keeps them. */
-  body: Map<number, Uint8Array | number>;
+  body: SparseValues<Uint8Array | number>;
 }
 
 /** A time source as the packed columns number it (also RecordTiming's copies). */
@@ -352,14 +361,14 @@ class PackedEntry implements LogEntry {
     return this.c.index[this.k];
   }
   get parent(): number | null {
-    const p = this.c.parent[this.k];
-    return p < 0 ? null : p;
+    const p = this.c.parent.get(this.k);
+    return p === undefined ? null : Number(p);
   }
   get sortKey(): string {
     return sortKeyAt(this.c, this.k);
   }
   get logOrder(): number {
-    return this.c.rank[this.k];
+    return this.c.rank === null ? this.k : this.c.rank[this.k];
   }
   get logTime(): bigint | null {
     return big(this.c.sparse.logTime.get(this.k));
@@ -375,7 +384,7 @@ class PackedEntry implements LogEntry {
     return TIME_SOURCES[this.c.timeSource[this.k]];
   }
   get kind(): Kind {
-    return this.text(this.c.kind) as Kind;
+    return KINDS[this.c.kind[this.k]];
   }
   get recordId(): string | null {
     return this.c.ids.table.text(this.c.ids.record[this.k]);
@@ -420,7 +429,8 @@ class PackedEntry implements LogEntry {
     return big(this.c.sparse.deadline.get(this.k));
   }
   get taskState(): number | null {
-    return this.c.sparse.taskState.get(this.k) ?? null;
+    const v = this.c.sparse.taskState.get(this.k);
+    return v === undefined ? null : Number(v);
   }
   get run(): string | null {
     return this.c.sparse.run.get(this.k) ?? null;
@@ -562,14 +572,13 @@ export class LogFactsBuilder {
     record: int32(),
     input: int32(),
     index: int32(),
-    parent: int32(),
     carriedHigh: new Column((n) => new Uint32Array(n)),
     carriedLow: new Column((n) => new Uint32Array(n)),
     time: new Column((n) => new Float64Array(n)),
     timeSource: new Column((n) => new Uint8Array(n)),
     flags: new Column((n) => new Uint8Array(n)),
     invalid: new Column((n) => new Uint8Array(n)),
-    kind: int32(),
+    kind: new Column((n) => new Uint8Array(n)),
     conversation: int32(),
     source: int32(),
     target: int32(),
@@ -580,25 +589,26 @@ export class LogFactsBuilder {
     cause: int32(),
   };
   private readonly bigTime = new Map<number, bigint>();
+  private readonly parent = new SparseIntegers();
   private readonly bigCarried = new Map<number, bigint>();
   private readonly signature: SignatureVerdict[] = [];
   private readonly sparse: Sparse = {
-    logTime: new Map(),
-    logPosition: new Map(),
-    causeAt: new Map(),
-    sequence: new Map(),
-    finishReason: new Map(),
-    usage: new Map(),
-    deadline: new Map(),
-    taskState: new Map(),
-    run: new Map(),
-    bridgeLoop: new Map(),
-    card: new Map(),
-    quarantineTarget: new Map(),
-    parentConversation: new Map(),
-    rootConversation: new Map(),
-    session: new Map(),
-    body: new Map(),
+    logTime: new SparseIntegers(),
+    logPosition: new SparseValues(),
+    causeAt: new SparseValues(),
+    sequence: new SparseIntegers(),
+    finishReason: new SparseValues(),
+    usage: new SparseValues(),
+    deadline: new SparseIntegers(),
+    taskState: new SparseIntegers(),
+    run: new SparseValues(),
+    bridgeLoop: new SparseValues(),
+    card: new SparseValues(),
+    quarantineTarget: new SparseValues(),
+    parentConversation: new SparseValues(),
+    rootConversation: new SparseValues(),
+    session: new SparseValues(),
+    body: new SparseValues(),
   };
   /** Whether every entry so far has a sortKey whose numbers fit their widths (then ranks compare numbers). */
   private fits = true;
@@ -640,7 +650,7 @@ export class LogFactsBuilder {
     c.record.push(record);
     c.input.push(r.input);
     c.index.push(r.index);
-    c.parent.push(r.parent ?? -1);
+    if (r.parent !== null) this.parent.set(k, r.parent);
     c.carriedHigh.push(Number((carried >> 32n) & 0xffffffffn));
     c.carriedLow.push(Number(carried & 0xffffffffn));
     if (time === null) c.time.push(Number.NaN);
@@ -657,7 +667,7 @@ export class LogFactsBuilder {
     const quarantine = env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine');
     c.recordId.push(env.record ? this.ids.intern(env.record) : -1);
     c.cause.push(env.cause ? this.ids.intern(env.cause) : -1);
-    c.kind.push(t.id(env.kind));
+    c.kind.push(kindNumber(env.kind));
     c.conversation.push(t.id(r.conversation ?? toCrockford(env.conversation)));
     c.source.push(t.id(env.source));
     c.target.push(t.id(env.target));
@@ -697,11 +707,11 @@ export class LogFactsBuilder {
       record: c.record.done(),
       input: c.input.done(),
       index: c.index.done(),
-      parent: c.parent.done(),
+      parent: this.parent,
       carriedHigh: c.carriedHigh.done(),
       carriedLow: c.carriedLow.done(),
       bigCarried: this.bigCarried,
-      rank: new Int32Array(0),
+      rank: null,
       time: c.time.done(),
       bigTime: this.bigTime,
       timeSource: c.timeSource.done(),
@@ -718,6 +728,7 @@ export class LogFactsBuilder {
       bodies: this.bodies,
       verdicts: { signature: this.signature, invalid: c.invalid.done() },
     };
+    this.ids.seal();
     const ranked: Columns = { ...columns, rank: logRanks(columns, this.fits) };
     return new PackedFacts(ranked, this.count, this.latest, this.latestByInput);
   }
@@ -728,7 +739,7 @@ export class LogFactsBuilder {
  * have, in record order). Within their widths the numbers compare as the strings do; past them the
  * strings are compared.
  */
-function logRanks(c: Columns, fits: boolean): Int32Array {
+function logRanks(c: Columns, fits: boolean): Int32Array | null {
   const n = c.record.length;
   const { carriedHigh: hi, carriedLow: lo, input, index } = c;
   const compare = fits
@@ -738,13 +749,10 @@ function logRanks(c: Columns, fits: boolean): Int32Array {
         const y = sortKeyAt(c, b);
         return x < y ? -1 : x > y ? 1 : a - b;
       };
-  const rank = new Int32Array(n);
   let sorted = true;
   for (let k = 1; k < n && sorted; k++) sorted = compare(k - 1, k) < 0;
-  if (sorted) {
-    for (let k = 0; k < n; k++) rank[k] = k;
-    return rank;
-  }
+  if (sorted) return null;
+  const rank = new Int32Array(n);
   const order = new Int32Array(n);
   for (let k = 0; k < n; k++) order[k] = k;
   order.sort(compare);
@@ -765,13 +773,11 @@ class LastId {
 
   of(bytes: Uint8Array): string {
     if (this.bytes && bytesEqual(this.bytes, bytes)) return this.id;
-    this.remember(bytes, toCrockford(bytes));
+    // A copy: the bytes are a view of the input, whose whole buffer (a window of a large file)
+    // would otherwise stay for as long as the builder does.
+    this.bytes = bytes.slice();
+    this.id = toCrockford(bytes);
     return this.id;
-  }
-
-  remember(bytes: Uint8Array, id: string): void {
-    this.bytes = bytes;
-    this.id = id;
   }
 }
 

@@ -56,3 +56,17 @@ describe('IdTable', () => {
     expect(() => t.bytesOf(0.5)).toThrow(TypeError);
   });
 });
+
+describe('IdTable.seal', () => {
+  it('keeps every number’s bytes and text, and refuses to intern or find after', () => {
+    const t = new IdTable();
+    for (let i = 0; i < 1000; i++) t.intern(id(i));
+    const texts = Array.from({ length: t.size }, (_, n) => t.text(n));
+    t.seal();
+    t.seal();
+    expect(Array.from({ length: t.size }, (_, n) => t.text(n))).toEqual(texts);
+    expect([...t.bytesOf(999)]).toEqual([...id(999)]);
+    expect(() => t.intern(id(1))).toThrow(TypeError);
+    expect(() => t.find(id(1))).toThrow(TypeError);
+  });
+});

@@ -16,8 +16,8 @@ export class IdTable {
   private bytes = new Uint8Array(4096);
   private starts = new Int32Array(257);
   private count = 0;
-  /** Open addressing: per slot, id + 1, or 0 when empty; never more than half full. */
-  private table = new Int32Array(512);
+  /** Open addressing: per slot, id + 1, or 0 when empty; never more than half full. Null once sealed. */
+  private table: Int32Array | null = new Int32Array(512);
 
   /** How many distinct ids. */
   get size(): number {
@@ -26,8 +26,9 @@ export class IdTable {
 
   /** The number of these bytes, given one now when new (the bytes are copied). */
   intern(id: Uint8Array): number {
-    const slot = this.slot(id, this.table);
-    const known = this.table[slot] - 1;
+    const table = this.open('intern');
+    const slot = this.slot(id, table);
+    const known = table[slot] - 1;
     if (known >= 0) return known;
     const n = this.count++;
     const at = this.starts[n];
@@ -35,14 +36,31 @@ export class IdTable {
     this.bytes.set(id, at);
     if (n + 2 > this.starts.length) this.starts = grown(this.starts, n + 2);
     this.starts[n + 1] = at + id.length;
-    this.table[slot] = n + 1;
-    if (this.count * 2 > this.table.length) this.rehash();
+    table[slot] = n + 1;
+    if (this.count * 2 > table.length) this.rehash(table);
     return n;
   }
 
   /** The number of these bytes, or −1 when they are not in the table. */
   find(id: Uint8Array): number {
-    return this.table[this.slot(id, this.table)] - 1;
+    const table = this.open('find');
+    return table[this.slot(id, table)] - 1;
+  }
+
+  /**
+   * No more ids: the index for finding them by their bytes is let go, and the bytes kept at their
+   * length (a million-record log's index was 8 MB). Numbers still give their bytes and text.
+   */
+  seal(): void {
+    if (this.table === null) return;
+    this.table = null;
+    this.bytes = this.bytes.slice(0, this.starts[this.count]);
+    this.starts = this.starts.slice(0, this.count + 1);
+  }
+
+  private open(what: string): Int32Array {
+    if (this.table === null) throw new TypeError(`IdTable.${what}: the table is sealed`);
+    return this.table;
   }
 
   /** Id n's bytes (a view: never written). */
@@ -77,8 +95,8 @@ export class IdTable {
     return true;
   }
 
-  private rehash(): void {
-    const table = new Int32Array(this.table.length * 2);
+  private rehash(old: Int32Array): void {
+    const table = new Int32Array(old.length * 2);
     for (let n = 0; n < this.count; n++) table[this.slot(this.bytes.subarray(this.starts[n], this.starts[n + 1]), table)] = n + 1;
     this.table = table;
   }

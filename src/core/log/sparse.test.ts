@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { SparseIntegers, SparseValues } from './sparse';
+
+describe('sparse columns', () => {
+  it('give back what was set for each entry, undefined for the others, in any order of reading', () => {
+    const ints = new SparseIntegers();
+    const values = new SparseValues<string>();
+    const ref = new Map<number, number | bigint>();
+    for (let k = 0; k < 10_000; k++) {
+      if (k % 3 !== 0) continue;
+      const v = k % 7 === 0 ? 2n ** 70n + BigInt(k) : k % 5 === 0 ? -k * 1e9 : k;
+      ints.set(k, v);
+      values.set(k, `v${k}`);
+      ref.set(k, v);
+    }
+    expect(ints.size).toBe(ref.size);
+    const read = (k: number) => {
+      expect(ints.get(k)).toBe(ref.get(k));
+      expect(values.get(k)).toBe(ref.has(k) ? `v${k}` : undefined);
+    };
+    for (let k = 0; k < 10_001; k++) read(k);
+    for (let k = 10_000; k >= 0; k -= 7) read(k);
+    for (let i = 0; i < 2000; i++) read((i * 7919) % 10_003);
+  });
+
+  it('throw a TypeError for an entry set out of order or not an entry number', () => {
+    const ints = new SparseIntegers();
+    ints.set(4, 1);
+    expect(() => ints.set(4, 2)).toThrow(TypeError);
+    expect(() => ints.set(3, 2)).toThrow(TypeError);
+    expect(() => new SparseValues().set(-1, 'x')).toThrow(TypeError);
+    expect(() => new SparseValues().set(1.5, 'x')).toThrow(TypeError);
+  });
+});

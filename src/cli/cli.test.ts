@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Report, ReportRecord } from '../core/report';
 import { run, type CliIo } from './main';
+import { agdxSequence } from '../../test/support/generate';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const rel = (p: string) => `vectors/agdx/${p}`;
@@ -519,5 +520,23 @@ describe('the real bin', () => {
     expect(missing.status).toBe(2);
     expect(missing.stdout).toBe('');
     expect(missing.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^envelope-inspector: cannot read no-such-file\.bin: ENOENT$/)]);
+  }, 60_000);
+
+  it('a reader that stops early (a pipe into head): exit 2 with one line on stderr, in both formats', () => {
+    // 3,000 records: a report far larger than a pipe holds, so the writer meets the closed pipe.
+    const file = join(mkdtempSync(join(tmpdir(), 'ei-pipe-')), 'log.cborseq');
+    writeFileSync(file, agdxSequence(3000));
+    for (const format of ['--json', '--format=text']) {
+      const r = spawnSync(
+        'bash',
+        ['-c', 'node bin/envelope-inspector.mjs inspect "$0" "$1" | head -c 10 > /dev/null; echo "${PIPESTATUS[0]}" >&2', format, file],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+      expect(r.stderr.trimEnd().split('\n'), format).toEqual(['envelope-inspector: cannot write the report: the output was closed (EPIPE)', '2']);
+    }
   }, 60_000);
 });

@@ -22,11 +22,25 @@ installSecpWasm(loadSecpWasm());
 // SHA-256 of AgentDNA's content JSONs and signed messages with node:crypto.
 installSha256Text(nodeSha256Hex);
 
+// The output's reader went away (a pipe into `head`): an I/O error, said in one line with exit
+// status 2 as report.md has it, not an internal error with a stack. Synchronous writes (the JSON
+// report) throw it; process.stdout (the readable summary) emits it.
+const outputClosed = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+const stopWriting = () => {
+  process.stderr.write('envelope-inspector: cannot write the report: the output was closed (EPIPE)\n');
+  process.exit(2);
+};
+process.stdout.on('error', (e) => {
+  if (outputClosed(e)) stopWriting();
+  else throw e;
+});
+
 run(process.argv.slice(2), { ...nodeIo, collect }).then(
   (code) => {
     process.exitCode = code;
   },
   (e) => {
+    if (outputClosed(e)) return stopWriting();
     process.stderr.write(`envelope-inspector: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
     process.exitCode = 2;
   },

@@ -50,7 +50,7 @@ export function analyzeLog(facts: LogFacts, options: AnalyzeOptions = {}): LogAn
       compact,
       graphFindings: byRecord(compact.findings),
       recordTiming: new RecordTiming(facts, compact, { locate }),
-      structure: new StructureFindings(compact, facts.entries, locate),
+      structure: new StructureFindings(compact, facts.inRecordOrder(), locate),
       times: once(() => timingLinks(facts, compact)),
     },
     locate,
@@ -110,7 +110,7 @@ export function analyzeLogForReport(
     facts.records,
     byRecord(graph.findings),
     new RecordTiming(facts, graph),
-    new StructureFindings(graph, facts.entries),
+    new StructureFindings(graph, facts.inRecordOrder()),
     folds.findings,
   );
   return { graph, folds, findingsOf: (record) => findings.get(record) };

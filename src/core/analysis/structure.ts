@@ -47,7 +47,7 @@ export class StructureFindings {
 
   constructor(
     private readonly graph: CompactRecordGraph,
-    entries: readonly StructureEntry[],
+    entries: Pick<readonly StructureEntry[], 'length' | 'at'>,
     private readonly locate?: LocateField,
   ) {
     if (entries.length !== graph.recordIndex.length) throw new TypeError('StructureFindings: the entries are not those of this graph');
@@ -76,12 +76,12 @@ export class StructureFindings {
     // same log position), which the graph takes for one record.
     const firstById = new Map<number, number>();
     const placeOf = (k: number) => {
-      const p = entries[k].logPosition;
+      const p = entries.at(k)!.logPosition;
       return p ? `${p.stream}:${p.topic}:${p.partition}:${p.offset}` : null;
     };
     for (let k = 0; k < recordIndex.length; k++) {
       const id = ids.record[k];
-      if (!(flags[k] & DUPLICATE_ID) || id < 0 || entries[k].parent !== null) continue;
+      if (!(flags[k] & DUPLICATE_ID) || id < 0 || entries.at(k)!.parent !== null) continue;
       const first = firstById.get(id);
       if (first === undefined) firstById.set(id, k);
       else if (placeOf(k) === null || placeOf(k) !== placeOf(first)) this.firstWithId.set(recordIndex[k], first);

@@ -13,7 +13,7 @@ import { nodeOfRecord, RECORD_EDGE_VIAS, recordIdOf, type CompactRecordGraph } f
 import type { Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
-import { describeEntry, TIME_SOURCES, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
+import { describeEntry, type EntrySequence, TIME_SOURCES, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
 import { SparseIntegers, SparseValues } from '../log/sparse';
 import type { Finding } from '../verdict';
 
@@ -201,7 +201,7 @@ class CopiedNodes {
   private readonly correlation = new SparseValues<string>();
 
   constructor(
-    list: readonly LogEntry[],
+    list: EntrySequence,
     private readonly graph: CompactRecordGraph,
   ) {
     const n = list.length;
@@ -209,7 +209,7 @@ class CopiedNodes {
     this.timeSource = new Uint8Array(n);
     this.time = new Float64Array(n);
     for (let k = 0; k < n; k++) {
-      const e = list[k];
+      const e = list.at(k)!;
       const kind = KINDS.indexOf(e.kind);
       if (kind < 0) throw new TypeError(`RecordTiming: an entry of kind ${JSON.stringify(e.kind)}`);
       this.kinds[k] = kind;
@@ -286,7 +286,7 @@ export class RecordTiming {
     options: RecordTimingOptions = {},
   ) {
     const n = graph.records;
-    const list = facts.entries;
+    const list = facts.inRecordOrder();
     if (list.length !== n) throw new TypeError('RecordTiming: the graph is not that of these facts');
     const nodes = new CopiedNodes(list, graph);
     this.nodes = nodes;

@@ -2,7 +2,7 @@
 // per-conversation summaries, in log order, optionally only up to a position (the time slider).
 // Pure and deterministic: it reads the log's entries (log/entry.ts), never a record; findings are returned, not applied.
 import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
-import type { LocateField, LogEntry, LogFacts } from '../log/entry';
+import type { EntrySequence, LocateField, LogEntry, LogFacts } from '../log/entry';
 import { finding, type FindingRuleId } from '../rules';
 import {
   FOLD_RULES,
@@ -23,22 +23,15 @@ import { emptyUsage, UsageSum } from './usage';
 /** What a fold needs of the log that does not depend on asOf: computed once per log (and per key change). */
 export interface PreparedLog {
   readonly facts: LogFacts;
-  /** The entries in log order (LogEntry.sortKey: log time, then input, then position). */
-  readonly order: readonly LogEntry[];
+  /** The entries in log order (LogEntry.sortKey: log time, then input, then position), each made when read. */
+  readonly order: EntrySequence;
   /** Where a finding's field is in its record's bytes. */
   readonly locate: LocateField | undefined;
 }
 
 export function prepareFold(facts: LogFacts, locate?: LocateField): PreparedLog {
   // Each entry knows its place in that order (LogEntry.logOrder): no sort, no sortKey strings.
-  const entries = facts.entries;
-  // A log read in its own order (most are) is its order already: no second list of a million.
-  let inOrder = true;
-  for (let k = 0; k < entries.length && inOrder; k++) inOrder = entries[k].logOrder === k;
-  if (inOrder) return { facts, order: entries, locate };
-  const order = new Array<LogEntry>(entries.length);
-  for (const e of entries) order[e.logOrder] = e;
-  return { facts, order, locate };
+  return { facts, order: facts.inLogOrder(), locate };
 }
 
 /** Folds the log in log order (see FoldResult). `asOf` is a position in that order. */
@@ -179,7 +172,7 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
   };
 
   for (let p = 0; p < limit; p++) {
-    const e = order[p];
+    const e = order.at(p)!;
     const i = e.record;
     const time = e.time;
     timeCounts[e.timeSource ?? 'none']++;
@@ -407,13 +400,13 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       ? null
       : limit === 0
         ? { position: -1, recordIndex: -1, time: null }
-        : { position: limit - 1, recordIndex: order[limit - 1].record, time: order[limit - 1].time };
+        : { position: limit - 1, recordIndex: order.at(limit - 1)!.record, time: order.at(limit - 1)!.time };
 
   const sessions = foldSessions(order, limit, prepared.locate);
   for (const f of sessions.findings) findings.push(f);
 
   return {
-    order: order.map((e) => e.record),
+    order: Array.from(order, (e) => e.record),
     folded: limit,
     agents: agentStates,
     quarantine,

@@ -7,7 +7,7 @@
 import { ERROR_CODES, codeName } from '../agdx/dictionaries';
 import { DIALECT_07, taskStateName } from '../agdx/dialects';
 import type { Position, SessionParking } from '../agdx/shapes';
-import type { LocateField, LogEntry } from '../log/entry';
+import type { EntrySequence, LocateField, LogEntry } from '../log/entry';
 import { recordsByPosition } from '../log/positions';
 import type { Finding } from '../verdict';
 import { finding, type FindingRuleId } from '../rules';
@@ -66,12 +66,12 @@ function parkingKey(p: SessionParking): string {
 const plainPosition = (p: Position) => ({ stream: p.stream, topic: p.topic, partition: p.partition, offset: p.offset });
 
 /** The sessions of the first `limit` entries of `order` (the log in log order), and their findings. */
-export function foldSessions(order: readonly LogEntry[], limit: number, locate?: LocateField): { sessions: SessionState[]; findings: FoldFinding[] } {
+export function foldSessions(order: EntrySequence, limit: number, locate?: LocateField): { sessions: SessionState[]; findings: FoldFinding[] } {
   const findings: FoldFinding[] = [];
   // Which conversations are sessions: the ones with a session status (most logs have none: one look per record).
   const isSession = new Set<string>();
   for (let p = 0; p < limit; p++) {
-    const e = order[p];
+    const e = order.at(p)!;
     if (e.session?.kind === 'status' && e.parent === null) isSession.add(e.conversation);
   }
   if (isSession.size === 0) return { sessions: [], findings };
@@ -85,7 +85,7 @@ export function foldSessions(order: readonly LogEntry[], limit: number, locate?:
   const works = new Map<string, Work>();
   const budgetUsage = new Map<string, { tokens: bigint; cost: bigint }>();
   for (let p = 0; p < limit; p++) {
-    const e = order[p];
+    const e = order.at(p)!;
     if (!isSession.has(e.conversation)) continue;
     let w = works.get(e.conversation);
     if (!w) {
@@ -242,7 +242,11 @@ export function foldSessions(order: readonly LogEntry[], limit: number, locate?:
   for (const w of works.values()) {
     for (const pw of w.state.parked) {
       if (pw.parkedRecord === null || pw.unparkedRecord !== null) continue;
-      if (byRecord.size === 0) for (let p = 0; p < limit; p++) byRecord.set(order[p].record, order[p]);
+      if (byRecord.size === 0)
+        for (let p = 0; p < limit; p++) {
+          const at = order.at(p)!;
+          byRecord.set(at.record, at);
+        }
       const e = byRecord.get(pw.parkedRecord)!;
       const ended = w.state.terminal ? `; the session ended ${w.state.terminal} at record ${w.terminalAt} with it still parked` : '';
       push(

@@ -5,7 +5,7 @@
 // made when asked), so a million-record log costs tens of bytes a record. Drawing (draw.ts) makes
 // the objects it draws from it, without changing it.
 import { finding, type FindingRuleId } from '../rules';
-import { describeEntry, type EntryIds, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
+import { describeEntry, type EntryIds, type EntrySequence, type LocateField, type LogFacts } from '../log/entry';
 import { type Groups, KeyGroups, NumberGroups } from './key-groups';
 import { type CauseAt, describeCauseAt } from '../agdx/cause-at';
 import type { CausalVia, EdgeVia, GhostNode, GraphFinding, ReassembledStream } from './model';
@@ -182,7 +182,7 @@ function recordNodeId(g: NodeParts, node: number): string {
 
 /** What the sections share while building. */
 interface Building {
-  list: readonly LogEntry[];
+  list: EntrySequence;
   n: number;
   g: { recordIndex: Int32Array; flags: Uint8Array; ids: EntryIds; input: Int32Array; index: Int32Array };
   /** Comparing these compares the entries' sortKeys. */
@@ -203,7 +203,7 @@ interface Building {
 }
 
 export function buildCompactRecordGraph(facts: LogFacts, options: RecordGraphOptions = {}): CompactRecordGraph {
-  const b = recordNodes(facts.entries, facts.ids, options.locate, options.notes ?? true);
+  const b = recordNodes(facts.inRecordOrder(), facts.ids, options.locate, options.notes ?? true);
   const streams = reassembleStreams(facts);
   const { ghosts, missing } = causalEdges(b);
   const cycles = causalCycles(b);
@@ -232,7 +232,7 @@ const idOf = (b: Building, k: number) => recordNodeId(b.g, k);
 // --- Record-level nodes, and bridge loops ---------------------------------------------------------
 
 /** One node per entry (a record id shared by several records is disambiguated by place), indexed by id and log position. */
-function recordNodes(list: readonly LogEntry[], ids: EntryIds, locate: LocateField | undefined, notes: boolean): Building {
+function recordNodes(list: EntrySequence, ids: EntryIds, locate: LocateField | undefined, notes: boolean): Building {
   const n = list.length;
   if (ids.record.length !== n) throw new TypeError('record-graph: the ids are not those of the entries');
   const g = {
@@ -247,7 +247,7 @@ function recordNodes(list: readonly LogEntry[], ids: EntryIds, locate: LocateFie
   const ordered = new Int32Array(n);
   let placesRise = true;
   for (let k = 0; k < n; k++) {
-    const e = list[k];
+    const e = list.at(k)!;
     g.recordIndex[k] = e.record;
     g.input[k] = e.input;
     g.index[k] = e.index;
@@ -269,7 +269,7 @@ function recordNodes(list: readonly LogEntry[], ids: EntryIds, locate: LocateFie
   const keyClass = new Int32Array(n);
   let previous: string | null = null;
   for (let i = 0, c = 0; i < n; i++) {
-    const key = list[ordered[i]].sortKey;
+    const key = list.at(ordered[i])!.sortKey;
     if (previous !== null && key !== previous) c++;
     keyClass[ordered[i]] = c;
     previous = key;
@@ -307,7 +307,7 @@ function recordNodes(list: readonly LogEntry[], ids: EntryIds, locate: LocateFie
     }
   }
   for (let k = 0; k < n; k++) {
-    const loop = list[k].bridgeLoop;
+    const loop = list.at(k)!.bridgeLoop;
     if (loop) {
       const hops = loop.map((h) => JSON.stringify(h)).join(', ');
       graphFinding(
@@ -323,7 +323,7 @@ function recordNodes(list: readonly LogEntry[], ids: EntryIds, locate: LocateFie
 }
 
 /** How many entries have a log position. */
-function positions(list: readonly LogEntry[]): number {
+function positions(list: EntrySequence): number {
   let count = 0;
   for (const e of list) if (e.logPosition) count++;
   return count;
@@ -367,7 +367,7 @@ function pick(b: Building, groups: Groups | null, group: number, child: number, 
   if (best < 0) return self ? { entry: child, note: `the record names itself by ${what}` } : { entry: -1, note: null };
   if (count === 1) return { entry: best, note: null };
   const where = b.keyClass[best] < b.keyClass[child] ? 'nearest one before' : 'first one after';
-  const conversation = b.list[best].conversation === b.list[child].conversation ? ' in the same conversation' : '';
+  const conversation = b.list.at(best)!.conversation === b.list.at(child)!.conversation ? ' in the same conversation' : '';
   // Joined, not a template: a template makes a rope (a tree of pieces, about 20 bytes each in V8),
   // join one flat string, and a large log keeps tens of thousands of these notes.
   const note = [count, ' ', noun, ' carry this ', what, '; chose the ', where, ' this record', conversation, ' (', idOf(b, best), ')'].join('');
@@ -377,12 +377,12 @@ function pick(b: Building, groups: Groups | null, group: number, child: number, 
 /** Whether `a` is a better pick than `c` for `child`: same conversation, not in a capsule, then nearest in the log. */
 function before(b: Building, a: number, c: number, child: number): boolean {
   const { list, keyClass } = b;
-  const conversation = list[child].conversation;
-  const x0 = list[a].conversation === conversation ? 0 : 1;
-  const y0 = list[c].conversation === conversation ? 0 : 1;
+  const conversation = list.at(child)!.conversation;
+  const x0 = list.at(a)!.conversation === conversation ? 0 : 1;
+  const y0 = list.at(c)!.conversation === conversation ? 0 : 1;
   if (x0 !== y0) return x0 < y0;
-  const x1 = list[a].parent === null ? 0 : 1;
-  const y1 = list[c].parent === null ? 0 : 1;
+  const x1 = list.at(a)!.parent === null ? 0 : 1;
+  const y1 = list.at(c)!.parent === null ? 0 : 1;
   if (x1 !== y1) return x1 < y1;
   const x2 = keyClass[a] < keyClass[child] ? 0 : 1;
   const y2 = keyClass[c] < keyClass[child] ? 0 : 1;
@@ -403,14 +403,14 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
   const ghostFor = (child: number, refs: { via: CausalVia; ref: string; key: string }[], note: string | null): number => {
     let gi: number | undefined;
     for (const r of refs) gi ??= ghostByRef.get(r.key);
-    const sortKey = list[child].sortKey;
+    const sortKey = list.at(child)!.sortKey;
     if (gi === undefined) {
       gi = ghosts.length;
       ghosts.push({
         id: `ghost:${refs[0].key}`,
         kind: 'ghost',
         label: `missing ${refs[0].via === 'cause' ? shortened(refs[0].ref, 26, 0) : refs[0].ref}`,
-        group: list[child].conversation,
+        group: list.at(child)!.conversation,
         sortKey,
         recordIndex: null,
         cycle: false,
@@ -428,7 +428,7 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
   };
 
   for (const child of b.ordered) {
-    const e = list[child];
+    const e = list.at(child)!;
     const causeNumber = b.g.ids.cause[child];
     const at = e.causeAt;
     if (causeNumber < 0 && at === null) continue;
@@ -443,10 +443,10 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
       // known (and differs) is excluded, otherwise partition and offset decide.
       const group = b.byPosition ? b.byPosition.group(`${at.partition}:${at.offset}`) : -1;
       atRes = pick(b, b.byPosition, group, child, 'log position', undefined, (c) => {
-        const p = list[c].logPosition!;
+        const p = list.at(c)!.logPosition!;
         return (p.stream === null || p.stream === at.stream) && (p.topic === null || p.topic === at.topic);
       });
-      const known = atRes.entry >= 0 ? list[atRes.entry].logPosition : null;
+      const known = atRes.entry >= 0 ? list.at(atRes.entry)!.logPosition : null;
       atNote =
         known && known.stream !== null && known.topic !== null
           ? null
@@ -487,12 +487,12 @@ function causalEdges(b: Building): { ghosts: GhostNode[]; missing: { from: numbe
 }
 
 /** A record as a person finds it in the report: its record id when it has one, and its place. */
-const named = (b: Building, k: number): string => describeEntry(b.list[k]);
+const named = (b: Building, k: number): string => describeEntry(b.list.at(k)!);
 
 /** cause and cause_at both present and naming different records (c: what cause found, a: what cause_at found; −1: nothing). */
 function causeMismatch(b: Building, child: number, causeNumber: number, causeId: string, at: CauseAt, c: number, a: number): void {
   let message: string | null = null;
-  const cPosition = c >= 0 ? b.list[c].logPosition : null;
+  const cPosition = c >= 0 ? b.list.at(c)!.logPosition : null;
   if (c >= 0 && a >= 0 && c !== a) {
     message = `cause names ${named(b, c)}, but cause_at (${describeCauseAt(at)}) is ${named(b, a)}`;
   } else if (c >= 0 && a < 0 && cPosition && (cPosition.partition !== at.partition || cPosition.offset !== at.offset)) {
@@ -550,16 +550,22 @@ function causalCycles(b: Building): number[][] {
 
 function correlationEdges(b: Building, streams: readonly ReassembledStream[]): void {
   const { list } = b;
-  const isCommand = (k: number) => list[k].kind === 'command' && list[k].correlation !== null;
+  const isCommand = (k: number) => {
+    const e = list.at(k)!;
+    return e.kind === 'command' && e.correlation !== null;
+  };
   let count = 0;
   for (let k = 0; k < b.n; k++) if (isCommand(k)) count++;
   const commands = new KeyGroups(b.n, count);
-  const commandKey = (k: number) => `${list[k].conversation}|${list[k].correlation}`;
+  const commandKey = (k: number) => {
+    const e = list.at(k)!;
+    return `${e.conversation}|${e.correlation}`;
+  };
   for (const k of b.ordered) if (isCommand(k)) commands.add(commandKey(k), k);
   const commandFor = (child: number): Picked | null =>
-    list[child].correlation === null ? null : pick(b, commands, commands.group(commandKey(child)), child, 'correlation', 'commands');
+    list.at(child)!.correlation === null ? null : pick(b, commands, commands.group(commandKey(child)), child, 'correlation', 'commands');
   for (const child of b.ordered) {
-    const e = list[child];
+    const e = list.at(child)!;
     const k = e.kind;
     if (!(k === 'response' || k === 'error' || (k === 'status' && e.operation === 'task'))) continue;
     const cmd = commandFor(child);
@@ -604,10 +610,10 @@ function streamOrder(b: Building, s: ReassembledStream, entryOf: (record: number
   const { list, keyClass } = b;
   return s.recordIndices
     .map(entryOf)
-    .filter((k) => list[k].sequence !== null)
+    .filter((k) => list.at(k)!.sequence !== null)
     .sort((x, y) => {
-      const sx = list[x].sequence!;
-      const sy = list[y].sequence!;
+      const sx = list.at(x)!.sequence!;
+      const sy = list.at(y)!.sequence!;
       return sx < sy ? -1 : sx > sy ? 1 : keyClass[x] - keyClass[y];
     });
 }

@@ -45,7 +45,7 @@ const byKey = (a: LogEntry, b: LogEntry) => (a.sortKey < b.sortKey ? -1 : a.sort
 
 export function reassembleStreams(facts: LogFacts): ReassembledStream[] {
   const groups = new Map<string, Member[]>();
-  for (const entry of facts.entries) {
+  for (const entry of facts.inRecordOrder()) {
     const key = streamKeyOf(entry);
     if (key === null) continue;
     let list = groups.get(key);

@@ -7,7 +7,7 @@ import { Conversation, causeAt, crock, hops, id16, makeRecord, text } from '../.
 import type { SignatureVerdict } from '../model';
 import { logFactsOf, type InspectedRecord } from '../records';
 import { analyzeLog, refoldLog } from '../analysis/log';
-import { LogFactsBuilder, withVerdicts } from './entry';
+import { type LogEntry, LogFactsBuilder, withVerdicts } from './entry';
 import { logSource } from '../records';
 
 const body = text('{}');
@@ -84,6 +84,60 @@ describe('log entries', () => {
       [0, 5n],
       [1, 0x01903c1faa00n * 1000n],
     ]);
+  });
+});
+
+describe('entries read in order, made when read', () => {
+  /** What an entry says, as plain data (a getter-backed entry compared field by field). */
+  const said = (e: LogEntry) => ({
+    record: e.record,
+    logOrder: e.logOrder,
+    sortKey: e.sortKey,
+    recordId: e.recordId,
+    cause: e.cause,
+    kind: e.kind,
+    parent: e.parent,
+    time: e.time,
+    signature: e.signature,
+  });
+
+  it('give the list’s entries in record order and in log order, for a log out of order, before and after the list is made', () => {
+    // Log times out of record order (an export of two partitions interleaved), a dead letter's payload, a record without an id.
+    const c = new Conversation();
+    const times = [50n, 10n, 40n, 20n, 30n, 60n];
+    times.forEach((t, i) => {
+      c.add({ kind: 'event', record: i === 3 ? undefined : id16(i + 1), cause: i > 0 ? id16(i) : undefined, body }, { logTime: t });
+    });
+    const records = c.records.map((r, i) => (i === 4 ? { verdict: { ...r.verdict, parent: 1 }, data: r.data } : r));
+    const fresh = () => logFactsOf(records);
+    const list = fresh().entries.map(said);
+    const byLog = [...list].sort((x, y) => x.logOrder - y.logOrder);
+    expect(byLog.map((e) => e.time)).toEqual([10n, 20n, 30n, 40n, 50n, 60n]);
+    expect(list[4].parent).toBe(1);
+    expect(list[3].recordId).toBeNull();
+
+    const before = fresh();
+    const recordOrder = before.inRecordOrder();
+    expect(recordOrder).not.toBeInstanceOf(Array);
+    expect(Array.from(recordOrder, said)).toEqual(list);
+    expect(Array.from(before.inLogOrder(), said)).toEqual(byLog);
+    expect(recordOrder.at(2)).not.toBe(recordOrder.at(2));
+    expect(recordOrder.at(6)).toBeUndefined();
+    expect(recordOrder.at(-1)).toBeUndefined();
+
+    const after = fresh();
+    const made = after.entries;
+    expect(after.inRecordOrder()).toBe(made);
+    expect(Array.from(after.inLogOrder(), said)).toEqual(byLog);
+    expect(after.inLogOrder().at(0)).toBe(made[1]);
+  });
+
+  it('a log read in its own order has no rank: log order is record order', () => {
+    const c = new Conversation();
+    for (let i = 0; i < 5; i++) c.add({ kind: 'event', record: id16(i + 1), body }, { logTime: BigInt(10 * i) });
+    const facts = logFactsOf(c.records);
+    expect(Array.from(facts.inLogOrder(), said)).toEqual(Array.from(facts.inRecordOrder(), said));
+    expect(Array.from(facts.inLogOrder(), (e) => e.logOrder)).toEqual([0, 1, 2, 3, 4]);
   });
 });
 

@@ -98,10 +98,23 @@ export interface EntryIds {
   readonly table: IdTable;
 }
 
+/**
+ * Entries read by position (a list of them is one): a large log's analysis reads its entries
+ * through one, each made when read, so no object per entry is kept (a million were 48 MB).
+ */
+export type EntrySequence = Pick<readonly LogEntry[], 'length' | 'at'> & Iterable<LogEntry>;
+
 /** The entries of a load, and what the analysis needs of the records that have no entry. */
 export interface LogFacts {
-  /** One per record with an envelope, in record order. */
+  /**
+   * One per record with an envelope, in record order, as a list: made when first asked for and
+   * kept (what a view or a key change reads). The analysis reads inRecordOrder / inLogOrder.
+   */
   readonly entries: readonly LogEntry[];
+  /** The entries in record order, each made when read (the list's once it is made). */
+  inRecordOrder(): EntrySequence;
+  /** The same in log order (LogEntry.logOrder). */
+  inLogOrder(): EntrySequence;
   /** The entries' record ids and causes, by entry. */
   readonly ids: EntryIds;
   /** How many records the load has (with an entry or not). */
@@ -477,6 +490,26 @@ class RenewedEntry extends PackedEntry {
   }
 }
 
+/** Entries over a load's columns, each made when read: in record order, or by `order` (entry numbers). */
+class PackedSequence implements EntrySequence {
+  readonly length: number;
+  constructor(
+    private readonly c: Columns,
+    private readonly order: Int32Array | null,
+  ) {
+    this.length = c.record.length;
+  }
+
+  at(i: number): LogEntry | undefined {
+    if (!(i >= 0 && i < this.length)) return undefined;
+    return new PackedEntry(this.c, this.order === null ? i : this.order[i]);
+  }
+
+  *[Symbol.iterator](): Iterator<LogEntry> {
+    for (let i = 0; i < this.length; i++) yield this.at(i)!;
+  }
+}
+
 /** A load's facts over its columns: the entries made when first asked for. */
 class PackedFacts implements LogFacts {
   private list: readonly LogEntry[] | null;
@@ -503,6 +536,22 @@ class PackedFacts implements LogFacts {
       this.list = list;
     }
     return this.list;
+  }
+
+  inRecordOrder(): EntrySequence {
+    return this.list ?? new PackedSequence(this.c, null);
+  }
+
+  inLogOrder(): EntrySequence {
+    const rank = this.c.rank;
+    if (rank === null) return this.inRecordOrder();
+    const byOrder = new Int32Array(rank.length);
+    for (let k = 0; k < rank.length; k++) byOrder[rank[k]] = k;
+    const list = this.list;
+    if (list === null) return new PackedSequence(this.c, byOrder);
+    const ordered = new Array<LogEntry>(list.length);
+    for (let i = 0; i < list.length; i++) ordered[i] = list[byOrder[i]];
+    return ordered;
   }
 
   /** The same facts with these entries (their verdict part renewed). */
@@ -799,5 +848,6 @@ export function withVerdicts(facts: LogFacts, verdictOf: (record: number) => { s
     if (v.signature === e.signature && v.invalid === e.invalid) return e;
     return e instanceof PackedEntry ? e.withVerdict(v.signature, v.invalid) : { ...e, signature: v.signature, invalid: v.invalid };
   });
-  return facts instanceof PackedFacts ? facts.with(entries) : { ...facts, entries };
+  if (!(facts instanceof PackedFacts)) throw new TypeError('withVerdicts: not facts that logFacts or a LogFactsBuilder made');
+  return facts.with(entries);
 }

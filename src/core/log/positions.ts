@@ -16,7 +16,7 @@ export interface PlacedPosition {
 export type RecordAtPosition = (p: PlacedPosition) => number | null;
 
 /** A lookup of `entries` by position, built once (on its first question). */
-export function recordsByPosition(entries: readonly LogEntry[]): RecordAtPosition {
+export function recordsByPosition(entries: Iterable<LogEntry>): RecordAtPosition {
   let byPosition: Map<string, { record: number; logOrder: number }> | null = null;
   const build = () => {
     const map = new Map<string, { record: number; logOrder: number }>();

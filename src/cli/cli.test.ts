@@ -526,16 +526,10 @@ describe('the real bin', () => {
     // 3,000 records: a report far larger than a pipe holds, so the writer meets the closed pipe.
     const file = join(mkdtempSync(join(tmpdir(), 'ei-pipe-')), 'log.cborseq');
     writeFileSync(file, agdxSequence(3000));
+    // The pipe's first status, from bash (PIPESTATUS).
+    const script = 'node bin/envelope-inspector.mjs inspect "$0" "$1" | head -c 10 > /dev/null; echo "$' + '{PIPESTATUS[0]}" >&2';
     for (const format of ['--json', '--format=text']) {
-      const r = spawnSync(
-        'bash',
-        ['-c', 'node bin/envelope-inspector.mjs inspect "$0" "$1" | head -c 10 > /dev/null; echo "${PIPESTATUS[0]}" >&2', format, file],
-        {
-          cwd: ROOT,
-          encoding: 'utf8',
-          timeout: 60_000,
-        },
-      );
+      const r = spawnSync('bash', ['-c', script, format, file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
       expect(r.stderr.trimEnd().split('\n'), format).toEqual(['envelope-inspector: cannot write the report: the output was closed (EPIPE)', '2']);
     }
   }, 60_000);

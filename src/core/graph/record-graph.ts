@@ -189,6 +189,13 @@ interface Building {
   keyClass: Int32Array;
   /** Entries in log order. */
   ordered: Int32Array;
+  /**
+   * What picking among records that carry one id compares, by entry: its conversation (a number
+   * per distinct one) and whether it is a dead letter's payload. Read many times per pick: numbers,
+   * not an entry made for each comparison.
+   */
+  conversationOf: Int32Array;
+  inCapsule: Uint8Array;
   /** Entries by their record id's number. */
   byRecordId: NumberGroups;
   byPosition: KeyGroups | null;
@@ -245,9 +252,16 @@ function recordNodes(list: EntrySequence, ids: EntryIds, locate: LocateField | u
   const byRecordId = new NumberGroups(ids.table.size, n);
   let byPosition: KeyGroups | null = null;
   const ordered = new Int32Array(n);
+  const conversationOf = new Int32Array(n);
+  const inCapsule = new Uint8Array(n);
+  const conversations = new Map<string, number>();
   let placesRise = true;
   for (let k = 0; k < n; k++) {
     const e = list.at(k)!;
+    let conversation = conversations.get(e.conversation);
+    if (conversation === undefined) conversations.set(e.conversation, (conversation = conversations.size));
+    conversationOf[k] = conversation;
+    inCapsule[k] = e.parent === null ? 0 : 1;
     g.recordIndex[k] = e.record;
     g.input[k] = e.input;
     g.index[k] = e.index;
@@ -280,6 +294,8 @@ function recordNodes(list: EntrySequence, ids: EntryIds, locate: LocateField | u
     g,
     keyClass,
     ordered,
+    conversationOf,
+    inCapsule,
     byRecordId,
     byPosition,
     canonFirst: null,
@@ -367,7 +383,7 @@ function pick(b: Building, groups: Groups | null, group: number, child: number, 
   if (best < 0) return self ? { entry: child, note: `the record names itself by ${what}` } : { entry: -1, note: null };
   if (count === 1) return { entry: best, note: null };
   const where = b.keyClass[best] < b.keyClass[child] ? 'nearest one before' : 'first one after';
-  const conversation = b.list.at(best)!.conversation === b.list.at(child)!.conversation ? ' in the same conversation' : '';
+  const conversation = b.conversationOf[best] === b.conversationOf[child] ? ' in the same conversation' : '';
   // Joined, not a template: a template makes a rope (a tree of pieces, about 20 bytes each in V8),
   // join one flat string, and a large log keeps tens of thousands of these notes.
   const note = [count, ' ', noun, ' carry this ', what, '; chose the ', where, ' this record', conversation, ' (', idOf(b, best), ')'].join('');
@@ -376,13 +392,13 @@ function pick(b: Building, groups: Groups | null, group: number, child: number, 
 
 /** Whether `a` is a better pick than `c` for `child`: same conversation, not in a capsule, then nearest in the log. */
 function before(b: Building, a: number, c: number, child: number): boolean {
-  const { list, keyClass } = b;
-  const conversation = list.at(child)!.conversation;
-  const x0 = list.at(a)!.conversation === conversation ? 0 : 1;
-  const y0 = list.at(c)!.conversation === conversation ? 0 : 1;
+  const { conversationOf, inCapsule, keyClass } = b;
+  const conversation = conversationOf[child];
+  const x0 = conversationOf[a] === conversation ? 0 : 1;
+  const y0 = conversationOf[c] === conversation ? 0 : 1;
   if (x0 !== y0) return x0 < y0;
-  const x1 = list.at(a)!.parent === null ? 0 : 1;
-  const y1 = list.at(c)!.parent === null ? 0 : 1;
+  const x1 = inCapsule[a];
+  const y1 = inCapsule[c];
   if (x1 !== y1) return x1 < y1;
   const x2 = keyClass[a] < keyClass[child] ? 0 : 1;
   const y2 = keyClass[c] < keyClass[child] ? 0 : 1;

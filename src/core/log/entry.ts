@@ -288,9 +288,9 @@ interface Columns {
   readonly timeSource: Uint8Array;
   /** Bit 1: last. */
   readonly flags: Uint8Array;
-  // Indices into `strings` (-1: null).
   /** In KINDS. */
   readonly kind: Uint8Array;
+  // Indices into `strings` (-1: null).
   readonly conversation: Int32Array;
   readonly source: Int32Array;
   readonly target: Int32Array;

@@ -122,8 +122,10 @@ describe('entries read in order, made when read', () => {
     expect(Array.from(recordOrder, said)).toEqual(list);
     expect(Array.from(before.inLogOrder(), said)).toEqual(byLog);
     expect(recordOrder.at(2)).not.toBe(recordOrder.at(2));
+    // Positions as a list's `at` reads them.
     expect(recordOrder.at(6)).toBeUndefined();
-    expect(recordOrder.at(-1)).toBeUndefined();
+    expect(said(recordOrder.at(-1)!)).toEqual(list[5]);
+    expect(recordOrder.at(-7)).toBeUndefined();
 
     const after = fresh();
     const made = after.entries;

@@ -500,9 +500,12 @@ class PackedSequence implements EntrySequence {
     this.length = c.record.length;
   }
 
+  /** As a list's `at`: a negative position counts from the end. */
   at(i: number): LogEntry | undefined {
-    if (!(i >= 0 && i < this.length)) return undefined;
-    return new PackedEntry(this.c, this.order === null ? i : this.order[i]);
+    const n = Math.trunc(i) || 0;
+    const p = n < 0 ? n + this.length : n;
+    if (p < 0 || p >= this.length) return undefined;
+    return new PackedEntry(this.c, this.order === null ? p : this.order[p]);
   }
 
   *[Symbol.iterator](): Iterator<LogEntry> {

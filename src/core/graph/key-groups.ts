@@ -1,6 +1,7 @@
-// Members (numbers below a bound, each added once) grouped by a string key, in the order they were
-// added: an open-addressing table over typed arrays, not a Map of arrays (a large log has a
-// million record ids; a Map of arrays costs about ten times as much).
+// Members (numbers below a bound, each added once) grouped by a key, in the order they were added:
+// chains over typed arrays (NumberGroups, for keys numbered already), with an open-addressing table
+// in front for string keys (KeyGroups); not a Map of arrays (a large log has a million records to
+// group; a Map of arrays costs about ten times as much).
 
 /** FNV-1a over UTF-16 code units. */
 function hashOf(s: string): number {
@@ -14,10 +15,8 @@ export class KeyGroups implements Groups {
   private readonly table: Int32Array;
   private readonly mask: number;
   private readonly keys: string[] = [];
-  private readonly head: Int32Array;
-  private readonly tail: Int32Array;
-  private readonly sizes: Int32Array;
-  private readonly after: Int32Array;
+  /** The members of each group, by the group's number (a key's, in the order keys came). */
+  private readonly chains: NumberGroups;
 
   private added = 0;
 
@@ -33,10 +32,7 @@ export class KeyGroups implements Groups {
     while (size < capacity * 2) size *= 2;
     this.table = new Int32Array(size);
     this.mask = size - 1;
-    this.head = new Int32Array(capacity);
-    this.tail = new Int32Array(capacity);
-    this.sizes = new Int32Array(capacity);
-    this.after = new Int32Array(bound).fill(-1);
+    this.chains = new NumberGroups(capacity, bound);
   }
 
   /** How many keys. */
@@ -64,12 +60,8 @@ export class KeyGroups implements Groups {
       g = this.keys.length;
       this.keys.push(key);
       this.table[i] = g + 1;
-      this.head[g] = member;
-    } else {
-      this.after[this.tail[g]] = member;
     }
-    this.tail[g] = member;
-    this.sizes[g]++;
+    this.chains.add(g, member);
   }
 
   /** The group of `key`, or −1. */
@@ -78,25 +70,19 @@ export class KeyGroups implements Groups {
   }
 
   size(group: number): number {
-    return this.sizes[group];
+    return this.chains.size(group);
   }
 
-  /** The group's first member. */
   first(group: number): number {
-    return this.head[group];
+    return this.chains.first(group);
   }
 
-  /** The member added after `member` to its group, or −1. */
   next(member: number): number {
-    return this.after[member];
+    return this.chains.next(member);
   }
 
-  /** The group's members in the order added (for tests and small groups). */
   members(group: number): number[] {
-    const out: number[] = [];
-    if (group < 0) return out;
-    for (let m = this.head[group]; m >= 0; m = this.after[m]) out.push(m);
-    return out;
+    return this.chains.members(group);
   }
 }
 
@@ -147,11 +133,21 @@ export class NumberGroups implements Groups {
     return this.sizes[group];
   }
 
+  /** The group's first member. */
   first(group: number): number {
     return this.head[group];
   }
 
+  /** The member added after `member` to its group, or −1. */
   next(member: number): number {
     return this.after[member];
+  }
+
+  /** The group's members in the order added (for tests and small groups); none for −1. */
+  members(group: number): number[] {
+    const out: number[] = [];
+    if (group < 0) return out;
+    for (let m = this.head[group]; m >= 0; m = this.after[m]) out.push(m);
+    return out;
   }
 }

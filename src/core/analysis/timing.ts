@@ -216,7 +216,7 @@ class CopiedNodes {
       this.timeSource[k] = TIME_SOURCES.indexOf(e.timeSource);
       this.time[k] = toColumn(e.time, k, this.bigTime);
       if (e.kind === 'command' && e.deadline !== null) {
-        this.deadline.set(k, exactOrBig(e.deadline));
+        this.deadline.set(k, e.deadline);
         if (e.correlation !== null) this.correlation.set(k, e.correlation);
       }
     }
@@ -248,7 +248,7 @@ class CopiedNodes {
       input: g.input[k],
       index: g.index[k],
       recordId: recordIdOf(g, k),
-      deadline: bigOrNull(this.deadline.get(k)),
+      deadline: this.deadline.bigint(k),
       correlation: this.correlation.get(k) ?? null,
     };
   }
@@ -382,16 +382,6 @@ function toColumn(v: bigint | null, k: number, big: Map<number, bigint>): number
   if (BigInt(d) === v) return d;
   big.set(k, v);
   return Number.NaN;
-}
-
-/** An integer as a number when exact, else as it is. */
-function exactOrBig(v: bigint): number | bigint {
-  const d = Number(v);
-  return BigInt(d) === v ? d : v;
-}
-
-function bigOrNull(v: number | bigint | undefined): bigint | null {
-  return v === undefined ? null : BigInt(v);
 }
 
 function fromColumn(column: Float64Array, k: number, big: ReadonlyMap<number, bigint>): bigint | null {

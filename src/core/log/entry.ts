@@ -273,8 +273,6 @@ interface Columns {
   readonly record: Int32Array;
   readonly input: Int32Array;
   readonly index: Int32Array;
-  /** A dead letter's payload's record (few have one). */
-  readonly parent: SparseIntegers;
   /** The log time sortKey carries, in two 32-bit halves; one past 64 bits (a hostile export) in `bigCarried`. */
   readonly carriedHigh: Uint32Array;
   readonly carriedLow: Uint32Array;
@@ -307,7 +305,8 @@ interface Columns {
 }
 
 interface Sparse {
-  // Integers as numbers while exact (a bigint is an object of its own), as bigints beyond.
+  /** A dead letter's payload's record (few have one). */
+  parent: SparseIntegers;
   logTime: SparseIntegers;
   logPosition: SparseValues<LogPosition>;
   causeAt: SparseValues<CauseAt>;
@@ -331,11 +330,6 @@ interface Sparse {
 /** A time source as the packed columns number it (also RecordTiming's copies). */
 export const TIME_SOURCES: readonly TimeSource[] = [null, 'log', 'ulid'];
 
-const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
-/** An integer kept as a number when exact. */
-const small = (v: bigint): number | bigint => (v >= -MAX_EXACT && v <= MAX_EXACT ? Number(v) : v);
-/** The integer a sparse column keeps, as a bigint again. */
-const big = (v: number | bigint | undefined): bigint | null => (v === undefined ? null : typeof v === 'bigint' ? v : BigInt(v));
 const LAST = 1;
 
 /**
@@ -374,7 +368,7 @@ class PackedEntry implements LogEntry {
     return this.c.index[this.k];
   }
   get parent(): number | null {
-    const p = this.c.parent.get(this.k);
+    const p = this.c.sparse.parent.get(this.k);
     return p === undefined ? null : Number(p);
   }
   get sortKey(): string {
@@ -384,7 +378,7 @@ class PackedEntry implements LogEntry {
     return this.c.rank === null ? this.k : this.c.rank[this.k];
   }
   get logTime(): bigint | null {
-    return big(this.c.sparse.logTime.get(this.k));
+    return this.c.sparse.logTime.bigint(this.k);
   }
   get logPosition(): LogPosition | null {
     return this.c.sparse.logPosition.get(this.k) ?? null;
@@ -427,7 +421,7 @@ class PackedEntry implements LogEntry {
     return this.text(this.c.channel);
   }
   get sequence(): bigint | null {
-    return big(this.c.sparse.sequence.get(this.k));
+    return this.c.sparse.sequence.bigint(this.k);
   }
   get last(): boolean {
     return (this.c.flags[this.k] & LAST) !== 0;
@@ -439,7 +433,7 @@ class PackedEntry implements LogEntry {
     return this.c.sparse.usage.get(this.k) ?? null;
   }
   get deadline(): bigint | null {
-    return big(this.c.sparse.deadline.get(this.k));
+    return this.c.sparse.deadline.bigint(this.k);
   }
   get taskState(): number | null {
     const v = this.c.sparse.taskState.get(this.k);
@@ -641,10 +635,10 @@ export class LogFactsBuilder {
     cause: int32(),
   };
   private readonly bigTime = new Map<number, bigint>();
-  private readonly parent = new SparseIntegers();
   private readonly bigCarried = new Map<number, bigint>();
   private readonly signature: SignatureVerdict[] = [];
   private readonly sparse: Sparse = {
+    parent: new SparseIntegers(),
     logTime: new SparseIntegers(),
     logPosition: new SparseValues(),
     causeAt: new SparseValues(),
@@ -702,7 +696,7 @@ export class LogFactsBuilder {
     c.record.push(record);
     c.input.push(r.input);
     c.index.push(r.index);
-    if (r.parent !== null) this.parent.set(k, r.parent);
+    if (r.parent !== null) this.sparse.parent.set(k, r.parent);
     c.carriedHigh.push(Number((carried >> 32n) & 0xffffffffn));
     c.carriedLow.push(Number(carried & 0xffffffffn));
     if (time === null) c.time.push(Number.NaN);
@@ -727,14 +721,14 @@ export class LogFactsBuilder {
     c.correlation.push(t.id(env.correlation ? this.correlations.of(env.correlation) : null));
     c.channel.push(t.id(env.channel ? this.channels.of(env.channel) : null));
     const s = this.sparse;
-    if (logTime !== null) s.logTime.set(k, small(logTime));
+    if (logTime !== null) s.logTime.set(k, logTime);
     if (r.logPosition) s.logPosition.set(k, r.logPosition);
     const causeAt = env.cause_at ? readCauseAt(env.cause_at) : null;
     if (causeAt) s.causeAt.set(k, causeAt);
-    if (env.sequence !== undefined) s.sequence.set(k, small(BigInt(env.sequence)));
+    if (env.sequence !== undefined) s.sequence.set(k, env.sequence);
     if (env.finish_reason !== undefined) s.finishReason.set(k, env.finish_reason);
     if (env.usage) s.usage.set(k, env.usage);
-    if (env.deadline_micros !== undefined) s.deadline.set(k, small(BigInt(env.deadline_micros)));
+    if (env.deadline_micros !== undefined) s.deadline.set(k, env.deadline_micros);
     if (env.task_state !== undefined) s.taskState.set(k, env.task_state);
     const run = runId(env.metadata);
     if (run !== null) s.run.set(k, run);
@@ -759,7 +753,6 @@ export class LogFactsBuilder {
       record: c.record.done(),
       input: c.input.done(),
       index: c.index.done(),
-      parent: this.parent,
       carriedHigh: c.carriedHigh.done(),
       carriedLow: c.carriedLow.done(),
       bigCarried: this.bigCarried,

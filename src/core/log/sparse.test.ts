@@ -23,6 +23,17 @@ describe('sparse columns', () => {
     for (let i = 0; i < 2000; i++) read((i * 7919) % 10_003);
   });
 
+  it('keep a bigint a double holds exactly as a number, any other as a bigint, and give either back as a bigint', () => {
+    const ints = new SparseIntegers();
+    ints.set(0, 2n ** 53n - 1n);
+    ints.set(1, 2n ** 53n);
+    ints.set(2, -(2n ** 53n - 1n));
+    expect(ints.get(0)).toBe(2 ** 53 - 1);
+    expect(ints.get(1)).toBe(2n ** 53n);
+    expect(ints.get(2)).toBe(-(2 ** 53 - 1));
+    expect([0, 1, 2, 3].map((k) => ints.bigint(k))).toEqual([2n ** 53n - 1n, 2n ** 53n, -(2n ** 53n - 1n), null]);
+  });
+
   it('throw a TypeError for an entry set out of order or not an entry number', () => {
     const ints = new SparseIntegers();
     ints.set(4, 1);

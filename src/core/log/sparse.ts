@@ -46,24 +46,36 @@ abstract class SparseKeys {
   }
 }
 
-/** Integers by entry: exact ones as doubles, any other (a hostile export's) as a bigint beside. */
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Integers by entry: those a double holds exactly as doubles, any other (a hostile export's) as a
+ * bigint beside (a bigint is an object of its own).
+ */
 export class SparseIntegers extends SparseKeys {
   private values = new Float64Array(16);
   private readonly big = new Map<number, bigint>();
 
   set(k: number, v: number | bigint): void {
     const i = this.place(k);
-    if (typeof v === 'bigint') {
+    if (typeof v === 'bigint' && !(v >= -MAX_EXACT && v <= MAX_EXACT)) {
       this.values[i] = Number.NaN;
       this.big.set(i, v);
-    } else this.values[i] = v;
+    } else this.values[i] = Number(v);
   }
 
+  /** Entry k's integer as a number while exact, else as a bigint; undefined when it has none. */
   get(k: number): number | bigint | undefined {
     const i = this.find(k);
     if (i < 0) return undefined;
     const v = this.values[i];
     return Number.isNaN(v) ? this.big.get(i) : v;
+  }
+
+  /** Entry k's integer as a bigint, or null when it has none. */
+  bigint(k: number): bigint | null {
+    const v = this.get(k);
+    return v === undefined ? null : BigInt(v);
   }
 
   protected grow(): void {

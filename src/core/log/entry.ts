@@ -9,6 +9,7 @@ import { type CauseAt, readCauseAt } from '../agdx/cause-at';
 import { sessionNoteOf, type SessionNote } from '../agdx/session-note';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
 import { StringTable } from '../string-table';
+import { grown } from './grow';
 import { IdTable } from './ids';
 import { SparseIntegers, SparseValues } from './sparse';
 
@@ -209,11 +210,7 @@ class Column<T extends Int32Array | Uint32Array | Float64Array | Uint8Array> {
     this.a = make(256);
   }
   push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = this.make(this.a.length * 2);
-      b.set(this.a as ArrayLike<number>);
-      this.a = b;
-    }
+    if (this.n === this.a.length) this.a = grown(this.a);
     this.a[this.n++] = v;
   }
   /** The values, at their exact length; the column lets its buffer go. */

@@ -3,6 +3,7 @@
 // bytes with its pointer, twice more where the graph indexed them) was most of what the log's
 // analysis held per record. The string is made when asked for (a finding, a node drawn).
 import { toCrockford } from '../bytes';
+import { grown } from './grow';
 
 /** FNV-1a over the bytes. */
 function hashOf(bytes: Uint8Array): number {
@@ -100,10 +101,4 @@ export class IdTable {
     for (let n = 0; n < this.count; n++) table[this.slot(this.bytes.subarray(this.starts[n], this.starts[n + 1]), table)] = n + 1;
     this.table = table;
   }
-}
-
-function grown<T extends Uint8Array | Int32Array>(a: T, atLeast: number): T {
-  const b = new (a.constructor as new (n: number) => T)(Math.max(a.length * 2, atLeast));
-  b.set(a);
-  return b;
 }

@@ -2,6 +2,7 @@
 // usage), by entry number, set in increasing entry order: the entries that have one in a column of
 // numbers with the values beside, about 12 bytes an entry that has one. A Map took about 30 (its
 // table is one large object per field: 9 MB a field for a million-record log).
+import { grown } from './grow';
 
 abstract class SparseKeys {
   protected keys = new Int32Array(16);
@@ -97,10 +98,4 @@ export class SparseValues<V> extends SparseKeys {
   }
 
   protected grow(): void {}
-}
-
-function grown<T extends Int32Array | Float64Array>(a: T): T {
-  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-  b.set(a);
-  return b;
 }

@@ -190,11 +190,10 @@ interface Building {
   /** Entries in log order. */
   ordered: Int32Array;
   /**
-   * What picking among records that carry one id compares, by entry: its conversation (a number
-   * per distinct one) and whether it is a dead letter's payload. Read many times per pick: numbers,
-   * not an entry made for each comparison.
+   * Whether each entry is a dead letter's payload: what picking among records that carry one id
+   * compares (with the conversation's number, g.ids), many times per pick: a number, not an entry
+   * made for each comparison.
    */
-  conversationOf: Int32Array;
   inCapsule: Uint8Array;
   /** Entries by their record id's number. */
   byRecordId: NumberGroups;
@@ -252,15 +251,10 @@ function recordNodes(list: EntrySequence, ids: EntryIds, locate: LocateField | u
   const byRecordId = new NumberGroups(ids.table.size, n);
   let byPosition: KeyGroups | null = null;
   const ordered = new Int32Array(n);
-  const conversationOf = new Int32Array(n);
   const inCapsule = new Uint8Array(n);
-  const conversations = new Map<string, number>();
   let placesRise = true;
   for (let k = 0; k < n; k++) {
     const e = list.at(k)!;
-    let conversation = conversations.get(e.conversation);
-    if (conversation === undefined) conversations.set(e.conversation, (conversation = conversations.size));
-    conversationOf[k] = conversation;
     inCapsule[k] = e.parent === null ? 0 : 1;
     g.recordIndex[k] = e.record;
     g.input[k] = e.input;
@@ -294,7 +288,6 @@ function recordNodes(list: EntrySequence, ids: EntryIds, locate: LocateField | u
     g,
     keyClass,
     ordered,
-    conversationOf,
     inCapsule,
     byRecordId,
     byPosition,
@@ -383,7 +376,8 @@ function pick(b: Building, groups: Groups | null, group: number, child: number, 
   if (best < 0) return self ? { entry: child, note: `the record names itself by ${what}` } : { entry: -1, note: null };
   if (count === 1) return { entry: best, note: null };
   const where = b.keyClass[best] < b.keyClass[child] ? 'nearest one before' : 'first one after';
-  const conversation = b.conversationOf[best] === b.conversationOf[child] ? ' in the same conversation' : '';
+  const conversations = b.g.ids.conversation;
+  const conversation = conversations[best] === conversations[child] ? ' in the same conversation' : '';
   // Joined, not a template: a template makes a rope (a tree of pieces, about 20 bytes each in V8),
   // join one flat string, and a large log keeps tens of thousands of these notes.
   const note = [count, ' ', noun, ' carry this ', what, '; chose the ', where, ' this record', conversation, ' (', idOf(b, best), ')'].join('');
@@ -392,7 +386,8 @@ function pick(b: Building, groups: Groups | null, group: number, child: number, 
 
 /** Whether `a` is a better pick than `c` for `child`: same conversation, not in a capsule, then nearest in the log. */
 function before(b: Building, a: number, c: number, child: number): boolean {
-  const { conversationOf, inCapsule, keyClass } = b;
+  const { inCapsule, keyClass } = b;
+  const conversationOf = b.g.ids.conversation;
   const conversation = conversationOf[child];
   const x0 = conversationOf[a] === conversation ? 0 : 1;
   const y0 = conversationOf[c] === conversation ? 0 : 1;

@@ -97,6 +97,8 @@ export interface EntryIds {
   /** By entry: the number of the id its cause names, or −1. */
   readonly cause: Int32Array;
   readonly table: IdTable;
+  /** By entry: its conversation's number (equal numbers, equal conversations). */
+  readonly conversation: Int32Array;
 }
 
 /**
@@ -745,6 +747,7 @@ export class LogFactsBuilder {
     if (this.taken) throw new TypeError('LogFactsBuilder: the facts were taken already');
     this.taken = true;
     const c = this.col;
+    const conversation = c.conversation.done();
     const columns: Columns = {
       strings: this.table.strings,
       record: c.record.done(),
@@ -759,13 +762,13 @@ export class LogFactsBuilder {
       timeSource: c.timeSource.done(),
       flags: c.flags.done(),
       kind: c.kind.done(),
-      conversation: c.conversation.done(),
+      conversation,
       source: c.source.done(),
       target: c.target.done(),
       operation: c.operation.done(),
       correlation: c.correlation.done(),
       channel: c.channel.done(),
-      ids: { record: c.recordId.done(), cause: c.cause.done(), table: this.ids },
+      ids: { record: c.recordId.done(), cause: c.cause.done(), table: this.ids, conversation },
       sparse: this.sparse,
       bodies: this.bodies,
       verdicts: { signature: this.signature, invalid: c.invalid.done() },

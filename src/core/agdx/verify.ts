@@ -160,13 +160,12 @@ export type VerifyMany = (jobs: VerifyJob[]) => Promise<boolean[]>;
 export async function applyKeysWith(records: readonly InspectedRecord[], keys: readonly RegistryEntry[], verifyMany: VerifyMany): Promise<InspectedRecord[]> {
   const jobs: VerifyJob[] = [];
   // Each signed record's envelope and signing input, read in the first pass and handed to the second.
-  const envelopes = new Map<InspectedRecord, Envelope>();
-  const messages = new Map<InspectedRecord, Uint8Array>();
-  let current: InspectedRecord | null = null;
+  const signed = new Map<InspectedRecord, { envelope: Envelope; message?: Uint8Array }>();
+  let current: { envelope: Envelope; message?: Uint8Array } | null = null;
   const collect: Ed25519Verify = (signature, message, publicKey) => {
     jobs.push({ signature, message, publicKey });
     // The first message asked is the canonical input (the as-received one, when there is one, comes after).
-    if (!messages.has(current!)) messages.set(current!, message);
+    current!.message ??= message;
     return false;
   };
   // First pass: which checks each record needs (verifyEnvelope asks once per distinct key).
@@ -174,8 +173,8 @@ export async function applyKeysWith(records: readonly InspectedRecord[], keys: r
     if (keyless(r)) continue;
     const env = r.data.envelope;
     if (!env?.signature) continue;
-    current = r;
-    envelopes.set(r, env);
+    current = { envelope: env };
+    signed.set(r, current);
     verifyEnvelope(env, {
       keys,
       observed: r.data.observed,
@@ -190,14 +189,14 @@ export async function applyKeysWith(records: readonly InspectedRecord[], keys: r
   // Second pass asks the same questions in the same order, and gets the answers.
   return records.map((r) => {
     // Only a signed envelope's verdict can change (an unsigned one is keyless; one with no envelope has none to check).
-    const env = envelopes.get(r);
-    if (!env) return r;
-    const signature = verifyEnvelope(env, {
+    const read = signed.get(r);
+    if (!read) return r;
+    const signature = verifyEnvelope(read.envelope, {
       keys,
       observed: r.data.observed,
       logTimeMicros: r.verdict.logTimeMicros,
       verify: answer,
-      message: messages.get(r),
+      message: read.message,
       notCovered: r.data.asReceived?.notCovered ?? r.verdict.signature.not_covered,
       asReceived: r.data.asReceived,
     });

@@ -508,14 +508,14 @@ class PackedSequence implements EntrySequence {
 
 /** A load's facts over its columns: the entries made when first asked for. */
 class PackedFacts implements LogFacts {
-  private list: readonly LogEntry[] | null;
+  private list: readonly PackedEntry[] | null;
 
   constructor(
     private readonly c: Columns,
     readonly records: number,
     readonly latestLogTime: bigint | null,
     readonly latestTimeByInput: ReadonlyMap<number, bigint>,
-    entries: readonly LogEntry[] | null = null,
+    entries: readonly PackedEntry[] | null = null,
   ) {
     this.list = entries;
   }
@@ -525,9 +525,14 @@ class PackedFacts implements LogFacts {
   }
 
   get entries(): readonly LogEntry[] {
+    return this.made();
+  }
+
+  /** The list, made now if it is not yet. */
+  private made(): readonly PackedEntry[] {
     if (this.list === null) {
       const n = this.c.record.length;
-      const list = new Array<LogEntry>(n);
+      const list = new Array<PackedEntry>(n);
       for (let k = 0; k < n; k++) list[k] = new PackedEntry(this.c, k);
       this.list = list;
     }
@@ -550,8 +555,12 @@ class PackedFacts implements LogFacts {
     return ordered;
   }
 
-  /** The same facts with these entries (their verdict part renewed). */
-  with(entries: readonly LogEntry[]): PackedFacts {
+  /** The same facts, each entry's verdict part as `verdictOf` gives it (a new entry where it changed). */
+  withVerdicts(verdictOf: (record: number) => { signature: SignatureVerdict; invalid: boolean }): PackedFacts {
+    const entries = this.made().map((e) => {
+      const v = verdictOf(e.record);
+      return v.signature === e.signature && v.invalid === e.invalid ? e : e.withVerdict(v.signature, v.invalid);
+    });
     return new PackedFacts(this.c, this.records, this.latestLogTime, this.latestTimeByInput, entries);
   }
 }
@@ -839,11 +848,6 @@ export function logFacts(records: Iterable<LogSource>): LogFacts {
  * gives a record's signature and whether it is invalid by its own findings.
  */
 export function withVerdicts(facts: LogFacts, verdictOf: (record: number) => { signature: SignatureVerdict; invalid: boolean }): LogFacts {
-  const entries = facts.entries.map((e) => {
-    const v = verdictOf(e.record);
-    if (v.signature === e.signature && v.invalid === e.invalid) return e;
-    return e instanceof PackedEntry ? e.withVerdict(v.signature, v.invalid) : { ...e, signature: v.signature, invalid: v.invalid };
-  });
   if (!(facts instanceof PackedFacts)) throw new TypeError('withVerdicts: not facts that logFacts or a LogFactsBuilder made');
-  return facts.with(entries);
+  return facts.withVerdicts(verdictOf);
 }

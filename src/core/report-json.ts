@@ -2,10 +2,9 @@
 // to: the command line writes a large report (a 16 MB log of one-byte records makes 16 GB of it)
 // with its records coming one at a time, never the whole document (nor the records) in memory.
 //
-// The text goes through one block of bytes handed on when full. The elements of a list (the
-// records, the graph's edges) mostly repeat the one before but for a few values (an index, a
-// span): each element's text is kept with where its values are, and the next one that has the same
-// members is its text with only the values that differ written anew.
+// The text goes through one block of bytes handed on when full. The objects of a list (records,
+// the graph's edges) mostly have the members of the one before: the text before each member's
+// value (line break, indentation, name) is made once for those members at that depth and copied.
 
 /** An array whose elements come one at a time (a generator): written as a JSON array as they come. */
 export class StreamedArray<T> {
@@ -65,55 +64,17 @@ class Bytes {
   }
 }
 
-// Markers of a value's structure, beside its member names (walk).
-const OPEN_OBJECT = Symbol('{');
-const OPEN_ARRAY = Symbol('[');
-const CLOSE = Symbol('}');
-const VALUE = Symbol('value');
-
 const utf8 = new TextEncoder();
 /** Strings whose text is kept; past it the kept ones are let go (a log's ids repeat rarely). */
 const STRING_CACHE = 1 << 14;
 const LONG_STRING = 256;
+/** How many member lists are kept at each depth (a log's records have a few: signed or not, with a parent or none). */
+const RECENT_SHAPES = 8;
 
-/** A list reused from element to element: `length` counts what is in use. */
-class Scratch<T> {
-  items: T[] = [];
-  length = 0;
-  push(v: T): void {
-    this.items[this.length++] = v;
-  }
-  pushPair(a: T, b: T): void {
-    this.items[this.length++] = a;
-    this.items[this.length++] = b;
-  }
-}
-
-/**
- * An element's text as last written: its bytes, its structure (member names and markers) and its
- * values with where each one's text is.
- */
-class ElementText {
-  readonly text = new Bytes(1024);
-  readonly shape = new Scratch<unknown>();
-  readonly values = new Scratch<unknown>();
-  /** Start and end of each value's text in `text`. */
-  readonly spans = new Scratch<number>();
-
-  clear(): void {
-    this.text.length = 0;
-    this.shape.length = 0;
-    this.values.length = 0;
-    this.spans.length = 0;
-  }
-
-  sameShape(other: ElementText): boolean {
-    const a = this.shape;
-    const b = other.shape;
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a.items[i] !== b.items[i]) return false;
-    return true;
-  }
+/** An object's member names, and the text before each one's value (line break, indentation, name, `: `) at one depth. */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly prefixes: readonly Uint8Array[];
 }
 
 /**
@@ -127,8 +88,8 @@ export class JsonWriter {
   private readonly escape: ((json: string) => string) | null;
   private readonly strings = new Map<string, Uint8Array>();
   private readonly newlines: Uint8Array[] = [];
-  /** The element whose text is being written whole (its values then record where they are). */
-  private element: ElementText | null = null;
+  /** Member lists seen at each depth, most recent first. */
+  private readonly shapes: Shape[][] = [];
 
   constructor(
     private readonly out: (block: Uint8Array) => void,
@@ -144,7 +105,7 @@ export class JsonWriter {
   write(value: unknown): void {
     const v = jsonValue(value, '');
     if (v === undefined) throw new TypeError('JsonWriter: the value has no JSON text');
-    this.value(this.block, v, 0);
+    this.value(v, 0);
     this.flushIfFull();
   }
 
@@ -198,27 +159,57 @@ export class JsonWriter {
     to.bytes(b);
   }
 
+  /** The text before each member's value, for members `keys` of an object at `depth`: made once for a list of names. */
+  private shapeOf(keys: readonly string[], depth: number): Shape {
+    const recent = (this.shapes[depth] ??= []);
+    for (let at = 0; at < recent.length; at++) {
+      const shape = recent[at];
+      if (sameKeys(shape.keys, keys)) {
+        if (at > 0) {
+          recent.splice(at, 1);
+          recent.unshift(shape);
+        }
+        return shape;
+      }
+    }
+    const text = new Bytes(64);
+    const prefixes = keys.map((key) => {
+      text.length = 0;
+      text.bytes(this.newline(depth + 1));
+      this.string(text, key);
+      text.ascii(': ');
+      return text.buf.slice(0, text.length);
+    });
+    const shape = { keys, prefixes };
+    recent.unshift(shape);
+    if (recent.length > RECENT_SHAPES) recent.pop();
+    return shape;
+  }
+
   /** A value (already through jsonValue) at `depth` levels of indentation. */
-  private value(to: Bytes, v: unknown, depth: number): void {
+  private value(v: unknown, depth: number): void {
+    const to = this.block;
     if (v === null || typeof v !== 'object') {
       this.leaf(to, v);
       return;
     }
     if (v instanceof StreamedArray || Array.isArray(v)) {
-      this.array(to, v instanceof StreamedArray ? v.items : v, depth);
+      this.array(v instanceof StreamedArray ? v.items : v, depth);
       return;
     }
+    // Names and values each read at once (a member read by a name that varies is a slow lookup).
+    const keys = Object.keys(v);
+    const values = Object.values(v);
+    const { prefixes } = this.shapeOf(keys, depth);
     let first = true;
-    for (const key of Object.keys(v)) {
-      const member = jsonValue((v as Record<string, unknown>)[key], key);
+    for (let i = 0; i < keys.length; i++) {
+      const member = jsonValue(values[i], keys[i]);
       // JSON.stringify leaves out members it cannot write.
       if (member === undefined) continue;
       to.ascii(first ? '{' : ',');
       first = false;
-      to.bytes(this.newline(depth + 1));
-      this.string(to, key);
-      to.ascii(': ');
-      this.value(to, member, depth + 1);
+      to.bytes(prefixes[i]);
+      this.value(member, depth + 1);
     }
     if (first) to.ascii('{}');
     else {
@@ -227,9 +218,8 @@ export class JsonWriter {
     }
   }
 
-  /** A string, number, boolean or null; where its text is, when written into an element's. */
+  /** A string, number, boolean or null. */
   private leaf(to: Bytes, v: unknown): void {
-    const start = to.length;
     if (typeof v === 'string') this.string(to, v);
     else if (typeof v === 'number') {
       if (Number.isSafeInteger(v) && v >= 0) to.digits(v);
@@ -239,43 +229,19 @@ export class JsonWriter {
     else if (v === null) to.ascii('null');
     else if (typeof v === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
     else throw new TypeError(`JsonWriter: cannot write a ${typeof v}`);
-    const element = this.element;
-    if (element !== null && to === element.text) element.spans.pushPair(start, to.length);
   }
 
-  private array(to: Bytes, items: Iterable<unknown>, depth: number): void {
-    // Inside an element its arrays are part of its text; elsewhere each element is compared with
-    // the last ones written of its structure (a log's records take a few: signed or not, with
-    // findings or none), kept most recent first.
-    const recent: ElementText[] = [];
-    let next = this.element === null ? new ElementText() : null;
+  private array(items: Iterable<unknown>, depth: number): void {
+    const to = this.block;
     let first = true;
     let i = 0;
     for (const item of items) {
-      const element = jsonValue(item, i++) ?? null;
       to.ascii(first ? '[' : ',');
-      to.bytes(this.newline(depth + 1));
-      if (next === null) this.value(to, element, depth + 1);
-      else {
-        next.clear();
-        if (walk(element, next.shape, next.values)) {
-          let at = 0;
-          while (at < recent.length && !recent[at].sameShape(next)) at++;
-          const last = at < recent.length ? recent[at] : null;
-          this.elementText(element, depth + 1, last, next);
-          to.bytes(next.text.buf.subarray(0, next.text.length));
-          // `next` takes its structure's place at the front; what it replaces is the next one to fill.
-          if (last !== null) recent.splice(at, 1);
-          recent.unshift(next);
-          next = last ?? (recent.length > RECENT_SHAPES ? recent.pop()! : new ElementText());
-        } else {
-          // Too large to compare (a workflow of 100,000 envelopes): written as it is, its own lists compared within it.
-          next.clear();
-          this.value(to, element, depth + 1);
-        }
-        if (to === this.block) this.flushIfFull();
-      }
       first = false;
+      to.bytes(this.newline(depth + 1));
+      this.value(jsonValue(item, i++) ?? null, depth + 1);
+      // Handed on between elements: a streamed list's elements are never all in the block.
+      this.flushIfFull();
     }
     if (first) to.ascii('[]');
     else {
@@ -283,45 +249,12 @@ export class JsonWriter {
       to.ascii(']');
     }
   }
+}
 
-  /**
-   * An element's text, into `next` (walked already): the last element's text with the values that
-   * differ written anew when both have the same structure, else written whole.
-   */
-  private elementText(v: unknown, depth: number, last: ElementText | null, next: ElementText): void {
-    if (last === null || !last.sameShape(next)) {
-      this.element = next;
-      try {
-        this.value(next.text, v, depth);
-      } finally {
-        this.element = null;
-      }
-      return;
-    }
-    const text = next.text;
-    const from = last.text.buf;
-    const spans = last.spans.items;
-    const lastValues = last.values.items;
-    const values = next.values.items;
-    // Bytes of `last` up to `copied` are in `text`; the rest from there is copied in one go at the
-    // next value that differs (or the end), so a value kept lands `text.length - copied` further.
-    let copied = 0;
-    for (let k = 0; k < next.values.length; k++) {
-      const start = spans[2 * k];
-      const end = spans[2 * k + 1];
-      const value = values[k];
-      if (value === lastValues[k]) {
-        next.spans.pushPair(text.length + start - copied, text.length + end - copied);
-        continue;
-      }
-      text.bytes(from.subarray(copied, start));
-      const at = text.length;
-      this.leaf(text, value);
-      next.spans.pushPair(at, text.length);
-      copied = end;
-    }
-    text.bytes(from.subarray(copied, last.text.length));
-  }
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Whether every character of `s` is printable ASCII other than `"` and `\`. */
@@ -330,45 +263,6 @@ function plainAscii(s: string): boolean {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
   }
-  return true;
-}
-
-/** How many structures of an array's elements are kept to compare the next element with. */
-const RECENT_SHAPES = 8;
-
-/** The most markers, names and values an element compared with the one before has. */
-const ELEMENT_SHAPE = 4096;
-
-/**
- * A value's structure (member names, markers) and its values, in the order they are written;
- * false when it has more than ELEMENT_SHAPE of them (then they are left incomplete).
- */
-function walk(v: unknown, shape: Scratch<unknown>, values: Scratch<unknown>): boolean {
-  if (shape.length > ELEMENT_SHAPE) return false;
-  if (v === null || typeof v !== 'object') {
-    shape.push(VALUE);
-    values.push(v);
-    return true;
-  }
-  if (v instanceof StreamedArray) {
-    // Read once, when written: never the same structure as another's.
-    shape.push(Symbol('streamed'));
-    return true;
-  }
-  if (Array.isArray(v)) {
-    shape.push(OPEN_ARRAY);
-    for (let i = 0; i < v.length; i++) if (!walk(jsonValue(v[i], i) ?? null, shape, values)) return false;
-    shape.push(CLOSE);
-    return true;
-  }
-  shape.push(OPEN_OBJECT);
-  for (const key of Object.keys(v)) {
-    const member = jsonValue((v as Record<string, unknown>)[key], key);
-    if (member === undefined) continue;
-    shape.push(key);
-    if (!walk(member, shape, values)) return false;
-  }
-  shape.push(CLOSE);
   return true;
 }
 

@@ -6,6 +6,7 @@ import { headerViews } from '../agdx/iggy';
 import { toDiagnostic } from '../cbor/diagnostic';
 import { readItemAt, untag, type CborItem } from '../cbor/reader';
 import { DIALECTS } from '../agdx/dialects';
+import { canonicalFieldSpan } from '../agdx/fast';
 import type { Span } from '../model';
 import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
 import { headersNode, markDeadline } from './build';
@@ -47,6 +48,9 @@ function envelopeFieldSpan(record: InspectedRecord, path: string): Span | null |
   if (!TOP_LEVEL.has(path)) return undefined;
   // An envelope that did not decode has no field tree (its headers have no such paths).
   if (!record.verdict.decoded) return null;
+  const [start, end] = record.verdict.span ?? [0, record.data.view.length];
+  const canonical = canonicalFieldSpan(record.data.view, start, end, path);
+  if (canonical !== undefined) return canonical;
   const item = itemOf(record);
   const root = item && untag(item);
   if (root?.kind !== 'map') return null;

@@ -57,8 +57,12 @@ export interface StreamOptions extends ExitPolicy {
   collect?: () => void;
 }
 
-/** Records per batch of a windowed read. */
-const BATCH = 1000;
+/**
+ * Records per batch of a windowed read: a batch is alive until it is written, and what is alive
+ * when the young generation is collected is copied (at 1,000 a batch, a million-record report
+ * spent 2.4 s in those collections; at 100, 1.8 s).
+ */
+const BATCH = 100;
 export const DEFAULT_WINDOW = 8 << 20;
 
 /**

@@ -140,12 +140,24 @@ export class JsonWriter {
   private string(to: Bytes, s: string): void {
     // Printable ASCII but `"` and `\` is its own JSON text in quotes, which `escape` is not asked
     // about (see JsonWriterOptions): ids and names mostly are, and most are written once.
-    if (s.length <= LONG_STRING && plainAscii(s)) {
+    if (s.length <= LONG_STRING) {
+      // Copied as it is checked (one pass); the first character that is not plain leaves what was
+      // copied to be written over.
       to.reserve(s.length + 2);
-      to.buf[to.length++] = 0x22;
-      to.ascii(s);
-      to.buf[to.length++] = 0x22;
-      return;
+      const buf = to.buf;
+      let at = to.length;
+      buf[at++] = 0x22;
+      let i = 0;
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) break;
+        buf[at++] = c;
+      }
+      if (i === s.length) {
+        buf[at++] = 0x22;
+        to.length = at;
+        return;
+      }
     }
     let b = this.strings.get(s);
     if (b === undefined) {
@@ -254,15 +266,6 @@ export class JsonWriter {
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Whether every character of `s` is printable ASCII other than `"` and `\`. */
-function plainAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-  }
   return true;
 }
 

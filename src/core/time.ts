@@ -9,9 +9,17 @@ export function isoFromMicros(micros: bigint | number | string): string | null {
   } catch {
     return null;
   }
+  // Times in a log come in runs within one millisecond (a report names each record's deadline and
+  // answer): the last one's text is kept.
+  if (ms === lastMs) return lastIso;
   const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  if (Number.isNaN(d.getTime())) return null;
+  lastMs = ms;
+  lastIso = d.toISOString();
+  return lastIso;
 }
+let lastMs = Number.NaN;
+let lastIso = '';
 
 /** ISO time of epoch seconds (may be fractional), or null when no date can hold it. */
 export function isoFromSeconds(seconds: number): string | null {

@@ -6,7 +6,7 @@
 // tree (from the Samples menu), the laser-sdk 0.7 vectors, and a log made here.
 import { writeFileSync } from 'node:fs';
 import type { Envelope } from '../src/core/agdx/envelope';
-import { cborBody, iggyExport, sessionId } from '../src/core/agdx/session-writer';
+import { cborBody, iggyExport, sessionId } from '../test/support/session-writer';
 import type { CborValue } from '../src/core/cbor/encoder';
 import { atEachWidth, expect, type InspectorPage, test, vector } from './fixtures';
 

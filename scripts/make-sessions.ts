@@ -1,5 +1,5 @@
 // Builds the sample conversation tree of the laser-sdk 0.7 dialect with the project's own encoder
-// (src/core/agdx/session-writer.ts): two sessions, "booker"'s spawned by "planner"'s, a pause with
+// (test/support/session-writer.ts): two sessions, "booker"'s spawned by "planner"'s, a pause with
 // parked work unparked after the resume, a budget, a failed tool call, state and context events.
 // Writes vectors/agdx/sessions/sessions_tree_http_v07.json and its copy in public/samples/.
 // Run: npx tsx scripts/make-sessions.ts   (deterministic; the output is committed).
@@ -17,7 +17,7 @@ import {
   transitionBody,
   usage,
   type SessionRecord,
-} from '../src/core/agdx/session-writer';
+} from '../test/support/session-writer';
 
 const te = new TextEncoder();
 const json = (v: unknown) => te.encode(JSON.stringify(v));

@@ -16,7 +16,7 @@ import {
   transitionBody,
   usage,
   type SessionRecord,
-} from '../core/agdx/session-writer';
+} from '../../test/support/session-writer';
 import { SESSION_RULES } from '../core/folds/model';
 import type { Report } from '../core/report';
 import { run, type CliIo } from './main';

@@ -681,8 +681,6 @@ function jsonBytes(value: unknown, path: string, item: CborItem | null): number 
   return utf8Length(JSON.stringify(value));
 }
 
-const PATCH_OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'];
-
 function patchOp(v: CborItem, context: string, path: string): PatchOp {
   const f = new Fields(v, context, path);
   const op = f.reqString('op');
@@ -703,8 +701,6 @@ function patchOp(v: CborItem, context: string, path: string): PatchOp {
   }
 }
 
-/** Whether `op` is one of RFC 6902's six operations. */
-export const isPatchOp = (op: string) => PATCH_OPS.includes(op);
 
 export function readStateDelta(item: CborItem): StateDelta {
   const f = new Fields(item, 'state delta', 'body');

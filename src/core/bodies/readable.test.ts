@@ -4,7 +4,7 @@
 // and every pointer resolved to the record at its position when the load has it.
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../agdx/envelope';
-import { cborBody, iggyExport, sessionId, type SessionRecord } from '../agdx/session-writer';
+import { cborBody, iggyExport, sessionId, type SessionRecord } from '../../../test/support/session-writer';
 import type { CborValue } from '../cbor/encoder';
 import { inspect, type InputFile } from '../inspect';
 import { recordsByPosition } from '../log/positions';

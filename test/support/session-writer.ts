@@ -3,11 +3,11 @@
 // 0.7 header block: what the sample conversation tree (scripts/make-sessions.ts), the benchmark's
 // 0.7 log and the session fold's tests are made of. Bodies carry the fields the 0.7 port writes,
 // in its order.
-import { toBase64, toCrockford } from '../bytes';
-import { CborWriter, type CborValue } from '../cbor/encoder';
-import { encodeEnvelope } from './canonical';
-import { DIALECT_07 } from './dialects';
-import type { Envelope, Usage } from './envelope';
+import { toBase64, toCrockford } from '../../src/core/bytes';
+import { CborWriter, type CborValue } from '../../src/core/cbor/encoder';
+import { encodeEnvelope } from '../../src/core/agdx/canonical';
+import { DIALECT_07 } from '../../src/core/agdx/dialects';
+import type { Envelope, Usage } from '../../src/core/agdx/envelope';
 
 const te = new TextEncoder();
 

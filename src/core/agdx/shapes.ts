@@ -701,7 +701,6 @@ function patchOp(v: CborItem, context: string, path: string): PatchOp {
   }
 }
 
-
 export function readStateDelta(item: CborItem): StateDelta {
   const f = new Fields(item, 'state delta', 'body');
   const delta: StateDelta = {

@@ -41,8 +41,6 @@ export function streamKeyOf(e: LogEntry): string | null {
   return streamId(e.conversation, e.channel, e.correlation);
 }
 
-const byKey = (a: LogEntry, b: LogEntry) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0);
-
 export function reassembleStreams(facts: LogFacts): ReassembledStream[] {
   const groups = new Map<string, Member[]>();
   for (const entry of facts.inRecordOrder()) {
@@ -60,7 +58,8 @@ export function reassembleStreams(facts: LogFacts): ReassembledStream[] {
     const firstIndex = stream.recordIndices[0] ?? stream.errorIndices[0];
     streams.push({ first: members.find((m) => m.index === firstIndex)!.entry, stream });
   }
-  return streams.sort((a, b) => byKey(a.first, b.first)).map((s) => s.stream);
+  // By their first records' log order (a number: no sortKey strings made per comparison).
+  return streams.sort((a, b) => a.first.logOrder - b.first.logOrder).map((s) => s.stream);
 }
 
 function range(from: bigint, to: bigint): { list: number[]; total: bigint } {

@@ -143,7 +143,7 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
   }
   // The readable summaries from the same stream: each record's lines once it is final (Markdown's
   // once the last is, its counts coming first).
-  const out = new LineOut(textOut(io));
+  const out = new LineOut(bytesOut(io));
   const summary = { quiet: args.quiet, policy };
   const status = streamReport(inputs, options, (parts) => {
     if (args.format === 'github') writeGithub(parts, out, summary);
@@ -152,13 +152,6 @@ async function inspectInputs(args: CliArgs, inputs: StreamInput[], io: CliIo): P
   });
   out.end();
   return status;
-}
-
-/** Text to standard output, as bytes when it takes them (nodeIo writes those at once, not queued). */
-function textOut(io: CliIo): (text: string) => void {
-  if (!io.stdoutBytes) return (text) => io.stdout(text);
-  const utf8 = new TextEncoder();
-  return (text) => io.stdoutBytes!(utf8.encode(text));
 }
 
 function bytesOut(io: CliIo): (bytes: Uint8Array) => void {

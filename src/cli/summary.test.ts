@@ -52,7 +52,8 @@ function write(parts: ReportParts, format: Format, out: LineOut, c: Case) {
 function whole(inputs: { name: string; bytes: Uint8Array }[], format: Format, c: Case = {}) {
   const held = inspect(inputs, { keys: c.keys ?? NO_KEYS, detail: false });
   let text = '';
-  const out = new LineOut((t) => (text += t));
+  const utf8 = new TextDecoder();
+  const out = new LineOut((b) => (text += utf8.decode(b, { stream: true })));
   write(reportPartsOf(held), format, out, c);
   out.end();
   return { text, status: exitStatus(buildReport(held), c.policy) };
@@ -62,9 +63,10 @@ function whole(inputs: { name: string; bytes: Uint8Array }[], format: Format, c:
 function streamed(inputs: StreamInput[], format: Format, c: Case = {}) {
   let text = '';
   let blocks = 0;
-  const out = new LineOut((t) => {
+  const utf8 = new TextDecoder();
+  const out = new LineOut((b) => {
     blocks++;
-    text += t;
+    text += utf8.decode(b, { stream: true });
   }, 512);
   const status = streamReport(inputs, { keys: c.keys ?? NO_KEYS, ...c.policy, window: c.window }, (parts) => write(parts, format, out, c));
   out.end();
@@ -149,5 +151,19 @@ describe('the streamed readable summaries', () => {
     const bytes = agdxSequence(200);
     const got = streamed([{ name: 'seq', bytes }], 'text');
     expect(got.blocks).toBeGreaterThan(10);
+  });
+});
+
+describe('LineOut', () => {
+  it('hands on whole lines as UTF-8, text past ASCII and lines longer than a block included', () => {
+    const lines = ['plain', 'ünï → 😀 mixed', '', 'x'.repeat(2000), `tail ${'é'.repeat(300)}`, 'lone \ud800 surrogate'];
+    for (const blockSize of [1, 16, 1 << 20]) {
+      const blocks: string[] = [];
+      const out = new LineOut((b) => blocks.push(Buffer.from(b).toString('utf8')), blockSize);
+      for (const l of lines) out.line(l);
+      out.end();
+      expect(blocks.join('')).toBe(`${lines.map((l) => l.replace('\ud800', '\ufffd')).join('\n')}\n`);
+      for (const b of blocks) expect(b.endsWith('\n')).toBe(true);
+    }
   });
 });

@@ -30,32 +30,52 @@ export interface SummaryOptions {
 const badge = (ok: boolean | null, yes: string, no: string) => (ok === null ? '-' : ok ? yes : no);
 
 /**
- * Lines handed on in blocks (whole lines, each ending in a line break), so a long summary is
- * written as it is made and a short one in one go.
+ * Lines handed on in blocks of UTF-8 (whole lines, each ending in a line break), so a long summary
+ * is written as it is made and a short one in one go. A block is reused once `out` returns: `out`
+ * writes or copies it.
  */
 export class LineOut {
-  private lines: string[] = [];
-  private size = 0;
+  private block: Uint8Array;
+  private length = 0;
   constructor(
-    private readonly out: (text: string) => void,
+    private readonly out: (bytes: Uint8Array) => void,
     private readonly blockSize = 1 << 20,
-  ) {}
+  ) {
+    this.block = new Uint8Array(blockSize + 4096);
+  }
   line(text: string): void {
-    this.lines.push(text);
-    this.size += text.length + 1;
-    if (this.size >= this.blockSize) this.flush();
+    // At most three bytes a UTF-16 unit, and the line break.
+    const most = 3 * text.length + 1;
+    if (this.length + most > this.block.length) {
+      this.flush();
+      if (most > this.block.length) this.block = new Uint8Array(most);
+    }
+    const block = this.block;
+    let at = this.length;
+    // ASCII copied as it is (most lines are); from the first other character on, the encoder.
+    let i = 0;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) break;
+      block[at++] = c;
+    }
+    if (i < text.length) at += utf8.encodeInto(text.slice(i), block.subarray(at)).written;
+    block[at++] = 0x0a;
+    this.length = at;
+    if (at >= this.blockSize) this.flush();
   }
   /** Hands on what is left. */
   end(): void {
     this.flush();
   }
   private flush(): void {
-    if (this.lines.length === 0) return;
-    this.out(`${this.lines.join('\n')}\n`);
-    this.lines = [];
-    this.size = 0;
+    if (this.length === 0) return;
+    this.out(this.block.subarray(0, this.length));
+    this.length = 0;
   }
 }
+
+const utf8 = new TextEncoder();
 
 /**
  * The text summary: per input a line, then a block per record (findings indented), each written

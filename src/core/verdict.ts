@@ -179,6 +179,11 @@ const STATUS_WORDS: Record<SignatureStatus, Omit<SignatureWords, 'label' | 'word
   },
 };
 
+// Made once: a status other than valid is worded the same for every record (a summary words each).
+const NOT_VALID_WORDS = Object.fromEntries(
+  Object.entries(STATUS_WORDS).map(([status, w]) => [status, Object.freeze({ ...w, words: status.replace('_', ' ') })]),
+) as Record<SignatureStatus, SignatureWords>;
+
 /** Whether a status means the signature is bad: invalid or malformed (report.md's "badly signed"). */
 export const isBadlySigned = (status: SignatureStatus): boolean => status === 'invalid' || status === 'malformed';
 
@@ -186,7 +191,7 @@ export const isBadlySigned = (status: SignatureStatus): boolean => status === 'i
 export function signatureWords(s: SignatureFacts): SignatureWords {
   const w = STATUS_WORDS[s?.status];
   if (!w) throw new TypeError(`signatureWords: unknown signature status ${String(s?.status)}`);
-  if (s.status !== 'valid') return { ...w, words: s.status.replace('_', ' ') };
+  if (s.status !== 'valid') return NOT_VALID_WORDS[s.status];
   const note = s.note ? `: ${s.note}` : '';
   return s.trusted
     ? {

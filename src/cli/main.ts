@@ -10,7 +10,7 @@ import { Answer, type CliArgs, INSPECT_USAGE, parseInspectArgs, USAGE_LINE, Usag
 import { EXPLAIN_USAGE, explain } from './explain';
 import { EmptyDirectory, expandPaths, type ListDir } from './inputs';
 import { readsAsCborSequence } from '../core/inspect';
-import { WHOLE_FILE_LIMIT, streamReport, type RandomAccessFile, type StreamInput, type StreamOptions } from './stream';
+import { DEFAULT_WINDOW, streamReport, type RandomAccessFile, type StreamInput, type StreamOptions } from './stream';
 import { LineOut, writeGithub, writeSummary } from './summary';
 import { jsonTerminalSafe, terminalSafe } from './terminal';
 
@@ -100,7 +100,7 @@ async function openInput(path: string, io: CliIo): Promise<StreamInput> {
     const first = new Uint8Array(Math.min(4, file.size));
     let kept = false;
     try {
-      if (file.size > WHOLE_FILE_LIMIT && file.read(first, 0, first.length, 0) === first.length && readsAsCborSequence(first)) {
+      if (file.size > DEFAULT_WINDOW && file.read(first, 0, first.length, 0) === first.length && readsAsCborSequence(first)) {
         kept = true;
         return { name: path, file };
       }

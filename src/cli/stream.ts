@@ -46,7 +46,7 @@ export type StreamInput = { name: string; bytes: Uint8Array } | { name: string; 
 /** The keys, what fails the exit status (report.ts ExitPolicy) and how the input is read. */
 export interface StreamOptions extends ExitPolicy {
   keys: readonly RegistryEntry[];
-  /** Bytes of a CBOR sequence read at a time (default 32 MiB); a window grows for an item larger than it. */
+  /** Bytes of a CBOR sequence read at a time (default 8 MiB); a window grows for an item larger than it. */
   window?: number;
   /**
    * A full garbage collection, when the runtime offers one: run after the first pass's reading,
@@ -63,17 +63,7 @@ export interface StreamOptions extends ExitPolicy {
  * spent 2.4 s in those collections; at 100, 1.8 s).
  */
 const BATCH = 100;
-/**
- * A file larger than this that reads as a CBOR sequence is read in windows, not whole (main.ts).
- */
-export const WHOLE_FILE_LIMIT = 8 << 20;
-/**
- * Bytes read at a time. Each window is a view of a buffer as long as the file up to its end (the
- * records' spans are places in the file): its pages before the window are never touched, but the
- * runtime counts the buffer whole and collects the old generation at each one. At 8 MiB the
- * million-record file's report took 59 full collections (1.57 s); at 32 MiB, 26 (0.76 s).
- */
-export const DEFAULT_WINDOW = 32 << 20;
+export const DEFAULT_WINDOW = 8 << 20;
 
 /**
  * An input's records in batches, as inspectInputBatches gives them (whole), or read in windows;

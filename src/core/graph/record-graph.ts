@@ -5,7 +5,7 @@
 // made when asked), so a million-record log costs tens of bytes a record. Drawing (draw.ts) makes
 // the objects it draws from it, without changing it.
 import { finding, type FindingRuleId } from '../rules';
-import { describeEntry, type EntryIds, type EntrySequence, type LocateField, type LogFacts } from '../log/entry';
+import { describeEntry, type EntryIds, type EntrySequence, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
 import { type Groups, KeyGroups, NumberGroups } from './key-groups';
 import { type CauseAt, describeCauseAt } from '../agdx/cause-at';
 import type { CausalVia, EdgeVia, GhostNode, GraphFinding, ReassembledStream } from './model';
@@ -568,25 +568,23 @@ function correlationEdges(b: Building, streams: readonly ReassembledStream[]): v
   let count = 0;
   for (let k = 0; k < b.n; k++) if (isCommand(k)) count++;
   const commands = new KeyGroups(b.n, count);
-  const commandKey = (k: number) => {
-    const e = list.at(k)!;
-    return `${e.conversation}|${e.correlation}`;
-  };
-  for (const k of b.ordered) if (isCommand(k)) commands.add(commandKey(k), k);
-  const commandFor = (child: number): Picked | null =>
-    list.at(child)!.correlation === null ? null : pick(b, commands, commands.group(commandKey(child)), child, 'correlation', 'commands');
+  const commandKey = (e: LogEntry) => `${e.conversation}|${e.correlation}`;
+  for (const k of b.ordered) if (isCommand(k)) commands.add(commandKey(list.at(k)!), k);
+  /** The command entry `e` (entry `child`) answers, by its correlation. */
+  const commandFor = (child: number, e: LogEntry): Picked | null =>
+    e.correlation === null ? null : pick(b, commands, commands.group(commandKey(e)), child, 'correlation', 'commands');
   for (const child of b.ordered) {
     const e = list.at(child)!;
     const k = e.kind;
     if (!(k === 'response' || k === 'error' || (k === 'status' && e.operation === 'task'))) continue;
-    const cmd = commandFor(child);
+    const cmd = commandFor(child, e);
     if (cmd && cmd.entry >= 0 && cmd.entry !== child) addEdge(b, child, cmd.entry, CORRELATION, cmd.note);
   }
   const entryOf = (record: number) => entryOfRecord(b.g.recordIndex, record);
   for (const s of streams) {
     const order = streamOrder(b, s, entryOf);
     if (order.length > 0) {
-      const cmd = commandFor(order[0]);
+      const cmd = commandFor(order[0], list.at(order[0])!);
       if (cmd && cmd.entry >= 0) addEdge(b, order[0], cmd.entry, CORRELATION, cmd.note);
       for (let i = 1; i < order.length; i++) addEdge(b, order[i], order[i - 1], SEQUENCE);
     }
@@ -619,12 +617,13 @@ function entryOfRecord(recordIndex: Int32Array, record: number): number {
 /** The stream's chunks in sequence order (then log order): how they chain when drawn, not how they were counted. */
 function streamOrder(b: Building, s: ReassembledStream, entryOf: (record: number) => number): number[] {
   const { list, keyClass } = b;
-  return s.recordIndices
-    .map(entryOf)
-    .filter((k) => list.at(k)!.sequence !== null)
-    .sort((x, y) => {
-      const sx = list.at(x)!.sequence!;
-      const sy = list.at(y)!.sequence!;
-      return sx < sy ? -1 : sx > sy ? 1 : keyClass[x] - keyClass[y];
-    });
+  // Each chunk's sequence read once, not an entry made for each comparison.
+  const chunks: { k: number; sequence: bigint }[] = [];
+  for (const record of s.recordIndices) {
+    const k = entryOf(record);
+    const sequence = list.at(k)!.sequence;
+    if (sequence !== null) chunks.push({ k, sequence });
+  }
+  chunks.sort((x, y) => (x.sequence < y.sequence ? -1 : x.sequence > y.sequence ? 1 : keyClass[x.k] - keyClass[y.k]));
+  return chunks.map((c) => c.k);
 }

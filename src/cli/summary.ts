@@ -19,6 +19,7 @@ import {
 } from '../core/report';
 import { isBadlySigned, recordHeadline, signatureWords } from '../core/verdict';
 import { terminalSafe } from './terminal';
+import { ByteRun } from '../core/bytes/byte-run';
 
 export interface SummaryOptions {
   /** Only the records with a problem (isProblem), and the summary. */
@@ -35,47 +36,28 @@ const badge = (ok: boolean | null, yes: string, no: string) => (ok === null ? '-
  * writes or copies it.
  */
 export class LineOut {
-  private block: Uint8Array;
-  private length = 0;
+  private readonly block: ByteRun;
   constructor(
     private readonly out: (bytes: Uint8Array) => void,
     private readonly blockSize = 1 << 20,
   ) {
-    this.block = new Uint8Array(blockSize + 4096);
+    this.block = new ByteRun(blockSize + 4096);
   }
   line(text: string): void {
-    // At most three bytes a UTF-16 unit, and the line break.
-    const most = 3 * text.length + 1;
-    if (this.length + most > this.block.length) {
-      this.flush();
-      if (most > this.block.length) this.block = new Uint8Array(most);
-    }
-    const block = this.block;
-    let at = this.length;
-    // ASCII copied as it is (most lines are); from the first other character on, the encoder.
-    let i = 0;
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0x80) break;
-      block[at++] = c;
-    }
-    if (i < text.length) at += utf8.encodeInto(text.slice(i), block.subarray(at)).written;
-    block[at++] = 0x0a;
-    this.length = at;
-    if (at >= this.blockSize) this.flush();
+    this.block.utf8(text);
+    this.block.ascii('\n');
+    if (this.block.length >= this.blockSize) this.flush();
   }
   /** Hands on what is left. */
   end(): void {
     this.flush();
   }
   private flush(): void {
-    if (this.length === 0) return;
-    this.out(this.block.subarray(0, this.length));
-    this.length = 0;
+    if (this.block.length === 0) return;
+    this.out(this.block.buf.subarray(0, this.block.length));
+    this.block.length = 0;
   }
 }
-
-const utf8 = new TextEncoder();
 
 /**
  * The text summary: per input a line, then a block per record (findings indented), each written

@@ -6,6 +6,8 @@
 // the graph's edges) mostly have the members of the one before: the text before each member's
 // value (line break, indentation, name) is made once for those members at that depth and copied.
 
+import { ByteRun } from './bytes/byte-run';
+
 /** An array whose elements come one at a time (a generator): written as a JSON array as they come. */
 export class StreamedArray<T> {
   constructor(readonly items: Iterable<T>) {}
@@ -20,48 +22,6 @@ export interface JsonWriterOptions {
   escape?: (json: string) => string;
   /** Bytes gathered before they are handed on (default 1 MiB). */
   blockSize?: number;
-}
-
-/** A growable run of bytes. */
-class Bytes {
-  buf: Uint8Array;
-  length = 0;
-  constructor(size: number) {
-    this.buf = new Uint8Array(size);
-  }
-  reserve(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
-    grown.set(this.buf.subarray(0, this.length));
-    this.buf = grown;
-  }
-  bytes(b: Uint8Array): void {
-    this.reserve(b.length);
-    this.buf.set(b, this.length);
-    this.length += b.length;
-  }
-  /** ASCII text, a character a byte. */
-  ascii(s: string): void {
-    this.reserve(s.length);
-    const buf = this.buf;
-    let at = this.length;
-    for (let i = 0; i < s.length; i++) buf[at++] = s.charCodeAt(i);
-    this.length = at;
-  }
-  /** A non-negative safe integer's decimal digits. */
-  digits(n: number): void {
-    this.reserve(16);
-    const buf = this.buf;
-    if (n < 10) {
-      buf[this.length++] = 48 + n;
-      return;
-    }
-    let width = 0;
-    for (let m = n; m >= 1; m = Math.floor(m / 10)) width++;
-    let at = this.length + width;
-    this.length = at;
-    for (let m = n; m >= 1; m = Math.floor(m / 10)) buf[--at] = 48 + (m % 10);
-  }
 }
 
 const utf8 = new TextEncoder();
@@ -83,7 +43,7 @@ interface Shape {
  * where JSON.stringify throws (a bigint; a cycle overflows the stack).
  */
 export class JsonWriter {
-  private readonly block: Bytes;
+  private readonly block: ByteRun;
   private readonly blockSize: number;
   private readonly escape: ((json: string) => string) | null;
   private readonly strings = new Map<string, Uint8Array>();
@@ -97,7 +57,7 @@ export class JsonWriter {
   ) {
     this.blockSize = options.blockSize ?? 1 << 20;
     if (!(this.blockSize >= 1)) throw new TypeError('JsonWriter: blockSize must be at least 1');
-    this.block = new Bytes(this.blockSize + 4096);
+    this.block = new ByteRun(this.blockSize + 4096);
     this.escape = options.escape ?? null;
   }
 
@@ -137,7 +97,7 @@ export class JsonWriter {
     return n;
   }
 
-  private string(to: Bytes, s: string): void {
+  private string(to: ByteRun, s: string): void {
     // Printable ASCII but `"` and `\` is its own JSON text in quotes, which `escape` is not asked
     // about (see JsonWriterOptions): ids and names mostly are, and most are written once.
     if (s.length <= LONG_STRING) {
@@ -184,7 +144,7 @@ export class JsonWriter {
         return shape;
       }
     }
-    const text = new Bytes(64);
+    const text = new ByteRun(64);
     const prefixes = keys.map((key) => {
       text.length = 0;
       text.bytes(this.newline(depth + 1));
@@ -231,7 +191,7 @@ export class JsonWriter {
   }
 
   /** A string, number, boolean or null. */
-  private leaf(to: Bytes, v: unknown): void {
+  private leaf(to: ByteRun, v: unknown): void {
     if (typeof v === 'string') this.string(to, v);
     else if (typeof v === 'number') {
       if (Number.isSafeInteger(v) && v >= 0) to.digits(v);

@@ -13,10 +13,13 @@ import { headersNode, markDeadline } from './build';
 
 const NO_VIEWS: RecordViews = { tree: [], headers: null, body: null };
 
-/** The record's CBOR item read again: the one at its span, or its whole view (an Iggy message's payload). */
-function itemOf({ verdict, data }: InspectedRecord): CborItem | null {
-  const [start, end] = verdict.span ?? [0, data.view.length];
-  const again = readItemAt(data.view.subarray(0, end), start);
+/** Where the record's CBOR item is in its view: its span, or the whole view (an Iggy message's payload). */
+const placeOf = ({ verdict, data }: InspectedRecord): Span => verdict.span ?? [0, data.view.length];
+
+/** The record's CBOR item read again, at its place. */
+function itemOf(record: InspectedRecord): CborItem | null {
+  const [start, end] = placeOf(record);
+  const again = readItemAt(record.data.view.subarray(0, end), start);
   return again.ok ? again.value : null;
 }
 
@@ -48,7 +51,7 @@ function envelopeFieldSpan(record: InspectedRecord, path: string): Span | null |
   if (!TOP_LEVEL.has(path)) return undefined;
   // An envelope that did not decode has no field tree (its headers have no such paths).
   if (!record.verdict.decoded) return null;
-  const [start, end] = record.verdict.span ?? [0, record.data.view.length];
+  const [start, end] = placeOf(record);
   const canonical = canonicalFieldSpan(record.data.view, start, end, path);
   if (canonical !== undefined) return canonical;
   const item = itemOf(record);

@@ -6,9 +6,10 @@
 // inputs' digests before the records, so the inputs are read twice. The first pass keeps, per
 // record, only the log's compact entry (log/entry.ts; chunk bodies copied out, so no entry holds
 // the input's bytes) and hashes each input; the log is analysed once at the end, with no spans
-// (locating a field needs the record's bytes). The second pass reads the records again and writes
-// each as it comes, with the log's findings about it (its deadline and clock findings made then,
-// from columns the analysis kept), their spans located in its bytes then. A
+// (locating a field needs the record's bytes). The second pass writes each record as it comes,
+// with the log's findings about it (its deadline and clock findings made then, from columns the
+// analysis kept), their spans located in its bytes then: a clean input's records from their entries
+// and the first pass's columns (report-columns.ts), any other input's read and judged again. A
 // large CBOR sequence is read in windows, never whole.
 import { createHash } from 'node:crypto';
 import type { WorkflowReport } from '../core/agentdna/model';
@@ -30,6 +31,7 @@ import {
   streamedReportTail,
 } from '../core/report';
 import type { JsonWriter } from '../core/report-json';
+import { cleanRecords, ReportColumns } from './report-columns';
 import type { Finding } from '../core/verdict';
 
 /** A file read at any position, not whole. */
@@ -48,6 +50,12 @@ export interface StreamOptions extends ExitPolicy {
   keys: readonly RegistryEntry[];
   /** Bytes of a CBOR sequence read at a time (default 8 MiB); a window grows for an item larger than it. */
   window?: number;
+  /**
+   * Read and judge every record again in the second pass, as an input that is not clean always is
+   * (report-columns.ts); the report is the same either way (default false: clean inputs are
+   * written from the first pass's columns).
+   */
+  reread?: boolean;
   /**
    * A full garbage collection, when the runtime offers one: run after the first pass's reading,
    * between the folds and the graph, and after the analysis, so what each step let go is gone
@@ -111,17 +119,28 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
 
   // Pass 1: the log's entries, the inputs' digests and formats, the workflows; then the analysis
   // (the entries let go once it is made) and what is written after the records.
-  const { results, count, findingsOf, tail } = firstPass(inputs, options, window, withKeys);
+  const { results, count, findingsOf, tail, columns, entries } = firstPass(inputs, options, window, withKeys);
   options.collect?.();
   const written = tail.workflows;
 
-  // Pass 2: the records again, each written as it comes.
+  // Pass 2: the records again, each written as it comes: a clean input's from the columns, any
+  // other's read and judged again.
   let status: 0 | 1 = 0;
   let read = false;
   function* reportRecords(): Generator<ReportRecord> {
     let k = 0;
     for (let i = 0; i < inputs.length; i++) {
-      for (const batch of inputBatches(i, inputs[i], options.keys, window, false)) {
+      const input = inputs[i];
+      const clean = columns.clean(i);
+      if (clean && entries && 'file' in input) {
+        for (const out of cleanRecords(i, clean, entries, findingsOf, (b, o, l, p) => input.file.read(b, o, l, p), window)) {
+          k++;
+          if (!recordPasses(out, options)) status = 1;
+          yield out;
+        }
+        continue;
+      }
+      for (const batch of inputBatches(i, input, options.keys, window, false)) {
         for (const w of batch.workflows) written.push({ ...w, record: w.record + k });
         for (const r of withKeys(batch.records)) {
           const found = findingsOf(k++);
@@ -143,22 +162,34 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
 /** Pass 1 and the log's analysis: the inputs' results, the record count, the log's findings by record and what follows the records. */
 function firstPass(inputs: readonly StreamInput[], options: StreamOptions, window: number, withKeys: (records: InspectedRecord[]) => InspectedRecord[]) {
   const facts = new LogFactsBuilder({ copyBodies: true, shareSignatures: true });
+  const columns = new ReportColumns();
   const results: InputResult[] = [];
   const workflows: WorkflowReport[] = [];
   let count = 0;
+  let entryCount = 0;
+  let anyClean = false;
   inputs.forEach((input, i) => {
+    columns.begin(i, 'file' in input && !options.reread, count, entryCount);
     for (const batch of inputBatches(i, input, options.keys, window, true)) {
       // A workflow's `record` indexes its batch: make it index all records.
       for (const w of batch.workflows) workflows.push({ ...w, record: w.record + count });
       for (const r of withKeys(batch.records)) {
-        facts.add(logSource(r));
+        const source = logSource(r);
+        facts.add(source);
+        const hasEntry = source.envelope !== null;
+        if (hasEntry) entryCount++;
+        columns.add(r, hasEntry);
         count++;
       }
       if (batch.input) results.push(batch.input);
     }
+    if (columns.end()) anyClean = true;
   });
   options.collect?.();
-  const log = analyzeLogForReport(facts.facts(), options.collect);
+  const logFacts = facts.facts();
+  // The entries are kept through pass 2 only when a clean input is written from them.
+  const entries = anyClean ? logFacts.inRecordOrder() : null;
+  const log = analyzeLogForReport(logFacts, options.collect);
   // Made once the entries are gone: the folds' report copies what it lists, and the analysis is
   // not held past here (the folds' own lists, a million records' worth, go before pass 2).
   const tail = streamedReportTail(log, workflows);
@@ -166,7 +197,7 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
   // record: those are the ones written (the sink reads tail.workflows after the records), so pass
   // 1's are not held through pass 2 (a workflow of 500,000 parents lists 500,000 paths and spans).
   tail.workflows.length = 0;
-  return { results, count, findingsOf: log.findingsOf, tail };
+  return { results, count, findingsOf: log.findingsOf, tail, columns, entries };
 }
 
 /** The log's findings about a record with their spans, as analyzeRecords' locate gives them: the field's bytes by its tree. */

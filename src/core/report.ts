@@ -46,8 +46,11 @@ export interface Report {
   sessions: ReportFolds['sessions'];
 }
 
+/** What report@1 writes of a record's verdict: all of it but its one-line summary. */
+export type ReportedVerdict = Omit<RecordVerdict, 'summary'>;
+
 /** A record as report@1 writes it: its verdict and the log's findings about it (their spans located). */
-export function reportRecord(v: RecordVerdict, logFindings: readonly Finding[] | undefined): ReportRecord {
+export function reportRecord(v: ReportedVerdict, logFindings: readonly Finding[] | undefined): ReportRecord {
   const out: ReportRecord = {
     input: v.input,
     index: v.index,

@@ -16,11 +16,16 @@ const NO_VIEWS: RecordViews = { tree: [], headers: null, body: null };
 /** Where the record's CBOR item is in its view: its span, or the whole view (an Iggy message's payload). */
 const placeOf = ({ verdict, data }: InspectedRecord): Span => verdict.span ?? [0, data.view.length];
 
+/** The CBOR item at `start` of `view`, read again (null: it does not read). */
+function itemAt(view: Uint8Array, start: number, end: number): CborItem | null {
+  const again = readItemAt(view.subarray(0, end), start);
+  return again.ok ? again.value : null;
+}
+
 /** The record's CBOR item read again, at its place. */
 function itemOf(record: InspectedRecord): CborItem | null {
   const [start, end] = placeOf(record);
-  const again = readItemAt(record.data.view.subarray(0, end), start);
-  return again.ok ? again.value : null;
+  return itemAt(record.data.view, start, end);
 }
 
 /** An envelope (bare in a CBOR sequence, or an Iggy message's payload with the message's headers). */
@@ -52,9 +57,20 @@ function envelopeFieldSpan(record: InspectedRecord, path: string): Span | null |
   // An envelope that did not decode has no field tree (its headers have no such paths).
   if (!record.verdict.decoded) return null;
   const [start, end] = placeOf(record);
-  const canonical = canonicalFieldSpan(record.data.view, start, end, path);
+  return topLevelFieldSpan(record.data.view, start, end, path);
+}
+
+/**
+ * Where the value of the top-level field `path` is in the decoded envelope whose item is `view`
+ * [start, end), as its field tree has it (envelopeViews' locate); undefined for a path that is not a
+ * top-level field of any dialect (the tree finds those). The streamed report's second pass asks it
+ * with the bytes alone (cli/report-columns.ts).
+ */
+export function topLevelFieldSpan(view: Uint8Array, start: number, end: number, path: string): Span | null | undefined {
+  if (!TOP_LEVEL.has(path)) return undefined;
+  const canonical = canonicalFieldSpan(view, start, end, path);
   if (canonical !== undefined) return canonical;
-  const item = itemOf(record);
+  const item = itemAt(view, start, end);
   const root = item && untag(item);
   if (root?.kind !== 'map') return null;
   for (let i = root.entries.length - 1; i >= 0; i--) {

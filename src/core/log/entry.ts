@@ -9,7 +9,7 @@ import { type CauseAt, readCauseAt } from '../agdx/cause-at';
 import { sessionNoteOf, type SessionNote } from '../agdx/session-note';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
 import { StringTable } from '../string-table';
-import { grown } from './grow';
+import { Column } from './grow';
 import { IdTable } from './ids';
 import { SparseIntegers, SparseValues } from './sparse';
 
@@ -203,26 +203,6 @@ function kindNumber(kind: Kind): number {
 /** The widths sortKey pads its numbers to: within them, comparing the strings compares the numbers. */
 const INPUT_WIDTH = 6;
 const INDEX_WIDTH = 9;
-
-/** A typed array that grows as values are pushed; `done` gives one of the exact length. */
-class Column<T extends Int32Array | Uint32Array | Float64Array | Uint8Array> {
-  private a: T;
-  private n = 0;
-  constructor(private readonly make: (length: number) => T) {
-    this.a = make(256);
-  }
-  push(v: number): void {
-    if (this.n === this.a.length) this.a = grown(this.a);
-    this.a[this.n++] = v;
-  }
-  /** The values, at their exact length; the column lets its buffer go. */
-  done(): T {
-    const out = this.a.slice(0, this.n) as T;
-    this.a = this.make(0);
-    this.n = 0;
-    return out;
-  }
-}
 
 const int32 = () => new Column((n) => new Int32Array(n));
 

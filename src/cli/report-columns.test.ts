@@ -1,6 +1,7 @@
 // A clean input written from the first pass's columns (report-columns.ts) is the report that
 // reading and judging its records again writes, and the report of the records held whole.
 import { describe, expect, it } from 'vitest';
+import { memoryFile } from '../../test/support/memory-file';
 import { BENCH_SEED, agdxSequence } from '../../test/support/generate';
 import { keyFor } from '../../test/support/agdx-gen';
 import { hops } from '../../test/support/graph-helpers';
@@ -13,23 +14,7 @@ import type { RegistryEntry } from '../core/keys/keys';
 import { buildReport } from '../core/report';
 import { JsonWriter } from '../core/report-json';
 import { ReportColumns } from './report-columns';
-import { type RandomAccessFile, streamReport } from './stream';
-
-/** A file over bytes that notes whether a read went into a buffer shorter than the input up to it (the clean pass's reused one). */
-function memoryFile(bytes: Uint8Array): RandomAccessFile & { relative: number } {
-  const file = {
-    size: bytes.length,
-    relative: 0,
-    read(buffer: Uint8Array, offset: number, length: number, position: number) {
-      const n = Math.min(length, bytes.length - position);
-      buffer.set(bytes.subarray(position, position + n), offset);
-      if (buffer.length < position + n) file.relative++;
-      return n;
-    },
-    close() {},
-  };
-  return file;
-}
+import { streamReport } from './stream';
 
 function streamed(inputs: { name: string; bytes: Uint8Array }[], reread: boolean, keys: readonly RegistryEntry[] = [], window = 4096) {
   const files = inputs.map(({ name, bytes }) => ({ name, file: memoryFile(bytes) }));

@@ -4,6 +4,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { memoryFile } from '../../test/support/memory-file';
 import { agdxSequence } from '../../test/support/generate';
 import { inspect } from '../core/inspect';
 import { parseKeys } from '../core/keys/keys';
@@ -17,7 +18,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex } from '../core/bytes';
 import { run } from './main';
 import { readsAsCborSequence } from '../core/inspect';
-import { streamReport, type RandomAccessFile, type StreamInput } from './stream';
+import { streamReport, type StreamInput } from './stream';
 import { jsonTerminalSafe } from './terminal';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,22 +31,6 @@ function files(dir: string): string[] {
 }
 
 const VECTORS = files('vectors');
-
-/** A file over bytes, counting what it was asked to read. */
-function memoryFile(bytes: Uint8Array): RandomAccessFile & { largest: number } {
-  const file = {
-    size: bytes.length,
-    largest: 0,
-    read(buffer: Uint8Array, offset: number, length: number, position: number) {
-      const n = Math.min(length, bytes.length - position);
-      buffer.set(bytes.subarray(position, position + n), offset);
-      file.largest = Math.max(file.largest, n);
-      return n;
-    },
-    close() {},
-  };
-  return file;
-}
 
 function whole(inputs: { name: string; bytes: Uint8Array }[], keys = parseKeys(new Uint8Array()).keys, requireTrusted = false) {
   const report = buildReport(inspect(inputs, { keys, detail: false }));

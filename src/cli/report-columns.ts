@@ -29,7 +29,7 @@ const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 /** One input's clean records as the first pass saw them: back to back, so each one's length tells where the next starts. */
 class InputColumns {
   readonly length = new Column((n) => new Uint32Array(n));
-  readonly shape = new Column((n) => new Uint16Array(n));
+  readonly shape = new Column((n) => new Uint32Array(n));
   records = 0;
   /** Where the next record must start. */
   next: number;
@@ -50,7 +50,7 @@ export interface CleanInput {
   readonly records: number;
   readonly start: number;
   readonly length: Uint32Array;
-  readonly shape: Uint16Array;
+  readonly shape: Uint32Array;
   readonly shapes: readonly Shape[];
 }
 

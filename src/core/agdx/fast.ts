@@ -233,8 +233,6 @@ let pos = 0;
 /** Where the bytes the read may use end (a window of `b`, without a view made for it per read). */
 let limit = 0;
 let ids: IdViews | null = null;
-/** Where each field's value is, by its index (two entries a field), while canonicalFieldSpan reads. */
-let spans: Float64Array | null = null;
 
 /**
  * `n` bytes of `bytes` at `at` as a view: the constructor, not `subarray`, which goes through the
@@ -467,25 +465,7 @@ export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?
     // Hold no input past the read.
     b = EMPTY;
     ids = null;
-    spans = null;
   }
-}
-
-const FIELD_INDEX = new Map(FIELD_NAMES.map((name, f) => [name, f]));
-const FIELD_SPANS = new Float64Array(2 * FIELDS.length);
-
-/**
- * Where the value of the top-level field `name` is in the envelope at `start`, when its bytes are
- * canonical: its span, null when it has no such field; undefined when the bytes are not canonical
- * (read its item tree then). Canonical keys are distinct and known, so this is the span its field
- * tree gives, without building the tree.
- */
-export function canonicalFieldSpan(bytes: Uint8Array, start: number, end: number, name: string): [number, number] | null | undefined {
-  FIELD_SPANS.fill(-1);
-  spans = FIELD_SPANS;
-  if (!readCanonicalEnvelope(bytes, start, undefined, end)) return undefined;
-  const f = FIELD_INDEX.get(name);
-  return f === undefined || FIELD_SPANS[2 * f] < 0 ? null : [FIELD_SPANS[2 * f], FIELD_SPANS[2 * f + 1]];
 }
 
 const EMPTY = new Uint8Array(0);
@@ -499,7 +479,6 @@ function readEnvelope(): FastEnvelope | null {
   for (let i = 0; i < count; i++) {
     const f = key(FIELD_BYTES, last + 1);
     last = f;
-    const valueStart = pos;
     let v: unknown;
     // On how the field is written (a jump table, not a comparison per field name).
     switch (FIELD_WIRE[f]) {
@@ -551,10 +530,6 @@ function readEnvelope(): FastEnvelope | null {
         break;
     }
     store(env, f, v);
-    if (spans !== null) {
-      spans[2 * f] = valueStart;
-      spans[2 * f + 1] = pos;
-    }
   }
   // A one-byte value (true, false, null) is taken without a bounds check: one just past the limit
   // leaves the envelope to the general decoder, as it does where the bytes end.

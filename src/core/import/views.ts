@@ -6,7 +6,7 @@ import { headerViews } from '../agdx/iggy';
 import { toDiagnostic } from '../cbor/diagnostic';
 import { readItemAt, untag, type CborItem } from '../cbor/reader';
 import { DIALECTS } from '../agdx/dialects';
-import { canonicalFieldSpan } from '../agdx/fast';
+import { mapEntrySpan } from '../cbor/skip';
 import type { Span } from '../model';
 import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
 import { headersNode, markDeadline } from './build';
@@ -68,8 +68,8 @@ function envelopeFieldSpan(record: InspectedRecord, path: string): Span | null |
  */
 export function topLevelFieldSpan(view: Uint8Array, start: number, end: number, path: string): Span | null | undefined {
   if (!TOP_LEVEL.has(path)) return undefined;
-  const canonical = canonicalFieldSpan(view, start, end, path);
-  if (canonical !== undefined) return canonical;
+  const plain = mapEntrySpan(view, start, end, path);
+  if (plain !== undefined) return plain;
   const item = itemAt(view, start, end);
   const root = item && untag(item);
   if (root?.kind !== 'map') return null;

@@ -169,18 +169,24 @@ export class JsonWriter {
       this.array(v instanceof StreamedArray ? v.items : v, depth);
       return;
     }
-    // Names and values each read at once (a member read by a name that varies is a slow lookup).
-    const keys = Object.keys(v);
-    const values = Object.values(v);
-    const { prefixes } = this.shapeOf(keys, depth);
+    // Members by for-in, which makes no array of names or values (a million records made several
+    // each) and lists a plain object's own names in Object.keys' order; any other object's own
+    // members are copied into a plain one first (for-in would list what its prototypes add). The
+    // text before each value is the last shape's at this depth while its names match.
+    const proto = Object.getPrototypeOf(v);
+    const o: Record<string, unknown> = proto === Object.prototype || proto === null ? (v as Record<string, unknown>) : Object.fromEntries(Object.entries(v));
+    let shape: Shape | undefined = this.shapes[depth]?.[0];
     let first = true;
-    for (let i = 0; i < keys.length; i++) {
-      const member = jsonValue(values[i], keys[i]);
+    let i = 0;
+    for (const key in o) {
+      if (shape === undefined || shape.keys[i] !== key) shape = this.shapeOf(Object.keys(o), depth);
+      const member = jsonValue(o[key], key);
+      i++;
       // JSON.stringify leaves out members it cannot write.
       if (member === undefined) continue;
       to.ascii(first ? '{' : ',');
       first = false;
-      to.bytes(prefixes[i]);
+      to.bytes(shape.prefixes[i - 1]);
       this.value(member, depth + 1);
     }
     if (first) to.ascii('{}');

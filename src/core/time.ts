@@ -4,22 +4,32 @@ import { ulidTimeMs } from './bytes';
 /** ISO time of epoch microseconds, or null when no date can hold it. */
 export function isoFromMicros(micros: bigint | number | string): string | null {
   let ms: number;
-  try {
-    ms = Number(BigInt(micros) / 1000n);
-  } catch {
-    return null;
+  // Milliseconds, toward zero: a safe integer's by arithmetic that is exact for one (n % 1000 and
+  // the multiple of 1000 left), any other by BigInt (which throws for what is not an integer).
+  const n = typeof micros === 'bigint' ? Number(micros) : Number.NaN;
+  if (Number.isSafeInteger(n)) ms = (n - (n % 1000)) / 1000;
+  else {
+    try {
+      ms = Number(BigInt(micros) / 1000n);
+    } catch {
+      return null;
+    }
   }
-  // Times in a log come in runs within one millisecond (a report names each record's deadline and
-  // answer): the last one's text is kept.
-  if (ms === lastMs) return lastIso;
+  // Times in a log come in runs within one millisecond, and a report's messages name two at a
+  // time (a deadline and its answer): the last few texts are kept.
+  for (let i = 0; i < RECENT_ISO; i++) if (recentMs[i] === ms) return recentIso[i];
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return null;
-  lastMs = ms;
-  lastIso = d.toISOString();
-  return lastIso;
+  const iso = d.toISOString();
+  recentMs[nextIso] = ms;
+  recentIso[nextIso] = iso;
+  nextIso = (nextIso + 1) % RECENT_ISO;
+  return iso;
 }
-let lastMs = Number.NaN;
-let lastIso = '';
+const RECENT_ISO = 4;
+const recentMs = new Float64Array(RECENT_ISO).fill(Number.NaN);
+const recentIso: string[] = new Array(RECENT_ISO).fill('');
+let nextIso = 0;
 
 /** ISO time of epoch seconds (may be fractional), or null when no date can hold it. */
 export function isoFromSeconds(seconds: number): string | null {

@@ -97,7 +97,8 @@ export function withSignature(verdict: RecordVerdict, signature: SignatureVerdic
   return sameSignature(verdict.signature, signature) ? verdict : { ...verdict, signature };
 }
 
-function sameSignature(a: SignatureVerdict, b: SignatureVerdict): boolean {
+/** Whether two signature verdicts say the same (every field; the same object, or equal ones). */
+export function sameSignature(a: SignatureVerdict, b: SignatureVerdict): boolean {
   return (
     a === b ||
     (a.status === b.status &&

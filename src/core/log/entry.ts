@@ -9,6 +9,7 @@ import { type CauseAt, readCauseAt } from '../agdx/cause-at';
 import { sessionNoteOf, type SessionNote } from '../agdx/session-note';
 import type { LogPosition, SignatureVerdict, Span } from '../model';
 import { StringTable } from '../string-table';
+import { sameSignature } from '../verdict';
 import { Column } from './grow';
 import { IdTable } from './ids';
 import { SparseIntegers, SparseValues } from './sparse';
@@ -561,14 +562,19 @@ export interface LogFactsOptions {
 
 /** At most this many distinct verdicts are shared; past it, each further one is kept as it is. */
 const SHARED_SIGNATURES = 4096;
+/** How many verdicts shared last are compared before a key is made. */
+const RECENT_SIGNATURES = 4;
 
 /** Equal signature verdicts, one object each. */
 class SignatureTable {
-  private readonly byKey = new Map<string, SignatureVerdict>();
+  private readonly keyed = new Map<string, SignatureVerdict>();
   // The verdict asked for last and its shared one: a run of unsigned records hands in one object
   // (signature.ts UNSIGNED), and its key was a JSON text made per record.
   private lastAsked: SignatureVerdict | null = null;
   private lastShared: SignatureVerdict | null = null;
+  /** The verdicts shared last, the latest first. */
+  private readonly recent: SignatureVerdict[] = [];
+
   of(v: SignatureVerdict): SignatureVerdict {
     if (v === this.lastAsked) return this.lastShared!;
     const shared = this.shared(v);
@@ -576,12 +582,21 @@ class SignatureTable {
     this.lastShared = shared;
     return shared;
   }
+
   private shared(v: SignatureVerdict): SignatureVerdict {
+    // A log's records alternate among a few verdicts (unsigned, and one per signing key): those
+    // shared last are compared first, field by field, before a key is made of the verdict.
+    const recent = this.recent;
+    for (let i = 0; i < recent.length; i++) if (sameSignature(recent[i], v)) return recent[i];
     const key = JSON.stringify([v.status, v.scheme, v.key_id, v.signer, v.trusted, v.context_match, v.not_covered, v.reason]);
-    const known = this.byKey.get(key);
-    if (known) return known;
-    if (this.byKey.size < SHARED_SIGNATURES) this.byKey.set(key, v);
-    return v;
+    let shared = this.keyed.get(key);
+    if (shared === undefined) {
+      shared = v;
+      if (this.keyed.size < SHARED_SIGNATURES) this.keyed.set(key, v);
+    }
+    recent.unshift(shared);
+    if (recent.length > RECENT_SIGNATURES) recent.pop();
+    return shared;
   }
 }
 

@@ -281,7 +281,12 @@ interface Columns {
   /** The chunk bodies copied out (LogFactsOptions.copyBodies). */
   readonly bodies: BodyCopies | null;
   /** The records' verdict parts as read (an entry renewed by withVerdicts has its own). */
-  readonly verdicts: { readonly signature: readonly SignatureVerdict[]; readonly invalid: Uint8Array };
+  readonly verdicts: {
+    /** By entry, or (`numbers`) the distinct ones a shared table kept, each entry's by its number. */
+    readonly signature: readonly SignatureVerdict[];
+    readonly numbers: Int32Array | null;
+    readonly invalid: Uint8Array;
+  };
 }
 
 interface Sparse {
@@ -323,7 +328,8 @@ class PackedEntry implements LogEntry {
   ) {}
 
   get signature(): SignatureVerdict {
-    return this.c.verdicts.signature[this.k];
+    const v = this.c.verdicts;
+    return v.numbers === null ? v.signature[this.k] : v.signature[v.numbers[this.k]];
   }
   get invalid(): boolean {
     return this.c.verdicts.invalid[this.k] === 1;
@@ -565,38 +571,41 @@ const SHARED_SIGNATURES = 4096;
 /** How many verdicts shared last are compared before a key is made. */
 const RECENT_SIGNATURES = 4;
 
-/** Equal signature verdicts, one object each. */
+/** Equal signature verdicts, one object each, numbered: an entry keeps its verdict's number (4 bytes, not a reference's 8). */
 class SignatureTable {
-  private readonly keyed = new Map<string, SignatureVerdict>();
-  // The verdict asked for last and its shared one: a run of unsigned records hands in one object
+  /** The verdicts by number. */
+  readonly list: SignatureVerdict[] = [];
+  private readonly keyed = new Map<string, number>();
+  // The verdict asked for last and its number: a run of unsigned records hands in one object
   // (signature.ts UNSIGNED), and its key was a JSON text made per record.
   private lastAsked: SignatureVerdict | null = null;
-  private lastShared: SignatureVerdict | null = null;
-  /** The verdicts shared last, the latest first. */
-  private readonly recent: SignatureVerdict[] = [];
+  private lastNumber = -1;
+  /** The numbers shared last, the latest first. */
+  private readonly recent: number[] = [];
 
-  of(v: SignatureVerdict): SignatureVerdict {
-    if (v === this.lastAsked) return this.lastShared!;
-    const shared = this.shared(v);
+  numberOf(v: SignatureVerdict): number {
+    if (v === this.lastAsked) return this.lastNumber;
+    const n = this.shared(v);
     this.lastAsked = v;
-    this.lastShared = shared;
-    return shared;
+    this.lastNumber = n;
+    return n;
   }
 
-  private shared(v: SignatureVerdict): SignatureVerdict {
+  private shared(v: SignatureVerdict): number {
     // A log's records alternate among a few verdicts (unsigned, and one per signing key): those
     // shared last are compared first, field by field, before a key is made of the verdict.
-    const recent = this.recent;
-    for (let i = 0; i < recent.length; i++) if (sameSignature(recent[i], v)) return recent[i];
+    const { recent, list } = this;
+    for (let i = 0; i < recent.length; i++) if (sameSignature(list[recent[i]], v)) return recent[i];
     const key = JSON.stringify([v.status, v.scheme, v.key_id, v.signer, v.trusted, v.context_match, v.not_covered, v.reason]);
-    let shared = this.keyed.get(key);
-    if (shared === undefined) {
-      shared = v;
-      if (this.keyed.size < SHARED_SIGNATURES) this.keyed.set(key, v);
+    let n = this.keyed.get(key);
+    if (n === undefined) {
+      n = list.length;
+      list.push(v);
+      if (this.keyed.size < SHARED_SIGNATURES) this.keyed.set(key, n);
     }
-    recent.unshift(shared);
+    recent.unshift(n);
     if (recent.length > RECENT_SIGNATURES) recent.pop();
-    return shared;
+    return n;
   }
 }
 
@@ -636,10 +645,13 @@ export class LogFactsBuilder {
     channel: int32(),
     recordId: int32(),
     cause: int32(),
+    signatureNumber: int32(),
   };
   private readonly bigTime = new Map<number, bigint>();
   private readonly bigCarried = new Map<number, bigint>();
+  /** Each entry's own verdict (without a shared table). */
   private readonly signature: SignatureVerdict[] = [];
+  private entryCount = 0;
   private readonly sparse: Sparse = {
     parent: new SparseIntegers(),
     logTime: new SparseIntegers(),
@@ -687,7 +699,7 @@ export class LogFactsBuilder {
       if (before === undefined || time > before) this.latestByInput.set(r.input, time);
     }
     if (!env) return;
-    const k = this.signature.length;
+    const k = this.entryCount++;
     const c = this.col;
     const t = this.table;
     const carried = this.lastTime.get(r.input) ?? 0n;
@@ -711,7 +723,8 @@ export class LogFactsBuilder {
     c.timeSource.push(timeSource === 'log' ? 1 : timeSource === 'ulid' ? 2 : 0);
     c.flags.push(env.last === true ? LAST : 0);
     c.invalid.push(r.invalid ? 1 : 0);
-    this.signature.push(this.signatures ? this.signatures.of(r.signature) : r.signature);
+    if (this.signatures) c.signatureNumber.push(this.signatures.numberOf(r.signature));
+    else this.signature.push(r.signature);
     const loop = repeatedBridgeHops(env.metadata);
     const quarantine = env.kind === 'status' && (env.operation === 'quarantine' || env.operation === 'unquarantine');
     c.recordId.push(env.record ? this.ids.intern(env.record) : -1);
@@ -775,7 +788,9 @@ export class LogFactsBuilder {
       ids: { record: c.recordId.done(), cause: c.cause.done(), table: this.ids, conversation },
       sparse: this.sparse,
       bodies: this.bodies,
-      verdicts: { signature: this.signature, invalid: c.invalid.done() },
+      verdicts: this.signatures
+        ? { signature: this.signatures.list, numbers: c.signatureNumber.done(), invalid: c.invalid.done() }
+        : { signature: this.signature, numbers: null, invalid: c.invalid.done() },
     };
     this.ids.seal();
     const ranked: Columns = { ...columns, rank: logRanks(columns, this.fits) };

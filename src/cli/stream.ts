@@ -118,7 +118,8 @@ export function streamReport(inputs: readonly StreamInput[], options: StreamOpti
   const withKeys = (records: InspectedRecord[]) => (options.keys.length ? applyKeys(records, options.keys) : records);
 
   // Pass 1: the log's entries, the inputs' digests and formats, the workflows; then the analysis
-  // (the entries let go once it is made) and what is written after the records.
+  // (the entries let go once it is made, unless a clean input is written from them) and what is
+  // written after the records.
   const { results, count, findingsOf, tail, columns, entries } = firstPass(inputs, options, window, withKeys);
   options.collect?.();
   const written = tail.workflows;
@@ -190,8 +191,8 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
   // The entries are kept through pass 2 only when a clean input is written from them.
   const entries = anyClean ? logFacts.inRecordOrder() : null;
   const log = analyzeLogForReport(logFacts, options.collect);
-  // Made once the entries are gone: the folds' report copies what it lists, and the analysis is
-  // not held past here (the folds' own lists, a million records' worth, go before pass 2).
+  // The folds' report copies what it lists, and the analysis is not held past here (the folds'
+  // own lists, a million records' worth, go before pass 2).
   const tail = streamedReportTail(log, workflows);
   // The workflows are written after the records, and pass 2 makes each one again as it reads its
   // record: those are the ones written (the sink reads tail.workflows after the records), so pass

@@ -1,7 +1,7 @@
 // What the page asks of everything loaded: the list's keys (filter and sort, here where the data
 // is), the rules present, the folds at a point of the log, the graph, the timeline and report@1.
 // The rule index behind the rule filter is this part's own, made again after the summaries change.
-import { foldPrepared, toReportFolds } from '../core/folds';
+import { foldPrepared, logOrderRecords, toReportFolds } from '../core/folds';
 import { reportToMarkdown } from '../core/report-markdown';
 import { reportDocument, reportPartsOf } from '../core/report';
 import { jsonText } from '../core/report-json';
@@ -100,9 +100,9 @@ export class Queries {
     const result = asOf === null ? log.folds : foldPrepared(log.fold, { asOf });
     return {
       ...toReportFolds(result),
-      positions: result.order.length,
+      positions: log.fold.order.length,
       asOf: result.asOf ? { position: result.asOf.position, record: result.asOf.recordIndex, time: result.asOf.time?.toString() ?? null } : null,
-      order: result.order,
+      order: logOrderRecords(log.fold),
     };
   }
 

@@ -15,7 +15,7 @@ import { logFactsOf, type InspectedRecord } from '../records';
 import { analyzeLog, refoldLog } from '../analysis/log';
 import { isValid } from '../verdict';
 import { decodeCard } from '../agdx/card';
-import { FOLD_RULES, foldLog, foldPrepared, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
+import { FOLD_RULES, foldLog, foldPrepared, logOrderRecords, prepareFold, toReportFolds, type FoldOptions, type FoldResult } from './index';
 
 const root = resolve(__dirname, '../../..');
 
@@ -518,7 +518,7 @@ describe('conversations, usage, bridge loops and log order', () => {
     ];
     records.push({ verdict: { ...records[0].verdict, index: 2 }, data: { ...records[0].data, envelope: null } });
     const f = foldRecords(records);
-    expect(f.order).toEqual([2, 0, 1, 3]);
+    expect(logOrderRecords(prepareFold(factsOf(records)))).toEqual([2, 0, 1, 3]);
     expect(f.conversations[0].records).toEqual([2, 0, 1, 3]);
     expect(f.agents.map((a) => a.id)).toEqual(['b', 'a']);
   });

@@ -34,6 +34,11 @@ export function prepareFold(facts: LogFacts, locate?: LocateField): PreparedLog 
   return { facts, order: facts.inLogOrder(), locate };
 }
 
+/** The records with an envelope, in log order (the positions `asOf` counts): what the Folds panel's slider reads. */
+export function logOrderRecords(prepared: PreparedLog): number[] {
+  return Array.from(prepared.order, (e) => e.record);
+}
+
 /** Folds the log in log order (see FoldResult). `asOf` is a position in that order. */
 export function foldLog(facts: LogFacts, options: FoldOptions = {}): FoldResult {
   return foldPrepared(prepareFold(facts), options);
@@ -406,7 +411,6 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
   for (const f of sessions.findings) findings.push(f);
 
   return {
-    order: Array.from(order, (e) => e.record),
     folded: limit,
     agents: agentStates,
     quarantine,

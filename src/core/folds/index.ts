@@ -1,7 +1,7 @@
 // Folds of the log into consumer state: agent registry (cards, liveness), quarantine, run
 // registry, conversation summaries; their findings (agdx/fold/*) and report@1 sections.
 export * from './model';
-export { foldLog, foldPrepared, prepareFold, describeTime, type PreparedLog } from './fold';
+export { foldLog, foldPrepared, prepareFold, logOrderRecords, describeTime, type PreparedLog } from './fold';
 export { foldSessions, lifecycleAllows, SESSION_LIFECYCLE } from './sessions';
 export {
   toReportFolds,

@@ -150,14 +150,12 @@ export interface FoldFinding {
 }
 
 export interface FoldOptions {
-  /** A position in `order`: fold only records up to and including it. Below 0 folds nothing. */
+  /** A position in the log order (fold.ts logOrderRecords): fold only records up to and including it. Below 0 folds nothing. */
   asOf?: number;
 }
 
 export interface FoldResult {
-  /** Indices of every record with an envelope, in log order (all of them, whatever asOf). */
-  order: number[];
-  /** How many positions of `order` were folded. */
+  /** How many positions of the log order (fold.ts logOrderRecords) were folded. */
   folded: number;
   agents: AgentState[];
   quarantine: QuarantineFact[];

@@ -273,14 +273,16 @@ function recordNodes(list: EntrySequence, ids: EntryIds, locate: LocateField | u
     if (byRecordId.size(r) < 2) continue;
     for (let k = byRecordId.first(r); k >= 0; k = byRecordId.next(k)) g.flags[k] |= DUPLICATE_ID;
   }
-  // Log order as classes of equal sortKeys (ties only where a load repeats a place).
+  // Log order as classes of equal sortKeys (ties only where a load repeats a place). A sortKey
+  // holds its entry's input and position, so only entries of the same place can tie: their keys
+  // are made and compared, not a key for each of a large log's entries.
   const keyClass = new Int32Array(n);
-  let previous: string | null = null;
+  let previous: LogEntry | null = null;
   for (let i = 0, c = 0; i < n; i++) {
-    const key = list.at(ordered[i])!.sortKey;
-    if (previous !== null && key !== previous) c++;
+    const e = list.at(ordered[i])!;
+    if (previous !== null && !(e.input === previous.input && e.index === previous.index && e.sortKey === previous.sortKey)) c++;
     keyClass[ordered[i]] = c;
-    previous = key;
+    previous = e;
   }
   const b: Building = {
     list,

@@ -14,6 +14,7 @@ import { Column } from '../core/log/grow';
 import type { RecordFormat, Span } from '../core/model';
 import { type InspectedRecord, spanOfField } from '../core/records';
 import { type ReportRecord, type ReportedVerdict, reportRecord } from '../core/report';
+import { sameItems } from '../core/same-items';
 import type { Finding } from '../core/verdict';
 
 /** What a clean record's report says beyond its log entry and span, shared by the records that say the same. */
@@ -148,15 +149,8 @@ const MAX_LENGTH = 0xffffffff;
 
 function sameShape(a: Shape | undefined, b: Shape): boolean {
   return (
-    a !== undefined && a.format === b.format && a.dialect === b.dialect && a.displayType === b.displayType && sameTexts(a.dialectEvidence, b.dialectEvidence)
+    a !== undefined && a.format === b.format && a.dialect === b.dialect && a.displayType === b.displayType && sameItems(a.dialectEvidence, b.dialectEvidence)
   );
-}
-
-function sameTexts(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Reads up to `length` bytes at `position` into `buffer` at `offset`; returns how many it read (stream.ts RandomAccessFile). */

@@ -7,6 +7,7 @@
 // value (line break, indentation, name) is made once for those members at that depth and copied.
 
 import { ByteRun } from './bytes/byte-run';
+import { sameItems } from './same-items';
 
 /** An array whose elements come one at a time (a generator): written as a JSON array as they come. */
 export class StreamedArray<T> {
@@ -136,7 +137,7 @@ export class JsonWriter {
     const recent = (this.shapes[depth] ??= []);
     for (let at = 0; at < recent.length; at++) {
       const shape = recent[at];
-      if (sameKeys(shape.keys, keys)) {
+      if (sameItems(shape.keys, keys)) {
         if (at > 0) {
           recent.splice(at, 1);
           recent.unshift(shape);
@@ -227,12 +228,6 @@ export class JsonWriter {
       to.ascii(']');
     }
   }
-}
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**

@@ -2,6 +2,7 @@
 // never changed (a key change makes a new verdict with a new signature part). The log-level
 // findings (the graph's, the folds') are not in it: they come from the log as a whole and sit in
 // their own map by record (analysis/log.ts). Validity is worked out from both, never stored.
+import { sameItems } from './same-items';
 import { isDidEntry, type RegistryEntry } from './keys/keys';
 import type { RecordFormat, SignatureStatus, SignatureVerdict, Span } from './model';
 import type { DecodeErrorCode, FindingRuleId, Severity } from './rules';
@@ -108,8 +109,7 @@ export function sameSignature(a: SignatureVerdict, b: SignatureVerdict): boolean
       a.trusted === b.trusted &&
       a.context_match === b.context_match &&
       a.reason === b.reason &&
-      a.not_covered.length === b.not_covered.length &&
-      a.not_covered.every((p, i) => p === b.not_covered[i]))
+      sameItems(a.not_covered, b.not_covered))
   );
 }
 

@@ -213,7 +213,7 @@ export function* cleanRecords(
       const want = Math.max(window, end - start);
       if (buffer.length < want) buffer = new Uint8Array(want);
       from = start;
-      to = start + fill(read, buffer, want, start);
+      to = start + readFully(read, buffer, 0, want, start);
       if (to < end) throw new Error(`the input ended at byte ${to}, before the record at ${start} did: did it change while read?`);
     }
     const bytes = buffer;
@@ -235,11 +235,11 @@ export function* cleanRecords(
   }
 }
 
-/** Reads `length` bytes at `position` into the start of `buffer`, fewer where the input ends; returns how many. */
-function fill(read: ReadAt, buffer: Uint8Array, length: number, position: number): number {
+/** Reads `length` bytes at `position` into `buffer` at `offset`, fewer where the input ends; returns how many (the first pass's windows read this way too). */
+export function readFully(read: ReadAt, buffer: Uint8Array, offset: number, length: number, position: number): number {
   let done = 0;
   while (done < length) {
-    const n = read(buffer, done, length - done, position + done);
+    const n = read(buffer, offset + done, length - done, position + done);
     if (n <= 0) break;
     done += n;
   }

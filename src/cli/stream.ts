@@ -31,7 +31,7 @@ import {
   streamedReportTail,
 } from '../core/report';
 import type { JsonWriter } from '../core/report-json';
-import { cleanRecords, ReportColumns } from './report-columns';
+import { cleanRecords, ReportColumns, readFully } from './report-columns';
 import type { Finding } from '../core/verdict';
 
 /** A file read at any position, not whole. */
@@ -92,11 +92,8 @@ function fileWindows(file: RandomAccessFile): WindowSource {
     size: file.size,
     window(from, to) {
       const view = new Uint8Array(to);
-      for (let done = from; done < to; ) {
-        const n = file.read(view, done, to - done, done);
-        if (n <= 0) throw new Error(`the file ended at byte ${done}, before its size (${file.size}): did it change while read?`);
-        done += n;
-      }
+      const done = from + readFully((b, o, l, p) => file.read(b, o, l, p), view, from, to - from, from);
+      if (done < to) throw new Error(`the file ended at byte ${done}, before its size (${file.size}): did it change while read?`);
       return view;
     },
   };

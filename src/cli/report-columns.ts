@@ -233,6 +233,11 @@ export function* cleanRecords(
       found.map((f) => ({ ...f, span: f.path === null ? f.span : locate(f.path) })),
     );
   }
+  // The input still reaches its last record's end (a file cut short since the first pass is said,
+  // as reading every record again would say it, even when no record near its end was read).
+  if (next > 0 && readFully(read, new Uint8Array(1), 0, 1, next - 1) < 1) {
+    throw new Error(`the input ended before byte ${next - 1}, where its last record ends: did it change while read?`);
+  }
 }
 
 /** Reads `length` bytes at `position` into `buffer` at `offset`, fewer where the input ends; returns how many (the first pass's windows read this way too). */

@@ -116,6 +116,34 @@ describe('streamReport', () => {
     expect(streamed([{ name: 'seq', file: memoryFile(bytes) }], undefined, false, 1 << 16)).toMatchObject(expected);
   });
 
+  it('says where a file ended before its size, in the first pass and in the second', () => {
+    const bytes = agdxSequence(200);
+    const cutFile = (cut: number, fromSecondPass: boolean) => {
+      const file = memoryFile(bytes);
+      const read = file.read;
+      let passed = !fromSecondPass;
+      // The file claims its whole size but gives nothing past `cut` (once the first pass has read it all).
+      file.read = (buffer, offset, length, position) => {
+        if (!passed) {
+          const n = read(buffer, offset, length, position);
+          if (position + n >= bytes.length) passed = true;
+          return n;
+        }
+        return position >= cut ? 0 : read(buffer, offset, Math.min(length, cut - position), position);
+      };
+      return file;
+    };
+    for (const cut of [1000, bytes.length - 10]) {
+      expect(() => streamed([{ name: 'seq', file: cutFile(cut, false) }], undefined, false, 4096), `cut at ${cut}`).toThrow(
+        `the file ended at byte ${cut}, before its size (${bytes.length})`,
+      );
+      // The second pass writes this clean input from columns, reading only where the log has findings.
+      expect(() => streamed([{ name: 'seq', file: cutFile(cut, true) }], undefined, false, 4096), `cut at ${cut}`).toThrow(
+        /the input ended (at byte \d+, before the record at \d+ did|before byte \d+, where its last record ends)/,
+      );
+    }
+  });
+
   it('takes a file for a CBOR sequence only when the driver would read it as one whatever follows', () => {
     expect(readsAsCborSequence(Uint8Array.of(0xa5, 0x00, 0x61, 0x41))).toBe(true);
     // Could start an Iggy ≤ 0.6 header block (a key length of 0xa5): read whole.

@@ -576,24 +576,13 @@ class SignatureTable {
   /** The verdicts by number. */
   readonly list: SignatureVerdict[] = [];
   private readonly keyed = new Map<string, number>();
-  // The verdict asked for last and its number: a run of unsigned records hands in one object
-  // (signature.ts UNSIGNED), and its key was a JSON text made per record.
-  private lastAsked: SignatureVerdict | null = null;
-  private lastNumber = -1;
   /** The numbers shared last, the latest first. */
   private readonly recent: number[] = [];
 
   numberOf(v: SignatureVerdict): number {
-    if (v === this.lastAsked) return this.lastNumber;
-    const n = this.shared(v);
-    this.lastAsked = v;
-    this.lastNumber = n;
-    return n;
-  }
-
-  private shared(v: SignatureVerdict): number {
     // A log's records alternate among a few verdicts (unsigned, and one per signing key): those
-    // shared last are compared first, field by field, before a key is made of the verdict.
+    // shared last are compared first (the same object at once, an equal one field by field),
+    // before a key is made of the verdict.
     const { recent, list } = this;
     for (let i = 0; i < recent.length; i++) if (sameSignature(list[recent[i]], v)) return recent[i];
     const key = JSON.stringify([v.status, v.scheme, v.key_id, v.signer, v.trusted, v.context_match, v.not_covered, v.reason]);

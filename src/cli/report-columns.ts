@@ -9,7 +9,7 @@
 // either way (report-columns.test.ts holds them equal).
 import { cborRecordBatches } from '../core/import/cbor-items';
 import { envelopeViews, topLevelFieldSpan } from '../core/import/views';
-import type { EntrySequence } from '../core/log/entry';
+import type { ReportPartsSequence } from '../core/log/entry';
 import { Column } from '../core/log/grow';
 import type { RecordFormat, Span } from '../core/model';
 import { type InspectedRecord, spanOfField } from '../core/records';
@@ -166,7 +166,7 @@ export type ReadAt = (buffer: Uint8Array, offset: number, length: number, positi
 export function* cleanRecords(
   index: number,
   clean: CleanInput,
-  entries: EntrySequence,
+  entries: ReportPartsSequence,
   findingsOf: (record: number) => readonly Finding[] | undefined,
   read: ReadAt,
   window: number,

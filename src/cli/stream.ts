@@ -186,7 +186,7 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
   options.collect?.();
   const logFacts = facts.facts();
   // The entries are kept through pass 2 only when a clean input is written from them.
-  const entries = anyClean ? logFacts.inRecordOrder() : null;
+  const entries = anyClean ? logFacts.reportParts() : null;
   const log = analyzeLogForReport(logFacts, options.collect);
   // The folds' report copies what it lists, and the analysis is not held past here (the folds'
   // own lists, a million records' worth, go before pass 2).

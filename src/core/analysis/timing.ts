@@ -6,15 +6,14 @@
 // made when they are asked for (RecordTiming: the page's list and details, the command line's
 // report as it writes each record); the timeline's pairs and skews when it is drawn (timingLinks).
 // Both by the same rules (checkEdge, checkUnanswered).
-import { KINDS, type Kind } from '../agdx/envelope';
+import type { Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
 import type { EdgeVia } from '../graph/model';
 import { nodeOfRecord, RECORD_EDGE_VIAS, recordIdOf, type CompactRecordGraph } from '../graph/record-graph';
 import type { Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
-import { describeEntry, type EntrySequence, TIME_SOURCES, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
-import { SparseIntegers, SparseValues } from '../log/sparse';
+import { describeEntry, type EntryTimes, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
 import type { Finding } from '../verdict';
 
 /** A command and one answer of it (a response or error the graph pairs with it by correlation). */
@@ -185,75 +184,6 @@ export function timingLinks(facts: LogFacts, graph: CompactRecordGraph): LogTimi
   return { pairs, unanswered, skews };
 }
 
-/**
- * The few columns RecordTiming reads of a graph node (nodes are entries, in record order), copied
- * out of the entries so the facts can be let go (the command line's report). By node: its kind
- * (in KINDS), time source (in TIME_SOURCES), time and deadline (NaN: none, or in the big maps).
- */
-class CopiedNodes {
-  private readonly kinds: Uint8Array;
-  private readonly timeSource: Uint8Array;
-  private readonly time: Float64Array;
-  private readonly bigTime = new Map<number, bigint>();
-  // Only commands have these (a fifth of a log, say): kept for those that have them.
-  private readonly deadline = new SparseIntegers();
-  /** The correlation of a command with a deadline (all the unanswered finding reads of it). */
-  private readonly correlation = new SparseValues<string>();
-
-  constructor(
-    list: EntrySequence,
-    private readonly graph: CompactRecordGraph,
-  ) {
-    const n = list.length;
-    this.kinds = new Uint8Array(n);
-    this.timeSource = new Uint8Array(n);
-    this.time = new Float64Array(n);
-    for (let k = 0; k < n; k++) {
-      const e = list.at(k)!;
-      const kind = KINDS.indexOf(e.kind);
-      if (kind < 0) throw new TypeError(`RecordTiming: an entry of kind ${JSON.stringify(e.kind)}`);
-      this.kinds[k] = kind;
-      this.timeSource[k] = TIME_SOURCES.indexOf(e.timeSource);
-      this.time[k] = toColumn(e.time, k, this.bigTime);
-      if (e.kind === 'command' && e.deadline !== null) {
-        this.deadline.set(k, e.deadline);
-        if (e.correlation !== null) this.correlation.set(k, e.correlation);
-      }
-    }
-  }
-
-  kind(k: number): Kind {
-    return KINDS[this.kinds[k]];
-  }
-
-  /** Node k's time as a number, null when it has none, undefined when it is too large for one (then node() has it). */
-  plainTime(k: number): number | null | undefined {
-    const t = this.time[k];
-    return !Number.isNaN(t) ? t : this.bigTime.has(k) ? undefined : null;
-  }
-
-  /** The same of a command's deadline (null for any other kind). */
-  plainDeadline(k: number): number | null | undefined {
-    const d = this.deadline.get(k);
-    return d === undefined ? null : typeof d === 'bigint' ? undefined : d;
-  }
-
-  node(k: number): Timed {
-    const g = this.graph;
-    return {
-      record: g.recordIndex[k],
-      kind: KINDS[this.kinds[k]],
-      time: fromColumn(this.time, k, this.bigTime),
-      timeSource: TIME_SOURCES[this.timeSource[k]],
-      input: g.input[k],
-      index: g.index[k],
-      recordId: recordIdOf(g, k),
-      deadline: this.deadline.bigint(k),
-      correlation: this.correlation.get(k) ?? null,
-    };
-  }
-}
-
 export interface RecordTimingOptions {
   /** Finds a finding's field in its record's bytes (the page's log); without it, spans are null (the command line locates a record's when it writes it). */
   locate?: LocateField;
@@ -265,7 +195,8 @@ export interface RecordTimingOptions {
  * records may have one) are never all held.
  */
 export class RecordTiming {
-  private readonly nodes: CopiedNodes;
+  /** What the rules read of each node (node k is entry k): the facts' columns, not the facts. */
+  private readonly times: EntryTimes;
   /** By node: 1 when a command answered in its own input. */
   private readonly answered: Uint8Array;
   /** Each node's edges to records, in the graph's order: outEdges[outStart[k] .. outStart[k + 1]). */
@@ -286,10 +217,9 @@ export class RecordTiming {
     options: RecordTimingOptions = {},
   ) {
     const n = graph.records;
-    const list = facts.inRecordOrder();
-    if (list.length !== n) throw new TypeError('RecordTiming: the graph is not that of these facts');
-    const nodes = new CopiedNodes(list, graph);
-    this.nodes = nodes;
+    if (facts.places.record.length !== n) throw new TypeError('RecordTiming: the graph is not that of these facts');
+    const times = facts.times;
+    this.times = times;
     this.locate = options.locate;
     this.latestTimeByInput = facts.latestTimeByInput;
 
@@ -304,7 +234,7 @@ export class RecordTiming {
       this.outStart[from + 1]++;
       count++;
       const via = RECORD_EDGE_VIAS[edges.via(e)];
-      if (from !== to && answersCommand(nodes.kind(from), nodes.kind(to), via) && graph.input[from] === graph.input[to]) this.answered[to] = 1;
+      if (from !== to && answersCommand(times.kind(from), times.kind(to), via) && graph.input[from] === graph.input[to]) this.answered[to] = 1;
     }
     for (let k = 0; k < n; k++) this.outStart[k + 1] += this.outStart[k];
     this.outEdges = new Int32Array(count);
@@ -324,29 +254,43 @@ export class RecordTiming {
     const sink: TimingSink = {
       finding: (_e, rule, path, message) => out.push(finding(rule, path, message(), spans && path !== null ? this.spanOf(record, path) : null)),
     };
-    const { nodes } = this;
-    const child = nodes.node(k);
+    const child = this.node(k);
     const skewed = new Set<string>();
     const { edges } = this.graph;
     for (let i = this.outStart[k]; i < this.outStart[k + 1]; i++) {
       const e = this.outEdges[i];
-      checkEdge(child, nodes.node(edges.to(e)), RECORD_EDGE_VIAS[edges.via(e)], skewed, sink);
+      checkEdge(child, this.node(edges.to(e)), RECORD_EDGE_VIAS[edges.via(e)], skewed, sink);
     }
     checkUnanswered(child, this.answered[k] === 1, this.latestTimeByInput, sink);
     return out;
   }
 
+  private node(k: number): Timed {
+    const { graph: g, times } = this;
+    return {
+      record: g.recordIndex[k],
+      kind: times.kind(k),
+      time: times.time(k),
+      timeSource: times.timeSource(k),
+      input: g.input[k],
+      index: g.index[k],
+      recordId: recordIdOf(g, k),
+      deadline: times.deadline(k),
+      correlation: times.correlation(k),
+    };
+  }
+
   /**
    * Whether node k can have a timing finding, read from the columns alone: false only where the
    * rules (checkEdge, checkUnanswered) surely find nothing, so most records of a large log build no
-   * nodes (two objects and four bigints each). A time or deadline too large for a number: true.
+   * nodes (an object and up to four bigints each). A time or deadline too large for a number: true.
    */
   private mayFind(k: number): boolean {
-    const { nodes } = this;
+    const { times } = this;
     const { edges, recordIndex } = this.graph;
-    const kind = nodes.kind(k);
-    if (kind === 'command' && this.answered[k] !== 1 && nodes.plainDeadline(k) !== null) return true;
-    const time = nodes.plainTime(k);
+    const kind = times.kind(k);
+    if (kind === 'command' && this.answered[k] !== 1 && times.plainDeadline(k) !== null) return true;
+    const time = times.plainTime(k);
     if (time === undefined) return true;
     if (time === null) return false; // no rule fires without the child's time
     for (let i = this.outStart[k]; i < this.outStart[k + 1]; i++) {
@@ -355,11 +299,11 @@ export class RecordTiming {
       if (recordIndex[p] === recordIndex[k]) continue;
       const via = RECORD_EDGE_VIAS[edges.via(e)];
       const cause = via === 'cause' || via === 'cause_at';
-      if (!cause && !answersCommand(kind, nodes.kind(p), via)) continue;
-      const parentTime = nodes.plainTime(p);
+      if (!cause && !answersCommand(kind, times.kind(p), via)) continue;
+      const parentTime = times.plainTime(p);
       if (parentTime === undefined || (parentTime !== null && time < parentTime)) return true;
       if (cause) continue;
-      const deadline = nodes.plainDeadline(p);
+      const deadline = times.plainDeadline(p);
       if (deadline === undefined || (deadline !== null && time > deadline)) return true;
     }
     return false;
@@ -373,18 +317,4 @@ export class RecordTiming {
     if (span === undefined) byRecord.set(record, (span = this.locate(record, path)));
     return span;
   }
-}
-
-/** A bigint or none as a double: NaN for none, or for a value a double does not hold exactly (then in `big`). */
-function toColumn(v: bigint | null, k: number, big: Map<number, bigint>): number {
-  if (v === null) return Number.NaN;
-  const d = Number(v);
-  if (BigInt(d) === v) return d;
-  big.set(k, v);
-  return Number.NaN;
-}
-
-function fromColumn(column: Float64Array, k: number, big: ReadonlyMap<number, bigint>): bigint | null {
-  const d = column[k];
-  return Number.isNaN(d) ? (big.get(k) ?? null) : BigInt(d);
 }

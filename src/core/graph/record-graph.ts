@@ -5,7 +5,7 @@
 // made when asked), so a million-record log costs tens of bytes a record. Drawing (draw.ts) makes
 // the objects it draws from it, without changing it.
 import { finding, type FindingRuleId } from '../rules';
-import { describeEntry, type EntryIds, type EntrySequence, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
+import { describeEntry, type EntryIds, type EntryPlaces, type EntrySequence, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
 import { type Groups, KeyGroups, NumberGroups } from './key-groups';
 import { type CauseAt, describeCauseAt } from '../agdx/cause-at';
 import type { CausalVia, EdgeVia, GhostNode, GraphFinding, ReassembledStream } from './model';
@@ -209,7 +209,7 @@ interface Building {
 }
 
 export function buildCompactRecordGraph(facts: LogFacts, options: RecordGraphOptions = {}): CompactRecordGraph {
-  const b = recordNodes(facts.inRecordOrder(), facts.ids, options.locate, options.notes ?? true);
+  const b = recordNodes(facts.inRecordOrder(), facts.places, facts.ids, options.locate, options.notes ?? true);
   const streams = reassembleStreams(facts);
   const { ghosts, missing } = causalEdges(b);
   const cycles = causalCycles(b);
@@ -238,16 +238,11 @@ const idOf = (b: Building, k: number) => recordNodeId(b.g, k);
 // --- Record-level nodes, and bridge loops ---------------------------------------------------------
 
 /** One node per entry (a record id shared by several records is disambiguated by place), indexed by id and log position. */
-function recordNodes(list: EntrySequence, ids: EntryIds, locate: LocateField | undefined, notes: boolean): Building {
+function recordNodes(list: EntrySequence, places: EntryPlaces, ids: EntryIds, locate: LocateField | undefined, notes: boolean): Building {
   const n = list.length;
-  if (ids.record.length !== n) throw new TypeError('record-graph: the ids are not those of the entries');
-  const g = {
-    recordIndex: new Int32Array(n),
-    flags: new Uint8Array(n),
-    ids,
-    input: new Int32Array(n),
-    index: new Int32Array(n),
-  };
+  if (ids.record.length !== n || places.record.length !== n) throw new TypeError('record-graph: the ids are not those of the entries');
+  // The nodes are the entries: their places are the facts' columns, not copies.
+  const g = { recordIndex: places.record, flags: new Uint8Array(n), ids, input: places.input, index: places.index };
   const byRecordId = new NumberGroups(ids.table.size, n);
   let byPosition: KeyGroups | null = null;
   const ordered = new Int32Array(n);
@@ -256,9 +251,6 @@ function recordNodes(list: EntrySequence, ids: EntryIds, locate: LocateField | u
   for (let k = 0; k < n; k++) {
     const e = list.at(k)!;
     inCapsule[k] = e.parent === null ? 0 : 1;
-    g.recordIndex[k] = e.record;
-    g.input[k] = e.input;
-    g.index[k] = e.index;
     const id = ids.record[k];
     if (id >= 0) {
       if (byRecordId.group(id) >= 0) g.flags[k] |= PLACED_ID;

@@ -102,6 +102,70 @@ export interface EntryIds {
   readonly conversation: Int32Array;
 }
 
+/** What a report's record says of an entry (LogFacts.reportParts). */
+export type ReportParts = Pick<LogEntry, 'record' | 'index' | 'kind' | 'recordId' | 'conversation' | 'source' | 'target' | 'signature' | 'logTime'>;
+export type ReportPartsSequence = Pick<readonly ReportParts[], 'length' | 'at'>;
+
+/** Each entry's place, by entry: LogEntry's record, input and index as columns. */
+export interface EntryPlaces {
+  readonly record: Int32Array;
+  readonly input: Int32Array;
+  readonly index: Int32Array;
+}
+
+/**
+ * What the timing rules read of each entry, by entry, over the facts' columns. It holds those
+ * columns and no others: the command line's report keeps it through its second pass, when the rest
+ * of the facts may be let go.
+ */
+export class EntryTimes {
+  private readonly kinds: Uint8Array;
+  private readonly times: Float64Array;
+  private readonly bigTime: ReadonlyMap<number, bigint>;
+  private readonly sources: Uint8Array;
+  private readonly deadlines: SparseIntegers;
+  private readonly correlations: Int32Array;
+  private readonly strings: readonly string[];
+
+  constructor(c: Columns) {
+    this.kinds = c.kind;
+    this.times = c.time;
+    this.bigTime = c.bigTime;
+    this.sources = c.timeSource;
+    this.deadlines = c.sparse.deadline;
+    this.correlations = c.correlation;
+    this.strings = c.strings;
+  }
+
+  kind(k: number): Kind {
+    return KINDS[this.kinds[k]];
+  }
+  time(k: number): bigint | null {
+    const t = this.times[k];
+    return !Number.isNaN(t) ? BigInt(t) : (this.bigTime.get(k) ?? null);
+  }
+  /** Entry k's time as a number, null when it has none, undefined when a number cannot hold it (time() has it). */
+  plainTime(k: number): number | null | undefined {
+    const t = this.times[k];
+    return !Number.isNaN(t) ? t : this.bigTime.has(k) ? undefined : null;
+  }
+  timeSource(k: number): TimeSource {
+    return TIME_SOURCES[this.sources[k]];
+  }
+  deadline(k: number): bigint | null {
+    return this.deadlines.bigint(k);
+  }
+  /** The same of its deadline as plainTime. */
+  plainDeadline(k: number): number | null | undefined {
+    const d = this.deadlines.get(k);
+    return d === undefined ? null : typeof d === 'bigint' ? undefined : d;
+  }
+  correlation(k: number): string | null {
+    const i = this.correlations[k];
+    return i < 0 ? null : this.strings[i];
+  }
+}
+
 /**
  * Entries read by position (a list of them is one): a large log's analysis reads its entries
  * through one, each made when read, so no object per entry is kept (a million were 48 MB).
@@ -119,8 +183,18 @@ export interface LogFacts {
   inRecordOrder(): EntrySequence;
   /** The same in log order (LogEntry.logOrder). */
   inLogOrder(): EntrySequence;
+  /**
+   * The entries in record order with only what a report's record says of them: holding these
+   * holds those columns only (the command line's second pass writes clean records from them,
+   * cli/report-columns.ts, while the rest of the facts is let go).
+   */
+  reportParts(): ReportPartsSequence;
   /** The entries' record ids and causes, by entry. */
   readonly ids: EntryIds;
+  /** By entry: its record's number, input and index (the record graph's nodes are the entries: it reads these). */
+  readonly places: EntryPlaces;
+  /** By entry: what the timing rules read (analysis/timing.ts), over the entries' columns. */
+  readonly times: EntryTimes;
   /** How many records the load has (with an entry or not). */
   readonly records: number;
   /** The latest log time of any record (with an envelope or not), or null. */
@@ -312,7 +386,7 @@ interface Sparse {
   body: SparseValues<Uint8Array | number>;
 }
 
-/** A time source as the packed columns number it (also RecordTiming's copies). */
+/** A time source as the packed columns number it. */
 export const TIME_SOURCES: readonly TimeSource[] = [null, 'log', 'ulid'];
 
 const LAST = 1;
@@ -511,6 +585,16 @@ class PackedFacts implements LogFacts {
     return this.c.ids;
   }
 
+  get places(): EntryPlaces {
+    const { record, input, index } = this.c;
+    return { record, input, index };
+  }
+
+  get times(): EntryTimes {
+    return (this.timeColumns ??= new EntryTimes(this.c));
+  }
+  private timeColumns: EntryTimes | null = null;
+
   get entries(): readonly LogEntry[] {
     return this.made();
   }
@@ -540,6 +624,32 @@ class PackedFacts implements LogFacts {
     const ordered = new Array<LogEntry>(list.length);
     for (let i = 0; i < list.length; i++) ordered[i] = list[byOrder[i]];
     return ordered;
+  }
+
+  reportParts(): ReportPartsSequence {
+    // The columns ReportParts reads, the others empty: an entry's other fields are not to be read
+    // through these (ReportParts leaves them out), and their columns are not held.
+    const c = this.c;
+    const none = new Int32Array(0);
+    const empty = new SparseIntegers();
+    const sparse = Object.fromEntries(Object.keys(c.sparse).map((k) => [k, k === 'logTime' ? c.sparse.logTime : empty])) as unknown as Sparse;
+    const parts: Columns = {
+      ...c,
+      carriedHigh: new Uint32Array(0),
+      carriedLow: new Uint32Array(0),
+      bigCarried: new Map(),
+      rank: null,
+      time: new Float64Array(0),
+      bigTime: new Map(),
+      timeSource: new Uint8Array(0),
+      flags: new Uint8Array(0),
+      operation: none,
+      correlation: none,
+      channel: none,
+      sparse,
+      bodies: null,
+    };
+    return this.list !== null ? this.list : new PackedSequence(parts, null);
   }
 
   /** The same facts, each entry's verdict part as `verdictOf` gives it (a new entry where it changed). */

@@ -58,7 +58,7 @@ export interface StreamOptions extends ExitPolicy {
   reread?: boolean;
   /**
    * A full garbage collection, when the runtime offers one: run after the first pass's reading,
-   * between the folds and the graph, and after the analysis, so what each step let go is gone
+   * after the folds, after the graph, and after the analysis, so what each step let go is gone
    * before the next allocates (otherwise the heap grows past it first, and a million-record log's
    * entries linger into the second pass).
    */

@@ -95,8 +95,8 @@ function once<T>(make: () => T): () => T {
 /**
  * What a report written as it goes needs of the log (the CLI): the findings about a record (the
  * graph's, the deadlines' and clocks', the folds'), the record-level graph in numbers (no objects
- * per record, nothing to draw) and the folds. The folds come first, then `between` (a full
- * collection, say: folding lets go of much), then the graph and the timing's columns. The timing
+ * per record, nothing to draw) and the folds. The folds come first, then the graph, each
+ * followed by `between` (a full collection, say: each lets go of much), then the timing's columns. The timing
  * findings are made when a record's are asked for (a large log has too many to hold at once).
  */
 export function analyzeLogForReport(
@@ -106,6 +106,7 @@ export function analyzeLogForReport(
   const folds = foldPrepared(prepareFold(facts));
   between?.();
   const graph = buildCompactRecordGraph(facts, { notes: false });
+  between?.();
   const findings = logFindings(
     facts.records,
     byRecord(graph.findings),

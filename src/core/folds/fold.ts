@@ -348,7 +348,7 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       c = {
         state: {
           id: e.conversation,
-          records: [],
+          records: 0,
           agents: [],
           recordsByKind: {},
           firstTime: null,
@@ -367,7 +367,7 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
       conversations.set(e.conversation, c);
     }
     const cs = c.state;
-    cs.records.push(i);
+    cs.records++;
     c.agents.add(e.source);
     if (e.target !== null) c.agents.add(e.target);
     cs.recordsByKind[e.kind] = (cs.recordsByKind[e.kind] ?? 0) + 1;

@@ -128,7 +128,8 @@ export interface RecordSet {
 export interface ConversationSummary {
   /** Crockford id. */
   id: string;
-  records: number[];
+  /** How many records it has (the report says no more of them; a list was a million numbers kept for a count). */
+  records: number;
   /** Sources and targets, sorted. */
   agents: string[];
   recordsByKind: Record<string, number>;

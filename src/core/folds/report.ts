@@ -235,7 +235,7 @@ function reportRun(r: RunState): ReportRun {
 function reportConversation(c: ConversationSummary): ReportConversation {
   return {
     id: c.id,
-    records: c.records.length,
+    records: c.records,
     agents: [...c.agents],
     records_by_kind: { ...c.recordsByKind },
     first_time: str(c.firstTime),

@@ -143,6 +143,51 @@ describe('entries read in order, made when read', () => {
   });
 });
 
+describe('columns shared with the analysis', () => {
+  it("places, times and a report's parts read what the entries say, and a key change's renewed verdicts", () => {
+    const c = new Conversation();
+    const big = 2n ** 60n + 1n; // a time a double does not hold exactly
+    c.add({ kind: 'command', record: id16(1), correlation: id16(9), deadline_micros: 500n, body }, { logTime: 100n });
+    c.add({ kind: 'response', record: id16(2), correlation: id16(9), body }, { logTime: big });
+    c.add({ kind: 'event', record: id16(3), body }, { logTime: 300n });
+    c.add({ kind: 'event', body });
+    const records = c.records.map((r, i) => (i === 3 ? { verdict: { ...r.verdict, index: 3, logTimeMicros: null }, data: r.data } : r));
+    const facts = logFactsOf(records);
+    const list = facts.entries;
+    const { places, times } = facts;
+    const parts = logFactsOf(records).reportParts();
+    expect(parts.length).toBe(list.length);
+    list.forEach((e, k) => {
+      expect([places.record[k], places.input[k], places.index[k]]).toEqual([e.record, e.input, e.index]);
+      expect([times.kind(k), times.time(k), times.timeSource(k), times.deadline(k), times.correlation(k)]).toEqual([
+        e.kind,
+        e.time,
+        e.timeSource,
+        e.deadline,
+        e.correlation,
+      ]);
+      const p = parts.at(k)!;
+      expect([p.record, p.index, p.kind, p.recordId, p.conversation, p.source, p.target, p.signature, p.logTime]).toEqual([
+        e.record,
+        e.index,
+        e.kind,
+        e.recordId,
+        e.conversation,
+        e.source,
+        e.target,
+        e.signature,
+        e.logTime,
+      ]);
+    });
+    // As numbers: exact where a double holds them, undefined where it does not, null for none.
+    expect([0, 1, 2, 3].map((k) => times.plainTime(k))).toEqual([100, undefined, 300, list[3].time === null ? null : Number(list[3].time)]);
+    expect([0, 1].map((k) => times.plainDeadline(k))).toEqual([500, null]);
+    // A key change renews entries: a report's parts are the renewed ones.
+    const renewed = withVerdicts(facts, (r) => ({ signature: valid('ops', true), invalid: r === 2 }));
+    expect(renewed.reportParts().at(0)!.signature).toEqual(valid('ops', true));
+  });
+});
+
 describe('a key change', () => {
   function quarantine(signature: SignatureVerdict) {
     const c = new Conversation();

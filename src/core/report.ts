@@ -1,6 +1,6 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
 import type { Span } from './model';
-import { toReportFolds, type ReportFolds } from './folds';
+import { streamedReportFolds, type ReportFolds, type StreamedReportFolds } from './folds';
 import { agentDnaInputs, buildAgentDnaGraph, type ReportGraph } from './graph';
 import { toReportGraph, type StreamedReportGraph } from './graph/report';
 import { StreamedArray } from './report-json';
@@ -82,15 +82,18 @@ export function reportHead(inputs: readonly InputResult[]): Pick<Report, 'schema
   return { schema: REPORT_SCHEMA, generator: GENERATOR, inputs: inputs.map(({ name, bytes, sha256, format }) => ({ name, bytes, sha256, format })) };
 }
 
-/** What report@1 says after its records, its graph's edges and correlations made as they are written (report-json.ts). */
-export type ReportTail = Pick<Report, 'workflows' | 'agents' | 'runs' | 'conversations' | 'sessions'> & { graph: StreamedReportGraph };
+/**
+ * What report@1 says after its records: its graph's edges and correlations and its folds' agents,
+ * runs, conversations and sessions made as they are written (report-json.ts StreamedArray).
+ */
+export type ReportTail = Pick<Report, 'workflows'> & { graph: StreamedReportGraph } & StreamedReportFolds;
 
 /** The tail from the compact record-level graph and the folds: the workflows, the graph and the folds. */
 export function streamedReportTail(log: { graph: CompactRecordGraph; folds: FoldResult }, workflows: readonly WorkflowReport[]): ReportTail {
   return {
     workflows: workflows as WorkflowReport[],
     graph: toReportGraph(log.graph, buildAgentDnaGraph(agentDnaInputs(workflows))),
-    ...toReportFolds(log.folds),
+    ...streamedReportFolds(log.folds),
   };
 }
 
@@ -136,7 +139,16 @@ export function reportDocument({ head, records, tail }: ReportParts): unknown {
 export function buildReport(held: HeldRecords): Report {
   const { head, records, tail } = reportPartsOf(held);
   const { graph } = tail;
-  return { ...head, records: [...records], ...tail, graph: { ...graph, edges: [...graph.edges.items], correlations: [...graph.correlations.items] } };
+  return {
+    ...head,
+    records: [...records],
+    ...tail,
+    agents: [...tail.agents.items],
+    runs: [...tail.runs.items],
+    conversations: [...tail.conversations.items],
+    sessions: [...tail.sessions.items],
+    graph: { ...graph, edges: [...graph.edges.items], correlations: [...graph.correlations.items] },
+  };
 }
 
 /** An input's records as they come (recordsByInput). */

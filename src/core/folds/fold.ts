@@ -3,6 +3,7 @@
 // Pure and deterministic: it reads the log's entries (log/entry.ts), never a record; findings are returned, not applied.
 import { TASK_STATES, TERMINAL_TASK_STATES, codeName } from '../agdx/dictionaries';
 import type { EntrySequence, LocateField, LogEntry, LogFacts } from '../log/entry';
+import { Column } from '../log/grow';
 import { finding, type FindingRuleId } from '../rules';
 import {
   FOLD_RULES,
@@ -100,6 +101,9 @@ function foldFinding(prepared: PreparedLog, e: LogEntry, rule: FindingRuleId, se
 /** An agent while folding: its state, plus what its findings quote (built once, not per record). */
 interface AgentWork {
   state: AgentState;
+  /** The state's record lists while folding (kept whole by `done`). */
+  asSource: Column<Int32Array>;
+  asTarget: Column<Int32Array>;
   usage: UsageSum;
   /** describeFact of the fact that set the current quarantine state. */
   factText: string;
@@ -121,6 +125,10 @@ interface ConversationWork {
   usage: Map<string, UsageSum>;
   total: UsageSum;
 }
+
+const NO_RECORDS = new Int32Array(0);
+/** An agent's records, 4 bytes each, grown by copying (a log may have many agents, each its own list). */
+const recordList = () => new Column((n) => new Int32Array(n), { maxBytes: 0, initial: 8 });
 
 const later = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : b > a ? b : a);
 const earlier = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : b < a ? b : a);
@@ -151,8 +159,8 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
           id,
           firstSeen: { recordIndex: i, time },
           lastSeen: { recordIndex: i, time },
-          asSource: [],
-          asTarget: [],
+          asSource: NO_RECORDS,
+          asTarget: NO_RECORDS,
           card: null,
           cardCount: 0,
           cardProblems: [],
@@ -164,6 +172,8 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
           quarantineFacts: [],
           usage: emptyUsage(),
         },
+        asSource: recordList(),
+        asTarget: recordList(),
         usage: new UsageSum(),
         factText: '',
         cardText: '',
@@ -187,8 +197,8 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
 
     const srcWork = agent(e.source, i, time);
     const src = srcWork.state;
-    src.asSource.push(i);
-    if (e.target !== null) agent(e.target, i, time).state.asTarget.push(i);
+    srcWork.asSource.push(i);
+    if (e.target !== null) agent(e.target, i, time).asTarget.push(i);
 
     // A card refreshes its agent before the liveness check: a card from an expired agent revives it.
     if (e.card) {
@@ -395,6 +405,8 @@ export function foldPrepared(prepared: PreparedLog, options: FoldOptions = {}): 
   }
 
   const agentStates = [...agents.values()].map((a) => {
+    a.state.asSource = a.asSource.done();
+    a.state.asTarget = a.asTarget.done();
     a.state.usage = a.usage.totals();
     liveness(a.state, now);
     return a.state;

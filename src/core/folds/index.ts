@@ -5,6 +5,8 @@ export { foldLog, foldPrepared, prepareFold, logOrderRecords, describeTime, type
 export { foldSessions, lifecycleAllows, SESSION_LIFECYCLE } from './sessions';
 export {
   toReportFolds,
+  streamedReportFolds,
+  type StreamedReportFolds,
   reportUsage,
   type ReportFolds,
   type ReportAgent,

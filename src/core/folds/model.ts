@@ -36,9 +36,9 @@ export interface AgentState {
   id: string;
   firstSeen: SeenAt;
   lastSeen: SeenAt;
-  /** Records with this agent as source / as target, in log order. */
-  asSource: number[];
-  asTarget: number[];
+  /** Records with this agent as source / as target, in log order (4 bytes each: a log's agents list every record twice). */
+  asSource: Int32Array;
+  asTarget: Int32Array;
   /** The latest card that decoded; null when none was seen. */
   card: AgentCardState | null;
   /** Status card records from this agent (decoded or not). */

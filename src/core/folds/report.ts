@@ -2,6 +2,7 @@
 // JSON. Times, ttl and token counts are strings of decimal digits (they may pass 2^53); record
 // references are indices into the report's `records`.
 import type { CapabilityData, ContentShape } from '../agdx/card';
+import { StreamedArray } from '../report-json';
 import type { AgentState, ConversationSummary, FoldResult, QuarantineFact, RunState, SessionState, UsageTotals } from './model';
 
 const str = (v: bigint | null): string | null => (v === null ? null : v.toString());
@@ -183,10 +184,8 @@ function reportAgent(a: AgentState): ReportAgent {
     id: a.id,
     first_seen: { record: a.firstSeen.recordIndex, time: str(a.firstSeen.time) },
     last_seen: { record: a.lastSeen.recordIndex, time: str(a.lastSeen.time) },
-    // The fold's lists, not copies: a fold is never changed once made, and a million records'
-    // lists copied were 16 MB at the report's peak.
-    as_source: a.asSource,
-    as_target: a.asTarget,
+    as_source: Array.from(a.asSource),
+    as_target: Array.from(a.asTarget),
     card: a.card && {
       record: a.card.recordIndex,
       time: str(a.card.time),
@@ -210,6 +209,7 @@ function reportAgent(a: AgentState): ReportAgent {
 function reportRun(r: RunState): ReportRun {
   return {
     id: r.id,
+    // The fold's lists, not copies: a fold is not changed once made.
     records: r.records,
     history: r.history.map((h) => ({
       state: h.state,
@@ -307,4 +307,28 @@ export function toReportFolds(result: FoldResult): ReportFolds {
     conversations: result.conversations.map(reportConversation),
     sessions: result.sessions.map(reportSession),
   };
+}
+
+/**
+ * The same sections, each element made as it is written (report-json.ts StreamedArray): a streamed
+ * report holds the fold, not a second copy of it as report objects (its agents list each record
+ * twice: 160 MB of arrays for ten million records; its conversations, 170 MB of objects).
+ */
+export function streamedReportFolds(result: FoldResult): StreamedReportFolds {
+  return {
+    agents: madeAsWritten(result.agents, reportAgent),
+    runs: madeAsWritten(result.runs, reportRun),
+    conversations: madeAsWritten(result.conversations, reportConversation),
+    sessions: madeAsWritten(result.sessions, reportSession),
+  };
+}
+
+export type StreamedReportFolds = { [K in keyof ReportFolds]: StreamedArray<ReportFolds[K][number]> };
+
+function madeAsWritten<T, R>(list: readonly T[], make: (t: T) => R): StreamedArray<R> {
+  return new StreamedArray({
+    *[Symbol.iterator]() {
+      for (const t of list) yield make(t);
+    },
+  });
 }

@@ -10,11 +10,12 @@ const kinds = [
 
 describe('Column', () => {
   for (const [name, make, value] of kinds) {
-    for (const maxBytes of [undefined, 4096, 1]) {
+    for (const maxBytes of [undefined, 4096, 0]) {
       it(`keeps every value pushed into a ${name} column, in order, at the exact length (maxBytes ${maxBytes ?? 'default'})`, () => {
-        const column = new Column(make as (n: number) => Int32Array, maxBytes);
+        const column = new Column(make as (n: number) => Int32Array, { maxBytes, initial: maxBytes === 0 ? 1 : undefined });
         const n = 5000;
         for (let i = 0; i < n; i++) column.push(value(i));
+        expect(column.length).toBe(n);
         const out = column.done();
         expect(out.constructor.name).toBe(name);
         expect(out.length).toBe(n);

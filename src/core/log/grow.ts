@@ -27,14 +27,23 @@ export class Column<T extends Typed> {
   private a: T;
   private buffer: ArrayBuffer | null;
   private n = 0;
-  /** `maxBytes`: how large its resizable buffer may grow before it grows by copying (tests set it small). */
+  /**
+   * `maxBytes`: how large its resizable buffer may grow before it grows by copying (0: it copies
+   * from the start, for the many small lists where a reservation each would be too much);
+   * `initial`: its first length.
+   */
   constructor(
     private readonly make: (length: number) => T,
-    private readonly maxBytes = MAX_RESIZABLE_BYTES,
+    { maxBytes = MAX_RESIZABLE_BYTES, initial = 256 }: { maxBytes?: number; initial?: number } = {},
   ) {
     const type = make(0).constructor as unknown as { new (b: ArrayBuffer): T; BYTES_PER_ELEMENT: number };
-    this.buffer = resizable(256 * type.BYTES_PER_ELEMENT, maxBytes);
-    this.a = this.buffer === null ? make(256) : new type(this.buffer);
+    this.maxBytes = maxBytes;
+    this.buffer = resizable(initial * type.BYTES_PER_ELEMENT, maxBytes);
+    this.a = this.buffer === null ? make(initial) : new type(this.buffer);
+  }
+  private readonly maxBytes: number;
+  get length(): number {
+    return this.n;
   }
   push(v: number): void {
     if (this.n === this.a.length) this.grow();
@@ -63,7 +72,7 @@ export class Column<T extends Typed> {
 
 /** A resizable buffer of `bytes` bytes, or null where the runtime will not reserve one. */
 function resizable(bytes: number, maxBytes: number): ArrayBuffer | null {
-  if (bytes > maxBytes) return null;
+  if (bytes === 0 || bytes > maxBytes) return null;
   try {
     return new ArrayBuffer(bytes, { maxByteLength: maxBytes });
   } catch {

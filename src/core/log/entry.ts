@@ -186,7 +186,8 @@ export interface LogFacts {
   /**
    * The entries in record order with only what a report's record says of them: holding these
    * holds those columns only (the command line's second pass writes clean records from them,
-   * cli/report-columns.ts, while the rest of the facts is let go).
+   * cli/report-columns.ts, while the rest of the facts is let go), or the list once it is made (a
+   * key change's renewed entries have verdicts of their own).
    */
   reportParts(): ReportPartsSequence;
   /** The entries' record ids and causes, by entry. */

@@ -188,8 +188,8 @@ function firstPass(inputs: readonly StreamInput[], options: StreamOptions, windo
   // The entries are kept through pass 2 only when a clean input is written from them.
   const entries = anyClean ? logFacts.reportParts() : null;
   const log = analyzeLogForReport(logFacts, options.collect);
-  // The folds' report copies what it lists, and the analysis is not held past here (the folds'
-  // own lists, a million records' worth, go before pass 2).
+  // The tail holds the graph and the folds (their report objects are made as they are written);
+  // the rest of the analysis is not held past here.
   const tail = streamedReportTail(log, workflows);
   // The workflows are written after the records, and pass 2 makes each one again as it reads its
   // record: those are the ones written (the sink reads tail.workflows after the records), so pass

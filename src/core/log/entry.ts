@@ -141,8 +141,7 @@ export class EntryTimes {
     return KINDS[this.kinds[k]];
   }
   time(k: number): bigint | null {
-    const t = this.times[k];
-    return !Number.isNaN(t) ? BigInt(t) : (this.bigTime.get(k) ?? null);
+    return timeAt(this.times, this.bigTime, k);
   }
   /** Entry k's time as a number, null when it has none, undefined when a number cannot hold it (time() has it). */
   plainTime(k: number): number | null | undefined {
@@ -161,9 +160,20 @@ export class EntryTimes {
     return d === undefined ? null : typeof d === 'bigint' ? undefined : d;
   }
   correlation(k: number): string | null {
-    const i = this.correlations[k];
-    return i < 0 ? null : this.strings[i];
+    return textAt(this.correlations, this.strings, k);
   }
+}
+
+/** Entry k's time in a time column (NaN: none, or too large for a double, then in `big`). */
+function timeAt(times: Float64Array, big: ReadonlyMap<number, bigint>, k: number): bigint | null {
+  const t = times[k];
+  return !Number.isNaN(t) ? BigInt(t) : (big.get(k) ?? null);
+}
+
+/** Entry k's text in a column of string numbers (−1: null). */
+function textAt(column: Int32Array, strings: readonly string[], k: number): string | null {
+  const i = column[k];
+  return i < 0 ? null : strings[i];
 }
 
 /**
@@ -415,8 +425,7 @@ class PackedEntry implements LogEntry {
   }
 
   private text(column: Int32Array): string | null {
-    const i = column[this.k];
-    return i < 0 ? null : this.c.strings[i];
+    return textAt(column, this.c.strings, this.k);
   }
 
   get record(): number {
@@ -445,8 +454,7 @@ class PackedEntry implements LogEntry {
     return this.c.sparse.logPosition.get(this.k) ?? null;
   }
   get time(): bigint | null {
-    const t = this.c.time[this.k];
-    return !Number.isNaN(t) ? BigInt(t) : (this.c.bigTime.get(this.k) ?? null);
+    return timeAt(this.c.time, this.c.bigTime, this.k);
   }
   get timeSource(): TimeSource {
     return TIME_SOURCES[this.c.timeSource[this.k]];

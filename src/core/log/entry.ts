@@ -170,7 +170,7 @@ function timeAt(times: Float64Array, big: ReadonlyMap<number, bigint>, k: number
   return !Number.isNaN(t) ? BigInt(t) : (big.get(k) ?? null);
 }
 
-/** Entry k's text in a column of string numbers (−1: null). */
+/** Entry k's text in a column of string numbers (−1: null): StringTable.at over the table's list, held without the table's index of strings. */
 function textAt(column: Int32Array, strings: readonly string[], k: number): string | null {
   const i = column[k];
   return i < 0 ? null : strings[i];

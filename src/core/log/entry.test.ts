@@ -180,9 +180,16 @@ describe('columns shared with the analysis', () => {
       ]);
     });
     // As numbers: exact where a double holds them, undefined where it does not, null for none.
-    expect([0, 1, 2, 3].map((k) => times.plainTime(k))).toEqual([100, undefined, 300, list[3].time === null ? null : Number(list[3].time)]);
+    // What they say, not only that they agree: the times as given (the last record has none), the command's deadline.
+    expect([0, 1, 2, 3].map((k) => times.time(k))).toEqual([100n, big, 300n, null]);
+    expect([0, 1, 2, 3].map((k) => times.plainTime(k))).toEqual([100, undefined, 300, null]);
+    expect([0, 1].map((k) => times.deadline(k))).toEqual([500n, null]);
     expect([0, 1].map((k) => times.plainDeadline(k))).toEqual([500, null]);
+    expect(times.correlation(0)).toBe(times.correlation(1));
+    expect(times.correlation(0)).not.toBeNull();
+    expect(times.correlation(2)).toBeNull();
     // A key change renews entries: a report's parts are the renewed ones.
+    expect(parts.at(0)!.signature).not.toEqual(valid('ops', true));
     const renewed = withVerdicts(facts, (r) => ({ signature: valid('ops', true), invalid: r === 2 }));
     expect(renewed.reportParts().at(0)!.signature).toEqual(valid('ops', true));
   });

@@ -312,7 +312,8 @@ export function toReportFolds(result: FoldResult): ReportFolds {
 /**
  * The same sections, each element made as it is written (report-json.ts StreamedArray): a streamed
  * report holds the fold, not a second copy of it as report objects (its agents list each record
- * twice: 160 MB of arrays for ten million records; its conversations, 170 MB of objects).
+ * twice: 160 MB of arrays for ten million records; the tail's other report objects, with the
+ * graph's, came to about 170 MB there).
  */
 export function streamedReportFolds(result: FoldResult): StreamedReportFolds {
   return {

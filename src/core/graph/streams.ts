@@ -43,7 +43,8 @@ export function streamKeyOf(e: LogEntry): string | null {
 
 export function reassembleStreams(facts: LogFacts): ReassembledStream[] {
   // Each stream's entries by number, made again when it is reassembled: an entry held for each
-  // member of every stream until all were grouped took 430 MB of ten million records' heap.
+  // member of every stream until all were grouped kept ten million records' heap at 1,090 MB during
+  // the graph, against 953 MB this way.
   const entries = facts.inRecordOrder();
   const groups = new Map<string, number[]>();
   for (let k = 0; k < entries.length; k++) {

@@ -397,6 +397,29 @@ interface Sparse {
   body: SparseValues<Uint8Array | number>;
 }
 
+/** Sparse columns with nothing in them: a builder's, before its first entry. */
+function emptySparse(): Sparse {
+  return {
+    parent: new SparseIntegers(),
+    logTime: new SparseIntegers(),
+    logPosition: new SparseValues(),
+    causeAt: new SparseValues(),
+    sequence: new SparseIntegers(),
+    finishReason: new SparseValues(),
+    usage: new SparseValues(),
+    deadline: new SparseIntegers(),
+    taskState: new SparseIntegers(),
+    run: new SparseValues(),
+    bridgeLoop: new SparseValues(),
+    card: new SparseValues(),
+    quarantineTarget: new SparseValues(),
+    parentConversation: new SparseValues(),
+    rootConversation: new SparseValues(),
+    session: new SparseValues(),
+    body: new SparseValues(),
+  };
+}
+
 /** A time source as the packed columns number it. */
 export const TIME_SOURCES: readonly TimeSource[] = [null, 'log', 'ulid'];
 
@@ -640,8 +663,6 @@ class PackedFacts implements LogFacts {
     // through these (ReportParts leaves them out), and their columns are not held.
     const c = this.c;
     const none = new Int32Array(0);
-    const empty = new SparseIntegers();
-    const sparse = Object.fromEntries(Object.keys(c.sparse).map((k) => [k, k === 'logTime' ? c.sparse.logTime : empty])) as unknown as Sparse;
     const parts: Columns = {
       ...c,
       carriedHigh: new Uint32Array(0),
@@ -655,7 +676,7 @@ class PackedFacts implements LogFacts {
       operation: none,
       correlation: none,
       channel: none,
-      sparse,
+      sparse: { ...emptySparse(), logTime: c.sparse.logTime },
       bodies: null,
     };
     return this.list !== null ? this.list : new PackedSequence(parts, null);
@@ -760,25 +781,7 @@ export class LogFactsBuilder {
   /** Each entry's own verdict (without a shared table). */
   private readonly signature: SignatureVerdict[] = [];
   private entryCount = 0;
-  private readonly sparse: Sparse = {
-    parent: new SparseIntegers(),
-    logTime: new SparseIntegers(),
-    logPosition: new SparseValues(),
-    causeAt: new SparseValues(),
-    sequence: new SparseIntegers(),
-    finishReason: new SparseValues(),
-    usage: new SparseValues(),
-    deadline: new SparseIntegers(),
-    taskState: new SparseIntegers(),
-    run: new SparseValues(),
-    bridgeLoop: new SparseValues(),
-    card: new SparseValues(),
-    quarantineTarget: new SparseValues(),
-    parentConversation: new SparseValues(),
-    rootConversation: new SparseValues(),
-    session: new SparseValues(),
-    body: new SparseValues(),
-  };
+  private readonly sparse: Sparse = emptySparse();
   /** Whether every entry so far has a sortKey whose numbers fit their widths (then ranks compare numbers). */
   private fits = true;
 

@@ -42,9 +42,6 @@ export class Column<T extends Typed> {
     this.a = this.buffer === null ? make(initial) : new type(this.buffer);
   }
   private readonly maxBytes: number;
-  get length(): number {
-    return this.n;
-  }
   push(v: number): void {
     if (this.n === this.a.length) this.grow();
     // Two stores, so each sees four kinds at most: a resizable buffer's typed arrays are kinds of

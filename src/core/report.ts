@@ -1,6 +1,6 @@
 // report@1 (report.md): the public JSON document the CLI and the app's export both write.
 import type { Span } from './model';
-import { streamedReportFolds, type ReportFolds, type StreamedReportFolds } from './folds';
+import { gatheredFolds, streamedReportFolds, type ReportFolds, type StreamedReportFolds } from './folds';
 import { agentDnaInputs, buildAgentDnaGraph, type ReportGraph } from './graph';
 import { toReportGraph, type StreamedReportGraph } from './graph/report';
 import { StreamedArray } from './report-json';
@@ -143,10 +143,7 @@ export function buildReport(held: HeldRecords): Report {
     ...head,
     records: [...records],
     ...tail,
-    agents: [...tail.agents.items],
-    runs: [...tail.runs.items],
-    conversations: [...tail.conversations.items],
-    sessions: [...tail.sessions.items],
+    ...gatheredFolds(tail),
     graph: { ...graph, edges: [...graph.edges.items], correlations: [...graph.correlations.items] },
   };
 }

@@ -6,6 +6,7 @@ export { foldSessions, lifecycleAllows, SESSION_LIFECYCLE } from './sessions';
 export {
   toReportFolds,
   streamedReportFolds,
+  gatheredFolds,
   type StreamedReportFolds,
   reportUsage,
   type ReportFolds,

@@ -299,18 +299,18 @@ function reportSession(s: SessionState): ReportSession {
   };
 }
 
-/** The fold's report@1 sections (JSON-safe: no bigints, no Maps). */
+/** The fold's report@1 sections (JSON-safe: no bigints, no Maps), as lists: the streamed ones gathered. */
 export function toReportFolds(result: FoldResult): ReportFolds {
-  return {
-    agents: result.agents.map(reportAgent),
-    runs: result.runs.map(reportRun),
-    conversations: result.conversations.map(reportConversation),
-    sessions: result.sessions.map(reportSession),
-  };
+  return gatheredFolds(streamedReportFolds(result));
+}
+
+/** Streamed fold sections as lists. */
+export function gatheredFolds({ agents, runs, conversations, sessions }: StreamedReportFolds): ReportFolds {
+  return { agents: [...agents.items], runs: [...runs.items], conversations: [...conversations.items], sessions: [...sessions.items] };
 }
 
 /**
- * The same sections, each element made as it is written (report-json.ts StreamedArray): a streamed
+ * The fold's report@1 sections, each element made as it is written (report-json.ts StreamedArray): a streamed
  * report holds the fold, not a second copy of it as report objects (its agents list each record
  * twice: 160 MB of arrays for ten million records; the tail's other report objects, with the
  * graph's, came to about 170 MB there).

@@ -269,12 +269,12 @@ function recordNodes(list: EntrySequence, places: EntryPlaces, ids: EntryIds, lo
   // holds its entry's input and position, so only entries of the same place can tie: their keys
   // are made and compared, not a key for each of a large log's entries.
   const keyClass = new Int32Array(n);
-  let previous: LogEntry | null = null;
+  const { input, index } = g;
   for (let i = 0, c = 0; i < n; i++) {
-    const e = list.at(ordered[i])!;
-    if (previous !== null && !(e.input === previous.input && e.index === previous.index && e.sortKey === previous.sortKey)) c++;
-    keyClass[ordered[i]] = c;
-    previous = e;
+    const k = ordered[i];
+    const p = i > 0 ? ordered[i - 1] : -1;
+    if (p >= 0 && !(input[k] === input[p] && index[k] === index[p] && list.at(k)!.sortKey === list.at(p)!.sortKey)) c++;
+    keyClass[k] = c;
   }
   const b: Building = {
     list,

@@ -120,8 +120,12 @@ describe('bulk text and id helpers', () => {
       return out;
     };
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.uint8Array({ maxLength: 40 })), (b) => {
+      fc.property(fc.oneof(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.uint8Array({ maxLength: 40 })), fc.nat(8), fc.nat(8), (b, before, after) => {
         expect(toCrockford(b)).toBe(reference(b));
+        // The same bytes as a range of a larger array read the same, and nothing outside the range.
+        const wider = new Uint8Array(before + b.length + after).fill(0xff);
+        wider.set(b, before);
+        expect(toCrockford(wider, before, before + b.length)).toBe(reference(b));
       }),
       { numRuns: 2000, seed: 16 },
     );

@@ -72,7 +72,9 @@ export class IdTable {
 
   /** Id n in Crockford base32, as the report and the page show ids; null for −1 (no id). */
   text(n: number): string | null {
-    return n < 0 ? null : toCrockford(this.bytesOf(n));
+    if (n < 0) return null;
+    this.check(n);
+    return toCrockford(this.bytes, this.starts[n], this.starts[n + 1]);
   }
 
   private check(n: number): void {

@@ -15,7 +15,7 @@ import type { RecordFormat, Span } from '../core/model';
 import { type InspectedRecord, spanOfField } from '../core/records';
 import { type ReportRecord, type ReportedVerdict, reportRecord } from '../core/report';
 import { sameItems } from '../core/same-items';
-import type { Finding } from '../core/verdict';
+import { type Finding, NO_FINDINGS } from '../core/verdict';
 
 /** What a clean record's report says beyond its log entry and span, shared by the records that say the same. */
 interface Shape {
@@ -24,8 +24,6 @@ interface Shape {
   readonly dialectEvidence: readonly string[];
   readonly displayType: string | null;
 }
-
-const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 /** One input's clean records as the first pass saw them: back to back, so each one's length tells where the next starts. */
 class InputColumns {

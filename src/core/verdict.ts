@@ -79,17 +79,18 @@ export interface LogFindings extends Iterable<readonly [number, readonly Finding
   get(record: number, spans?: boolean): readonly Finding[] | undefined;
 }
 
-const NONE: readonly Finding[] = Object.freeze([]);
+/** No findings: one shared, frozen list (most records have none, and a large log asks about each). */
+export const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 /** report.md: valid is true when the record decoded and no finding (its own, or the log's about it) has severity error. */
-export function isValid(verdict: Pick<RecordVerdict, 'decoded' | 'findings'>, logFindings: readonly Finding[] = NONE): boolean {
+export function isValid(verdict: Pick<RecordVerdict, 'decoded' | 'findings'>, logFindings: readonly Finding[] = NO_FINDINGS): boolean {
   return verdict.decoded && !verdict.findings.some(isError) && !logFindings.some(isError);
 }
 
 const isError = (f: Finding) => f.severity === 'error';
 
 /** Every finding about a record: its own, then the log's. */
-export function allFindings(verdict: Pick<RecordVerdict, 'findings'>, logFindings: readonly Finding[] = NONE): readonly Finding[] {
+export function allFindings(verdict: Pick<RecordVerdict, 'findings'>, logFindings: readonly Finding[] = NO_FINDINGS): readonly Finding[] {
   return logFindings.length === 0 ? verdict.findings : [...verdict.findings, ...logFindings];
 }
 

@@ -14,7 +14,7 @@ import type { Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
 import { describeEntry, type EntryTimes, type LocateField, type LogEntry, type LogFacts } from '../log/entry';
-import type { Finding } from '../verdict';
+import { type Finding, NO_FINDINGS } from '../verdict';
 
 /** A command and one answer of it (a response or error the graph pairs with it by correlation). */
 export interface AnswerPair {
@@ -247,9 +247,9 @@ export class RecordTiming {
    * its unanswered deadline; with
    * `spans` false their spans are null (enough to count them or read their rules, and cheaper).
    */
-  findingsOf(record: number, spans = true): Finding[] {
+  findingsOf(record: number, spans = true): readonly Finding[] {
     const k = nodeOfRecord(this.graph.recordIndex, record);
-    if (k < 0 || !this.mayFind(k)) return [];
+    if (k < 0 || !this.mayFind(k)) return NO_FINDINGS;
     const out: Finding[] = [];
     const sink: TimingSink = {
       finding: (_e, rule, path, message) => out.push(finding(rule, path, message(), spans && path !== null ? this.spanOf(record, path) : null)),

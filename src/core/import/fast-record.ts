@@ -10,6 +10,7 @@ import { decodeRefusal, envelopeDialect, validateFields } from '../agdx/validate
 import { bytesEqual, toCrockford } from '../bytes';
 import type { Span, ViewOrigin } from '../model';
 import type { InspectedRecord, RecordData, ViewBuilder } from '../records';
+import { NO_FINDINGS } from '../verdict';
 import { envelopeSummary, type Place } from './build';
 
 const noSpan = () => null;
@@ -117,9 +118,6 @@ class BulkEnvelopeData implements RecordData {
 export function letGoOfEnvelopes(records: readonly InspectedRecord[]): void {
   for (const r of records) if (r.data instanceof BulkEnvelopeData) r.data.letGo();
 }
-
-// Shared: a verdict's findings are never changed.
-const NO_FINDINGS = Object.freeze([]);
 
 // A log holds few conversations and many records each: reuse the display id of the last one.
 let lastConversation: Uint8Array | null = null;

@@ -179,13 +179,20 @@ const capability = (c: CapabilityData): ReportCapability => ({
   load: c.load,
 });
 
+/** A column's numbers as a list, copied by index: Array.from over a typed array takes its iterator, five times slower (a million records' lists). */
+function numbers(column: Int32Array): number[] {
+  const out = new Array<number>(column.length);
+  for (let i = 0; i < column.length; i++) out[i] = column[i];
+  return out;
+}
+
 function reportAgent(a: AgentState): ReportAgent {
   return {
     id: a.id,
     first_seen: { record: a.firstSeen.recordIndex, time: str(a.firstSeen.time) },
     last_seen: { record: a.lastSeen.recordIndex, time: str(a.lastSeen.time) },
-    as_source: Array.from(a.asSource),
-    as_target: Array.from(a.asTarget),
+    as_source: numbers(a.asSource),
+    as_target: numbers(a.asTarget),
     card: a.card && {
       record: a.card.recordIndex,
       time: str(a.card.time),

@@ -7,11 +7,11 @@ import type { DecodedEnvelope, Envelope } from './envelope';
 import { BROADCAST, crockfordBytes, type ObservedHeaders } from './headers';
 import { headerString, headerUint, type Header } from './iggy';
 import { finding } from '../rules';
-import type { Finding } from '../verdict';
+import { type Finding, NO_FINDINGS } from '../verdict';
 
 export interface SignatureCheck {
   verdict: SignatureVerdict;
-  findings: Finding[];
+  findings: readonly Finding[];
 }
 
 // One shared answer for every unsigned record (most of a log): frozen, so nothing can change it.
@@ -26,7 +26,7 @@ const UNSIGNED: SignatureCheck = Object.freeze({
     not_covered: Object.freeze([]) as unknown as string[],
     reason: 'the record carries no signature',
   }),
-  findings: Object.freeze([]) as unknown as Finding[],
+  findings: NO_FINDINGS,
 }) as SignatureCheck;
 
 /** Context match: the signed context against the observed agdx.ct / agdx.av; null when either is absent. */
@@ -87,15 +87,12 @@ export function uncoveredPaths(decoded: DecodedEnvelope, headers?: readonly Head
   return [...new Set(out)];
 }
 
-// Shared and frozen, as validateFields' empty list: most records have nothing to report.
-const NO_FINDINGS = Object.freeze([]) as unknown as Finding[];
-
 /**
  * The findings of the signature's shape alone (an Ed25519 key id of 8 bytes, a signature of 64),
  * without the verdict: what bulk decoding needs, once per record. checkSignatureShape's findings
  * are these.
  */
-export function signatureShapeFindings(env: Envelope, spanOf: (path: string) => Span | null): Finding[] {
+export function signatureShapeFindings(env: Envelope, spanOf: (path: string) => Span | null): readonly Finding[] {
   const sig = env.signature;
   if (sig?.scheme !== 1 || (sig.key_id.length === 8 && sig.bytes.length === 64)) return NO_FINDINGS;
   const problems: Finding[] = [];

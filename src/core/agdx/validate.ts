@@ -11,7 +11,7 @@ import { sessionBodyValid } from './fast-session';
 import { dialectHeaders } from './headers';
 import type { Header } from './iggy';
 import { bodyHasKey, bodyItem, readSessionBody, ShapeError, startLineageMismatch } from './shapes';
-import type { DecodeError, Finding, Severity } from '../verdict';
+import { type DecodeError, type Finding, NO_FINDINGS, type Severity } from '../verdict';
 
 const byteLength = utf8Length;
 
@@ -57,9 +57,6 @@ function presence(out: Finding[] | null, spanOf: SpanOf, kind: string, field: Ma
   return out;
 }
 
-// Shared and frozen: most records have no finding, and nobody may add to this one.
-const NONE = Object.freeze([]) as unknown as Finding[];
-
 /** The dialect an envelope's fields and (when it has them) its log headers show (dialects.ts). */
 export function envelopeDialect(env: Envelope, headers?: readonly Header[] | null): DialectVerdict {
   return dialectOf(env as unknown as Parameters<typeof dialectOf>[0], bodyHasKey, headers?.length ? dialectHeaders(headers) : null);
@@ -98,7 +95,7 @@ function refusal(dialect: Dialect, spanOf: SpanOf, field: string, why: string): 
   return { code: 'agdx/field-type', message: `${field}: ${why} (the ${dialect.id} reader refuses it while decoding)`, offset: spanOf(field)?.[0] ?? null };
 }
 
-export function validateEnvelope(decoded: DecodedEnvelope, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): Finding[] {
+export function validateEnvelope(decoded: DecodedEnvelope, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): readonly Finding[] {
   return validateFields(decoded.envelope, (path) => decoded.locations.get(path)?.value ?? null, dialect, bodyAt);
 }
 
@@ -119,7 +116,7 @@ export interface BodyAt {
  * bytes. A 0.0.1 record is judged exactly as agdx-v1.md says; a 0.7 one as the 0.7 port validates
  * it: its lineage, and a session status's state, `last` and body.
  */
-export function validateFields(env: Envelope, spanOf: SpanOf, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): Finding[] {
+export function validateFields(env: Envelope, spanOf: SpanOf, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): readonly Finding[] {
   // Written without per-call closures: this runs once per record of a large log.
   let out: Finding[] | null = null;
   const k = env.kind;
@@ -206,7 +203,7 @@ export function validateFields(env: Envelope, spanOf: SpanOf, dialect: Dialect =
       spanOf('must_understand'),
     );
   }
-  return out ?? NONE;
+  return out ?? NO_FINDINGS;
 }
 
 /** 0.7 lineage: root needs parent; neither names the record's own conversation. */

@@ -185,9 +185,13 @@ describe('columns shared with the analysis', () => {
     expect([0, 1, 2, 3].map((k) => times.plainTime(k))).toEqual([100, undefined, 300, null]);
     expect([0, 1].map((k) => times.deadline(k))).toEqual([500n, null]);
     expect([0, 1].map((k) => times.plainDeadline(k))).toEqual([500, null]);
-    expect(times.correlation(0)).toBe(times.correlation(1));
-    expect(times.correlation(0)).not.toBeNull();
-    expect(times.correlation(2)).toBeNull();
+    expect([0, 1, 2, 3].map((k) => times.correlation(k))).toEqual([crock(9), crock(9), null, null]);
+    // The places as loaded: one input, its records in order.
+    expect([Array.from(places.record), Array.from(places.input), Array.from(places.index)]).toEqual([
+      [0, 1, 2, 3],
+      [0, 0, 0, 0],
+      [0, 1, 2, 3],
+    ]);
     // A key change renews entries: a report's parts are the renewed ones.
     expect(parts.at(0)!.signature).not.toEqual(valid('ops', true));
     const renewed = withVerdicts(facts, (r) => ({ signature: valid('ops', true), invalid: r === 2 }));

@@ -239,7 +239,8 @@ export interface DialectVerdict {
  */
 export type BodyHasKey = (body: Uint8Array, key: string) => boolean;
 
-const NO_EVIDENCE: readonly string[] = Object.freeze([]);
+/** No evidence of a dialect: one shared, frozen list (the oldest dialect's, and every record that is not an envelope). */
+export const NO_EVIDENCE: readonly string[] = Object.freeze([]);
 const OLDEST: DialectVerdict = Object.freeze({ dialect: DIALECTS[0], evidence: NO_EVIDENCE });
 
 /**

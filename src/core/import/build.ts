@@ -6,6 +6,7 @@ import type { AsReceived } from '../agdx/canonical';
 import type { Envelope } from '../agdx/envelope';
 import type { ObservedHeaders } from '../agdx/headers';
 import { headerViews, type Header } from '../agdx/iggy';
+import { NO_EVIDENCE } from '../agdx/dialects';
 import { formatMicros } from '../agdx/tree';
 import type { JsonError } from '../json/lossless';
 import {
@@ -68,7 +69,6 @@ export interface RecordDraft {
   asReceived: AsReceived | null;
 }
 
-const NO_EVIDENCE: readonly string[] = Object.freeze([]);
 /** The formats whose records the reference's dispatch table shows as `undecodable` when they do not decode. */
 const AGDX_FORMATS: ReadonlySet<RecordFormat> = new Set(['agdx.envelope', 'agdx.record', 'agdx.dead_letter']);
 

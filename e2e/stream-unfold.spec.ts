@@ -1,7 +1,17 @@
 // Issue 18, item 7 (the graph): a stream unfolded keeps its diagnostics (gap, duplicates, after the
 // end) on its first chunk, which folds it back, with the keyboard too; each chunk shows its sequence
 // and what its reader made of it, where it read "chunk —".
-import { atEachWidth, expect, test, vector } from './fixtures';
+import { atEachWidth, expect, type InspectorPage, test, vector } from './fixtures';
+
+/**
+ * Selects the stream's first chunk in the list, which centres the graph on the stream's node. The
+ * graph opens on the first record: at 390 wide the stream sits at the canvas's right edge, its
+ * button clipped, and a click there is taken by React Flow putting its scrolled wrapper back.
+ */
+async function showStream(inspector: InspectorPage) {
+  await (await inspector.revealRecord('conversation_http_v07.json', 1)).click();
+  await expect(inspector.graph.locator('[data-node-kind="stream"]').getByRole('button', { name: 'unfold' })).toBeInViewport();
+}
 
 atEachWidth(() => {
   test('unfolding a stream keeps its diagnostics, each chunk shows its sequence, and it folds back', async ({ inspector, page }) => {
@@ -13,6 +23,7 @@ atEachWidth(() => {
     const stream = canvas.locator('[data-node-kind="stream"]');
     await expect(stream).toContainText('gap at 2 · 1 dup · 1 after end');
 
+    await showStream(inspector);
     await stream.getByRole('button', { name: 'unfold' }).click();
     await expect(stream).toHaveCount(0);
     await expect(page.getByTestId('graph-counts')).toContainText('10 nodes');
@@ -52,8 +63,10 @@ atEachWidth(() => {
   test('"Fold all back", off the canvas, folds what was unfolded', async ({ inspector, page }) => {
     await inspector.open();
     await inspector.dropFiles([vector('agdx/made/conversation_http_v07.json')]);
+    await expect(inspector.input('conversation_http_v07.json')).toContainText('10 records');
     await inspector.openGraph();
     const stream = inspector.graph.locator('[data-node-kind="stream"]');
+    await showStream(inspector);
     await stream.getByRole('button', { name: 'unfold' }).click();
     await expect(stream).toHaveCount(0);
     await page.getByRole('button', { name: 'Fold all back' }).click();

@@ -364,54 +364,79 @@ if (!ONLY_BROWSER && !ONLY_AGDX) {
 type Page = import('@playwright/test').Page;
 
 /**
- * Installed in a page before the app starts (addInitScript): the longest main-thread task and when
- * it began (PerformanceObserver longtask), and what filled the long frames (Long Animation Frames:
- * scripts, then style and layout), counted from the last `__reset()`, which a measurement calls when
- * its stretch begins. Self-contained: Playwright runs its source in the page.
+ * Installed in a page before the app starts (addInitScript): every long main-thread task
+ * (PerformanceObserver longtask) and what filled the long frames (Long Animation Frames: scripts,
+ * then style and layout), kept as they come and counted, when read, from the start of the stretch
+ * measured: the last `__reset()`, or for a file's load the input's change event (`__reset(true)`).
+ * The observers report a task after it ends, so one that began before the stretch (the app
+ * starting, Playwright handing a file over before the change event) can arrive after the reset:
+ * it is left out by its start, not by when it arrived. Self-contained: Playwright runs its source in the page.
  */
 function longTaskProbe(): void {
-  const w = window as unknown as { __longest: number; __longestAt: number; __t0: number | undefined; __frames: string[]; __reset: () => void };
-  w.__longest = 0;
-  w.__frames = [];
-  w.__reset = () => {
-    w.__longest = 0;
-    w.__frames.length = 0;
-    w.__t0 = performance.now();
+  type Frame = {
+    startTime: number;
+    duration: number;
+    renderStart: number;
+    styleAndLayoutStart: number;
+    scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }>;
   };
+  const w = window as unknown as {
+    __tasks: PerformanceEntry[];
+    __longFrames: Frame[];
+    __t0: number;
+    __changedAt: number | undefined;
+    __reset: (fromChange?: boolean) => void;
+  };
+  w.__tasks = [];
+  w.__longFrames = [];
+  w.__t0 = 0;
+  // The last change event (a file chosen): a load's stretch starts there.
+  document.addEventListener('change', () => (w.__changedAt = performance.now()), true);
+  w.__reset = (fromChange = false) => {
+    w.__t0 = fromChange && w.__changedAt !== undefined ? w.__changedAt : performance.now();
+  };
+  new PerformanceObserver((list) => void w.__tasks.push(...list.getEntries())).observe({ type: 'longtask', buffered: true });
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      if (e.duration <= w.__longest) continue;
-      w.__longest = e.duration;
-      w.__longestAt = e.startTime - (w.__t0 ?? 0);
-    }
-  }).observe({ type: 'longtask', buffered: true });
-  new PerformanceObserver((list) => {
-    for (const f of list.getEntries() as unknown as Array<{
-      startTime: number;
-      duration: number;
-      renderStart: number;
-      styleAndLayoutStart: number;
-      scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }>;
-    }>) {
-      if (f.duration < 50 || w.__t0 === undefined || f.startTime < w.__t0) continue; // only frames of the stretch measured
-      const scripts = f.scripts.map(
-        (x) =>
-          `${x.invoker}${x.sourceFunctionName ? ` ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}` : ''} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}`,
-      );
-      const render = f.renderStart ? Math.round(f.startTime + f.duration - f.renderStart) : 0;
-      const layout = f.styleAndLayoutStart ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0;
-      w.__frames.push(
-        `at ${Math.round(f.startTime - w.__t0)} ms, ${Math.round(f.duration)} ms: ${scripts.join('; ') || 'no script'}; rendering ${render} ms (style and layout ${layout} ms)`,
-      );
-    }
+    for (const f of list.getEntries() as unknown as Frame[]) if (f.duration >= 50) w.__longFrames.push(f);
   }).observe({ type: 'long-animation-frame', buffered: true });
 }
 
-/** The probe's readings: the longest task (0: none over 50 ms), when it began, the long frames. */
+/**
+ * The probe's readings from the stretch's start: the longest task (0: none over 50 ms), when it
+ * began (ms into the stretch), the long frames.
+ */
 function probeReadings(page: Page) {
   return page.evaluate(() => {
-    const w = window as unknown as { __longest: number; __longestAt: number; __frames: string[] };
-    return { longest: w.__longest, at: w.__longestAt, frames: [...w.__frames] };
+    const w = window as unknown as {
+      __tasks: PerformanceEntry[];
+      __longFrames: Array<{
+        startTime: number;
+        duration: number;
+        renderStart: number;
+        styleAndLayoutStart: number;
+        scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }>;
+      }>;
+      __t0: number;
+    };
+    let longest = 0;
+    let at = 0;
+    for (const e of w.__tasks) {
+      if (e.startTime < w.__t0 || e.duration <= longest) continue;
+      longest = e.duration;
+      at = e.startTime - w.__t0;
+    }
+    const frames = w.__longFrames
+      .filter((f) => f.startTime >= w.__t0)
+      .map((f) => {
+        const scripts = f.scripts.map(
+          (x) =>
+            `${x.invoker}${x.sourceFunctionName ? ` ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}` : ''} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}`,
+        );
+        const render = f.renderStart ? Math.round(f.startTime + f.duration - f.renderStart) : 0;
+        const layout = f.styleAndLayoutStart ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0;
+        return `at ${Math.round(f.startTime - w.__t0)} ms, ${Math.round(f.duration)} ms: ${scripts.join('; ') || 'no script'}; rendering ${render} ms (style and layout ${layout} ms)`;
+      });
+    return { longest: Math.round(longest), at, frames };
   });
 }
 
@@ -441,8 +466,9 @@ function pageMemory(page: Page): Promise<{ bytes: number; parts: string[] }> {
   });
 }
 
-function probeReset(page: Page): Promise<void> {
-  return page.evaluate(() => (window as unknown as { __reset: () => void }).__reset());
+/** Starts the stretch the probe counts: now, or (`fromChange`) at the last change event, a file's load. */
+function probeReset(page: Page, fromChange = false): Promise<void> {
+  return page.evaluate((c) => (window as unknown as { __reset: (fromChange: boolean) => void }).__reset(c), fromChange);
 }
 
 /**
@@ -522,9 +548,10 @@ async function browser(): Promise<number> {
       await page.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
       const t0 = Date.now();
       await page.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx-100k.cborseq'));
-      // The longest task counts from here: Playwright hands the 22 MB file to the page through the
-      // DevTools protocol first, on the page's main thread, which a person's drop does not do.
-      await probeReset(page);
+      // The longest task counts from the input's change event: Playwright hands the 22 MB file to
+      // the page through the DevTools protocol first, on the page's main thread, which a person's
+      // drop does not do.
+      await probeReset(page, true);
       // Cheap polls (Playwright's role selectors walk the whole page on the main thread and would
       // show up as long tasks themselves).
       await page.waitForFunction(() => !!document.querySelector('[role="option"][data-record-key]'), null, { polling: 50, timeout: 120_000 });
@@ -637,7 +664,7 @@ async function browser(): Promise<number> {
 
 /**
  * The page loading the 1,000,000-record file (issue 29): first rows, every record judged, the
- * longest main-thread task from the file handed over, the page's and workers' memory after, and a
+ * longest main-thread task from the input's change event, the page's and workers' memory after, and a
  * kind filter answered over all of them. One load, in a page of its own.
  */
 async function million(browser: import('@playwright/test').Browser, port: number): Promise<void> {
@@ -646,25 +673,22 @@ async function million(browser: import('@playwright/test').Browser, port: number
   await page.addInitScript(longTaskProbe);
   await page.goto(`http://127.0.0.1:${port}/?samples=none`);
   await page.getByRole('heading', { name: 'Envelope Inspector' }).waitFor();
-  // Timed from the input's change event in the page: Playwright first hands the 227 MB to the
-  // page through the DevTools protocol, which a person's drop or pick does not do.
-  await page.evaluate(() => {
-    const w = window as unknown as { __chosenAt?: number };
-    document.addEventListener('change', () => (w.__chosenAt ??= performance.now()), true);
-  });
+  // Timed, and its tasks counted, from the input's change event in the page (the probe notes it):
+  // Playwright first hands the 227 MB to the page through the DevTools protocol, which a person's
+  // drop or pick does not do.
   const handOver = Date.now();
   await page.getByLabel('Choose record files').setInputFiles(file);
   const handedMs = Date.now() - handOver;
-  await probeReset(page);
+  await probeReset(page, true);
   const first = (await page
     .waitForFunction(
-      () => (document.querySelector('[role="option"][data-record-key]') ? performance.now() - (window as unknown as { __chosenAt: number }).__chosenAt : 0),
+      () => (document.querySelector('[role="option"][data-record-key]') ? performance.now() - (window as unknown as { __changedAt: number }).__changedAt : 0),
       null,
       { polling: 20, timeout: 300_000 },
     )
     .then((h) => h.jsonValue())) as number;
   await waitLoaded(page, '1,?000,?000', 250, 900_000);
-  const loaded = await page.evaluate(() => performance.now() - (window as unknown as { __chosenAt: number }).__chosenAt);
+  const loaded = await page.evaluate(() => performance.now() - (window as unknown as { __changedAt: number }).__changedAt);
   const { longest, at, frames } = await probeReadings(page);
   for (const f of frames) console.log(`    long frame ${f}`);
   const { bytes: heap, parts } = await pageMemory(page);
@@ -747,7 +771,7 @@ async function sessions07(browser: import('@playwright/test').Browser, port: num
     await page.addInitScript(longTaskProbe);
     await page.goto(`http://127.0.0.1:${port}/?samples=none`);
     await page.getByLabel('Choose record files').setInputFiles(join(dir, 'agdx07-10k.cborseq'));
-    await probeReset(page);
+    await probeReset(page, true);
     await waitLoaded(page, '10,?000', 250, 120_000);
     await page.waitForTimeout(500);
     loadLongest.push((await probeReadings(page)).longest);

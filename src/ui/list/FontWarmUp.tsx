@@ -24,7 +24,7 @@ const GLYPHS = 'Ag 0123456789 …→·—–✓✗▲×';
 /** The faces above, set once in a box nobody sees or reads, while the page waits for a file. */
 export function FontWarmUp() {
   return (
-    <div aria-hidden="true" className="pointer-events-none invisible absolute top-0 -left-[9999px]" data-testid="font-warm-up">
+    <div aria-hidden="true" className="pointer-events-none invisible absolute top-0 -left-[9999px]">
       {FACES.map((face) => (
         <span key={face} className={face}>
           {GLYPHS}

@@ -5,7 +5,6 @@ import { DensityToggle, ListHeader } from './ListHeader';
 import { describeFilter } from '../shared-view';
 import { firstKeyOf, type SummaryStore } from '../summary-store';
 import { FilterBar } from '../components/LoadControls';
-import { FontWarmUp } from './FontWarmUp';
 import { RecordList } from './RecordList';
 
 interface Props {
@@ -83,7 +82,6 @@ export function RecordsPane({
             Envelopes (CBOR), CBOR sequences, laser records, Iggy exports (JSON, or a header block with its payload), dead letters, or hex, base64, CBOR
             diagnostic notation and JSON text through Paste. Nothing leaves your browser.
           </p>
-          <FontWarmUp />
         </div>
       ) : (
         <div className="flex h-full flex-col">

@@ -363,6 +363,15 @@ if (!ONLY_BROWSER && !ONLY_AGDX) {
 
 type Page = import('@playwright/test').Page;
 
+/** A Long Animation Frame entry, as far as the probe reads it (types only: the probe's code runs in the page). */
+type LongFrame = {
+  startTime: number;
+  duration: number;
+  renderStart: number;
+  styleAndLayoutStart: number;
+  scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }>;
+};
+
 /**
  * Installed in a page before the app starts (addInitScript): every long main-thread task
  * (PerformanceObserver longtask) and what filled the long frames (Long Animation Frames: scripts,
@@ -373,16 +382,9 @@ type Page = import('@playwright/test').Page;
  * it is left out by its start, not by when it arrived. Self-contained: Playwright runs its source in the page.
  */
 function longTaskProbe(): void {
-  type Frame = {
-    startTime: number;
-    duration: number;
-    renderStart: number;
-    styleAndLayoutStart: number;
-    scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }>;
-  };
   const w = window as unknown as {
     __tasks: PerformanceEntry[];
-    __longFrames: Frame[];
+    __longFrames: LongFrame[];
     __t0: number;
     __changedAt: number | undefined;
     __reset: (fromChange?: boolean) => void;
@@ -397,7 +399,7 @@ function longTaskProbe(): void {
   };
   new PerformanceObserver((list) => void w.__tasks.push(...list.getEntries())).observe({ type: 'longtask', buffered: true });
   new PerformanceObserver((list) => {
-    for (const f of list.getEntries() as unknown as Frame[]) if (f.duration >= 50) w.__longFrames.push(f);
+    for (const f of list.getEntries() as unknown as LongFrame[]) if (f.duration >= 50) w.__longFrames.push(f);
   }).observe({ type: 'long-animation-frame', buffered: true });
 }
 
@@ -409,13 +411,7 @@ function probeReadings(page: Page) {
   return page.evaluate(() => {
     const w = window as unknown as {
       __tasks: PerformanceEntry[];
-      __longFrames: Array<{
-        startTime: number;
-        duration: number;
-        renderStart: number;
-        styleAndLayoutStart: number;
-        scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }>;
-      }>;
+      __longFrames: LongFrame[];
       __t0: number;
     };
     let longest = 0;

@@ -1,16 +1,20 @@
 // Issue 18, item 7 (the graph): a stream unfolded keeps its diagnostics (gap, duplicates, after the
 // end) on its first chunk, which folds it back, with the keyboard too; each chunk shows its sequence
 // and what its reader made of it, where it read "chunk —".
+import type { Locator } from '@playwright/test';
 import { atEachWidth, expect, type InspectorPage, test, vector } from './fixtures';
 
 /**
- * Selects the stream's first chunk in the list, which centres the graph on the stream's node. The
- * graph opens on the first record: at 390 wide the stream sits at the canvas's right edge, its
- * button clipped, and a click there is taken by React Flow putting its scrolled wrapper back.
+ * The folded stream's "unfold" button, in view: selecting the stream's first chunk in the list
+ * centres the graph on the stream's node. The graph opens on the first record: at 390 wide the
+ * stream sits at the canvas's right edge, its button clipped, and a click there is taken by React
+ * Flow putting its scrolled wrapper back.
  */
-async function showStream(inspector: InspectorPage) {
+async function unfoldButton(inspector: InspectorPage): Promise<Locator> {
   await (await inspector.revealRecord('conversation_http_v07.json', 1)).click();
-  await expect(inspector.graph.locator('[data-node-kind="stream"]').getByRole('button', { name: 'unfold' })).toBeInViewport();
+  const unfold = inspector.graph.locator('[data-node-kind="stream"]').getByRole('button', { name: 'unfold' });
+  await expect(unfold).toBeInViewport();
+  return unfold;
 }
 
 atEachWidth(() => {
@@ -23,8 +27,7 @@ atEachWidth(() => {
     const stream = canvas.locator('[data-node-kind="stream"]');
     await expect(stream).toContainText('gap at 2 · 1 dup · 1 after end');
 
-    await showStream(inspector);
-    await stream.getByRole('button', { name: 'unfold' }).click();
+    await (await unfoldButton(inspector)).click();
     await expect(stream).toHaveCount(0);
     await expect(page.getByTestId('graph-counts')).toContainText('10 nodes');
     // The stream's first chunk: its sequence, and the stream's diagnostics as the folded node said them.
@@ -66,8 +69,7 @@ atEachWidth(() => {
     await expect(inspector.input('conversation_http_v07.json')).toContainText('10 records');
     await inspector.openGraph();
     const stream = inspector.graph.locator('[data-node-kind="stream"]');
-    await showStream(inspector);
-    await stream.getByRole('button', { name: 'unfold' }).click();
+    await (await unfoldButton(inspector)).click();
     await expect(stream).toHaveCount(0);
     await page.getByRole('button', { name: 'Fold all back' }).click();
     await expect(stream).toHaveCount(1);

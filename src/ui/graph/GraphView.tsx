@@ -6,7 +6,6 @@ import {
   Background,
   ControlButton,
   Controls,
-  MarkerType,
   MiniMap,
   ReactFlow,
   ReactFlowProvider,
@@ -17,14 +16,13 @@ import {
 } from '@xyflow/react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphRender } from '../../wire/graph';
-import { download } from '../download';
 import { inspectorClient } from '../worker-client';
 import { queryKeys } from '../query-keys';
-import { EDGE_KINDS, EDGE_VIAS } from '../../core/graph/model';
-import { graphToSvg, svgToPng } from './export';
+import { EDGE_KINDS, EDGE_VIAS, type EdgeVia } from '../../core/graph/model';
 import { shortId } from '../../core/short-id';
 import { nodeTypes, type FlowNode } from './GraphNodes';
 import { conversationBoxes, GROUP_LABEL } from './groups';
+import { GraphLegend } from './GraphLegend';
 import { fitViewport, openViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
 
 interface Props {
@@ -39,6 +37,49 @@ interface Props {
 const CULL_ABOVE = 400;
 /** Below this canvas size the minimap would cover what it maps: it is not drawn. */
 const MINIMAP_MIN = { width: 640, height: 360 };
+
+/** The id of the arrowhead drawn at the end of an edge of this kind (`EdgeArrows` defines it). */
+const arrowId = (via: EdgeVia) => `graph-arrow-${via}`;
+
+/**
+ * Each edge kind's line and arrowhead, made once. An edge names its arrowhead by id: React Flow
+ * would otherwise derive a marker id from a marker object on every edge it is given, each time.
+ */
+const EDGE_LOOK = Object.fromEntries(
+  EDGE_VIAS.map((via) => [
+    via,
+    {
+      style: { stroke: EDGE_KINDS[via].color, strokeWidth: 1.5, strokeDasharray: EDGE_KINDS[via].dash || undefined },
+      markerEnd: arrowId(via),
+      className: `edge-${via}`,
+    },
+  ]),
+) as Record<EdgeVia, Pick<Edge, 'style' | 'markerEnd' | 'className'>>;
+
+/** The arrowheads the edges name, one a kind, its tip at the line's end. */
+function EdgeArrows() {
+  return (
+    <svg aria-hidden="true" width="0" height="0" className="absolute">
+      <defs>
+        {EDGE_VIAS.map((via) => (
+          <marker
+            key={via}
+            id={arrowId(via)}
+            viewBox="0 0 10 10"
+            refX="10"
+            refY="5"
+            markerWidth="8"
+            markerHeight="8"
+            markerUnits="userSpaceOnUse"
+            orient="auto-start-reverse"
+          >
+            <path d="M0,1 L10,5 L0,9 z" fill={EDGE_KINDS[via].color} />
+          </marker>
+        ))}
+      </defs>
+    </svg>
+  );
+}
 
 function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const [expanded, setExpanded] = useState<string[]>([]);
@@ -55,6 +96,16 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   // Drawn as a transition (in slices), not in the synchronous update a query's result makes.
   const graph: GraphRender | undefined = useDeferredValue(query.data);
 
+  const toggleVia = useCallback(
+    (via: EdgeVia) =>
+      setVisible((cur) => {
+        const next = new Set(cur);
+        if (next.has(via)) next.delete(via);
+        else next.add(via);
+        return next;
+      }),
+    [],
+  );
   const toggle = useCallback((id: string) => setExpanded((cur) => (cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id])), []);
 
   // A large graph is culled here before React Flow sees it: only the nodes in and around the view
@@ -63,16 +114,16 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 1200, height: 600 });
   const [view, setView] = useState<Viewport>(viewport ?? { x: 20, y: 20, zoom: 0.8 });
-  // The canvas is in the page once the first graph has come (before, a line says it is being built).
-  const drawn = graph !== undefined;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the box is in the page once drawn; observe it then
+  // The canvas is mounted while the worker builds the graph (a line over it says so): React Flow's
+  // own mount (its store, its size read from the page) is then done before the graph comes, and
+  // drawing the graph is a task of its own.
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const ro = new ResizeObserver(() => setSize({ width: el.clientWidth, height: el.clientHeight }));
     ro.observe(el);
     return () => ro.disconnect();
-  }, [drawn]);
+  }, []);
   const frame = useRef(0);
   const onMove = useCallback((_: unknown, v: Viewport) => {
     cancelAnimationFrame(frame.current);
@@ -116,8 +167,9 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
     const top = -view.y / view.zoom - h;
     return allBoxes.filter((b) => b.x + b.width >= left && b.x <= left + 3 * w && b.y + b.height >= top && b.y <= top + 3 * h);
   }, [allBoxes, large, size, view]);
-  // Edges are named for assistive technology by what their nodes show (short ids), not by internal node ids.
-  const faces = useMemo(() => new Map((graph?.nodes ?? []).map((n) => [n.id, `${n.title} ${n.subtitle}`])), [graph]);
+  // Edges are named for assistive technology by what their nodes show (short ids), not by internal
+  // node ids. An edge is drawn only between nodes drawn, so the nodes drawn are the faces needed.
+  const faces = useMemo(() => new Map((shown?.nodes ?? []).map((n) => [n.id, `${n.title} ${n.subtitle}`])), [shown]);
   const edges: Edge[] = useMemo(
     () =>
       (graph?.edges ?? [])
@@ -128,9 +180,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           target: e.to,
           label: e.count > 1 ? `×${e.count}` : undefined,
           data: { via: e.via, note: e.note },
-          style: { stroke: EDGE_KINDS[e.via].color, strokeWidth: 1.5, strokeDasharray: EDGE_KINDS[e.via].dash || undefined },
-          markerEnd: { type: MarkerType.ArrowClosed, color: EDGE_KINDS[e.via].color },
-          className: `edge-${e.via}`,
+          ...EDGE_LOOK[e.via],
           ariaLabel: `${EDGE_KINDS[e.via].label}: from ${faces.get(e.from) ?? 'a node'} to ${faces.get(e.to) ?? 'a node'}`,
         })),
     [graph, visible, shown, faces],
@@ -190,73 +240,11 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   };
 
   if (query.isError) return <p className="p-4 text-sm text-red-600">The graph could not be built: {query.error.message}</p>;
-  if (!graph) return <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Building the graph…</p>;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: keys pressed anywhere in the view (the canvas, its controls) reach its shortcuts
     <div className="flex h-full flex-col" onKeyDown={onKeyDown}>
-      {/* On a narrow screen the legend is one line that scrolls sideways, so the canvas keeps its height. */}
-      <div
-        className="flex items-center gap-x-3 gap-y-1 overflow-x-auto border-b border-slate-200 px-3 py-1 text-[11px] whitespace-nowrap sm:flex-wrap sm:whitespace-normal dark:border-slate-800"
-        role="note"
-        aria-label="Graph legend"
-      >
-        <span data-testid="graph-counts">
-          {graph.nodes.filter((n) => n.kind !== 'ghost').length} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles ·{' '}
-          {graph.streams} streams
-        </span>
-        {large && <span data-testid="culled">drawing the {nodes.length} nodes around the view</span>}
-        {emptyViewport && (
-          <span role="status" data-testid="viewport-fitted" className="font-medium text-amber-800 dark:text-amber-300">
-            The viewport this view opened with showed no node: fitted to the graph instead.
-          </span>
-        )}
-        {EDGE_VIAS.map((via) => (
-          <label key={via} className="inline-flex items-center gap-1">
-            <input
-              type="checkbox"
-              checked={visible.has(via)}
-              onChange={() =>
-                setVisible((cur) => {
-                  const next = new Set(cur);
-                  if (next.has(via)) next.delete(via);
-                  else next.add(via);
-                  return next;
-                })
-              }
-            />
-            <svg width="22" height="6" aria-hidden="true">
-              <line x1="0" y1="3" x2="22" y2="3" stroke={EDGE_KINDS[via].color} strokeWidth="2" strokeDasharray={EDGE_KINDS[via].dash || undefined} />
-            </svg>
-            {EDGE_KINDS[via].label}
-          </label>
-        ))}
-        <span className="inline-flex items-center gap-1">
-          <span className="inline-block h-3 w-3 rounded-sm border-2 border-red-500 bg-red-50" /> needs a look
-        </span>
-        <span className="inline-flex items-center gap-1">
-          <span className="inline-block h-3 w-3 rounded-sm border-2 border-dashed border-slate-400" /> missing parent
-        </span>
-        <span className="inline-flex items-center gap-1">
-          <span className="inline-block h-3 w-3 rounded-sm border border-dashed border-sky-500 bg-sky-50" /> conversation
-        </span>
-        <span className="ml-auto inline-flex gap-1">
-          <button
-            type="button"
-            className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-            onClick={() => download('graph.svg', graphToSvg(graph, visible), 'image/svg+xml')}
-          >
-            Export SVG
-          </button>
-          <button
-            type="button"
-            className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-            onClick={async () => download('graph.png', await svgToPng(graphToSvg(graph, visible)))}
-          >
-            Export PNG
-          </button>
-        </span>
-      </div>
-      {(graph.folded.length > 0 || expanded.length > 0) && (
+      {graph && <GraphLegend graph={graph} visible={visible} onToggle={toggleVia} culled={large ? nodes.length : null} emptyViewport={emptyViewport} />}
+      {graph && (graph.folded.length > 0 || expanded.length > 0) && (
         <div className="flex flex-wrap items-center gap-x-2 border-b border-slate-200 px-3 py-1 text-[11px] text-slate-600 dark:border-slate-800 dark:text-slate-300">
           {graph.folded.length > 0 && (
             <p className="min-w-0 truncate sm:whitespace-normal" data-testid="folded">
@@ -284,13 +272,15 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
       )}
       <div
         ref={box}
-        className="min-h-0 flex-1"
+        className="relative min-h-0 flex-1"
         // A widget of its own: it takes the keys (+, -, 0 zoom) while it has focus.
         role="application"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is a widget that takes keys (above)
         tabIndex={0}
         aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)"
       >
+        <EdgeArrows />
+        {!graph && <p className="absolute top-0 left-0 z-10 p-4 text-sm text-slate-600 dark:text-slate-400">Building the graph…</p>}
         <ReactFlow
           nodes={nodes}
           edges={edges}

@@ -215,11 +215,29 @@ const AGDX_FIXTURES: string[] = ['laser-wire-0.0.1/', 'iggy/', 'made/'].flatMap(
     .map((f) => `agdx/${dir}${f}`),
 );
 
+/**
+ * Where a fixture is cut: at every length up to `EVERY`, and past it at every `STRIDE`th (a prime, so
+ * the cuts fall at every offset within the fixture's repeated structures) and the last few lengths.
+ * Cutting is quadratic in the size: the two 14–16 KB Iggy exports cut at every length took 39 s of
+ * the unit suite, each cut read by the JSON and the diagnostic-notation readers to its end.
+ */
+function truncationLengths(size: number, EVERY = 4096, STRIDE = 7, LAST = 64): number[] {
+  const out: number[] = [];
+  for (let n = 0; n < size; n++) if (n < EVERY || n >= size - LAST || (n - EVERY) % STRIDE === 0) out.push(n);
+  return out;
+}
+
 describe('truncation', () => {
-  // Every length of every fixture: quadratic in the file size, so given room on a loaded CI machine.
-  it.each(AGDX_FIXTURES)('%s truncated at every length never throws', { timeout: 60_000 }, (file) => {
+  it('the cuts: every length of a fixture up to 4 KiB, then every 7th and the last 64', () => {
+    expect(truncationLengths(5)).toEqual([0, 1, 2, 3, 4]);
+    const cuts = truncationLengths(4096 + 100);
+    expect(cuts.slice(4094, 4100)).toEqual([4094, 4095, 4096, 4103, 4110, 4117]);
+    expect(cuts.slice(-65)).toEqual([4096 + 35, ...Array.from({ length: 64 }, (_, i) => 4096 + 36 + i)]);
+  });
+
+  it.each(AGDX_FIXTURES)('%s truncated at every length never throws (past 4 KiB, every 7th)', { timeout: 60_000 }, (file) => {
     const bytes = vector(file);
-    for (let n = 0; n < bytes.length; n++) {
+    for (const n of truncationLengths(bytes.length)) {
       const cut = bytes.slice(0, n);
       let records: InspectedRecord[] = [];
       expect(() => ({ records } = inspectInput(0, { name: file, bytes: cut }))).not.toThrow();

@@ -1,5 +1,6 @@
 // The graph's legend: its counts, a check box a kind of edge (shown or not), the node marks, and
-// the exports. A component of its own, drawn once the graph has come.
+// the exports. In the page from the start (its counts say the graph is being built), so the canvas
+// below it keeps its size when the graph comes.
 import { memo, useMemo } from 'react';
 import { EDGE_KINDS, EDGE_VIAS, type EdgeVia } from '../../core/graph/model';
 import type { GraphRender } from '../../wire/graph';
@@ -7,19 +8,16 @@ import { download } from '../download';
 import { graphToSvg, svgToPng } from './export';
 
 interface Props {
-  graph: GraphRender;
+  /** Undefined while the worker builds it. */
+  graph: GraphRender | undefined;
   /** The kinds of edge drawn. */
   visible: ReadonlySet<string>;
   onToggle: (via: EdgeVia) => void;
-  /** How many nodes around the view a large graph draws, or null when it draws them all. */
-  culled: number | null;
-  /** The viewport the view opened with showed no node, and the graph was fitted instead. */
-  emptyViewport: boolean;
 }
 
-export const GraphLegend = memo(function GraphLegend({ graph, visible, onToggle, culled, emptyViewport }: Props) {
+export const GraphLegend = memo(function GraphLegend({ graph, visible, onToggle }: Props) {
   // Ghosts stand for parents absent from the input: counted as missing, not as nodes.
-  const drawable = useMemo(() => graph.nodes.reduce((n, node) => n + (node.kind === 'ghost' ? 0 : 1), 0), [graph]);
+  const drawable = useMemo(() => graph?.nodes.reduce((n, node) => n + (node.kind === 'ghost' ? 0 : 1), 0) ?? 0, [graph]);
   // On a narrow screen the legend is one line that scrolls sideways, so the canvas keeps its height.
   return (
     <div
@@ -27,14 +25,12 @@ export const GraphLegend = memo(function GraphLegend({ graph, visible, onToggle,
       role="note"
       aria-label="Graph legend"
     >
-      <span data-testid="graph-counts">
-        {drawable} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles · {graph.streams} streams
-      </span>
-      {culled !== null && <span data-testid="culled">drawing the {culled} nodes around the view</span>}
-      {emptyViewport && (
-        <span role="status" data-testid="viewport-fitted" className="font-medium text-amber-800 dark:text-amber-300">
-          The viewport this view opened with showed no node: fitted to the graph instead.
+      {graph ? (
+        <span data-testid="graph-counts">
+          {drawable} nodes · {graph.edges.length} edges · {graph.missing} missing · {graph.cycles} cycles · {graph.streams} streams
         </span>
+      ) : (
+        <span className="text-slate-600 dark:text-slate-400">Building the graph…</span>
       )}
       {EDGE_VIAS.map((via) => (
         <label key={via} className="inline-flex items-center gap-1">
@@ -58,14 +54,16 @@ export const GraphLegend = memo(function GraphLegend({ graph, visible, onToggle,
         <button
           type="button"
           className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          onClick={() => download('graph.svg', graphToSvg(graph, visible), 'image/svg+xml')}
+          disabled={!graph}
+          onClick={() => graph && download('graph.svg', graphToSvg(graph, visible), 'image/svg+xml')}
         >
           Export SVG
         </button>
         <button
           type="button"
           className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          onClick={async () => download('graph.png', await svgToPng(graphToSvg(graph, visible)))}
+          disabled={!graph}
+          onClick={async () => graph && download('graph.png', await svgToPng(graphToSvg(graph, visible)))}
         >
           Export PNG
         </button>

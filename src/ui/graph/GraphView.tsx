@@ -6,6 +6,7 @@ import {
   Background,
   ControlButton,
   Controls,
+  Panel,
   MiniMap,
   ReactFlow,
   ReactFlowProvider,
@@ -243,33 +244,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: keys pressed anywhere in the view (the canvas, its controls) reach its shortcuts
     <div className="flex h-full flex-col" onKeyDown={onKeyDown}>
-      {graph && <GraphLegend graph={graph} visible={visible} onToggle={toggleVia} culled={large ? nodes.length : null} emptyViewport={emptyViewport} />}
-      {graph && (graph.folded.length > 0 || expanded.length > 0) && (
-        <div className="flex flex-wrap items-center gap-x-2 border-b border-slate-200 px-3 py-1 text-[11px] text-slate-600 dark:border-slate-800 dark:text-slate-300">
-          {graph.folded.length > 0 && (
-            <p className="min-w-0 truncate sm:whitespace-normal" data-testid="folded">
-              Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream{graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
-              {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
-              {graph.folded.some((f) => f.kind === 'fan-out') &&
-                `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}
-              . Unfold one from its node.
-            </p>
-          )}
-          {expanded.length > 0 && (
-            // Unfolded streams keep their diagnostics on their first chunk, which folds them back; so does this, off the canvas.
-            <p data-testid="unfolded">
-              Unfolded: {expanded.length}; a stream's first chunk keeps its diagnostics and folds it back.{' '}
-              <button
-                type="button"
-                onClick={() => setExpanded([])}
-                className="rounded border border-slate-300 px-1.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-              >
-                Fold all back
-              </button>
-            </p>
-          )}
-        </div>
-      )}
+      <GraphLegend graph={graph} visible={visible} onToggle={toggleVia} />
       <div
         ref={box}
         className="relative min-h-0 flex-1"
@@ -280,7 +255,6 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
         aria-label="Graph canvas (keys: + zoom in, - zoom out, 0 fit)"
       >
         <EdgeArrows />
-        {!graph && <p className="absolute top-0 left-0 z-10 p-4 text-sm text-slate-600 dark:text-slate-400">Building the graph…</p>}
         <ReactFlow
           nodes={nodes}
           edges={edges}
@@ -303,6 +277,43 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           colorMode="system"
         >
           <Background />
+          {/* What comes and goes with the graph drawn, over the canvas: the canvas keeps its size. */}
+          {graph && (large || emptyViewport || graph.folded.length > 0 || expanded.length > 0) && (
+            <Panel
+              position="top-left"
+              className="max-w-[calc(100%-2rem)] space-y-0.5 rounded border border-slate-200 bg-white/90 px-2 py-1 text-[11px] text-slate-600 dark:border-slate-700 dark:bg-slate-900/90 dark:text-slate-300"
+            >
+              {large && <p data-testid="culled">Drawing the {nodes.length} nodes around the view.</p>}
+              {emptyViewport && (
+                <p role="status" data-testid="viewport-fitted" className="font-medium text-amber-800 dark:text-amber-300">
+                  The viewport this view opened with showed no node: fitted to the graph instead.
+                </p>
+              )}
+              {graph.folded.length > 0 && (
+                <p className="min-w-0 truncate sm:whitespace-normal" data-testid="folded">
+                  Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream
+                  {graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
+                  {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
+                  {graph.folded.some((f) => f.kind === 'fan-out') &&
+                    `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}
+                  . Unfold one from its node.
+                </p>
+              )}
+              {expanded.length > 0 && (
+                // Unfolded streams keep their diagnostics on their first chunk, which folds them back; so does this button, for them all.
+                <p data-testid="unfolded">
+                  Unfolded: {expanded.length}; a stream's first chunk keeps its diagnostics and folds it back.{' '}
+                  <button
+                    type="button"
+                    onClick={() => setExpanded([])}
+                    className="rounded border border-slate-300 px-1.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+                  >
+                    Fold all back
+                  </button>
+                </p>
+              )}
+            </Panel>
+          )}
           {/* Behind the edges and nodes (z-index -1 in the viewport's stacking context), and never in the way of a click. */}
           <ViewportPortal>
             {boxes.map((b) => (

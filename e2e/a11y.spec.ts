@@ -1,7 +1,8 @@
 // Issue 17 item 6: axe-core over every tab and every dialog with the samples loaded, in the light and
-// the dark colour scheme (each state checked in both): no serious or critical violation. axe runs through @axe-core/playwright,
-// which evaluates its source over the DevTools protocol: the page's Content-Security-Policy (no
-// inline script, no eval) stays on and does not stop it (the first check below proves the CSP is on).
+// the dark colour scheme (each state checked in both): no serious or critical violation. axe runs
+// through @axe-core/playwright, which evaluates its source over the DevTools protocol: the page's
+// Content-Security-Policy (no inline script, no eval) stays on and does not stop it (the first
+// check below proves the CSP is on).
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';

@@ -115,7 +115,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 1200, height: 600 });
   const [view, setView] = useState<Viewport>(viewport ?? { x: 20, y: 20, zoom: 0.8 });
-  // The canvas is mounted while the worker builds the graph (a line over it says so): React Flow's
+  // The canvas is mounted while the worker builds the graph (the legend says so): React Flow's
   // own mount (its store, its size read from the page) is then done before the graph comes, and
   // drawing the graph is a task of its own.
   useEffect(() => {

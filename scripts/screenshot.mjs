@@ -11,7 +11,9 @@ import { spawn } from 'node:child_process';
 // SCREENSHOT_PORT lets two checkouts take theirs side by side. The server goes down with this script, whatever happens.
 const port = Number(process.env.SCREENSHOT_PORT ?? 4180);
 const base = `http://127.0.0.1:${port}/`;
-const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
+// Its own process group, so stopping it stops vite too, not only the npx wrapper (killing npx alone
+// left vite running, holding the checkout's one preview, and the next e2e run could not start its own).
+const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore', detached: true });
 let exited = false;
 server.on('exit', () => (exited = true));
 try {
@@ -110,5 +112,8 @@ try {
   }
   await browser.close();
 } finally {
-  server.kill();
+  // The group may be gone already (the server exited on its own): nothing to stop then.
+  try {
+    process.kill(-server.pid, 'SIGTERM');
+  } catch {}
 }

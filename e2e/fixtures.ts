@@ -2,6 +2,7 @@
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { MIN_ZOOM, READABLE_ZOOM } from '../src/ui/graph/viewport';
 
 export const vector = (rel: string) => resolve(process.cwd(), 'vectors', rel);
 
@@ -58,9 +59,6 @@ export async function setTimings(page: Page, t: { watchdogMs?: number; slowLoadM
     (globalThis as { __envelopeInspectorTimings?: unknown }).__envelopeInspectorTimings = timings;
   }, t);
 }
-
-/** GraphView's least zoom (React Flow's minZoom there). */
-const MIN_GRAPH_ZOOM = 0.05;
 
 export class InspectorPage {
   constructor(readonly page: Page) {}
@@ -220,13 +218,13 @@ export class InspectorPage {
    */
   async showWholeGraph(nodes: Locator, count: number) {
     await this.page.getByRole('button', { name: /^Fit the graph/ }).click();
-    await expect.poll(() => this.graphZoom()).toBeGreaterThanOrEqual(0.6);
+    await expect.poll(() => this.graphZoom()).toBeGreaterThanOrEqual(READABLE_ZOOM);
     await this.page.getByLabel(/^Graph canvas/).focus();
-    // Down to the graph's least zoom (GraphView's minZoom) if need be: a tall graph's last node may
+    // Down to the graph's least zoom (MIN_ZOOM) if need be: a tall graph's last node may
     // come into view only there, and where the zooms land depends on the canvas's size.
     for (let i = 0; i < 20 && (await nodes.count()) < count; i++) {
       const before = await this.graphZoom();
-      if (before <= MIN_GRAPH_ZOOM + 1e-6) break;
+      if (before <= MIN_ZOOM + 1e-6) break;
       await this.page.keyboard.press('-');
       await expect.poll(() => this.graphZoom()).toBeLessThan(before);
     }

@@ -24,7 +24,7 @@ import { shortId } from '../../core/short-id';
 import { nodeTypes, type FlowNode } from './GraphNodes';
 import { conversationBoxes, GROUP_LABEL } from './groups';
 import { GraphLegend } from './GraphLegend';
-import { fitViewport, openViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
+import { fitViewport, MIN_ZOOM, openViewport, READABLE_ZOOM, showsAnyNode } from './viewport';
 
 interface Props {
   version: number;
@@ -270,7 +270,7 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
           onMoveEnd={(_, v) => onViewport(v)}
           defaultViewport={viewport ?? view}
           onlyRenderVisibleElements
-          minZoom={0.05}
+          minZoom={MIN_ZOOM}
           nodesDraggable={false}
           nodesConnectable={false}
           proOptions={{ hideAttribution: true }}

@@ -7,6 +7,8 @@
 
 /** React Flow's zoom below which node text is specks (11 px text at 0.6 is about 7 px): Fit goes no lower. */
 export const READABLE_ZOOM = 0.6;
+/** The least zoom the graph goes to (React Flow's minZoom in GraphView): a whole large log in view, as specks. */
+export const MIN_ZOOM = 0.05;
 /** The smallest text on a node (GraphNodes.tsx: ids, pills) is 11 px: at this zoom it reads at 12 px. */
 export const LABEL_ZOOM = 12 / 11;
 /** Fitting a small graph never blows it up past this. */

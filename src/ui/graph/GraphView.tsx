@@ -130,18 +130,26 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
     cancelAnimationFrame(frame.current);
     frame.current = requestAnimationFrame(() => setView(v));
   }, []);
-  const shown = useMemo(() => {
-    if (!graph) return null;
-    if (!large) return { nodes: graph.nodes, ids: null as Set<string> | null };
+  // The view and a screen each way around it, in the graph's coordinates; null when all is drawn.
+  const around = useMemo(() => {
+    if (!large) return null;
     const w = size.width / view.zoom;
     const h = size.height / view.zoom;
     const left = -view.x / view.zoom - w;
     const top = -view.y / view.zoom - h;
-    const right = left + 3 * w;
-    const bottom = top + 3 * h;
-    const nodes = graph.nodes.filter((n) => n.x + n.width >= left && n.x <= right && n.y + n.height >= top && n.y <= bottom);
+    return { left, top, right: left + 3 * w, bottom: top + 3 * h };
+  }, [large, size, view]);
+  const inAround = useCallback(
+    (b: { x: number; y: number; width: number; height: number }) =>
+      !around || (b.x + b.width >= around.left && b.x <= around.right && b.y + b.height >= around.top && b.y <= around.bottom),
+    [around],
+  );
+  const shown = useMemo(() => {
+    if (!graph) return null;
+    if (!around) return { nodes: graph.nodes, ids: null as Set<string> | null };
+    const nodes = graph.nodes.filter(inAround);
     return { nodes, ids: new Set(nodes.map((n) => n.id)) };
-  }, [graph, large, size, view]);
+  }, [graph, around, inAround]);
 
   const nodes: FlowNode[] = useMemo(
     () =>
@@ -160,14 +168,15 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
   );
   // Each conversation as a box behind its nodes (those around the view, for a large graph).
   const allBoxes = useMemo(() => conversationBoxes(graph?.nodes ?? []), [graph]);
-  const boxes = useMemo(() => {
-    if (!large) return allBoxes;
-    const w = size.width / view.zoom;
-    const h = size.height / view.zoom;
-    const left = -view.x / view.zoom - w;
-    const top = -view.y / view.zoom - h;
-    return allBoxes.filter((b) => b.x + b.width >= left && b.x <= left + 3 * w && b.y + b.height >= top && b.y <= top + 3 * h);
-  }, [allBoxes, large, size, view]);
+  const boxes = useMemo(() => (around ? allBoxes.filter(inAround) : allBoxes), [allBoxes, around, inAround]);
+  // What the folds note says: the streams folded and their chunks, the fan-outs and their records.
+  const folds = useMemo(() => {
+    const of = (kind: 'stream' | 'fan-out') => {
+      const list = (graph?.folded ?? []).filter((f) => f.kind === kind);
+      return { count: list.length, members: list.reduce((n, f) => n + f.count, 0) };
+    };
+    return { streams: of('stream'), fanOuts: of('fan-out') };
+  }, [graph]);
   // Edges are named for assistive technology by what their nodes show (short ids), not by internal
   // node ids. An edge is drawn only between nodes drawn, so the nodes drawn are the faces needed.
   const faces = useMemo(() => new Map((shown?.nodes ?? []).map((n) => [n.id, `${n.title} ${n.subtitle}`])), [shown]);
@@ -291,12 +300,8 @@ function Graph({ version, selected, onSelect, viewport, onViewport }: Props) {
               )}
               {graph.folded.length > 0 && (
                 <p className="min-w-0 truncate sm:whitespace-normal" data-testid="folded">
-                  Folded: {graph.folded.filter((f) => f.kind === 'stream').length} stream
-                  {graph.folded.filter((f) => f.kind === 'stream').length === 1 ? '' : 's'} (
-                  {graph.folded.filter((f) => f.kind === 'stream').reduce((n, f) => n + f.count, 0)} chunks)
-                  {graph.folded.some((f) => f.kind === 'fan-out') &&
-                    `, ${graph.folded.filter((f) => f.kind === 'fan-out').length} fan-outs of ${graph.folded.filter((f) => f.kind === 'fan-out').reduce((n, f) => n + f.count, 0)} records`}
-                  . Unfold one from its node.
+                  Folded: {folds.streams.count} stream{folds.streams.count === 1 ? '' : 's'} ({folds.streams.members} chunks)
+                  {folds.fanOuts.count > 0 && `, ${folds.fanOuts.count} fan-outs of ${folds.fanOuts.members} records`}. Unfold one from its node.
                 </p>
               )}
               {expanded.length > 0 && (

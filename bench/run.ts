@@ -17,7 +17,7 @@ import * as ed from '@noble/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { decodeMultiple } from 'cbor-x';
-import { spawn, execSync } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import { createPrivateKey, sign as signNative } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,7 @@ import { inspectInput, inspectInputBatches, type InputBatch } from '../src/core/
 import { isValid } from '../src/core/verdict';
 import { readJson } from '../src/core/json/lossless';
 import { contentJsons, measureParseRatio } from './agentdna-parse';
+import { startPreview } from '../scripts/preview-server.mjs';
 import { agdxSequence, agentdnaAgents, agentdnaWorkflows, BENCH_PUBLIC_KEY, BENCH_SEED } from '../test/support/generate';
 
 ed.hashes.sha512 = sha512;
@@ -487,23 +488,9 @@ async function browser(): Promise<number> {
 
   // BENCH_PORT: a free port when another checkout's bench holds the default (the server is strict).
   const port = Number(process.env.BENCH_PORT ?? 4188);
-  // Its own process group, so stopping it stops vite too (not only the npx wrapper). --bypass-lock:
-  // an e2e run's preview of the same checkout may be up.
-  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--bypass-lock'], {
-    stdio: 'ignore',
-    detached: true,
-  });
+  // --bypass-lock: an e2e run's preview of the same checkout may be up.
+  const server = await startPreview({ port, bypassLock: true });
   try {
-    // Until the server answers (on a busy machine it took more than the 3 s once waited here).
-    for (let tries = 0; ; tries++) {
-      try {
-        await fetch(`http://127.0.0.1:${port}/`);
-        break;
-      } catch (e) {
-        if (tries >= 120) throw e;
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
@@ -651,10 +638,7 @@ async function browser(): Promise<number> {
     await browser.close();
     return dnaLoad;
   } finally {
-    // The group may be gone already (the server exited on its own): nothing to stop then.
-    try {
-      process.kill(-server.pid!, 'SIGTERM');
-    } catch {}
+    server.stop();
   }
 }
 

@@ -6,29 +6,13 @@
 // Run: node scripts/screenshot.mjs [wide.png] [narrow.png] [compare.png] [timeline.png] [sessions.png]   (starts vite preview itself)
 // ONLY=compare (or wide, narrow, timeline, sessions) takes that one alone.
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
+import { startPreview } from './preview-server.mjs';
 
 // SCREENSHOT_PORT lets two checkouts take theirs side by side. The server goes down with this script, whatever happens.
 const port = Number(process.env.SCREENSHOT_PORT ?? 4180);
-const base = `http://127.0.0.1:${port}/`;
-// Its own process group, so stopping it stops vite too, not only the npx wrapper (killing npx alone
-// left vite running, holding the checkout's one preview, and the next e2e run could not start its own).
-const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore', detached: true });
-let exited = false;
-server.on('exit', () => (exited = true));
+const server = await startPreview({ port });
+const { base } = server;
 try {
-  // Until the server answers (a busy machine may take a while to start it). If it exits first, the
-  // port is someone else's (--strictPort): their server is not ours to photograph.
-  for (let tries = 0; ; tries++) {
-    if (exited) throw new Error(`vite preview could not start on port ${port} (in use?): set SCREENSHOT_PORT`);
-    const up = await fetch(base).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (tries > 60) throw new Error(`vite preview did not answer on ${base}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -112,8 +96,5 @@ try {
   }
   await browser.close();
 } finally {
-  // The group may be gone already (the server exited on its own): nothing to stop then.
-  try {
-    process.kill(-server.pid, 'SIGTERM');
-  } catch {}
+  server.stop();
 }

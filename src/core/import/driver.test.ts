@@ -215,15 +215,21 @@ const AGDX_FIXTURES: string[] = ['laser-wire-0.0.1/', 'iggy/', 'made/'].flatMap(
     .map((f) => `agdx/${dir}${f}`),
 );
 
+/** A fixture is cut at every length below this, */
+const EVERY_BELOW = 4096;
+/** past it at every this-many-th (a prime, so the cuts fall at every offset of its repeated structures), */
+const STRIDE = 7;
+/** and at each of its last this-many lengths. */
+const LAST = 64;
+
 /**
- * Where a fixture is cut: at every length up to `EVERY`, and past it at every `STRIDE`th (a prime, so
- * the cuts fall at every offset within the fixture's repeated structures) and the last few lengths.
- * Cutting is quadratic in the size: the two 14–16 KB Iggy exports cut at every length took 39 s of
- * the unit suite, each cut read by the JSON and the diagnostic-notation readers to its end.
+ * Where a fixture is cut. Cutting is quadratic in the size: the two 14–16 KB Iggy exports cut at
+ * every length took 39 s of the unit suite, each cut read to its end by the JSON and the
+ * diagnostic-notation readers.
  */
-function truncationLengths(size: number, EVERY = 4096, STRIDE = 7, LAST = 64): number[] {
+function truncationLengths(size: number): number[] {
   const out: number[] = [];
-  for (let n = 0; n < size; n++) if (n < EVERY || n >= size - LAST || (n - EVERY) % STRIDE === 0) out.push(n);
+  for (let n = 0; n < size; n++) if (n < EVERY_BELOW || n >= size - LAST || (n - EVERY_BELOW) % STRIDE === 0) out.push(n);
   return out;
 }
 

@@ -33,9 +33,9 @@ function contentSecurityPolicy(): Plugin {
 export default defineConfig({
   plugins: [react(), tailwindcss(), contentSecurityPolicy()],
   resolve: {
-    // libsecp256k1's WebAssembly inside tiny-secp256k1 (whose package exports name no such path).
+    // libsecp256k1's WebAssembly, built by vendor/libsecp256k1-wasm/build.sh.
     alias: [
-      { find: /^libsecp256k1\.wasm(\?.*)?$/, replacement: `${fileURLToPath(new URL('./node_modules/tiny-secp256k1/lib/secp256k1.wasm', import.meta.url))}$1` },
+      { find: /^libsecp256k1\.wasm(\?.*)?$/, replacement: `${fileURLToPath(new URL('./vendor/libsecp256k1-wasm/secp256k1.wasm', import.meta.url))}$1` },
     ],
   },
   worker: { format: 'es' },

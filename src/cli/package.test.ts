@@ -31,11 +31,14 @@ describe('the published CLI', () => {
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
   });
 
-  it('packs its launcher and the compiled CLI', () => {
+  it('packs its launcher, the compiled CLI and libsecp256k1', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0].files.map((f) => f.path);
     expect(files).toContain(pkg.bin['envelope-inspector']);
     expect(files).toContain('dist-cli/envelope-inspector.mjs');
+    // libsecp256k1's WebAssembly (the compiled CLI reads it from ../vendor) and its licence.
+    expect(files).toContain('vendor/libsecp256k1-wasm/secp256k1.wasm');
+    expect(files).toContain('vendor/libsecp256k1-wasm/COPYING');
     expect(files.some((f) => f.startsWith('src/'))).toBe(false);
   });
 });

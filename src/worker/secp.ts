@@ -1,4 +1,4 @@
-// libsecp256k1 (WebAssembly, from the tiny-secp256k1 package) for a worker: fetched and compiled
+// libsecp256k1 (WebAssembly, vendor/libsecp256k1-wasm) for a worker: fetched and compiled
 // once, on first use, then used for every AgentDNA key recovery in this worker. Needs
 // 'wasm-unsafe-eval' in the page's script-src (vite.config.ts); if it cannot be had, noble does
 // the work (same verdicts, slower).

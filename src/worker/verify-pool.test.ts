@@ -161,7 +161,8 @@ describe('the verifier pool', () => {
     let letGo = () => {};
     const gate = new Promise<void>((resolve) => (letGo = resolve));
     const { pool: p, verifiers } = pool(3, mine, { ...handlers, agentdna: async (body, ctx) => (await gate, handlers.agentdna(body, ctx)) });
-    const jobs = randomJobs(500);
+    // More batches than the two workers hold (IN_FLIGHT each), so some are left for the reading thread.
+    const jobs = randomJobs(SIGNATURE_BATCH * (2 * IN_FLIGHT + 4) - 7);
     const answered = p.checkSignatures(jobs);
     await new Promise((r) => setTimeout(r, 50));
     letGo();

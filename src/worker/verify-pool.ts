@@ -42,11 +42,12 @@ export const MAX_VERIFIERS = 7;
 export const SIGNATURE_BATCH = 48;
 /**
  * Batches a verifier holds at once, so it never waits for the next: its next batch goes out only
- * when the reading thread's turn ends (a stretch of workflows read, a batch of its own checked:
- * 10–30 ms each), and with two (one checked, one waiting) a verifier idled about a tenth of a load.
- * Four cover such a turn; more would leave the reading thread idle at the end of a load.
+ * when the reading thread's turn ends (a stretch of workflows read, a part handed over, a batch of
+ * its own checked: up to ~50 ms), and a batch is 3–7 ms of checks. With four a verifier idled
+ * 10–20% of a load; twelve cover such a turn, and leave the reading thread little to wait for at
+ * the end of a load.
  */
-export const IN_FLIGHT = 4;
+export const IN_FLIGHT = 12;
 
 /** How many verifier workers for this many cores: the reading thread's core counted. */
 export function verifierCount(cores: number): number {

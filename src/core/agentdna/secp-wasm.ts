@@ -1,24 +1,26 @@
-// libsecp256k1 (bitcoin-core's C library, through rust-secp256k1, compiled to WebAssembly by the
-// tiny-secp256k1 2.x package) for recovering AgentDNA signing keys several times faster than noble.
-// Only its .wasm is used: the caller hands over the bytes or a compiled module (the page's workers
-// fetch it, Node reads it), and this file speaks to its exports as tiny-secp256k1's own wrapper does
-// (fixed input buffers in its memory, named by exported globals). It decides nothing noble does not
-// decide the same way (a property test holds the two equal); anything unusual is left to noble.
+// libsecp256k1 (bitcoin-core's C library) compiled to WebAssembly by vendor/libsecp256k1-wasm
+// (its build.sh and glue.c: verification and recovery only, through one static buffer), for
+// recovering and verifying AgentDNA signing keys several times faster than noble. The caller hands
+// over the bytes or a compiled module (the page's workers fetch it, Node reads it). It decides
+// nothing noble does not decide the same way (a property test holds the two equal); anything
+// unusual is left to noble.
 import type { Candidate } from './ecdsa';
 import { bigintBytes32, bits2int, CURVE_N, CURVE_P, mod, modInverse, scalarsInRange } from './ecdsa';
-import { readUintBE } from '../bytes';
 
 interface SecpExports {
   memory: WebAssembly.Memory;
-  PRIVATE_INPUT: WebAssembly.Global;
-  PUBLIC_KEY_INPUT: WebAssembly.Global;
-  PUBLIC_KEY_INPUT2: WebAssembly.Global;
-  HASH_INPUT: WebAssembly.Global;
-  SIGNATURE_INPUT: WebAssembly.Global;
-  recover(outputLength: number, recoveryId: number): number;
-  pointFromScalar(outputLength: number): number;
-  pointAdd(lengthA: number, lengthB: number, outputLength: number): number;
-  verify(keyLength: number, strict: number): number;
+  /** wasi-libc's start-up (its allocator), once, before anything else. */
+  _initialize(): void;
+  /** The address of the buffer every call reads and writes (see glue.c). */
+  io(): number;
+  /** Builds the context's tables; 1 when ready. */
+  init(): number;
+  /** 1 valid, 0 not, negative when an input is refused. */
+  verify(): number;
+  /** 1 with the key written, 0 no key, -1 refused. */
+  recover(recoveryId: number): number;
+  /** k·G − Q: 1 with the key written, 0 none. */
+  other(): number;
 }
 
 export interface SecpWasm {
@@ -40,17 +42,16 @@ export interface SecpWasm {
 
 class SecpWasmError extends Error {}
 
-/** What the module imports: entropy for its context randomisation (signing only), and its error hook. */
+/** What the module imports: its failure hook (an illegal argument or an internal error: never expected). */
 const IMPORTS = {
-  './rand.js': { generateInt32: () => crypto.getRandomValues(new Int32Array(1))[0] },
-  './validate_error.js': {
-    throwError: (code: number) => {
-      throw new SecpWasmError(`libsecp256k1 refused its input (error ${code})`);
+  env: {
+    fail: (code: number) => {
+      throw new SecpWasmError(`libsecp256k1 failed (${code === 1 ? 'an illegal argument' : code === 3 ? 'a wrong scalar inverse' : 'an internal error'})`);
     },
   },
 };
 
-/** Instantiates the module (bytes or compiled). Throws when it is not tiny-secp256k1's. */
+/** Instantiates the module (bytes or compiled). Throws when it is not vendor/libsecp256k1-wasm's. */
 export function secpWasmFrom(source: BufferSource | WebAssembly.Module): SecpWasm {
   const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
   return bind(new WebAssembly.Instance(module, IMPORTS).exports as unknown as SecpExports);
@@ -64,42 +65,46 @@ export async function secpWasmAsync(source: BufferSource | WebAssembly.Module): 
 
 const R_MIN_WITHOUT_HIGH_IDS = CURVE_P - CURVE_N;
 
+/** Offsets in the module's io buffer (glue.c). */
+const E = 0;
+const R = 32;
+const S = 64;
+const KEY = 96;
+const SCALAR = 161;
+
 function bind(x: SecpExports): SecpWasm {
-  for (const name of ['recover', 'pointFromScalar', 'pointAdd', 'verify'] as const) {
-    if (typeof x[name] !== 'function') throw new TypeError(`not the tiny-secp256k1 module: no ${name} export`);
+  for (const name of ['_initialize', 'io', 'init', 'verify', 'recover', 'other'] as const) {
+    if (typeof x[name] !== 'function') throw new TypeError(`not vendor/libsecp256k1-wasm's module: no ${name} export`);
   }
-  const at = (g: WebAssembly.Global) => g.value as number;
-  const PRIVATE = at(x.PRIVATE_INPUT);
-  const PUBLIC = at(x.PUBLIC_KEY_INPUT);
-  const PUBLIC2 = at(x.PUBLIC_KEY_INPUT2);
-  const HASH = at(x.HASH_INPUT);
-  const SIGNATURE = at(x.SIGNATURE_INPUT);
+  x._initialize();
+  if (x.init() !== 1) throw new SecpWasmError('libsecp256k1 could not build its context');
+  const io = x.io();
   let heap = new Uint8Array(x.memory.buffer);
   const mem = () => (heap.buffer === x.memory.buffer ? heap : (heap = new Uint8Array(x.memory.buffer)));
   let broken = false;
+  const signature = (m: Uint8Array, r: bigint, s: bigint, e: Uint8Array) => {
+    m.set(e, io + E);
+    m.set(bigintBytes32(r), io + R);
+    m.set(bigintBytes32(s), io + S);
+  };
 
   return {
     candidates(r, s, e) {
       if (broken || e.length !== 32 || scalarsInRange(r, s) !== null || r < R_MIN_WITHOUT_HIGH_IDS) return null;
       try {
         const m = mem();
-        m.set(e, HASH);
-        m.set(bigintBytes32(r), SIGNATURE);
-        m.set(bigintBytes32(s), SIGNATURE + 32);
+        signature(m, r, s, e);
         // 0 when r is not the x of a curve point (no candidates) or Q0 is at infinity (Q1 alone):
         // rare, and noble's to list.
-        if (x.recover(65, 0) !== 1) return null;
-        const q0 = m.slice(PUBLIC, PUBLIC + 65);
+        if (x.recover(0) !== 1) return null;
+        const q0 = m.slice(io + KEY, io + KEY + 65);
         // The other candidate: Q1 = u1·G − u2·R = 2·u1·G − Q0, with u1 = −e/r (one multiple of G
         // and an addition, cheaper than a second recovery).
         const twoU1 = mod(-2n * mod(bits2int(e), CURVE_N) * modInverse(r, CURVE_N), CURVE_N);
         if (twoU1 === 0n) return null;
-        m.set(bigintBytes32(twoU1), PRIVATE);
-        if (x.pointFromScalar(65) !== 1) return null;
-        m.set(q0.subarray(0, 33), PUBLIC2);
-        m.set(bigintBytes32(CURVE_P - readUintBE(q0, 33, 65)), PUBLIC2 + 33); // −Q0: (x, p − y)
+        m.set(bigintBytes32(twoU1), io + SCALAR);
         const out: Candidate[] = [{ recovery: 0, publicKey: q0 }];
-        if (x.pointAdd(65, 65, 65) === 1) out.push({ recovery: 1, publicKey: m.slice(PUBLIC, PUBLIC + 65) });
+        if (x.other() === 1) out.push({ recovery: 1, publicKey: m.slice(io + KEY, io + KEY + 65) });
         return out;
       } catch {
         // A module that failed once may hold half-written state: noble from here on.
@@ -111,11 +116,10 @@ function bind(x: SecpExports): SecpWasm {
       if (broken || e.length !== 32 || key65.length !== 65 || scalarsInRange(r, s) !== null) return null;
       try {
         const m = mem();
-        m.set(e, HASH);
-        m.set(key65, PUBLIC);
-        m.set(bigintBytes32(r), SIGNATURE);
-        m.set(bigintBytes32(s), SIGNATURE + 32);
-        return x.verify(65, 0) === 1; // not strict: s is normalised first, as AgentDNA needs
+        signature(m, r, s, e);
+        m.set(key65, io + KEY);
+        const verdict = x.verify();
+        return verdict < 0 ? null : verdict === 1;
       } catch {
         broken = true;
         return null;

@@ -49,7 +49,7 @@ function both<T>(fn: () => T): { noble: T; libsecp: T } {
 afterAll(() => installSecpWasm(null));
 
 describe('libsecp256k1 (WebAssembly)', () => {
-  it('loads from the tiny-secp256k1 package and is used once installed', () => {
+  it('loads from vendor/libsecp256k1-wasm and is used once installed', () => {
     installSecpWasm(wasm);
     expect(secpImplementation()).toBe('libsecp256k1-wasm');
     installSecpWasm(null);

@@ -12,6 +12,7 @@ import {
   ulidTimeMs,
   firstDifference,
   joinBytes,
+  readUintBE,
   readUintLE,
   utf8Range,
 } from './index';
@@ -150,6 +151,19 @@ describe('bulk text and id helpers', () => {
         },
       ),
       { numRuns: 3000, seed: 16 },
+    );
+  });
+});
+
+describe('readUintBE', () => {
+  it('reads any width, short ones by shifts and long ones through hex alike', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), fc.nat({ max: 40 }), fc.nat({ max: 40 }), (bytes, a, b) => {
+        const [start, end] = [Math.min(a, b, bytes.length), Math.min(Math.max(a, b), bytes.length)];
+        let want = 0n;
+        for (let i = start; i < end; i++) want = want * 256n + BigInt(bytes[i]);
+        expect(readUintBE(bytes, start, end)).toBe(want);
+      }),
     );
   });
 });

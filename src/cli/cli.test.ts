@@ -522,6 +522,17 @@ describe('the real bin', () => {
     expect(missing.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^envelope-inspector: cannot read no-such-file\.bin: ENOENT$/)]);
   }, 60_000);
 
+  it('standard input of the real process, read to its end (the command runs in a worker thread, where process.stdin gives nothing)', () => {
+    // Larger than one read (64 KiB) and than a pipe holds at once.
+    const bytes = agdxSequence(1000);
+    expect(bytes.length).toBeGreaterThan(1 << 17);
+    const r = spawnSync('node', ['bin/envelope-inspector.mjs', 'inspect', '--json', '-'], { cwd: ROOT, input: bytes, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 30 });
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.inputs).toEqual([expect.objectContaining({ name: '<stdin>', bytes: bytes.length, format: 'cbor-seq' })]);
+    expect(report.records).toHaveLength(1000);
+  }, 60_000);
+
   it('a reader that stops early (a pipe into head): exit 2 with one line on stderr, in both formats', () => {
     // 3,000 records: a report far larger than a pipe holds, so the writer meets the closed pipe.
     const file = join(mkdtempSync(join(tmpdir(), 'ei-pipe-')), 'log.cborseq');

@@ -1,10 +1,11 @@
-// Entry point: `node bin/envelope-inspector.mjs inspect …`.
+// The command, as bin/envelope-inspector.mjs runs it: in a worker thread (see there), its output
+// written on the process's descriptors.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { installSha256Text } from '../core/agentdna/hash';
 import { installSecpWasm } from '../core/agentdna/signature';
 import { nodeSha256Hex } from './hash';
-import { nodeIo, run } from './main';
+import { nodeIo, run, writeLine } from './main';
 import { loadSecpWasm } from './secp';
 
 // The heap grows by a fifth past what the last full collection kept, not by V8's default of up to
@@ -23,17 +24,13 @@ installSecpWasm(loadSecpWasm());
 installSha256Text(nodeSha256Hex);
 
 // The output's reader went away (a pipe into `head`): an I/O error, said in one line with exit
-// status 2 as report.md has it, not an internal error with a stack. Synchronous writes (the JSON
-// report) throw it; process.stdout (the readable summary) emits it.
+// status 2 as report.md has it, not an internal error with a stack. The writes are synchronous
+// (main.ts writeAll), so they throw it.
 const outputClosed = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code === 'EPIPE';
 const stopWriting = () => {
-  process.stderr.write('envelope-inspector: cannot write the report: the output was closed (EPIPE)\n');
-  process.exit(2);
+  writeLine(2, 'envelope-inspector: cannot write the report: the output was closed (EPIPE)');
+  process.exitCode = 2;
 };
-process.stdout.on('error', (e) => {
-  if (outputClosed(e)) stopWriting();
-  else throw e;
-});
 
 run(process.argv.slice(2), { ...nodeIo, collect }).then(
   (code) => {
@@ -41,7 +38,7 @@ run(process.argv.slice(2), { ...nodeIo, collect }).then(
   },
   (e) => {
     if (outputClosed(e)) return stopWriting();
-    process.stderr.write(`envelope-inspector: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    writeLine(2, `envelope-inspector: internal error: ${(e as Error)?.stack ?? String(e)}`);
     process.exitCode = 2;
   },
 );

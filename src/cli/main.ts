@@ -10,6 +10,7 @@ import { Answer, type CliArgs, INSPECT_USAGE, parseInspectArgs, USAGE_LINE, Usag
 import { EXPLAIN_USAGE, explain } from './explain';
 import { EmptyDirectory, expandPaths, type ListDir } from './inputs';
 import { readsAsCborSequence } from '../core/inspect';
+import { concatBytes } from '../core/bytes';
 import { DEFAULT_WINDOW, streamReport, type RandomAccessFile, type StreamInput, type StreamOptions } from './stream';
 import { LineOut, writeGithub, writeSummary } from './summary';
 import { jsonTerminalSafe, terminalSafe } from './terminal';
@@ -173,10 +174,30 @@ async function readSidecar(path: string, io: CliIo): Promise<{ name: string; tex
   }
 }
 
+/**
+ * Standard input, read from its descriptor to the end: the command runs in a worker thread
+ * (bin/envelope-inspector.mjs), where process.stdin gives nothing.
+ */
 async function readStdin(): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return new Uint8Array(Buffer.concat(chunks));
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const chunk = new Uint8Array(1 << 16);
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 1);
+        continue;
+      }
+      if (code === 'EOF') break; // Windows: a closed pipe
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+  }
+  return concatBytes(...chunks);
 }
 
 export const nodeIo: CliIo = {
@@ -200,17 +221,24 @@ export const nodeIo: CliIo = {
     if (!s.isDirectory()) return null;
     return (await readdir(path, { withFileTypes: true })).map((e) => ({ name: e.name, directory: e.isDirectory() }));
   },
-  stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  stdout: (text) => writeLine(1, text),
   stdoutBytes: (bytes) => writeAll(1, bytes),
-  stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  stderr: (text) => writeLine(2, text),
 };
+
+const utf8 = new TextEncoder();
+
+/** A line written now, on its descriptor: the worker thread's process.stdout and stderr would hand it to the main thread to write later. */
+export function writeLine(fd: number, text: string): void {
+  writeAll(fd, utf8.encode(text.endsWith('\n') ? text : `${text}\n`));
+}
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Writes all the bytes now, whatever the descriptor: process.stdout queues what a pipe does not
- * take at once, and a report written without a pause would pile up in memory; a pipe that is full
- * (EAGAIN) is waited for.
+ * take at once (and in a worker thread hands everything to the main thread), and a report written
+ * without a pause would pile up in memory; a pipe that is full (EAGAIN) is waited for.
  */
 function writeAll(fd: number, bytes: Uint8Array): void {
   for (let done = 0; done < bytes.length; ) {

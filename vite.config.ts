@@ -34,9 +34,7 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), contentSecurityPolicy()],
   resolve: {
     // libsecp256k1's WebAssembly, built by vendor/libsecp256k1-wasm/build.sh.
-    alias: [
-      { find: /^libsecp256k1\.wasm(\?.*)?$/, replacement: `${fileURLToPath(new URL('./vendor/libsecp256k1-wasm/secp256k1.wasm', import.meta.url))}$1` },
-    ],
+    alias: [{ find: /^libsecp256k1\.wasm(\?.*)?$/, replacement: `${fileURLToPath(new URL('./vendor/libsecp256k1-wasm/secp256k1.wasm', import.meta.url))}$1` }],
   },
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },

@@ -526,7 +526,13 @@ describe('the real bin', () => {
     // Larger than one read (64 KiB) and than a pipe holds at once.
     const bytes = agdxSequence(1000);
     expect(bytes.length).toBeGreaterThan(1 << 17);
-    const r = spawnSync('node', ['bin/envelope-inspector.mjs', 'inspect', '--json', '-'], { cwd: ROOT, input: bytes, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 30 });
+    const r = spawnSync('node', ['bin/envelope-inspector.mjs', 'inspect', '--json', '-'], {
+      cwd: ROOT,
+      input: bytes,
+      encoding: 'utf8',
+      timeout: 60_000,
+      maxBuffer: 1 << 30,
+    });
     expect(r.stderr).toBe('');
     const report = JSON.parse(r.stdout) as Report;
     expect(report.inputs).toEqual([expect.objectContaining({ name: '<stdin>', bytes: bytes.length, format: 'cbor-seq' })]);

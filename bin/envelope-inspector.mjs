@@ -3,7 +3,7 @@
 //
 // It runs in a worker thread of this process, whose young generation is capped: V8's default lets
 // the young generation of a long read grow to tens of megabytes, all of it resident (a
-// million-record report peaked at 362 MB with it, 328 with this cap, in the same time), and a
+// million-record report peaked at 336–355 MB with it, 320–329 with this cap, in the same time), and a
 // process cannot change that size once started. The worker writes the report on the process's
 // descriptors itself (src/cli/main.ts), and its exit status is the process's.
 import { existsSync } from 'node:fs';

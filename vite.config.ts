@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -32,10 +31,6 @@ function contentSecurityPolicy(): Plugin {
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), contentSecurityPolicy()],
-  resolve: {
-    // libsecp256k1's WebAssembly, built by vendor/libsecp256k1-wasm/build.sh.
-    alias: [{ find: /^libsecp256k1\.wasm(\?.*)?$/, replacement: `${fileURLToPath(new URL('./vendor/libsecp256k1-wasm/secp256k1.wasm', import.meta.url))}$1` }],
-  },
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   preview: {

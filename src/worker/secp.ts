@@ -2,7 +2,7 @@
 // once, on first use, then used for every AgentDNA key recovery in this worker. Needs
 // 'wasm-unsafe-eval' in the page's script-src (vite.config.ts); if it cannot be had, noble does
 // the work (same verdicts, slower).
-import secpWasmUrl from 'libsecp256k1.wasm?url';
+import secpWasmUrl from '../../vendor/libsecp256k1-wasm/secp256k1.wasm?url';
 import { secpWasmAsync } from '../core/agentdna/secp-wasm';
 import { installSecpWasm } from '../core/agentdna/signature';
 

@@ -184,14 +184,9 @@ async function readStdin(): Promise<Uint8Array> {
     const chunk = new Uint8Array(1 << 16);
     let n: number;
     try {
-      n = readSync(0, chunk, 0, chunk.length, null);
+      n = whenReady(() => readSync(0, chunk, 0, chunk.length, null));
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') {
-        Atomics.wait(pause, 0, 0, 1);
-        continue;
-      }
-      if (code === 'EOF') break; // Windows: a closed pipe
+      if ((e as NodeJS.ErrnoException).code === 'EOF') break; // Windows: a closed pipe
       throw e;
     }
     if (n === 0) break;
@@ -241,9 +236,14 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * without a pause would pile up in memory; a pipe that is full (EAGAIN) is waited for.
  */
 function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) {
+  for (let done = 0; done < bytes.length; ) done += whenReady(() => writeSync(fd, bytes, done, bytes.length - done));
+}
+
+/** A synchronous read or write on a descriptor that may not be ready (EAGAIN: a full or empty non-blocking pipe), tried again a millisecond later until it is. */
+function whenReady(op: () => number): number {
+  for (;;) {
     try {
-      done += writeSync(fd, bytes, done, bytes.length - done);
+      return op();
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
       Atomics.wait(pause, 0, 0, 1);

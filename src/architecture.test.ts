@@ -182,7 +182,8 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 
 /** The file a relative specifier names (as the bundler resolves it), or null. */
 function resolveSpecifier(from: string, spec: string, exists: (path: string) => boolean): string | null {
-  const base = resolve(dirname(from), spec);
+  // A query (Vite's `?url`, `?raw`) names the same file.
+  const base = resolve(dirname(from), spec.replace(/\?.*$/, ''));
   const candidates = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')];
   if (/\.js$/.test(base)) candidates.push(base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'));
   return candidates.find(exists) ?? null;
@@ -501,6 +502,7 @@ describe('the import scanner', () => {
       'src/x/c.ts': "export { a } from './a';",
       'src/x/d.ts': "import { a } from './a';\nimport { d } from './d';",
       'src/x/e.ts': "import { missing } from './nowhere';",
+      'src/x/f.ts': "import url from './a.ts?url';",
     };
     const paths = Object.keys(sources).map((p) => resolve(ROOT, p));
     const g = importGraph(

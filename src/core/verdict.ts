@@ -94,9 +94,41 @@ export function allFindings(verdict: Pick<RecordVerdict, 'findings'>, logFinding
   return logFindings.length === 0 ? verdict.findings : [...verdict.findings, ...logFindings];
 }
 
-/** The same verdict with another signature part (after the keys changed): a new verdict, or this one when nothing changed. */
+/**
+ * The same verdict with another signature part (after the keys changed): a new verdict, or this one
+ * when nothing changed. A verdict may make some fields when asked (import/fast-record.ts: getters
+ * of its class), which a spread would leave out: the copy keeps its prototype.
+ */
 export function withSignature(verdict: RecordVerdict, signature: SignatureVerdict): RecordVerdict {
-  return sameSignature(verdict.signature, signature) ? verdict : { ...verdict, signature };
+  if (sameSignature(verdict.signature, signature)) return verdict;
+  const proto = Object.getPrototypeOf(verdict) as object;
+  return proto === Object.prototype ? { ...verdict, signature } : Object.assign(Object.create(proto) as RecordVerdict, verdict, { signature });
+}
+
+/** Every field of a verdict as a plain object's own (those a verdict makes when asked included): what comparing two verdicts field by field needs. */
+export function verdictFields(v: RecordVerdict): RecordVerdict {
+  return {
+    input: v.input,
+    index: v.index,
+    format: v.format,
+    span: v.span,
+    inputSpan: v.inputSpan,
+    decoded: v.decoded,
+    error: v.error,
+    kind: v.kind,
+    id: v.id,
+    conversation: v.conversation,
+    source: v.source,
+    target: v.target,
+    findings: v.findings,
+    signature: v.signature,
+    logTimeMicros: v.logTimeMicros,
+    parent: v.parent,
+    summary: v.summary,
+    dialect: v.dialect,
+    dialectEvidence: v.dialectEvidence,
+    displayType: v.displayType,
+  };
 }
 
 /** Whether two signature verdicts say the same (every field; the same object, or equal ones). */

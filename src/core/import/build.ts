@@ -217,7 +217,11 @@ export function envelopeRecord(base: RecordDraft, a: EnvelopeAnalysis): RecordDr
 
 /** One line saying what an envelope is: kind, operation, source → target. */
 export function envelopeSummary(env: Envelope): string {
-  const { kind, operation, source, target } = env;
+  return summaryText(env.kind, env.operation ?? null, env.source, env.target ?? null);
+}
+
+/** envelopeSummary's line from the four fields it reads (a bulk-read verdict holds them, not the envelope). */
+export function summaryText(kind: string, operation: string | null, source: string, target: string | null): string {
   // A log repeats a few of these: the last one made is one flat string shared by its records,
   // where each record's own was a chain of joined pieces (about 70 of a bulk-read record's 1,150 bytes).
   const last = lastEnvelopeSummary;
@@ -227,7 +231,13 @@ export function envelopeSummary(env: Envelope): string {
   return lastEnvelopeSummary.text;
 }
 
-let lastEnvelopeSummary: { kind: string; operation?: string; source: string; target?: string; text: string } = { kind: '', source: '', text: '' };
+let lastEnvelopeSummary: { kind: string; operation: string | null; source: string; target: string | null; text: string } = {
+  kind: '',
+  operation: null,
+  source: '',
+  target: null,
+  text: '',
+};
 
 /** The string as one piece of memory (a joined string is a tree of its pieces until read through). */
 function flat(s: string): string {

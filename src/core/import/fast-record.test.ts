@@ -1,9 +1,14 @@
 // A bulk-read envelope's data lets its envelope go and reads it again from the input: the same
-// envelope, the same body span, whichever the reader asks for first.
+// envelope, the same body span, whichever the reader asks for first; its verdict says what the
+// general read's does.
 import { describe, expect, it } from 'vitest';
-import { agdxSequence } from '../../../test/support/generate';
-import { inspectInputBatches } from '../inspect';
+import { agdxSequence, BENCH_PUBLIC_KEY } from '../../../test/support/generate';
+import { applyKeys } from '../agdx/verify';
+import { toHex } from '../bytes';
+import { inspectInput, inspectInputBatches } from '../inspect';
+import { parseKeys } from '../keys/keys';
 import type { InspectedRecord } from '../records';
+import { verdictFields } from '../verdict';
 import { letGoOfEnvelopes } from './fast-record';
 
 const read = (bytes: Uint8Array): InspectedRecord[] =>
@@ -36,5 +41,30 @@ describe('bulk-read envelopes let go', () => {
       if (!env.body) expect(span).toBeNull();
       else expect(r.data.view.subarray(span![0], span![1])).toEqual(env.body);
     }
+  });
+});
+
+describe('bulk-read verdicts', () => {
+  // A key for the generated logs' signer: applying it gives every signed record a new signature part.
+  const keys = parseKeys(JSON.stringify({ keys: [{ agent: 'agent-0', public_key: toHex(BENCH_PUBLIC_KEY) }] })).keys;
+
+  it.each([
+    ['0.0.1 mix', agdxSequence(80)],
+    ['0.7 mix', agdxSequence(80, { dialect: '0.7' })],
+  ])('%s: say field by field what the general read says, before and after their envelopes are let go and with keys applied', (_, input) => {
+    const bulk = read(input);
+    const full = inspectInput(0, { name: 'x', bytes: input }, undefined, true).records;
+    // Most are read the fast way (their verdicts make some fields when asked): the comparison is of those.
+    expect(bulk.filter((r) => Object.getPrototypeOf(r.verdict) !== Object.prototype).length).toBeGreaterThan(40);
+    const fields = (rs: readonly InspectedRecord[]) => rs.map((r) => verdictFields(r.verdict));
+    expect(fields(bulk)).toEqual(fields(full));
+    letGoOfEnvelopes(bulk);
+    expect(fields(bulk)).toEqual(fields(full));
+    // A key change makes new verdicts (verdict.ts withSignature): those keep the fields made when asked.
+    const keyedBulk = applyKeys(bulk, keys);
+    const keyedFull = applyKeys(full, keys);
+    const bulkValid = keyedBulk.filter((r) => r.verdict.signature.status === 'valid' && Object.getPrototypeOf(r.verdict) !== Object.prototype);
+    expect(bulkValid.length).toBeGreaterThan(5);
+    expect(fields(keyedBulk)).toEqual(fields(keyedFull));
   });
 });

@@ -232,11 +232,18 @@ export function candidatesWithKnownKey(r: bigint, s: bigint, e: Uint8Array, know
   const { x, y } = R.toAffine();
   if (x !== r) return null;
   const knownId = Number(y & 1n);
-  const twoU1 = mod(-2n * h * modInverse(r, CURVE_N), CURVE_N);
-  const other = secp256k1.Point.BASE.multiplyUnsafe(twoU1).subtract(known);
+  const other = secp256k1.Point.BASE.multiplyUnsafe(twiceU1(r, e)).subtract(known);
   const out: Candidate[] = [{ recovery: knownId, publicKey: known.toBytes(false) }];
   if (!other.is0()) out.push({ recovery: 1 - knownId, publicKey: other.toBytes(false) });
   return out.sort((p, q) => p.recovery - q.recovery);
+}
+
+/**
+ * 2·u1 for u1 = −e/r (mod n): a signature's two recovery candidates Q0 and Q1 share u1·G, so
+ * Q1 = 2·u1·G − Q0, one multiple of G and an addition where a second recovery would multiply R.
+ */
+export function twiceU1(r: bigint, e: Uint8Array): bigint {
+  return mod(-2n * mod(bits2int(e), CURVE_N) * modInverse(r, CURVE_N), CURVE_N);
 }
 
 /** The field prime p of secp256k1. */

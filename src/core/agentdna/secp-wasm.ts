@@ -5,7 +5,7 @@
 // nothing noble does not decide the same way (a property test holds the two equal); anything
 // unusual is left to noble.
 import type { Candidate } from './ecdsa';
-import { bigintBytes32, bits2int, CURVE_N, CURVE_P, mod, modInverse, scalarsInRange } from './ecdsa';
+import { bigintBytes32, CURVE_N, CURVE_P, scalarsInRange, twiceU1 } from './ecdsa';
 
 interface SecpExports {
   memory: WebAssembly.Memory;
@@ -98,9 +98,8 @@ function bind(x: SecpExports): SecpWasm {
         // rare, and noble's to list.
         if (x.recover(0) !== 1) return null;
         const q0 = m.slice(io + KEY, io + KEY + 65);
-        // The other candidate: Q1 = u1·G − u2·R = 2·u1·G − Q0, with u1 = −e/r (one multiple of G
-        // and an addition, cheaper than a second recovery).
-        const twoU1 = mod(-2n * mod(bits2int(e), CURVE_N) * modInverse(r, CURVE_N), CURVE_N);
+        // The other candidate: Q1 = 2·u1·G − Q0 (ecdsa.ts twiceU1).
+        const twoU1 = twiceU1(r, e);
         if (twoU1 === 0n) return null;
         m.set(bigintBytes32(twoU1), io + SCALAR);
         const out: Candidate[] = [{ recovery: 0, publicKey: q0 }];

@@ -69,6 +69,29 @@ describe('a clean input written from its columns', () => {
     }
   });
 
+  it('keeps records up to 4 MiB in its columns; an input with a longer one is read again, and the report is the same', () => {
+    // A record's length shares 32 bits with its shape's number (report-columns.ts pack).
+    const sized = (length: number) => {
+      const head = env(2, { body: new Uint8Array(0) }).length;
+      // The body's own head grows by 4 bytes past 65,535: sized from a first try.
+      let body = length - head;
+      const first = env(2, { body: new Uint8Array(body) });
+      body -= first.length - length;
+      const out = env(2, { body: new Uint8Array(body).fill(0x61) });
+      expect(out.length).toBe(length);
+      return out;
+    };
+    for (const [length, clean] of [
+      [2 ** 22 - 1, true],
+      [2 ** 22, false],
+    ] as const) {
+      const bytes = concatBytes(env(1), sized(length), env(3));
+      expect(isClean(bytes), `a record of ${length} bytes`).toBe(clean);
+      const inputs = [{ name: 'large.cborseq', bytes }];
+      expect(streamed(inputs, false, [], 1 << 20).text).toBe(whole(inputs));
+    }
+  });
+
   it('is the same with keys: the signatures as the keys judged them in the first pass', () => {
     const bytes = agdxSequence(300, { seed: 5, signedEvery: 2 });
     const keys = [keyFor(BENCH_SEED, 'agent-0'), keyFor(BENCH_SEED, 'agent-1')];

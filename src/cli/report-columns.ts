@@ -25,10 +25,13 @@ interface Shape {
   readonly displayType: string | null;
 }
 
-/** One input's clean records as the first pass saw them: back to back, so each one's length tells where the next starts. */
+/**
+ * One input's clean records as the first pass saw them: back to back, so each one's length tells
+ * where the next starts. A record's length and shape number share 32 bits (packed below): 4 bytes
+ * a record, not 8.
+ */
 class InputColumns {
-  readonly length = new Column((n) => new Uint32Array(n));
-  readonly shape = new Column((n) => new Uint32Array(n));
+  readonly record = new Column((n) => new Uint32Array(n));
   records = 0;
   /** Where the next record must start. */
   next: number;
@@ -48,10 +51,18 @@ export interface CleanInput {
   readonly firstEntry: number;
   readonly records: number;
   readonly start: number;
-  readonly length: Uint32Array;
-  readonly shape: Uint32Array;
+  /** Each record's length and shape number, packed (lengthOf, shapeOf). */
+  readonly record: Uint32Array;
   readonly shapes: readonly Shape[];
 }
+
+/** Bits of a packed record's length; the shape number takes the rest. */
+const LENGTH_BITS = 22;
+const pack = (length: number, shape: number) => (shape * 2 ** LENGTH_BITS + length) >>> 0;
+/** A packed record's length. */
+export const lengthOf = (packed: number) => packed % 2 ** LENGTH_BITS;
+/** A packed record's shape number. */
+export const shapeOf = (packed: number) => Math.floor(packed / 2 ** LENGTH_BITS);
 
 /**
  * Collects, as the first pass reads, what the second needs to write an input's records without
@@ -97,8 +108,7 @@ export class ReportColumns {
       this.current = null;
       return;
     }
-    c.length.push(end - start);
-    c.shape.push(shape);
+    c.record.push(pack(end - start, shape));
     c.next = end;
     c.records++;
   }
@@ -113,8 +123,7 @@ export class ReportColumns {
       firstEntry: c.firstEntry,
       records: c.records,
       start: c.start,
-      length: c.length.done(),
-      shape: c.shape.done(),
+      record: c.record.done(),
       shapes: this.shapes,
     });
     return true;
@@ -141,9 +150,9 @@ export class ReportColumns {
   }
 }
 
-/** A record of a shape past this many, or longer than this, is not kept in columns (its input is read again). */
-const MAX_SHAPES = 1024;
-const MAX_LENGTH = 0xffffffff;
+/** A record of a shape past this many, or longer than this (4 MiB), is not kept in columns (its input is read again). */
+const MAX_SHAPES = 2 ** (32 - LENGTH_BITS);
+const MAX_LENGTH = 2 ** LENGTH_BITS - 1;
 
 function sameShape(a: Shape | undefined, b: Shape): boolean {
   return (
@@ -178,9 +187,10 @@ export function* cleanRecords(
     const e = entries.at(clean.firstEntry + j);
     if (e === undefined || e.record !== record) throw new Error(`the log has no entry for record ${record}: the first pass's columns do not match it`);
     const start = next;
-    const end = start + clean.length[j];
+    const packed = clean.record[j];
+    const end = start + lengthOf(packed);
     next = end;
-    const shape = clean.shapes[clean.shape[j]];
+    const shape = clean.shapes[shapeOf(packed)];
     const v: ReportedVerdict = {
       input: index,
       index: e.index,

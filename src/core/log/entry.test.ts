@@ -73,6 +73,39 @@ describe('log entries', () => {
     expect(facts.latestLogTime).toBe(70n);
   });
 
+  it('log order: records before any log time carry 0, and a log time carries within its own input only', () => {
+    // The carried times are kept only from the first entry that carries one (Columns.carried).
+    const c = new Conversation();
+    c.add({ kind: 'event', record: id16(1), body }, { input: 1 });
+    c.add({ kind: 'event', record: id16(2), body }, { input: 1 });
+    c.add({ kind: 'event', record: id16(3), body }, { input: 0, logTime: 40n });
+    c.add({ kind: 'event', record: id16(4), body }, { input: 0 });
+    c.add({ kind: 'event', record: id16(5), body }, { input: 1 });
+    c.add({ kind: 'event', record: id16(6), body }, { input: 1, logTime: 20n });
+    c.add({ kind: 'event', record: id16(7), body }, { input: 1 });
+    const facts = logFactsOf(c.records);
+    expect(facts.entries.map((e) => e.sortKey.split(':').map(Number))).toEqual([
+      [0, 1, 0],
+      [0, 1, 1],
+      [40, 0, 0],
+      [40, 0, 1],
+      [0, 1, 2],
+      [20, 1, 3],
+      [20, 1, 4],
+    ]);
+    expect(Array.from(facts.inLogOrder(), (e) => e.index + 10 * e.input)).toEqual([10, 11, 12, 13, 14, 0, 1]);
+    // Without any log time, every entry carries 0: log order is input, then index.
+    const none = new Conversation();
+    none.add({ kind: 'event', record: id16(1), body }, { input: 1 });
+    none.add({ kind: 'event', record: id16(2), body }, { input: 0 });
+    const plain = logFactsOf(none.records);
+    expect(plain.entries.map((e) => e.sortKey.split(':').map(Number))).toEqual([
+      [0, 1, 0],
+      [0, 0, 0],
+    ]);
+    expect(Array.from(plain.inLogOrder(), (e) => e.input)).toEqual([0, 1]);
+  });
+
   it('the latest time of each input counts log times and ULID times', () => {
     const ulid = fromHex('01903c1faa0000000000000000000002')!;
     const records = [

@@ -338,9 +338,12 @@ interface Columns {
   readonly record: Int32Array;
   readonly input: Int32Array;
   readonly index: Int32Array;
-  /** The log time sortKey carries, in two 32-bit halves; one past 64 bits (a hostile export) in `bigCarried`. */
-  readonly carriedHigh: Uint32Array;
-  readonly carriedLow: Uint32Array;
+  /**
+   * The log time sortKey carries, in two 32-bit halves; one past 64 bits (a hostile export) in
+   * `bigCarried`. Null: 0 for every entry (no record before it in its input had a log time, as in
+   * any CBOR sequence), which a large log would otherwise keep as 8 bytes an entry.
+   */
+  readonly carried: { readonly high: Uint32Array; readonly low: Uint32Array } | null;
   readonly bigCarried: ReadonlyMap<number, bigint>;
   /** Position in log order; null: each entry's own number (a log read in its order). */
   readonly rank: Int32Array | null;
@@ -665,8 +668,7 @@ class PackedFacts implements LogFacts {
     const none = new Int32Array(0);
     const parts: Columns = {
       ...c,
-      carriedHigh: new Uint32Array(0),
-      carriedLow: new Uint32Array(0),
+      carried: null,
       bigCarried: new Map(),
       rank: null,
       time: new Float64Array(0),
@@ -759,8 +761,6 @@ export class LogFactsBuilder {
     record: int32(),
     input: int32(),
     index: int32(),
-    carriedHigh: new Column((n) => new Uint32Array(n)),
-    carriedLow: new Column((n) => new Uint32Array(n)),
     time: new Column((n) => new Float64Array(n)),
     timeSource: new Column((n) => new Uint8Array(n)),
     flags: new Column((n) => new Uint8Array(n)),
@@ -778,6 +778,8 @@ export class LogFactsBuilder {
   };
   private readonly bigTime = new Map<number, bigint>();
   private readonly bigCarried = new Map<number, bigint>();
+  /** The carried log times' columns, made at the first entry whose carried time is not 0 (Columns.carried). */
+  private carried: { high: Column<Uint32Array>; low: Column<Uint32Array> } | null = null;
   /** Each entry's own verdict (without a shared table). */
   private readonly signature: SignatureVerdict[] = [];
   private entryCount = 0;
@@ -823,8 +825,17 @@ export class LogFactsBuilder {
     c.input.push(r.input);
     c.index.push(r.index);
     if (r.parent !== null) this.sparse.parent.set(k, r.parent);
-    c.carriedHigh.push(Number((carried >> 32n) & 0xffffffffn));
-    c.carriedLow.push(Number(carried & 0xffffffffn));
+    if (carried !== 0n && this.carried === null) {
+      this.carried = { high: new Column((n) => new Uint32Array(n)), low: new Column((n) => new Uint32Array(n)) };
+      for (let j = 0; j < k; j++) {
+        this.carried.high.push(0);
+        this.carried.low.push(0);
+      }
+    }
+    if (this.carried !== null) {
+      this.carried.high.push(Number((carried >> 32n) & 0xffffffffn));
+      this.carried.low.push(Number(carried & 0xffffffffn));
+    }
     if (time === null) c.time.push(Number.NaN);
     else if (BigInt(Number(time)) === time) c.time.push(Number(time));
     else {
@@ -881,8 +892,7 @@ export class LogFactsBuilder {
       record: c.record.done(),
       input: c.input.done(),
       index: c.index.done(),
-      carriedHigh: c.carriedHigh.done(),
-      carriedLow: c.carriedLow.done(),
+      carried: this.carried && { high: this.carried.high.done(), low: this.carried.low.done() },
       bigCarried: this.bigCarried,
       rank: null,
       time: c.time.done(),
@@ -916,14 +926,18 @@ export class LogFactsBuilder {
  */
 function logRanks(c: Columns, fits: boolean): Int32Array | null {
   const n = c.record.length;
-  const { carriedHigh: hi, carriedLow: lo, input, index } = c;
-  const compare = fits
-    ? (a: number, b: number) => hi[a] - hi[b] || lo[a] - lo[b] || input[a] - input[b] || index[a] - index[b] || a - b
-    : (a: number, b: number) => {
+  const { carried, input, index } = c;
+  const hi = carried?.high;
+  const lo = carried?.low;
+  const compare = !fits
+    ? (a: number, b: number) => {
         const x = sortKeyAt(c, a);
         const y = sortKeyAt(c, b);
         return x < y ? -1 : x > y ? 1 : a - b;
-      };
+      }
+    : hi && lo
+      ? (a: number, b: number) => hi[a] - hi[b] || lo[a] - lo[b] || input[a] - input[b] || index[a] - index[b] || a - b
+      : (a: number, b: number) => input[a] - input[b] || index[a] - index[b] || a - b;
   let sorted = true;
   for (let k = 1; k < n && sorted; k++) sorted = compare(k - 1, k) < 0;
   if (sorted) return null;
@@ -936,7 +950,7 @@ function logRanks(c: Columns, fits: boolean): Int32Array | null {
 }
 
 function sortKeyAt(c: Columns, k: number): string {
-  const carried = c.bigCarried.get(k) ?? (BigInt(c.carriedHigh[k]) << 32n) | BigInt(c.carriedLow[k]);
+  const carried = c.bigCarried.get(k) ?? (c.carried ? (BigInt(c.carried.high[k]) << 32n) | BigInt(c.carried.low[k]) : 0n);
   // Joined: one flat string, not a chain of concatenations (the graph keeps one per record).
   return [pad(carried, 20), ':', pad(c.input[k], INPUT_WIDTH), ':', pad(c.index[k], INDEX_WIDTH)].join('');
 }

@@ -48,6 +48,25 @@ describe('IdTable', () => {
     for (let n = 0; n < t.size; n++) expect(t.find(t.bytesOf(n).slice())).toBe(n);
   });
 
+  it('ids of one length, then of another: each gives back its bytes, text and number, before and after sealing', () => {
+    // While every id has the first one's length, no starts are kept (ids.ts IdTable.starts).
+    for (const other of [3, 0, 20]) {
+      const t = new IdTable();
+      const ids: Uint8Array[] = [];
+      for (let i = 0; i < 3000; i++) ids.push(i === 1500 ? id(i, Math.max(other, 4)).subarray(0, other) : id(i));
+      for (const [i, b] of ids.entries()) expect(t.intern(b)).toBe(i);
+      const check = () =>
+        ids.forEach((b, i) => {
+          expect([...t.bytesOf(i)]).toEqual([...b]);
+          expect(t.text(i)).toBe(toCrockford(b));
+        });
+      check();
+      for (const [i, b] of ids.entries()) expect(t.find(b)).toBe(i);
+      t.seal();
+      check();
+    }
+  });
+
   it('throws a TypeError for a number it did not give', () => {
     const t = new IdTable();
     t.intern(id(1));

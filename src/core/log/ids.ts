@@ -13,9 +13,15 @@ function hashOf(bytes: Uint8Array): number {
 }
 
 export class IdTable {
-  /** Every id's bytes, one after another; id n is `bytes[starts[n] … starts[n + 1])`. */
+  /** Every id's bytes, one after another; id n is `bytes[start(n) … start(n + 1))`. */
   private bytes = new Uint8Array(4096);
-  private starts = new Int32Array(257);
+  /**
+   * Where each id starts, once ids of more than one length are met; until then (every AGDX id is
+   * 16 bytes) id n starts at n · width, and a large log does without these 4 bytes an id.
+   */
+  private starts: Int32Array | null = null;
+  /** The length of every id while `starts` is null (that of the first id; 0 before it). */
+  private width = 0;
   private count = 0;
   /** Open addressing: per slot, id + 1, or 0 when empty; never more than half full. Null once sealed. */
   private table: Int32Array | null = new Int32Array(512);
@@ -31,12 +37,22 @@ export class IdTable {
     const slot = this.slot(id, table);
     const known = table[slot] - 1;
     if (known >= 0) return known;
-    const n = this.count++;
-    const at = this.starts[n];
+    const n = this.count;
+    if (n === 0) this.width = id.length;
+    else if (this.starts === null && id.length !== this.width) {
+      // The first id of another length: every start from here on is kept.
+      const starts = new Int32Array(Math.max(257, 2 * n + 2));
+      for (let k = 0; k <= n; k++) starts[k] = k * this.width;
+      this.starts = starts;
+    }
+    const at = this.start(n);
+    this.count++;
     if (at + id.length > this.bytes.length) this.bytes = grown(this.bytes, at + id.length);
     this.bytes.set(id, at);
-    if (n + 2 > this.starts.length) this.starts = grown(this.starts, n + 2);
-    this.starts[n + 1] = at + id.length;
+    if (this.starts !== null) {
+      if (n + 2 > this.starts.length) this.starts = grown(this.starts, n + 2);
+      this.starts[n + 1] = at + id.length;
+    }
     table[slot] = n + 1;
     if (this.count * 2 > table.length) this.rehash(table);
     return n;
@@ -55,8 +71,8 @@ export class IdTable {
   seal(): void {
     if (this.table === null) return;
     this.table = null;
-    this.bytes = this.bytes.slice(0, this.starts[this.count]);
-    this.starts = this.starts.slice(0, this.count + 1);
+    this.bytes = this.bytes.slice(0, this.start(this.count));
+    if (this.starts !== null) this.starts = this.starts.slice(0, this.count + 1);
   }
 
   private open(what: string): Int32Array {
@@ -67,14 +83,19 @@ export class IdTable {
   /** Id n's bytes (a view: never written). */
   bytesOf(n: number): Uint8Array {
     this.check(n);
-    return this.bytes.subarray(this.starts[n], this.starts[n + 1]);
+    return this.bytes.subarray(this.start(n), this.start(n + 1));
+  }
+
+  /** Where id n starts in `bytes` (for n = count, where the next would). */
+  private start(n: number): number {
+    return this.starts === null ? n * this.width : this.starts[n];
   }
 
   /** Id n in Crockford base32, as the report and the page show ids; null for −1 (no id). */
   text(n: number): string | null {
     if (n < 0) return null;
     this.check(n);
-    return toCrockford(this.bytes, this.starts[n], this.starts[n + 1]);
+    return toCrockford(this.bytes, this.start(n), this.start(n + 1));
   }
 
   private check(n: number): void {
@@ -91,8 +112,8 @@ export class IdTable {
 
   /** Whether id n is these bytes (compared in place: no view made per probe). */
   private holds(n: number, id: Uint8Array): boolean {
-    const start = this.starts[n];
-    if (this.starts[n + 1] - start !== id.length) return false;
+    const start = this.start(n);
+    if (this.start(n + 1) - start !== id.length) return false;
     const bytes = this.bytes;
     for (let i = 0; i < id.length; i++) if (bytes[start + i] !== id[i]) return false;
     return true;
@@ -100,7 +121,7 @@ export class IdTable {
 
   private rehash(old: Int32Array): void {
     const table = new Int32Array(old.length * 2);
-    for (let n = 0; n < this.count; n++) table[this.slot(this.bytes.subarray(this.starts[n], this.starts[n + 1]), table)] = n + 1;
+    for (let n = 0; n < this.count; n++) table[this.slot(this.bytes.subarray(this.start(n), this.start(n + 1)), table)] = n + 1;
     this.table = table;
   }
 }

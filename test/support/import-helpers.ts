@@ -8,7 +8,7 @@ import { toHex } from '../../src/core/bytes';
 import { RECORD_FORMATS, REPORT_CODES } from './fuzz';
 import { inspectInput } from '../../src/core/inspect';
 import { recordViews, type InspectedRecord, type RecordData, type RecordViews } from '../../src/core/records';
-import { allFindings, isValid, type LogFindings, type RecordVerdict, type Finding } from '../../src/core/verdict';
+import { allFindings, isValid, type LogFindings, type RecordVerdict, type Finding, verdictFields } from '../../src/core/verdict';
 import { Source, type Importer } from '../../src/core/import/importer';
 
 export const VECTORS = resolve(__dirname, '../../vectors');
@@ -283,7 +283,8 @@ export function flat(record: InspectedRecord, logFindings?: readonly Finding[]):
     ...(d.asReceived ? { asReceived: d.asReceived } : {}),
   };
   const out: FlatRecord = {
-    ...record.verdict,
+    // Field by field: a bulk-read verdict makes some when asked (fast-record.ts BulkVerdict).
+    ...verdictFields(record.verdict),
     ...data,
     ...recordViews(record),
     findings: allFindings(record.verdict, logFindings),

@@ -120,18 +120,14 @@ export interface EntryPlaces {
  */
 export class EntryTimes {
   private readonly kinds: Uint8Array;
-  private readonly times: Float64Array;
-  private readonly bigTime: ReadonlyMap<number, bigint>;
-  private readonly sources: Uint8Array;
+  private readonly times: TimeColumns;
   private readonly deadlines: SparseIntegers;
   private readonly correlations: Int32Array;
   private readonly strings: readonly string[];
 
   constructor(c: Columns) {
     this.kinds = c.kind;
-    this.times = c.time;
-    this.bigTime = c.bigTime;
-    this.sources = c.timeSource;
+    this.times = timeColumns(c);
     this.deadlines = c.sparse.deadline;
     this.correlations = c.correlation;
     this.strings = c.strings;
@@ -141,15 +137,17 @@ export class EntryTimes {
     return KINDS[this.kinds[k]];
   }
   time(k: number): bigint | null {
-    return timeAt(this.times, this.bigTime, k);
+    return timeAt(this.times, k);
   }
   /** Entry k's time as a number, null when it has none, undefined when a number cannot hold it (time() has it). */
   plainTime(k: number): number | null | undefined {
-    const t = this.times[k];
-    return !Number.isNaN(t) ? t : this.bigTime.has(k) ? undefined : null;
+    const log = this.times.logTime.get(k);
+    if (log !== undefined) return typeof log === 'bigint' ? undefined : log;
+    const ms = ulidMsAt(this.times, k);
+    return ms > 0 ? ms * 1000 : null;
   }
   timeSource(k: number): TimeSource {
-    return TIME_SOURCES[this.sources[k]];
+    return timeSourceAt(this.times, k);
   }
   deadline(k: number): bigint | null {
     return this.deadlines.bigint(k);
@@ -164,10 +162,37 @@ export class EntryTimes {
   }
 }
 
-/** Entry k's time in a time column (NaN: none, or too large for a double, then in `big`). */
-function timeAt(times: Float64Array, big: ReadonlyMap<number, bigint>, k: number): bigint | null {
-  const t = times[k];
-  return !Number.isNaN(t) ? BigInt(t) : (big.get(k) ?? null);
+/**
+ * What an entry's time is made from (timeOf): its log time when it has one, else its record id's
+ * ULID time. Kept as those, not as a column of times: the log times are kept anyway, and so are the
+ * ids, whose first 6 bytes are the ULID time (9 bytes an entry saved).
+ */
+interface TimeColumns {
+  readonly logTime: SparseIntegers;
+  readonly record: Int32Array;
+  readonly table: IdTable;
+}
+
+function timeColumns(c: Columns): TimeColumns {
+  return { logTime: c.sparse.logTime, record: c.ids.record, table: c.ids.table };
+}
+
+/** Entry k's record id's ULID time in ms, or 0 when it has none (no id, shorter than 6 bytes, or its first 48 bits zero). */
+function ulidMsAt(t: TimeColumns, k: number): number {
+  const n = t.record[k];
+  return n < 0 ? 0 : t.table.ulidMs(n);
+}
+
+/** Entry k's time, as timeOf gives it. */
+function timeAt(t: TimeColumns, k: number): bigint | null {
+  const log = t.logTime.get(k);
+  if (log !== undefined) return BigInt(log);
+  const ms = ulidMsAt(t, k);
+  return ms > 0 ? BigInt(ms) * 1000n : null;
+}
+
+function timeSourceAt(t: TimeColumns, k: number): TimeSource {
+  return t.logTime.get(k) !== undefined ? 'log' : ulidMsAt(t, k) > 0 ? 'ulid' : null;
 }
 
 /** Entry k's text in a column of string numbers (−1: null): StringTable.at over the table's list, held without the table's index of strings. */
@@ -347,11 +372,6 @@ interface Columns {
   readonly bigCarried: ReadonlyMap<number, bigint>;
   /** Position in log order; null: each entry's own number (a log read in its order). */
   readonly rank: Int32Array | null;
-  /** The time when exact as a double; NaN: null, or in `bigTime`. */
-  readonly time: Float64Array;
-  readonly bigTime: ReadonlyMap<number, bigint>;
-  /** 0 none, 1 log, 2 ulid. */
-  readonly timeSource: Uint8Array;
   /** Bit 1: last. */
   readonly flags: Uint8Array;
   /** In KINDS. */
@@ -423,9 +443,6 @@ function emptySparse(): Sparse {
   };
 }
 
-/** A time source as the packed columns number it. */
-export const TIME_SOURCES: readonly TimeSource[] = [null, 'log', 'ulid'];
-
 const LAST = 1;
 
 /**
@@ -480,10 +497,10 @@ class PackedEntry implements LogEntry {
     return this.c.sparse.logPosition.get(this.k) ?? null;
   }
   get time(): bigint | null {
-    return timeAt(this.c.time, this.c.bigTime, this.k);
+    return timeAt(timeColumns(this.c), this.k);
   }
   get timeSource(): TimeSource {
-    return TIME_SOURCES[this.c.timeSource[this.k]];
+    return timeSourceAt(timeColumns(this.c), this.k);
   }
   get kind(): Kind {
     return KINDS[this.c.kind[this.k]];
@@ -671,9 +688,6 @@ class PackedFacts implements LogFacts {
       carried: null,
       bigCarried: new Map(),
       rank: null,
-      time: new Float64Array(0),
-      bigTime: new Map(),
-      timeSource: new Uint8Array(0),
       flags: new Uint8Array(0),
       operation: none,
       correlation: none,
@@ -761,8 +775,6 @@ export class LogFactsBuilder {
     record: int32(),
     input: int32(),
     index: int32(),
-    time: new Column((n) => new Float64Array(n)),
-    timeSource: new Column((n) => new Uint8Array(n)),
     flags: new Column((n) => new Uint8Array(n)),
     invalid: new Column((n) => new Uint8Array(n)),
     kind: new Column((n) => new Uint8Array(n)),
@@ -776,7 +788,6 @@ export class LogFactsBuilder {
     cause: int32(),
     signatureNumber: int32(),
   };
-  private readonly bigTime = new Map<number, bigint>();
   private readonly bigCarried = new Map<number, bigint>();
   /** The carried log times' columns, made at the first entry whose carried time is not 0 (Columns.carried). */
   private carried: { high: Column<Uint32Array>; low: Column<Uint32Array> } | null = null;
@@ -806,7 +817,8 @@ export class LogFactsBuilder {
       if (logTime >= 0n) this.lastTime.set(r.input, logTime);
     }
     const env = r.envelope;
-    const { time, source: timeSource } = timeOf(logTime, env?.record);
+    // An entry's time is not kept: it is made from its log time and id when asked (TimeColumns).
+    const { time } = timeOf(logTime, env?.record);
     if (time !== null) {
       const before = this.latestByInput.get(r.input);
       if (before === undefined || time > before) this.latestByInput.set(r.input, time);
@@ -836,13 +848,6 @@ export class LogFactsBuilder {
       this.carried.high.push(Number((carried >> 32n) & 0xffffffffn));
       this.carried.low.push(Number(carried & 0xffffffffn));
     }
-    if (time === null) c.time.push(Number.NaN);
-    else if (BigInt(Number(time)) === time) c.time.push(Number(time));
-    else {
-      c.time.push(Number.NaN);
-      this.bigTime.set(k, time);
-    }
-    c.timeSource.push(timeSource === 'log' ? 1 : timeSource === 'ulid' ? 2 : 0);
     c.flags.push(env.last === true ? LAST : 0);
     c.invalid.push(r.invalid ? 1 : 0);
     if (this.signatures) c.signatureNumber.push(this.signatures.numberOf(r.signature));
@@ -895,9 +900,6 @@ export class LogFactsBuilder {
       carried: this.carried && { high: this.carried.high.done(), low: this.carried.low.done() },
       bigCarried: this.bigCarried,
       rank: null,
-      time: c.time.done(),
-      bigTime: this.bigTime,
-      timeSource: c.timeSource.done(),
       flags: c.flags.done(),
       kind: c.kind.done(),
       conversation,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCrockford } from '../bytes';
+import { toCrockford, ulidTimeMs } from '../bytes';
 import { IdTable } from './ids';
 
 const id = (n: number, length = 16) => {
@@ -65,6 +65,17 @@ describe('IdTable', () => {
       t.seal();
       check();
     }
+  });
+
+  it("gives an id's ULID time as bytes/index.ts ulidTimeMs reads it, 0 for one shorter than 6 bytes", () => {
+    const t = new IdTable();
+    const ids = [id(1), Uint8Array.of(0xff, 0xfe, 0xfd, 0xfc, 0xfb, 0xfa, 1), Uint8Array.of(1, 2, 3, 4, 5), new Uint8Array(16)];
+    for (const b of ids) t.intern(b);
+    for (const [n, b] of ids.entries()) expect(t.ulidMs(n)).toBe(b.length < 6 ? 0 : ulidTimeMs(b));
+    expect(t.ulidMs(1)).toBe(0xfffefdfcfbfa);
+    t.seal();
+    expect(t.ulidMs(1)).toBe(0xfffefdfcfbfa);
+    expect(() => t.ulidMs(4)).toThrow(TypeError);
   });
 
   it('throws a TypeError for a number it did not give', () => {

@@ -91,6 +91,15 @@ export class IdTable {
     return this.starts === null ? n * this.width : this.starts[n];
   }
 
+  /** Id n's ULID time in ms (its first 48 bits, big-endian: bytes/index.ts ulidTimeMs), 0 for an id shorter than 6 bytes. */
+  ulidMs(n: number): number {
+    this.check(n);
+    const start = this.start(n);
+    if (this.start(n + 1) - start < 6) return 0;
+    const b = this.bytes;
+    return ((b[start] * 256 + b[start + 1]) * 256 + b[start + 2]) * 16777216 + ((b[start + 3] << 16) | (b[start + 4] << 8) | b[start + 5]);
+  }
+
   /** Id n in Crockford base32, as the report and the page show ids; null for −1 (no id). */
   text(n: number): string | null {
     if (n < 0) return null;

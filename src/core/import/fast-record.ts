@@ -70,10 +70,11 @@ const ID_LENGTH = 16;
 /**
  * A bulk-read envelope's verdict: a record with nothing to report, so most of report@1's fields
  * are the same for every one (on the prototype), and what is its own but made from other fields
- * (its id's text, its span, its one-line summary) is made when asked. Those were a third of a bulk
- * read's time (100,000 records held their strings and arrays through every young-generation
- * collection) and most are never asked for: the page lists records from its packed summaries, and
- * the command line writes clean records from its columns.
+ * (its id's text, its span, its one-line summary) is made when asked. Made and held per record,
+ * those were about a third of a bulk read's time (100,000 records held their strings and arrays
+ * through every young-generation collection). The page's worker asks for them once, when it makes
+ * a record's summary for the list, and holds them in no verdict; the command line does not ask for
+ * a clean record's (it writes those from its columns).
  */
 class BulkVerdict implements RecordVerdict {
   constructor(
@@ -100,7 +101,7 @@ class BulkVerdict implements RecordVerdict {
     return this.data.span;
   }
   get id(): string | null {
-    return this.idAt < 0 ? null : toCrockford(this.data.view.subarray(this.idAt, this.idAt + ID_LENGTH));
+    return this.idAt < 0 ? null : toCrockford(this.data.view, this.idAt, this.idAt + ID_LENGTH);
   }
   get summary(): string {
     return summaryText(this.kind, this.operation, this.source, this.target);

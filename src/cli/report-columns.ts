@@ -60,9 +60,9 @@ export interface CleanInput {
 const LENGTH_BITS = 22;
 const pack = (length: number, shape: number) => (shape * 2 ** LENGTH_BITS + length) >>> 0;
 /** A packed record's length. */
-export const lengthOf = (packed: number) => packed % 2 ** LENGTH_BITS;
+const lengthOf = (packed: number) => packed % 2 ** LENGTH_BITS;
 /** A packed record's shape number. */
-export const shapeOf = (packed: number) => Math.floor(packed / 2 ** LENGTH_BITS);
+const shapeOf = (packed: number) => Math.floor(packed / 2 ** LENGTH_BITS);
 
 /**
  * Collects, as the first pass reads, what the second needs to write an input's records without

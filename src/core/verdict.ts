@@ -101,8 +101,7 @@ export function allFindings(verdict: Pick<RecordVerdict, 'findings'>, logFinding
  */
 export function withSignature(verdict: RecordVerdict, signature: SignatureVerdict): RecordVerdict {
   if (sameSignature(verdict.signature, signature)) return verdict;
-  const proto = Object.getPrototypeOf(verdict) as object;
-  return proto === Object.prototype ? { ...verdict, signature } : Object.assign(Object.create(proto) as RecordVerdict, verdict, { signature });
+  return Object.assign(Object.create(Object.getPrototypeOf(verdict) as object) as RecordVerdict, verdict, { signature });
 }
 
 /** Every field of a verdict as a plain object's own (those a verdict makes when asked included): what comparing two verdicts field by field needs. */

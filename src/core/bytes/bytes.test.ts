@@ -22,6 +22,10 @@ describe('bytes', () => {
     const id = fromHex('01903c1faa0000000000000000000002')!;
     expect(toCrockford(id)).toBe('01J0Y1ZAG00000000000000002');
     expect(ulidTimeMs(id)).toBe(0x01903c1faa00);
+    // In place, inside a larger buffer, and cut short by `end`.
+    const within = concatBytes(Uint8Array.of(0xff, 0xff), id);
+    expect(ulidTimeMs(within, 2, 18)).toBe(0x01903c1faa00);
+    expect(ulidTimeMs(within, 2, 5)).toBe(0x01903c);
     expect(crockfordToHex('01J0Y1ZAG00000000000000002')).toBe('01903c1faa0000000000000000000002');
     expect(crockfordToHex('not-an-id')).toBeNull();
   });

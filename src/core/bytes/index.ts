@@ -142,10 +142,10 @@ export function utf8Length(text: string): number {
   return n;
 }
 
-/** The millisecond timestamp in a ULID's first 48 bits (a hint only: ids need not be ULIDs). */
-export function ulidTimeMs(id: Uint8Array): number {
+/** The millisecond timestamp in a ULID's first 48 bits, of the id at `start` to `end` (a hint only: ids need not be ULIDs). */
+export function ulidTimeMs(id: Uint8Array, start = 0, end = id.length): number {
   let ms = 0;
-  for (let i = 0; i < 6 && i < id.length; i++) ms = ms * 256 + id[i];
+  for (let i = start; i < start + 6 && i < end; i++) ms = ms * 256 + id[i];
   return ms;
 }
 

@@ -2,7 +2,7 @@
 // named by a number: a large log has a million record ids, and a Crockford string each (about 56
 // bytes with its pointer, twice more where the graph indexed them) was most of what the log's
 // analysis held per record. The string is made when asked for (a finding, a node drawn).
-import { toCrockford } from '../bytes';
+import { toCrockford, ulidTimeMs } from '../bytes';
 import { grown } from './grow';
 
 /** FNV-1a over the bytes. */
@@ -91,13 +91,12 @@ export class IdTable {
     return this.starts === null ? n * this.width : this.starts[n];
   }
 
-  /** Id n's ULID time in ms (its first 48 bits, big-endian: bytes/index.ts ulidTimeMs), 0 for an id shorter than 6 bytes. */
+  /** Id n's ULID time in ms (bytes/index.ts ulidTimeMs, read in place), 0 for an id shorter than 6 bytes (as log/entry.ts timeOf has it). */
   ulidMs(n: number): number {
     this.check(n);
     const start = this.start(n);
-    if (this.start(n + 1) - start < 6) return 0;
-    const b = this.bytes;
-    return ((b[start] * 256 + b[start + 1]) * 256 + b[start + 2]) * 16777216 + ((b[start + 3] << 16) | (b[start + 4] << 8) | b[start + 5]);
+    const end = this.start(n + 1);
+    return end - start < 6 ? 0 : ulidTimeMs(this.bytes, start, end);
   }
 
   /** Id n in Crockford base32, as the report and the page show ids; null for −1 (no id). */

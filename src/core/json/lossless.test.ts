@@ -330,20 +330,39 @@ describe('readJson: BOM', () => {
   });
 });
 
-describe('readJson: text decoded already', () => {
-  it('reads the same from the text the caller decoded as from the bytes alone: values, spans, failures', () => {
-    const texts = [
-      '{"a":"é","b":[1,2.50,-0,1e400],"c":{"d":null,"e":"\\u00e9\\ud83d\\ude00 ✓ 😀"}}',
-      '\uFEFF[1, "x"]',
-      '[{"k":"日本"},',
-      '{"a":"\uFEFFb"} x',
-      '',
-    ];
+describe('readJson: ASCII texts sliced from one image of the input, the others decoded', () => {
+  const texts = [
+    '{"a":"é","b":[1,2.50,-0,1e400],"c":{"d":null,"e":"\\u00e9\\ud83d\\ude00 ✓ 😀"}}',
+    '\uFEFF[1, "x", "\uFEFFy", "z"]',
+    '{"日本":"x","k":"日本","ascii after":"plain","n":-12.5e3,"🙂":[true,false,null,"🙂🙂"]}',
+    '["mixed ✓ then ascii", "ascii", "ascii then ✓", 1]',
+  ];
+  it('gives every string and key exactly and at its bytes, however ASCII and non-ASCII texts alternate', () => {
     for (const t of texts) {
       const bytes = enc.encode(t);
-      expect(readJson(bytes, { decoded: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) }), t).toEqual(readJson(bytes));
+      const root = read(bytes);
+      expect(toPlain(root), t).toEqual(JSON.parse(t.replace(/^\uFEFF/, '')));
+      walk(
+        root,
+        (v) => {
+          if (v.type === 'string' || v.type === 'number')
+            expect(JSON.parse(dec.decode(bytes.subarray(v.start, v.end))), t).toEqual(v.type === 'string' ? v.value : Number(v.text));
+        },
+        (key, s, e) => expect(JSON.parse(dec.decode(bytes.subarray(s, e))), t).toBe(key),
+      );
     }
-    expect(() => readJson(enc.encode('1'), { decoded: '12' })).toThrow(TypeError);
+  });
+  it('reads a value inside a larger input (start, end) as it reads the same bytes alone', () => {
+    for (const t of texts) {
+      const inner = enc.encode(t.replace(/^\uFEFF/, ''));
+      const outer = new Uint8Array(inner.length + 8);
+      outer.set(enc.encode('é ✓ '), 0);
+      outer.set(inner, 6);
+      const alone = read(inner);
+      const within = readJson(outer, { start: 6, end: 6 + inner.length });
+      expect(within.ok && toPlain(within.value)).toEqual(toPlain(alone));
+      expect(within.ok && within.value.end).toBe(alone.end + 6);
+    }
   });
 });
 

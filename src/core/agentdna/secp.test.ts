@@ -194,6 +194,39 @@ describe('random signatures: noble and libsecp256k1 give the same check', () => 
   });
 });
 
+describe("libsecp256k1's scalar inverse (glue.c) at its edges", () => {
+  // Recovery inverts r, verification s: scalars whose low limbs are zero, powers of two, and the
+  // ends of the range take the inverse's rarer steps (a run of 64 zero bits, the longest loop).
+  const edges = [
+    1n,
+    2n,
+    3n,
+    CURVE_N - 1n,
+    CURVE_N - 2n,
+    1n << 64n,
+    1n << 128n,
+    1n << 192n,
+    1n << 255n,
+    (1n << 64n) - 1n,
+    (1n << 200n) + 1n,
+    CURVE_N >> 1n,
+    (CURVE_N >> 1n) + 1n,
+  ];
+  const e = sha256(utf8Encode('edges'));
+  it('gives the candidates noble gives, for r and s each of them', () => {
+    let compared = 0;
+    for (const r of edges)
+      for (const s of edges) {
+        const fast = wasm!.candidates(r, s, e);
+        if (fast === null) continue;
+        expect(listed(fast), `r ${r}, s ${s}`).toEqual(listed(recoverCandidates(r, s, e)));
+        compared++;
+      }
+    // Most small r are no curve point's x: enough pairs must still be compared.
+    expect(compared).toBeGreaterThan(40);
+  });
+});
+
 describe('the quick check (a plain verification against a proven key, libsecp256k1)', () => {
   const sk = sha256(utf8Encode('a quick agent'));
   const did = didOf(secp256k1.getPublicKey(sk, false))!;

@@ -251,8 +251,9 @@ function evaluate(n: EnvelopeNode, index: number, extraKeys: ExtraKeys | undefin
     };
   } else if (typeof sigValue !== 'string') {
     agentdna = { ok: false, raises: true, reason: 'bytes.fromhex fails on a signature that is not a string' };
-  } else if (readHexLikePython(sigValue).bytes === null) {
-    // bytes.fromhex raises ValueError, which AgentDNA catches
+  } else if (signature.status !== 'valid' && readHexLikePython(sigValue).bytes === null) {
+    // bytes.fromhex raises ValueError, which AgentDNA catches (a signature that holds was read as
+    // hex already: the reading is made again only for one that does not)
     agentdna = { ok: false, raises: false, reason: 'the signature is not hex' };
   } else if (message !== null && !message.ok) {
     agentdna = { ok: false, raises: true, reason: `the signed message cannot be formed: ${message.reason}` };

@@ -50,10 +50,11 @@ export class StructureFindings {
     entries: Pick<readonly StructureEntry[], 'length' | 'at'>,
     private readonly locate?: LocateField,
   ) {
-    if (entries.length !== graph.recordIndex.length) throw new TypeError('StructureFindings: the entries are not those of this graph');
-    const { streams, recordIndex, flags, ids } = graph;
-    let records = 0;
-    for (let k = 0; k < recordIndex.length; k++) records = Math.max(records, recordIndex[k] + 1);
+    if (entries.length !== graph.places.length) throw new TypeError('StructureFindings: the entries are not those of this graph');
+    const { streams, places, flags, ids } = graph;
+    const entryCount = places.length;
+    // Entries are in record order: the last has the largest record index.
+    const records = entryCount > 0 ? places.record(entryCount - 1) + 1 : 0;
     const trouble = streams.some((s) => s.gapIndex !== null || s.duplicateIndices.length > 0 || s.lateIndices.length > 0 || s.terminal === 'abandoned');
     if (trouble) {
       const streamOf = new Int32Array(records).fill(-1);
@@ -79,20 +80,22 @@ export class StructureFindings {
       const p = entries.at(k)!.logPosition;
       return p ? `${p.stream}:${p.topic}:${p.partition}:${p.offset}` : null;
     };
-    for (let k = 0; k < recordIndex.length; k++) {
+    for (let k = 0; k < entryCount; k++) {
       const id = ids.record[k];
       if (!(flags[k] & DUPLICATE_ID) || id < 0 || entries.at(k)!.parent !== null) continue;
       const first = firstById.get(id);
       if (first === undefined) firstById.set(id, k);
-      else if (placeOf(k) === null || placeOf(k) !== placeOf(first)) this.firstWithId.set(recordIndex[k], first);
+      else if (placeOf(k) === null || placeOf(k) !== placeOf(first)) this.firstWithId.set(places.record(k), first);
     }
     graph.cycles.forEach((cycle, c) => {
       for (const k of cycle)
-        if (k < recordIndex.length && flags[k] & IN_CYCLE)
-          (this.cycles.get(recordIndex[k]) ?? this.cycles.set(recordIndex[k], []).get(recordIndex[k])!).push(c);
+        if (k < entryCount && flags[k] & IN_CYCLE) {
+          const record = places.record(k);
+          (this.cycles.get(record) ?? this.cycles.set(record, []).get(record)!).push(c);
+        }
     });
     for (const m of graph.missing) {
-      const record = recordIndex[m.from];
+      const record = places.record(m.from);
       (this.missing.get(record) ?? this.missing.set(record, []).get(record)!).push({ ref: m.ref, via: m.via });
     }
   }
@@ -141,7 +144,7 @@ export class StructureFindings {
       add(
         'agdx/graph/duplicate-id',
         'record',
-        `record id ${recordIdOf(g, first)} is also the id of the record at input ${g.input[first]}, index ${g.index[first]}: a record id names one record, so what names it (a cause, a link) is ambiguous`,
+        `record id ${recordIdOf(g, first)} is also the id of the record at input ${g.places.input(first)}, index ${g.places.index(first)}: a record id names one record, so what names it (a cause, a link) is ambiguous`,
       );
     }
     for (const c of this.cycles.get(record) ?? []) {

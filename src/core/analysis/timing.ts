@@ -9,7 +9,7 @@
 import type { Kind } from '../agdx/envelope';
 import { formatMicros } from '../agdx/tree';
 import type { EdgeVia } from '../graph/model';
-import { nodeOfRecord, RECORD_EDGE_VIAS, recordIdOf, type CompactRecordGraph } from '../graph/record-graph';
+import { RECORD_EDGE_VIAS, recordIdOf, type CompactRecordGraph } from '../graph/record-graph';
 import type { Span } from '../model';
 import { finding } from '../rules';
 import { formatDuration } from '../time';
@@ -217,7 +217,7 @@ export class RecordTiming {
     options: RecordTimingOptions = {},
   ) {
     const n = graph.records;
-    if (facts.places.record.length !== n) throw new TypeError('RecordTiming: the graph is not that of these facts');
+    if (facts.places.length !== n) throw new TypeError('RecordTiming: the graph is not that of these facts');
     const times = facts.times;
     this.times = times;
     this.locate = options.locate;
@@ -234,7 +234,7 @@ export class RecordTiming {
       this.outStart[from + 1]++;
       count++;
       const via = RECORD_EDGE_VIAS[edges.via(e)];
-      if (from !== to && answersCommand(times.kind(from), times.kind(to), via) && graph.input[from] === graph.input[to]) this.answered[to] = 1;
+      if (from !== to && answersCommand(times.kind(from), times.kind(to), via) && graph.places.input(from) === graph.places.input(to)) this.answered[to] = 1;
     }
     for (let k = 0; k < n; k++) this.outStart[k + 1] += this.outStart[k];
     this.outEdges = new Int32Array(count);
@@ -248,7 +248,7 @@ export class RecordTiming {
    * `spans` false their spans are null (enough to count them or read their rules, and cheaper).
    */
   findingsOf(record: number, spans = true): readonly Finding[] {
-    const k = nodeOfRecord(this.graph.recordIndex, record);
+    const k = this.graph.places.entryOf(record);
     if (k < 0 || !this.mayFind(k)) return NO_FINDINGS;
     const out: Finding[] = [];
     const sink: TimingSink = {
@@ -268,12 +268,12 @@ export class RecordTiming {
   private node(k: number): Timed {
     const { graph: g, times } = this;
     return {
-      record: g.recordIndex[k],
+      record: g.places.record(k),
       kind: times.kind(k),
       time: times.time(k),
       timeSource: times.timeSource(k),
-      input: g.input[k],
-      index: g.index[k],
+      input: g.places.input(k),
+      index: g.places.index(k),
       recordId: recordIdOf(g, k),
       deadline: times.deadline(k),
       correlation: times.correlation(k),
@@ -287,7 +287,7 @@ export class RecordTiming {
    */
   private mayFind(k: number): boolean {
     const { times } = this;
-    const { edges, recordIndex } = this.graph;
+    const { edges, places } = this.graph;
     const kind = times.kind(k);
     if (kind === 'command' && this.answered[k] !== 1 && times.plainDeadline(k) !== null) return true;
     const time = times.plainTime(k);
@@ -296,7 +296,7 @@ export class RecordTiming {
     for (let i = this.outStart[k]; i < this.outStart[k + 1]; i++) {
       const e = this.outEdges[i];
       const p = edges.to(e);
-      if (recordIndex[p] === recordIndex[k]) continue;
+      if (places.record(p) === places.record(k)) continue;
       const via = RECORD_EDGE_VIAS[edges.via(e)];
       const cause = via === 'cause' || via === 'cause_at';
       if (!cause && !answersCommand(kind, times.kind(p), via)) continue;

@@ -141,14 +141,12 @@ export class RecordEdges {
  */
 export interface CompactRecordGraph {
   readonly records: number;
-  /** By entry: its record index (the report's). */
-  readonly recordIndex: Int32Array;
+  /** By entry: its record index (the report's), input and index (the log's). */
+  readonly places: EntryPlaces;
   /** By entry: DUPLICATE_ID, PLACED_ID, IN_CYCLE. */
   readonly flags: Uint8Array;
   /** By entry: its record id and cause, as numbers in their table (the log's). */
   readonly ids: EntryIds;
-  readonly input: Int32Array;
-  readonly index: Int32Array;
   readonly ghosts: readonly GhostNode[];
   readonly edges: RecordEdges;
   readonly missing: readonly { from: number; ref: string; via: CausalVia }[];
@@ -167,7 +165,7 @@ export function nodeId(g: CompactRecordGraph, node: number): string {
   return node >= g.records ? g.ghosts[node - g.records].id : recordNodeId(g, node);
 }
 
-type NodeParts = Pick<CompactRecordGraph, 'ids' | 'flags' | 'input' | 'index'>;
+type NodeParts = Pick<CompactRecordGraph, 'ids' | 'flags' | 'places'>;
 
 /** Entry k's record id (Crockford), or null. */
 export function recordIdOf(g: Pick<CompactRecordGraph, 'ids'>, k: number): string | null {
@@ -176,15 +174,15 @@ export function recordIdOf(g: Pick<CompactRecordGraph, 'ids'>, k: number): strin
 
 function recordNodeId(g: NodeParts, node: number): string {
   const id = recordIdOf(g, node);
-  if (id === null) return `rec:${g.input[node]}:${g.index[node]}`;
-  return g.flags[node] & PLACED_ID ? `${id}@${g.input[node]}:${g.index[node]}` : id;
+  if (id === null) return `rec:${g.places.input(node)}:${g.places.index(node)}`;
+  return g.flags[node] & PLACED_ID ? `${id}@${g.places.input(node)}:${g.places.index(node)}` : id;
 }
 
 /** What the sections share while building. */
 interface Building {
   list: EntrySequence;
   n: number;
-  g: { recordIndex: Int32Array; flags: Uint8Array; ids: EntryIds; input: Int32Array; index: Int32Array };
+  g: { places: EntryPlaces; flags: Uint8Array; ids: EntryIds };
   /** Comparing these compares the entries' sortKeys. */
   keyClass: Int32Array;
   /** Entries in log order. */
@@ -228,7 +226,7 @@ export function buildCompactRecordGraph(facts: LogFacts, options: RecordGraphOpt
 }
 
 function graphFinding(b: Building, rule: FindingRuleId, path: string, message: string, k: number): void {
-  const record = b.g.recordIndex[k];
+  const record = b.g.places.record(k);
   const f: Finding = finding(rule, path, message, b.locate?.(record, path) ?? null, 'warning');
   b.findings.push({ recordIndex: record, finding: f });
 }
@@ -240,9 +238,9 @@ const idOf = (b: Building, k: number) => recordNodeId(b.g, k);
 /** One node per entry (a record id shared by several records is disambiguated by place), indexed by id and log position. */
 function recordNodes(list: EntrySequence, places: EntryPlaces, ids: EntryIds, locate: LocateField | undefined, notes: boolean): Building {
   const n = list.length;
-  if (ids.record.length !== n || places.record.length !== n) throw new TypeError('record-graph: the ids are not those of the entries');
-  // The nodes are the entries: their places are the facts' columns, not copies.
-  const g = { recordIndex: places.record, flags: new Uint8Array(n), ids, input: places.input, index: places.index };
+  if (ids.record.length !== n || places.length !== n) throw new TypeError('record-graph: the ids are not those of the entries');
+  // The nodes are the entries: their places are the facts', not copies.
+  const g = { places, flags: new Uint8Array(n), ids };
   const byRecordId = new NumberGroups(ids.table.size, n);
   let byPosition: KeyGroups | null = null;
   const ordered = new Int32Array(n);
@@ -259,7 +257,11 @@ function recordNodes(list: EntrySequence, places: EntryPlaces, ids: EntryIds, lo
     const p = e.logPosition;
     if (p) (byPosition ??= new KeyGroups(n, positions(list))).add(`${p.partition}:${p.offset}`, k);
     ordered[e.logOrder] = k;
-    if (k > 0 && !(g.input[k] > g.input[k - 1] || (g.input[k] === g.input[k - 1] && g.index[k] > g.index[k - 1]))) placesRise = false;
+    if (k > 0) {
+      const input = places.input(k);
+      const before = places.input(k - 1);
+      if (!(input > before || (input === before && places.index(k) > places.index(k - 1)))) placesRise = false;
+    }
   }
   for (let r = 0; r < byRecordId.keys; r++) {
     if (byRecordId.size(r) < 2) continue;
@@ -269,11 +271,10 @@ function recordNodes(list: EntrySequence, places: EntryPlaces, ids: EntryIds, lo
   // holds its entry's input and position, so only entries of the same place can tie: their keys
   // are made and compared, not a key for each of a large log's entries.
   const keyClass = new Int32Array(n);
-  const { input, index } = g;
   for (let i = 0, c = 0; i < n; i++) {
     const k = ordered[i];
     const p = i > 0 ? ordered[i - 1] : -1;
-    if (p >= 0 && !(input[k] === input[p] && index[k] === index[p] && list.at(k)!.sortKey === list.at(p)!.sortKey)) c++;
+    if (p >= 0 && !(places.input(k) === places.input(p) && places.index(k) === places.index(p) && list.at(k)!.sortKey === list.at(p)!.sortKey)) c++;
     keyClass[k] = c;
   }
   const b: Building = {
@@ -574,7 +575,7 @@ function correlationEdges(b: Building, streams: readonly ReassembledStream[]): v
     const cmd = commandFor(child, e);
     if (cmd && cmd.entry >= 0 && cmd.entry !== child) addEdge(b, child, cmd.entry, CORRELATION, cmd.note);
   }
-  const entryOf = (record: number) => entryOfRecord(b.g.recordIndex, record);
+  const entryOf = (record: number) => entryOfRecord(b.g.places, record);
   for (const s of streams) {
     const order = streamOrder(b, s, entryOf);
     if (order.length > 0) {
@@ -588,22 +589,9 @@ function correlationEdges(b: Building, streams: readonly ReassembledStream[]): v
   }
 }
 
-/** The node (= entry) of a record index, or -1 for a record without an entry: nodes are in record order. */
-export function nodeOfRecord(recordIndex: Int32Array, record: number): number {
-  let lo = 0;
-  let hi = recordIndex.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (recordIndex[mid] < record) lo = mid + 1;
-    else if (recordIndex[mid] > record) hi = mid - 1;
-    else return mid;
-  }
-  return -1;
-}
-
 /** The entry of a record index that has one (a stream's records do). */
-function entryOfRecord(recordIndex: Int32Array, record: number): number {
-  const k = nodeOfRecord(recordIndex, record);
+function entryOfRecord(places: EntryPlaces, record: number): number {
+  const k = places.entryOf(record);
   if (k < 0) throw new TypeError(`record-graph: record ${record} has no entry`);
   return k;
 }

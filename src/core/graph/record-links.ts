@@ -8,7 +8,7 @@ import type { LogEntry } from '../log/entry';
 import { byKey } from './edges';
 import { describeCauseAt } from '../agdx/cause-at';
 import type { EdgeVia } from './model';
-import { nodeOfRecord, RECORD_EDGE_VIAS, type CompactRecordGraph } from './record-graph';
+import { RECORD_EDGE_VIAS, type CompactRecordGraph } from './record-graph';
 
 export type LinkField = 'cause' | 'cause_at' | 'correlation';
 
@@ -33,15 +33,15 @@ export interface RecordLink {
 export function recordLinks(graph: CompactRecordGraph, entries: readonly LogEntry[], record: number): RecordLink[] {
   if (entries.length !== graph.records) throw new TypeError('recordLinks: the entries are not those the graph was built from');
   // Node k is entry k of the entries the graph was built from.
-  const node = nodeOfRecord(graph.recordIndex, record);
+  const node = graph.places.entryOf(record);
   if (node < 0) return [];
   const entry = entries[node];
-  const { edges, records, recordIndex, ghosts } = graph;
+  const { edges, records, places, ghosts } = graph;
   // The record's own edges (child → parent), in the graph's order.
   const out: { to: number; via: EdgeVia; note: string | null }[] = [];
   for (let e = 0; e < edges.length; e++)
     if (edges.from(e) === node) out.push({ to: edges.to(e), via: RECORD_EDGE_VIAS[edges.via(e)], note: edges.notes.get(e) ?? null });
-  const targetOf = (to: number) => (to < records ? recordIndex[to] : null);
+  const targetOf = (to: number) => (to < records ? places.record(to) : null);
   const links: RecordLink[] = [];
   const parent = (via: 'cause' | 'cause_at', ref: string, absent: string, unmatched: string) => {
     const e = out.find((x) => x.via === via);
@@ -74,11 +74,11 @@ function correlationLink(
   if (entry.kind === 'command') {
     // The records whose correlation edge points at this command, in log order.
     const from: { record: number; sortKey: string }[] = [];
-    const { edges, records, recordIndex } = graph;
+    const { edges, records, places } = graph;
     for (let e = 0; e < edges.length; e++) {
       if (edges.to(e) !== node || RECORD_EDGE_VIAS[edges.via(e)] !== 'correlation') continue;
       const f = edges.from(e);
-      if (f < records) from.push({ record: recordIndex[f], sortKey: entries[f].sortKey });
+      if (f < records) from.push({ record: places.record(f), sortKey: entries[f].sortKey });
     }
     const answers = from.sort(byKey).map((x) => x.record);
     return { field: 'correlation', ref, target: null, answers, note: answers.length ? null : 'nothing loaded answers this command' };

@@ -191,7 +191,7 @@ describe('columns shared with the analysis', () => {
     const parts = logFactsOf(records).reportParts();
     expect(parts.length).toBe(list.length);
     list.forEach((e, k) => {
-      expect([places.record[k], places.input[k], places.index[k]]).toEqual([e.record, e.input, e.index]);
+      expect([places.record(k), places.input(k), places.index(k)]).toEqual([e.record, e.input, e.index]);
       expect([times.kind(k), times.time(k), times.timeSource(k), times.deadline(k), times.correlation(k)]).toEqual([
         e.kind,
         e.time,
@@ -220,7 +220,8 @@ describe('columns shared with the analysis', () => {
     expect([0, 1].map((k) => times.plainDeadline(k))).toEqual([500, null]);
     expect([0, 1, 2, 3].map((k) => times.correlation(k))).toEqual([crock(9), crock(9), null, null]);
     // The places as loaded: one input, its records in order.
-    expect([Array.from(places.record), Array.from(places.input), Array.from(places.index)]).toEqual([
+    const all = (f: (k: number) => number) => Array.from({ length: places.length }, (_, k) => f(k));
+    expect([all((k) => places.record(k)), all((k) => places.input(k)), all((k) => places.index(k))]).toEqual([
       [0, 1, 2, 3],
       [0, 0, 0, 0],
       [0, 1, 2, 3],

@@ -12,7 +12,10 @@ import { StringTable } from '../string-table';
 import { sameSignature } from '../verdict';
 import { Column } from './grow';
 import { IdTable } from './ids';
+import { type EntryPlaces, EntryPlacesBuilder } from './places';
 import { SparseIntegers, SparseValues } from './sparse';
+
+export type { EntryPlaces } from './places';
 
 /** One record with an envelope, as the log analysis sees it. Immutable. */
 export interface LogEntry {
@@ -105,13 +108,6 @@ export interface EntryIds {
 /** What a report's record says of an entry (LogFacts.reportParts). */
 export type ReportParts = Pick<LogEntry, 'record' | 'index' | 'kind' | 'recordId' | 'conversation' | 'source' | 'target' | 'signature' | 'logTime'>;
 export type ReportPartsSequence = Pick<readonly ReportParts[], 'length' | 'at'>;
-
-/** Each entry's place, by entry: LogEntry's record, input and index as columns. */
-export interface EntryPlaces {
-  readonly record: Int32Array;
-  readonly input: Int32Array;
-  readonly index: Int32Array;
-}
 
 /**
  * What the timing rules read of each entry, by entry, over the facts' columns. It holds those
@@ -360,9 +356,8 @@ const LARGE_BODY = 4096;
  */
 interface Columns {
   readonly strings: readonly string[];
-  readonly record: Int32Array;
-  readonly input: Int32Array;
-  readonly index: Int32Array;
+  /** Each entry's record, input and index. */
+  readonly places: EntryPlaces;
   /**
    * The log time sortKey carries, in two 32-bit halves; one past 64 bits (a hostile export) in
    * `bigCarried`. Null: 0 for every entry (no record before it in its input had a log time, as in
@@ -472,13 +467,13 @@ class PackedEntry implements LogEntry {
   }
 
   get record(): number {
-    return this.c.record[this.k];
+    return this.c.places.record(this.k);
   }
   get input(): number {
-    return this.c.input[this.k];
+    return this.c.places.input(this.k);
   }
   get index(): number {
-    return this.c.index[this.k];
+    return this.c.places.index(this.k);
   }
   get parent(): number | null {
     const p = this.c.sparse.parent.get(this.k);
@@ -603,7 +598,7 @@ class PackedSequence implements EntrySequence {
     private readonly c: Columns,
     private readonly order: Int32Array | null,
   ) {
-    this.length = c.record.length;
+    this.length = c.places.length;
   }
 
   /** As a list's `at`: a negative position counts from the end. */
@@ -638,8 +633,7 @@ class PackedFacts implements LogFacts {
   }
 
   get places(): EntryPlaces {
-    const { record, input, index } = this.c;
-    return { record, input, index };
+    return this.c.places;
   }
 
   get times(): EntryTimes {
@@ -654,7 +648,7 @@ class PackedFacts implements LogFacts {
   /** The list, made now if it is not yet. */
   private made(): readonly PackedEntry[] {
     if (this.list === null) {
-      const n = this.c.record.length;
+      const n = this.c.places.length;
       const list = new Array<PackedEntry>(n);
       for (let k = 0; k < n; k++) list[k] = new PackedEntry(this.c, k);
       this.list = list;
@@ -771,10 +765,8 @@ export class LogFactsBuilder {
   private readonly ids = new IdTable();
   private readonly table = new StringTable();
   private readonly bodies: BodyCopies | null;
+  private readonly places = new EntryPlacesBuilder();
   private readonly col = {
-    record: int32(),
-    input: int32(),
-    index: int32(),
     flags: new Column((n) => new Uint8Array(n)),
     invalid: new Column((n) => new Uint8Array(n)),
     kind: new Column((n) => new Uint8Array(n)),
@@ -833,9 +825,7 @@ export class LogFactsBuilder {
       this.fits = false;
     }
     if (r.input >= 10 ** INPUT_WIDTH || r.index >= 10 ** INDEX_WIDTH) this.fits = false;
-    c.record.push(record);
-    c.input.push(r.input);
-    c.index.push(r.index);
+    this.places.add(record, r.input, r.index);
     if (r.parent !== null) this.sparse.parent.set(k, r.parent);
     if (carried !== 0n && this.carried === null) {
       this.carried = { high: new Column((n) => new Uint32Array(n)), low: new Column((n) => new Uint32Array(n)) };
@@ -894,9 +884,7 @@ export class LogFactsBuilder {
     const conversation = c.conversation.done();
     const columns: Columns = {
       strings: this.table.strings,
-      record: c.record.done(),
-      input: c.input.done(),
-      index: c.index.done(),
+      places: this.places.done(),
       carried: this.carried && { high: this.carried.high.done(), low: this.carried.low.done() },
       bigCarried: this.bigCarried,
       rank: null,
@@ -916,6 +904,7 @@ export class LogFactsBuilder {
         : { signature: this.signature, numbers: null, invalid: c.invalid.done() },
     };
     this.ids.seal();
+    for (const column of Object.values(this.sparse)) column.trim();
     const ranked: Columns = { ...columns, rank: logRanks(columns, this.fits) };
     return new PackedFacts(ranked, this.count, this.latest, this.latestByInput);
   }
@@ -927,8 +916,10 @@ export class LogFactsBuilder {
  * strings are compared.
  */
 function logRanks(c: Columns, fits: boolean): Int32Array | null {
-  const n = c.record.length;
-  const { carried, input, index } = c;
+  const n = c.places.length;
+  const { carried, places } = c;
+  const input = (k: number) => places.input(k);
+  const index = (k: number) => places.index(k);
   const hi = carried?.high;
   const lo = carried?.low;
   const compare = !fits
@@ -938,8 +929,8 @@ function logRanks(c: Columns, fits: boolean): Int32Array | null {
         return x < y ? -1 : x > y ? 1 : a - b;
       }
     : hi && lo
-      ? (a: number, b: number) => hi[a] - hi[b] || lo[a] - lo[b] || input[a] - input[b] || index[a] - index[b] || a - b
-      : (a: number, b: number) => input[a] - input[b] || index[a] - index[b] || a - b;
+      ? (a: number, b: number) => hi[a] - hi[b] || lo[a] - lo[b] || input(a) - input(b) || index(a) - index(b) || a - b
+      : (a: number, b: number) => input(a) - input(b) || index(a) - index(b) || a - b;
   let sorted = true;
   for (let k = 1; k < n && sorted; k++) sorted = compare(k - 1, k) < 0;
   if (sorted) return null;
@@ -954,7 +945,7 @@ function logRanks(c: Columns, fits: boolean): Int32Array | null {
 function sortKeyAt(c: Columns, k: number): string {
   const carried = c.bigCarried.get(k) ?? (c.carried ? (BigInt(c.carried.high[k]) << 32n) | BigInt(c.carried.low[k]) : 0n);
   // Joined: one flat string, not a chain of concatenations (the graph keeps one per record).
-  return [pad(carried, 20), ':', pad(c.input[k], INPUT_WIDTH), ':', pad(c.index[k], INDEX_WIDTH)].join('');
+  return [pad(carried, 20), ':', pad(c.places.input(k), INPUT_WIDTH), ':', pad(c.places.index(k), INDEX_WIDTH)].join('');
 }
 
 /** The Crockford form of an id, the last one's reused when the bytes are the same. */

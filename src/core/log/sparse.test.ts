@@ -34,6 +34,33 @@ describe('sparse columns', () => {
     expect([0, 1, 2, 3].map((k) => ints.bigint(k))).toEqual([2n ** 53n - 1n, 2n ** 53n, -(2n ** 53n - 1n), null]);
   });
 
+  it('give back what was set after the column is trimmed, and across its change from 32-bit values to doubles', () => {
+    const ints = new SparseIntegers();
+    const ref = new Map<number, number>();
+    for (let k = 0; k < 3000; k += 2) {
+      // 32-bit values first, then one past them (2^31), then any: the earlier ones stay exact.
+      const v = k < 1000 ? k - 500 : k === 1000 ? 2 ** 31 : k % 3 === 0 ? -(2 ** 40) - k : k;
+      ints.set(k, v);
+      ref.set(k, v);
+    }
+    const values = new SparseValues<number>();
+    for (let k = 1; k < 3000; k += 5) values.set(k, k);
+    ints.trim();
+    values.trim();
+    for (let k = 0; k < 3000; k++) {
+      expect(ints.get(k)).toBe(ref.get(k));
+      expect(values.get(k)).toBe(k % 5 === 1 ? k : undefined);
+    }
+    // −0 is not a 32-bit integer: it is kept as it was given.
+    const zero = new SparseIntegers();
+    zero.set(0, -0);
+    expect(Object.is(zero.get(0), -0)).toBe(true);
+    // Set after a trim, it grows again.
+    ints.set(5000, 7);
+    expect(ints.get(5000)).toBe(7);
+    expect(ints.get(2998)).toBe(2998);
+  });
+
   it('throw a TypeError for an entry set out of order or not an entry number', () => {
     const ints = new SparseIntegers();
     ints.set(4, 1);

@@ -1,7 +1,7 @@
 // Values that some of a log's entries have (a chunk's sequence, a command's deadline, a response's
 // usage), by entry number, set in increasing entry order: the entries that have one in a column of
-// numbers with the values beside, about 12 bytes an entry that has one. A Map took about 30 (its
-// table is one large object per field: 9 MB a field for a million-record log).
+// numbers with the values beside, 8 to 12 bytes an entry that has one once trimmed. A Map took
+// about 30 (its table is one large object per field: 9 MB a field for a million-record log).
 import { grown } from './grow';
 
 abstract class SparseKeys {
@@ -28,6 +28,17 @@ abstract class SparseKeys {
 
   protected abstract grow(): void;
 
+  /**
+   * No more values: the columns kept at their length (they grow by doubling, so up to half of them
+   * was room; a million-record log's chunk sequences held 9 MB of it).
+   */
+  trim(): void {
+    if (this.keys.length > this.n) this.keys = this.keys.slice(0, this.n);
+    this.trimValues();
+  }
+
+  protected abstract trimValues(): void;
+
   /** Where entry `k`'s value is, or −1. */
   protected find(k: number): number {
     const keys = this.keys;
@@ -49,20 +60,37 @@ abstract class SparseKeys {
 
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 
+/** Whether a double holds `v` as a 32-bit integer would (−0 is not one). */
+const isInt32 = (v: number) => (v | 0) === v && !Object.is(v, -0);
+
 /**
- * Integers by entry: those a double holds exactly as doubles, any other (a hostile export's) as a
+ * Integers by entry: 32-bit ones in a column of those (most: sequences, small counts) until one
+ * does not fit, then those a double holds exactly as doubles, any other (a hostile export's) as a
  * bigint beside (a bigint is an object of its own).
  */
 export class SparseIntegers extends SparseKeys {
-  private values = new Float64Array(16);
+  private values: Int32Array | Float64Array = new Int32Array(16);
   private readonly big = new Map<number, bigint>();
 
   set(k: number, v: number | bigint): void {
     const i = this.place(k);
     if (typeof v === 'bigint' && !(v >= -MAX_EXACT && v <= MAX_EXACT)) {
-      this.values[i] = Number.NaN;
+      this.wide()[i] = Number.NaN;
       this.big.set(i, v);
-    } else this.values[i] = Number(v);
+      return;
+    }
+    const x = Number(v);
+    if (this.values instanceof Int32Array && isInt32(x)) this.values[i] = x;
+    else this.wide()[i] = x;
+  }
+
+  /** The values as doubles, from here on. */
+  private wide(): Float64Array {
+    if (this.values instanceof Float64Array) return this.values;
+    const wide = new Float64Array(this.values.length);
+    wide.set(this.values);
+    this.values = wide;
+    return wide;
   }
 
   /** Entry k's integer as a number while exact, else as a bigint; undefined when it has none. */
@@ -82,6 +110,10 @@ export class SparseIntegers extends SparseKeys {
   protected grow(): void {
     this.values = grown(this.values);
   }
+
+  protected trimValues(): void {
+    if (this.values.length > this.size) this.values = this.values.slice(0, this.size);
+  }
 }
 
 /** Any values by entry. */
@@ -98,4 +130,6 @@ export class SparseValues<V> extends SparseKeys {
   }
 
   protected grow(): void {}
+
+  protected trimValues(): void {}
 }

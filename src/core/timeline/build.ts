@@ -156,7 +156,7 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
   }
 
   const links: TimelineLink[] = [];
-  const { edges, records, recordIndex } = compact;
+  const { edges, records, places } = compact;
   const linked = new Set<string>();
   for (let e = 0; e < edges.length; e++) {
     const via = RECORD_EDGE_VIAS[edges.via(e)];
@@ -165,8 +165,8 @@ export function buildTimeline(analysis: LogAnalysis, verdictOf: (record: number)
     const f = edges.from(e);
     const t = edges.to(e);
     if (f >= records || t >= records) continue;
-    const from = mark(recordIndex[f]);
-    const to = mark(recordIndex[t]);
+    const from = mark(places.record(f));
+    const to = mark(places.record(t));
     if (!from || !to || from === to) continue;
     const key = `${from.record}>${to.record}`;
     if (linked.has(key)) continue;

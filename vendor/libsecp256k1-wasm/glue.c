@@ -68,6 +68,19 @@ static void wide_add5(uint64_t *a, const uint64_t *b) {
   }
 }
 
+/* A scalar as four 64-bit limbs, least significant first, and back. */
+static void limbs_of(uint64_t *a, const secp256k1_scalar *x) {
+  int i;
+  for (i = 0; i < 4; i++) a[i] = (uint64_t)x->d[2 * i] | ((uint64_t)x->d[2 * i + 1] << 32);
+}
+static void scalar_of(secp256k1_scalar *x, const uint64_t *a) {
+  int i;
+  for (i = 0; i < 4; i++) {
+    x->d[2 * i] = (uint32_t)a[i];
+    x->d[2 * i + 1] = (uint32_t)(a[i] >> 32);
+  }
+}
+
 /* a >>= t over 4 limbs, 0 < t < 64. */
 static void shift_right4(uint64_t *a, int t) {
   a[0] = (a[0] >> t) | (a[1] << (64 - t));
@@ -88,39 +101,24 @@ static void shift_left5(uint64_t *a, int t) {
 /* Zero bits at the bottom of a nonzero limb; 63 for a zero one (the rest follow in the next step). */
 static int low_zeros(uint64_t limb) { return limb ? __builtin_ctzll(limb) : 63; }
 
-/* x / 2 mod n, for x below n. */
-static void half_mod_order(uint64_t *x) {
-  uint64_t top = 0, carry = 0;
-  int i;
-  if (x[0] & 1) {
-    for (i = 0; i < 4; i++) {
-      uint64_t t = x[i] + carry;
-      uint64_t c1 = t < carry;
-      x[i] = t + ORDER[i];
-      carry = c1 | (x[i] < t);
-    }
-    top = carry;
-  }
-  x[0] = (x[0] >> 1) | (x[1] << 63);
-  x[1] = (x[1] >> 1) | (x[2] << 63);
-  x[2] = (x[2] >> 1) | (x[3] << 63);
-  x[3] = (x[3] >> 1) | (top << 63);
-}
-
 /* 2⁻ᵏ mod n for k up to 512, the most an almost inverse of a 256-bit number takes; made by ei_init. */
 #define MAX_K 512
 static secp256k1_scalar inverse_powers_of_two[MAX_K + 1];
 
+/* 2⁻¹ mod n = (n + 1) / 2, big-endian. */
+static const unsigned char HALF[32] = {0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                       0xff, 0xff, 0xff, 0xff, 0xff, 0x5d, 0x57, 0x6e, 0x73, 0x57, 0xa4,
+                                       0x50, 0x1d, 0xdf, 0xe9, 0x2f, 0x46, 0x68, 0x1b, 0x20, 0xa1};
+
+/* The table, by the library's own scalar multiplication; HALF checked first (HALF + HALF = 1). */
 static void make_inverse_powers_of_two(void) {
-  uint64_t p[4] = {1, 0, 0, 0};
-  int k, i;
-  for (k = 0; k <= MAX_K; k++) {
-    for (i = 0; i < 4; i++) {
-      inverse_powers_of_two[k].d[2 * i] = (uint32_t)p[i];
-      inverse_powers_of_two[k].d[2 * i + 1] = (uint32_t)(p[i] >> 32);
-    }
-    half_mod_order(p);
-  }
+  secp256k1_scalar half, two_halves;
+  int k;
+  secp256k1_scalar_set_b32(&half, HALF, NULL);
+  secp256k1_scalar_add(&two_halves, &half, &half);
+  if (!secp256k1_scalar_is_one(&two_halves)) ei_fail(3);
+  secp256k1_scalar_set_int(&inverse_powers_of_two[0], 1);
+  for (k = 1; k <= MAX_K; k++) secp256k1_scalar_mul(&inverse_powers_of_two[k], &inverse_powers_of_two[k - 1], &half);
 }
 
 static void secp256k1_scalar_inverse_var(secp256k1_scalar *r, const secp256k1_scalar *x) {
@@ -133,10 +131,8 @@ static void secp256k1_scalar_inverse_var(secp256k1_scalar *r, const secp256k1_sc
     secp256k1_scalar_clear(r);
     return;
   }
-  for (i = 0; i < 4; i++) {
-    u[i] = ORDER[i];
-    v[i] = (uint64_t)x->d[2 * i] | ((uint64_t)x->d[2 * i + 1] << 32);
-  }
+  for (i = 0; i < 4; i++) u[i] = ORDER[i];
+  limbs_of(v, x);
   while (v[0] | v[1] | v[2] | v[3]) {
     if (!(u[0] & 1)) {
       t = low_zeros(u[0]);
@@ -169,10 +165,7 @@ static void secp256k1_scalar_inverse_var(secp256k1_scalar *r, const secp256k1_sc
     uint64_t a[4];
     for (i = 0; i < 4; i++) a[i] = ORDER[i];
     wide_sub(a, rr, 4);
-    for (i = 0; i < 4; i++) {
-      almost.d[2 * i] = (uint32_t)a[i];
-      almost.d[2 * i + 1] = (uint32_t)(a[i] >> 32);
-    }
+    scalar_of(&almost, a);
   }
   secp256k1_scalar_mul(r, &almost, &inverse_powers_of_two[k]);
   secp256k1_scalar_mul(&check, r, x);

@@ -184,9 +184,9 @@ class Reader {
   private readonly maxDepth: number;
   private readonly maxIntegerDigits: number;
   /**
-   * bytes[start, end)'s ASCII image (asciiImage): one character per byte, so a string or number of
-   * ASCII bytes is a slice of it (at its byte offset minus start), a one-byte string. Null when the engine cannot hold
-   * it as one string (then every text is made from the bytes).
+   * bytes[start, end)'s ASCII image (asciiImage): one character per byte, so a string or number
+   * of ASCII bytes is a slice of it (at its byte offset minus start), a one-byte string. Null when
+   * the engine cannot hold it as one string (then every text is made from the bytes).
    */
   private readonly src: string | null;
   /** Scan position; after readString, the offset just past the closing quote. */

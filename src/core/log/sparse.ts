@@ -28,10 +28,7 @@ abstract class SparseKeys {
 
   protected abstract grow(): void;
 
-  /**
-   * No more values: the columns kept at their length (they grow by doubling, so up to half of them
-   * was room; a million-record log's chunk sequences held 9 MB of it).
-   */
+  /** No more values: the columns kept at their length (they grow by doubling: up to half of them is room). */
   trim(): void {
     if (this.keys.length > this.n) this.keys = this.keys.slice(0, this.n);
     this.trimValues();

@@ -126,3 +126,49 @@ describe('signature checks answered by a pool', () => {
     expect(pool.jobs).toBe(150 * 5);
   });
 });
+
+describe('SignatureResults', () => {
+  const answer = (reason: string): SignatureCheck => ({
+    status: 'invalid',
+    rule: null,
+    did_match: false,
+    key_source: null,
+    signed_bytes_hex: null,
+    r: null,
+    s: null,
+    high_s: null,
+    recovered: [],
+    der_issues: [],
+    reason,
+  });
+  it('hands an answer over once, only for the exact signer, message and signature it was computed from, in the order sent', async () => {
+    const jobs: SignatureJob[] = [
+      { signer: 'did:a', message: 'm1', signature: '30aa' },
+      { signer: 'did:b', message: 'm1', signature: '30aa' },
+      { signer: 'did:a', message: 'm2', signature: '30aa' },
+      { signer: null, message: 'm1', signature: '30aa' },
+      { signer: 'did:a', message: 'm1', signature: '30aa' },
+    ];
+    const results = new SignatureResults(async (js) => js.map((_, i) => answer(`answer ${i}`)));
+    await results.submit(jobs);
+    expect(results.untaken).toBe(5);
+    expect(results.take('did:a', 'm1', '30ab')).toBeUndefined();
+    expect(results.take('did:c', 'm1', '30aa')).toBeUndefined();
+    expect(results.take('did:a', 'm2', '30aa')?.reason).toBe('answer 2');
+    expect(results.take(null, 'm1', '30aa')?.reason).toBe('answer 3');
+    expect(results.take('did:a', 'm1', '30aa')?.reason).toBe('answer 0');
+    expect(results.take('did:a', 'm1', '30aa')?.reason).toBe('answer 4');
+    expect(results.take('did:a', 'm1', '30aa')).toBeUndefined();
+    expect(results.take('did:b', 'm1', '30aa')?.reason).toBe('answer 1');
+    expect(results.untaken).toBe(0);
+  });
+  it('keeps nothing when the other side fails or answers a different number of jobs', async () => {
+    const job: SignatureJob = { signer: 'did:a', message: 'm', signature: '30' };
+    const failed = new SignatureResults(async () => Promise.reject(new Error('verifier failed')));
+    await failed.submit([job]);
+    expect(failed.take('did:a', 'm', '30')).toBeUndefined();
+    const short = new SignatureResults(async () => []);
+    await short.submit([job]);
+    expect(short.untaken).toBe(0);
+  });
+});

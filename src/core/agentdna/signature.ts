@@ -298,24 +298,31 @@ export function checkSignatureQuick(signer: string | null, message: string, sign
 }
 
 /**
- * Lists awaiting completion (a quick check's `recovered`), with what completes them. A marked list
- * stays as it is: completion makes a new list (completeRecovered), and whoever holds the verdict or
- * the workflow replaces it with a new one.
+ * Lists awaiting completion (a quick check's `recovered`) carry what completes them, under a
+ * symbol of this module's: copies (a spread, a structured clone, JSON) do not, so a marked list is
+ * recognised by identity, as an envelope's report shares it. A marked list stays as it is:
+ * completion makes a new list (completeRecovered), and whoever holds the verdict or the workflow
+ * replaces it with a new one. Not a WeakMap beside the lists: V8 marks a WeakMap's entries as
+ * ephemerons, and with tens of thousands of them a full collection of a load paused for 100s of ms.
  */
-const pendingLists = new WeakMap<readonly RecoveredKey[], { signer: string | null; message: string; signature: string }>();
+const PENDING = Symbol('inputs that complete this list');
+type PendingInputs = { signer: string | null; message: string; signature: string };
+type MarkedList = readonly RecoveredKey[] & { [PENDING]?: PendingInputs };
 
-/** Marks a quick check's list (by identity: an envelope's report shares it) as completed later from these inputs. */
+/** Marks a quick check's list as completed later from these inputs. */
 export function recoveredLater(check: SignatureCheck, signer: string | null, message: string, signature: string): void {
-  if (check.recovered.some((k) => k.recovery === RECOVERY_PENDING)) pendingLists.set(check.recovered, { signer, message, signature });
+  // Not enumerable: the list compares equal to its copies (a test's deep equality reads symbols).
+  if (check.recovered.some((k) => k.recovery === RECOVERY_PENDING))
+    Object.defineProperty(check.recovered, PENDING, { value: { signer, message, signature }, writable: true });
 }
 
 export function isRecoveredPending(list: readonly RecoveredKey[]): boolean {
-  return pendingLists.has(list);
+  return (list as MarkedList)[PENDING] !== undefined;
 }
 
 /** What completes a pending list, or null when it is complete. */
-export function pendingInputs(list: readonly RecoveredKey[]): { signer: string | null; message: string; signature: string } | null {
-  return pendingLists.get(list) ?? null;
+export function pendingInputs(list: readonly RecoveredKey[]): PendingInputs | null {
+  return (list as MarkedList)[PENDING] ?? null;
 }
 
 /**
@@ -324,7 +331,7 @@ export function pendingInputs(list: readonly RecoveredKey[]): { signer: string |
  * touched: it was the full check's already.
  */
 export function completeRecovered(list: RecoveredKey[], full?: SignatureCheck): RecoveredKey[] {
-  const inputs = pendingLists.get(list);
+  const inputs = pendingInputs(list);
   if (!inputs) return list;
   return [...(full ?? checkSignatureText(inputs.signer, inputs.message, inputs.signature)).recovered];
 }
@@ -341,7 +348,7 @@ export function completeWorkflow<W extends { envelopes: readonly { recovered: Re
 ): W {
   let changed = false;
   const envelopes = workflow.envelopes.map((e) => {
-    if (!pendingLists.has(e.recovered)) return e;
+    if (!isRecoveredPending(e.recovered)) return e;
     const full = answers?.get(e.recovered);
     if (answers && !full) return e;
     changed = true;

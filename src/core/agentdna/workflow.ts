@@ -8,7 +8,7 @@ import { contentJson as computeContentJson, sha256Hex, signedMessage, type Signe
 import { PyDict, pythonDumps, type PyValue } from './python-json';
 import type { EnvelopeReport, ModeName, ModeVerdict } from './model';
 import { checkSignatureText, type ExtraKeys, type SigStatus, type SignatureCheck } from './signature';
-import { jobKey, signatureJob, type SignatureJob, type SignatureResults } from './signature-jobs';
+import { sameJob, signatureJob, type SignatureJob, type SignatureResults } from './signature-jobs';
 import { finding } from '../rules';
 import type { Finding } from '../verdict';
 import { shortHash } from '../short-id';
@@ -130,14 +130,17 @@ interface EnvelopeHashes {
 }
 
 /**
- * Each envelope object's hashes, made once: a streamed read lists an envelope's signature check
- * ahead (signatureJobsOf) and evaluates it later, from the same JSON objects. They depend on the
- * object alone (its fields and its parents' `hash` members), never on where it occurs.
+ * Envelope objects' hashes by object. They depend on the object alone (its fields and its parents'
+ * `hash` members), never on where it occurs, so an analysis makes each once; a streamed read lists
+ * an envelope's signature check ahead (signatureJobsOf) and keeps the hashes here for the analysis
+ * that reads the same objects later (analyzeWorkflow takes them out as it uses them). A Map owned by
+ * the read, not a WeakMap beside the parse: V8 marks a WeakMap's entries as ephemerons, and with
+ * an entry per envelope a full collection of a 10,000-workflow load paused for 100s of ms.
  */
-const hashesOfObject = new WeakMap<JsonObject, EnvelopeHashes>();
+export type EnvelopeHashCache = Map<JsonObject, EnvelopeHashes>;
 
-function envelopeHashes(n: EnvelopeNode): EnvelopeHashes {
-  let h = hashesOfObject.get(n.value);
+function envelopeHashes(n: EnvelopeNode, cache: EnvelopeHashCache): EnvelopeHashes {
+  let h = cache.get(n.value);
   if (h !== undefined) return h;
   const contentJson = computeContentJson(contentFieldsOf(n));
   const contentHash = contentJson === null ? null : sha256Hex(contentJson);
@@ -149,16 +152,16 @@ function envelopeHashes(n: EnvelopeNode): EnvelopeHashes {
           n.parents.map((p) => (p.hash === undefined ? undefined : p.hash.value.type === 'string' ? p.hash.value.value : p.hash.value)),
         );
   h = { contentJson, contentHash, message };
-  hashesOfObject.set(n.value, h);
+  cache.set(n.value, h);
   return h;
 }
 
-function envelopeSigning(n: EnvelopeNode): EnvelopeSigning {
+function envelopeSigning(n: EnvelopeNode, cache: EnvelopeHashCache): EnvelopeSigning {
   const missing: string[] = [];
   if (!n.from) missing.push('from');
   if (!n.payload) missing.push('payload');
   if (!n.epoch) missing.push('epoch');
-  const hashes = envelopeHashes(n);
+  const hashes = envelopeHashes(n, cache);
   const { contentJson, contentHash } = hashes;
   const claimedHash = str(n.hash);
   const hashOk = contentHash !== null && claimedHash === contentHash;
@@ -195,19 +198,31 @@ function envelopeSigning(n: EnvelopeNode): EnvelopeSigning {
  * The signature checks a workflow's analysis will make (the first check of each envelope's
  * signature), for checking them ahead on other threads (SignatureResults). Each listed once.
  */
-export function signatureJobsOf(tip: EnvelopeNode, extraKeys: ExtraKeys | undefined): SignatureJob[] {
-  const jobs = new Map<string, SignatureJob>();
+export function signatureJobsOf(tip: EnvelopeNode, extraKeys: ExtraKeys | undefined, ahead: EnvelopeHashCache = new Map()): SignatureJob[] {
+  const jobs: SignatureJob[] = [];
+  // By the signature's text (a string of the document's, its hash made once), then signer and message.
+  const bySignature = new Map<string, SignatureJob[]>();
   for (const n of allOccurrences(tip)) {
-    const { message, signer, sigValue } = envelopeSigning(n);
+    const { message, signer, sigValue } = envelopeSigning(n, ahead);
     if (!message?.ok || typeof sigValue !== 'string') continue;
     const job = signatureJob(signer, message.message, sigValue, extraKeys);
-    jobs.set(jobKey(job), job);
+    const same = bySignature.get(sigValue);
+    if (same?.some((j) => sameJob(j, job))) continue;
+    if (same) same.push(job);
+    else bySignature.set(sigValue, [job]);
+    jobs.push(job);
   }
-  return [...jobs.values()];
+  return jobs;
 }
 
-function evaluate(n: EnvelopeNode, index: number, extraKeys: ExtraKeys | undefined, results: SignatureResults | undefined): EnvelopeVerdict {
-  const { missing, contentJson, contentHash, claimedHash, hashOk, message, messageProblem, signer, sigValue } = envelopeSigning(n);
+function evaluate(
+  n: EnvelopeNode,
+  index: number,
+  extraKeys: ExtraKeys | undefined,
+  results: SignatureResults | undefined,
+  cache: EnvelopeHashCache,
+): EnvelopeVerdict {
+  const { missing, contentJson, contentHash, claimedHash, hashOk, message, messageProblem, signer, sigValue } = envelopeSigning(n, cache);
   const text = message?.ok ? message.message : null;
   const pooled = results !== undefined && text !== null && typeof sigValue === 'string' ? results.take(signer, text, sigValue) : undefined;
   let signature = pooled ?? checkSignatureText(signer, text, sigValue, extraKeys, messageProblem);
@@ -279,9 +294,13 @@ function evaluate(n: EnvelopeNode, index: number, extraKeys: ExtraKeys | undefin
   };
 }
 
-/** Verifies every envelope of the DAG under `tip` and computes the three modes. */
-export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, results?: SignatureResults): WorkflowAnalysis {
+/**
+ * Verifies every envelope of the DAG under `tip` and computes the three modes. `ahead`: hashes made
+ * by signatureJobsOf for this read; those of this workflow's objects are used and taken out.
+ */
+export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, results?: SignatureResults, ahead?: EnvelopeHashCache): WorkflowAnalysis {
   const occurrences = allOccurrences(tip);
+  const cache = ahead ?? new Map();
   const verdicts: EnvelopeVerdict[] = [];
   // By serial, not in a Map by path: half a million occurrences cost 4 bytes each, not ~40.
   const verdictIndex = new Int32Array(occurrences.length);
@@ -291,7 +310,7 @@ export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, result
   // with no content JSON) is looked up by identity, not searched.
   const byContent = new Map<string, { first: EnvelopeVerdict; byIdentity: Map<string, EnvelopeVerdict> | null }>();
   for (const n of occurrences) {
-    const content = envelopeHashes(n).contentJson ?? ''; // '' is no content JSON: those always start with '{'
+    const content = envelopeHashes(n, cache).contentJson ?? ''; // '' is no content JSON: those always start with '{'
     const group = byContent.get(content);
     let v: EnvelopeVerdict | undefined;
     if (group) {
@@ -300,17 +319,18 @@ export function analyzeWorkflow(tip: EnvelopeNode, extraKeys?: ExtraKeys, result
       v = group.byIdentity.get(id);
       if (v) v.occurrences.push(n);
       else {
-        v = evaluate(n, verdicts.length, extraKeys, results);
+        v = evaluate(n, verdicts.length, extraKeys, results, cache);
         group.byIdentity.set(id, v);
         verdicts.push(v);
       }
     } else {
-      v = evaluate(n, verdicts.length, extraKeys, results);
+      v = evaluate(n, verdicts.length, extraKeys, results, cache);
       byContent.set(content, { first: v, byIdentity: null });
       verdicts.push(v);
     }
     verdictIndex[n.serial] = v.index;
   }
+  if (ahead) for (const n of occurrences) ahead.delete(n.value);
 
   // Two different envelopes claiming the same hash.
   const firstByHash = new Map<string, EnvelopeVerdict>();

@@ -16,7 +16,7 @@ import type { ExtraKeys } from '../agentdna/signature';
 import type { SignatureJob, SignatureResults } from '../agentdna/signature-jobs';
 import { envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
 import { cardTree, display, envelopeTree, payloadBody, pretty, workflowTree } from '../agentdna/views';
-import { analyzeWorkflow, envelopeReport, signatureJobsOf, type WorkflowAnalysis } from '../agentdna/workflow';
+import { analyzeWorkflow, envelopeReport, signatureJobsOf, type EnvelopeHashCache, type WorkflowAnalysis } from '../agentdna/workflow';
 import { blankRecord, failedRecord, finishRecord, jsonDecodeError, type Place, type RecordDraft } from './build';
 import { wholeInput, jsonRoot, type ImportContext, type ImportedBatch, type Importer, type Source } from './importer';
 import { finding } from '../rules';
@@ -47,6 +47,8 @@ export interface ReadAgentDnaOptions {
 interface Checking {
   extraKeys?: ExtraKeys;
   results?: SignatureResults;
+  /** With `results`: the hashes the checks listed ahead made, for the items' analyses to use (and take out). */
+  hashesAhead?: EnvelopeHashCache;
   /** Builds a workflow record's views when it is opened; absent: they are built while reading. */
   views?: ViewBuilder;
 }
@@ -173,7 +175,7 @@ function buildWorkflow(
     envObj = root;
   }
   const tip = readEnvelopeTree(envObj, shape === 'workflow' ? 'envelope' : '');
-  const a = analyzeWorkflow(tip, checking.extraKeys, checking.results);
+  const a = analyzeWorkflow(tip, checking.extraKeys, checking.results, checking.hashesAhead);
   const findings = [...wf.findings, ...a.findings];
   const tipV = a.verdictOf(tip);
   const tipHash = tipV.claimedHash ?? tipV.contentHash ?? '';
@@ -377,7 +379,7 @@ function readItem(
 }
 
 /** The signature checks reading `item` (of a card history) will make, as readItem finds its workflow. */
-function itemSignatureJobs(item: JsonValue, extraKeys: ExtraKeys | undefined): SignatureJob[] {
+function itemSignatureJobs(item: JsonValue, extraKeys: ExtraKeys | undefined, ahead: EnvelopeHashCache): SignatureJob[] {
   let value: JsonValue = item;
   const data = stateData(item);
   if (data) {
@@ -396,7 +398,7 @@ function itemSignatureJobs(item: JsonValue, extraKeys: ExtraKeys | undefined): S
   } else if (!isCardObject(value) && looksLikeEnvelope(value)) {
     envelope = value as JsonObject;
   }
-  return envelope ? signatureJobsOf(readEnvelopeTree(envelope, ''), extraKeys) : [];
+  return envelope ? signatureJobsOf(readEnvelopeTree(envelope, ''), extraKeys, ahead) : [];
 }
 
 /**
@@ -459,6 +461,7 @@ export function* readAgentDnaParts(
   const checking: Checking = {
     extraKeys: options?.extraKeys,
     results: options?.signatures,
+    hashesAhead: options?.signatures ? new Map() : undefined,
     views: options?.detail === false ? workflowViewBuilder(options.extraKeys) : undefined,
   };
   const rootSpan: Span = [root.start, root.end];
@@ -496,7 +499,7 @@ export function* readAgentDnaParts(
         if (pool) {
           while (sent < root.items.length && sent <= i + AHEAD) {
             const end = Math.min(root.items.length, sent + (sent === 0 ? FIRST_STRETCH : STRETCH));
-            const jobs = root.items.slice(sent, end).flatMap((item) => itemSignatureJobs(item, checking.extraKeys));
+            const jobs = root.items.slice(sent, end).flatMap((item) => itemSignatureJobs(item, checking.extraKeys, checking.hashesAhead!));
             stretches.push({ start: sent, ready: pool.submit(jobs) });
             sent = end;
           }

@@ -352,6 +352,17 @@ describe('readJson: ASCII texts sliced from one image of the input, the others d
       );
     }
   });
+  it('reads ASCII texts beside a non-ASCII character wherever it falls in a four-byte word, and at the end', () => {
+    // The ASCII image is made four bytes at a time, the last n % 4 bytes one at a time.
+    for (let pad = 0; pad < 9; pad++) {
+      for (const ch of ['é', '✓', '😀']) {
+        const t = `["${'a'.repeat(pad)}${ch}", "b${'c'.repeat(pad)}", ${pad}, "${ch}"]`;
+        expect(toPlain(read(enc.encode(t))), t).toEqual(JSON.parse(t));
+        const tail = `["${'x'.repeat(pad)}","${ch}${'y'.repeat(pad % 4)}"]`;
+        expect(toPlain(read(enc.encode(tail))), tail).toEqual(JSON.parse(tail));
+      }
+    }
+  });
   it('reads a value inside a larger input (start, end) as it reads the same bytes alone', () => {
     for (const t of texts) {
       const inner = enc.encode(t.replace(/^\uFEFF/, ''));

@@ -381,12 +381,15 @@ function readItem(
 /** The signature checks reading `item` (of a card history) will make, as readItem finds its workflow. */
 function itemSignatureJobs(item: JsonValue, extraKeys: ExtraKeys | undefined, ahead: EnvelopeHashCache): SignatureJob[] {
   let value: JsonValue = item;
+  let cache = ahead;
   const data = stateData(item);
   if (data) {
     if (data.value.type === 'string') {
       const parsed = readJson(utf8Encode(data.value.value));
       if (!parsed.ok) return [];
       value = parsed.value;
+      // readItem reads the string again into objects of its own: hashes kept for these would never be taken.
+      cache = new Map();
     } else {
       value = data.value;
     }
@@ -398,7 +401,7 @@ function itemSignatureJobs(item: JsonValue, extraKeys: ExtraKeys | undefined, ah
   } else if (!isCardObject(value) && looksLikeEnvelope(value)) {
     envelope = value as JsonObject;
   }
-  return envelope ? signatureJobsOf(readEnvelopeTree(envelope, ''), extraKeys, ahead) : [];
+  return envelope ? signatureJobsOf(readEnvelopeTree(envelope, ''), extraKeys, cache) : [];
 }
 
 /**

@@ -30,6 +30,19 @@ describe('bytes', () => {
     expect(crockfordToHex('not-an-id')).toBeNull();
   });
 
+  it('writes lower-case hex of any length, short, in its scratch and past it, and the same bytes again after a longer one', () => {
+    const reference = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+    const every = Uint8Array.from({ length: 256 }, (_, i) => i);
+    expect(toHex(every)).toBe(reference(every));
+    for (const n of [0, 1, 2, 31, 32, 33, 63, 64, 65, 100, 4095, 4096, 4097, 10_000]) {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 131 + n) & 255);
+      expect(toHex(b), `${n} bytes`).toBe(reference(b));
+    }
+    // The scratch is reused: a short one after a long one has only its own digits.
+    expect(toHex(Uint8Array.of(0xab))).toBe('ab');
+    expect(toHex(every.subarray(250, 256))).toBe('fafbfcfdfeff');
+  });
+
   it('round-trips hex and base64 (standard and url-safe)', () => {
     const bytes = new Uint8Array([0, 1, 2, 250, 251, 252, 253, 254, 255]);
     expect(fromHex(toHex(bytes))).toEqual(bytes);

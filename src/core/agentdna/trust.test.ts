@@ -60,6 +60,18 @@ describe('AgentDNA trust from the registry', () => {
     }
   });
 
+  it('a read with no registry says what applying an empty one says (the read skips applying it)', async () => {
+    const { agentdnaWorkflows } = await import('../../../test/support/generate');
+    const generated = utf8Encode(agentdnaWorkflows(12, 4));
+    for (const bytes of [fanin, tampered, generated]) {
+      const r = run(bytes, []);
+      expect(r.workflows.length).toBeGreaterThan(0);
+      const applied = applyAgentDnaTrust(r.records, r.workflows, []);
+      expect(applied.workflows).toEqual(r.workflows);
+      expect(applied.records.map((x) => x.verdict)).toEqual(r.records.map((x) => x.verdict));
+    }
+  });
+
   it('the signer DIDs registered: every envelope and the record are trusted, named by the agent', () => {
     const r = run(fanin, didRegistry());
     expect(r.records[0].verdict.signature).toMatchObject({ status: 'valid', trusted: true, signer: ORCH });

@@ -9,7 +9,7 @@ import { readAgentDna, readAgentDnaParts, type AgentDnaPart } from '../import/ag
 import type { InspectedRecord } from '../records';
 import { isValid } from '../verdict';
 import type { WorkflowReport } from './model';
-import { completeWorkflow, isRecoveredPending, installSecpWasm, RECOVERY_PENDING, type SignatureCheck } from './signature';
+import { checkSignatureText, completeWorkflow, isRecoveredPending, installSecpWasm, RECOVERY_PENDING, type SignatureCheck } from './signature';
 import { runSignatureJob, SignatureResults, type SignatureJob } from './signature-jobs';
 import { secpWasmForTests } from '../../../test/support/secp';
 
@@ -128,19 +128,8 @@ describe('signature checks answered by a pool', () => {
 });
 
 describe('SignatureResults', () => {
-  const answer = (reason: string): SignatureCheck => ({
-    status: 'invalid',
-    rule: null,
-    did_match: false,
-    key_source: null,
-    signed_bytes_hex: null,
-    r: null,
-    s: null,
-    high_s: null,
-    recovered: [],
-    der_issues: [],
-    reason,
-  });
+  // An answer told apart by its reason (any check's shape: an empty signature's).
+  const answer = (reason: string): SignatureCheck => ({ ...checkSignatureText(null, null, ''), reason });
   it('hands an answer over once, only for the exact signer, message and signature it was computed from, in the order sent', async () => {
     const jobs: SignatureJob[] = [
       { signer: 'did:a', message: 'm1', signature: '30aa' },

@@ -30,7 +30,7 @@ describe('bytes', () => {
     expect(crockfordToHex('not-an-id')).toBeNull();
   });
 
-  it('writes lower-case hex of any length, short, in its scratch and past it, and the same bytes again after a longer one', () => {
+  it('writes lower-case hex of any length, in its scratch and past it, and only its own digits after a longer one', () => {
     const reference = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
     const every = Uint8Array.from({ length: 256 }, (_, i) => i);
     expect(toHex(every)).toBe(reference(every));

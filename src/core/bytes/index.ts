@@ -10,13 +10,12 @@ const LOW_DIGIT = Uint8Array.from({ length: 256 }, (_, i) => HEX_DIGITS.charCode
 /** Digits of up to this many bytes are written here (toHex is synchronous and never re-entered). */
 const HEX_SCRATCH_BYTES = 4096;
 const hexScratch = new Uint8Array(2 * HEX_SCRATCH_BYTES);
-const asciiDecoder = new TextDecoder();
 
 /**
- * Lower-case hex, made at once from the digits' character codes: a flat string. Appended two
- * digits at a time it was a rope of cons cells, about 1 KB for 32 bytes against 80 flat, which every
- * hash, key and scalar a report keeps held (and a structured clone flattened again); and 3–4×
- * slower to make.
+ * Lower-case hex: the digits' character codes written out, then decoded at once (utf8Lossy; they
+ * are ASCII) into a flat string. Appended two digits at a time it was a rope of cons cells, about
+ * 1 KB for 32 bytes against 80 flat, which every hash, key and scalar a report keeps held (and a
+ * structured clone flattened again); and 3–4× slower to make.
  */
 export function toHex(bytes: Uint8Array): string {
   const n = bytes.length;
@@ -25,9 +24,7 @@ export function toHex(bytes: Uint8Array): string {
     digits[2 * i] = HIGH_DIGIT[bytes[i]];
     digits[2 * i + 1] = LOW_DIGIT[bytes[i]];
   }
-  // Short ones from the codes directly (no decoder call); the decoder gives ASCII as a flat string too.
-  if (n <= 64) return String.fromCharCode.apply(null, digits.subarray(0, 2 * n) as unknown as number[]);
-  return asciiDecoder.decode(digits.subarray(0, 2 * n));
+  return utf8Lossy(digits.subarray(0, 2 * n));
 }
 
 /** Parses hex, ignoring whitespace and an optional 0x prefix; null when it is not hex. */

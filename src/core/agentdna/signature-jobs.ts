@@ -37,9 +37,50 @@ export function runSignatureJob(job: SignatureJob): SignatureCheck {
   return checkSignatureText(job.signer, job.message, job.signature, extraKeys);
 }
 
-/** Whether two jobs are the same check: everything an answer depends on but the key-file keys, which are fixed for a read. */
-export function sameJob(a: Pick<SignatureJob, 'signer' | 'message' | 'signature'>, b: Pick<SignatureJob, 'signer' | 'message' | 'signature'>): boolean {
-  return a.signature === b.signature && a.message === b.message && a.signer === b.signer;
+type JobInputs = Pick<SignatureJob, 'signer' | 'message' | 'signature'>;
+
+/**
+ * Values by job: everything an answer depends on but the key-file keys, which are fixed for a read.
+ * Filed by the signature's text, then matched on signer and message: the signature is the same
+ * string where a job is listed and where its answer is taken (a slice of the document's tree), so
+ * its hash is computed once; a key joining the three texts was a new string to hash at both ends
+ * (about 300 ms of a 10,000-workflow load's reading, in Node). Several values for one job are kept
+ * in the order added.
+ */
+export class ByJob<T> {
+  private readonly bySignature = new Map<string, { job: JobInputs; value: T }[]>();
+
+  get size(): number {
+    let n = 0;
+    for (const list of this.bySignature.values()) n += list.length;
+    return n;
+  }
+
+  add(job: JobInputs, value: T): void {
+    const list = this.bySignature.get(job.signature);
+    if (list) list.push({ job, value });
+    else this.bySignature.set(job.signature, [{ job, value }]);
+  }
+
+  has(job: JobInputs): boolean {
+    return this.at(job) >= 0;
+  }
+
+  /** The first value added for `job`, taken out; undefined when there is none. */
+  take(job: JobInputs): T | undefined {
+    const at = this.at(job);
+    if (at < 0) return undefined;
+    const list = this.bySignature.get(job.signature)!;
+    const { value } = list[at];
+    if (list.length === 1) this.bySignature.delete(job.signature);
+    else list.splice(at, 1);
+    return value;
+  }
+
+  private at({ signer, message, signature }: JobInputs): number {
+    const list = this.bySignature.get(signature);
+    return list ? list.findIndex((a) => a.job.message === message && a.job.signer === signer) : -1;
+  }
 }
 
 export type CheckSignatures = (jobs: SignatureJob[]) => Promise<SignatureCheck[]>;
@@ -50,13 +91,7 @@ export type CheckSignatures = (jobs: SignatureJob[]) => Promise<SignatureCheck[]
  * be: those are then computed locally); `take` hands an answer over once.
  */
 export class SignatureResults {
-  /**
-   * Answers by the signature's text, then matched on signer and message. Keyed by the signature
-   * alone because it is the same string where a job is listed and where its answer is taken (a
-   * slice of the document's tree), so its hash is computed once; a key joining the three texts was
-   * a new string to hash at both ends (about 300 ms of a 10,000-workflow load's reading, in Node).
-   */
-  private readonly answers = new Map<string, { job: SignatureJob; check: SignatureCheck }[]>();
+  private readonly answers = new ByJob<SignatureCheck>();
 
   constructor(private readonly check: CheckSignatures) {}
 
@@ -65,11 +100,7 @@ export class SignatureResults {
     return this.check(jobs).then(
       (checks) => {
         if (checks.length !== jobs.length) return;
-        jobs.forEach((job, i) => {
-          const list = this.answers.get(job.signature);
-          if (list) list.push({ job, check: checks[i] });
-          else this.answers.set(job.signature, [{ job, check: checks[i] }]);
-        });
+        jobs.forEach((job, i) => this.answers.add(job, checks[i]));
       },
       () => {},
     );
@@ -77,20 +108,12 @@ export class SignatureResults {
 
   /** Answers not taken yet. */
   get untaken(): number {
-    let n = 0;
-    for (const list of this.answers.values()) n += list.length;
-    return n;
+    return this.answers.size;
   }
 
   take(signer: string | null, message: string, signature: string): SignatureCheck | undefined {
-    const list = this.answers.get(signature);
-    if (list === undefined) return undefined;
-    const at = list.findIndex((a) => sameJob(a.job, { signer, message, signature }));
-    if (at < 0) return undefined;
-    const answer = list[at].check;
-    if (list.length === 1) this.answers.delete(signature);
-    else list.splice(at, 1);
-    recoveredLater(answer, signer, message, signature);
+    const answer = this.answers.take({ signer, message, signature });
+    if (answer) recoveredLater(answer, signer, message, signature);
     return answer;
   }
 }

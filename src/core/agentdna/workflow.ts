@@ -8,7 +8,7 @@ import { contentJson as computeContentJson, sha256Hex, signedMessage, type Signe
 import { PyDict, pythonDumps, type PyValue } from './python-json';
 import type { EnvelopeReport, ModeName, ModeVerdict } from './model';
 import { checkSignatureText, type ExtraKeys, type SigStatus, type SignatureCheck } from './signature';
-import { sameJob, signatureJob, type SignatureJob, type SignatureResults } from './signature-jobs';
+import { ByJob, signatureJob, type SignatureJob, type SignatureResults } from './signature-jobs';
 import { finding } from '../rules';
 import type { Finding } from '../verdict';
 import { shortHash } from '../short-id';
@@ -200,16 +200,13 @@ function envelopeSigning(n: EnvelopeNode, cache: EnvelopeHashCache): EnvelopeSig
  */
 export function signatureJobsOf(tip: EnvelopeNode, extraKeys: ExtraKeys | undefined, ahead: EnvelopeHashCache = new Map()): SignatureJob[] {
   const jobs: SignatureJob[] = [];
-  // By the signature's text (a string of the document's, its hash made once), then signer and message.
-  const bySignature = new Map<string, SignatureJob[]>();
+  const listed = new ByJob<true>();
   for (const n of allOccurrences(tip)) {
     const { message, signer, sigValue } = envelopeSigning(n, ahead);
     if (!message?.ok || typeof sigValue !== 'string') continue;
     const job = signatureJob(signer, message.message, sigValue, extraKeys);
-    const same = bySignature.get(sigValue);
-    if (same?.some((j) => sameJob(j, job))) continue;
-    if (same) same.push(job);
-    else bySignature.set(sigValue, [job]);
+    if (listed.has(job)) continue;
+    listed.add(job, true);
     jobs.push(job);
   }
   return jobs;

@@ -47,8 +47,8 @@ export interface ReadAgentDnaOptions {
 interface Checking {
   extraKeys?: ExtraKeys;
   results?: SignatureResults;
-  /** With `results`: the hashes the checks listed ahead made, for the items' analyses to use (and take out). */
-  hashesAhead?: EnvelopeHashCache;
+  /** The hashes the checks listed ahead (with `results`) made, for the items' analyses to use and take out. */
+  hashesAhead: EnvelopeHashCache;
   /** Builds a workflow record's views when it is opened; absent: they are built while reading. */
   views?: ViewBuilder;
 }
@@ -465,7 +465,7 @@ export function* readAgentDnaParts(
   const checking: Checking = {
     extraKeys: options?.extraKeys,
     results: options?.signatures,
-    hashesAhead: options?.signatures ? new Map() : undefined,
+    hashesAhead: new Map(),
     views: options?.detail === false ? workflowViewBuilder(options.extraKeys) : undefined,
   };
   const rootSpan: Span = [root.start, root.end];
@@ -503,7 +503,7 @@ export function* readAgentDnaParts(
         if (pool) {
           while (sent < root.items.length && sent <= i + AHEAD) {
             const end = Math.min(root.items.length, sent + (sent === 0 ? FIRST_STRETCH : STRETCH));
-            const jobs = root.items.slice(sent, end).flatMap((item) => itemSignatureJobs(item, checking.extraKeys, checking.hashesAhead!));
+            const jobs = root.items.slice(sent, end).flatMap((item) => itemSignatureJobs(item, checking.extraKeys, checking.hashesAhead));
             stretches.push({ start: sent, ready: pool.submit(jobs) });
             sent = end;
           }

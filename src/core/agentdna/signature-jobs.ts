@@ -100,7 +100,7 @@ export class SignatureResults {
     return this.check(jobs).then(
       (checks) => {
         if (checks.length !== jobs.length) return;
-        jobs.forEach((job, i) => this.answers.add(job, checks[i]));
+        for (let i = 0; i < jobs.length; i++) this.answers.add(jobs[i], checks[i]);
       },
       () => {},
     );

@@ -231,6 +231,27 @@ export class InspectorPage {
     await expect(nodes).toHaveCount(count);
   }
 
+  /**
+   * Waits for the graph's viewport to be at rest: selecting a record centres the graph on it in an
+   * animated move (250 ms), and a click on a node's button during it can land where the button was.
+   * At rest: the viewport's transform is the same in two readings 300 ms apart (longer than the move).
+   */
+  async graphAtRest() {
+    const viewport = this.graph.locator('.react-flow__viewport');
+    let last: string | null = null;
+    await expect
+      .poll(
+        async () => {
+          const now = await viewport.evaluate((el) => (el as HTMLElement).style.transform);
+          const still = now === last;
+          last = now;
+          return still;
+        },
+        { intervals: [300] },
+      )
+      .toBe(true);
+  }
+
   /** React Flow's zoom, read from its viewport's transform in the DOM. */
   async graphZoom(): Promise<number> {
     const transform = await this.graph.locator('.react-flow__viewport').evaluate((el) => (el as HTMLElement).style.transform);

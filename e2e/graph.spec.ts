@@ -24,7 +24,9 @@ test('an Iggy export draws its causal graph: nodes, edges, a ghost for the missi
   await expect(inspector.detail.getByRole('heading', { level: 2 })).toContainText('response');
   await expect(inspector.records('conversation_http_v07.json').nth(6)).toHaveAttribute('aria-selected', 'true');
 
-  // Unfolding the stream draws its five chunks in its place (off-screen nodes are not rendered).
+  // Unfolding the stream draws its five chunks in its place (off-screen nodes are not rendered),
+  // once the graph has finished centring on the record just selected.
+  await inspector.graphAtRest();
   await stream.getByRole('button', { name: 'unfold' }).click();
   await expect(page.getByTestId('graph-counts')).toContainText('10 nodes');
   await expect(canvas.locator('[data-node-kind="stream"]')).toHaveCount(0);

@@ -8,10 +8,12 @@ import { atEachWidth, expect, type InspectorPage, test, vector } from './fixture
  * The folded stream's "unfold" button, in view: selecting the stream's first chunk in the list
  * centres the graph on the stream's node. The graph opens on the first record: at 390 wide the
  * stream sits at the canvas's right edge, its button clipped, and a click there is taken by React
- * Flow putting its scrolled wrapper back.
+ * Flow putting its scrolled wrapper back. The click waits for the centring's move to end: one
+ * during it was once taken by the canvas, where the button had been (the stream stayed folded).
  */
 async function unfoldButton(inspector: InspectorPage): Promise<Locator> {
   await (await inspector.revealRecord('conversation_http_v07.json', 1)).click();
+  await inspector.graphAtRest();
   const unfold = inspector.graph.locator('[data-node-kind="stream"]').getByRole('button', { name: 'unfold' });
   await expect(unfold).toBeInViewport();
   return unfold;

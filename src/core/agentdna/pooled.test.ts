@@ -102,6 +102,28 @@ describe('signature checks answered by a pool', () => {
     expect(lists.filter(isRecoveredPending).every((l) => l.length === 1 && l[0].recovery === RECOVERY_PENDING)).toBe(true);
   });
 
+  it('card states whose data is JSON text: the same as checking in place, every check to the pool and every answer used', async () => {
+    // The text is read once, by the checks listed ahead, and the item's reading takes what they read.
+    const workflows = (JSON.parse(new TextDecoder().decode(text)) as unknown[]).slice(0, 40);
+    const states = new TextEncoder().encode(JSON.stringify(workflows.map((w) => ({ data: JSON.stringify(w) }))));
+    const rootOf = () => {
+      const parsed = readJson(states);
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      return parsed.value;
+    };
+    const inPlace = readAgentDna(0, states, rootOf());
+    expect(inPlace.records.length).toBe(40);
+    expect(inPlace.records.every((r) => r.verdict.format === 'agentdna.card' && r.verdict.signature.status === 'valid')).toBe(true);
+    const pool = fakePool();
+    const results = new SignatureResults(pool.check);
+    const { parts, waits } = await drive(readAgentDnaParts(0, states, rootOf(), { signatures: results }, { partSize: 10, partMs: Infinity }));
+    expect(waits).toBeGreaterThan(0);
+    expect(pool.jobs).toBe(40 * 5);
+    expect(results.untaken).toBe(0);
+    expect(parts.flatMap((p) => p.records).map(said)).toEqual(inPlace.records.map(said));
+    expect(rebased(parts.map((p) => ({ ...p, workflows: p.workflows.map((w) => completeWorkflow(w)) })))).toEqual(inPlace.workflows);
+  });
+
   it('a pool that fails: the checks are made in place, with the same verdicts', async () => {
     const results = new SignatureResults(() => Promise.reject(new Error('worker gone')));
     const { parts } = await drive(readAgentDnaParts(0, text, root(), { signatures: results }, { partSize: 1000, partMs: Infinity }));

@@ -49,6 +49,11 @@ interface Checking {
   results?: SignatureResults;
   /** The hashes the checks listed ahead (with `results`) made, for the items' analyses to use and take out. */
   hashesAhead: EnvelopeHashCache;
+  /**
+   * Card states whose data is JSON text, read by the checks listed ahead, for the item's reading to
+   * take out: the text is read once, and the hashes made ahead are of the objects the item reads.
+   */
+  statesAhead: Map<JsonValue, StateText>;
   /** Builds a workflow record's views when it is opened; absent: they are built while reading. */
   views?: ViewBuilder;
 }
@@ -334,8 +339,8 @@ function readItem(
   const data = stateData(item);
   if (data) {
     if (data.value.type === 'string') {
-      const bytes = utf8Encode(data.value.value);
-      const parsed = readJson(bytes);
+      const { bytes, parsed } = checking.statesAhead.get(item) ?? readStateText(data.value.value);
+      checking.statesAhead.delete(item);
       inputSpan = [data.value.start, data.value.end];
       place = { input, view: bytes, viewOrigin: 'decoded-text' };
       if (!parsed.ok) {
@@ -378,18 +383,30 @@ function readItem(
   out.add(built);
 }
 
-/** The signature checks reading `item` (of a card history) will make, as readItem finds its workflow. */
-function itemSignatureJobs(item: JsonValue, extraKeys: ExtraKeys | undefined, ahead: EnvelopeHashCache): SignatureJob[] {
+/** A card state's data that is JSON text: its UTF-8 bytes (the record's view) and how they read. */
+interface StateText {
+  bytes: Uint8Array;
+  parsed: ReturnType<typeof readJson>;
+}
+
+function readStateText(text: string): StateText {
+  const bytes = utf8Encode(text);
+  return { bytes, parsed: readJson(bytes) };
+}
+
+/**
+ * The signature checks reading `item` (of a card history) will make, as readItem finds its
+ * workflow. A state's JSON text read here is kept for readItem (checking.statesAhead).
+ */
+function itemSignatureJobs(item: JsonValue, checking: Checking): SignatureJob[] {
   let value: JsonValue = item;
-  let cache = ahead;
   const data = stateData(item);
   if (data) {
     if (data.value.type === 'string') {
-      const parsed = readJson(utf8Encode(data.value.value));
-      if (!parsed.ok) return [];
-      value = parsed.value;
-      // readItem reads the string again into objects of its own: hashes kept for these would never be taken.
-      cache = new Map();
+      const state = readStateText(data.value.value);
+      checking.statesAhead.set(item, state);
+      if (!state.parsed.ok) return [];
+      value = state.parsed.value;
     } else {
       value = data.value;
     }
@@ -401,7 +418,7 @@ function itemSignatureJobs(item: JsonValue, extraKeys: ExtraKeys | undefined, ah
   } else if (!isCardObject(value) && looksLikeEnvelope(value)) {
     envelope = value as JsonObject;
   }
-  return envelope ? signatureJobsOf(readEnvelopeTree(envelope, ''), extraKeys, cache) : [];
+  return envelope ? signatureJobsOf(readEnvelopeTree(envelope, ''), checking.extraKeys, checking.hashesAhead) : [];
 }
 
 /**
@@ -466,6 +483,7 @@ export function* readAgentDnaParts(
     extraKeys: options?.extraKeys,
     results: options?.signatures,
     hashesAhead: new Map(),
+    statesAhead: new Map(),
     views: options?.detail === false ? workflowViewBuilder(options.extraKeys) : undefined,
   };
   const rootSpan: Span = [root.start, root.end];
@@ -503,7 +521,7 @@ export function* readAgentDnaParts(
         if (pool) {
           while (sent < root.items.length && sent <= i + AHEAD) {
             const end = Math.min(root.items.length, sent + (sent === 0 ? FIRST_STRETCH : STRETCH));
-            const jobs = root.items.slice(sent, end).flatMap((item) => itemSignatureJobs(item, checking.extraKeys, checking.hashesAhead));
+            const jobs = root.items.slice(sent, end).flatMap((item) => itemSignatureJobs(item, checking));
             stretches.push({ start: sent, ready: pool.submit(jobs) });
             sent = end;
           }

@@ -1,11 +1,11 @@
 // The pipeline's entry points: each input through the importers' driver (import/driver.ts: sniff →
-// split into records with byte spans → analyse each), its digest and the registry's AgentDNA trust
-// added; then, over all inputs, the registry's AGDX keys and the log's analysis (graph and folds).
+// split into records with byte spans → analyse each, AgentDNA trust judged by the registry), its
+// digest added; then, over all inputs, the registry's AGDX keys and the log's analysis (graph and folds).
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { WorkflowReport } from './agentdna/model';
 import type { ExtraKeys } from './agentdna/signature';
 import type { SignatureResults } from './agentdna/signature-jobs';
-import { applyAgentDnaTrust } from './agentdna/trust';
+import { indexDids } from './agentdna/trust';
 import { applyKeys } from './agdx/verify';
 import { toHex } from './bytes';
 import { cborRecordBatches } from './import/cbor-items';
@@ -88,13 +88,15 @@ export function* inspectInputBatches(
   if (!(file.bytes instanceof Uint8Array)) throw new TypeError('InputFile.bytes must be a Uint8Array');
   const bytes = file.bytes;
   const extraKeys = didKeys(keys);
+  // AgentDNA records are judged by the registry as they are read: no second pass over their workflows.
+  const dids = keys?.length ? indexDids(keys) : undefined;
   // Hashed as the batches come, so the digest costs nothing extra at the end of a large input.
   const hasher = options.digest === false ? null : sha256.create();
   let hashed = 0;
   const signatures = options.signatures?.(extraKeys);
   for (const batch of importBatches(
     { input: index, view: bytes, viewOrigin: 'input' },
-    { extraKeys, detail: options.detail ?? false, signatures },
+    { extraKeys, dids, detail: options.detail ?? false, signatures },
     batchSize,
   )) {
     if (batch.wait) {
@@ -105,10 +107,7 @@ export function* inspectInputBatches(
     const to = last ? bytes.length : Math.min(Math.max(batch.end, hashed), bytes.length);
     hasher?.update(bytes.subarray(hashed, to));
     hashed = to;
-    // The importer judged trust with no registry: only one with entries can change what it said
-    // (a test holds the two equal), and copying every envelope of 10,000 workflows for nothing was
-    // a part of the load's time.
-    const { records, workflows } = batch.workflows.length && keys?.length ? applyAgentDnaTrust(batch.records, batch.workflows, keys) : batch;
+    const { records, workflows } = batch;
     const input: InputResult | null = last
       ? { name: file.name, bytes: bytes.length, sha256: hasher ? toHex(hasher.digest()) : '', format: batch.format! }
       : null;

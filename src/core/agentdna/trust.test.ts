@@ -60,16 +60,22 @@ describe('AgentDNA trust from the registry', () => {
     }
   });
 
-  it('a read with no registry says what applying an empty one says (the read skips applying it)', async () => {
+  it('a read judges trust by its registry as it reads: what applying that registry to a read without one says', async () => {
     const { agentdnaWorkflows } = await import('../../../test/support/generate');
     const generated = utf8Encode(agentdnaWorkflows(12, 4));
+    const registries: RegistryEntry[][] = [[], didRegistry(), didRegistry({}, 'agentdna-test-orchestrator')];
     for (const bytes of [fanin, tampered, generated]) {
-      const r = run(bytes, []);
-      expect(r.workflows.length).toBeGreaterThan(0);
-      const applied = applyAgentDnaTrust(r.records, r.workflows, []);
-      expect(applied.workflows).toEqual(r.workflows);
-      expect(applied.records.map((x) => x.verdict)).toEqual(r.records.map((x) => x.verdict));
+      const without = run(bytes, []);
+      expect(without.workflows.length).toBeGreaterThan(0);
+      for (const registry of registries) {
+        const r = run(bytes, registry);
+        const applied = applyAgentDnaTrust(without.records, without.workflows, registry);
+        expect(r.workflows).toEqual(applied.workflows);
+        expect(r.records.map((x) => x.verdict)).toEqual(applied.records.map((x) => x.verdict));
+      }
     }
+    // The registry changed what was said: the fan-in's signers are all registered by didRegistry().
+    expect(run(fanin, didRegistry()).records[0].verdict.signature.trusted).toBe(true);
   });
 
   it('the signer DIDs registered: every envelope and the record are trusted, named by the agent', () => {

@@ -564,7 +564,7 @@ export function verdictLine(v: EnvelopeVerdict): string {
   return parts.join(' · ');
 }
 
-/** The report of one envelope, with no registry applied yet (applyAgentDnaTrust sets its trust). */
+/** The report of one envelope, before its trust is judged (the importer judges it by the reader's registry; applyAgentDnaTrust by a changed one). */
 export function envelopeReport(v: EnvelopeVerdict): EnvelopeReport {
   const n = v.node;
   const num = (e: typeof n.epoch) => (e ? (e.value.type === 'number' ? e.value.text : pythonDumps(e.value)) : null);

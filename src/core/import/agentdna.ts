@@ -14,7 +14,7 @@ import { lastEntries, looksLikeEnvelope, readEnvelopeTree, str, uncoveredPaths, 
 import type { WorkflowReport } from '../agentdna/model';
 import type { ExtraKeys } from '../agentdna/signature';
 import type { SignatureJob, SignatureResults } from '../agentdna/signature-jobs';
-import { envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
+import { type DidIndex, envelopeTrust, indexDids, workflowSignature } from '../agentdna/trust';
 import { cardTree, display, envelopeTree, payloadBody, pretty, workflowTree } from '../agentdna/views';
 import { analyzeWorkflow, envelopeReport, signatureJobsOf, type EnvelopeHashCache, type WorkflowAnalysis } from '../agentdna/workflow';
 import { blankRecord, failedRecord, finishRecord, jsonDecodeError, type Place, type RecordDraft } from './build';
@@ -28,6 +28,8 @@ export type AgentDnaShape = 'workflow' | 'envelope' | 'card' | 'cards';
 export interface ReadAgentDnaOptions {
   /** Keys for DIDs made another way (the report's key file: agent = DID; 33- or 65-byte secp256k1 keys). */
   extraKeys?: Map<string, Uint8Array[]>;
+  /** The reader's registry's AgentDNA identities (trust.ts indexDids), which each workflow's trust is judged by; none: no registry. */
+  dids?: DidIndex;
   /** agentdnaShape(root), when the caller has worked it out already (it walks every item). */
   shape?: AgentDnaShape | null;
   /**
@@ -46,6 +48,8 @@ export interface ReadAgentDnaOptions {
 /** How a read checks signatures (the key-file keys, and answers computed elsewhere) and whether it builds views. */
 interface Checking {
   extraKeys?: ExtraKeys;
+  /** The registry the workflows' trust is judged by (NO_REGISTRY without one). */
+  dids: DidIndex;
   results?: SignatureResults;
   /** The hashes the checks listed ahead (with `results`) made, for the items' analyses to use and take out. */
   hashesAhead: EnvelopeHashCache;
@@ -188,9 +192,9 @@ function buildWorkflow(
   const m = a.modes;
   const modesLine = `light ${m.light.code} · heavy ${m.heavy.code} · boundary ${m.boundary.code}`;
   const what = shape === 'workflow' ? (kind === 'workflow' ? 'workflow provenance card' : 'IntentWorkflow') : 'envelope';
-  // Trust needs the reader's registry: none yet (inspect and the worker apply theirs after reading).
+  // Trust, by the reader's registry (the worker applies a changed one with applyAgentDnaTrust).
   const envelopes = a.verdicts.map(envelopeReport);
-  for (const e of envelopes) Object.assign(e, envelopeTrust(e, NO_REGISTRY));
+  for (const e of envelopes) Object.assign(e, envelopeTrust(e, checking.dids));
   const record: RecordDraft = {
     ...base,
     decoded: true,
@@ -199,7 +203,7 @@ function buildWorkflow(
     source: str(tip.from),
     target: str(tip.to),
     findings,
-    signature: workflowSignature(envelopes, NO_REGISTRY, () => uncoveredPaths(tip, shape === 'workflow' ? root : null)),
+    signature: workflowSignature(envelopes, checking.dids, () => uncoveredPaths(tip, shape === 'workflow' ? root : null)),
     ...views,
     summary: `${what} ${tipHash ? `${tipHash.slice(0, 12)}…` : '(no hash)'} from ${shortDid(str(tip.from) ?? '?')}: ${a.verdicts.length} envelope${a.verdicts.length === 1 ? '' : 's'}; ${modesLine}`,
   };
@@ -481,6 +485,7 @@ export function* readAgentDnaParts(
   const place: Place = { input, view: text, viewOrigin: 'input' };
   const checking: Checking = {
     extraKeys: options?.extraKeys,
+    dids: options?.dids ?? NO_REGISTRY,
     results: options?.signatures,
     hashesAhead: new Map(),
     statesAhead: new Map(),
@@ -586,7 +591,7 @@ function* agentdnaBatches(source: Source, { root, shape }: AgentDnaClaim, contex
     source.place.input,
     source.bytes,
     root,
-    { extraKeys: context.extraKeys, shape, signatures: context.signatures, detail: context.detail },
+    { extraKeys: context.extraKeys, dids: context.dids, shape, signatures: context.signatures, detail: context.detail },
     parts,
   )) {
     if ('wait' in part) {

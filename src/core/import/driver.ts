@@ -52,6 +52,7 @@ export function* importBatches(place: Place, options: ImportOptions, batchSize: 
   if (!(batchSize >= 1)) throw new TypeError('importBatches: batchSize must be at least 1');
   const context: ImportContext = {
     extraKeys: options.extraKeys,
+    dids: options.dids,
     detail: options.detail,
     signatures: options.signatures,
     // Inner bytes are read whole, in one go: nothing could await answers from elsewhere there.

@@ -4,6 +4,7 @@
 import type { WorkflowReport } from '../agentdna/model';
 import type { ExtraKeys } from '../agentdna/signature';
 import type { SignatureResults } from '../agentdna/signature-jobs';
+import type { DidIndex } from '../agentdna/trust';
 import { utf8OrNull } from '../bytes';
 import { readJson, type JsonResult, type JsonValue } from '../json/lossless';
 import type { InspectedRecord } from '../records';
@@ -38,6 +39,8 @@ export interface ImportedBatch {
 export interface ImportOptions {
   /** secp256k1 keys by DID, for AgentDNA DIDs not made from their key (report.md key files). */
   extraKeys?: ExtraKeys;
+  /** The reader's registry's AgentDNA identities (agentdna/trust.ts indexDids), which AgentDNA records' trust is judged by; none: no registry. */
+  dids?: DidIndex;
   /** Build each record's views now (true), or leave them to be rebuilt when the record is opened. */
   detail: boolean;
   /**

@@ -77,11 +77,12 @@ describe("the benchmark's generated AgentDNA workflows", () => {
 
 describe('signature checks answered by a pool', () => {
   const text = new TextEncoder().encode(agentdnaWorkflows(150, 5));
-  const root = () => {
-    const parsed = readJson(text);
+  const rootOf = (bytes: Uint8Array) => {
+    const parsed = readJson(bytes);
     if (!parsed.ok) throw new Error(parsed.error.message);
     return parsed.value;
   };
+  const root = () => rootOf(text);
   const whole = readAgentDna(0, text, root());
 
   it('give the same records and workflows as checking in place; every check went to the pool and every answer was used', async () => {
@@ -106,17 +107,12 @@ describe('signature checks answered by a pool', () => {
     // The text is read once, by the checks listed ahead, and the item's reading takes what they read.
     const workflows = (JSON.parse(new TextDecoder().decode(text)) as unknown[]).slice(0, 40);
     const states = new TextEncoder().encode(JSON.stringify(workflows.map((w) => ({ data: JSON.stringify(w) }))));
-    const rootOf = () => {
-      const parsed = readJson(states);
-      if (!parsed.ok) throw new Error(parsed.error.message);
-      return parsed.value;
-    };
-    const inPlace = readAgentDna(0, states, rootOf());
+    const inPlace = readAgentDna(0, states, rootOf(states));
     expect(inPlace.records.length).toBe(40);
     expect(inPlace.records.every((r) => r.verdict.format === 'agentdna.card' && r.verdict.signature.status === 'valid')).toBe(true);
     const pool = fakePool();
     const results = new SignatureResults(pool.check);
-    const { parts, waits } = await drive(readAgentDnaParts(0, states, rootOf(), { signatures: results }, { partSize: 10, partMs: Infinity }));
+    const { parts, waits } = await drive(readAgentDnaParts(0, states, rootOf(states), { signatures: results }, { partSize: 10, partMs: Infinity }));
     expect(waits).toBeGreaterThan(0);
     expect(pool.jobs).toBe(40 * 5);
     expect(results.untaken).toBe(0);

@@ -45,9 +45,16 @@ atEachWidth(() => {
   });
 
   test('a first visit says the records are samples, with Open files and Clear at hand; once', async ({ inspector, page }) => {
+    const indexFetches: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.endsWith('/samples/index.json')) indexFetches.push(r.url());
+    });
     await inspector.open('');
     const note = page.getByRole('region', { name: 'About these records' });
     await expect(note).toContainText('These 16 records are samples');
+    // The samples' index was fetched once: the Samples menu and the load (both asking as the page
+    // starts) share it.
+    expect(indexFetches).toHaveLength(1);
     await expect(note.getByRole('button', { name: 'Open files…' })).toBeVisible();
     await expect(note.getByRole('button', { name: 'Clear samples' })).toBeVisible();
     await note.getByRole('button', { name: 'Dismiss this note' }).click();

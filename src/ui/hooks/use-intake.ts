@@ -36,9 +36,12 @@ export function useIntake({ load, openLink }: Pick<Loads, 'load' | 'openLink'>):
     ),
   );
   const [samples, setSamples] = useState<Sample[]>([]);
+  // The samples' index, fetched once: the Samples menu and a first visit's load both read it.
+  const index = useRef<Promise<Sample[]> | null>(null);
+  const samplesIndex = useCallback(() => (index.current ??= sampleList()), []);
   useEffect(() => {
-    sampleList().then(setSamples, () => setSamples([]));
-  }, []);
+    samplesIndex().then(setSamples, () => setSamples([]));
+  }, [samplesIndex]);
 
   // A permalink opens its view (trust comes only from this browser's own registry); otherwise the
   // bundled samples load on the first visit, so a newcomer sees something at once.
@@ -53,8 +56,8 @@ export function useIntake({ load, openLink }: Pick<Loads, 'load' | 'openLink'>):
     const params = new URLSearchParams(location.search);
     if (params.get('samples') === 'none' || localStorage.getItem(VISITED_KEY)) return;
     localStorage.setItem(VISITED_KEY, '1');
-    void load(sampleList().then((all) => fromSamples(loadedOnFirstVisit(all)))).then(() => setFirstVisitSamples(true));
-  }, [load, openLink]);
+    void load(samplesIndex().then((all) => fromSamples(loadedOnFirstVisit(all)))).then(() => setFirstVisitSamples(true));
+  }, [load, openLink, samplesIndex]);
 
   return useMemo(() => {
     // Anything else loaded: what is on the page is no longer only the samples.

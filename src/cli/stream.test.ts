@@ -252,6 +252,29 @@ describe('JsonWriter', () => {
     expect(asked.sort()).toEqual(['"a \\"b\\""', '"tab\\there"', '"ü"']);
   });
 
+  it('keeps the text of an object frozen all the way down, and of nothing else: every writing is what JSON.stringify gives', () => {
+    // Shared verdicts, written at several depths, across blocks or not.
+    const deep = Object.freeze({ status: 'valid', list: Object.freeze(['a', 'ü \u202e']), nested: Object.freeze({ n: 1, f: false, z: null }) });
+    const doc = () => ({ a: deep, b: [deep, { c: deep }], d: new StreamedArray([deep, deep, { e: [deep] }][Symbol.iterator]()) });
+    const plain = { a: deep, b: [deep, { c: deep }], d: [deep, deep, { e: [deep] }] };
+    for (const blockSize of [1, 9, 64, undefined]) expect(json(doc(), blockSize)).toBe(JSON.stringify(plain, null, 2));
+
+    // Frozen with a member that can change, or with a toJSON: never kept, so a change is written.
+    const open = ['x'];
+    const shallow = Object.freeze({ open });
+    const clock = { t: 1 };
+    const withToJson = Object.freeze({ toJSON: () => ({ t: clock.t }) });
+    const text = new TextDecoder();
+    let out = '';
+    const writer = new JsonWriter((b) => (out += text.decode(b, { stream: true })));
+    writer.write([shallow, withToJson]);
+    open.push('y');
+    clock.t = 2;
+    writer.write([shallow, withToJson]);
+    writer.end();
+    expect(out).toBe(JSON.stringify([{ open: ['x'] }, { t: 1 }], null, 2) + JSON.stringify([{ open: ['x', 'y'] }, { t: 2 }], null, 2));
+  });
+
   it('goes through the escape for strings past ASCII, member names too', () => {
     const escapeRlo = (s: string) => s.replace(/\u202e/g, '\\u202e');
     const v = { 'k\u202e': ['a\u202eb', { x: '\u202e' }, { x: '\u202e' }] };

@@ -28,6 +28,8 @@ export interface JsonWriterOptions {
 const utf8 = new TextEncoder();
 /** Strings whose text is kept; past it the kept ones are let go (a log's ids repeat rarely). */
 const STRING_CACHE = 1 << 14;
+/** Distinct frozen objects whose text is kept (JsonWriter.frozen), at most. */
+const FROZEN_CACHE = 1 << 12;
 const LONG_STRING = 256;
 /** How many member lists are kept at each depth (a log's records have a few: signed or not, with a parent or none). */
 const RECENT_SHAPES = 8;
@@ -48,6 +50,14 @@ export class JsonWriter {
   private readonly blockSize: number;
   private readonly escape: ((json: string) => string) | null;
   private readonly strings = new Map<string, Uint8Array>();
+  /**
+   * The text of objects frozen all the way down, by object and depth (deeplyFrozen): a log's shared
+   * signature verdicts are a few objects written once a record each. Only such an object's text
+   * can be kept: nothing can change it after it is written.
+   */
+  private readonly frozen = new Map<object, Uint8Array[]>();
+  /** Blocks handed on so far: a text spanning one is not kept. */
+  private flushes = 0;
   private readonly newlines: Uint8Array[] = [];
   /** Member lists seen at each depth, most recent first. */
   private readonly shapes: Shape[][] = [];
@@ -83,6 +93,7 @@ export class JsonWriter {
   }
 
   private flushIfFull(): void {
+    if (this.block.length >= this.blockSize) this.flushes++;
     if (this.block.length < this.blockSize) return;
     this.out(this.block.buf.subarray(0, this.block.length));
     this.block.length = 0;
@@ -166,6 +177,33 @@ export class JsonWriter {
       this.leaf(to, v);
       return;
     }
+    if (Object.isFrozen(v) && this.writeFrozen(v, depth)) return;
+    this.container(v, depth);
+  }
+
+  /** A frozen object's text kept from its first writing at this depth, or made and kept now; false when it is not frozen all the way down. */
+  private writeFrozen(v: object, depth: number): boolean {
+    const texts = this.frozen.get(v);
+    const text = texts?.[depth];
+    if (text !== undefined) {
+      this.block.bytes(text);
+      return true;
+    }
+    if (!deeplyFrozen(v)) return false;
+    const start = this.block.length;
+    const flushes = this.flushes;
+    this.container(v, depth);
+    if (this.flushes !== flushes) return true;
+    if (texts === undefined && this.frozen.size >= FROZEN_CACHE) this.frozen.clear();
+    const kept = texts ?? [];
+    kept[depth] = this.block.buf.slice(start, this.block.length);
+    this.frozen.set(v, kept);
+    return true;
+  }
+
+  /** An array or an object (not a leaf) at `depth`. */
+  private container(v: object, depth: number): void {
+    const to = this.block;
     if (v instanceof StreamedArray || Array.isArray(v)) {
       this.array(v instanceof StreamedArray ? v.items : v, depth);
       return;
@@ -235,6 +273,28 @@ export class JsonWriter {
  * toJSON's result, a boxed primitive unboxed; undefined for what it leaves out (undefined, a
  * function, a symbol).
  */
+/**
+ * Whether `v` is a plain object or array frozen all the way down: every member a string, number,
+ * boolean, null, or such an object, none with a toJSON (what it gives could change). Its text can
+ * then never change.
+ */
+function deeplyFrozen(v: object): boolean {
+  if (!Object.isFrozen(v)) return false;
+  if (!Array.isArray(v)) {
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return false;
+    if ('toJSON' in v) return false;
+  }
+  for (const member of Object.values(v)) {
+    if (member === null) continue;
+    const type = typeof member;
+    if (type === 'object') {
+      if (!deeplyFrozen(member as object)) return false;
+    } else if (type !== 'string' && type !== 'number' && type !== 'boolean') return false;
+  }
+  return true;
+}
+
 function jsonValue(v: unknown, key: string | number): unknown {
   if (v === null) return v;
   const type = typeof v;

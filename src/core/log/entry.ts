@@ -739,7 +739,8 @@ class SignatureTable {
     let n = this.keyed.get(key);
     if (n === undefined) {
       n = list.length;
-      list.push(v);
+      // Frozen (a copy: the record's own stays as it is), so a report writer may keep its text.
+      list.push(Object.freeze({ ...v, not_covered: Object.freeze([...v.not_covered]) as string[] }));
       if (this.keyed.size < SHARED_SIGNATURES) this.keyed.set(key, n);
     }
     recent.unshift(n);

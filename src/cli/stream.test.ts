@@ -264,15 +264,20 @@ describe('JsonWriter', () => {
     const shallow = Object.freeze({ open });
     const clock = { t: 1 };
     const withToJson = Object.freeze({ toJSON: () => ({ t: clock.t }) });
+    const withGetter = Object.freeze({
+      get t() {
+        return clock.t;
+      },
+    });
     const text = new TextDecoder();
     let out = '';
     const writer = new JsonWriter((b) => (out += text.decode(b, { stream: true })));
-    writer.write([shallow, withToJson]);
+    writer.write([shallow, withToJson, withGetter]);
     open.push('y');
     clock.t = 2;
-    writer.write([shallow, withToJson]);
+    writer.write([shallow, withToJson, withGetter]);
     writer.end();
-    expect(out).toBe(JSON.stringify([{ open: ['x'] }, { t: 1 }], null, 2) + JSON.stringify([{ open: ['x', 'y'] }, { t: 2 }], null, 2));
+    expect(out).toBe(JSON.stringify([{ open: ['x'] }, { t: 1 }, { t: 1 }], null, 2) + JSON.stringify([{ open: ['x', 'y'] }, { t: 2 }, { t: 2 }], null, 2));
   });
 
   it('goes through the escape for strings past ASCII, member names too', () => {

@@ -30,6 +30,8 @@ const utf8 = new TextEncoder();
 const STRING_CACHE = 1 << 14;
 /** Distinct frozen objects whose text is kept (JsonWriter.frozen), at most. */
 const FROZEN_CACHE = 1 << 12;
+/** JsonWriter.frozen's mark for a frozen object whose text cannot be kept (deeplyFrozen said no). */
+const NOT_KEPT: Uint8Array[] = [];
 const LONG_STRING = 256;
 /** How many member lists are kept at each depth (a log's records have a few: signed or not, with a parent or none). */
 const RECENT_SHAPES = 8;
@@ -184,17 +186,22 @@ export class JsonWriter {
   /** A frozen object's text kept from its first writing at this depth, or made and kept now; false when it is not frozen all the way down. */
   private writeFrozen(v: object, depth: number): boolean {
     const texts = this.frozen.get(v);
+    if (texts === NOT_KEPT) return false;
     const text = texts?.[depth];
     if (text !== undefined) {
       this.block.bytes(text);
       return true;
     }
-    if (!deeplyFrozen(v)) return false;
+    if (texts === undefined && this.frozen.size >= FROZEN_CACHE) this.frozen.clear();
+    if (!deeplyFrozen(v)) {
+      // Asked once: a frozen object with something that can change inside is written as any other.
+      this.frozen.set(v, NOT_KEPT);
+      return false;
+    }
     const start = this.block.length;
     const flushes = this.flushes;
     this.container(v, depth);
     if (this.flushes !== flushes) return true;
-    if (texts === undefined && this.frozen.size >= FROZEN_CACHE) this.frozen.clear();
     const kept = texts ?? [];
     kept[depth] = this.block.buf.slice(start, this.block.length);
     this.frozen.set(v, kept);
@@ -269,14 +276,9 @@ export class JsonWriter {
 }
 
 /**
- * What JSON.stringify writes for a value under `key` (a member's name, an element's index): its
- * toJSON's result, a boxed primitive unboxed; undefined for what it leaves out (undefined, a
- * function, a symbol).
- */
-/**
- * Whether `v` is a plain object or array frozen all the way down: every member a string, number,
- * boolean, null, or such an object, none with a toJSON (what it gives could change). Its text can
- * then never change.
+ * Whether `v` is a plain object or array frozen all the way down: every member a data property
+ * (no getter, whose value could change) holding a string, number, boolean, null, or such an object,
+ * and none a toJSON. Its text can then never change.
  */
 function deeplyFrozen(v: object): boolean {
   if (!Object.isFrozen(v)) return false;
@@ -285,7 +287,9 @@ function deeplyFrozen(v: object): boolean {
     if (proto !== Object.prototype && proto !== null) return false;
     if ('toJSON' in v) return false;
   }
-  for (const member of Object.values(v)) {
+  for (const d of Object.values(Object.getOwnPropertyDescriptors(v))) {
+    if (!('value' in d)) return false;
+    const member: unknown = d.value;
     if (member === null) continue;
     const type = typeof member;
     if (type === 'object') {
@@ -295,6 +299,11 @@ function deeplyFrozen(v: object): boolean {
   return true;
 }
 
+/**
+ * What JSON.stringify writes for a value under `key` (a member's name, an element's index): its
+ * toJSON's result, a boxed primitive unboxed; undefined for what it leaves out (undefined, a
+ * function, a symbol).
+ */
 function jsonValue(v: unknown, key: string | number): unknown {
   if (v === null) return v;
   const type = typeof v;

@@ -95,8 +95,8 @@ export class JsonWriter {
   }
 
   private flushIfFull(): void {
-    if (this.block.length >= this.blockSize) this.flushes++;
     if (this.block.length < this.blockSize) return;
+    this.flushes++;
     this.out(this.block.buf.subarray(0, this.block.length));
     this.block.length = 0;
   }

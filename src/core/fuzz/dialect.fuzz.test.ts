@@ -31,7 +31,7 @@ describe('the 0.7 dialect: fast and general paths agree', () => {
         const bulkRead = inspectInput(0, { name: 'x.bin', bytes }, undefined, false).records;
         const fullRead = inspectInput(0, { name: 'x.bin', bytes }, undefined, true).records;
         expect(bulkRead).toHaveLength(1);
-        // Field by field: a bulk-read verdict makes some when asked (fast-record.ts BulkVerdict).
+        // Field by field: a bulk-read verdict makes some when asked (fast-record.ts BulkRecord).
         expect(verdictFields(bulkRead[0].verdict)).toEqual(verdictFields(fullRead[0].verdict));
         const v = fullRead[0].verdict;
         // A bulk read takes the fast way only for a record with nothing to report (fast-record.ts).

@@ -38,25 +38,26 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
     return null;
   const signature = checkSignatureShape(env, null, noSpan);
   if (signature.findings.length) return null;
-  const data = new BulkEnvelopeData(place.view, place.viewOrigin, start, fast.end, views, env);
-  return {
-    verdict: new BulkVerdict(
-      data,
-      place.input,
-      index,
-      env.kind,
-      offsetIn(place.view, env.record),
-      conversationId(env.conversation),
-      env.source,
-      env.target ?? null,
-      env.operation ?? null,
-      signature.verdict,
-      dialect.id,
-      evidence,
-      envelopeDisplay(env),
-    ),
-    data,
-  };
+  return new BulkRecord(
+    place.view,
+    place.viewOrigin,
+    start,
+    fast.end,
+    views,
+    env,
+    place.input,
+    index,
+    env.kind,
+    offsetIn(place.view, env.record),
+    conversationId(env.conversation),
+    env.source,
+    env.target ?? null,
+    env.operation ?? null,
+    signature.verdict,
+    dialect.id,
+    evidence,
+    envelopeDisplay(env),
+  );
 }
 
 /** Where `id` (a view of `view`'s bytes, as the fast reader gives ids) starts in `view`, or −1 without one. */
@@ -68,21 +69,39 @@ function offsetIn(view: Uint8Array, id: Uint8Array | undefined): number {
 const ID_LENGTH = 16;
 
 /**
- * A bulk-read envelope's verdict: a record with nothing to report, so most of report@1's fields
- * are the same for every one (on the prototype), and what is its own but made from other fields
- * (its id's text, its span, its one-line summary) is made when asked. Made and held per record,
- * those were about a third of a bulk read's time (100,000 records held their strings and arrays
- * through every young-generation collection). The page's worker asks for them once, when it makes
- * a record's summary for the list, and holds them in no verdict; the command line does not ask for
- * a clean record's (it writes those from its columns).
+ * A bulk-read envelope as a record: its verdict and its data in one object (`verdict` and `data`
+ * are itself), so a record read in bulk is one allocation, not three. Made and kept for every
+ * record of a large log, three objects and their two links were about a third of what a record
+ * kept, and all of it was copied through the young generation's collections.
+ *
+ * The verdict: a record with nothing to report, so most of report@1's fields are the same for
+ * every one (on the prototype), and what is its own but made from other fields (its id's text,
+ * its span, its one-line summary) is made when asked. Made and held per record, those were about a
+ * third of a bulk read's time (100,000 records held their strings and arrays through every
+ * young-generation collection). The page's worker asks for them once, when it makes a record's
+ * summary for the list, and holds them in no verdict; the command line does not ask for a clean
+ * record's (it writes those from its columns).
+ *
+ * The data: a bare envelope (no headers, no log position) at its place in the input. The envelope
+ * is held until its reader lets it go (letGoOfEnvelopes: the page's worker, once a batch's
+ * signatures are checked and its summaries made): what a large log then keeps of such a record is
+ * its place, not the envelope's objects and views (about 290 bytes a record in Chromium: a
+ * million-record load's worker took 1,017 MB with them held, 730 without). The envelope is read
+ * again from the input when asked for later (the log's analysis, a detail, a key change, a
+ * comparison). The input's bytes are never written.
  */
-class BulkVerdict implements RecordVerdict {
+class BulkRecord implements InspectedRecord, RecordVerdict, RecordData {
   constructor(
-    private readonly data: BulkEnvelopeData,
+    readonly view: Uint8Array,
+    readonly viewOrigin: ViewOrigin,
+    private readonly start: number,
+    private readonly end: number,
+    readonly views: ViewBuilder,
+    private held: Envelope | null,
     readonly input: number,
     readonly index: number,
     readonly kind: string,
-    /** Where the record id's 16 bytes are in the data's view, or −1 without one. */
+    /** Where the record id's 16 bytes are in the view, or −1 without one. */
     private readonly idAt: number,
     readonly conversation: string,
     readonly source: string,
@@ -94,14 +113,23 @@ class BulkVerdict implements RecordVerdict {
     readonly displayType: string | null,
   ) {}
 
+  get verdict(): RecordVerdict {
+    return this;
+  }
+  get data(): RecordData {
+    return this;
+  }
+
+  // --- the verdict ---
   get format(): 'agdx.envelope' {
     return 'agdx.envelope';
   }
+  /** The envelope's bytes in the view. */
   get span(): Span {
-    return this.data.span;
+    return [this.start, this.end];
   }
   get id(): string | null {
-    return this.idAt < 0 ? null : toCrockford(this.data.view, this.idAt, this.idAt + ID_LENGTH);
+    return this.idAt < 0 ? null : toCrockford(this.view, this.idAt, this.idAt + ID_LENGTH);
   }
   get summary(): string {
     return summaryText(this.kind, this.operation, this.source, this.target);
@@ -124,33 +152,10 @@ class BulkVerdict implements RecordVerdict {
   get parent(): null {
     return null;
   }
-}
 
-/**
- * A bulk-read envelope's data: a bare envelope (no headers, no log position) at its place in the
- * input. The envelope is held until its reader lets it go (letGoOfEnvelopes: the page's worker,
- * once a batch's signatures are checked and its summaries made): what a large log then keeps of
- * such a record is its place, not the envelope's objects and views (about 290 bytes a record in
- * Chromium: a million-record load's worker took 1,017 MB with them held, 730 without). The
- * envelope is read again from the input when asked for later (the log's analysis, a detail, a key
- * change, a comparison). The input's bytes are never written.
- */
-class BulkEnvelopeData implements RecordData {
-  constructor(
-    readonly view: Uint8Array,
-    readonly viewOrigin: ViewOrigin,
-    readonly start: number,
-    readonly end: number,
-    readonly views: ViewBuilder,
-    private held: Envelope | null,
-  ) {}
-
+  // --- the data ---
   get envelope(): Envelope {
     return this.held ?? this.readAgain().envelope;
-  }
-  /** The envelope's bytes in the view. */
-  get span(): Span {
-    return [this.start, this.end];
   }
   get bodySpan(): Span | null {
     const { bodyStart, bodyEnd } = this.readAgain();
@@ -178,9 +183,9 @@ class BulkEnvelopeData implements RecordData {
   }
 }
 
-/** Lets go of the envelopes of bulk-read records (BulkEnvelopeData): each is read again from its input when asked for. */
+/** Lets go of the envelopes of bulk-read records (BulkRecord): each is read again from its input when asked for. */
 export function letGoOfEnvelopes(records: readonly InspectedRecord[]): void {
-  for (const r of records) if (r.data instanceof BulkEnvelopeData) r.data.letGo();
+  for (const r of records) if (r instanceof BulkRecord) r.letGo();
 }
 
 // A log holds few conversations and many records each: reuse the display id of the last one.

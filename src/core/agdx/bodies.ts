@@ -39,6 +39,73 @@ export function readErrorBody(item: CborItem, path: string, detail = true): Caps
   return { tree, summary, findings: [] };
 }
 
+/** The keys of an error body the byte check knows (plainErrorBody), as CBOR text heads and bytes. */
+const ERROR_BODY_KEYS = ['code', 'message', 'retryable'].map((k) => Uint8Array.from([0x60 + k.length, ...[...k].map((c) => c.charCodeAt(0))]));
+const CODE = 0;
+const RETRYABLE = 2;
+
+/** Which of ERROR_BODY_KEYS is written at `at` in `bytes` (before `end`), or −1. */
+function errorBodyKeyAt(bytes: Uint8Array, at: number, end: number): number {
+  for (let k = 0; k < ERROR_BODY_KEYS.length; k++) {
+    const key = ERROR_BODY_KEYS[k];
+    if (at + key.length > end) continue;
+    let i = 0;
+    while (i < key.length && bytes[at + i] === key[i]) i++;
+    if (i === key.length) return k;
+  }
+  return -1;
+}
+
+/**
+ * Whether the error body `bytes[start, end)` is certainly one readBody reads without a finding,
+ * judged over its bytes, with no item tree: bulk loading's shortcut (import/fast-record.ts), where
+ * an error record's body tree was a fifth of a large log's import. It says so of the bodies laser
+ * writes: a map of `code` (0..255), and `message` (ASCII text) and `retryable` (a bool) when there,
+ * each once, in any order, every head in its shortest form, and nothing after the map. Anything
+ * else (a detail map, a tag, another key, a wide head, non-ASCII text) is false: not wrong, only
+ * not decided here, and readBody reads it. bodies.test.ts holds readBody to no finding on every
+ * body this says true of.
+ */
+export function plainErrorBody(bytes: Uint8Array, start: number, end: number): boolean {
+  if (start >= end) return false;
+  const head = bytes[start];
+  // A definite map of one to three entries.
+  if (head < 0xa1 || head > 0xa3) return false;
+  let seen = 0;
+  let at = start + 1;
+  for (let n = head - 0xa0; n > 0; n--) {
+    const key = errorBodyKeyAt(bytes, at, end);
+    if (key < 0 || seen & (1 << key)) return false;
+    seen |= 1 << key;
+    at += ERROR_BODY_KEYS[key].length;
+    if (at >= end) return false;
+    const v = bytes[at];
+    if (key === CODE) {
+      // 0..23 in the head, 24..255 in one byte after it.
+      if (v <= 0x17) at += 1;
+      else if (v === 0x18 && at + 1 < end && bytes[at + 1] >= 24) at += 2;
+      else return false;
+    } else if (key === RETRYABLE) {
+      if (v !== 0xf4 && v !== 0xf5) return false;
+      at += 1;
+    } else {
+      // The message: text of 0..23 bytes in the head, or 24..255 in one byte after it; ASCII only.
+      let length: number;
+      if (v >= 0x60 && v <= 0x77) {
+        length = v - 0x60;
+        at += 1;
+      } else if (v === 0x78 && at + 1 < end && bytes[at + 1] >= 24) {
+        length = bytes[at + 1];
+        at += 2;
+      } else return false;
+      if (at + length > end) return false;
+      for (let i = at; i < at + length; i++) if (bytes[i] >= 0x80) return false;
+      at += length;
+    }
+  }
+  return (seen & (1 << CODE)) !== 0 && at === end;
+}
+
 function errorCodeDescriber(path: string, codeValue: number): (p: string, it: CborItem) => Partial<FieldNode> | undefined {
   return (p, it) => {
     if (p === `${path}.code` && untag(it).kind === 'uint') return { display: `${codeName(ERROR_CODES, codeValue)} (${codeValue})` };

@@ -1,7 +1,7 @@
 // Bulk loading's shortcut: a canonical envelope with nothing to report becomes a record without the
 // general decoder's item tree. Anything with a finding goes the general way, which locates every
 // finding's bytes; so a record's verdicts never depend on which way it went.
-import { readBody } from '../agdx/bodies';
+import { plainErrorBody, readBody } from '../agdx/bodies';
 import { envelopeDisplay } from '../agdx/dispatch';
 import type { Envelope } from '../agdx/envelope';
 import { type FastEnvelope, IdViews, readCanonicalEnvelope } from '../agdx/fast';
@@ -29,9 +29,11 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
   if (decodeRefusal(env, dialect, noSpan)) return null;
   const bodyAt = fast.bodyStart >= 0 ? { bytes: place.view, start: fast.bodyStart, end: fast.bodyEnd } : undefined;
   if (validateFields(env, noSpan, dialect, bodyAt).length) return null;
-  // readBody decides which bodies can have findings (kind-specific ones; a guess has none).
+  // readBody decides which bodies can have findings (kind-specific ones; a guess has none). An
+  // error body laser writes is judged over its bytes (plainErrorBody), with no item tree.
   if (
     bodyAt &&
+    !(env.kind === 'error' && plainErrorBody(bodyAt.bytes, bodyAt.start, bodyAt.end)) &&
     readBody(bodyAt.bytes, bodyAt.start, bodyAt.end, { kind: env.kind, operation: env.operation, contentType: null, dialect, taskState: env.task_state }, false)
       .findings.length
   )

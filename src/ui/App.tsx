@@ -5,6 +5,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type { RegistryChange } from '../core/keys/registry';
 import { registryNames } from '../core/verdict';
 import { type ListOrder, LOG_ORDER, type RecordFilter, type SharedView } from '../wire/protocol';
+import { FontWarmup } from './components/FontWarmup';
 import { ProgressBar } from './components/LoadControls';
 import { KeyRegistry } from './components/KeyRegistry';
 import { PasteDialog } from './components/PasteDialog';
@@ -85,6 +86,7 @@ export function App() {
 
   const page = (
     <div className="flex h-full flex-col">
+      <FontWarmup />
       <Toolbar
         intake={intake}
         keyCount={state.keys.length}

@@ -44,6 +44,24 @@ describe('bulk-read envelopes let go', () => {
   });
 });
 
+describe('bulk-read envelopes let go after a key change', () => {
+  const keys = parseKeys(JSON.stringify({ keys: [{ agent: 'agent-0', public_key: toHex(BENCH_PUBLIC_KEY) }] })).keys;
+
+  it('a record whose verdict a key change renewed lets its envelope go too', () => {
+    const keyed = applyKeys(read(agdxSequence(60)), keys);
+    // Some records are new objects around the same data (their signature part changed).
+    const renewed = keyed.filter((r) => (r.data as unknown) !== r);
+    expect(renewed.length).toBeGreaterThan(5);
+    letGoOfEnvelopes(keyed);
+    // Each is read anew when asked: none is held.
+    const held = renewed.filter((r) => {
+      const first = r.data.envelope;
+      return first === r.data.envelope;
+    });
+    expect(held).toEqual([]);
+  });
+});
+
 describe('bulk-read verdicts', () => {
   // A key for the generated logs' signer: applying it gives every signed record a new signature part.
   const keys = parseKeys(JSON.stringify({ keys: [{ agent: 'agent-0', public_key: toHex(BENCH_PUBLIC_KEY) }] })).keys;

@@ -187,7 +187,8 @@ class BulkRecord implements InspectedRecord, RecordVerdict, RecordData {
 
 /** Lets go of the envelopes of bulk-read records (BulkRecord): each is read again from its input when asked for. */
 export function letGoOfEnvelopes(records: readonly InspectedRecord[]): void {
-  for (const r of records) if (r instanceof BulkRecord) r.letGo();
+  // By its data: a record whose verdict a key change renewed is a new object around the same data.
+  for (const r of records) if (r.data instanceof BulkRecord) r.data.letGo();
 }
 
 // A log holds few conversations and many records each: reuse the display id of the last one.

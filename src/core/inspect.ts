@@ -107,11 +107,10 @@ export function* inspectInputBatches(
     const to = last ? bytes.length : Math.min(Math.max(batch.end, hashed), bytes.length);
     hasher?.update(bytes.subarray(hashed, to));
     hashed = to;
-    const { records, workflows } = batch;
     const input: InputResult | null = last
       ? { name: file.name, bytes: bytes.length, sha256: hasher ? toHex(hasher.digest()) : '', format: batch.format! }
       : null;
-    yield { input, records, workflows, bytesDone: last ? bytes.length : to };
+    yield { input, records: batch.records, workflows: batch.workflows, bytesDone: last ? bytes.length : to };
   }
 }
 

@@ -42,7 +42,7 @@ export function readErrorBody(item: CborItem, path: string, detail = true): Caps
 /** The keys of an error body the byte check knows (plainErrorBody), as CBOR text heads and bytes. */
 const ERROR_BODY_KEYS = ['code', 'message', 'retryable'].map((k) => Uint8Array.from([0x60 + k.length, ...[...k].map((c) => c.charCodeAt(0))]));
 const CODE = 0;
-const RETRYABLE = 2;
+const MESSAGE = 1;
 
 /** Which of ERROR_BODY_KEYS is written at `at` in `bytes` (before `end`), or −1. */
 function errorBodyKeyAt(bytes: Uint8Array, at: number, end: number): number {
@@ -85,11 +85,8 @@ export function plainErrorBody(bytes: Uint8Array, start: number, end: number): b
       if (v <= 0x17) at += 1;
       else if (v === 0x18 && at + 1 < end && bytes[at + 1] >= 24) at += 2;
       else return false;
-    } else if (key === RETRYABLE) {
-      if (v !== 0xf4 && v !== 0xf5) return false;
-      at += 1;
-    } else {
-      // The message: text of 0..23 bytes in the head, or 24..255 in one byte after it; ASCII only.
+    } else if (key === MESSAGE) {
+      // Text of 0..23 bytes in the head, or 24..255 in one byte after it; ASCII only.
       let length: number;
       if (v >= 0x60 && v <= 0x77) {
         length = v - 0x60;
@@ -101,6 +98,10 @@ export function plainErrorBody(bytes: Uint8Array, start: number, end: number): b
       if (at + length > end) return false;
       for (let i = at; i < at + length; i++) if (bytes[i] >= 0x80) return false;
       at += length;
+    } else {
+      // retryable: a bool.
+      if (v !== 0xf4 && v !== 0xf5) return false;
+      at += 1;
     }
   }
   return (seen & (1 << CODE)) !== 0 && at === end;

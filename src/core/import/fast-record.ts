@@ -6,7 +6,8 @@ import { envelopeDisplay } from '../agdx/dispatch';
 import type { Envelope } from '../agdx/envelope';
 import { type FastEnvelope, IdViews, readCanonicalEnvelope } from '../agdx/fast';
 import { checkSignatureShape } from '../agdx/signature';
-import { decodeRefusal, envelopeDialect, validateFields } from '../agdx/validate';
+import type { Dialect } from '../agdx/dialects';
+import { type BodyAt, decodeRefusal, envelopeDialect, validateFields } from '../agdx/validate';
 import { bytesEqual, toCrockford } from '../bytes';
 import type { SignatureVerdict, Span, ViewOrigin } from '../model';
 import type { InspectedRecord, RecordData, ViewBuilder } from '../records';
@@ -29,15 +30,7 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
   if (decodeRefusal(env, dialect, noSpan)) return null;
   const bodyAt = fast.bodyStart >= 0 ? { bytes: place.view, start: fast.bodyStart, end: fast.bodyEnd } : undefined;
   if (validateFields(env, noSpan, dialect, bodyAt).length) return null;
-  // readBody decides which bodies can have findings (kind-specific ones; a guess has none). An
-  // error body laser writes is judged over its bytes (plainErrorBody), with no item tree.
-  if (
-    bodyAt &&
-    !(env.kind === 'error' && plainErrorBody(bodyAt.bytes, bodyAt.start, bodyAt.end)) &&
-    readBody(bodyAt.bytes, bodyAt.start, bodyAt.end, { kind: env.kind, operation: env.operation, contentType: null, dialect, taskState: env.task_state }, false)
-      .findings.length
-  )
-    return null;
+  if (bodyAt && bodyHasFindings(env, dialect, bodyAt)) return null;
   const signature = checkSignatureShape(env, null, noSpan);
   if (signature.findings.length) return null;
   return new BulkRecord(
@@ -60,6 +53,17 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
     evidence,
     envelopeDisplay(env),
   );
+}
+
+/**
+ * Whether a bare envelope's body has a finding. readBody decides which bodies can have one
+ * (kind-specific ones; a guess has none); an error body laser writes is judged over its bytes
+ * (plainErrorBody), with no item tree.
+ */
+function bodyHasFindings(env: Envelope, dialect: Dialect, at: BodyAt): boolean {
+  if (env.kind === 'error' && plainErrorBody(at.bytes, at.start, at.end)) return false;
+  const context = { kind: env.kind, operation: env.operation, contentType: null, dialect, taskState: env.task_state };
+  return readBody(at.bytes, at.start, at.end, context, false).findings.length > 0;
 }
 
 /** Where `id` (a view of `view`'s bytes, as the fast reader gives ids) starts in `view`, or −1 without one. */

@@ -307,5 +307,10 @@ describe('a key change', () => {
     expect(packed.entries[399].signature).toBe(packed.entries[0].signature);
     expect(plain.entries[1].signature).not.toBe(plain.entries[2].signature);
     expect(plain.entries[1].signature).toBe(records[1].verdict.signature);
+    // A shared verdict is a copy frozen all the way down, so the report writer keeps its text
+    // (report-json.ts); the records' own verdicts are left as they are.
+    const shared = packed.entries[0].signature;
+    expect(Object.isFrozen(shared) && Object.isFrozen(shared.not_covered)).toBe(true);
+    expect(Object.isFrozen(records[0].verdict.signature)).toBe(false);
   });
 });

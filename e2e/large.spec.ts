@@ -38,3 +38,39 @@ test('a 20,000-record file shows progress, can be cancelled with what was read k
   await expect(page.getByTestId('shown')).toHaveText(new RegExp(`^[1-9][\\d,]* of ${kept.toLocaleString('en')}$`));
   for (const text of await rows.allTextContents()) expect(text).toContain('agent-3');
 });
+
+test("a load's list frame (filter, header, an empty list said to be busy) is drawn as it starts, before its first records", async ({ inspector, page }) => {
+  const path = test.info().outputPath('frame-first.cborseq');
+  writeFileSync(path, agdxSequence(20_000, { signedEvery: 1_000_000 }));
+  await inspector.open();
+  // Which of the page's changes (one observer call per task that changed it) first held the filter
+  // bar, the busy list and a record row. Drawn with the first rows, the frame's first layout made
+  // that frame the million-record load's longest (56–72 ms).
+  await page.evaluate(() => {
+    const w = window as unknown as { __firsts: Record<string, number>; __fieldWrites: number };
+    w.__firsts = {};
+    w.__fieldWrites = 0;
+    let call = 0;
+    new MutationObserver((changes) => {
+      call++;
+      // The filter's fields are drawn once, not for each batch (React rewrites a drawn input's attributes).
+      for (const c of changes)
+        if (c.type === 'attributes' && (c.target as Element).closest('search')?.matches('[aria-label="Filter records"]')) w.__fieldWrites++;
+      const seen = {
+        filter: !!document.querySelector('search[aria-label="Filter records"]'),
+        busy: !!document.querySelector('[role="listbox"][aria-busy="true"]'),
+        row: !!document.querySelector('[role="option"]'),
+      };
+      for (const [k, v] of Object.entries(seen)) if (v && w.__firsts[k] === undefined) w.__firsts[k] = call;
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  await page.getByLabel('Choose record files').setInputFiles(path);
+  await expect(inspector.records('frame-first.cborseq').first()).toBeVisible();
+  const firsts = await page.evaluate(() => (window as unknown as { __firsts: Record<string, number> }).__firsts);
+  expect(firsts.filter).toBeDefined();
+  expect(firsts.busy).toBe(firsts.filter);
+  expect(firsts.row).toBeGreaterThan(firsts.filter);
+  await expect(page.getByRole('listbox', { name: 'Records' })).not.toHaveAttribute('aria-busy');
+  await expect(page.getByRole('status').filter({ hasText: /^Loaded/ })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __fieldWrites: number }).__fieldWrites)).toBe(0);
+});

@@ -158,6 +158,7 @@ export function App() {
           ruleMatch={visible && sameFilter(visible.filter, filter) ? visible.rules : undefined}
           selected={selected}
           onSelect={compare.onListSelect}
+          loading={state.progress !== null}
         />
         <ViewPane
           tab={tab}

@@ -22,11 +22,13 @@ interface Props {
   selected: number | null;
   onSelect: (key: number) => void;
   density: Density;
+  /** Its records are on their way (a load has started and none has come): said to assistive technology. */
+  busy: boolean;
 }
 
 const OVERSCAN = 3;
 
-export function RecordList({ inputs, store, version, visible, sorted, selected, onSelect, density }: Props) {
+export function RecordList({ inputs, store, version, visible, sorted, selected, onSelect, density, busy }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(800);
@@ -133,7 +135,7 @@ export function RecordList({ inputs, store, version, visible, sorted, selected, 
           </div>
         ) : null,
       )}
-      <div role="listbox" aria-label="Records" onKeyDown={onKeyDown} style={{ height: layout.total, position: 'relative' }}>
+      <div role="listbox" aria-label="Records" aria-busy={busy || undefined} onKeyDown={onKeyDown} style={{ height: layout.total, position: 'relative' }}>
         {placed.map((row) => {
           if (row.kind !== 'record') return null;
           const record = store.get(keyAt(row.index));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toCrockford } from '../core/bytes';
 import { packSummaries, unpackSummaries, type RecordSummary } from '../wire/summary-pack';
 import { SummaryStore } from './summary-store';
 
@@ -37,6 +38,20 @@ describe('summary packs', () => {
     expect(unpackSummaries(packSummaries(records))).toEqual(records);
   });
 
+  it('carry an id as toCrockford writes one as its bytes, not a string, and any other id as a string', () => {
+    const ulid = (k: number) => toCrockford(Uint8Array.from({ length: 16 }, (_, i) => (k * 31 + i * 7) & 255));
+    const ids = [ulid(0), ulid(1), '01HZ2', ulid(3).toLowerCase(), `8${ulid(4).slice(1)}`, null, ulid(6), `7${'Z'.repeat(25)}`];
+    const records = ids.map((id, k) => summary(k, { id }));
+    const pack = packSummaries(records);
+    expect(unpackSummaries(pack)).toEqual(records);
+    // The page keeps no string for the ids the bytes carry (a million of them were 50 MB of its heap).
+    for (const k of [0, 1, 6, 7]) expect(pack.strings).not.toContain(ids[k]);
+    for (const k of [2, 3, 4]) expect(pack.strings).toContain(ids[k]);
+    const store = new SummaryStore();
+    store.apply(pack);
+    for (const [k, r] of records.entries()) expect(store.get(k)).toEqual(r);
+  });
+
   it('refuse a signature status they cannot carry', () => {
     expect(() => packSummaries([summary(0, { signature: 'odd' as RecordSummary['signature'] })])).toThrow(TypeError);
   });
@@ -62,7 +77,10 @@ describe('SummaryStore', () => {
 
   it('grows past its first capacity (16,384 records), keeping what it held, and clears', () => {
     const store = new SummaryStore();
-    const many = Array.from({ length: 20_000 }, (_, k) => summary(k));
+    // Half the ids as bytes (as toCrockford writes them), half as strings: both kept apart across chunks.
+    const many = Array.from({ length: 20_000 }, (_, k) =>
+      summary(k, k % 2 ? { id: toCrockford(Uint8Array.from({ length: 16 }, (_, i) => (k >> (i % 3)) & 255)) } : {}),
+    );
     store.apply(packSummaries(many.slice(0, 10_000)));
     store.apply(packSummaries(many.slice(10_000))); // past the first chunk: the store adds one
     expect(store.length).toBe(20_000);

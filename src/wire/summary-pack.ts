@@ -5,6 +5,7 @@
 // 100,000 objects of 18 fields; the copies and the collector's pauses were the page's longest tasks.
 // A pack is transferred (not copied), the page keeps the numbers in one growing typed array, and a
 // summary object is made only for the rows on screen (SummaryStore in src/ui/summary-store.ts).
+import { crockfordToBytes, toCrockford } from '../core/bytes';
 import { SIGNATURE_STATUS_LIST, type SignatureStatus } from '../core/model';
 import type { RecordVerdict } from '../core/verdict';
 
@@ -37,7 +38,7 @@ export type RecordSummary = Pick<
 };
 
 /** Int32 slots per record in a pack and in the page's store. */
-export const STRIDE = 20;
+export const STRIDE = 24;
 const KEY = 0,
   INPUT = 1,
   INDEX = 2,
@@ -58,7 +59,15 @@ const KEY = 0,
   OPERATION = 17,
   /** The time in ms, as its high and low 32 bits (a flag says whether there is one). */
   TIME_HI = 18,
-  TIME_LO = 19;
+  TIME_LO = 19,
+  /**
+   * A record id as toCrockford writes one (every AGDX envelope's), as its 16 bytes in 4 slots (a
+   * flag says so; ID is −1 then); any other id is a string. A million-record load sent a million ids
+   * as strings, which the page kept: about 50 MB of its heap, copied by every young-generation
+   * collection as they came (the main thread's longest pauses during the load, 60–86 ms). The text
+   * is made when a summary is.
+   */
+  ID_BYTES = 20;
 export const SLOT = { KEY, INPUT } as const;
 
 const SIGNATURES = SIGNATURE_STATUS_LIST;
@@ -68,7 +77,8 @@ const DECODED = 1,
   TRUSTED = 4,
   REDACTED = 8,
   HAS_TIME = 16,
-  TIME_FROM_LOG = 32;
+  TIME_FROM_LOG = 32,
+  ID_AS_BYTES = 64;
 const TWO_32 = 2 ** 32;
 
 export interface SummaryPack {
@@ -81,6 +91,7 @@ export interface SummaryPack {
 
 export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPack {
   const cols = new Int32Array(records.length * STRIDE);
+  const bytes = new Uint8Array(cols.buffer);
   const strings: string[] = [];
   const ids = new Map<string, number>();
   const str = (s: string | null): number => {
@@ -99,7 +110,8 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
     cols[o + INDEX] = r.index;
     cols[o + FORMAT] = str(r.format);
     cols[o + KIND] = str(r.kind);
-    cols[o + ID] = str(r.id);
+    const idAsBytes = r.id !== null && crockfordToBytes(r.id, bytes, (o + ID_BYTES) * 4);
+    cols[o + ID] = idAsBytes ? -1 : str(r.id);
     cols[o + CONVERSATION] = str(r.conversation);
     cols[o + SOURCE] = str(r.source);
     cols[o + TARGET] = str(r.target);
@@ -125,6 +137,7 @@ export function packSummaries(records: ReadonlyArray<RecordSummary>): SummaryPac
       (r.redacted ? REDACTED : 0) |
       (hasTime ? HAS_TIME : 0) |
       (hasTime && r.timeFrom === 'log' ? TIME_FROM_LOG : 0) |
+      (idAsBytes ? ID_AS_BYTES : 0) |
       (sig << 8);
     cols[o + ERRORS] = r.errors;
     cols[o + WARNINGS] = r.warnings;
@@ -148,7 +161,7 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     index: cols[o + INDEX],
     format: s(FORMAT) as RecordSummary['format'],
     kind: s(KIND),
-    id: s(ID),
+    id: flags & ID_AS_BYTES ? idText(cols, o) : s(ID),
     conversation: s(CONVERSATION),
     source: s(SOURCE),
     target: s(TARGET),
@@ -168,6 +181,12 @@ export function summaryAt(cols: Int32Array, o: number, strings: ReadonlyArray<st
     timeMs: flags & HAS_TIME ? cols[o + TIME_HI] * TWO_32 + (cols[o + TIME_LO] >>> 0) : null,
     timeFrom: flags & HAS_TIME ? (flags & TIME_FROM_LOG ? 'log' : 'id') : null,
   };
+}
+
+/** The id a row holds as bytes, as its text. */
+function idText(cols: Int32Array, o: number): string {
+  const at = (o + ID_BYTES) * 4;
+  return toCrockford(new Uint8Array(cols.buffer, cols.byteOffset, cols.byteLength), at, at + 16);
 }
 
 /** Every summary of a pack, as objects (tests, and callers that need them all). */

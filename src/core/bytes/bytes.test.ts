@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   concatBytes,
+  crockfordToBytes,
   crockfordToHex,
   fromBase64,
   fromHex,
@@ -123,6 +124,43 @@ describe('bulk text and id helpers', () => {
     expect(first).toEqual(texts);
     expect(texts.map((t) => utf8Range(enc.encode(t), 0, t.length))).toEqual(texts);
     expect(utf8Range(Uint8Array.from([0xc3, 0x28]), 0, 2)).toBeNull();
+  });
+
+  it('crockfordToBytes reads back exactly what toCrockford writes, and refuses any other text (property)', () => {
+    const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.nat(8), (b, at) => {
+        const out = new Uint8Array(at + 20).fill(0xee);
+        expect(crockfordToBytes(toCrockford(b), out, at)).toBe(true);
+        expect(out.subarray(at, at + 16)).toEqual(b);
+        // Nothing outside the 16 bytes is written.
+        expect([...out.subarray(0, at), ...out.subarray(at + 16)].every((x) => x === 0xee)).toBe(true);
+      }),
+      { numRuns: 2000, seed: 29 },
+    );
+    // Any 26 characters, mostly the alphabet's: true exactly when toCrockford gives the text back.
+    const char = fc.oneof(
+      { arbitrary: fc.constantFrom(...ALPHABET), weight: 40 },
+      { arbitrary: fc.constantFrom('a', 'z', 'I', 'L', 'O', 'U', '-', 'é', '\u{1F600}'), weight: 1 },
+    );
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(char, { minLength: 26, maxLength: 26 }), (chars) => {
+        const text = chars.join('');
+        const out = new Uint8Array(16);
+        const ok = crockfordToBytes(text, out, 0);
+        if (ok) accepted++;
+        expect(ok).toBe(text.length === 26 && toCrockford(out) === text);
+      }),
+      { numRuns: 3000, seed: 7 },
+    );
+    expect(accepted).toBeGreaterThan(100);
+    const id = '01J0Y1ZAG00000000000000002';
+    const out = new Uint8Array(16);
+    for (const not of [id.toLowerCase(), `8${id.slice(1)}`, id.slice(1), `${id}0`, `${id.slice(0, 25)}I`, ''])
+      expect(crockfordToBytes(not, out, 0)).toBe(false);
+    expect(crockfordToBytes(`7${'Z'.repeat(25)}`, out, 0)).toBe(true);
+    expect(out.every((x) => x === 255)).toBe(true);
   });
 
   it('toCrockford agrees with a bigint reading of the bytes, at any length (property)', () => {

@@ -131,6 +131,40 @@ export function toCrockford(bytes: Uint8Array, start = 0, end = bytes.length): s
   return text;
 }
 
+// Each character's value in toCrockford's alphabet, by character code (−1: not one it writes).
+const CROCKFORD_VALUE = Int8Array.from({ length: 128 }, (_, c) => CROCKFORD.indexOf(String.fromCharCode(c)));
+
+/**
+ * The 16 bytes of an id as toCrockford writes one (26 of its characters, upper case, the first at
+ * most 7) into `out[at, at + 16)`, and true; false for any other text (`out` then holds no meaning).
+ * Exactly toCrockford's inverse: it is true only for text toCrockford gives back unchanged.
+ */
+export function crockfordToBytes(id: string, out: Uint8Array, at: number): boolean {
+  if (id.length !== 26) return false;
+  let acc = 0;
+  let bits = 0;
+  let b = at + 15;
+  // From the right, 5 bits a character, a byte out whenever 8 have gathered.
+  for (let i = 25; i > 0; i--) {
+    const c = id.charCodeAt(i);
+    const v = c < 128 ? CROCKFORD_VALUE[c] : -1;
+    if (v < 0) return false;
+    acc |= v << bits;
+    bits += 5;
+    if (bits >= 8) {
+      out[b--] = acc & 255;
+      acc >>>= 8;
+      bits -= 8;
+    }
+  }
+  // The first character carries the top 3 bits (26 × 5 = 130: its top two are always zero).
+  const c = id.charCodeAt(0);
+  const v = c < 128 ? CROCKFORD_VALUE[c] : -1;
+  if (v < 0 || v > 7) return false;
+  out[b] = acc | (v << bits);
+  return true;
+}
+
 /** Hex of a Crockford base32 id (the inverse of toCrockford for 16-byte ids); null when it is not one. */
 export function crockfordToHex(id: string): string | null {
   if (id.length !== 26) return null;

@@ -63,9 +63,9 @@ const KEY = 0,
   /**
    * A record id as toCrockford writes one (every AGDX envelope's), as its 16 bytes in 4 slots (a
    * flag says so; ID is −1 then); any other id is a string. A million-record load sent a million ids
-   * as strings, which the page kept: about 50 MB of its heap, copied by every young-generation
-   * collection as they came (the main thread's longest pauses during the load, 60–86 ms). The text
-   * is made when a summary is.
+   * as strings, which the page kept: 35 MB of its heap, copied by the young generation's collections
+   * as they came (the main thread's longest pauses during the load, 60–86 ms). The text is made when
+   * a summary is.
    */
   ID_BYTES = 20;
 export const SLOT = { KEY, INPUT } as const;

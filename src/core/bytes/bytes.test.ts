@@ -27,7 +27,14 @@ describe('bytes', () => {
     const within = concatBytes(Uint8Array.of(0xff, 0xff), id);
     expect(ulidTimeMs(within, 2, 18)).toBe(0x01903c1faa00);
     expect(ulidTimeMs(within, 2, 5)).toBe(0x01903c);
+    const back = new Uint8Array(16);
+    expect(crockfordToBytes('01J0Y1ZAG00000000000000002', back, 0)).toBe(true);
+    expect(toHex(back)).toBe('01903c1faa0000000000000000000002');
+    expect(crockfordToBytes('not-an-id', back, 0)).toBe(false);
+    // The hex of one, in either case.
     expect(crockfordToHex('01J0Y1ZAG00000000000000002')).toBe('01903c1faa0000000000000000000002');
+    expect(crockfordToHex('01j0y1zag00000000000000002')).toBe('01903c1faa0000000000000000000002');
+    expect(crockfordToHex('8ZZZZZZZZZZZZZZZZZZZZZZZZZ')).toBeNull();
     expect(crockfordToHex('not-an-id')).toBeNull();
   });
 

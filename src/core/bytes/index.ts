@@ -165,16 +165,10 @@ export function crockfordToBytes(id: string, out: Uint8Array, at: number): boole
   return true;
 }
 
-/** Hex of a Crockford base32 id (the inverse of toCrockford for 16-byte ids); null when it is not one. */
+/** Hex of a Crockford base32 id, in either case (the inverse of toCrockford for 16-byte ids); null when it is not one. */
 export function crockfordToHex(id: string): string | null {
-  if (id.length !== 26) return null;
-  let n = 0n;
-  for (const ch of id.toUpperCase()) {
-    const v = CROCKFORD.indexOf(ch);
-    if (v < 0) return null;
-    n = (n << 5n) | BigInt(v);
-  }
-  return n >> 128n ? null : n.toString(16).padStart(32, '0');
+  const bytes = new Uint8Array(16);
+  return crockfordToBytes(id.toUpperCase(), bytes, 0) ? toHex(bytes) : null;
 }
 
 /** The UTF-8 byte length of a string, without encoding it (lone surrogates count as U+FFFD, 3 bytes). */

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { groupDigits } from '../format';
 import { TrustSampleKey } from '../sample-key';
+import { FileChooser } from './FileChooser';
 
 interface Props {
   records: number;
@@ -37,17 +38,7 @@ export function SamplesNote({ records, onFiles, onClear, onDismiss }: Props) {
         <button type="button" className={button} onClick={() => picker.current?.click()}>
           Open files…
         </button>
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          aria-label="Choose record files instead of the samples"
-          className="hidden"
-          onChange={(e) => {
-            if (e.target.files?.length) onFiles(e.target.files);
-            e.target.value = '';
-          }}
-        />
+        <FileChooser ref={picker} label="Choose record files instead of the samples" onFiles={onFiles} />
         <button
           type="button"
           className={button}

@@ -1,7 +1,8 @@
-import { memo, type RefObject, useCallback, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useDismiss } from '../hooks/use-dismiss';
 import type { Intake } from '../hooks/use-intake';
 import type { Sample } from '../sources';
+import { FileChooser } from './FileChooser';
 
 interface Props {
   intake: Intake;
@@ -37,27 +38,6 @@ function useStrip() {
   return { open, setOpen, button, strip };
 }
 
-/**
- * The hidden file chooser "Open files" clicks, drawn again only when its handler changes: React
- * writes an input's attributes anew each time it is drawn (as the filter's fields, LoadControls.tsx),
- * and the toolbar is drawn for every status line of a load.
- */
-const FileChooser = memo(function FileChooser({ ref, onFiles }: { ref: RefObject<HTMLInputElement | null>; onFiles: (files: FileList) => void }) {
-  return (
-    <input
-      ref={ref}
-      type="file"
-      multiple
-      aria-label="Choose record files"
-      className="hidden"
-      onChange={(e) => {
-        if (e.target.files?.length) onFiles(e.target.files);
-        e.target.value = '';
-      }}
-    />
-  );
-});
-
 /** The page's header: the ways in (files, paste, samples), keys, share, export, clear, and the status line. */
 export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onShare, onExport, onClear }: Props) {
   const fileInput = useRef<HTMLInputElement>(null);
@@ -80,7 +60,7 @@ export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onS
       >
         Open files
       </button>
-      <FileChooser ref={fileInput} onFiles={intake.files} />
+      <FileChooser ref={fileInput} label="Choose record files" onFiles={intake.files} />
       <button
         type="button"
         onClick={onPaste}

@@ -44,8 +44,8 @@ test("a load's list frame (filter, header, an empty list said to be busy) is dra
   writeFileSync(path, agdxSequence(20_000, { signedEvery: 1_000_000 }));
   await inspector.open();
   // Which of the page's changes (one observer call per task that changed it) first held the filter
-  // bar, the busy list and a record row. Drawn with the first rows, the frame's first layout made
-  // that frame the million-record load's longest (56–72 ms).
+  // bar, the busy list and a record row. Laid out together with the first rows, the frame made
+  // theirs the million-record load's longest frame (56–72 ms).
   await page.evaluate(() => {
     const w = window as unknown as { __firsts: Record<string, number>; __fieldWrites: number };
     w.__firsts = {};

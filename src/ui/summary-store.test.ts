@@ -44,7 +44,7 @@ describe('summary packs', () => {
     const records = ids.map((id, k) => summary(k, { id }));
     const pack = packSummaries(records);
     expect(unpackSummaries(pack)).toEqual(records);
-    // The page keeps no string for the ids the bytes carry (a million of them were 50 MB of its heap).
+    // The page keeps no string for the ids the bytes carry (a million of them were 35 MB of its heap).
     for (const k of [0, 1, 6, 7]) expect(pack.strings).not.toContain(ids[k]);
     for (const k of [2, 3, 4]) expect(pack.strings).toContain(ids[k]);
     const store = new SummaryStore();

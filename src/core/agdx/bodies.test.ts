@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Raw, cbor } from '../../../test/support/dialect-helpers';
 import { params } from '../../../test/support/fuzz';
-import { plainErrorBody, readBody } from './bodies';
+import { readBody } from './bodies';
+import { plainErrorBody } from './fast';
 
 /** readBody's findings on `body` as an error record's body (no headers, as bulk loading reads). */
 const findingsOf = (body: Uint8Array) => readBody(body, 0, body.length, { kind: 'error', contentType: null }, false).findings;

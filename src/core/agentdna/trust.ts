@@ -1,8 +1,9 @@
 // AgentDNA trust, from the registry the caller passes (judged by the importer as it reads, and
 // applied again whenever the registry changes, without parsing again). A valid signature only
-// *binds* the key to the `from` DID (anyone can make a key and its DID); it is trusted when that DID is registered (report.md "Key
-// files"): a DID entry, for a key the DID commits to, or a secp256k1 key entry whose agent is the DID,
-// for that very key. The record's verdict comes from the tip.
+// *binds* the key to the `from` DID (anyone can make a key and its DID); it is trusted when that
+// DID is registered (report.md "Key files"): a DID entry, for a key the DID commits to, or a
+// secp256k1 key entry whose agent is the DID, for that very key. The record's verdict comes from
+// the tip.
 import { toHex } from '../bytes';
 import { isDidEntry, type RegisteredDid, type RegisteredKey, type RegistryEntry } from '../keys/keys';
 import { decideAmong } from '../keys/trust';

@@ -1,10 +1,10 @@
 // Bulk loading's shortcut: a canonical envelope with nothing to report becomes a record without the
 // general decoder's item tree. Anything with a finding goes the general way, which locates every
 // finding's bytes; so a record's verdicts never depend on which way it went.
-import { plainErrorBody, readBody } from '../agdx/bodies';
+import { readBody } from '../agdx/bodies';
 import { envelopeDisplay } from '../agdx/dispatch';
 import type { Envelope } from '../agdx/envelope';
-import { type FastEnvelope, IdViews, readCanonicalEnvelope } from '../agdx/fast';
+import { type FastEnvelope, IdViews, plainErrorBody, readCanonicalEnvelope } from '../agdx/fast';
 import { checkSignatureShape } from '../agdx/signature';
 import type { Dialect } from '../agdx/dialects';
 import { type BodyAt, decodeRefusal, envelopeDialect, validateFields } from '../agdx/validate';

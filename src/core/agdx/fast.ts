@@ -452,17 +452,24 @@ function less(b: Uint8Array, a0: number, a1: number, c0: number, c1: number): bo
  * the general decoder. With `idViews` (one per input), repeated ids share one view.
  */
 export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?: IdViews, end = bytes.length): FastEnvelope | null {
+  return withReader(bytes, start, end, idViews ?? null, readEnvelope, null);
+}
+
+/**
+ * `read` over `bytes[start, end)`, with the reader's state set for it; `notFast` when the bytes
+ * are not what it reads (it threw NOT_FAST). The state holds no input after.
+ */
+function withReader<T, N>(bytes: Uint8Array, start: number, end: number, idViews: IdViews | null, read: () => T, notFast: N): T | N {
   b = bytes;
   pos = start;
   limit = Math.min(end, bytes.length);
-  ids = idViews ?? null;
+  ids = idViews;
   try {
-    return readEnvelope();
+    return read();
   } catch (e) {
-    if (e === NOT_FAST) return null;
+    if (e === NOT_FAST) return notFast;
     throw e;
   } finally {
-    // Hold no input past the read.
     b = EMPTY;
     ids = null;
   }
@@ -488,17 +495,7 @@ const ONE_BYTE = 255;
  * bodies.test.ts holds readBody to no finding on every body this says true of.
  */
 export function plainErrorBody(bytes: Uint8Array, start: number, end: number): boolean {
-  b = bytes;
-  pos = start;
-  limit = Math.min(end, bytes.length);
-  try {
-    return readPlainErrorBody();
-  } catch (e) {
-    if (e === NOT_FAST) return false;
-    throw e;
-  } finally {
-    b = EMPTY;
-  }
+  return withReader(bytes, start, end, null, readPlainErrorBody, false);
 }
 
 function readPlainErrorBody(): boolean {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { memo, type ReactNode, useCallback, useRef, useState } from 'react';
+import { memo, type ReactNode } from 'react';
 import { displayText, groupDigits } from '../format';
-import { useDismiss } from '../hooks/use-dismiss';
+import { useStrip } from '../hooks/use-strip';
 import { queryKeys } from '../query-keys';
 import { inspectorClient } from '../worker-client';
 import { RuleRef, useExplain } from './RuleRef';
@@ -114,15 +114,7 @@ const FilterFields = memo(function FilterFields({ filter, onChange }: Pick<Filte
 export function FilterBar({ filter, onChange, shown, total, version, matched, controls }: FilterBarProps) {
   const set = (patch: Partial<RecordFilter>) => onChange({ ...filter, ...patch });
   const explain = useExplain();
-  const [rulesOpen, setRulesOpen] = useState(false);
-  const rulesButton = useRef<HTMLButtonElement>(null);
-  const rulesStrip = useRef<HTMLDivElement>(null);
-  useDismiss(
-    rulesOpen,
-    useCallback(() => setRulesOpen(false), []),
-    rulesButton,
-    rulesStrip,
-  );
+  const { open: rulesOpen, setOpen: setRulesOpen, button: rulesButton, strip: rulesStrip } = useStrip<HTMLDivElement>();
   // Counted in the worker once per load (and key change), asked for when the list first opens.
   const present = useQuery({ queryKey: queryKeys.rules(version), queryFn: () => inspectorClient().call('rules', {}), enabled: rulesOpen });
   const choose = (patch: Partial<RecordFilter>) => {

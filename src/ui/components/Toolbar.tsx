@@ -1,5 +1,5 @@
-import { useCallback, useRef, useState } from 'react';
-import { useDismiss } from '../hooks/use-dismiss';
+import { useRef } from 'react';
+import { useStrip } from '../hooks/use-strip';
 import type { Intake } from '../hooks/use-intake';
 import type { Sample } from '../sources';
 import { FileChooser } from './FileChooser';
@@ -24,26 +24,12 @@ const EXPORTS = [
   { what: 'bundle', label: 'Bundle (.eibundle)', title: 'Everything loaded and this view, in a file that reopens it when dropped' },
 ] as const;
 
-/** A button that opens a strip of choices below the toolbar (the samples, the exports): Esc or a click elsewhere closes it. */
-function useStrip() {
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const strip = useRef<HTMLUListElement>(null);
-  useDismiss(
-    open,
-    useCallback(() => setOpen(false), []),
-    button,
-    strip,
-  );
-  return { open, setOpen, button, strip };
-}
-
 /** The page's header: the ways in (files, paste, samples), keys, share, export, clear, and the status line. */
 export function Toolbar({ intake, keyCount, loaded, status, onPaste, onKeys, onShare, onExport, onClear }: Props) {
   const fileInput = useRef<HTMLInputElement>(null);
   // The samples and the exports close on Esc (focus back on their button) and on a click anywhere else.
-  const samples = useStrip();
-  const exports = useStrip();
+  const samples = useStrip<HTMLUListElement>();
+  const exports = useStrip<HTMLUListElement>();
   const { open: samplesOpen, setOpen: setSamplesOpen, button: samplesButton, strip: samplesMenu } = samples;
   const choose = (chosen: Sample[]) => {
     setSamplesOpen(false);

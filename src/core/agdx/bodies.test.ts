@@ -1,10 +1,12 @@
 // plainErrorBody judges an error body over its bytes for bulk loading; readBody reads it whole.
-// Whatever the byte check calls plain, readBody must read without a finding.
+// Whatever the byte check calls plain, readBody must read without a finding; and where
+// bodyCanHaveFindings says a context can have none, readBody finds none there.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Raw, cbor } from '../../../test/support/dialect-helpers';
 import { params } from '../../../test/support/fuzz';
-import { readBody } from './bodies';
+import { bodyCanHaveFindings, readBody } from './bodies';
+import { DIALECTS, KINDS } from './dialects';
 import { plainErrorBody } from './fast';
 
 /** readBody's findings on `body` as an error record's body (no headers, as bulk loading reads). */
@@ -89,5 +91,53 @@ describe('plainErrorBody', () => {
     );
     // Many generated bodies were plain: the property was not passed by calling nothing plain.
     expect(plainOnes).toBeGreaterThan(50);
+  });
+});
+
+describe('bodyCanHaveFindings', () => {
+  // Every operation a dialect gives a body shape, the capsule operations, and some no dialect knows.
+  const operations = [
+    undefined,
+    ...new Set(DIALECTS.flatMap((d) => Object.keys(d.bodies).map((at) => at.slice(at.indexOf('/') + 1)))),
+    'card',
+    'quarantine',
+    'unquarantine',
+    'chat',
+    'task',
+    '',
+  ];
+  const contentTypes = [null, ...Array.from({ length: 13 }, (_, i) => i), 255];
+  const contexts = KINDS.flatMap((kind) =>
+    operations.flatMap((operation) => contentTypes.flatMap((contentType) => DIALECTS.map((dialect) => ({ kind, operation, contentType, dialect })))),
+  );
+  const skipped = contexts.filter((c) => !bodyCanHaveFindings(c.kind, c.operation, c.contentType, c.dialect));
+  const read = contexts.filter((c) => bodyCanHaveFindings(c.kind, c.operation, c.contentType, c.dialect));
+
+  it('leaves to readBody every context it can find something in', () => {
+    // Both kinds of context are many: the property below is not passed by reading every body.
+    expect(skipped.length).toBeGreaterThan(500);
+    expect(read.length).toBeGreaterThan(100);
+    // A bare envelope's command, response, event and chunk bodies (no agdx.ct) are the ones skipped.
+    for (const kind of ['command', 'response', 'event', 'chunk']) expect(bodyCanHaveFindings(kind, undefined, null), kind).toBe(false);
+    // Where it says a body can have findings, some body has: readBody is not asked for nothing.
+    const notJson = new TextEncoder().encode('{not json');
+    expect(readBody(notJson, 0, notJson.length, { kind: 'event', contentType: 1 }, false).findings.length).toBeGreaterThan(0);
+    expect(findingsOf(cbor([3])).length).toBeGreaterThan(0);
+  });
+
+  it('is false only where readBody finds nothing, whatever the body', () => {
+    const anyBytes = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }),
+      fc.jsonValue().map((v) => new TextEncoder().encode(JSON.stringify(v))),
+      // (The test's encoder writes whole numbers as integers: those past 64 bits are left out.)
+      fc.jsonValue().map((v) => cbor(JSON.parse(JSON.stringify(v, (_, x) => (typeof x === 'number' && Math.abs(x) > 2 ** 53 ? 0 : x))))),
+      fc.constantFrom(cbor(new Map([['code', 3]])), cbor('caf\u00e9'), Uint8Array.of(0xff, 0xfe), new Uint8Array(0)),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...skipped), anyBytes, (ctx, bytes) => {
+        expect(readBody(bytes, 0, bytes.length, ctx, false).findings).toEqual([]);
+      }),
+      params('bodyCanHaveFindings agrees with readBody', 1, 2000),
+    );
   });
 });

@@ -132,6 +132,20 @@ export interface BodyReading {
 }
 
 /**
+ * Whether readBody without detail can find anything in a body of this context: false where it
+ * reads every body without a finding, whatever its bytes (a guessed, plain-text or undecoded one),
+ * so bulk loading (import/fast-record.ts) skips reading those. It follows readBody's order of
+ * cases; bodies.test.ts holds readBody to no finding, over bytes of every kind, for every context
+ * this is false of.
+ */
+export function bodyCanHaveFindings(kind: string, operation: string | undefined, contentType: number | null, dialect: Dialect = DIALECT_001): boolean {
+  if (kind === 'error') return true;
+  if (operation !== undefined && bodyShapeOf(dialect, kind, operation) !== null) return true;
+  if (kind === 'status' && (operation === 'card' || operation === 'quarantine' || operation === 'unquarantine')) return true;
+  return contentType === 1 || contentType === 3 || contentType === 8;
+}
+
+/**
  * Reads a body. `bytes` holds the whole record; the body's content sits at [start, end), so the
  * nested CBOR keeps spans into the same bytes as the envelope. Without `detail` (bulk loading) only
  * the findings are worked out: the same findings, without the views.

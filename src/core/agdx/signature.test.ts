@@ -202,6 +202,8 @@ describe('verdicts', () => {
         const env: Envelope = { ...base, signature };
         const check = checkSignatureShape(env, null, () => null);
         expect(signatureShapeFindings(env, () => null)).toEqual(check.findings);
+        // The answer records by one key share (bulk decoding asks so) is the one made for a record alone.
+        expect(check).toEqual(checkSignatureShape(env, null, () => null, []));
         if (signature) {
           expect(check.verdict.key_id).toBe(toHex(signature.key_id));
           if (check.verdict.status === 'unknown_key') expect(check.verdict.reason).toBe(`no registered key has key id ${toHex(signature.key_id)}`);
@@ -221,6 +223,11 @@ describe('verdicts', () => {
       () => null,
     ).verdict;
     expect([one.key_id, two.key_id]).toEqual(['0101010101010101', '0202020202020202']);
+    // Records by the same key in a row share one frozen answer; one with uncovered fields has its own.
+    const byTwo = { ...base, signature: { scheme: 1, key_id: new Uint8Array(8).fill(2), bytes: new Uint8Array(64).fill(9) } };
+    expect(checkSignatureShape(byTwo, null, () => null).verdict).toBe(two);
+    expect(Object.isFrozen(two) && Object.isFrozen(two.not_covered)).toBe(true);
+    expect(checkSignatureShape(byTwo, null, () => null, ['tool']).verdict).toMatchObject({ ...two, not_covered: ['tool'] });
     expect(Object.keys(one)).toEqual(['key_id', 'signer', 'trusted', 'context_match', 'not_covered', 'status', 'scheme', 'reason']);
   });
 

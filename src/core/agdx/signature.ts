@@ -114,7 +114,7 @@ export function checkSignatureShape(
   env: Envelope,
   observed: ObservedHeaders | null,
   spanOf: (path: string) => Span | null,
-  notCovered: string[] = [],
+  notCovered?: string[],
 ): SignatureCheck {
   const sig = env.signature;
   if (!sig) {
@@ -122,6 +122,7 @@ export function checkSignatureShape(
   }
   const keyId = keyIdHex(sig.key_id);
   const contextMatched = contextMatch(env, observed);
+  const uncovered = notCovered ?? [];
   // Written out (no spread of a shared base), in the verdict's usual key order: this runs once per
   // signed record of a large log.
   if (sig.scheme !== 1) {
@@ -132,7 +133,7 @@ export function checkSignatureShape(
         signer: null,
         trusted: false,
         context_match: contextMatched,
-        not_covered: notCovered,
+        not_covered: uncovered,
         status: 'unsupported',
         scheme: null,
         reason,
@@ -149,7 +150,7 @@ export function checkSignatureShape(
         signer: null,
         trusted: false,
         context_match: contextMatched,
-        not_covered: notCovered,
+        not_covered: uncovered,
         status: 'malformed',
         scheme: 'ed25519',
         reason,
@@ -157,13 +158,15 @@ export function checkSignatureShape(
       findings: problems,
     };
   }
+  // As the bulk reader asks (no headers, nothing uncovered), its records by one key share one answer.
+  if (notCovered === undefined && contextMatched === null) return sharedUnknownKey();
   return {
     verdict: {
       key_id: keyId,
       signer: null,
       trusted: false,
       context_match: contextMatched,
-      not_covered: notCovered,
+      not_covered: uncovered,
       status: 'unknown_key',
       scheme: 'ed25519',
       reason: unknownKeyReason,
@@ -177,12 +180,33 @@ export function checkSignatureShape(
 let lastKeyId: Uint8Array | null = null;
 let lastKeyIdHex = '';
 let unknownKeyReason = '';
+/** The unknown_key answer for the last key id, as the bulk reader asks (no headers, nothing uncovered): one for its records. */
+let unknownKeyCheck: SignatureCheck | null = null;
+
+/** A well-shaped Ed25519 signature by the last key id met, with no context matched and nothing uncovered: the answer its records share, frozen. */
+function sharedUnknownKey(): SignatureCheck {
+  unknownKeyCheck ??= Object.freeze({
+    verdict: Object.freeze({
+      key_id: lastKeyIdHex,
+      signer: null,
+      trusted: false,
+      context_match: null,
+      not_covered: Object.freeze([]) as unknown as string[],
+      status: 'unknown_key',
+      scheme: 'ed25519',
+      reason: unknownKeyReason,
+    }),
+    findings: NO_FINDINGS,
+  }) as SignatureCheck;
+  return unknownKeyCheck;
+}
 
 function keyIdHex(keyId: Uint8Array): string {
   if (lastKeyId === null || !bytesEqual(lastKeyId, keyId)) {
     lastKeyId = keyId.slice(); // a copy: no view of an input is kept here
     lastKeyIdHex = toHex(keyId);
     unknownKeyReason = `no registered key has key id ${lastKeyIdHex}`;
+    unknownKeyCheck = null;
   }
   return lastKeyIdHex;
 }

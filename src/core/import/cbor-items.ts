@@ -70,7 +70,7 @@ export function* cborRecordBatches(place: Place, from: number, to: number, detai
       continue;
     }
     if (!detail && bytes[pos] >= 0xa0 && bytes[pos] < 0xb8) {
-      const fast = fastEnvelopeRecord(place, pos, to, index, envelopeViews);
+      const fast = fastEnvelopeRecord(place, pos, to, index);
       if (fast) {
         push(fast);
         items++;

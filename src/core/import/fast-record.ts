@@ -1,32 +1,34 @@
 // Bulk loading's shortcut: a canonical envelope with nothing to report becomes a record without the
 // general decoder's item tree. Anything with a finding goes the general way, which locates every
 // finding's bytes; so a record's verdicts never depend on which way it went.
-import { readBody } from '../agdx/bodies';
+import { bodyCanHaveFindings, readBody } from '../agdx/bodies';
 import { envelopeDisplay } from '../agdx/dispatch';
 import type { Envelope } from '../agdx/envelope';
 import { type FastEnvelope, IdViews, plainErrorBody, readCanonicalEnvelope } from '../agdx/fast';
 import { checkSignatureShape } from '../agdx/signature';
-import type { Dialect } from '../agdx/dialects';
+import type { Dialect, DialectVerdict } from '../agdx/dialects';
 import { type BodyAt, decodeRefusal, envelopeDialect, validateFields } from '../agdx/validate';
 import { bytesEqual, toCrockford } from '../bytes';
 import type { SignatureVerdict, Span, ViewOrigin } from '../model';
 import type { InspectedRecord, RecordData, ViewBuilder } from '../records';
 import { type Finding, NO_FINDINGS, type RecordVerdict } from '../verdict';
 import { type Place, summaryText } from './build';
+import { envelopeViews } from './views';
 
 const noSpan = () => null;
 
 /**
  * The bare envelope at `start` (a CBOR sequence has no headers) as a finished record, or null when
- * it must take the general way (not canonical, or it has a finding). `views` builds its views from
- * its bytes when it is opened.
+ * it must take the general way (not canonical, or it has a finding). Its views are built from its
+ * bytes when it is opened (envelopeViews).
  */
-export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number, views: ViewBuilder): InspectedRecord | null {
+export function fastEnvelopeRecord(place: Place, start: number, end: number, index: number): InspectedRecord | null {
   const fast = readCanonicalEnvelope(place.view, start, idViewsOf(place.view), end);
   if (!fast) return null;
   const env = fast.envelope;
   // A bare envelope has no headers: its fields alone show its dialect.
-  const { dialect, evidence } = envelopeDialect(env);
+  const shown = envelopeDialect(env);
+  const { dialect } = shown;
   if (decodeRefusal(env, dialect, noSpan)) return null;
   const bodyAt = fast.bodyStart >= 0 ? { bytes: place.view, start: fast.bodyStart, end: fast.bodyEnd } : undefined;
   if (validateFields(env, noSpan, dialect, bodyAt).length) return null;
@@ -34,13 +36,10 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
   const signature = checkSignatureShape(env, null, noSpan);
   if (signature.findings.length) return null;
   return new BulkRecord(
-    place.view,
-    place.viewOrigin,
+    place,
     start,
     fast.end,
-    views,
     env,
-    place.input,
     index,
     env.kind,
     offsetIn(place.view, env.record),
@@ -49,8 +48,7 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
     env.target ?? null,
     env.operation ?? null,
     signature.verdict,
-    dialect.id,
-    evidence,
+    shown,
     envelopeDisplay(env),
   );
 }
@@ -61,6 +59,8 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
  * (plainErrorBody), with no item tree.
  */
 function bodyHasFindings(env: Envelope, dialect: Dialect, at: BodyAt): boolean {
+  // A bare envelope has no agdx.ct: most bodies are guessed at, which finds nothing.
+  if (!bodyCanHaveFindings(env.kind, env.operation, null, dialect)) return false;
   if (env.kind === 'error' && plainErrorBody(at.bytes, at.start, at.end)) return false;
   const context = { kind: env.kind, operation: env.operation, contentType: null, dialect, taskState: env.task_state };
   return readBody(at.bytes, at.start, at.end, context, false).findings.length > 0;
@@ -98,13 +98,11 @@ const ID_LENGTH = 16;
  */
 class BulkRecord implements InspectedRecord, RecordVerdict, RecordData {
   constructor(
-    readonly view: Uint8Array,
-    readonly viewOrigin: ViewOrigin,
+    /** Its input and the view of it (the reader's, shared by the records read with it). */
+    private readonly place: Place,
     private readonly start: number,
     private readonly end: number,
-    readonly views: ViewBuilder,
     private held: Envelope | null,
-    readonly input: number,
     readonly index: number,
     readonly kind: string,
     /** Where the record id's 16 bytes are in the view, or −1 without one. */
@@ -114,10 +112,31 @@ class BulkRecord implements InspectedRecord, RecordVerdict, RecordData {
     readonly target: string | null,
     private readonly operation: string | null,
     readonly signature: SignatureVerdict,
-    readonly dialect: string,
-    readonly dialectEvidence: readonly string[],
+    /** Its dialect and the evidence (shared: one per dialect and evidence). */
+    private readonly shown: DialectVerdict,
     readonly displayType: string | null,
   ) {}
+
+  // Read through the shared objects rather than held per record: every field is copied through the
+  // young generation's collections for each record a large log keeps.
+  get input(): number {
+    return this.place.input;
+  }
+  get view(): Uint8Array {
+    return this.place.view;
+  }
+  get viewOrigin(): ViewOrigin {
+    return this.place.viewOrigin;
+  }
+  get views(): ViewBuilder {
+    return envelopeViews;
+  }
+  get dialect(): string {
+    return this.shown.dialect.id;
+  }
+  get dialectEvidence(): readonly string[] {
+    return this.shown.evidence;
+  }
 
   get verdict(): RecordVerdict {
     return this;

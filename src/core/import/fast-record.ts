@@ -69,8 +69,10 @@ function bodyHasFindings(env: Envelope, dialect: Dialect, at: BodyAt): boolean {
 /** Where `id` (a view of `view`'s bytes, as the fast reader gives ids) starts in `view`, or −1 without one. */
 function offsetIn(view: Uint8Array, id: Uint8Array | undefined): number {
   if (id === undefined) return -1;
-  if (id.buffer !== view.buffer || id.length !== ID_LENGTH) throw new TypeError('offsetIn: the id is not 16 bytes of the view');
-  return id.byteOffset - view.byteOffset;
+  // By its offsets: reading `buffer` (a getter) cost more than the rest of this per record.
+  const at = id.byteOffset - view.byteOffset;
+  if (id.length !== ID_LENGTH || at < 0 || at + ID_LENGTH > view.length) throw new TypeError('offsetIn: the id is not 16 bytes of the view');
+  return at;
 }
 const ID_LENGTH = 16;
 

@@ -7,7 +7,7 @@ import type { Envelope } from '../agdx/envelope';
 import { type FastEnvelope, IdViews, plainErrorBody, readCanonicalEnvelope } from '../agdx/fast';
 import { checkSignatureShape } from '../agdx/signature';
 import type { Dialect, DialectVerdict } from '../agdx/dialects';
-import { type BodyAt, decodeRefusal, envelopeDialect, validateFields } from '../agdx/validate';
+import { decodeRefusal, envelopeDialect, validateFields } from '../agdx/validate';
 import { bytesEqual, toCrockford } from '../bytes';
 import type { SignatureVerdict, Span, ViewOrigin } from '../model';
 import type { InspectedRecord, RecordData, ViewBuilder } from '../records';
@@ -30,9 +30,10 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
   const shown = envelopeDialect(env);
   const { dialect } = shown;
   if (decodeRefusal(env, dialect, noSpan)) return null;
-  const bodyAt = fast.bodyStart >= 0 ? { bytes: place.view, start: fast.bodyStart, end: fast.bodyEnd } : undefined;
-  if (validateFields(env, noSpan, dialect, bodyAt).length) return null;
-  if (bodyAt && bodyHasFindings(env, dialect, bodyAt)) return null;
+  // The body is read as its own bytes (env.body, a view of the input's): only whether there is a
+  // finding matters here, not where (a record with one goes the general way, which locates it).
+  if (validateFields(env, noSpan, dialect).length) return null;
+  if (env.body !== undefined && bodyHasFindings(env, env.body, dialect)) return null;
   const signature = checkSignatureShape(env, null, noSpan);
   if (signature.findings.length) return null;
   return new BulkRecord(
@@ -58,12 +59,12 @@ export function fastEnvelopeRecord(place: Place, start: number, end: number, ind
  * (kind-specific ones; a guess has none); an error body laser writes is judged over its bytes
  * (plainErrorBody), with no item tree.
  */
-function bodyHasFindings(env: Envelope, dialect: Dialect, at: BodyAt): boolean {
+function bodyHasFindings(env: Envelope, body: Uint8Array, dialect: Dialect): boolean {
   // A bare envelope has no agdx.ct: most bodies are guessed at, which finds nothing.
   if (!bodyCanHaveFindings(env.kind, env.operation, null, dialect)) return false;
-  if (env.kind === 'error' && plainErrorBody(at.bytes, at.start, at.end)) return false;
+  if (env.kind === 'error' && plainErrorBody(body, 0, body.length)) return false;
   const context = { kind: env.kind, operation: env.operation, contentType: null, dialect, taskState: env.task_state };
-  return readBody(at.bytes, at.start, at.end, context, false).findings.length > 0;
+  return readBody(body, 0, body.length, context, false).findings.length > 0;
 }
 
 /** Where `id` (a view of `view`'s bytes, as the fast reader gives ids) starts in `view`, or −1 without one. */

@@ -161,7 +161,7 @@ const SIG_FIELDS = ['scheme', 'key_id', 'bytes', 'context'] as const;
 const SIG_KEYS = keys(SIG_FIELDS);
 const CTX_FIELDS = ['content_type', 'agent_version'] as const;
 const CTX_KEYS = keys(CTX_FIELDS);
-const KIND_BYTES = KINDS.map((k) => enc.encode(k));
+const KIND_KEYS = keys(KINDS);
 
 /** Thrown inside the fast reader when the bytes leave the canonical subset. */
 const NOT_FAST = Symbol('not-fast');
@@ -330,22 +330,9 @@ function textContent(n: number): string {
 
 /** The kind, matched by its bytes: the shared constant string, never a new one. */
 function kind(): Kind {
-  const ib = b[pos];
-  const n = ib - 0x60;
-  if (n < 0 || n >= 24 || pos + 1 + n > limit) throw NOT_FAST;
-  const p = pos + 1;
-  for (let i = 0; i < KIND_BYTES.length; i++) {
-    const name = KIND_BYTES[i];
-    if (name.length !== n) continue;
-    let j = 0;
-    while (j < n && b[p + j] === name[j]) j++;
-    if (j === n) {
-      pos = p + n;
-      return KINDS[i];
-    }
-  }
-  // Not a kind (or not one spelt exactly): the general decoder names the problem.
-  throw NOT_FAST;
+  // A kind is text matched as a key is (not a kind, or not one spelt exactly: the general decoder
+  // names the problem).
+  return KINDS[key(KIND_KEYS, 0)];
 }
 
 function uint(max?: number): number | bigint {

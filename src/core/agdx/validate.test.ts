@@ -8,7 +8,9 @@ import { inspectInput } from '../inspect';
 import { flat, type FlatRecord } from '../../../test/support/import-helpers';
 import { encodeEnvelope } from './canonical';
 import { decodeEnvelope, type MetaValue } from './envelope';
-import { metaValueSize, validateEnvelope } from './validate';
+import { matrixFindings, matrixSettled, metaValueSize, validateEnvelope, validateFields } from './validate';
+import { DIALECTS } from './dialects';
+import type { Envelope } from './envelope';
 import type { Finding } from '../verdict';
 
 // ---------------------------------------------------------------------------------------------
@@ -858,5 +860,56 @@ describe('leniency', () => {
     expect(validateEnvelope(d.value)).toEqual([]);
     const meta: MetaValue | undefined = d.value.envelope.metadata?.get('b');
     expect(meta).toEqual({ type: 'text', value: 'x' });
+  });
+});
+
+describe('matrixSettled', () => {
+  // Every combination of the fields the matrix rules on, for every kind, with and without a tool
+  // and an operation, in both dialects.
+  const present: [keyof Envelope, unknown][] = [
+    ['record', new Uint8Array(16).fill(1)],
+    ['correlation', new Uint8Array(16).fill(3)],
+    ['channel', new Uint8Array(16).fill(4)],
+    ['sequence', 3],
+    ['last', true],
+    ['finish_reason', 'stop'],
+    ['idempotency_key', 'k'],
+    ['deadline_micros', 5],
+    ['task_state', 2],
+    ['usage', { input_tokens: 1, output_tokens: 2 }],
+    ['body', Uint8Array.of(0x61)],
+  ];
+  const envelopes: Envelope[] = [];
+  for (const kind of KINDS)
+    for (let bits = 0; bits < 1 << present.length; bits++)
+      for (const extra of [{}, { tool: 'search' }, { operation: 'task' }, { body: new Uint8Array(0) }, { sequence: 0 }, { last: false }]) {
+        const env: Record<string, unknown> = { kind, conversation: new Uint8Array(16).fill(2), source: 'a' };
+        present.forEach(([field, value], i) => {
+          if (bits & (1 << i)) env[field] = value;
+        });
+        envelopes.push({ ...env, ...extra } as unknown as Envelope);
+      }
+  const noSpan = () => null;
+
+  it('is true only where the matrix finds nothing, and for command, response, event and error exactly there', () => {
+    let settled = 0;
+    for (const env of envelopes)
+      for (const dialect of DIALECTS) {
+        const found = matrixFindings(env, noSpan, dialect) ?? [];
+        const kind = env.kind;
+        if (kind === 'status' || kind === 'chunk') expect(matrixSettled(env), kind).toBe(false);
+        else expect(matrixSettled(env), `${kind} ${found.map((f) => f.rule).join(' ')}`).toBe(found.length === 0);
+        if (matrixSettled(env)) settled++;
+      }
+    // Many were settled: the property is not passed by settling none.
+    expect(settled).toBeGreaterThan(300);
+  });
+
+  it('leaves validateFields saying what the matrix says', () => {
+    for (const env of envelopes.filter((_, i) => i % 7 === 0)) {
+      const matrix = (matrixFindings(env, noSpan) ?? []).map((f) => f.rule);
+      const all = validateFields(env, noSpan).map((f) => f.rule);
+      expect(all.slice(0, matrix.length)).toEqual(matrix);
+    }
   });
 });

@@ -117,7 +117,89 @@ export interface BodyAt {
  * it: its lineage, and a session status's state, `last` and body.
  */
 export function validateFields(env: Envelope, spanOf: SpanOf, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): readonly Finding[] {
-  // Written without per-call closures: this runs once per record of a large log.
+  // Most records have every field their kind asks for and none it forbids, which their fields'
+  // presence alone shows (matrixSettled): the matrix's checks are skipped for them, and the lineage
+  // (whose findings come first when the matrix has none) is all that is left of it.
+  let out = matrixSettled(env)
+    ? dialect.lineage && (env.parent || env.root)
+      ? checkLineage(null, env, spanOf)
+      : null
+    : matrixFindings(env, spanOf, dialect, bodyAt);
+  out = checkCaps(out, env, spanOf, dialect);
+
+  if (env.must_understand !== undefined) {
+    const mask = BigInt(env.must_understand).toString(16).padStart(16, '0');
+    out = finding(
+      out,
+      'agdx/must-understand',
+      dialect.mustUnderstand,
+      'must_understand',
+      dialect.mustUnderstand === 'error'
+        ? `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): a receiver must reject the message`
+        : `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): the envelope is valid, but a receiver that implements none of them refuses it when it handles it`,
+      spanOf('must_understand'),
+    );
+  }
+  return out ?? NO_FINDINGS;
+}
+
+// The fields whose presence the matrix rules on for command, response, event and error, a bit each
+// (tool is optional for all four, and operation is ruled on only for status and chunk).
+const RECORD = 1;
+const CORRELATION = 2;
+const CHANNEL = 4;
+const SEQUENCE = 8;
+const LAST = 16;
+const FINISH_REASON = 32;
+const IDEMPOTENCY_KEY = 64;
+const DEADLINE = 128;
+const TASK_STATE = 256;
+const USAGE = 512;
+const BODY = 1024;
+
+/**
+ * For the kinds whose matrix rules rest on which fields are there and nothing else (agdx-v1.md):
+ * the fields each requires and those it forbids. An error's sequence needs its channel, and
+ * status and chunk have rules on values (an operation, sequence 0, a session): those are left to
+ * matrixFindings. validate.test.ts holds this to matrixFindings over every combination of fields.
+ */
+const SETTLED_BY_KIND: Readonly<Record<string, { readonly required: number; readonly forbidden: number }>> = {
+  command: { required: RECORD | CORRELATION | BODY, forbidden: CHANNEL | SEQUENCE | LAST | FINISH_REASON | TASK_STATE | USAGE },
+  response: { required: RECORD | CORRELATION | BODY, forbidden: CHANNEL | SEQUENCE | LAST | DEADLINE },
+  event: { required: RECORD | BODY, forbidden: CHANNEL | SEQUENCE | LAST | FINISH_REASON | DEADLINE | TASK_STATE },
+  error: { required: RECORD | CORRELATION | BODY, forbidden: LAST | FINISH_REASON | IDEMPOTENCY_KEY | DEADLINE },
+};
+
+/**
+ * Whether the matrix has nothing to say of the envelope, shown by which of its fields are there:
+ * true only where matrixFindings would find nothing but the lineage's (false says nothing: the
+ * matrix is then asked).
+ */
+export function matrixSettled(env: Envelope): boolean {
+  const rules = Object.hasOwn(SETTLED_BY_KIND, env.kind) ? SETTLED_BY_KIND[env.kind] : undefined;
+  if (rules === undefined) return false;
+  const has =
+    (env.record ? RECORD : 0) |
+    (env.correlation ? CORRELATION : 0) |
+    (env.channel ? CHANNEL : 0) |
+    (env.sequence !== undefined ? SEQUENCE : 0) |
+    (env.last ? LAST : 0) |
+    (env.finish_reason !== undefined ? FINISH_REASON : 0) |
+    (env.idempotency_key !== undefined ? IDEMPOTENCY_KEY : 0) |
+    (env.deadline_micros !== undefined ? DEADLINE : 0) |
+    (env.task_state !== undefined ? TASK_STATE : 0) |
+    (env.usage ? USAGE : 0) |
+    (env.body !== undefined && env.body.length > 0 ? BODY : 0);
+  if ((has & rules.required) !== rules.required || (has & rules.forbidden) !== 0) return false;
+  // An error may carry a sequence only with a channel.
+  return (has & (SEQUENCE | CHANNEL)) !== SEQUENCE;
+}
+
+/**
+ * The matrix's findings (and the lineage's, in their place among them): the presence rules by
+ * kind, the conditional ones, and a session status's.
+ */
+export function matrixFindings(env: Envelope, spanOf: SpanOf, dialect: Dialect = DIALECT_001, bodyAt?: BodyAt): Finding[] | null {
   let out: Finding[] | null = null;
   const k = env.kind;
   const isChunk = k === 'chunk';
@@ -188,22 +270,7 @@ export function validateFields(env: Envelope, spanOf: SpanOf, dialect: Dialect =
     out = matrix(out, spanOf, 'body', `status requires body when operation is ${env.operation}: a session status carries its start, transition or end`);
   if (session) out = checkSession(out, env, spanOf, dialect, hasBody, bodyAt);
 
-  out = checkCaps(out, env, spanOf, dialect);
-
-  if (env.must_understand !== undefined) {
-    const mask = BigInt(env.must_understand).toString(16).padStart(16, '0');
-    out = finding(
-      out,
-      'agdx/must-understand',
-      dialect.mustUnderstand,
-      'must_understand',
-      dialect.mustUnderstand === 'error'
-        ? `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): a receiver must reject the message`
-        : `must_understand has bits this inspector does not implement (unmet mask 0x${mask}): the envelope is valid, but a receiver that implements none of them refuses it when it handles it`,
-      spanOf('must_understand'),
-    );
-  }
-  return out ?? NO_FINDINGS;
+  return out;
 }
 
 /** 0.7 lineage: root needs parent; neither names the record's own conversation. */

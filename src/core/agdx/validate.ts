@@ -337,6 +337,19 @@ function lineageWords(start: { parent?: Uint8Array; root?: Uint8Array }, env: En
   return `the start body names parent ${id(start.parent)}, root ${id(start.root)}; the envelope parent ${id(env.parent)}, root ${id(env.root)}`;
 }
 
+/**
+ * Whether an agent id is 1..256 characters of printable ASCII (each a byte, none a control): within
+ * every cap, seen in one pass (most are; any other is measured and searched in full).
+ */
+function plainAgentId(v: string): boolean {
+  if (v.length === 0 || v.length > 256) return false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
+
 function cap(out: Finding[] | null, spanOf: SpanOf, name: CapName, path: string, message: string): Finding[] {
   return finding(out, `agdx/cap/${name}`, 'error', path, message, spanOf(path));
 }
@@ -350,7 +363,7 @@ function capText(out: Finding[] | null, spanOf: SpanOf, name: CapName, v: string
 }
 
 function capAgent(out: Finding[] | null, spanOf: SpanOf, field: string, v: string | undefined): Finding[] | null {
-  if (v === undefined) return out;
+  if (v === undefined || plainAgentId(v)) return out;
   const n = byteLength(v);
   if (n === 0) out = cap(out, spanOf, 'agent_id', field, `${field} is empty; an agent id is 1..256 bytes`);
   else if (n > 256) out = cap(out, spanOf, 'agent_id', field, `${field} is ${n} bytes, more than 256`);
@@ -373,7 +386,9 @@ function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf, dialect
     if (env.metadata.size > METADATA_MAX_ENTRIES)
       out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than ${METADATA_MAX_ENTRIES}`);
     let total = 0;
-    for (const [key, value] of env.metadata) {
+    // By key (no pair made per entry: this runs for every record with metadata).
+    for (const key of env.metadata.keys()) {
+      const value = env.metadata.get(key)!;
       const kn = byteLength(key);
       const vn = metaValueSize(value);
       total += kn + vn;

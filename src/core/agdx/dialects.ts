@@ -355,8 +355,20 @@ export function dialectOf(env: DialectInput, hasKey: BodyHasKey, headers?: reado
 
 /** The shape of the body of a `kind` record with `operation` in `dialect`, or null when it has none of its own. */
 export function bodyShapeOf(dialect: Dialect, kind: string, operation: string): BodyShape | null {
+  // Asked once per record of a large log, and most operations have no shape: answered without
+  // making the key's text then.
+  if (!shapedOperations(dialect).has(operation)) return null;
   const at = `${kind}/${operation}`;
   return Object.hasOwn(dialect.bodies, at) ? dialect.bodies[at] : null;
+}
+
+const SHAPED_OPERATIONS = new WeakMap<Dialect, ReadonlySet<string>>();
+
+/** The operations `dialect` gives a body shape (in the `kind/operation` keys of its bodies), worked out once. */
+function shapedOperations(dialect: Dialect): ReadonlySet<string> {
+  let ops = SHAPED_OPERATIONS.get(dialect);
+  if (!ops) SHAPED_OPERATIONS.set(dialect, (ops = new Set(Object.keys(dialect.bodies).map((at) => at.slice(at.indexOf('/') + 1)))));
+  return ops;
 }
 
 /** A dialect by its id (a report's `agdx_dialect`), or null. */

@@ -140,7 +140,10 @@ export interface BodyReading {
  */
 export function bodyCanHaveFindings(kind: string, operation: string | undefined, contentType: number | null, dialect: Dialect = DIALECT_001): boolean {
   if (kind === 'error') return true;
-  if (operation !== undefined && bodyShapeOf(dialect, kind, operation) !== null) return true;
+  // A shaped body's reading finds what its shape's check does; a session status's body is judged
+  // by the validator (validate.ts checkSession), so its reading finds nothing.
+  const shape = operation !== undefined ? bodyShapeOf(dialect, kind, operation) : null;
+  if (shape !== null) return shape.shape !== 'session';
   if (kind === 'status' && (operation === 'card' || operation === 'quarantine' || operation === 'unquarantine')) return true;
   return contentType === 1 || contentType === 3 || contentType === 8;
 }

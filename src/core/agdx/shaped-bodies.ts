@@ -48,12 +48,16 @@ export interface ShapeReading {
   findings: Finding[];
 }
 
-/** Each shape: what it is called, the finding a body that is not one gets (none: the validator's), and its reader's one line. */
+/**
+ * Each shape: what it is called, the finding a body that is not one gets (none: the validator's),
+ * and its reader, which throws ShapeError for a body that is not one and otherwise gives its one
+ * line, with `detail` (without, only the check is made: bulk loading reads every such body).
+ */
 interface ShapeView {
   name: string;
   context: string;
   rule: FindingRuleId | null;
-  read: (item: CborItem) => string;
+  read: (item: CborItem, detail: boolean) => string;
 }
 
 const position = (p: Position) => `stream ${p.stream}, topic ${p.topic}, partition ${p.partition}, offset ${p.offset}`;
@@ -69,8 +73,9 @@ const VIEWS: Record<Exclude<BodyShapeName, 'session'>, ShapeView> = {
     name: 'SessionParking',
     context: 'session parking',
     rule: 'agdx/session/parking',
-    read: (item) => {
+    read: (item, detail) => {
       const p = readSessionParking(item);
+      if (!detail) return '';
       return `${p.role} holds ${source(p.source)}, parked by the request at ${position(p.request)}`;
     },
   },
@@ -78,8 +83,9 @@ const VIEWS: Record<Exclude<BodyShapeName, 'session'>, ShapeView> = {
     name: 'StateDelta',
     context: 'state delta',
     rule: 'agdx/state/delta',
-    read: (item) => {
+    read: (item, detail) => {
       const d = readStateDelta(item);
+      if (!detail) return '';
       return `base revision ${d.base_revision}, op id ${d.op_id}, ${plural(d.patch.length, 'operation')}: ${d.patch.map((o) => `${o.op} ${o.path}`).join(', ')}\n${JSON.stringify(d.patch, null, 2)}`;
     },
   },
@@ -87,8 +93,9 @@ const VIEWS: Record<Exclude<BodyShapeName, 'session'>, ShapeView> = {
     name: 'StateSnapshot',
     context: 'state snapshot',
     rule: 'agdx/state/snapshot',
-    read: (item) => {
+    read: (item, detail) => {
       const s = readStateSnapshot(item);
+      if (!detail) return '';
       return `base revision ${s.base_revision}\n${JSON.stringify(s.document, null, 2)}`;
     },
   },
@@ -96,8 +103,9 @@ const VIEWS: Record<Exclude<BodyShapeName, 'session'>, ShapeView> = {
     name: 'ContextManifest',
     context: 'context manifest',
     rule: 'agdx/context/manifest',
-    read: (item) => {
+    read: (item, detail) => {
       const m = readContextManifest(item);
+      if (!detail) return '';
       return `policy ${m.policy} ${m.policy_version}, ${plural(m.fragments.length, 'fragment')} (${m.fragments.map((f) => f.kind).join(', ')}), ${m.tokens} tokens, ${m.bytes} bytes${m.correlation ? `, for the call ${formatId(m.correlation).display}` : ''}`;
     },
   },
@@ -105,8 +113,9 @@ const VIEWS: Record<Exclude<BodyShapeName, 'session'>, ShapeView> = {
     name: 'ContextCompaction',
     context: 'context compaction',
     rule: 'agdx/context/compaction',
-    read: (item) => {
+    read: (item, detail) => {
       const c = readContextCompaction(item);
+      if (!detail) return '';
       return `summary at ${source(c.summary_at)} by ${c.summarizer.name} ${c.summarizer.version}, covering ${c.covered.map(([t, p, a, b]) => `topic ${t} partition ${p} offsets ${a}–${b}`).join('; ')}`;
     },
   },
@@ -114,8 +123,9 @@ const VIEWS: Record<Exclude<BodyShapeName, 'session'>, ShapeView> = {
     name: 'ContextRetrieval',
     context: 'context retrieval',
     rule: 'agdx/context/retrieval',
-    read: (item) => {
+    read: (item, detail) => {
       const r = readContextRetrieval(item);
+      if (!detail) return '';
       return `${r.query !== undefined ? `query ${JSON.stringify(r.query)}: ` : ''}${plural(r.items.length, 'item')}${r.items.length ? ` (${r.items.map(([id, score]) => `${id} ${score}`).join(', ')})` : ''}`;
     },
   },
@@ -212,7 +222,7 @@ export function shapedBody(bytes: Uint8Array, start: number, end: number, shape:
   let line: string;
   let rendering: string = shape.shape;
   try {
-    if (view) line = view.read(item);
+    if (view) line = view.read(item, detail);
     else {
       const s = sessionView(item, ctx.taskState, dialect.terminal);
       name = s.name;

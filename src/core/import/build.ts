@@ -24,9 +24,10 @@ import type { InspectedRecord, RecordViews, ViewBuilder } from '../records';
 import type { DecodeError, Finding } from '../verdict';
 
 export interface Place {
-  input: number;
-  view: Uint8Array;
-  viewOrigin: ViewOrigin;
+  // Read-only: a record read in bulk keeps its place and reads its view through it (fast-record.ts).
+  readonly input: number;
+  readonly view: Uint8Array;
+  readonly viewOrigin: ViewOrigin;
 }
 
 /** A record while its importer builds it: the verdict's fields, the data's and the views, side by side. */

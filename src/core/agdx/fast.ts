@@ -188,6 +188,10 @@ export class IdViews {
   /** Each slot's id as four 32-bit words (compared word by word, never read from the input again). */
   private readonly held: Int32Array;
   private readonly views: (Uint8Array | undefined)[];
+  /** The bytes views were last made of, and their buffer and offset (getters, read once per input rather than per view). */
+  private bytes: Uint8Array | null = null;
+  private buffer: ArrayBufferLike = EMPTY_BUFFER;
+  private offset = 0;
 
   /** `inputLength`: the size of the input, which bounds how many ids it can hold (and so the table's). */
   constructor(inputLength: number) {
@@ -215,7 +219,12 @@ export class IdViews {
     const o = slot << 2;
     const seen = this.views[slot];
     if (seen !== undefined && held[o] === w0 && held[o + 1] === w1 && held[o + 2] === w2 && held[o + 3] === w3) return seen;
-    const made = viewAt(bytes, at, 16);
+    if (bytes !== this.bytes) {
+      this.bytes = bytes;
+      this.buffer = bytes.buffer;
+      this.offset = bytes.byteOffset;
+    }
+    const made = new Uint8Array(this.buffer, this.offset + at, 16);
     this.views[slot] = made;
     held[o] = w0;
     held[o + 1] = w1;
@@ -233,17 +242,16 @@ let pos = 0;
 /** Where the bytes the read may use end (a window of `b`, without a view made for it per read). */
 let limit = 0;
 let ids: IdViews | null = null;
+/** The buffer and offset of `b`. */
+let bBuffer: ArrayBufferLike = new ArrayBuffer(0);
+let bOffset = 0;
 
 /**
- * `n` bytes of `bytes` at `at` as a view: the constructor, not `subarray`, which goes through the
- * species lookup and took twice as long per view (four or more views a record).
+ * `n` bytes of the input being read at `at`, as a view: the constructor, not `subarray`, which goes
+ * through the species lookup and took twice as long per view (four or more views a record), over
+ * the input's buffer and offset as read when the read began (bBuffer, bOffset: getters each).
  */
-function viewAt(bytes: Uint8Array, at: number, n: number): Uint8Array {
-  return new Uint8Array(bytes.buffer, bytes.byteOffset + at, n);
-}
-
-/** `n` bytes of the input being read at `at`, as a view. */
-const viewOf = (at: number, n: number): Uint8Array => viewAt(b, at, n);
+const viewOf = (at: number, n: number): Uint8Array => new Uint8Array(bBuffer, bOffset + at, n);
 
 /** A minimal head of `major`; returns its argument (number or bigint). */
 function head(major: number): number | bigint {
@@ -473,6 +481,8 @@ export function readCanonicalEnvelope(bytes: Uint8Array, start: number, idViews?
  */
 function withReader<T, N>(bytes: Uint8Array, start: number, end: number, idViews: IdViews | null, read: () => T, notFast: N): T | N {
   b = bytes;
+  bBuffer = bytes.buffer;
+  bOffset = bytes.byteOffset;
   pos = start;
   limit = Math.min(end, bytes.length);
   ids = idViews;
@@ -483,11 +493,13 @@ function withReader<T, N>(bytes: Uint8Array, start: number, end: number, idViews
     throw e;
   } finally {
     b = EMPTY;
+    bBuffer = EMPTY_BUFFER;
     ids = null;
   }
 }
 
 const EMPTY = new Uint8Array(0);
+const EMPTY_BUFFER = EMPTY.buffer;
 
 /** The keys of an error body plainErrorBody knows, in the order it numbers them. */
 const ERROR_BODY_KEYS = keys(['code', 'message', 'retryable']);

@@ -9,7 +9,7 @@ import { flat, type FlatRecord } from '../../../test/support/import-helpers';
 import { encodeEnvelope } from './canonical';
 import { decodeEnvelope, type MetaValue } from './envelope';
 import { matrixFindings, matrixSettled, metaValueSize, validateEnvelope, validateFields } from './validate';
-import { DIALECTS } from './dialects';
+import { DIALECT_07, DIALECTS } from './dialects';
 import type { Envelope } from './envelope';
 import type { Finding } from '../verdict';
 
@@ -905,11 +905,21 @@ describe('matrixSettled', () => {
     expect(settled).toBeGreaterThan(300);
   });
 
-  it('leaves validateFields saying what the matrix says', () => {
-    for (const env of envelopes.filter((_, i) => i % 7 === 0)) {
-      const matrix = (matrixFindings(env, noSpan) ?? []).map((f) => f.rule);
-      const all = validateFields(env, noSpan).map((f) => f.rule);
-      expect(all.slice(0, matrix.length)).toEqual(matrix);
-    }
+  it("keeps the lineage's findings for a settled envelope, first, as the matrix's own checks give them", () => {
+    // parent and root are not among the fields matrixSettled reads: a settled 0.7 envelope still
+    // has its lineage judged (root without parent; a parent naming its own conversation).
+    const lineages = [{ root: new Uint8Array(16).fill(7) }, { parent: new Uint8Array(16).fill(2) }, { parent: new Uint8Array(16).fill(8) }];
+    let judged = 0;
+    for (const env of envelopes.filter((e) => matrixSettled(e)))
+      for (const lineage of lineages) {
+        const withLineage = { ...env, ...lineage } as Envelope;
+        expect(matrixSettled(withLineage)).toBe(true);
+        const matrix = (matrixFindings(withLineage, noSpan, DIALECT_07) ?? []).map((f) => f.rule);
+        const all = validateFields(withLineage, noSpan, DIALECT_07).map((f) => f.rule);
+        expect(all.slice(0, matrix.length)).toEqual(matrix);
+        judged += matrix.length;
+      }
+    // Most of them had a lineage finding: the comparison is not between empty lists.
+    expect(judged).toBeGreaterThan(300);
   });
 });

@@ -1,6 +1,6 @@
 // Header checks: a record's log headers against its envelope (agdx/header/*), by the header rules of
 // the record's dialect: the Iggy headers of both generations.
-import { bytesEqual, crockfordToBytes, toCrockford } from '../bytes';
+import { bytesEqual, crockfordBytes, toCrockford } from '../bytes';
 import { finding, type HeaderName } from '../rules';
 import { DIALECT_001, type Dialect, type DialectHeader } from './dialects';
 import { CONTENT_TYPES } from './dictionaries';
@@ -28,12 +28,6 @@ export function observedHeaders(headers: Header[]): ObservedHeaders {
     return n === null || n > 0xffffffffn ? null : Number(n);
   };
   return { av: num(av), ct: num(ct) };
-}
-
-/** The 16 bytes of a 26-character Crockford id (either case), or null when the text is not one. */
-export function crockfordBytes(text: string): Uint8Array | null {
-  const bytes = new Uint8Array(16);
-  return crockfordToBytes(text.toUpperCase(), bytes, 0) ? bytes : null;
 }
 
 /** The headers as the dialect check reads them (dialects.ts: which headers only a later dialect writes). */

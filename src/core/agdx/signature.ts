@@ -1,10 +1,10 @@
 // The signature verdict of an AGDX record (report.md `signature`). Shape checks and context
 // matching live here; key lookup and Ed25519 verification plug in through `verify`.
 import type { Span } from '../bytes';
-import { bytesEqual, toCrockford, toHex } from '../bytes';
+import { bytesEqual, crockfordBytes, toCrockford, toHex } from '../bytes';
 import type { SignatureVerdict } from '../model';
 import type { DecodedEnvelope, Envelope } from './envelope';
-import { BROADCAST, crockfordBytes, type ObservedHeaders } from './headers';
+import { BROADCAST, type ObservedHeaders } from './headers';
 import { headerString, headerUint, type Header } from './iggy';
 import { finding } from '../rules';
 import { type Finding, NO_FINDINGS } from '../verdict';

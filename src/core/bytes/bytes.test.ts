@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   concatBytes,
+  crockfordBytes,
   crockfordToBytes,
   crockfordToHex,
   fromBase64,
@@ -36,6 +37,14 @@ describe('bytes', () => {
     expect(crockfordToHex('01j0y1zag00000000000000002')).toBe('01903c1faa0000000000000000000002');
     expect(crockfordToHex('8ZZZZZZZZZZZZZZZZZZZZZZZZZ')).toBeNull();
     expect(crockfordToHex('not-an-id')).toBeNull();
+  });
+
+  it("crockfordBytes reads a 26-character id in either case, and nothing else (a header's id)", () => {
+    const id = Uint8Array.from({ length: 16 }, (_, i) => i * 17);
+    const text = toCrockford(id);
+    expect(toHex(crockfordBytes(text)!)).toBe(toHex(id));
+    expect(toHex(crockfordBytes(text.toLowerCase())!)).toBe(toHex(id));
+    for (const not of ['', text.slice(1), `${text}0`, `8${text.slice(1)}`, `${text.slice(0, 25)}U`]) expect(crockfordBytes(not)).toBeNull();
   });
 
   it('writes lower-case hex of any length, in its scratch and past it, and only its own digits after a longer one', () => {

@@ -165,10 +165,16 @@ export function crockfordToBytes(id: string, out: Uint8Array, at: number): boole
   return true;
 }
 
+/** The 16 bytes of a 26-character Crockford id in either case (a header's, a person's), or null when the text is not one. */
+export function crockfordBytes(id: string): Uint8Array | null {
+  const bytes = new Uint8Array(16);
+  return crockfordToBytes(id.toUpperCase(), bytes, 0) ? bytes : null;
+}
+
 /** Hex of a Crockford base32 id, in either case (the inverse of toCrockford for 16-byte ids); null when it is not one. */
 export function crockfordToHex(id: string): string | null {
-  const bytes = new Uint8Array(16);
-  return crockfordToBytes(id.toUpperCase(), bytes, 0) ? toHex(bytes) : null;
+  const bytes = crockfordBytes(id);
+  return bytes && toHex(bytes);
 }
 
 /** The UTF-8 byte length of a string, without encoding it (lone surrogates count as U+FFFD, 3 bytes). */

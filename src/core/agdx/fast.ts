@@ -188,10 +188,6 @@ export class IdViews {
   /** Each slot's id as four 32-bit words (compared word by word, never read from the input again). */
   private readonly held: Int32Array;
   private readonly views: (Uint8Array | undefined)[];
-  /** The bytes views were last made of, and their buffer and offset (getters, read once per input rather than per view). */
-  private bytes: Uint8Array | null = null;
-  private buffer: ArrayBufferLike = EMPTY_BUFFER;
-  private offset = 0;
 
   /** `inputLength`: the size of the input, which bounds how many ids it can hold (and so the table's). */
   constructor(inputLength: number) {
@@ -219,12 +215,8 @@ export class IdViews {
     const o = slot << 2;
     const seen = this.views[slot];
     if (seen !== undefined && held[o] === w0 && held[o + 1] === w1 && held[o + 2] === w2 && held[o + 3] === w3) return seen;
-    if (bytes !== this.bytes) {
-      this.bytes = bytes;
-      this.buffer = bytes.buffer;
-      this.offset = bytes.byteOffset;
-    }
-    const made = new Uint8Array(this.buffer, this.offset + at, 16);
+    // A miss is about one id a record (its own): the view made as viewOf makes one.
+    const made = new Uint8Array(bytes.buffer, bytes.byteOffset + at, 16);
     this.views[slot] = made;
     held[o] = w0;
     held[o + 1] = w1;

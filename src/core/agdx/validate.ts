@@ -386,9 +386,7 @@ function checkCaps(out: Finding[] | null, env: Envelope, spanOf: SpanOf, dialect
     if (env.metadata.size > METADATA_MAX_ENTRIES)
       out = cap(out, spanOf, 'metadata', 'metadata', `metadata has ${env.metadata.size} entries, more than ${METADATA_MAX_ENTRIES}`);
     let total = 0;
-    // By key (no pair made per entry: this runs for every record with metadata).
-    for (const key of env.metadata.keys()) {
-      const value = env.metadata.get(key)!;
+    for (const [key, value] of env.metadata) {
       const kn = byteLength(key);
       const vn = metaValueSize(value);
       total += kn + vn;

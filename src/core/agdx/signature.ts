@@ -122,7 +122,6 @@ export function checkSignatureShape(
   }
   const keyId = keyIdHex(sig.key_id);
   const contextMatched = contextMatch(env, observed);
-  const uncovered = notCovered ?? [];
   // Written out (no spread of a shared base), in the verdict's usual key order: this runs once per
   // signed record of a large log.
   if (sig.scheme !== 1) {
@@ -133,7 +132,7 @@ export function checkSignatureShape(
         signer: null,
         trusted: false,
         context_match: contextMatched,
-        not_covered: uncovered,
+        not_covered: notCovered ?? [],
         status: 'unsupported',
         scheme: null,
         reason,
@@ -150,7 +149,7 @@ export function checkSignatureShape(
         signer: null,
         trusted: false,
         context_match: contextMatched,
-        not_covered: uncovered,
+        not_covered: notCovered ?? [],
         status: 'malformed',
         scheme: 'ed25519',
         reason,
@@ -158,15 +157,16 @@ export function checkSignatureShape(
       findings: problems,
     };
   }
-  // As the bulk reader asks (no headers, nothing uncovered), its records by one key share one answer.
-  if (notCovered === undefined && contextMatched === null) return sharedUnknownKey();
+  // Nothing uncovered and no context matched (the bulk reader's records: most of a log's): the
+  // records by one key share one answer.
+  if (!notCovered?.length && contextMatched === null) return sharedUnknownKey();
   return {
     verdict: {
       key_id: keyId,
       signer: null,
       trusted: false,
       context_match: contextMatched,
-      not_covered: uncovered,
+      not_covered: notCovered ?? [],
       status: 'unknown_key',
       scheme: 'ed25519',
       reason: unknownKeyReason,
@@ -180,7 +180,7 @@ export function checkSignatureShape(
 let lastKeyId: Uint8Array | null = null;
 let lastKeyIdHex = '';
 let unknownKeyReason = '';
-/** The unknown_key answer for the last key id, as the bulk reader asks (no headers, nothing uncovered): one for its records. */
+/** The unknown_key answer for the last key id with nothing uncovered and no context matched: one for its records. */
 let unknownKeyCheck: SignatureCheck | null = null;
 
 /** A well-shaped Ed25519 signature by the last key id met, with no context matched and nothing uncovered: the answer its records share, frozen. */
